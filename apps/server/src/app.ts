@@ -1,0 +1,135 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import cors from '@fastify/cors';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from './config.js';
+import type { AppContext } from './context.js';
+import { migrateToLatest, openDatabase, type Database } from './db/database.js';
+import { Mailer } from './lib/mailer.js';
+import { apiModules } from './modules/index.js';
+import { miscRoutes } from './modules/misc/misc.routes.js';
+import { registerAuth } from './plugins/auth.js';
+import { notFoundBody, registerHttpConventions } from './plugins/http.js';
+import { LocalBus, type ChannelBus } from './realtime/bus.js';
+import { seedSystem } from './seed/system.js';
+import { loadDemo } from './seed/demo.js';
+
+export const apiPrefix = '/sealog-server/api/v1';
+
+export interface BuildOptions {
+  config: Config;
+  /** An open database (tests); otherwise one is opened from the config. */
+  database?: Database;
+  bus?: ChannelBus;
+  /** Seed system users and custom vars (and the demo cruise in demo mode). Default true. */
+  seed?: boolean;
+  logger?: boolean;
+}
+
+function ensureSecret(config: Config, dataDir: string): string {
+  if (config.secret) return config.secret;
+  const file = path.join(dataDir, 'secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+function defaultWebDir(): string {
+  return path.resolve(import.meta.dirname, '../../web/dist');
+}
+
+/** Builds the whole server (no listen): used by main.ts and by tests. */
+export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstance; ctx: AppContext }> {
+  const { config } = opts;
+  const data = config.dataDir;
+  const paths = {
+    data,
+    files: path.join(data, 'files'),
+    images: path.join(data, 'files', 'images'),
+    cruises: path.join(data, 'files', 'cruises'),
+    lowerings: path.join(data, 'files', 'lowerings'),
+    outbox: path.join(data, 'outbox'),
+  };
+  for (const dir of [paths.images, paths.cruises, paths.lowerings]) mkdirSync(dir, { recursive: true });
+
+  const bodyLimit = Math.round(config.bodyLimitMb * 1024 * 1024);
+  const app = Fastify({
+    logger:
+      opts.logger === false
+        ? false
+        : { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    bodyLimit,
+    trustProxy: true,
+    routerOptions: { maxParamLength: 500 },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  const database = opts.database ?? openDatabase({ url: config.databaseUrl, sqlitePath: path.join(data, 'bathylog.sqlite') });
+  await migrateToLatest(database);
+  const ctx: AppContext = {
+    config,
+    database,
+    bus: opts.bus ?? new LocalBus(),
+    mailer: new Mailer(config, app.log),
+    secret: ensureSecret(config, data),
+    log: app.log,
+    paths,
+  };
+  if (opts.seed !== false) {
+    await seedSystem(database, { mode: config.mode, adminPassword: config.adminPassword, log: app.log });
+    if (config.mode === 'demo') await loadDemo(ctx);
+  }
+
+  app.addHook('onClose', async () => {
+    await ctx.bus.close();
+    if (!opts.database) await database.close();
+  });
+
+  registerHttpConventions(app, { bodyLimit });
+  await app.register(cors, {
+    origin: true,
+    exposedHeaders: ['WWW-Authenticate', 'Server-Authorization'],
+    allowedHeaders: ['Accept', 'Authorization', 'Content-Type', 'If-None-Match'],
+    maxAge: 86400,
+  });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Bathylog API (Sealog v2 compatible)', version: '0.1.0' },
+      components: { securitySchemes: { jwt: { type: 'http', scheme: 'bearer' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/sealog-server/documentation' });
+  app.get('/sealog-server/swagger.json', { schema: { hide: true } }, async () => app.swagger());
+  registerAuth(app, ctx);
+
+  miscRoutes(app, ctx);
+  await app.register(
+    async (api) => {
+      for (const mod of apiModules) mod(api, ctx);
+    },
+    { prefix: apiPrefix },
+  );
+
+  const webDir = config.webDir ?? defaultWebDir();
+  const hasWeb = existsSync(path.join(webDir, 'index.html'));
+  if (hasWeb) {
+    await app.register(fastifyStatic, { root: webDir, prefix: '/', wildcard: false, index: ['index.html'] });
+    // Client routes (/login, /review_map/…) get the app shell; hashed assets are cached for good.
+    app.get('/assets/*', (req, reply) => {
+      const file = (req.params as { '*': string })['*'];
+      return reply.header('cache-control', 'public, max-age=31536000, immutable').sendFile(path.join('assets', file));
+    });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const isApi = request.url.startsWith('/sealog-server') || request.url.startsWith('/ws');
+    if (hasWeb && !isApi && request.method === 'GET') return reply.type('text/html').sendFile('index.html');
+    return reply.code(404).send(notFoundBody(request));
+  });
+  return { app, ctx };
+}

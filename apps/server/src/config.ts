@@ -1,0 +1,183 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { clientSettingsSchema, pathLabel } from '@bathylog/shared';
+
+/**
+ * One typed configuration object. Sources, later wins: defaults, the JSON file named by
+ * BATHYLOG_CONFIG, environment variables. An invalid value stops start-up with its key named.
+ */
+const bool = z.union([z.boolean(), z.enum(['true', 'false', '1', '0'])]).transform((v) => v === true || v === 'true' || v === '1');
+const int = (min: number) => z.coerce.number().int().min(min);
+
+export const configSchema = z.strictObject({
+  port: int(0).max(65535).default(8000),
+  host: z.string().default('0.0.0.0'),
+  mode: z.enum(['demo', 'production']).default('production'),
+  dataDir: z.string().default('./data'),
+  databaseUrl: z.string().nullable().default(null),
+  /** JWT secret; when unset a random one is kept in <data>/secret. */
+  secret: z.string().nullable().default(null),
+  adminPassword: z.string().nullable().default(null),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Folder with the built client; served at `/` when it exists. */
+  webDir: z.string().nullable().default(null),
+  publicUrl: z.string().nullable().default(null),
+  useAccessControl: bool.default(false),
+  registration: z
+    .strictObject({
+      disabled: bool.default(false),
+      roles: z.array(z.string()).min(1).default(['event_watcher', 'event_logger']),
+    })
+    .prefault({}),
+  reCaptchaSecret: z.string().nullable().default(null),
+  smtp: z
+    .strictObject({
+      host: z.string().nullable().default(null),
+      port: int(1).max(65535).default(587),
+      secure: bool.default(false),
+      user: z.string().nullable().default(null),
+      password: z.string().nullable().default(null),
+      from: z.string().default('bathylog@localhost'),
+      notify: z.array(z.string()).default([]),
+    })
+    .prefault({}),
+  loginRateLimit: z
+    .strictObject({
+      /** Failed logins allowed per username and per address within the window. */
+      max: int(1).default(10),
+      windowSeconds: int(1).default(300),
+    })
+    .prefault({}),
+  uploadLimitMb: z.coerce.number().positive().default(20),
+  bodyLimitMb: z.coerce.number().positive().default(1),
+  freeSpaceIntervalSeconds: int(1).default(60),
+  asnap: z
+    .strictObject({ enabled: bool.default(true), intervalSeconds: int(1).default(10) })
+    .prefault({}),
+  externalCalls: z
+    .strictObject({
+      exportCruise: z.string().nullable().default(null),
+      exportLowering: z.string().nullable().default(null),
+    })
+    .prefault({}),
+  client: clientSettingsSchema.prefault({}),
+});
+
+export type Config = z.infer<typeof configSchema>;
+export type ConfigInput = z.input<typeof configSchema>;
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function list(value: string): string[] {
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+/** Environment variable → config path. Lists are comma separated. */
+function fromEnv(env: Env): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const set = (keyPath: string, value: unknown) => {
+    const parts = keyPath.split('.');
+    let node = out;
+    for (const part of parts.slice(0, -1)) node = (node[part] ??= {}) as Record<string, unknown>;
+    node[parts.at(-1)!] = value;
+  };
+  const map: Array<[string, string, ((v: string) => unknown)?]> = [
+    ['PORT', 'port'],
+    ['SEALOG_SERVER_PORT', 'port'],
+    ['HOST', 'host'],
+    ['BATHYLOG_MODE', 'mode'],
+    ['BATHYLOG_DATA', 'dataDir'],
+    ['DATABASE_URL', 'databaseUrl'],
+    ['SEALOG_SERVER_SECRET', 'secret'],
+    ['BATHYLOG_SECRET', 'secret'],
+    ['BATHYLOG_ADMIN_PASSWORD', 'adminPassword'],
+    ['LOG_LEVEL', 'logLevel'],
+    ['BATHYLOG_WEB_DIR', 'webDir'],
+    ['BATHYLOG_PUBLIC_URL', 'publicUrl'],
+    ['BATHYLOG_ACCESS_CONTROL', 'useAccessControl'],
+    ['BATHYLOG_REGISTRATION_DISABLED', 'registration.disabled'],
+    ['BATHYLOG_REGISTRATION_ROLES', 'registration.roles', list],
+    ['RECAPTCHA_SECRET', 'reCaptchaSecret'],
+    ['SMTP_HOST', 'smtp.host'],
+    ['SMTP_PORT', 'smtp.port'],
+    ['SMTP_SECURE', 'smtp.secure'],
+    ['SMTP_USER', 'smtp.user'],
+    ['SMTP_PASSWORD', 'smtp.password'],
+    ['MAIL_FROM', 'smtp.from'],
+    ['MAIL_NOTIFY', 'smtp.notify', list],
+    ['BATHYLOG_UPLOAD_LIMIT_MB', 'uploadLimitMb'],
+    ['BATHYLOG_FREE_SPACE_INTERVAL', 'freeSpaceIntervalSeconds'],
+    ['BATHYLOG_ASNAP_ENABLED', 'asnap.enabled'],
+    ['BATHYLOG_ASNAP_INTERVAL', 'asnap.intervalSeconds'],
+    ['BATHYLOG_EXPORT_CRUISE_COMMAND', 'externalCalls.exportCruise'],
+    ['BATHYLOG_EXPORT_LOWERING_COMMAND', 'externalCalls.exportLowering'],
+    ['BATHYLOG_HEADER_TITLE', 'client.headerTitle'],
+    ['BATHYLOG_LOGIN_TEXT', 'client.loginScreenText'],
+    ['BATHYLOG_DISABLE_EVENT_LOGGING', 'client.disableEventLogging', (v) => v === 'true' || v === '1'],
+    ['BATHYLOG_RECAPTCHA_SITE_KEY', 'client.recaptchaSiteKey'],
+  ];
+  for (const [name, keyPath, convert] of map) {
+    const value = env[name];
+    if (value !== undefined && value !== '') set(keyPath, convert ? convert(value) : value);
+  }
+  return out;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function merge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(over)) out[k] = isObject(v) && isObject(out[k]) ? merge(out[k], v) : v;
+  return out;
+}
+
+/** Demo defaults: what `npm start` shows a visitor. */
+const demoDefaults: Record<string, unknown> = {
+  client: {
+    headerTitle: 'Bathylog — R/V Falkor (too)',
+    loginScreenText:
+      'This is a Bathylog demonstration site with the real cruise FKt230303 of R/V Falkor (too) and its dive S0492.\n\nLog in as admin with the password demo, or as Guest.',
+    defaultVessel: 'R/V Falkor (too)',
+    categorySortOrder: ['vehicle', 'biology', 'geology', 'sample', 'problem'],
+    auxDataSortOrder: ['vehicleRealtimeNavData'],
+  },
+};
+
+export function loadConfig(env: Env = process.env, overrides: ConfigInput = {}): Config {
+  let file: Record<string, unknown> = {};
+  if (env.BATHYLOG_CONFIG) {
+    try {
+      const parsed: unknown = JSON.parse(readFileSync(env.BATHYLOG_CONFIG, 'utf8'));
+      if (!isObject(parsed)) throw new Error('the file must hold a JSON object');
+      file = parsed;
+    } catch (err) {
+      throw new ConfigError(`Invalid configuration file ${env.BATHYLOG_CONFIG}: ${(err as Error).message}`);
+    }
+  }
+  let raw = merge(file, fromEnv(env));
+  raw = merge(raw, overrides as Record<string, unknown>);
+  if ((raw.mode ?? 'production') === 'demo') raw = merge(demoDefaults, raw);
+  const result = configSchema.safeParse(raw);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    throw new ConfigError(`Invalid configuration: ${pathLabel(issue.path)}: ${issue.message}`);
+  }
+  const config = result.data;
+  config.dataDir = path.resolve(config.dataDir);
+  if (config.webDir) config.webDir = path.resolve(config.webDir);
+  // The access-control switch is one setting for both ends.
+  config.client.useAccessControl = config.useAccessControl;
+  return config;
+}
+
+export function isPostgres(config: Pick<Config, 'databaseUrl'>): boolean {
+  return !!config.databaseUrl && /^postgres(ql)?:\/\//.test(config.databaseUrl);
+}

@@ -1,0 +1,18 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.js';
+import type { Database } from './db/database.js';
+import type { ChannelBus } from './realtime/bus.js';
+import type { Mailer } from './lib/mailer.js';
+
+/** What every module needs, built once in buildApp and handed to each module's routes. */
+export interface AppContext {
+  config: Config;
+  database: Database;
+  bus: ChannelBus;
+  mailer: Mailer;
+  /** JWT secret in force. */
+  secret: string;
+  log: FastifyBaseLogger;
+  /** Folders under the data folder. */
+  paths: { data: string; files: string; images: string; cruises: string; lowerings: string; outbox: string };
+}

@@ -1,0 +1,72 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationProvider } from 'kysely';
+import pg from 'pg';
+import type { DB } from './schema.js';
+import { migrationsFor } from './migrations/index.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Database {
+  db: Kysely<DB>;
+  dialect: Dialect;
+  /** For PostgreSQL: the connection string (LISTEN/NOTIFY opens its own client). */
+  url: string | null;
+  /** For PostgreSQL: the schema this database lives in (tests isolate themselves by schema). */
+  schema: string | null;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** A postgres:// URL, or null for SQLite. */
+  url: string | null;
+  /** SQLite file path, or ':memory:'. */
+  sqlitePath?: string;
+  /** PostgreSQL schema to use (created when missing); default public. */
+  schema?: string;
+  poolSize?: number;
+}
+
+const int8 = 20;
+
+export function openDatabase(opts: DatabaseOptions): Database {
+  if (opts.url && /^postgres(ql)?:\/\//.test(opts.url)) {
+    const schema = opts.schema ?? null;
+    const pool = new pg.Pool({
+      connectionString: opts.url,
+      max: opts.poolSize ?? 10,
+      // Epoch-millisecond BIGINTs come back as numbers, as on SQLite.
+      types: {
+        getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+          oid === int8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format ?? 'text'),
+      } as pg.CustomTypesConfig,
+      ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    });
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: 'postgres', url: opts.url, schema, close: () => db.destroy() };
+  }
+  const file = opts.sqlitePath ?? ':memory:';
+  if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', url: null, schema: null, close: () => db.destroy() };
+}
+
+/** Brings the schema up to date. Runs at every start; a newer schema never drops data. */
+export async function migrateToLatest(database: Database): Promise<void> {
+  const { db, dialect, schema } = database;
+  if (schema) await db.schema.createSchema(schema).ifNotExists().execute();
+  const provider: MigrationProvider = { getMigrations: async () => migrationsFor(dialect) };
+  const migrator = new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    const reason = error instanceof Error ? error.message : String(error ?? failed?.migrationName);
+    throw new Error(`Database migration failed: ${reason}`);
+  }
+}

@@ -1,0 +1,17 @@
+import type { Kysely, Migration } from 'kysely';
+import type { Dialect } from '../database.js';
+import * as m001 from './001-initial.js';
+
+type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
+
+/**
+ * Migrations in order. Each gets the dialect so engine-specific parts (full-text indexes)
+ * live in the migration that creates them. Never edit a released migration; add a new one.
+ */
+const ordered: Array<[string, DialectMigration]> = [['001-initial', m001]];
+
+export function migrationsFor(dialect: Dialect): Record<string, Migration> {
+  return Object.fromEntries(
+    ordered.map(([name, m]) => [name, { up: (db: Kysely<unknown>) => m.up(db, dialect) }]),
+  );
+}

@@ -1,0 +1,101 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Table types. Columns are snake_case like the Sealog wire format, so rows map to API objects
+ * with few renames. Timestamps are epoch milliseconds (BIGINT) so range queries use plain
+ * integer indexes on both engines; flags are 0/1 integers; lists and free-form objects are JSON text.
+ */
+export interface UsersTable {
+  id: string;
+  username: string;
+  fullname: string;
+  email: string;
+  password: string;
+  roles: string;
+  system_user: number;
+  disabled: number;
+  last_login: number;
+  login_token: string;
+  reset_password_token: string | null;
+  reset_password_expires: number | null;
+}
+
+export interface CruisesTable {
+  id: string;
+  cruise_id: string;
+  start_ts: number;
+  stop_ts: number;
+  cruise_location: string;
+  cruise_tags: string;
+  cruise_hidden: number;
+  cruise_access_list: string;
+  cruise_additional_meta: string;
+}
+
+export interface LoweringsTable {
+  id: string;
+  lowering_id: string;
+  start_ts: number;
+  stop_ts: number;
+  lowering_location: string;
+  lowering_tags: string;
+  lowering_hidden: number;
+  lowering_access_list: string;
+  lowering_additional_meta: string;
+}
+
+export interface EventsTable {
+  id: string;
+  ts: number;
+  event_author: string;
+  event_value: string;
+  event_options: string;
+  event_free_text: string;
+}
+
+export interface EventAuxDataTable {
+  id: string;
+  event_id: string;
+  data_source: string;
+  data_array: string;
+}
+
+export interface EventTemplatesTable {
+  id: string;
+  event_name: string;
+  event_value: string;
+  event_free_text_required: number;
+  system_template: number;
+  template_categories: string;
+  template_style: string | null;
+  disabled: number;
+  admin_only: number;
+  event_options: string;
+}
+
+export interface CustomVarsTable {
+  id: string;
+  custom_var_name: string;
+  custom_var_value: string;
+}
+
+export interface AuditLogTable {
+  seq: Generated<number>;
+  at: number;
+  user_id: string | null;
+  action: string;
+  record_type: string;
+  record_id: string | null;
+  detail: string | null;
+}
+
+export interface DB {
+  users: UsersTable;
+  cruises: CruisesTable;
+  lowerings: LoweringsTable;
+  events: EventsTable;
+  event_aux_data: EventAuxDataTable;
+  event_templates: EventTemplatesTable;
+  custom_vars: CustomVarsTable;
+  audit_log: AuditLogTable;
+}

@@ -1,0 +1,47 @@
+import { errorCodes, statusPhrase, type ErrorBody, type ErrorCode } from '@bathylog/shared';
+
+/**
+ * The one error services throw. The error handler answers `{statusCode, error, message}`.
+ * `error` defaults to the HTTP reason phrase; a few Sealog replies use their own (register, reset).
+ */
+export class AppError extends Error {
+  readonly statusCode: number;
+  readonly errorText: string;
+  readonly headers: Record<string, string>;
+  readonly attributes: Record<string, string> | undefined;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    opts: { error?: string; headers?: Record<string, string>; attributes?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.name = 'AppError';
+    this.statusCode = errorCodes[code];
+    this.errorText = opts.error ?? statusPhrase(this.statusCode);
+    this.headers = opts.headers ?? {};
+    this.attributes = opts.attributes;
+  }
+
+  toBody(): ErrorBody & { attributes?: Record<string, string> } {
+    return {
+      statusCode: this.statusCode,
+      error: this.errorText,
+      message: this.message,
+      ...(this.attributes ? { attributes: this.attributes } : {}),
+    };
+  }
+}
+
+/** A request that failed its schema; the message names the field (Joi style). */
+export class ValidationError extends Error {
+  readonly statusCode = 400;
+  constructor(message: string) {
+    super(message);
+    this.name = 'ValidationError';
+  }
+}
+
+export const notFound = (message: string) => new AppError('NOT_FOUND', message);
+export const badRequest = (message: string) => new AppError('BAD_REQUEST', message);
+export const forbidden = (message: string) => new AppError('FORBIDDEN', message);

@@ -1,0 +1,40 @@
+import { forgotPasswordSchema, loginSchema, registerSchema, resetPasswordSchema, updateProfileSchema } from '@bathylog/shared';
+import type { AppContext } from '../../context.js';
+import { caller } from '../../plugins/auth.js';
+import type { ApiInstance } from '../../plugins/types.js';
+import { AuthService } from './auth.service.js';
+
+export function authRoutes(app: ApiInstance, ctx: AppContext): void {
+  const service = new AuthService(ctx);
+  const tags = ['auth'];
+
+  app.post('/auth/register', { schema: { body: registerSchema, tags } }, async (req, reply) => {
+    const insertedId = await service.register(req.body, req.ip);
+    return reply.code(201).send({ acknowledged: true, insertedId });
+  });
+
+  app.post('/auth/login', { schema: { body: loginSchema, tags } }, (req) => service.login(req.body, req.ip));
+
+  app.get('/auth/validate', { config: { auth: true }, schema: { tags } }, async () => ({ status: 'valid' }));
+
+  app.post('/auth/forgotPassword', { schema: { body: forgotPasswordSchema, tags } }, async (req) => ({
+    statusCode: 200,
+    message: await service.forgotPassword(req.body, req.ip),
+  }));
+
+  app.patch('/auth/resetPassword', { schema: { body: resetPasswordSchema, tags } }, async (req, reply) => {
+    await service.resetPassword(req.body, req.ip);
+    return reply.code(204).send();
+  });
+
+  app.get('/auth/profile', { config: { auth: true }, schema: { tags } }, async (req) => service.profile(caller(req)));
+
+  app.patch('/auth/profile', { config: { auth: true }, schema: { body: updateProfileSchema, tags } }, async (req, reply) => {
+    await service.updateProfile(caller(req), req.body);
+    return reply.code(204).send();
+  });
+
+  app.get('/auth/profile/token', { config: { auth: true }, schema: { tags } }, async (req) => ({
+    token: service.profileToken(caller(req)),
+  }));
+}

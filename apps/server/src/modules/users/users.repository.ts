@@ -1,0 +1,114 @@
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { DB, UsersTable } from '../../db/schema.js';
+import { parseJson } from '../../lib/json.js';
+
+/** A user row with its JSON and flag columns decoded. */
+export interface UserRecord {
+  id: string;
+  username: string;
+  fullname: string;
+  email: string;
+  password: string;
+  roles: string[];
+  system_user: boolean;
+  disabled: boolean;
+  last_login: number;
+  login_token: string;
+  reset_password_token: string | null;
+  reset_password_expires: number | null;
+}
+
+export type UserPatch = Partial<Omit<UserRecord, 'id'>>;
+
+function fromRow(row: Selectable<UsersTable>): UserRecord {
+  return {
+    ...row,
+    roles: parseJson<string[]>(row.roles, []),
+    system_user: !!row.system_user,
+    disabled: !!row.disabled,
+    last_login: Number(row.last_login),
+    reset_password_expires: row.reset_password_expires === null ? null : Number(row.reset_password_expires),
+  };
+}
+
+function toRow(patch: UserPatch): Partial<UsersTable> {
+  const { roles, system_user, disabled, ...rest } = patch;
+  return {
+    ...rest,
+    ...(roles !== undefined ? { roles: JSON.stringify(roles) } : {}),
+    ...(system_user !== undefined ? { system_user: system_user ? 1 : 0 } : {}),
+    ...(disabled !== undefined ? { disabled: disabled ? 1 : 0 } : {}),
+  };
+}
+
+export interface UserListQuery {
+  systemUser?: boolean;
+  sort: 'username' | 'last_login';
+  offset?: number;
+  limit?: number;
+}
+
+export class UsersRepository {
+  constructor(private readonly db: Kysely<DB> | Transaction<DB>) {}
+
+  async findById(id: string): Promise<UserRecord | undefined> {
+    const row = await this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && fromRow(row);
+  }
+
+  async findByUsername(username: string): Promise<UserRecord | undefined> {
+    const row = await this.db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
+    return row && fromRow(row);
+  }
+
+  async findByEmail(email: string): Promise<UserRecord | undefined> {
+    const row = await this.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+    return row && fromRow(row);
+  }
+
+  async findByLoginToken(token: string): Promise<UserRecord | undefined> {
+    const row = await this.db.selectFrom('users').selectAll().where('login_token', '=', token).executeTakeFirst();
+    return row && fromRow(row);
+  }
+
+  async findByResetToken(token: string): Promise<UserRecord | undefined> {
+    const row = await this.db.selectFrom('users').selectAll().where('reset_password_token', '=', token).executeTakeFirst();
+    return row && fromRow(row);
+  }
+
+  async list(query: UserListQuery): Promise<UserRecord[]> {
+    let q = this.db.selectFrom('users').selectAll();
+    if (query.systemUser !== undefined) q = q.where('system_user', '=', query.systemUser ? 1 : 0);
+    q = q.orderBy(query.sort, 'asc').orderBy('id', 'asc');
+    if (query.limit !== undefined) q = q.limit(query.limit);
+    if (query.offset) q = q.offset(query.offset).$if(query.limit === undefined, (qb) => qb.limit(Number.MAX_SAFE_INTEGER));
+    return (await q.execute()).map(fromRow);
+  }
+
+  async count(): Promise<number> {
+    const row = await this.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async insert(user: UserRecord): Promise<void> {
+    await this.db.insertInto('users').values(toRow(user) as UsersTable).execute();
+  }
+
+  async update(id: string, patch: UserPatch): Promise<void> {
+    const row = toRow(patch);
+    if (Object.keys(row).length === 0) return;
+    await this.db.updateTable('users').set(row).where('id', '=', id).execute();
+  }
+
+  async delete(id: string): Promise<number> {
+    const result = await this.db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  /** Deletes the given ids and returns how many went. */
+  async deleteMany(ids: string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    const result = await this.db.deleteFrom('users').where('id', 'in', ids).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+}

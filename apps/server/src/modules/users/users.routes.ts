@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { createUserSchema, idParamsSchema, queryBooleanSchema, queryIntSchema, updateUserSchema, userSortValues } from '@bathylog/shared';
+import type { AppContext } from '../../context.js';
+import { caller } from '../../plugins/auth.js';
+import type { ApiInstance } from '../../plugins/types.js';
+import { UsersService } from './users.service.js';
+
+const listQuery = z.strictObject({
+  system_user: queryBooleanSchema.optional(),
+  offset: queryIntSchema(0).optional(),
+  limit: queryIntSchema(1).optional(),
+  sort: z.enum(userSortValues).optional(),
+});
+
+export function usersRoutes(app: ApiInstance, ctx: AppContext): void {
+  const service = new UsersService(ctx);
+  const read = { auth: true, scopes: ['admin', 'read_users'] } as const;
+  const write = { auth: true, scopes: ['admin', 'write_users'] } as const;
+
+  app.get('/users', { config: read, schema: { querystring: listQuery, tags: ['users'] } }, (req) =>
+    service.list(caller(req), req.query),
+  );
+
+  // Literal segments win over parameters, as in Sealog.
+  app.delete('/users/all', { config: write, schema: { tags: ['users'] } }, async (req, reply) => {
+    await service.removeAllNonSystem(caller(req));
+    return reply.code(204).send();
+  });
+
+  app.get('/users/:id', { config: read, schema: { params: idParamsSchema, tags: ['users'] } }, (req) =>
+    service.get(caller(req), req.params.id),
+  );
+
+  app.post('/users', { config: write, schema: { body: createUserSchema, tags: ['users'] } }, async (req, reply) => {
+    const insertedId = await service.create(caller(req), req.body);
+    return reply.code(201).send({ acknowledged: true, insertedId });
+  });
+
+  app.patch(
+    '/users/:id',
+    { config: { auth: true }, schema: { params: idParamsSchema, body: updateUserSchema, tags: ['users'] } },
+    async (req, reply) => {
+      await service.update(caller(req), req.params.id, req.body);
+      return reply.code(204).send();
+    },
+  );
+
+  app.delete('/users/:id', { config: write, schema: { params: idParamsSchema, tags: ['users'] } }, async (req, reply) => {
+    await service.remove(caller(req), req.params.id);
+    return reply.code(204).send();
+  });
+
+  app.get('/users/:id/token', { config: { auth: true }, schema: { params: idParamsSchema, tags: ['users'] } }, async (req) => ({
+    token: await service.token(caller(req), req.params.id),
+  }));
+
+  app.get(
+    '/users/:id/loginToken',
+    { config: { auth: true }, schema: { params: idParamsSchema, tags: ['users'] } },
+    async (req) => ({ loginToken: await service.loginToken(caller(req), req.params.id) }),
+  );
+}

@@ -1,0 +1,198 @@
+import { isProtectedUsername, messages, newObjectId, scopesForRoles, toIso, type CreateUser, type UpdateUser, type User } from '@bathylog/shared';
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../lib/app-error.js';
+import { signToken } from '../../lib/jwt.js';
+import { hashPassword } from '../../lib/passwords.js';
+import { randomAlphanumeric, randomHexToken } from '../../lib/random.js';
+import type { AuthContext } from '../../plugins/auth.js';
+import { AccessListsRepository } from '../access/access.repository.js';
+import { UsersRepository, type UserRecord } from './users.repository.js';
+
+const dayMs = 24 * 60 * 60 * 1000;
+
+/** The public shape every user route returns (no password, tokens or reset fields). */
+export function toPublicUser(u: UserRecord): User {
+  return {
+    id: u.id,
+    username: u.username,
+    fullname: u.fullname,
+    email: u.email,
+    last_login: toIso(u.last_login),
+    roles: u.roles,
+    system_user: u.system_user,
+    disabled: u.disabled,
+  };
+}
+
+/** A token for a user, built from the roles stored now. */
+export function tokenForUser(user: UserRecord, secret: string): string {
+  return signToken({ id: user.id, scope: scopesForRoles(user.roles), roles: user.roles }, secret);
+}
+
+export interface NewUserInput {
+  id?: string;
+  username: string;
+  fullname: string;
+  email: string;
+  password: string;
+  roles: string[];
+  system_user?: boolean;
+  disabled?: boolean;
+  last_login?: number;
+  reset?: { token: string; expires: number } | null;
+}
+
+/** Builds a stored user: hashed password, fresh loginToken. */
+export async function buildUserRecord(input: NewUserInput): Promise<UserRecord> {
+  return {
+    id: input.id ?? newObjectId(),
+    username: input.username,
+    fullname: input.fullname,
+    email: input.email,
+    password: await hashPassword(input.password),
+    roles: input.roles,
+    system_user: input.system_user === true,
+    disabled: input.disabled === true,
+    last_login: input.last_login ?? 0,
+    login_token: randomAlphanumeric(20),
+    reset_password_token: input.reset?.token ?? null,
+    reset_password_expires: input.reset?.expires ?? null,
+  };
+}
+
+/**
+ * User administration and its role rules (seed 000 §6, reference §5.2): admins manage everyone;
+ * cruise managers manage regular users and grant only non-admin roles; admin, guest and pi stay.
+ */
+export class UsersService {
+  constructor(private readonly ctx: AppContext) {}
+
+  private get repo() {
+    return new UsersRepository(this.ctx.database.db);
+  }
+
+  async list(caller: AuthContext, query: { system_user?: boolean; sort?: 'username' | 'last_login'; offset?: number; limit?: number }) {
+    const systemUser = caller.isAdmin ? query.system_user : false;
+    const rows = await this.repo.list({
+      ...(systemUser !== undefined ? { systemUser } : {}),
+      sort: query.sort ?? 'username',
+      ...(query.offset !== undefined ? { offset: query.offset } : {}),
+      ...(query.limit !== undefined ? { limit: query.limit } : {}),
+    });
+    return rows.map(toPublicUser);
+  }
+
+  async get(caller: AuthContext, id: string): Promise<User> {
+    const user = await this.repo.findById(id);
+    if (!user) throw new AppError('NOT_FOUND', `No record found for id: ${id}`);
+    if (user.system_user && !caller.isAdmin && caller.user.id !== id) {
+      throw new AppError('BAD_REQUEST', 'The requesting user is unauthorized to make that request');
+    }
+    return toPublicUser(user);
+  }
+
+  async create(caller: AuthContext, body: CreateUser): Promise<string> {
+    if (!caller.isAdmin) {
+      if (body.system_user) throw new AppError('UNAUTHORIZED', 'Only admins can create system users');
+      if (body.roles.includes('admin')) throw new AppError('BAD_REQUEST', 'Only admins create other admins');
+      if (body.disabled) throw new AppError('BAD_REQUEST', 'Only admins can enable/disabled users');
+    }
+    const repo = this.repo;
+    if (body.id && (await repo.findById(body.id))) throw new AppError('BAD_REQUEST', messages.duplicateUser);
+    if (await repo.findByUsername(body.username)) throw new AppError('CONFLICT', 'Username already exists');
+    const reset = { token: randomHexToken(), expires: Date.now() + dayMs };
+    const record = await buildUserRecord({ ...body, reset });
+    try {
+      await repo.insert(record);
+    } catch (err) {
+      // A concurrent create with the same id or username.
+      if (await repo.findById(record.id)) throw new AppError('BAD_REQUEST', messages.duplicateUser);
+      if (await repo.findByUsername(record.username)) throw new AppError('CONFLICT', 'Username already exists');
+      throw err;
+    }
+    await this.ctx.mailer.send({
+      to: record.email,
+      subject: 'Bathylog - New User Created',
+      text:
+        `Hi ${record.fullname},\n\nAn account has been created for you with the username ${record.username}.` +
+        (body.resetURL ? `\n\nSet your password here (the link is valid for 24 hours):\n${body.resetURL}${reset.token}\n` : '\n'),
+    });
+    return record.id;
+  }
+
+  async update(caller: AuthContext, id: string, body: UpdateUser): Promise<void> {
+    const isOwner = caller.user.id === id;
+    const canManage = caller.isAdmin || caller.scopes.includes('write_users');
+    if (!isOwner && !canManage) throw new AppError('BAD_REQUEST', 'Only admins and the owner can edit users');
+    if (body.roles?.includes('admin') && !caller.isAdmin) throw new AppError('BAD_REQUEST', 'Only admins create other admins');
+    if (body.disabled !== undefined && !caller.isAdmin) throw new AppError('BAD_REQUEST', 'Only admins can enable/disabled users');
+    if (body.system_user !== undefined && !caller.isAdmin) {
+      throw new AppError('BAD_REQUEST', 'Only admins can promote/demote users to system users');
+    }
+    if (body.disabled === true && isOwner) throw new AppError('BAD_REQUEST', 'Users cannot disable themselves');
+    if (body.roles !== undefined && !canManage) throw new AppError('BAD_REQUEST', 'Only user managers can change roles');
+    const repo = this.repo;
+    const user = await repo.findById(id);
+    if (!user) throw new AppError('BAD_REQUEST', `No record found for id: ${id}`);
+    if (!isOwner && !caller.isAdmin && (user.system_user || user.roles.includes('admin'))) {
+      throw new AppError('BAD_REQUEST', 'Only admins can edit system users and admins');
+    }
+    if (body.username !== undefined && body.username !== user.username) {
+      const other = await repo.findByUsername(body.username);
+      if (other && other.id !== id) throw new AppError('BAD_REQUEST', 'Username already exists');
+    }
+    const { password, ...rest } = body;
+    await repo.update(id, { ...rest, ...(password !== undefined ? { password: await hashPassword(password) } : {}) });
+  }
+
+  async remove(caller: AuthContext, id: string): Promise<void> {
+    if (caller.user.id === id) throw new AppError('BAD_REQUEST', 'Users cannot delete themselves');
+    await this.ctx.database.db.transaction().execute(async (trx) => {
+      const repo = new UsersRepository(trx);
+      const user = await repo.findById(id);
+      if (!user) throw new AppError('NOT_FOUND', `No record found for user id: ${id}`);
+      if (isProtectedUsername(user.username)) {
+        throw new AppError('BAD_REQUEST', `The ${user.username} user can not be deleted`);
+      }
+      if (!caller.isAdmin && (user.system_user || user.roles.includes('admin'))) {
+        throw new AppError('UNAUTHORIZED', 'Only admins can delete system users');
+      }
+      await repo.delete(id);
+      await new AccessListsRepository(trx).removeUserEverywhere(id);
+    });
+  }
+
+  /** Deletes every non-system user the caller may delete (never the caller, never admin/guest/pi). */
+  async removeAllNonSystem(caller: AuthContext): Promise<number> {
+    return this.ctx.database.db.transaction().execute(async (trx) => {
+      const repo = new UsersRepository(trx);
+      const all = await repo.list({ systemUser: false, sort: 'username' });
+      const doomed = all.filter(
+        (u) =>
+          u.id !== caller.user.id &&
+          !isProtectedUsername(u.username) &&
+          (caller.isAdmin || !u.roles.includes('admin')),
+      );
+      const access = new AccessListsRepository(trx);
+      for (const u of doomed) await access.removeUserEverywhere(u.id);
+      return repo.deleteMany(doomed.map((u) => u.id));
+    });
+  }
+
+  private async ownerOrAdmin(caller: AuthContext, id: string): Promise<UserRecord> {
+    if (caller.user.id !== id && !caller.isAdmin) {
+      throw new AppError('UNAUTHORIZED', "Only admins and the owner of this user can access this user's token.");
+    }
+    const user = await this.repo.findById(id);
+    if (!user) throw new AppError('NOT_FOUND', `No user found for id: ${id}`);
+    return user;
+  }
+
+  async token(caller: AuthContext, id: string): Promise<string> {
+    return tokenForUser(await this.ownerOrAdmin(caller, id), this.ctx.secret);
+  }
+
+  async loginToken(caller: AuthContext, id: string): Promise<string> {
+    return (await this.ownerOrAdmin(caller, id)).login_token;
+  }
+}

@@ -1,0 +1,79 @@
+import { parse as parseQueryString } from 'node:querystring';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import sjson from 'secure-json-parse';
+import { messages, statusPhrase } from '@bathylog/shared';
+import { AppError, ValidationError } from '../lib/app-error.js';
+import type { ZodType } from 'zod';
+import { formatZodError } from '@bathylog/shared';
+
+/**
+ * Wire conventions of Sealog (reference §1-2): a body without Content-Type is JSON, form bodies
+ * parse, malformed JSON is a 400 with Sealog's text, every error is `{statusCode, error, message}`,
+ * and nothing unexpected leaks (a plain 500).
+ */
+export function registerHttpConventions(app: FastifyInstance, opts: { bodyLimit: number }): void {
+  app.addHook('onRequest', async (request) => {
+    const hasBody =
+      request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;
+    if (hasBody && !request.headers['content-type']) request.headers['content-type'] = 'application/json';
+  });
+
+  app.removeContentTypeParser(['application/json']);
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: opts.bodyLimit }, (_req, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
+    } catch {
+      done(new AppError('BAD_REQUEST', 'Invalid request payload JSON format'), undefined);
+    }
+  });
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: opts.bodyLimit },
+    (_req, body, done) => done(null, { ...parseQueryString(typeof body === 'string' ? body : body.toString('utf8')) }),
+  );
+  app.addContentTypeParser('text/plain', { parseAs: 'string', bodyLimit: opts.bodyLimit }, (_req, body, done) =>
+    done(null, body),
+  );
+
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-cache');
+    return payload;
+  });
+
+  app.setValidatorCompiler(({ schema }) => {
+    const zodSchema = schema as unknown as ZodType;
+    return (data: unknown) => {
+      const result = zodSchema.safeParse(data);
+      return result.success ? { value: result.data } : { error: new ValidationError(formatZodError(result.error)) };
+    };
+  });
+
+  app.setErrorHandler((error: FastifyError | AppError | ValidationError, request, reply) => {
+    if (error instanceof AppError) {
+      for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
+      return reply.code(error.statusCode).send(error.toBody());
+    }
+    if (error instanceof ValidationError) return sendError(reply, 400, error.message);
+    const fe = error as FastifyError;
+    if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return sendError(reply, 415, 'Unsupported Media Type');
+    if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, 413, 'Payload content length greater than maximum allowed');
+    if (fe.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') return sendError(reply, 400, 'Invalid content length');
+    if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
+      return sendError(reply, fe.statusCode, fe.message || statusPhrase(fe.statusCode));
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return sendError(reply, 500, messages.internal);
+  });
+}
+
+export function sendError(reply: FastifyReply, status: number, message: string) {
+  return reply.code(status).send({ statusCode: status, error: statusPhrase(status), message });
+}
+
+/** Sealog's 404s: its own text under /sealog-server, a plain one elsewhere. */
+export function notFoundBody(request: FastifyRequest) {
+  const misc = request.url.startsWith('/sealog-server') && !request.url.startsWith('/sealog-server/api/');
+  return { statusCode: 404, error: 'Not Found', message: misc ? messages.notFoundPage : 'Not Found' };
+}

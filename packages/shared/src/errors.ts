@@ -1,0 +1,70 @@
+/**
+ * One table of error codes for server and client. The server throws `AppError(code, message)`;
+ * the error handler answers `{statusCode, error, message}` (the hapi Boom shape Sealog clients read).
+ */
+export const errorCodes = {
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  TOO_MANY_REQUESTS: 429,
+  INTERNAL: 500,
+  SERVICE_UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof errorCodes;
+
+/** HTTP reason phrases, as hapi writes them in the `error` field. */
+export const statusPhrases: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  409: 'Conflict',
+  413: 'Request Entity Too Large',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+};
+
+export function statusPhrase(status: number): string {
+  return statusPhrases[status] ?? (status >= 500 ? 'Internal Server Error' : 'Bad Request');
+}
+
+/** The wire body of every error. */
+export interface ErrorBody {
+  statusCode: number;
+  error: string;
+  message: string;
+}
+
+export function isErrorBody(value: unknown): value is ErrorBody {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as ErrorBody).statusCode === 'number' &&
+    typeof (value as ErrorBody).message === 'string'
+  );
+}
+
+/** Messages that clients and scripts match on; spelt as the Sealog ecosystem expects. */
+export const messages = {
+  noRecords: 'No records found',
+  missingAuth: 'Missing authentication',
+  invalidTokenFormat: 'Invalid token format',
+  invalidToken: 'Invalid token',
+  invalidCredentials: 'Invalid credentials',
+  insufficientScope: 'Insufficient scope',
+  duplicateUser: 'duplicate uesr ID',
+  duplicateEvent: 'duplicate event ID',
+  duplicateTemplate: 'duplicate template',
+  notFoundPage: 'Oops, 404 Page!',
+  internal: 'An internal server error occurred',
+} as const;

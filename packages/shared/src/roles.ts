@@ -1,0 +1,77 @@
+/** Roles and the scopes each grants (reference §3.5). Order matters: scopes keep first occurrence. */
+export const roles = [
+  'admin',
+  'cruise_manager',
+  'event_manager',
+  'template_manager',
+  'event_logger',
+  'event_watcher',
+] as const;
+
+export type Role = (typeof roles)[number];
+
+export const scopes = [
+  'admin',
+  'read_events',
+  'write_events',
+  'read_event_templates',
+  'write_event_templates',
+  'read_cruises',
+  'write_cruises',
+  'read_lowerings',
+  'write_lowerings',
+  'read_users',
+  'write_users',
+] as const;
+
+export type Scope = (typeof scopes)[number];
+
+const roleScopes: Record<Exclude<Role, 'admin'>, Scope[]> = {
+  event_watcher: ['read_events', 'read_cruises', 'read_lowerings'],
+  event_logger: ['read_events', 'write_events', 'read_event_templates', 'read_cruises', 'read_lowerings'],
+  event_manager: ['read_events', 'write_events', 'read_event_templates', 'read_cruises', 'read_lowerings'],
+  template_manager: [
+    'read_events',
+    'write_events',
+    'read_event_templates',
+    'write_event_templates',
+    'read_cruises',
+    'read_lowerings',
+  ],
+  cruise_manager: [
+    'read_events',
+    'write_events',
+    'read_event_templates',
+    'write_event_templates',
+    'read_cruises',
+    'write_cruises',
+    'read_lowerings',
+    'write_lowerings',
+    'read_users',
+    'write_users',
+  ],
+};
+
+/** Scopes for a user's roles: admin gives only `admin`; otherwise the union in role order. */
+export function scopesForRoles(userRoles: readonly string[]): Scope[] {
+  if (userRoles.includes('admin')) return ['admin'];
+  const out: Scope[] = [];
+  for (const role of userRoles) {
+    for (const scope of roleScopes[role as Exclude<Role, 'admin'>] ?? []) {
+      if (!out.includes(scope)) out.push(scope);
+    }
+  }
+  return out;
+}
+
+/** True when the caller's scopes contain at least one of the required ones. */
+export function hasAnyScope(callerScopes: readonly string[], required: readonly Scope[]): boolean {
+  return required.some((s) => callerScopes.includes(s));
+}
+
+/** Usernames that can never be deleted (seed 000 §2, reference §9.2). */
+export const protectedUsernames = ['admin', 'guest', 'pi'] as const;
+
+export function isProtectedUsername(username: string): boolean {
+  return (protectedUsernames as readonly string[]).includes(username);
+}
