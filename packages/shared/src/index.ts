@@ -7,3 +7,4 @@ export * from './schemas/common.js';
 export * from './schemas/users.js';
 export * from './schemas/auth.js';
 export * from './schemas/client-settings.js';
+export * from './ws-events.js';

@@ -1,0 +1,57 @@
+#!/usr/bin/env node
+// `npm test`: unit and API tests (vitest; both engines when TEST_DATABASE_URL is set), then the
+// browser tests (Playwright + Debian's Chromium) against a freshly built client and a real server.
+// Ends with one summary line: "N passed, N failed".
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const out = path.join(root, 'e2e/test-results');
+mkdirSync(out, { recursive: true });
+const only = process.argv[2]; // optional: "unit" or "e2e"
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+let ok = true;
+
+function run(cmd, args, env = {}) {
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  return r.status === 0;
+}
+
+if (!only || only === 'unit') {
+  const report = path.join(out, 'vitest.json');
+  rmSync(report, { force: true });
+  ok = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]) && ok;
+  if (existsSync(report)) {
+    const r = JSON.parse(readFileSync(report, 'utf8'));
+    passed += r.numPassedTests;
+    failed += r.numFailedTests;
+    skipped += r.numPendingTests + (r.numTodoTests ?? 0);
+  } else ok = false;
+}
+
+if (!only || only === 'e2e') {
+  const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (!existsSync(chromium)) {
+    console.error(`Browser tests need Chromium at ${chromium}: apt-get install -y chromium (or set CHROMIUM_PATH).`);
+    ok = false;
+    failed += 1;
+  } else {
+    ok = run('npm', ['run', 'build', '-w', 'apps/web']) && ok;
+    const report = path.join(out, 'playwright.json');
+    rmSync(report, { force: true });
+    ok = run('npx', ['playwright', 'test', '--config', 'e2e/playwright.config.ts'], { PLAYWRIGHT_JSON_OUTPUT_NAME: report }) && ok;
+    if (existsSync(report)) {
+      const s = JSON.parse(readFileSync(report, 'utf8')).stats;
+      passed += s.expected + (s.flaky ?? 0);
+      failed += s.unexpected;
+      skipped += s.skipped;
+    } else ok = false;
+  }
+}
+
+console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(ok && failed === 0 ? 0 : 1);
