@@ -8,3 +8,6 @@ export * from './schemas/users.js';
 export * from './schemas/auth.js';
 export * from './schemas/client-settings.js';
 export * from './ws-events.js';
+export * from './schemas/event-templates.js';
+export * from './schemas/custom-vars.js';
+export * from './rules/event-template-form.js';

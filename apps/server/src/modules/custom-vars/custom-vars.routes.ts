@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { idParamsSchema, queryListSchema, updateCustomVarSchema } from '@bathylog/shared';
+import type { AppContext } from '../../context.js';
+import type { ApiInstance } from '../../plugins/types.js';
+import { CustomVarsService } from './custom-vars.service.js';
+
+/** `name` may repeat: `?name=asnapStatus&name=freeSpaceInBytes` (exact names, any of them). */
+const listQuery = z.strictObject({ name: queryListSchema.optional() });
+
+/** Custom vars (reference §5.10): list, get, update. */
+export function customVarsRoutes(app: ApiInstance, ctx: AppContext): void {
+  const service = new CustomVarsService(ctx);
+  const read = { auth: true, scopes: ['admin', 'read_events'] } as const;
+  const write = { auth: true, scopes: ['admin', 'write_events'] } as const;
+  const tags = ['custom_vars'];
+
+  app.get('/custom_vars', { config: read, schema: { querystring: listQuery, tags } }, (req) => service.list(req.query.name));
+
+  app.get('/custom_vars/:id', { config: read, schema: { params: idParamsSchema, tags } }, (req) => service.get(req.params.id));
+
+  app.patch(
+    '/custom_vars/:id',
+    { config: write, schema: { params: idParamsSchema, body: updateCustomVarSchema, tags } },
+    async (req, reply) => {
+      await service.update(req.params.id, req.body);
+      return reply.code(204).send();
+    },
+  );
+}

@@ -1,0 +1,69 @@
+import { asnapStatusValues, customVarNames, messages, serverOwnedCustomVars, type CustomVar, type UpdateCustomVar } from '@bathylog/shared';
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../lib/app-error.js';
+import { CustomVarsRepository } from './custom-vars.repository.js';
+
+/**
+ * Custom vars (reference §5.10): seeded, never created or deleted through the API. Anyone who may
+ * write events may set asnapStatus (ASNAP scripts log in as loggers); the free-space vars belong
+ * to the server's monitor. Every change is pushed on updateCustomVars with the new value.
+ */
+export class CustomVarsService {
+  constructor(private readonly ctx: AppContext) {}
+
+  private get repo() {
+    return new CustomVarsRepository(this.ctx.database.db);
+  }
+
+  async list(names?: string[]): Promise<CustomVar[]> {
+    const vars = await this.repo.list(names);
+    if (vars.length === 0) throw new AppError('NOT_FOUND', messages.noRecords);
+    return vars;
+  }
+
+  async get(id: string): Promise<CustomVar> {
+    const found = await this.repo.findById(id);
+    if (!found) throw new AppError('NOT_FOUND', `No record found for id: ${id}`);
+    return found;
+  }
+
+  async update(id: string, body: UpdateCustomVar): Promise<void> {
+    const repo = this.repo;
+    const stored = await repo.findById(id);
+    if (!stored) throw new AppError('NOT_FOUND', `No record found for id: ${id}`);
+    if (serverOwnedCustomVars.includes(stored.custom_var_name)) {
+      throw new AppError('FORBIDDEN', `${stored.custom_var_name} is set by the server and cannot be changed`);
+    }
+    // Names are what scripts and the client look vars up by; renaming one would orphan them all.
+    if (body.custom_var_name !== undefined && body.custom_var_name !== stored.custom_var_name) {
+      throw new AppError('BAD_REQUEST', `"custom_var_name" cannot be changed (it is ${stored.custom_var_name})`);
+    }
+    const value = body.custom_var_value;
+    if (
+      value !== undefined &&
+      stored.custom_var_name === customVarNames.asnapStatus &&
+      !(asnapStatusValues as readonly string[]).includes(value)
+    ) {
+      throw new AppError('BAD_REQUEST', `"custom_var_value" must be one of [${asnapStatusValues.join(', ')}]`);
+    }
+    if (value !== undefined) await repo.setValue(id, value);
+    this.ctx.bus.publish('updateCustomVars', {
+      id,
+      custom_var_name: stored.custom_var_name,
+      custom_var_value: value ?? stored.custom_var_value,
+    });
+  }
+
+  /**
+   * Server-side writes (the free-space monitor): sets a var by name and pushes the new value.
+   * Returns false when the var does not exist.
+   */
+  async setByServer(name: string, value: string): Promise<boolean> {
+    const repo = this.repo;
+    const stored = await repo.findByName(name);
+    if (!stored) return false;
+    await repo.setValue(stored.id, value);
+    this.ctx.bus.publish('updateCustomVars', { id: stored.id, custom_var_name: name, custom_var_value: value });
+    return true;
+  }
+}

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import {
+  createEventTemplateSchema,
+  eventTemplateSortValues,
+  idParamsSchema,
+  queryBooleanSchema,
+  queryIntSchema,
+  updateEventTemplateSchema,
+} from '@bathylog/shared';
+import type { AppContext } from '../../context.js';
+import { caller } from '../../plugins/auth.js';
+import type { ApiInstance } from '../../plugins/types.js';
+import { EventTemplatesService } from './event-templates.service.js';
+
+const listQuery = z.strictObject({
+  system_template: queryBooleanSchema.optional(),
+  admin_only: queryBooleanSchema.optional(),
+  offset: queryIntSchema(0).optional(),
+  limit: queryIntSchema(1).optional(),
+  sort: z.enum(eventTemplateSortValues).optional(),
+});
+
+/** Event templates (reference §5.9), plus the bulk delete of non-system templates (seed 000 §7). */
+export function eventTemplatesRoutes(app: ApiInstance, ctx: AppContext): void {
+  const service = new EventTemplatesService(ctx);
+  const read = { auth: true, scopes: ['admin', 'read_event_templates'] } as const;
+  const write = { auth: true, scopes: ['admin', 'write_event_templates'] } as const;
+  const tags = ['event_templates'];
+
+  app.get('/event_templates', { config: read, schema: { querystring: listQuery, tags } }, (req) =>
+    service.list(caller(req), req.query),
+  );
+
+  // Literal segment before the parameter route, as DELETE /cruises/all.
+  app.delete('/event_templates/all', { config: write, schema: { tags } }, async (req, reply) => {
+    await service.removeAllNonSystem(caller(req));
+    return reply.code(204).send();
+  });
+
+  app.get('/event_templates/:id', { config: read, schema: { params: idParamsSchema, tags } }, (req) =>
+    service.get(caller(req), req.params.id),
+  );
+
+  app.post('/event_templates', { config: write, schema: { body: createEventTemplateSchema, tags } }, async (req, reply) => {
+    const insertedId = await service.create(caller(req), req.body);
+    return reply.code(201).send({ acknowledged: true, insertedId });
+  });
+
+  app.patch(
+    '/event_templates/:id',
+    { config: write, schema: { params: idParamsSchema, body: updateEventTemplateSchema, tags } },
+    async (req, reply) => {
+      await service.update(caller(req), req.params.id, req.body);
+      return reply.code(204).send();
+    },
+  );
+
+  app.delete('/event_templates/:id', { config: write, schema: { params: idParamsSchema, tags } }, async (req, reply) => {
+    await service.remove(caller(req), req.params.id);
+    return reply.code(204).send();
+  });
+}

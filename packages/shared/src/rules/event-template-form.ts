@@ -1,0 +1,188 @@
+import { z } from 'zod';
+import {
+  choiceOptionTypes,
+  eventOptionTypes,
+  optionNameKey,
+  splitCheckboxDefault,
+  type CreateEventTemplate,
+  type EventOptionType,
+  type EventTemplate,
+} from '../schemas/event-templates.js';
+
+/** The event-template form's messages, word for word from seed 000 §5. */
+export const templateFormMessages = {
+  required: 'Required',
+  nameTooLong: 'Must be 32 characters or less',
+  invalidCsv: 'Invalid csv list',
+  optionNameUnique: 'Option name must be unique',
+  valueNotInList: 'Value is not in options list',
+  valuesNotInList: 'Value(s) is/are not in options list',
+} as const;
+
+/** The button label limit of the form (seed 000 §9). The server accepts longer names from imports. */
+export const templateNameMaxLength = 32;
+
+/** Splits a comma list: items trimmed, blanks dropped. */
+export function splitCsvList(text: string): string[] {
+  return text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}
+
+/** A comma list is valid when empty, or when no item between commas is blank (`a,,b`, `a,` are not). */
+export function isValidCsvList(text: string): boolean {
+  if (text.trim() === '') return true;
+  return text.split(',').every((s) => s.trim() !== '');
+}
+
+/** One option as the form edits it: the values list is the comma text of the textarea. */
+export interface EventTemplateOptionFormValues {
+  event_option_name: string;
+  event_option_type: EventOptionType | '';
+  event_option_values: string;
+  event_option_default_value: string;
+  event_option_required: boolean;
+  event_option_allow_freeform: boolean;
+}
+
+/** The whole form: categories are the comma text of their field. */
+export interface EventTemplateFormValues {
+  event_name: string;
+  event_value: string;
+  template_categories: string;
+  event_free_text_required: boolean;
+  system_template: boolean;
+  admin_only: boolean;
+  disabled: boolean;
+  event_options: EventTemplateOptionFormValues[];
+}
+
+const optionFormSchema = z.object({
+  event_option_name: z.string(),
+  event_option_type: z.union([z.enum(eventOptionTypes), z.literal('')]),
+  event_option_values: z.string(),
+  event_option_default_value: z.string(),
+  event_option_required: z.boolean(),
+  event_option_allow_freeform: z.boolean(),
+});
+
+/**
+ * The form's rules (seed 000 §5) as one zod schema, so react-hook-form's zodResolver puts each
+ * message under its field (`event_options.2.event_option_default_value`).
+ */
+export const eventTemplateFormSchema = z
+  .object({
+    event_name: z.string(),
+    event_value: z.string(),
+    template_categories: z.string(),
+    event_free_text_required: z.boolean(),
+    system_template: z.boolean(),
+    admin_only: z.boolean(),
+    disabled: z.boolean(),
+    event_options: z.array(optionFormSchema),
+  })
+  .superRefine((form, ctx) => {
+    const fail = (path: (string | number)[], message: string) => ctx.addIssue({ code: 'custom', path, message });
+    if (form.event_name.trim() === '') fail(['event_name'], templateFormMessages.required);
+    else if (form.event_name.length > templateNameMaxLength) fail(['event_name'], templateFormMessages.nameTooLong);
+    if (form.event_value.trim() === '') fail(['event_value'], templateFormMessages.required);
+    if (!isValidCsvList(form.template_categories)) fail(['template_categories'], templateFormMessages.invalidCsv);
+
+    const seen = new Set<string>();
+    form.event_options.forEach((option, i) => {
+      const at = (field: keyof EventTemplateOptionFormValues) => ['event_options', i, field];
+      const name = option.event_option_name.trim();
+      if (name === '') fail(at('event_option_name'), templateFormMessages.required);
+      else if (seen.has(optionNameKey(name))) fail(at('event_option_name'), templateFormMessages.optionNameUnique);
+      if (name !== '') seen.add(optionNameKey(name));
+
+      const type = option.event_option_type;
+      if (type === '') {
+        fail(at('event_option_type'), templateFormMessages.required);
+        return;
+      }
+      const fallback = option.event_option_default_value.trim();
+      if (type === 'static text') {
+        if (fallback === '') fail(at('event_option_default_value'), templateFormMessages.required);
+        return;
+      }
+      if (!choiceOptionTypes.includes(type)) return;
+      const values = splitCsvList(option.event_option_values);
+      if (values.length === 0) {
+        fail(at('event_option_values'), templateFormMessages.required);
+        return;
+      }
+      if (fallback === '') return;
+      if (type === 'checkboxes') {
+        if (!splitCheckboxDefault(fallback).every((v) => values.includes(v))) {
+          fail(at('event_option_default_value'), templateFormMessages.valuesNotInList);
+        }
+      } else if (!values.includes(fallback)) {
+        fail(at('event_option_default_value'), templateFormMessages.valueNotInList);
+      }
+    });
+  });
+
+/** An empty option, as "+ Add Option" adds it. */
+export function emptyTemplateOption(): EventTemplateOptionFormValues {
+  return {
+    event_option_name: '',
+    event_option_type: '',
+    event_option_values: '',
+    event_option_default_value: '',
+    event_option_required: false,
+    event_option_allow_freeform: false,
+  };
+}
+
+/** Form values for a new template, or for editing an existing one. */
+export function templateToForm(template?: Partial<EventTemplate>): EventTemplateFormValues {
+  return {
+    event_name: template?.event_name ?? '',
+    event_value: template?.event_value ?? '',
+    template_categories: (template?.template_categories ?? []).join(', '),
+    event_free_text_required: template?.event_free_text_required ?? false,
+    system_template: template?.system_template ?? false,
+    admin_only: template?.admin_only ?? false,
+    disabled: template?.disabled ?? false,
+    event_options: (template?.event_options ?? []).map((o) => ({
+      event_option_name: o.event_option_name,
+      event_option_type: o.event_option_type,
+      event_option_values: o.event_option_values.join(', '),
+      event_option_default_value: o.event_option_default_value ?? '',
+      event_option_required: o.event_option_required,
+      event_option_allow_freeform: o.event_option_allow_freeform,
+    })),
+  };
+}
+
+/**
+ * The request body for a submitted form (seed 000 §4): categories split, trimmed and lower-cased;
+ * option values split and trimmed; admin_only forced false unless the template is a system one.
+ * Static text keeps no values list; text keeps none either.
+ */
+export function templateFromForm(form: EventTemplateFormValues): Omit<CreateEventTemplate, 'id'> {
+  return {
+    event_name: form.event_name.trim(),
+    event_value: form.event_value.trim(),
+    template_categories: splitCsvList(form.template_categories).map((c) => c.toLowerCase()),
+    event_free_text_required: form.event_free_text_required,
+    system_template: form.system_template,
+    admin_only: form.system_template ? form.admin_only : false,
+    disabled: form.disabled,
+    event_options: form.event_options.map((o) => {
+      const type = o.event_option_type as EventOptionType;
+      const choice = choiceOptionTypes.includes(type);
+      const fallback = type === 'checkboxes' ? splitCheckboxDefault(o.event_option_default_value).join(',') : o.event_option_default_value.trim();
+      return {
+        event_option_name: o.event_option_name.trim(),
+        event_option_type: type,
+        event_option_values: choice ? splitCsvList(o.event_option_values) : [],
+        event_option_default_value: fallback,
+        event_option_required: o.event_option_required,
+        event_option_allow_freeform: o.event_option_allow_freeform,
+      };
+    }),
+  };
+}
