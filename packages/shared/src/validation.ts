@@ -33,7 +33,8 @@ export function issueMessage(issue: z.core.$ZodIssue): string {
   const label = `"${pathLabel(issue.path)}"`;
   switch (issue.code) {
     case 'invalid_type':
-      if (issue.input === undefined) return `${label} is required`;
+      // zod 4 leaves `input` out of issues unless asked (reportInput), so read the message too.
+      if ('input' in issue ? issue.input === undefined : /received undefined$/.test(issue.message)) return `${label} is required`;
       if (issue.expected === 'int') return `${label} must be an integer`;
       return `${label} ${describeType(issue.expected)}`;
     case 'unrecognized_keys':
