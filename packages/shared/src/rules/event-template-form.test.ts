@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+import { createEventTemplateSchema } from '../schemas/event-templates.js';
+import {
+  emptyTemplateOption,
+  eventTemplateFormSchema,
+  isValidCsvList,
+  splitCsvList,
+  templateFromForm,
+  templateToForm,
+  type EventTemplateFormValues,
+  type EventTemplateOptionFormValues,
+} from './event-template-form.js';
+
+const option = (o: Partial<EventTemplateOptionFormValues>): EventTemplateOptionFormValues => ({ ...emptyTemplateOption(), ...o });
+
+const form = (o: Partial<EventTemplateFormValues> = {}): EventTemplateFormValues => ({
+  ...templateToForm(),
+  event_name: 'Fish',
+  event_value: 'FISH',
+  ...o,
+});
+
+/** Field path → message, as react-hook-form would show them. */
+function errors(values: EventTemplateFormValues): Record<string, string> {
+  const result = eventTemplateFormSchema.safeParse(values);
+  if (result.success) return {};
+  return Object.fromEntries(result.error.issues.map((i) => [i.path.join('.'), i.message]));
+}
+
+describe('event template form rules (seed 000 §5)', () => {
+  it('accepts a complete form', () => {
+    expect(errors(form({ template_categories: 'biology, geology' }))).toEqual({});
+  });
+
+  it('requires the name and value and limits the name to 32 characters', () => {
+    expect(errors(form({ event_name: ' ', event_value: '' }))).toEqual({ event_name: 'Required', event_value: 'Required' });
+    expect(errors(form({ event_name: 'x'.repeat(32) }))).toEqual({});
+    expect(errors(form({ event_name: 'x'.repeat(33) }))).toEqual({ event_name: 'Must be 32 characters or less' });
+  });
+
+  it('checks the categories comma list', () => {
+    expect(isValidCsvList('')).toBe(true);
+    expect(isValidCsvList('a, b ,c')).toBe(true);
+    for (const bad of ['a,,b', 'a,', ',a', ' , ']) {
+      expect(isValidCsvList(bad), bad).toBe(false);
+      expect(errors(form({ template_categories: bad }))).toEqual({ template_categories: 'Invalid csv list' });
+    }
+    expect(splitCsvList(' a , b,, c ')).toEqual(['a', 'b', 'c']);
+  });
+
+  it('needs unique option names (ignoring case) and a type', () => {
+    const result = errors(
+      form({
+        event_options: [
+          option({ event_option_name: 'Sample ID', event_option_type: 'text' }),
+          option({ event_option_name: 'sample id', event_option_type: 'text' }),
+          option({ event_option_name: '', event_option_type: '' }),
+        ],
+      }),
+    );
+    expect(result).toEqual({
+      'event_options.1.event_option_name': 'Option name must be unique',
+      'event_options.2.event_option_name': 'Required',
+      'event_options.2.event_option_type': 'Required',
+    });
+  });
+
+  it('needs a value list for choices, and defaults from that list', () => {
+    const result = errors(
+      form({
+        event_options: [
+          option({ event_option_name: 'a', event_option_type: 'dropdown', event_option_values: ' ' }),
+          option({ event_option_name: 'b', event_option_type: 'radio buttons', event_option_values: 'x, y', event_option_default_value: 'z' }),
+          option({ event_option_name: 'c', event_option_type: 'dropdown', event_option_values: 'x, y', event_option_default_value: 'y' }),
+          option({ event_option_name: 'd', event_option_type: 'checkboxes', event_option_values: 'x, y', event_option_default_value: 'x,q' }),
+          option({ event_option_name: 'e', event_option_type: 'checkboxes', event_option_values: 'x, y', event_option_default_value: 'y, x' }),
+          option({ event_option_name: 'f', event_option_type: 'static text', event_option_default_value: '  ' }),
+          option({ event_option_name: 'g', event_option_type: 'text' }),
+        ],
+      }),
+    );
+    expect(result).toEqual({
+      'event_options.0.event_option_values': 'Required',
+      'event_options.1.event_option_default_value': 'Value is not in options list',
+      'event_options.3.event_option_default_value': 'Value(s) is/are not in options list',
+      'event_options.5.event_option_default_value': 'Required',
+    });
+  });
+
+  it('turns a form into a request body the server schema accepts', () => {
+    const body = templateFromForm(
+      form({
+        event_name: ' Sonar ',
+        template_categories: 'Vehicle, SONAR ',
+        system_template: false,
+        admin_only: true,
+        event_options: [
+          option({ event_option_name: 'Which', event_option_type: 'checkboxes', event_option_values: 'EM124 , EM712', event_option_default_value: 'EM124, EM712' }),
+          option({ event_option_name: 'Kind', event_option_type: 'static text', event_option_values: 'ignored', event_option_default_value: ' Sonar ' }),
+        ],
+      }),
+    );
+    expect(body).toEqual({
+      event_name: 'Sonar',
+      event_value: 'FISH',
+      template_categories: ['vehicle', 'sonar'],
+      event_free_text_required: false,
+      system_template: false,
+      admin_only: false,
+      disabled: false,
+      event_options: [
+        {
+          event_option_name: 'Which',
+          event_option_type: 'checkboxes',
+          event_option_values: ['EM124', 'EM712'],
+          event_option_default_value: 'EM124,EM712',
+          event_option_required: false,
+          event_option_allow_freeform: false,
+        },
+        {
+          event_option_name: 'Kind',
+          event_option_type: 'static text',
+          event_option_values: [],
+          event_option_default_value: 'Sonar',
+          event_option_required: false,
+          event_option_allow_freeform: false,
+        },
+      ],
+    });
+    expect(createEventTemplateSchema.safeParse(body).success).toBe(true);
+    expect(templateFromForm(form({ system_template: true, admin_only: true })).admin_only).toBe(true);
+  });
+
+  it('round-trips a stored template through the form', () => {
+    const stored = {
+      id: '5dac67d6a78d2f4ec028551e',
+      event_name: 'SVP',
+      event_value: 'SVP',
+      event_free_text_required: true,
+      system_template: true,
+      template_categories: ['sonar'],
+      disabled: false,
+      admin_only: true,
+      event_options: [
+        {
+          event_option_name: 'Sent to',
+          event_option_type: 'checkboxes' as const,
+          event_option_values: ['EM124', 'EM712'],
+          event_option_default_value: 'EM124,EM712',
+          event_option_required: false,
+          event_option_allow_freeform: false,
+        },
+      ],
+    };
+    const values = templateToForm(stored);
+    expect(values.event_options[0]!.event_option_values).toBe('EM124, EM712');
+    expect(errors(values)).toEqual({});
+    const { id: _id, ...rest } = stored;
+    expect(templateFromForm(values)).toEqual({ ...rest, template_categories: ['sonar'] });
+  });
+});
