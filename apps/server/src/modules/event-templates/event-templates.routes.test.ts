@@ -4,7 +4,7 @@ import { createTestApp, engines, type TestApp } from '../../../test/test-app.js'
 import { createRoleUsers, type RoleUsers } from '../../../test/role-tokens.js';
 
 const demoTemplates = (file: string) =>
-  JSON.parse(readFileSync(new URL(`../../../../../../shared/data/fkt230303/${file}`, import.meta.url), 'utf8')) as Array<
+  JSON.parse(readFileSync(new URL(`../../../demo/${file}`, import.meta.url), 'utf8')) as Array<
     Record<string, unknown>
   >;
 
