@@ -29,7 +29,10 @@ export interface RoleUsers {
 /** Creates a user holding exactly one role per role name, plus a disabled one, and logs each in. */
 export async function createRoleUsers(t: TestApp): Promise<RoleUsers> {
   const admin = await t.login('admin', 'demo');
-  const tokens = { admin, guest: await t.login('guest', ''), none: undefined } as Record<CallerKind, string | undefined>;
+  const tokens = { admin, guest: await t.login('guest', ''), none: undefined } as Record<
+    CallerKind,
+    string | undefined
+  >;
   const ids: Partial<Record<CallerKind, string>> = {};
   const make = async (username: string, roles: string[]) => {
     const res = await t.api('POST', '/users', {

@@ -11,7 +11,10 @@ import {
   type EventTemplateOptionFormValues,
 } from './event-template-form.js';
 
-const option = (o: Partial<EventTemplateOptionFormValues>): EventTemplateOptionFormValues => ({ ...emptyTemplateOption(), ...o });
+const option = (o: Partial<EventTemplateOptionFormValues>): EventTemplateOptionFormValues => ({
+  ...emptyTemplateOption(),
+  ...o,
+});
 
 const form = (o: Partial<EventTemplateFormValues> = {}): EventTemplateFormValues => ({
   ...templateToForm(),
@@ -33,7 +36,10 @@ describe('event template form rules (seed 000 §5)', () => {
   });
 
   it('requires the name and value and limits the name to 32 characters', () => {
-    expect(errors(form({ event_name: ' ', event_value: '' }))).toEqual({ event_name: 'Required', event_value: 'Required' });
+    expect(errors(form({ event_name: ' ', event_value: '' }))).toEqual({
+      event_name: 'Required',
+      event_value: 'Required',
+    });
     expect(errors(form({ event_name: 'x'.repeat(32) }))).toEqual({});
     expect(errors(form({ event_name: 'x'.repeat(33) }))).toEqual({ event_name: 'Must be 32 characters or less' });
   });
@@ -70,10 +76,30 @@ describe('event template form rules (seed 000 §5)', () => {
       form({
         event_options: [
           option({ event_option_name: 'a', event_option_type: 'dropdown', event_option_values: ' ' }),
-          option({ event_option_name: 'b', event_option_type: 'radio buttons', event_option_values: 'x, y', event_option_default_value: 'z' }),
-          option({ event_option_name: 'c', event_option_type: 'dropdown', event_option_values: 'x, y', event_option_default_value: 'y' }),
-          option({ event_option_name: 'd', event_option_type: 'checkboxes', event_option_values: 'x, y', event_option_default_value: 'x,q' }),
-          option({ event_option_name: 'e', event_option_type: 'checkboxes', event_option_values: 'x, y', event_option_default_value: 'y, x' }),
+          option({
+            event_option_name: 'b',
+            event_option_type: 'radio buttons',
+            event_option_values: 'x, y',
+            event_option_default_value: 'z',
+          }),
+          option({
+            event_option_name: 'c',
+            event_option_type: 'dropdown',
+            event_option_values: 'x, y',
+            event_option_default_value: 'y',
+          }),
+          option({
+            event_option_name: 'd',
+            event_option_type: 'checkboxes',
+            event_option_values: 'x, y',
+            event_option_default_value: 'x,q',
+          }),
+          option({
+            event_option_name: 'e',
+            event_option_type: 'checkboxes',
+            event_option_values: 'x, y',
+            event_option_default_value: 'y, x',
+          }),
           option({ event_option_name: 'f', event_option_type: 'static text', event_option_default_value: '  ' }),
           option({ event_option_name: 'g', event_option_type: 'text' }),
         ],
@@ -95,8 +121,18 @@ describe('event template form rules (seed 000 §5)', () => {
         system_template: false,
         admin_only: true,
         event_options: [
-          option({ event_option_name: 'Which', event_option_type: 'checkboxes', event_option_values: 'EM124 , EM712', event_option_default_value: 'EM124, EM712' }),
-          option({ event_option_name: 'Kind', event_option_type: 'static text', event_option_values: 'ignored', event_option_default_value: ' Sonar ' }),
+          option({
+            event_option_name: 'Which',
+            event_option_type: 'checkboxes',
+            event_option_values: 'EM124 , EM712',
+            event_option_default_value: 'EM124, EM712',
+          }),
+          option({
+            event_option_name: 'Kind',
+            event_option_type: 'static text',
+            event_option_values: 'ignored',
+            event_option_default_value: ' Sonar ',
+          }),
         ],
       }),
     );

@@ -174,7 +174,10 @@ export function templateFromForm(form: EventTemplateFormValues): Omit<CreateEven
     event_options: form.event_options.map((o) => {
       const type = o.event_option_type as EventOptionType;
       const choice = choiceOptionTypes.includes(type);
-      const fallback = type === 'checkboxes' ? splitCheckboxDefault(o.event_option_default_value).join(',') : o.event_option_default_value.trim();
+      const fallback =
+        type === 'checkboxes'
+          ? splitCheckboxDefault(o.event_option_default_value).join(',')
+          : o.event_option_default_value.trim();
       return {
         event_option_name: o.event_option_name.trim(),
         event_option_type: type,

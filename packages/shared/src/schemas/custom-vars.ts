@@ -23,7 +23,10 @@ export type AsnapStatus = (typeof asnapStatusValues)[number];
  * Vars only the server writes (its free-space monitor, reference §9.3). A client write would be
  * overwritten within a minute and would show a false reading until then, so the API refuses it.
  */
-export const serverOwnedCustomVars: readonly string[] = [customVarNames.freeSpaceInBytes, customVarNames.freeSpacePercentage];
+export const serverOwnedCustomVars: readonly string[] = [
+  customVarNames.freeSpaceInBytes,
+  customVarNames.freeSpacePercentage,
+];
 
 /**
  * PATCH /custom_vars/{id}. The web client sends the name along with the value; the name may be

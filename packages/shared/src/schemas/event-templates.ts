@@ -50,18 +50,34 @@ export const eventTemplateOptionsSchema = z.array(eventTemplateOptionSchema).sup
     const values = option.event_option_values;
     const fallback = option.event_option_default_value ?? '';
     if (choiceOptionTypes.includes(type) && values.length === 0) {
-      ctx.addIssue({ code: 'custom', path: [i, 'event_option_values'], message: `must contain at least 1 items for a ${type} option` });
+      ctx.addIssue({
+        code: 'custom',
+        path: [i, 'event_option_values'],
+        message: `must contain at least 1 items for a ${type} option`,
+      });
       return;
     }
     if (type === 'static text' && fallback.trim() === '') {
-      ctx.addIssue({ code: 'custom', path: [i, 'event_option_default_value'], message: 'is required for a static text option' });
+      ctx.addIssue({
+        code: 'custom',
+        path: [i, 'event_option_default_value'],
+        message: 'is required for a static text option',
+      });
     }
     if ((type === 'dropdown' || type === 'radio buttons') && fallback !== '' && !values.includes(fallback)) {
-      ctx.addIssue({ code: 'custom', path: [i, 'event_option_default_value'], message: 'must be one of the option values' });
+      ctx.addIssue({
+        code: 'custom',
+        path: [i, 'event_option_default_value'],
+        message: 'must be one of the option values',
+      });
     }
     if (type === 'checkboxes' && fallback !== '' && !values.includes(fallback)) {
       if (!splitCheckboxDefault(fallback).every((v) => values.includes(v))) {
-        ctx.addIssue({ code: 'custom', path: [i, 'event_option_default_value'], message: 'must list only option values' });
+        ctx.addIssue({
+          code: 'custom',
+          path: [i, 'event_option_default_value'],
+          message: 'must list only option values',
+        });
       }
     }
   });

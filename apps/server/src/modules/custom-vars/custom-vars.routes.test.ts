@@ -20,7 +20,11 @@ describe.each(engines)('custom vars API on %s', (engine) => {
   });
   afterAll(() => t.close());
   beforeEach(async () => {
-    await t.ctx.database.db.updateTable('custom_vars').set({ custom_var_value: 'Off' }).where('id', '=', asnap).execute();
+    await t.ctx.database.db
+      .updateTable('custom_vars')
+      .set({ custom_var_value: 'Off' })
+      .where('id', '=', asnap)
+      .execute();
   });
 
   const published = async (action: () => Promise<unknown>) => {
@@ -48,7 +52,10 @@ describe.each(engines)('custom vars API on %s', (engine) => {
     const one = await t.api('GET', '/custom_vars?name=asnapStatus', { token: admin });
     expect((one.json() as Array<{ id: string }>).map((v) => v.id)).toEqual([asnap]);
     const two = await t.api('GET', '/custom_vars?name=asnapStatus&name=freeSpacePercentage', { token: admin });
-    expect((two.json() as Array<{ custom_var_name: string }>).map((v) => v.custom_var_name)).toEqual(['asnapStatus', 'freeSpacePercentage']);
+    expect((two.json() as Array<{ custom_var_name: string }>).map((v) => v.custom_var_name)).toEqual([
+      'asnapStatus',
+      'freeSpacePercentage',
+    ]);
     for (const query of ['?name=asnap', '?name=ASNAPSTATUS', '?name=nothing&name=else']) {
       const none = await t.api('GET', `/custom_vars${query}`, { token: admin });
       expect(none.statusCode, query).toBe(404);
@@ -72,12 +79,17 @@ describe.each(engines)('custom vars API on %s', (engine) => {
 
   it('sets asnapStatus for an event logger and publishes the new value', async () => {
     const seen = await published(async () => {
-      const res = await t.api('PATCH', `/custom_vars/${asnap}`, { token: users.tokens.event_logger!, body: { custom_var_value: 'On' } });
+      const res = await t.api('PATCH', `/custom_vars/${asnap}`, {
+        token: users.tokens.event_logger!,
+        body: { custom_var_value: 'On' },
+      });
       expect(res.statusCode).toBe(204);
       expect(res.body).toBe('');
     });
     expect(seen).toEqual([{ id: asnap, custom_var_name: 'asnapStatus', custom_var_value: 'On' }]);
-    expect((await t.api('GET', `/custom_vars/${asnap}`, { token: guest })).json()).toMatchObject({ custom_var_value: 'On' });
+    expect((await t.api('GET', `/custom_vars/${asnap}`, { token: guest })).json()).toMatchObject({
+      custom_var_value: 'On',
+    });
   });
 
   it('accepts the name along with the value, as the web client sends both', async () => {
@@ -94,7 +106,9 @@ describe.each(engines)('custom vars API on %s', (engine) => {
       payload: JSON.stringify({ custom_var_value: 'Off' }),
     });
     expect(script.statusCode).toBe(204);
-    expect((await t.api('GET', `/custom_vars/${asnap}`, { token: guest })).json()).toMatchObject({ custom_var_value: 'Off' });
+    expect((await t.api('GET', `/custom_vars/${asnap}`, { token: guest })).json()).toMatchObject({
+      custom_var_value: 'Off',
+    });
   });
 
   it('rejects bad updates with a clear 400 and changes nothing', async () => {
@@ -119,7 +133,10 @@ describe.each(engines)('custom vars API on %s', (engine) => {
       custom_var_name: 'asnapStatus',
       custom_var_value: 'Off',
     });
-    const missing = await t.api('PATCH', '/custom_vars/59810167212b348aed7fa900', { token: admin, body: { custom_var_value: 'On' } });
+    const missing = await t.api('PATCH', '/custom_vars/59810167212b348aed7fa900', {
+      token: admin,
+      body: { custom_var_value: 'On' },
+    });
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toMatchObject({ message: 'No record found for id: 59810167212b348aed7fa900' });
   });
@@ -131,7 +148,11 @@ describe.each(engines)('custom vars API on %s', (engine) => {
     ] as const) {
       const res = await t.api('PATCH', `/custom_vars/${id}`, { token: admin, body: { custom_var_value: '42' } });
       expect(res.statusCode).toBe(403);
-      expect(res.json()).toEqual({ statusCode: 403, error: 'Forbidden', message: `${name} is set by the server and cannot be changed` });
+      expect(res.json()).toEqual({
+        statusCode: 403,
+        error: 'Forbidden',
+        message: `${name} is set by the server and cannot be changed`,
+      });
     }
   });
 
@@ -141,9 +162,13 @@ describe.each(engines)('custom vars API on %s', (engine) => {
       expect(await service.setByServer('freeSpaceInBytes', '38400000000')).toBe(true);
       expect(await service.setByServer('noSuchVar', '1')).toBe(false);
     });
-    expect(seen).toEqual([{ id: systemIds.freeSpaceInBytes, custom_var_name: 'freeSpaceInBytes', custom_var_value: '38400000000' }]);
+    expect(seen).toEqual([
+      { id: systemIds.freeSpaceInBytes, custom_var_name: 'freeSpaceInBytes', custom_var_value: '38400000000' },
+    ]);
     const res = await t.api('GET', '/custom_vars?name=freeSpaceInBytes', { token: guest });
-    expect(res.json()).toEqual([{ id: systemIds.freeSpaceInBytes, custom_var_name: 'freeSpaceInBytes', custom_var_value: '38400000000' }]);
+    expect(res.json()).toEqual([
+      { id: systemIds.freeSpaceInBytes, custom_var_name: 'freeSpaceInBytes', custom_var_value: '38400000000' },
+    ]);
   });
 
   it('lets watchers read but not write, and needs a valid token', async () => {
@@ -151,9 +176,17 @@ describe.each(engines)('custom vars API on %s', (engine) => {
     expect((await t.api('GET', '/custom_vars', { token: watcher })).statusCode).toBe(200);
     const write = await t.api('PATCH', `/custom_vars/${asnap}`, { token: watcher, body: { custom_var_value: 'On' } });
     expect(write.json()).toEqual({ statusCode: 403, error: 'Forbidden', message: 'Insufficient scope' });
-    expect((await t.api('GET', '/custom_vars', {})).json()).toMatchObject({ statusCode: 401, message: 'Missing authentication' });
-    const disabled = await t.api('PATCH', `/custom_vars/${asnap}`, { token: users.tokens.disabled!, body: { custom_var_value: 'On' } });
+    expect((await t.api('GET', '/custom_vars', {})).json()).toMatchObject({
+      statusCode: 401,
+      message: 'Missing authentication',
+    });
+    const disabled = await t.api('PATCH', `/custom_vars/${asnap}`, {
+      token: users.tokens.disabled!,
+      body: { custom_var_value: 'On' },
+    });
     expect(disabled.json()).toMatchObject({ statusCode: 401, message: 'Invalid credentials' });
-    expect((await t.api('GET', `/custom_vars/${asnap}`, { token: admin })).json()).toMatchObject({ custom_var_value: 'Off' });
+    expect((await t.api('GET', `/custom_vars/${asnap}`, { token: admin })).json()).toMatchObject({
+      custom_var_value: 'Off',
+    });
   });
 });

@@ -14,9 +14,13 @@ export function customVarsRoutes(app: ApiInstance, ctx: AppContext): void {
   const write = { auth: true, scopes: ['admin', 'write_events'] } as const;
   const tags = ['custom_vars'];
 
-  app.get('/custom_vars', { config: read, schema: { querystring: listQuery, tags } }, (req) => service.list(req.query.name));
+  app.get('/custom_vars', { config: read, schema: { querystring: listQuery, tags } }, (req) =>
+    service.list(req.query.name),
+  );
 
-  app.get('/custom_vars/:id', { config: read, schema: { params: idParamsSchema, tags } }, (req) => service.get(req.params.id));
+  app.get('/custom_vars/:id', { config: read, schema: { params: idParamsSchema, tags } }, (req) =>
+    service.get(req.params.id),
+  );
 
   app.patch(
     '/custom_vars/:id',

@@ -1,4 +1,11 @@
-import { asnapStatusValues, customVarNames, messages, serverOwnedCustomVars, type CustomVar, type UpdateCustomVar } from '@bathylog/shared';
+import {
+  asnapStatusValues,
+  customVarNames,
+  messages,
+  serverOwnedCustomVars,
+  type CustomVar,
+  type UpdateCustomVar,
+} from '@bathylog/shared';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { CustomVarsRepository } from './custom-vars.repository.js';

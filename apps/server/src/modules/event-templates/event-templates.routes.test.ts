@@ -4,9 +4,7 @@ import { createTestApp, engines, type TestApp } from '../../../test/test-app.js'
 import { createRoleUsers, type RoleUsers } from '../../../test/role-tokens.js';
 
 const demoTemplates = (file: string) =>
-  JSON.parse(readFileSync(new URL(`../../../demo/${file}`, import.meta.url), 'utf8')) as Array<
-    Record<string, unknown>
-  >;
+  JSON.parse(readFileSync(new URL(`../../../demo/${file}`, import.meta.url), 'utf8')) as Array<Record<string, unknown>>;
 
 const staticOption = (name: string, value: string) => ({
   event_option_name: name,
@@ -90,7 +88,10 @@ describe.each(engines)('event templates API on %s', (engine) => {
       admin_only: false,
       event_options: [choiceOption('Fish Type', 'dropdown', ['Eel', 'Shark'], 'Eel')],
     });
-    const asGuest = (await t.api('GET', `/event_templates/${insertedId}`, { token: guest })).json() as Record<string, unknown>;
+    const asGuest = (await t.api('GET', `/event_templates/${insertedId}`, { token: guest })).json() as Record<
+      string,
+      unknown
+    >;
     expect(asGuest).not.toHaveProperty('disabled');
     expect(asGuest.event_name).toBe('Fish');
   });
@@ -98,7 +99,10 @@ describe.each(engines)('event templates API on %s', (engine) => {
   it('keeps a client id and answers 400 duplicate template on a repeat', async () => {
     const id = '5dac67d6a78d2f4ec028551e';
     expect(await create(template({ id }))).toBe(id);
-    const again = await t.api('POST', '/event_templates', { token: admin, body: template({ id, event_name: 'Other' }) });
+    const again = await t.api('POST', '/event_templates', {
+      token: admin,
+      body: template({ id, event_name: 'Other' }),
+    });
     expect(again.statusCode).toBe(400);
     expect(again.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: 'duplicate template' });
     const list = await t.api('GET', '/event_templates', { token: admin });
@@ -138,7 +142,10 @@ describe.each(engines)('event templates API on %s', (engine) => {
     expect(names(sys)).toEqual(['sysadmin', 'system']);
     expect(names(await t.api('GET', '/event_templates?system_template=False', { token: admin }))).toEqual(['plain']);
     expect(names(await t.api('GET', '/event_templates?admin_only=true', { token: admin }))).toEqual(['sysadmin']);
-    expect(names(await t.api('GET', '/event_templates?admin_only=false', { token: admin }))).toEqual(['plain', 'system']);
+    expect(names(await t.api('GET', '/event_templates?admin_only=false', { token: admin }))).toEqual([
+      'plain',
+      'system',
+    ]);
     expect((await t.api('GET', '/event_templates?admin_only=true', { token: guest })).statusCode).toBe(404);
   });
 
@@ -161,7 +168,12 @@ describe.each(engines)('event templates API on %s', (engine) => {
     await create(template({ event_name: 'off', disabled: true }));
     const adminOnly = await create(template({ event_name: 'admin only', system_template: true, admin_only: true }));
     const offId = await create(template({ event_name: 'off system', system_template: true, disabled: true }));
-    expect(names(await t.api('GET', '/event_templates', { token: admin }))).toEqual(['admin only', 'no flags', 'off', 'off system']);
+    expect(names(await t.api('GET', '/event_templates', { token: admin }))).toEqual([
+      'admin only',
+      'no flags',
+      'off',
+      'off system',
+    ]);
     for (const token of [guest, tm, users.tokens.event_logger!, users.tokens.cruise_manager!]) {
       expect(names(await t.api('GET', '/event_templates', { token }))).toEqual(['no flags']);
     }
@@ -176,7 +188,9 @@ describe.each(engines)('event templates API on %s', (engine) => {
 
   it('stores admin_only only on system templates, on create and on update', async () => {
     const plain = await create(template({ admin_only: true }));
-    expect((await t.api('GET', `/event_templates/${plain}`, { token: admin })).json()).toMatchObject({ admin_only: false });
+    expect((await t.api('GET', `/event_templates/${plain}`, { token: admin })).json()).toMatchObject({
+      admin_only: false,
+    });
     const sys = await create(template({ event_name: 'sys', system_template: true, admin_only: true }));
     await t.api('PATCH', `/event_templates/${sys}`, { token: admin, body: { event_value: 'FISH2' } });
     expect((await t.api('GET', `/event_templates/${sys}`, { token: admin })).json()).toMatchObject({
@@ -190,7 +204,9 @@ describe.each(engines)('event templates API on %s', (engine) => {
       admin_only: false,
     });
     await t.api('PATCH', `/event_templates/${plain}`, { token: admin, body: { admin_only: true } });
-    expect((await t.api('GET', `/event_templates/${plain}`, { token: admin })).json()).toMatchObject({ admin_only: false });
+    expect((await t.api('GET', `/event_templates/${plain}`, { token: admin })).json()).toMatchObject({
+      admin_only: false,
+    });
   });
 
   it('updates fields, replaces the options list, and answers 400 for an unknown id', async () => {
@@ -207,7 +223,10 @@ describe.each(engines)('event templates API on %s', (engine) => {
       template_categories: [],
       event_options: [staticOption('Kind', 'fish')],
     });
-    const missing = await t.api('PATCH', '/event_templates/5981f167212b348aed7fa9f0', { token: admin, body: { event_name: 'x' } });
+    const missing = await t.api('PATCH', '/event_templates/5981f167212b348aed7fa9f0', {
+      token: admin,
+      body: { event_name: 'x' },
+    });
     expect(missing.statusCode).toBe(400);
     expect(missing.json()).toMatchObject({ message: 'No record found for id: 5981f167212b348aed7fa9f0' });
   });
@@ -286,7 +305,10 @@ describe.each(engines)('event templates API on %s', (engine) => {
       // The same rules hold on PATCH, and nothing is written.
       if (change.event_options) {
         const id = await create(template({ event_name: 'keep' }));
-        const patch = await t.api('PATCH', `/event_templates/${id}`, { token: admin, body: { event_options: change.event_options } });
+        const patch = await t.api('PATCH', `/event_templates/${id}`, {
+          token: admin,
+          body: { event_options: change.event_options },
+        });
         expect(patch.statusCode).toBe(400);
         expect(patch.json()).toMatchObject({ message });
         expect((await t.api('GET', `/event_templates/${id}`, { token: admin })).json()).toMatchObject({
@@ -324,7 +346,10 @@ describe.each(engines)('event templates API on %s', (engine) => {
       expect(malformed.json()).toMatchObject({ statusCode: 400, message: 'Invalid request payload JSON format' });
       for (const bad of ['123', 'zzzzzzzzzzzzzzzzzzzzzzzz']) {
         for (const method of ['GET', 'PATCH', 'DELETE'] as const) {
-          const res = await t.api(method, `/event_templates/${bad}`, { token: admin, ...(method === 'PATCH' ? { body: { event_name: 'x' } } : {}) });
+          const res = await t.api(method, `/event_templates/${bad}`, {
+            token: admin,
+            ...(method === 'PATCH' ? { body: { event_name: 'x' } } : {}),
+          });
           expect(res.statusCode, `${method} ${bad}`).toBe(400);
           expect(res.json()).toMatchObject({ message: '"id" must be a 24-character hex id' });
         }
@@ -335,7 +360,9 @@ describe.each(engines)('event templates API on %s', (engine) => {
   describe('role rules', () => {
     it('lets a template manager write non-system templates only', async () => {
       const own = await create(template({ event_name: 'mine' }), tm);
-      expect((await t.api('PATCH', `/event_templates/${own}`, { token: tm, body: { event_value: 'MINE' } })).statusCode).toBe(204);
+      expect(
+        (await t.api('PATCH', `/event_templates/${own}`, { token: tm, body: { event_value: 'MINE' } })).statusCode,
+      ).toBe(204);
       const sys = await create(template({ event_name: 'system', system_template: true }));
       const edit = await t.api('PATCH', `/event_templates/${sys}`, { token: tm, body: { event_value: 'X' } });
       expect(edit.statusCode).toBe(401);
@@ -343,7 +370,9 @@ describe.each(engines)('event templates API on %s', (engine) => {
       const del = await t.api('DELETE', `/event_templates/${sys}`, { token: tm });
       expect(del.statusCode).toBe(401);
       expect(del.json()).toMatchObject({ message: 'user does not have permission to delete system templates' });
-      expect((await t.api('GET', `/event_templates/${sys}`, { token: admin })).json()).toMatchObject({ event_value: 'FISH' });
+      expect((await t.api('GET', `/event_templates/${sys}`, { token: admin })).json()).toMatchObject({
+        event_value: 'FISH',
+      });
       expect((await t.api('DELETE', `/event_templates/${own}`, { token: tm })).statusCode).toBe(204);
     });
 
@@ -375,11 +404,21 @@ describe.each(engines)('event templates API on %s', (engine) => {
 
     it('does not let a non-admin re-enable a disabled template by saving it', async () => {
       const off = await create(template({ event_name: 'off', disabled: true }));
-      const res = await t.api('PATCH', `/event_templates/${off}`, { token: tm, body: { event_value: 'NEW', disabled: false } });
+      const res = await t.api('PATCH', `/event_templates/${off}`, {
+        token: tm,
+        body: { event_value: 'NEW', disabled: false },
+      });
       expect(res.statusCode).toBe(204);
-      expect((await t.api('GET', `/event_templates/${off}`, { token: admin })).json()).toMatchObject({ event_value: 'NEW', disabled: true });
-      expect((await t.api('PATCH', `/event_templates/${off}`, { token: admin, body: { disabled: false } })).statusCode).toBe(204);
-      expect((await t.api('GET', `/event_templates/${off}`, { token: admin })).json()).toMatchObject({ disabled: false });
+      expect((await t.api('GET', `/event_templates/${off}`, { token: admin })).json()).toMatchObject({
+        event_value: 'NEW',
+        disabled: true,
+      });
+      expect(
+        (await t.api('PATCH', `/event_templates/${off}`, { token: admin, body: { disabled: false } })).statusCode,
+      ).toBe(204);
+      expect((await t.api('GET', `/event_templates/${off}`, { token: admin })).json()).toMatchObject({
+        disabled: false,
+      });
     });
 
     it('answers 403 Insufficient scope to readers and watchers, 401 without a valid token', async () => {
@@ -397,7 +436,10 @@ describe.each(engines)('event templates API on %s', (engine) => {
         }
       }
       expect((await t.api('GET', '/event_templates', { token: users.tokens.event_watcher! })).statusCode).toBe(403);
-      expect((await t.api('GET', '/event_templates', {})).json()).toMatchObject({ statusCode: 401, message: 'Missing authentication' });
+      expect((await t.api('GET', '/event_templates', {})).json()).toMatchObject({
+        statusCode: 401,
+        message: 'Missing authentication',
+      });
       expect((await t.api('GET', '/event_templates', { token: users.tokens.disabled! })).json()).toMatchObject({
         statusCode: 401,
         message: 'Invalid credentials',
@@ -411,7 +453,9 @@ describe.each(engines)('event templates API on %s', (engine) => {
       await create(template({ event_name: 'b', disabled: true }));
       await create(template({ event_name: 'sys', system_template: true }));
       const deleted: string[] = [];
-      const off = t.ctx.bus.subscribe('deleteEventTemplates', (p) => deleted.push((p as { event_name: string }).event_name));
+      const off = t.ctx.bus.subscribe('deleteEventTemplates', (p) =>
+        deleted.push((p as { event_name: string }).event_name),
+      );
       const res = await t.api('DELETE', '/event_templates/all', { token: admin });
       off();
       expect(res.statusCode).toBe(204);

@@ -41,10 +41,14 @@ export function eventTemplatesRoutes(app: ApiInstance, ctx: AppContext): void {
     service.get(caller(req), req.params.id),
   );
 
-  app.post('/event_templates', { config: write, schema: { body: createEventTemplateSchema, tags } }, async (req, reply) => {
-    const insertedId = await service.create(caller(req), req.body);
-    return reply.code(201).send({ acknowledged: true, insertedId });
-  });
+  app.post(
+    '/event_templates',
+    { config: write, schema: { body: createEventTemplateSchema, tags } },
+    async (req, reply) => {
+      const insertedId = await service.create(caller(req), req.body);
+      return reply.code(201).send({ acknowledged: true, insertedId });
+    },
+  );
 
   app.patch(
     '/event_templates/:id',
@@ -55,8 +59,12 @@ export function eventTemplatesRoutes(app: ApiInstance, ctx: AppContext): void {
     },
   );
 
-  app.delete('/event_templates/:id', { config: write, schema: { params: idParamsSchema, tags } }, async (req, reply) => {
-    await service.remove(caller(req), req.params.id);
-    return reply.code(204).send();
-  });
+  app.delete(
+    '/event_templates/:id',
+    { config: write, schema: { params: idParamsSchema, tags } },
+    async (req, reply) => {
+      await service.remove(caller(req), req.params.id);
+      return reply.code(204).send();
+    },
+  );
 }

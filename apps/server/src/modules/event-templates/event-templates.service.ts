@@ -1,4 +1,10 @@
-import { messages, newObjectId, type CreateEventTemplate, type EventTemplate, type UpdateEventTemplate } from '@bathylog/shared';
+import {
+  messages,
+  newObjectId,
+  type CreateEventTemplate,
+  type EventTemplate,
+  type UpdateEventTemplate,
+} from '@bathylog/shared';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthContext } from '../../plugins/auth.js';
@@ -71,12 +77,16 @@ export class EventTemplatesService {
   async get(caller: AuthContext, id: string): Promise<EventTemplate> {
     const template = await this.repo.findById(id);
     if (!template) throw new AppError('NOT_FOUND', `No record found for id: ${id}`);
-    if (template.admin_only && !caller.isAdmin) throw new AppError('NOT_FOUND', 'template only available to admin users');
+    if (template.admin_only && !caller.isAdmin)
+      throw new AppError('NOT_FOUND', 'template only available to admin users');
     return toWireTemplate(template, { withDisabled: caller.isAdmin });
   }
 
   /** Flags a non-admin may not turn on. `false` is accepted: the form always sends the flags. */
-  private checkFlags(caller: AuthContext, body: { system_template?: boolean; admin_only?: boolean; disabled?: boolean }): void {
+  private checkFlags(
+    caller: AuthContext,
+    body: { system_template?: boolean; admin_only?: boolean; disabled?: boolean },
+  ): void {
     if (caller.isAdmin) return;
     if (body.system_template === true) throw notAllowed('Only admins can create or edit system templates');
     if (body.admin_only === true) throw notAllowed('Only admins can make a template admin only');
@@ -115,11 +125,16 @@ export class EventTemplatesService {
       const repo = new EventTemplatesRepository(trx);
       const stored = await repo.findById(id);
       if (!stored) throw new AppError('BAD_REQUEST', `No record found for id: ${id}`);
-      if (!caller.isAdmin && stored.system_template) throw notAllowed('user does not have permission to edit system templates');
+      if (!caller.isAdmin && stored.system_template)
+        throw notAllowed('user does not have permission to edit system templates');
       this.checkFlags(caller, body);
       // A non-admin never sees `disabled`, so the `false` their form sends must not re-enable a template.
       const { disabled, ...rest } = body;
-      const merged: EventTemplateRecord = { ...stored, ...rest, ...(caller.isAdmin && disabled !== undefined ? { disabled } : {}) };
+      const merged: EventTemplateRecord = {
+        ...stored,
+        ...rest,
+        ...(caller.isAdmin && disabled !== undefined ? { disabled } : {}),
+      };
       if (!merged.system_template) merged.admin_only = false;
       await repo.replace(merged);
       return merged;
@@ -132,7 +147,8 @@ export class EventTemplatesService {
       const repo = new EventTemplatesRepository(trx);
       const stored = await repo.findById(id);
       if (!stored) throw new AppError('NOT_FOUND', `No record found for id: ${id}`);
-      if (!caller.isAdmin && stored.system_template) throw notAllowed('user does not have permission to delete system templates');
+      if (!caller.isAdmin && stored.system_template)
+        throw notAllowed('user does not have permission to delete system templates');
       await repo.delete(id);
       return stored;
     });
