@@ -18,7 +18,7 @@ describe.each(engines)('custom vars API on %s', (engine) => {
     admin = users.tokens.admin!;
     guest = users.tokens.guest!;
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
   beforeEach(async () => {
     await t.ctx.database.db
       .updateTable('custom_vars')

@@ -48,7 +48,7 @@ describe.each(engines)('event templates API on %s', (engine) => {
     tm = users.tokens.template_manager!;
     guest = users.tokens.guest!;
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
   beforeEach(async () => {
     await t.ctx.database.db.deleteFrom('event_templates').execute();
   });
