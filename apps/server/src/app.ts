@@ -13,6 +13,7 @@ import { migrateToLatest, openDatabase, type Database } from './db/database.js';
 import { Mailer } from './lib/mailer.js';
 import { apiModules } from './modules/index.js';
 import { miscRoutes } from './modules/misc/misc.routes.js';
+import { filesRoutes } from './modules/files/files.routes.js';
 import { registerAuth } from './plugins/auth.js';
 import { notFoundBody, registerHttpConventions } from './plugins/http.js';
 import { LocalBus, type ChannelBus } from './realtime/bus.js';
@@ -109,6 +110,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   registerAuth(app, ctx);
 
   miscRoutes(app, ctx);
+  await filesRoutes(app, ctx);
   await app.register(
     async (api) => {
       for (const mod of apiModules) mod(api, ctx);

@@ -11,3 +11,7 @@ export * from './ws-events.js';
 export * from './schemas/event-templates.js';
 export * from './schemas/custom-vars.js';
 export * from './rules/event-template-form.js';
+export * from './csv.js';
+export * from './record-csv.js';
+export * from './schemas/cruises.js';
+export * from './schemas/lowerings.js';

@@ -2,8 +2,10 @@ import type { AppContext } from '../context.js';
 import type { ApiInstance } from '../plugins/types.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { usersRoutes } from './users/users.routes.js';
+import { cruisesRoutes } from './cruises/cruises.routes.js';
+import { loweringsRoutes } from './lowerings/lowerings.routes.js';
 import { eventTemplatesRoutes } from './event-templates/event-templates.routes.js';
 import { customVarsRoutes } from './custom-vars/custom-vars.routes.js';
 
 /** Every REST module, registered under /sealog-server/api/v1. One line per resource. */
-export const apiModules: Array<(app: ApiInstance, ctx: AppContext) => void> = [authRoutes, usersRoutes, eventTemplatesRoutes, customVarsRoutes];
+export const apiModules: Array<(app: ApiInstance, ctx: AppContext) => void> = [authRoutes, usersRoutes, cruisesRoutes, loweringsRoutes, eventTemplatesRoutes, customVarsRoutes];

@@ -1,10 +1,83 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
+import type { Dialect } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
 import { parseJson } from '../../lib/json.js';
+import type { Viewer } from './access.rules.js';
+
+export type RecordKind = 'cruise' | 'lowering';
+
+type ListColumn = 'cruise_access_list' | 'lowering_access_list' | 'cruise_tags' | 'lowering_tags';
+
+/**
+ * True when a JSON string-array column holds `value` exactly. Lists are written with
+ * JSON.stringify, so the element appears as its JSON text; a plain substring test on that text is
+ * exact (case-sensitive, no wildcards) on both engines. The one dialect-specific query here.
+ */
+export function jsonListContains(dialect: Dialect, column: ListColumn, value: string): RawBuilder<SqlBool> {
+  const needle = JSON.stringify(value);
+  return dialect === 'postgres'
+    ? sql<SqlBool>`strpos(${sql.ref(column)}, ${needle}) > 0`
+    : sql<SqlBool>`instr(${sql.ref(column)}, ${needle}) > 0`;
+}
+
+/**
+ * The list filter for a non-admin (see access.rules.ts `isListedFor`), as SQL. Admins get no
+ * condition (undefined).
+ */
+export function listedForCondition(
+  dialect: Dialect,
+  kind: RecordKind,
+  viewer: Viewer,
+  useAccessControl: boolean,
+): RawBuilder<SqlBool> | undefined {
+  if (viewer.isAdmin) return undefined;
+  const hidden = sql.ref(`${kind}_hidden`);
+  if (!useAccessControl) return sql<SqlBool>`${hidden} = 0`;
+  const list = sql.ref(`${kind}_access_list`);
+  const member = jsonListContains(dialect, `${kind}_access_list`, viewer.userId);
+  return sql<SqlBool>`(${member} or (${hidden} = 0 and ${list} = '[]'))`;
+}
+
+/** Adds and removes user ids in an access list, keeping order and never duplicating an id. */
+export function applyAccessChange(list: readonly string[], change: { add?: readonly string[]; remove?: readonly string[] }): string[] {
+  const removed = new Set(change.remove ?? []);
+  const out = list.filter((id) => !removed.has(id));
+  for (const id of change.add ?? []) if (!out.includes(id)) out.push(id);
+  return out;
+}
 
 /** Access lists of cruises and lowerings: JSON arrays of user ids. */
 export class AccessListsRepository {
   constructor(private readonly db: Kysely<DB> | Transaction<DB>) {}
+
+  /** The ids among `ids` that are existing users. */
+  async existingUserIds(ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db.selectFrom('users').select('id').where('id', 'in', [...new Set(ids)]).execute();
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /** Applies an add/remove change to the access lists of the given cruises or lowerings. */
+  async changeLists(kind: RecordKind, recordIds: readonly string[], change: { add?: readonly string[]; remove?: readonly string[] }): Promise<void> {
+    if (recordIds.length === 0) return;
+    if (kind === 'cruise') {
+      const rows = await this.db.selectFrom('cruises').select(['id', 'cruise_access_list']).where('id', 'in', [...recordIds]).execute();
+      for (const row of rows) {
+        const list = applyAccessChange(parseJson<string[]>(row.cruise_access_list, []), change);
+        await this.db.updateTable('cruises').set({ cruise_access_list: JSON.stringify(list) }).where('id', '=', row.id).execute();
+      }
+    } else {
+      const rows = await this.db
+        .selectFrom('lowerings')
+        .select(['id', 'lowering_access_list'])
+        .where('id', 'in', [...recordIds])
+        .execute();
+      for (const row of rows) {
+        const list = applyAccessChange(parseJson<string[]>(row.lowering_access_list, []), change);
+        await this.db.updateTable('lowerings').set({ lowering_access_list: JSON.stringify(list) }).where('id', '=', row.id).execute();
+      }
+    }
+  }
 
   /** Removes a deleted user from every cruise and lowering access list. */
   async removeUserEverywhere(userId: string): Promise<void> {

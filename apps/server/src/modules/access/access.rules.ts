@@ -1,0 +1,39 @@
+import type { AuthContext } from '../../plugins/auth.js';
+
+/**
+ * Who sees a cruise or lowering (reference §5.3, seed 001 §6). Admins see everything. For others:
+ *
+ * - Without access control: hidden records are left out of every list (lists, bycruise,
+ *   bylowering, byevent), but a record opened by its id is returned even when hidden (Sealog).
+ * - With access control: a non-empty access list restricts the record to its members, hidden or
+ *   not; a record with an empty list behaves as without access control. Sealog listed every
+ *   non-hidden record yet refused to open one whose list lacked the caller; we list exactly what
+ *   the caller may open, less the hidden ones they are not named on.
+ */
+export interface Viewer {
+  userId: string;
+  isAdmin: boolean;
+}
+
+export interface AccessFields {
+  hidden: boolean;
+  accessList: readonly string[];
+}
+
+export function viewerOf(caller: AuthContext): Viewer {
+  return { userId: caller.user.id, isAdmin: caller.isAdmin };
+}
+
+/** May the viewer open the record by id (GET, bump, PATCH, its files)? */
+export function canOpenRecord(viewer: Viewer, record: AccessFields, useAccessControl: boolean): boolean {
+  if (viewer.isAdmin || !useAccessControl) return true;
+  return record.accessList.length === 0 || record.accessList.includes(viewer.userId);
+}
+
+/** Is the record included in lists shown to the viewer? (SQL twin: `listedForCondition`.) */
+export function isListedFor(viewer: Viewer, record: AccessFields, useAccessControl: boolean): boolean {
+  if (viewer.isAdmin) return true;
+  if (!useAccessControl) return !record.hidden;
+  if (record.accessList.includes(viewer.userId)) return true;
+  return !record.hidden && record.accessList.length === 0;
+}

@@ -1,0 +1,91 @@
+import type { FastifyReply } from 'fastify';
+import {
+  createCruiseSchema,
+  cruiseListQuerySchema,
+  csvContentType,
+  idParamsSchema,
+  permissionsSchema,
+  recordFormatQuerySchema,
+  updateCruiseSchema,
+} from '@bathylog/shared';
+import type { AppContext } from '../../context.js';
+import { caller } from '../../plugins/auth.js';
+import type { ApiInstance } from '../../plugins/types.js';
+import { CruisesService, type CruiseRead } from './cruises.service.js';
+
+/** JSON, or CSV as a plain string (reference §2.8, §6.3). */
+export function sendRecordRead(reply: FastifyReply, result: { kind: 'json' | 'csv'; body: unknown }) {
+  if (result.kind === 'csv') return reply.type(csvContentType).send(result.body);
+  return reply.send(result.body);
+}
+
+/**
+ * Cruise routes (reference §5.3). Creating and deleting is for admins (Sealog's create_cruises
+ * scope was never granted to anyone else); cruise_managers edit existing cruises; access-list
+ * permissions are set by admins (seed 001 §6).
+ */
+export function cruisesRoutes(app: ApiInstance, ctx: AppContext): void {
+  const service = new CruisesService(ctx);
+  const read = { auth: true, scopes: ['admin', 'read_cruises'] } as const;
+  const write = { auth: true, scopes: ['admin', 'write_cruises'] } as const;
+  const admin = { auth: true, scopes: ['admin'] } as const;
+  const tags = ['cruises'];
+  const send = (reply: FastifyReply, result: CruiseRead) => sendRecordRead(reply, result);
+
+  app.get('/cruises', { config: read, schema: { querystring: cruiseListQuerySchema, tags } }, async (req, reply) =>
+    send(reply, await service.list(caller(req), req.query)),
+  );
+
+  // Literal segments win over parameters, as in Sealog.
+  app.delete('/cruises/all', { config: admin, schema: { tags } }, async (req, reply) => {
+    await service.removeAll(caller(req));
+    return reply.code(204).send();
+  });
+
+  app.get(
+    '/cruises/bylowering/:id',
+    { config: read, schema: { params: idParamsSchema, querystring: recordFormatQuerySchema, tags } },
+    async (req, reply) => send(reply, await service.byLowering(caller(req), req.params.id, req.query.format)),
+  );
+
+  app.get(
+    '/cruises/byevent/:id',
+    { config: read, schema: { params: idParamsSchema, querystring: recordFormatQuerySchema, tags } },
+    async (req, reply) => send(reply, await service.byEvent(caller(req), req.params.id, req.query.format)),
+  );
+
+  app.get(
+    '/cruises/:id',
+    { config: read, schema: { params: idParamsSchema, querystring: recordFormatQuerySchema, tags } },
+    async (req, reply) => send(reply, await service.get(caller(req), req.params.id, req.query.format)),
+  );
+
+  app.get('/cruises/:id/bump', { config: read, schema: { params: idParamsSchema, tags } }, async (req, reply) => {
+    await service.bump(caller(req), req.params.id);
+    return reply.code(200).send();
+  });
+
+  app.post('/cruises', { config: admin, schema: { body: createCruiseSchema, tags } }, async (req, reply) => {
+    const insertedId = await service.create(caller(req), req.body);
+    return reply.code(201).send({ acknowledged: true, insertedId });
+  });
+
+  app.patch('/cruises/:id', { config: write, schema: { params: idParamsSchema, body: updateCruiseSchema, tags } }, async (req, reply) => {
+    await service.update(caller(req), req.params.id, req.body);
+    return reply.code(204).send();
+  });
+
+  app.patch(
+    '/cruises/:id/permissions',
+    { config: admin, schema: { params: idParamsSchema, body: permissionsSchema, tags } },
+    async (req, reply) => {
+      await service.setPermissions(caller(req), req.params.id, req.body);
+      return reply.code(204).send();
+    },
+  );
+
+  app.delete('/cruises/:id', { config: admin, schema: { params: idParamsSchema, tags } }, async (req, reply) => {
+    await service.remove(caller(req), req.params.id);
+    return reply.code(204).send();
+  });
+}

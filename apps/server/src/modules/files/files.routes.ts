@@ -1,0 +1,189 @@
+import { createReadStream } from 'node:fs';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import multipart, { type MultipartFile } from '@fastify/multipart';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { idParamsSchema, isObjectId } from '@bathylog/shared';
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../lib/app-error.js';
+import { caller } from '../../plugins/auth.js';
+import type { ApiInstance } from '../../plugins/types.js';
+import type { RecordKind } from '../access/access.repository.js';
+import { CruisesService } from '../cruises/cruises.service.js';
+import { LoweringsService } from '../lowerings/lowerings.service.js';
+import { maxFilesPerUpload, RecordFilesService, uploadTooLarge } from './files.service.js';
+import { contentTypeFor, isActiveContent } from './mime.js';
+import { safeSegments, uploadFileName } from './safe-path.js';
+
+export const filesPrefix = '/sealog-server/files';
+
+/** `attachment` with an ASCII fallback name and the exact UTF-8 name (RFC 6266). */
+function attachment(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+function sendFile(reply: FastifyReply, found: { file: string; size: number }, name: string, opts: { download: boolean }) {
+  const type = contentTypeFor(name);
+  reply.header('content-type', type).header('content-length', found.size).header('x-content-type-options', 'nosniff');
+  if (opts.download || isActiveContent(type)) reply.header('content-disposition', attachment(name));
+  return reply.send(createReadStream(found.file));
+}
+
+/** The path after the route prefix, checked segment by segment. */
+function requestSegments(req: FastifyRequest): string[] {
+  const raw = (req.params as { '*'?: string })['*'] ?? '';
+  const segments = safeSegments(raw);
+  if (!segments) throw new AppError('BAD_REQUEST', 'Invalid file path');
+  return segments;
+}
+
+/** `<record id>/<file name>`, the only shape of a record file path; anything else is not found. */
+function recordFilePath(req: FastifyRequest): { id: string; name: string } {
+  const segments = requestSegments(req);
+  if (segments.length !== 2 || !isObjectId(segments[0])) throw new AppError('NOT_FOUND', 'Not Found');
+  return { id: segments[0]!, name: segments[1]! };
+}
+
+/** Multipart limit errors from the reader, as the answers a user can act on. */
+function uploadError(err: unknown, limitMb: number): unknown {
+  const code = (err as { code?: string })?.code;
+  if (code === 'FST_REQ_FILE_TOO_LARGE') return uploadTooLarge(limitMb);
+  if (code === 'FST_FILES_LIMIT') return new AppError('BAD_REQUEST', `At most ${maxFilesPerUpload} files can be uploaded at once`);
+  if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') return new AppError('BAD_REQUEST', 'Too many parts in the upload');
+  if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Expected a multipart/form-data upload');
+  return err;
+}
+
+function assertMultipart(req: FastifyRequest): void {
+  if (!req.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Expected a multipart/form-data upload');
+}
+
+/**
+ * File routes under /sealog-server/files (reference §5.13): downloads of cruise and lowering
+ * files (bearer token or `?token=`), public images, the FilePond process/revert pair, direct
+ * uploads, and deletes. Multipart parsing is registered in this scope only, so no other route
+ * accepts multipart bodies.
+ */
+export async function filesRoutes(app: ApiInstance, ctx: AppContext): Promise<void> {
+  const files = new RecordFilesService(ctx);
+  const cruises = new CruisesService(ctx);
+  const lowerings = new LoweringsService(ctx);
+  const limitMb = ctx.config.uploadLimitMb;
+  const services = { cruise: cruises, lowering: lowerings };
+
+  await app.register(
+    async (plain) => {
+      const scope = plain.withTypeProvider<ZodTypeProvider>();
+      // Revert bodies are the bare upload id as text, whatever content type the browser set.
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) => done(null, body));
+      await scope.register(multipart, {
+        limits: {
+          fileSize: Math.round(limitMb * 1024 * 1024),
+          files: maxFilesPerUpload,
+          fields: 20,
+          parts: 40,
+        },
+        throwFileSizeLimit: true,
+      });
+
+      for (const kind of ['cruise', 'lowering'] as const satisfies readonly RecordKind[]) {
+        const plural = `${kind}s`;
+        const read = { auth: true, scopes: ['admin', `read_${plural}` as 'read_cruises' | 'read_lowerings'] } as const;
+        const write = { auth: true, scopes: ['admin', `write_${plural}` as 'write_cruises' | 'write_lowerings'] } as const;
+        const tags = ['files'];
+        const service = services[kind];
+
+        scope.get(`/${plural}/*`, { config: read, schema: { tags } }, async (req, reply) => {
+          const { id, name } = recordFilePath(req);
+          await service.assertOpenable(caller(req), id, 'retrieve');
+          const found = await files.findFile(kind, id, name);
+          if (!found) throw new AppError('NOT_FOUND', 'Not Found');
+          return sendFile(reply, found, name, { download: true });
+        });
+
+        scope.post(
+          `/${plural}/filepond/process/:id`,
+          { config: write, schema: { params: idParamsSchema, tags } },
+          async (req, reply) => {
+            const { id } = req.params;
+            await service.assertOpenable(caller(req), id, 'edit');
+            assertMultipart(req);
+            let uploadId: string | undefined;
+            try {
+              // FilePond sends a metadata field and the file under the same name; take the file.
+              for await (const part of req.parts()) {
+                if (part.type !== 'file') continue;
+                if (uploadId !== undefined) {
+                  part.file.resume();
+                  continue;
+                }
+                const name = uploadFileName(part.filename);
+                if (!name) throw new AppError('BAD_REQUEST', `Invalid file name: ${part.filename}`);
+                uploadId = await files.saveUpload(kind, id, name, part.file);
+              }
+            } catch (err) {
+              if (uploadId) await files.revertUpload(kind, uploadId);
+              throw uploadError(err, limitMb);
+            }
+            if (!uploadId) throw new AppError('BAD_REQUEST', 'The upload holds no file');
+            return reply.code(201).type('text/plain; charset=utf-8').send(uploadId);
+          },
+        );
+
+        scope.delete(`/${plural}/filepond/revert`, { config: write, schema: { tags } }, async (req, reply) => {
+          let body = typeof req.body === 'string' ? req.body.trim() : '';
+          if (body.startsWith('"')) {
+            try {
+              body = String(JSON.parse(body));
+            } catch {
+              // Not JSON after all: checked as it is below.
+            }
+          }
+          await files.revertUpload(kind, body);
+          return reply.code(204).send();
+        });
+
+        scope.delete(`/${plural}/*`, { config: write, schema: { tags } }, async (req, reply) => {
+          const { id, name } = recordFilePath(req);
+          await service.assertOpenable(caller(req), id, 'edit');
+          await files.deleteFile(kind, id, name);
+          return reply.code(204).send();
+        });
+
+        // Direct upload (multipart, up to 5 files): Sealog's route always failed (§12 item 14).
+        // All files are received first, then moved in together, so a failed request stores nothing.
+        scope.post(`/${plural}/:id`, { config: write, schema: { params: idParamsSchema, tags } }, async (req, reply) => {
+          const { id } = req.params;
+          await service.assertOpenable(caller(req), id, 'edit');
+          assertMultipart(req);
+          const uploadIds: string[] = [];
+          try {
+            for await (const part of req.parts()) {
+              if (part.type !== 'file') continue;
+              const file = part as MultipartFile;
+              const name = uploadFileName(file.filename);
+              if (!name) throw new AppError('BAD_REQUEST', `Invalid file name: ${file.filename}`);
+              uploadIds.push(await files.saveUpload(kind, id, name, file.file));
+            }
+          } catch (err) {
+            for (const uploadId of uploadIds) await files.revertUpload(kind, uploadId);
+            throw uploadError(err, limitMb);
+          }
+          if (uploadIds.length === 0) throw new AppError('BAD_REQUEST', 'The upload holds no file');
+          const stored = await files.commitUploads(kind, id, uploadIds);
+          return reply.code(201).send({ files: stored });
+        });
+      }
+
+      // Frame grabs and other images written by inserter scripts: public, as in Sealog.
+      scope.get('/images/*', { schema: { tags: ['files'] } }, async (req, reply) => {
+        const segments = requestSegments(req);
+        const found = await files.findUnder(ctx.paths.images, segments);
+        if (!found) throw new AppError('NOT_FOUND', 'Not Found');
+        return sendFile(reply, found, segments.at(-1)!, { download: false });
+      });
+    },
+    { prefix: filesPrefix },
+  );
+}

@@ -1,0 +1,20 @@
+import { toIso, type Lowering } from '@bathylog/shared';
+import type { LoweringRecord } from './lowerings.repository.js';
+
+/** The wire shape of a lowering (reference §5.4 example order, id last). */
+export function toWireLowering(l: LoweringRecord, opts: { useAccessControl: boolean; files?: string[] }): Lowering {
+  const meta: Record<string, unknown> = { ...l.lowering_additional_meta };
+  delete meta.lowering_files;
+  if (opts.files) meta.lowering_files = opts.files;
+  return {
+    lowering_id: l.lowering_id,
+    start_ts: toIso(l.start_ts),
+    stop_ts: toIso(l.stop_ts),
+    lowering_additional_meta: meta as Lowering['lowering_additional_meta'],
+    lowering_location: l.lowering_location,
+    lowering_tags: l.lowering_tags,
+    lowering_hidden: l.lowering_hidden,
+    ...(opts.useAccessControl ? { lowering_access_list: l.lowering_access_list } : {}),
+    id: l.id,
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * Generic CSV writing with the cell rules of Sealog's exports (reference §6), so existing
+ * spreadsheets and scripts read our files unchanged:
+ * - header cells are always double-quoted;
+ * - strings are always quoted, inner `"` doubled;
+ * - numbers and booleans are bare; missing values (undefined, null) are empty;
+ * - objects and arrays are written as quoted JSON;
+ * - rows are joined by `\n`, with no trailing newline.
+ * Record-specific flattening (events, cruises, lowerings) lives next to each record type.
+ */
+
+/** The content type we answer CSV with (Sealog sent text/html; a CSV type is what it is). */
+export const csvContentType = 'text/csv; charset=utf-8';
+
+function quote(text: string): string {
+  return `"${text.replace(/"/g, '""')}"`;
+}
+
+/** One cell. */
+export function csvCell(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return quote(value);
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
+  if (typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (value instanceof Date) return quote(value.toISOString());
+  return quote(JSON.stringify(value));
+}
+
+/** One row of cells, comma separated (no line break). */
+export function csvRow(cells: readonly unknown[]): string {
+  return cells.map(csvCell).join(',');
+}
+
+/** The header row: every column name quoted. */
+export function csvHeader(columns: readonly string[]): string {
+  return columns.map(quote).join(',');
+}
+
+/** A whole document: the header, then one row per object in column order; no trailing newline. */
+export function csvDocument(columns: readonly string[], rows: ReadonlyArray<Record<string, unknown>>): string {
+  const lines = [csvHeader(columns)];
+  for (const row of rows) lines.push(csvRow(columns.map((c) => row[c])));
+  return lines.join('\n');
+}
+
+/**
+ * Every line break (CRLF, CR or LF) becomes the two characters `\n`, so each record stays on one
+ * line. Sealog escaped only the first one (reference §12 item 10).
+ */
+export function escapeNewlines(text: string): string {
+  return text.replace(/\r\n|\r|\n/g, '\\n');
+}
+
+/** Plain code-unit order, as Sealog sorts extra CSV columns (not locale order). */
+export function compareCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
