@@ -1,0 +1,82 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import {
+  loginResponseSchema,
+  userSchema,
+  type ForgotPassword,
+  type LoginResponse,
+  type Register,
+  type ResetPassword,
+  type UpdateProfile,
+  type User,
+} from '@bathylog/shared';
+import { api } from './client';
+
+/** Auth routes (seed 000 §7, reference §5.1). Login/register/forgot/reset are public calls. */
+export const authKeys = {
+  all: ['auth'] as const,
+  profile: (token: string | null) => [...authKeys.all, 'profile', token] as const,
+};
+
+export type Profile = User;
+
+export type LoginInput =
+  { username: string; password: string; reCaptcha?: string | null } | { loginToken: string; reCaptcha?: string | null };
+
+export async function login(input: LoginInput): Promise<LoginResponse> {
+  // Usernames are stored lower case; users type them any way (seed 000 §5).
+  const body = 'username' in input ? { ...input, username: input.username.toLowerCase() } : input;
+  return loginResponseSchema.parse(await api.post('auth/login', body, { auth: false }));
+}
+
+export async function register(input: Register): Promise<void> {
+  await api.post('auth/register', input, { auth: false });
+}
+
+export async function forgotPassword(input: ForgotPassword): Promise<string> {
+  const res = await api.post<{ message?: string }>('auth/forgotPassword', input, { auth: false });
+  return res?.message ?? '';
+}
+
+export async function resetPassword(input: ResetPassword): Promise<void> {
+  await api.patch('auth/resetPassword', input, { auth: false });
+}
+
+export async function validateToken(signal?: AbortSignal): Promise<void> {
+  await api.get('auth/validate', { signal });
+}
+
+export async function getProfile(signal?: AbortSignal): Promise<Profile> {
+  return userSchema.parse(await api.get('auth/profile', { signal }));
+}
+
+export async function updateProfile(input: UpdateProfile): Promise<void> {
+  await api.patch('auth/profile', input);
+}
+
+/** A freshly signed token for the caller (GET auth/profile/token). */
+export async function getProfileToken(): Promise<string> {
+  const res = await api.get<{ token: string }>('auth/profile/token');
+  return res.token;
+}
+
+export function useProfileQuery(token: string | null) {
+  return useQuery({
+    queryKey: authKeys.profile(token),
+    queryFn: ({ signal }) => getProfile(signal),
+    enabled: !!token,
+    staleTime: 60_000,
+    retry: false,
+  });
+}
+
+export function useRegister() {
+  return useMutation({ mutationFn: register });
+}
+
+export function useForgotPassword() {
+  return useMutation({ mutationFn: forgotPassword });
+}
+
+export function useResetPassword() {
+  return useMutation({ mutationFn: resetPassword });
+}

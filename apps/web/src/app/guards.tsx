@@ -1,0 +1,34 @@
+import { useEffect } from 'react';
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { validateToken } from '../api/auth';
+import { isApiError } from '../api/client';
+import { useAuth } from '../lib/auth';
+
+/**
+ * Protected screens (seed 000 §2, §4): without a session go to /login; with one, validate the
+ * token on every screen change and log out when the server rejects it. A network failure does
+ * not log out: at sea the link drops and the logging console must keep its session.
+ */
+export function RequireAuth() {
+  const { isAuthenticated, token, logout } = useAuth();
+  const { pathname } = useLocation();
+
+  useEffect(() => {
+    if (!token) return;
+    const controller = new AbortController();
+    validateToken(controller.signal).catch((err: unknown) => {
+      if (isApiError(err) && (err.statusCode === 401 || err.statusCode === 403)) logout();
+    });
+    return () => controller.abort();
+  }, [pathname, token, logout]);
+
+  if (!isAuthenticated) return <Navigate to="/login" replace />;
+  return <Outlet />;
+}
+
+/** /login: an authenticated user is sent home, on opening and on any later change. */
+export function RedirectIfAuthenticated() {
+  const { isAuthenticated } = useAuth();
+  if (isAuthenticated) return <Navigate to="/" replace />;
+  return <Outlet />;
+}

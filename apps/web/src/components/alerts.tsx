@@ -1,0 +1,35 @@
+import { Alert } from 'react-bootstrap';
+
+/**
+ * The seed's alerts (seed 000 §8): errors start with "Oops!", successes with "Success!" (the
+ * forgot/reset screens use "Sweet!" — pass `prefix`). Nothing renders when `message` is empty.
+ */
+export interface MessageAlertProps {
+  message: string | null | undefined;
+  /** Shows a close button and calls this when pressed. */
+  onClose?: () => void;
+  className?: string;
+}
+
+export function ErrorAlert({ message, onClose, className }: MessageAlertProps) {
+  if (!message) return null;
+  return (
+    <Alert variant="danger" dismissible={!!onClose} onClose={onClose} className={className} role="alert">
+      <strong>Oops!</strong> {message}
+    </Alert>
+  );
+}
+
+export function SuccessAlert({
+  message,
+  onClose,
+  className,
+  prefix = 'Success!',
+}: MessageAlertProps & { prefix?: string }) {
+  if (!message) return null;
+  return (
+    <Alert variant="success" dismissible={!!onClose} onClose={onClose} className={className} role="status">
+      <strong>{prefix}</strong> {message}
+    </Alert>
+  );
+}

@@ -1,0 +1,223 @@
+import { useEffect, useRef, useState } from 'react';
+import { Button, Modal } from 'react-bootstrap';
+import { errorMessage } from '../api/client';
+
+/** What importing one record did. Throw (an ApiError) for an error. */
+export type ImportOutcome = 'imported' | 'skipped' | 'updated';
+
+export interface ImportCounts {
+  pending: number;
+  imported: number;
+  updated: number;
+  skipped: number;
+  errors: number;
+}
+
+export type ImportStatus = 'idle' | 'running' | 'complete' | 'quit';
+
+export interface ImportDialogProps<T> {
+  show: boolean;
+  /** e.g. "Import Users". */
+  title: string;
+  /** Close button, × and Escape. Closing while records are processed stops the import (Quit Early!). */
+  onHide: () => void;
+  /** Inserts one record and says what happened; a thrown error is counted and logged with the record id. */
+  importRecord: (record: T) => Promise<ImportOutcome>;
+  /** Turns the parsed file into records. Default: an array as is, a single object as a list of one. */
+  toRecords?: (json: unknown) => T[];
+  /** The id shown in the error log. Default: `record.id`, else "unknown". */
+  recordId?: (record: T) => string | undefined;
+  /** Called once when processing ends (Complete or Quit Early!): refetch lists here. */
+  onFinished?: (counts: ImportCounts, status: 'complete' | 'quit') => void;
+  /** Show an "Updated" counter (aux-data import counts 2xx other than 201 as updated). */
+  showUpdated?: boolean;
+}
+
+const emptyCounts: ImportCounts = { pending: 0, imported: 0, updated: 0, skipped: 0, errors: 0 };
+
+function defaultRecords<T>(json: unknown): T[] {
+  if (Array.isArray(json)) return json as T[];
+  if (json && typeof json === 'object') return [json as T];
+  return [];
+}
+
+function defaultId(record: unknown): string | undefined {
+  const id = (record as { id?: unknown } | null)?.id;
+  return typeof id === 'string' && id ? id : undefined;
+}
+
+/**
+ * One import dialog for users, templates, events, aux data, cruises and lowerings (seed 000 §4,
+ * §8): a .json file, records processed one at a time, live counts, an error log, and a final
+ * status of "Complete" or "Quit Early!".
+ */
+export function ImportDialog<T>({
+  show,
+  title,
+  onHide,
+  importRecord,
+  toRecords = defaultRecords,
+  recordId = defaultId,
+  onFinished,
+  showUpdated = false,
+}: ImportDialogProps<T>) {
+  const [counts, setCounts] = useState<ImportCounts>(emptyCounts);
+  const [status, setStatus] = useState<ImportStatus>('idle');
+  const [log, setLog] = useState<string[]>([]);
+  const [fileName, setFileName] = useState('');
+  const [fileError, setFileError] = useState('');
+  const stopRef = useRef(false);
+  const inputRef = useRef<HTMLInputElement>(null);
+
+  // A fresh dialog each time it opens; closing stops a running import.
+  useEffect(() => {
+    if (show) {
+      stopRef.current = false;
+      setCounts(emptyCounts);
+      setStatus('idle');
+      setLog([]);
+      setFileName('');
+      setFileError('');
+    } else {
+      stopRef.current = true;
+    }
+  }, [show]);
+
+  async function run(records: T[]) {
+    stopRef.current = false;
+    setStatus('running');
+    const tally: ImportCounts = { ...emptyCounts, pending: records.length };
+    setCounts({ ...tally });
+    let quit = false;
+    for (const record of records) {
+      if (stopRef.current) {
+        quit = true;
+        break;
+      }
+      try {
+        const outcome = await importRecord(record);
+        tally[outcome] += 1;
+      } catch (err) {
+        tally.errors += 1;
+        const line = `${recordId(record) ?? 'unknown'}: ${errorMessage(err)}`;
+        setLog((prev) => [...prev, line]);
+      }
+      tally.pending -= 1;
+      setCounts({ ...tally });
+    }
+    const final = quit ? 'quit' : 'complete';
+    setStatus(final);
+    onFinished?.({ ...tally }, final);
+  }
+
+  async function onFile(file: File | undefined) {
+    if (!file) return;
+    setFileName(file.name);
+    setFileError('');
+    if (!file.name.toLowerCase().endsWith('.json')) {
+      setFileError('Import files must be .json');
+      return;
+    }
+    let records: T[];
+    try {
+      records = toRecords(JSON.parse(await file.text()));
+    } catch (err) {
+      // Seed 000 §8: a parse failure is logged to the console, with no user message.
+      console.error('Import file could not be parsed:', err);
+      return;
+    }
+    await run(records);
+  }
+
+  function stop() {
+    stopRef.current = true;
+  }
+
+  const pendingText = status === 'complete' ? 'Complete' : status === 'quit' ? 'Quit Early!' : String(counts.pending);
+  const running = status === 'running';
+
+  return (
+    <Modal
+      show={show}
+      onHide={onHide}
+      centered
+      backdrop={running ? 'static' : true}
+      aria-labelledby="import-dialog-title"
+    >
+      <Modal.Header closeButton closeVariant="white">
+        <Modal.Title id="import-dialog-title" as="h5">
+          {title}
+        </Modal.Title>
+      </Modal.Header>
+      <Modal.Body>
+        <div className="d-flex align-items-center gap-2 mb-3">
+          <Button variant="primary" size="sm" onClick={() => inputRef.current?.click()} disabled={running}>
+            Select File
+          </Button>
+          <span className="text-secondary small">{fileName || 'A .json file'}</span>
+          <input
+            ref={inputRef}
+            type="file"
+            accept=".json,application/json"
+            hidden
+            data-testid="import-file-input"
+            aria-label="Import file"
+            onChange={(e) => {
+              void onFile(e.target.files?.[0]);
+              e.target.value = '';
+            }}
+          />
+        </div>
+        {fileError && <div className="text-danger small mb-2">{fileError}</div>}
+        <dl className="row mb-0 small" aria-label="Import progress">
+          <dt className="col-4">Pending:</dt>
+          <dd className="col-8 mb-1" data-testid="import-pending">
+            {pendingText}
+          </dd>
+          <dt className="col-4">Imported:</dt>
+          <dd className="col-8 mb-1" data-testid="import-imported">
+            {counts.imported}
+          </dd>
+          {showUpdated && (
+            <>
+              <dt className="col-4">Updated:</dt>
+              <dd className="col-8 mb-1" data-testid="import-updated">
+                {counts.updated}
+              </dd>
+            </>
+          )}
+          <dt className="col-4">Skipped:</dt>
+          <dd className="col-8 mb-1" data-testid="import-skipped">
+            {counts.skipped}
+          </dd>
+          <dt className="col-4">Errors:</dt>
+          <dd className="col-8 mb-1" data-testid="import-errors">
+            {counts.errors}
+          </dd>
+        </dl>
+        {log.length > 0 && (
+          <div className="mt-2">
+            <div className="small fw-bold">Error log:</div>
+            <pre
+              className="small bg-dark border rounded p-2 mb-0"
+              style={{ maxHeight: 200, overflowY: 'auto' }}
+              data-testid="import-log"
+            >
+              {log.join('\n')}
+            </pre>
+          </div>
+        )}
+      </Modal.Body>
+      <Modal.Footer>
+        {running && (
+          <Button variant="warning" size="sm" onClick={stop}>
+            Stop
+          </Button>
+        )}
+        <Button variant="secondary" size="sm" onClick={onHide}>
+          Close
+        </Button>
+      </Modal.Footer>
+    </Modal>
+  );
+}

@@ -1,0 +1,129 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Button, Card, Col, Form, Row } from 'react-bootstrap';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Link } from 'react-router';
+import { loginFormSchema, type LoginForm } from '@bathylog/shared/rules/auth-forms';
+import { errorMessage } from '../../api/client';
+import type { LoginInput } from '../../api/auth';
+import { ErrorAlert } from '../../components/alerts';
+import { useAuth } from '../../lib/auth';
+import { useCaptcha } from '../../lib/captcha';
+import { useSettings } from '../../lib/settings';
+import { TextField } from './form-field';
+
+/** The message an embedding frame posts to log in (seed 000 §2): `{event: 'login-with-token', loginToken}`. */
+export interface LoginWithTokenMessage {
+  event: 'login-with-token';
+  loginToken: string;
+}
+
+function isLoginWithToken(data: unknown): data is LoginWithTokenMessage {
+  const d = data as Partial<LoginWithTokenMessage> | null;
+  return typeof d === 'object' && d !== null && d.event === 'login-with-token' && typeof d.loginToken === 'string';
+}
+
+/** /login (seed 000 §2, §5, §8): username/password, guest login, links, configured text and image. */
+export function LoginScreen() {
+  const auth = useAuth();
+  const settings = useSettings();
+  const captcha = useCaptcha();
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<LoginForm>({ resolver: zodResolver(loginFormSchema), defaultValues: { username: '', password: '' } });
+
+  const { login } = auth;
+  const attempt = useCallback(
+    async (input: LoginInput) => {
+      setBusy(true);
+      setError('');
+      try {
+        await login({ ...input, reCaptcha: await captcha() });
+        // Success: the route guard sends the user home.
+      } catch (err) {
+        // 401 and other server errors show the server's message; a network failure 'Unable to connect to server'.
+        setError(errorMessage(err));
+        setBusy(false);
+      }
+    },
+    [login, captcha],
+  );
+
+  // Auto-login from an embedding frame, only from the configured origins (ORIG accepted any).
+  const allowedOrigins = settings.loginWithTokenOrigins;
+  useEffect(() => {
+    const onMessage = (event: MessageEvent) => {
+      if (!allowedOrigins.includes(event.origin) || !isLoginWithToken(event.data)) return;
+      void attempt({ loginToken: event.data.loginToken });
+    };
+    window.addEventListener('message', onMessage);
+    return () => window.removeEventListener('message', onMessage);
+  }, [allowedOrigins, attempt]);
+
+  const onSubmit = handleSubmit((values) => attempt({ username: values.username, password: values.password }));
+
+  return (
+    <Row className="justify-content-center mt-4 g-4">
+      <Col sm={8} md={5} lg={4}>
+        <Card>
+          <Card.Body>
+            <Card.Title as="h4" className="mb-3">
+              Please Sign In
+            </Card.Title>
+            <ErrorAlert message={error} />
+            <Form noValidate onSubmit={onSubmit} aria-label="Login">
+              <TextField
+                placeholder="Username"
+                registration={register('username')}
+                error={errors.username}
+                autoComplete="username"
+                autoFocus
+              />
+              <TextField
+                placeholder="Password"
+                type="password"
+                registration={register('password')}
+                error={errors.password}
+                autoComplete="current-password"
+              />
+              <div className="d-grid gap-2">
+                <Button type="submit" variant="primary" disabled={busy}>
+                  Login
+                </Button>
+                <Button
+                  type="button"
+                  variant="success"
+                  disabled={busy}
+                  onClick={() => void attempt({ username: 'guest', password: '' })}
+                >
+                  Login as Guest
+                </Button>
+              </div>
+            </Form>
+            <hr />
+            <div className="text-center">
+              <div className="mb-2">
+                <Link to="/forgotPassword">Forgot Password?</Link>
+              </div>
+              <div>
+                <Link to="/register">Register New User</Link>
+              </div>
+            </div>
+          </Card.Body>
+        </Card>
+      </Col>
+      <Col md={6} lg={5} className="d-none d-md-block">
+        {settings.loginImage && (
+          <img src={`/images/${encodeURIComponent(settings.loginImage)}`} alt="" width={250} className="mb-3 d-block" />
+        )}
+        <div className="pre-wrap" data-testid="login-text">
+          {settings.loginScreenText}
+        </div>
+      </Col>
+    </Row>
+  );
+}

@@ -1,0 +1,38 @@
+/** Minimal cookie helpers for the session cookies (token, id, category). */
+
+export interface CookieOptions {
+  path?: string;
+  /** Seconds; omitted = a session cookie, gone when the browser closes. */
+  maxAge?: number;
+}
+
+export function getCookie(name: string): string | null {
+  const prefix = `${encodeURIComponent(name)}=`;
+  for (const part of document.cookie.split(';')) {
+    const item = part.trim();
+    if (item.startsWith(prefix)) {
+      try {
+        return decodeURIComponent(item.slice(prefix.length));
+      } catch {
+        return null;
+      }
+    }
+  }
+  return null;
+}
+
+export function setCookie(name: string, value: string, opts: CookieOptions = {}): void {
+  const parts = [
+    `${encodeURIComponent(name)}=${encodeURIComponent(value)}`,
+    `path=${opts.path ?? '/'}`,
+    'SameSite=Lax',
+  ];
+  if (opts.maxAge !== undefined) parts.push(`max-age=${opts.maxAge}`);
+  // ORIG meant to set Secure over TLS and never did (client-behaviour §17.10).
+  if (window.location.protocol === 'https:') parts.push('Secure');
+  document.cookie = parts.join('; ');
+}
+
+export function removeCookie(name: string, opts: CookieOptions = {}): void {
+  document.cookie = `${encodeURIComponent(name)}=; path=${opts.path ?? '/'}; max-age=0; SameSite=Lax`;
+}

@@ -1,0 +1,14 @@
+/**
+ * Decimal SI sizes as the footer shows them (pretty-bytes style, 3 significant digits):
+ * 38400000000 → "38.4 GB".
+ */
+export function formatBytes(bytes: number): string {
+  if (!Number.isFinite(bytes)) return '';
+  const units = ['B', 'kB', 'MB', 'GB', 'TB', 'PB', 'EB'];
+  const negative = bytes < 0;
+  let n = Math.abs(bytes);
+  if (n < 1) return `${negative ? '-' : ''}${n} B`;
+  const exponent = Math.min(Math.floor(Math.log10(n) / 3), units.length - 1);
+  n = Number((n / 1000 ** exponent).toPrecision(3));
+  return `${negative ? '-' : ''}${n} ${units[exponent]}`;
+}

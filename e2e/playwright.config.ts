@@ -1,0 +1,58 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from '@playwright/test';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/**
+ * Browser tests: Debian's Chromium against the real server started by support/global-setup.ts on
+ * a fresh data folder (demo mode, a free port in 8300-8399). `node scripts/test.mjs e2e` builds
+ * the client first. A setup project logs in as admin once and saves the session.
+ */
+export default defineConfig({
+  testDir: here,
+  outputDir: path.join(here, 'test-results/artifacts'),
+  globalSetup: path.join(here, 'support/global-setup.ts'),
+  fullyParallel: false,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  forbidOnly: !!process.env.CI,
+  reporter: [
+    ['list'],
+    [
+      'json',
+      { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ?? path.join(here, 'test-results/playwright.json') },
+    ],
+  ],
+  use: {
+    browserName: 'chromium',
+    headless: true,
+    viewport: { width: 1280, height: 800 },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  projects: [
+    { name: 'setup', testMatch: /.*\.setup\.ts$/ },
+    {
+      name: 'chromium',
+      testMatch: /.*\.spec\.ts$/,
+      dependencies: ['setup'],
+      use: { storageState: path.join(here, 'test-results/.auth/admin.json') }, // = adminStorageState
+    },
+  ],
+});

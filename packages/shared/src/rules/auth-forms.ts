@@ -1,0 +1,120 @@
+import { z } from 'zod';
+
+/**
+ * Client form rules and their exact messages for login, registration, profile, forgot and reset
+ * password (seed 000 §5). Used with react-hook-form + zodResolver; the first message of a field
+ * is the one shown, so each chain is ordered as users expect to read them.
+ */
+export const authFormMessages = {
+  required: 'Required',
+  usernameTooLong: 'Username must be 15 characters or less',
+  usernameWhitespace: 'Username can not include whitespace',
+  usernameUppercase: 'Username can NOT include uppercase letters',
+  invalidEmail: 'Invalid email address',
+  passwordTooShort: 'Password must be 8 characters or more',
+  passwordWhitespace: 'Password can not include whitespace',
+  passwordsMustMatch: 'Passwords must match',
+} as const;
+
+/** Limits of seed 000 §9. */
+export const usernameMaxLength = 15;
+export const passwordMinLength = 8;
+
+const m = authFormMessages;
+const noWhitespace = /^\S*$/;
+/** A simple address pattern: something@something.tld, no spaces. */
+export const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+const required = () => z.string().min(1, m.required);
+const hasNoUppercase = (v: string) => v === v.toLowerCase();
+
+const username = () =>
+  required()
+    .max(usernameMaxLength, m.usernameTooLong)
+    .regex(noWhitespace, m.usernameWhitespace)
+    .refine(hasNoUppercase, m.usernameUppercase);
+
+const email = () => required().regex(emailPattern, m.invalidEmail);
+
+const newPassword = () =>
+  required().min(passwordMinLength, m.passwordTooShort).regex(noWhitespace, m.passwordWhitespace);
+
+/**
+ * "Passwords must match" on confirmPassword. It runs even while other fields are invalid, so the
+ * user sees every problem at once (zod skips object refinements on dirty data by default).
+ */
+function passwordsMatch<T extends { password?: string; confirmPassword?: string }>(schema: z.ZodType<T>) {
+  return schema.refine((v) => (v.password ?? '') === (v.confirmPassword ?? ''), {
+    message: m.passwordsMustMatch,
+    path: ['confirmPassword'],
+    when: (payload) => {
+      const v = payload.value as Partial<Record<'password' | 'confirmPassword', unknown>> | null;
+      return (
+        typeof v === 'object' &&
+        v !== null &&
+        typeof (v.password ?? '') === 'string' &&
+        typeof (v.confirmPassword ?? '') === 'string'
+      );
+    },
+  });
+}
+
+/** Login: username and password Required (the username is lower-cased when sent). */
+export const loginFormSchema = z.object({
+  username: required(),
+  password: required(),
+});
+export type LoginForm = z.infer<typeof loginFormSchema>;
+
+/** Registration: the five rules of seed 000 §5. */
+export const registerFormSchema = passwordsMatch(
+  z.object({
+    username: username(),
+    fullname: required(),
+    email: email(),
+    password: newPassword(),
+    confirmPassword: z.string(),
+  }),
+);
+export type RegisterForm = z.infer<typeof registerFormSchema>;
+
+/**
+ * Own profile: username optional (blank = unchanged) but at most 15 characters, no whitespace,
+ * no uppercase; full name and email Required; password optional and equal to its confirmation.
+ */
+export const profileFormSchema = passwordsMatch(
+  z.object({
+    username: z
+      .string()
+      .max(usernameMaxLength, m.usernameTooLong)
+      .regex(noWhitespace, m.usernameWhitespace)
+      .refine(hasNoUppercase, m.usernameUppercase),
+    fullname: required(),
+    email: required(),
+    password: z.string(),
+    confirmPassword: z.string(),
+  }),
+);
+export type ProfileForm = z.infer<typeof profileFormSchema>;
+
+/** Forgot password: email Required. */
+export const forgotPasswordFormSchema = z.object({ email: required() });
+export type ForgotPasswordForm = z.infer<typeof forgotPasswordFormSchema>;
+
+/** Reset password: the registration password rules, and the confirmation must match. */
+export const resetPasswordFormSchema = passwordsMatch(
+  z.object({
+    password: newPassword(),
+    confirmPassword: z.string(),
+  }),
+);
+export type ResetPasswordForm = z.infer<typeof resetPasswordFormSchema>;
+
+/** The PATCH auth/profile body: only non-empty username, fullname and password are sent (seed 000 §5). */
+export function profileUpdateBody(form: ProfileForm): { username?: string; fullname?: string; password?: string } {
+  const body: { username?: string; fullname?: string; password?: string } = {};
+  if (form.username.trim()) body.username = form.username.trim();
+  if (form.fullname.trim()) body.fullname = form.fullname.trim();
+  if (form.password) body.password = form.password;
+  return body;
+}
