@@ -16,7 +16,9 @@ import { miscRoutes } from './modules/misc/misc.routes.js';
 import { filesRoutes } from './modules/files/files.routes.js';
 import { registerAuth } from './plugins/auth.js';
 import { notFoundBody, registerHttpConventions } from './plugins/http.js';
-import { LocalBus, type ChannelBus } from './realtime/bus.js';
+import type { ChannelBus } from './realtime/bus.js';
+import { createBus } from './realtime/create-bus.js';
+import { registerRealtime } from './realtime/register-realtime.js';
 import { seedSystem } from './seed/system.js';
 import { loadDemo } from './seed/demo.js';
 
@@ -70,12 +72,14 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     routerOptions: { maxParamLength: 500 },
   }).withTypeProvider<ZodTypeProvider>();
 
-  const database = opts.database ?? openDatabase({ url: config.databaseUrl, sqlitePath: path.join(data, 'bathylog.sqlite') });
+  const database =
+    opts.database ??
+    openDatabase({ url: config.databaseUrl, sqlitePath: path.join(data, 'bathylog.sqlite'), ...(config.databaseSchema ? { schema: config.databaseSchema } : {}) });
   await migrateToLatest(database);
   const ctx: AppContext = {
     config,
     database,
-    bus: opts.bus ?? new LocalBus(),
+    bus: opts.bus ?? (await createBus(database, app.log)),
     mailer: new Mailer(config, app.log),
     secret: ensureSecret(config, data),
     log: app.log,
@@ -117,6 +121,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     },
     { prefix: apiPrefix },
   );
+  registerRealtime(app, ctx);
 
   const webDir = config.webDir ?? defaultWebDir();
   const hasWeb = existsSync(path.join(webDir, 'index.html'));

@@ -16,6 +16,8 @@ export const configSchema = z.strictObject({
   mode: z.enum(['demo', 'production']).default('production'),
   dataDir: z.string().default('./data'),
   databaseUrl: z.string().nullable().default(null),
+  /** PostgreSQL schema for the tables (created when missing); default: the connection's search_path. */
+  databaseSchema: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, 'must be a plain SQL identifier').nullable().default(null),
   /** JWT secret; when unset a random one is kept in <data>/secret. */
   secret: z.string().nullable().default(null),
   adminPassword: z.string().nullable().default(null),
@@ -51,9 +53,20 @@ export const configSchema = z.strictObject({
     .prefault({}),
   uploadLimitMb: z.coerce.number().positive().default(20),
   bodyLimitMb: z.coerce.number().positive().default(1),
-  freeSpaceIntervalSeconds: int(1).default(60),
+  /** Free-space monitor period (reference §9.3); 0 turns the monitor off. */
+  freeSpaceIntervalSeconds: int(0).default(60),
   asnap: z
     .strictObject({ enabled: bool.default(true), intervalSeconds: int(1).default(10) })
+    .prefault({}),
+  /** nes websocket timings (reference §7.1); tests shorten them. */
+  realtime: z
+    .strictObject({
+      heartbeatIntervalMs: int(10).default(15_000),
+      heartbeatTimeoutMs: int(10).default(5_000),
+      helloTimeoutMs: int(10).default(5_000),
+      /** How long a socket's verified token is trusted before its user is re-read (disabled users stop receiving). */
+      authRecheckMs: int(0).default(5_000),
+    })
     .prefault({}),
   externalCalls: z
     .strictObject({
@@ -94,6 +107,7 @@ function fromEnv(env: Env): Record<string, unknown> {
     ['BATHYLOG_MODE', 'mode'],
     ['BATHYLOG_DATA', 'dataDir'],
     ['DATABASE_URL', 'databaseUrl'],
+    ['DATABASE_SCHEMA', 'databaseSchema'],
     ['SEALOG_SERVER_SECRET', 'secret'],
     ['BATHYLOG_SECRET', 'secret'],
     ['BATHYLOG_ADMIN_PASSWORD', 'adminPassword'],

@@ -55,6 +55,8 @@ export async function createTestApp(engine: 'sqlite' | 'postgres', overrides: Co
     secret: 'test-secret',
     logLevel: 'silent',
     asnap: { enabled: false },
+    // Background jobs would change custom vars under other tests' feet; realtime tests turn them on.
+    freeSpaceIntervalSeconds: 0,
     ...overrides,
   });
   const { database, drop } = await openTestDatabase(engine);

@@ -15,3 +15,4 @@ export * from './csv.js';
 export * from './record-csv.js';
 export * from './schemas/cruises.js';
 export * from './schemas/lowerings.js';
+export * from './realtime.js';

@@ -6,6 +6,7 @@ import { cruisesRoutes } from './cruises/cruises.routes.js';
 import { loweringsRoutes } from './lowerings/lowerings.routes.js';
 import { eventTemplatesRoutes } from './event-templates/event-templates.routes.js';
 import { customVarsRoutes } from './custom-vars/custom-vars.routes.js';
+import { externalCallsRoutes } from './external-calls/external-calls.routes.js';
 
 /** Every REST module, registered under /sealog-server/api/v1. One line per resource. */
-export const apiModules: Array<(app: ApiInstance, ctx: AppContext) => void> = [authRoutes, usersRoutes, cruisesRoutes, loweringsRoutes, eventTemplatesRoutes, customVarsRoutes];
+export const apiModules: Array<(app: ApiInstance, ctx: AppContext) => void> = [authRoutes, usersRoutes, cruisesRoutes, loweringsRoutes, eventTemplatesRoutes, customVarsRoutes, externalCallsRoutes];

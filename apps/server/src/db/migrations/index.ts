@@ -1,6 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
 import type { Dialect } from '../database.js';
 import * as m001 from './001-initial.js';
+import * as m003 from './003-realtime-outbox.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -8,7 +9,10 @@ type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<voi
  * Migrations in order. Each gets the dialect so engine-specific parts (full-text indexes)
  * live in the migration that creates them. Never edit a released migration; add a new one.
  */
-const ordered: Array<[string, DialectMigration]> = [['001-initial', m001]];
+const ordered: Array<[string, DialectMigration]> = [
+  ['001-initial', m001],
+  ['003-realtime-outbox', m003],
+];
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
   return Object.fromEntries(

@@ -1,0 +1,135 @@
+import { hasAnyScope, wsChannels, wsPathPrefix, type Scope, type WsChannel } from '@bathylog/shared';
+import type { AppContext } from '../context.js';
+import { parseJson } from '../lib/json.js';
+import type { AuthContext } from '../plugins/auth.js';
+
+/**
+ * Who may receive what on the socket. Subscribing needs the channel's read scope (the same scopes
+ * the matching REST reads need); cruise, lowering and admin-only template records are further
+ * filtered per delivery so that a non-admin never receives a record the REST API would not show
+ * them (hidden, or not on the access list when access control is on).
+ */
+export interface ChannelRule {
+  /** The subscriber needs one of these scopes; empty = any authenticated user. */
+  scopes: readonly Scope[];
+  /** Which record table a delivery filter looks at, when any. */
+  record?: 'cruise' | 'lowering' | 'template';
+}
+
+const events: ChannelRule = { scopes: ['admin', 'read_events'] };
+const templates: ChannelRule = { scopes: ['admin', 'read_event_templates'], record: 'template' };
+const cruises: ChannelRule = { scopes: ['admin', 'read_cruises'], record: 'cruise' };
+const lowerings: ChannelRule = { scopes: ['admin', 'read_lowerings'], record: 'lowering' };
+
+export const channelRules: Record<WsChannel, ChannelRule> = {
+  newEvents: events,
+  updateEvents: events,
+  deleteEvents: events,
+  newEventAuxData: events,
+  updateEventAuxData: events,
+  deleteEventAuxData: events,
+  newEventTemplates: templates,
+  updateEventTemplates: templates,
+  deleteEventTemplates: templates,
+  updateCustomVars: { scopes: [] },
+  newCruises: cruises,
+  updateCruises: cruises,
+  newLowerings: lowerings,
+  updateLowerings: lowerings,
+};
+
+const channelByPath = new Map<string, WsChannel>(wsChannels.map((c) => [`${wsPathPrefix}${c}`, c]));
+
+/** The channel a subscription path names, or undefined for a path the server does not serve. */
+export function channelForPath(path: string): WsChannel | undefined {
+  return channelByPath.get(path);
+}
+
+export function maySubscribe(auth: AuthContext, channel: WsChannel): boolean {
+  const rule = channelRules[channel];
+  return rule.scopes.length === 0 || hasAnyScope(auth.scopes, rule.scopes);
+}
+
+/** What a delivery filter needs to know about a published record. */
+export interface RecordVisibility {
+  /** Record not found (e.g. deleted meanwhile): only admins receive it. */
+  missing: boolean;
+  hidden: boolean;
+  adminOnly: boolean;
+  accessList: string[];
+}
+
+const flag = (v: unknown) => v === true || v === 1 || v === '1' || v === 'true';
+
+function listOf(v: unknown): string[] | undefined {
+  if (Array.isArray(v)) return v.map(String);
+  if (typeof v === 'string') {
+    const parsed = parseJson<unknown>(v, undefined);
+    if (Array.isArray(parsed)) return parsed.map(String);
+  }
+  return undefined;
+}
+
+function recordId(payload: Record<string, unknown>): string | undefined {
+  const id = payload.id ?? payload._id;
+  return typeof id === 'string' ? id : undefined;
+}
+
+/**
+ * Reads hidden/access/admin-only facts of a published record: from the payload when it carries
+ * them (the raw objects some routes publish do), otherwise from the database. Called once per
+ * publication, not once per socket.
+ */
+export async function recordVisibility(
+  ctx: AppContext,
+  rule: ChannelRule,
+  payload: unknown,
+): Promise<RecordVisibility | undefined> {
+  if (!rule.record) return undefined;
+  const p = (typeof payload === 'object' && payload !== null ? payload : {}) as Record<string, unknown>;
+  const id = recordId(p);
+  const db = ctx.database.db;
+  if (rule.record === 'template') {
+    if ('admin_only' in p) return { missing: false, hidden: false, adminOnly: flag(p.admin_only), accessList: [] };
+    const row = id ? await db.selectFrom('event_templates').select('admin_only').where('id', '=', id).executeTakeFirst() : undefined;
+    // A deleted template is published after it is gone: its payload is all we know.
+    return { missing: false, hidden: false, adminOnly: row ? flag(row.admin_only) : false, accessList: [] };
+  }
+  if (rule.record === 'cruise') {
+    const fromPayload = listOf(p.cruise_access_list);
+    if ('cruise_hidden' in p && fromPayload) {
+      return { missing: false, hidden: flag(p.cruise_hidden), adminOnly: false, accessList: fromPayload };
+    }
+    const row = id
+      ? await db.selectFrom('cruises').select(['cruise_hidden', 'cruise_access_list']).where('id', '=', id).executeTakeFirst()
+      : undefined;
+    if (!row) return { missing: true, hidden: true, adminOnly: false, accessList: [] };
+    return { missing: false, hidden: flag(row.cruise_hidden), adminOnly: false, accessList: listOf(row.cruise_access_list) ?? [] };
+  }
+  const fromPayload = listOf(p.lowering_access_list);
+  if ('lowering_hidden' in p && fromPayload) {
+    return { missing: false, hidden: flag(p.lowering_hidden), adminOnly: false, accessList: fromPayload };
+  }
+  const row = id
+    ? await db.selectFrom('lowerings').select(['lowering_hidden', 'lowering_access_list']).where('id', '=', id).executeTakeFirst()
+    : undefined;
+  if (!row) return { missing: true, hidden: true, adminOnly: false, accessList: [] };
+  return { missing: false, hidden: flag(row.lowering_hidden), adminOnly: false, accessList: listOf(row.lowering_access_list) ?? [] };
+}
+
+/** Whether this subscriber may receive this publication right now. */
+export function mayReceive(
+  auth: AuthContext,
+  channel: WsChannel,
+  visibility: RecordVisibility | undefined,
+  useAccessControl: boolean,
+): boolean {
+  if (!maySubscribe(auth, channel)) return false;
+  if (auth.isAdmin || !visibility) return true;
+  if (visibility.missing || visibility.hidden || visibility.adminOnly) return false;
+  const rule = channelRules[channel];
+  if (useAccessControl && (rule.record === 'cruise' || rule.record === 'lowering')) {
+    return visibility.accessList.includes(auth.user.id);
+  }
+  return true;
+}

@@ -1,0 +1,8 @@
+/**
+ * Bus channels that are not websocket subscription paths. They ride the same bus, so with
+ * PostgreSQL they cross processes like the §7.6 channels do.
+ */
+export const internalChannels = {
+  /** Output lines of a running external call (a string per message), for /ws/execute_output listeners. */
+  executeOutput: 'bathylog:executeOutput',
+} as const;

@@ -1,0 +1,524 @@
+import os from 'node:os';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocket, WebSocketServer, type RawData } from 'ws';
+import {
+  executeOutputPath,
+  executeOutputReply,
+  executeOutputRouteId,
+  isExecuteOutputEnd,
+  messages,
+  nesProtocolVersion,
+  statusPhrase,
+  wsPath,
+  type NesErrorFrame,
+  type NesId,
+  type NesServerFrame,
+  type WsChannel,
+} from '@bathylog/shared';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppContext } from '../context.js';
+import { AppError } from '../lib/app-error.js';
+import { authenticateToken, type AuthContext } from '../plugins/auth.js';
+import { channelForPath, channelRules, mayReceive, maySubscribe, recordVisibility, type RecordVisibility } from './channel-rules.js';
+
+/**
+ * The server side of the hapi nes protocol, version 2 (reference §7), on a plain `ws` server that
+ * shares the HTTP port. Unlike Sealog the socket is authenticated: the hello carries the same JWT
+ * a REST request would, and every delivery re-checks (briefly cached) that the user still exists,
+ * is enabled and holds the same roles, so a disabled user stops receiving.
+ */
+export interface NesServerOptions {
+  heartbeatIntervalMs: number;
+  heartbeatTimeoutMs: number;
+  /** A socket that has not said hello within this time is closed. */
+  helloTimeoutMs: number;
+  /** How long a verified token is trusted before the user is re-read; 0 = on every delivery. */
+  authRecheckMs: number;
+  useAccessControl: boolean;
+  maxPayloadBytes: number;
+}
+
+export interface InjectRequest {
+  method: string;
+  url: string;
+  payload?: unknown;
+  headers: Record<string, string>;
+  remoteAddress?: string;
+}
+
+export interface InjectResponse {
+  statusCode: number;
+  headers: Record<string, unknown>;
+  body: string;
+}
+
+/** Runs a REST route for a nes `request` frame (app.inject with the socket's token). */
+export type InjectFn = (request: InjectRequest) => Promise<InjectResponse>;
+
+/** Beyond this much unsent data a subscriber is too slow to keep up and is dropped. */
+const maxBufferedBytes = 16 * 1024 * 1024;
+
+const phrases: Record<number, string> = { 501: 'Not Implemented' };
+
+/** An error answered to the client as a nes error frame. */
+class NesFailure extends Error {
+  path?: string;
+  /** A refused hello or reauth: the socket is closed after the error frame. */
+  closeAfter = false;
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function refusal(statusCode: number, message: string): NesFailure {
+  const err = new NesFailure(statusCode, message);
+  err.closeAfter = true;
+  return err;
+}
+
+const bad = (message: string) => new NesFailure(400, message);
+const authUnavailable = 'Authentication is unavailable, try again';
+
+class NesSocket {
+  readonly subscriptions = new Set<string>();
+  helloed = false;
+  auth: AuthContext | null = null;
+  token: string | null = null;
+  /** When `auth` was last confirmed against the database. */
+  authAt = 0;
+  /** Heard from (or successfully sent to) since the last heartbeat check. */
+  active = true;
+  processing = 0;
+  /** Serialises this socket's incoming frames, so a sub never overtakes its hello. */
+  inbox: Promise<void> = Promise.resolve();
+  /** Deliveries waiting for an auth re-check; keeps pubs in order. */
+  outbox: Promise<void> | null = null;
+  helloTimer: NodeJS.Timeout | null = null;
+  closing = false;
+
+  constructor(
+    readonly id: string,
+    readonly ws: WebSocket,
+    readonly remoteAddress: string | undefined,
+  ) {}
+}
+
+type AuthOutcome = { ok: true; auth: AuthContext } | { ok: false; error: AppError } | { ok: 'unknown'; error: unknown };
+
+export class NesServer {
+  private readonly wss: WebSocketServer;
+  private readonly sockets = new Set<NesSocket>();
+  private readonly subscribers = new Map<string, Set<NesSocket>>();
+  private readonly outputListeners = new Set<NesSocket>();
+  private readonly authCache = new Map<string, { at: number; outcome: Promise<AuthOutcome> }>();
+  private readonly serverId = `${os.hostname()}:${process.pid}:${Date.now().toString(36)}`;
+  private counter = 0;
+  private heartbeatTimer: NodeJS.Timeout | null = null;
+  private heartbeatCheckTimer: NodeJS.Timeout | null = null;
+  private stopped = false;
+  private readonly log: FastifyBaseLogger;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly inject: InjectFn,
+    private readonly opts: NesServerOptions,
+  ) {
+    this.log = ctx.log.child({ module: 'realtime' });
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: opts.maxPayloadBytes });
+    this.wss.on('error', (err) => this.log.warn({ err }, 'websocket server error'));
+    this.heartbeatTimer = setInterval(() => this.beat(), opts.heartbeatIntervalMs);
+    this.heartbeatTimer.unref();
+  }
+
+  /** Number of open sockets (for diagnostics and tests of shutdown). */
+  get connectionCount(): number {
+    return this.sockets.size;
+  }
+
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    if (this.stopped) {
+      socket.destroy();
+      return;
+    }
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.add(ws, req));
+  }
+
+  private add(ws: WebSocket, req: IncomingMessage): void {
+    const socket = new NesSocket(`${Date.now()}:${this.serverId}:${this.counter++}`, ws, req.socket.remoteAddress);
+    this.sockets.add(socket);
+    socket.helloTimer = setTimeout(() => {
+      if (!socket.helloed) this.disconnect(socket);
+    }, this.opts.helloTimeoutMs);
+    ws.on('error', (err) => this.log.debug({ err }, 'websocket error'));
+    ws.on('message', (data: RawData) => this.onMessage(socket, data));
+    ws.once('close', () => this.remove(socket));
+  }
+
+  private remove(socket: NesSocket): void {
+    if (socket.helloTimer) clearTimeout(socket.helloTimer);
+    this.sockets.delete(socket);
+    this.outputListeners.delete(socket);
+    for (const path of socket.subscriptions) this.subscribers.get(path)?.delete(socket);
+    socket.subscriptions.clear();
+  }
+
+  private disconnect(socket: NesSocket, code = 1000, reason = ''): void {
+    if (socket.closing) return;
+    socket.closing = true;
+    if (socket.helloTimer) clearTimeout(socket.helloTimer);
+    // close() sends queued frames first; a peer that never answers the close is cut off.
+    socket.ws.close(code, reason);
+    setTimeout(() => socket.ws.terminate(), 2000).unref();
+  }
+
+  // ---- outgoing ----
+
+  private sendText(socket: NesSocket, text: string, isPing = false): void {
+    const ws = socket.ws;
+    if (ws.readyState !== WebSocket.OPEN || socket.closing) return;
+    if (ws.bufferedAmount > maxBufferedBytes) {
+      this.log.warn({ socket: socket.id }, 'dropping a websocket that does not keep up');
+      ws.terminate();
+      return;
+    }
+    ws.send(text, (err) => {
+      // As in nes: a successful send (other than a ping) proves the connection alive.
+      if (!err && !isPing) socket.active = true;
+    });
+  }
+
+  private send(socket: NesSocket, frame: NesServerFrame | NesErrorFrame): void {
+    this.sendText(socket, JSON.stringify(frame));
+  }
+
+  private sendError(socket: NesSocket, err: NesFailure, request?: { type?: unknown; id?: unknown }): void {
+    const frame: NesErrorFrame = {
+      statusCode: err.statusCode,
+      payload: { error: phrases[err.statusCode] ?? statusPhrase(err.statusCode), message: err.message },
+    };
+    if (request && (typeof request.type === 'string' || typeof request.type === 'number')) frame.type = String(request.type);
+    if (request && (typeof request.id === 'string' || typeof request.id === 'number')) frame.id = request.id;
+    if (err.path !== undefined) frame.path = err.path;
+    this.send(socket, frame);
+  }
+
+  // ---- incoming ----
+
+  private onMessage(socket: NesSocket, data: RawData): void {
+    socket.active = true;
+    const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8');
+    socket.inbox = socket.inbox.then(() => this.process(socket, text)).catch((err: unknown) => {
+      this.log.error({ err }, 'websocket message failed');
+    });
+  }
+
+  private async process(socket: NesSocket, text: string): Promise<void> {
+    if (socket.closing) return;
+    let request: Record<string, unknown>;
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
+      request = parsed as Record<string, unknown>;
+    } catch {
+      this.sendError(socket, bad('Cannot parse message'));
+      return;
+    }
+    socket.processing++;
+    try {
+      const reply = await this.lifecycle(socket, request);
+      if (reply) this.send(socket, reply);
+    } catch (err) {
+      if (err instanceof NesFailure) {
+        this.sendError(socket, err, request);
+        if (err.closeAfter) this.disconnect(socket, 1008, err.message.slice(0, 120));
+      } else {
+        this.log.error({ err }, 'websocket request failed');
+        this.sendError(socket, new NesFailure(500, messages.internal), request);
+      }
+    } finally {
+      socket.processing--;
+    }
+  }
+
+  private async lifecycle(socket: NesSocket, request: Record<string, unknown>): Promise<NesServerFrame | null> {
+    if (!request.type) throw bad('Cannot parse message');
+    if (!request.id || (typeof request.id !== 'string' && typeof request.id !== 'number')) throw bad('Message missing id');
+    const id = request.id as NesId;
+    if (request.type === 'ping') return null;
+    if (request.type === 'hello') return this.hello(socket, id, request);
+    if (!socket.helloed || !socket.auth) throw bad('Connection is not initialized');
+    switch (request.type) {
+      case 'reauth':
+        return this.reauth(socket, id, request);
+      case 'request':
+        return this.request(socket, id, request);
+      case 'message':
+        throw new NesFailure(501, 'Not Implemented');
+      case 'sub': {
+        const path = request.path;
+        this.subscribe(socket, path);
+        return { type: 'sub', id, path: path as string };
+      }
+      case 'unsub':
+        if (typeof request.path === 'string') this.unsubscribe(socket, request.path);
+        return { type: 'unsub', id };
+      default:
+        throw bad('Unknown message type');
+    }
+  }
+
+  private async hello(socket: NesSocket, id: NesId, request: Record<string, unknown>): Promise<NesServerFrame> {
+    if (socket.helloed) throw bad('Connection already initialized');
+    if (request.version !== nesProtocolVersion) {
+      const given = typeof request.version === 'string' && request.version ? request.version : 'none';
+      throw bad(`Incorrect protocol version (expected ${nesProtocolVersion} but received ${given})`);
+    }
+    socket.helloed = true;
+    if (socket.helloTimer) clearTimeout(socket.helloTimer);
+    socket.helloTimer = null;
+    const subs = request.subs;
+    if (subs !== undefined && (!Array.isArray(subs) || subs.some((s) => typeof s !== 'string'))) {
+      throw refusal(400, 'Invalid subscriptions list');
+    }
+    const token = tokenFromAuth(request.auth);
+    const outcome = await this.verify(token, true);
+    if (outcome.ok !== true) {
+      const message = outcome.ok === false ? outcome.error.message : authUnavailable;
+      if (outcome.ok === 'unknown') this.log.error({ err: outcome.error }, 'websocket authentication failed');
+      throw refusal(outcome.ok === false ? outcome.error.statusCode : 503, message);
+    }
+    socket.auth = outcome.auth;
+    socket.token = token ?? null;
+    socket.authAt = Date.now();
+    // The connection counts as initialised even when a subscription below fails (as in nes).
+    for (const path of (subs as string[] | undefined) ?? []) {
+      try {
+        this.subscribe(socket, path);
+      } catch (err) {
+        if (err instanceof NesFailure) err.path = path;
+        throw err;
+      }
+    }
+    const heartbeat = { interval: this.opts.heartbeatIntervalMs, timeout: this.opts.heartbeatTimeoutMs };
+    return { type: 'hello', id, heartbeat, socket: socket.id };
+  }
+
+  private async reauth(socket: NesSocket, id: NesId, request: Record<string, unknown>): Promise<NesServerFrame> {
+    const token = tokenFromAuth(request.auth);
+    const outcome = await this.verify(token, true);
+    if (outcome.ok !== true) {
+      if (outcome.ok === 'unknown') this.log.error({ err: outcome.error }, 'websocket authentication failed');
+      throw outcome.ok === false ? refusal(outcome.error.statusCode, outcome.error.message) : refusal(503, authUnavailable);
+    }
+    socket.auth = outcome.auth;
+    socket.token = token ?? null;
+    socket.authAt = Date.now();
+    return { type: 'reauth', id };
+  }
+
+  private async request(socket: NesSocket, id: NesId, request: Record<string, unknown>): Promise<NesServerFrame> {
+    const method = request.method === undefined ? 'GET' : request.method;
+    if (typeof method !== 'string' || !method) throw bad('Message missing method');
+    if (typeof request.path !== 'string' || !request.path) throw bad('Message missing path');
+    let path: string = request.path;
+    const headers: Record<string, string> = {};
+    if (request.headers !== undefined && request.headers !== null) {
+      if (typeof request.headers !== 'object') throw bad('Invalid headers');
+      for (const [k, v] of Object.entries(request.headers as Record<string, unknown>)) {
+        if (k.toLowerCase() === 'authorization') throw bad('Cannot include an Authorization header');
+        if (typeof v === 'string') headers[k.toLowerCase()] = v;
+      }
+    }
+    if (path === executeOutputRouteId) path = executeOutputPath;
+    else if (!path.startsWith('/')) throw new NesFailure(404, 'Not Found');
+    if (path === executeOutputPath && method.toUpperCase() === 'GET') {
+      // Only admins may run external calls, so only they may listen to their output.
+      if (!socket.auth!.isAdmin) {
+        return { type: 'request', id, statusCode: 403, payload: { statusCode: 403, error: 'Forbidden', message: messages.insufficientScope } };
+      }
+      this.outputListeners.add(socket);
+      return { type: 'request', id, statusCode: 200, payload: executeOutputReply };
+    }
+    headers.authorization = `Bearer ${socket.token ?? ''}`;
+    const res = await this.inject({
+      method: method.toUpperCase(),
+      url: path,
+      headers,
+      ...(request.payload !== undefined ? { payload: request.payload } : {}),
+      ...(socket.remoteAddress ? { remoteAddress: socket.remoteAddress } : {}),
+    });
+    return { type: 'request', id, statusCode: res.statusCode, payload: responsePayload(res) };
+  }
+
+  // ---- subscriptions ----
+
+  private subscribe(socket: NesSocket, path: unknown): void {
+    if (typeof path !== 'string' || !path) throw new NesFailure(404, 'Subscription not found');
+    if (path.includes('?')) throw bad('Subscription path cannot contain query');
+    const channel = channelForPath(path);
+    if (!channel) throw new NesFailure(404, 'Subscription not found');
+    if (!maySubscribe(socket.auth!, channel)) throw new NesFailure(403, messages.insufficientScope);
+    if (socket.subscriptions.has(path)) return;
+    socket.subscriptions.add(path);
+    let set = this.subscribers.get(path);
+    if (!set) this.subscribers.set(path, (set = new Set()));
+    set.add(socket);
+  }
+
+  private unsubscribe(socket: NesSocket, path: string): void {
+    if (!socket.subscriptions.delete(path)) return;
+    this.subscribers.get(path)?.delete(socket);
+  }
+
+  // ---- delivery ----
+
+  /** Delivers one bus publication to every subscriber allowed to see it. */
+  async publish(channel: WsChannel, payload: unknown): Promise<void> {
+    const path = wsPath(channel);
+    const subs = this.subscribers.get(path);
+    if (!subs || subs.size === 0) return;
+    const rule = channelRules[channel];
+    let visibility: RecordVisibility | undefined;
+    if (rule.record) {
+      try {
+        visibility = await recordVisibility(this.ctx, rule, payload);
+      } catch (err) {
+        this.log.error({ err, channel }, 'could not check who may see a publication; sending it to admins only');
+        visibility = { missing: true, hidden: true, adminOnly: true, accessList: [] };
+      }
+    }
+    const text = JSON.stringify({ type: 'pub', path, message: payload });
+    for (const socket of subs) this.deliver(socket, channel, visibility, text);
+  }
+
+  private deliver(socket: NesSocket, channel: WsChannel, visibility: RecordVisibility | undefined, text: string): void {
+    const send = () => {
+      if (socket.auth && socket.subscriptions.has(wsPath(channel)) && mayReceive(socket.auth, channel, visibility, this.opts.useAccessControl)) {
+        this.sendText(socket, text);
+      }
+    };
+    if (!socket.outbox && Date.now() - socket.authAt < this.opts.authRecheckMs) {
+      send();
+      return;
+    }
+    const next: Promise<void> = (socket.outbox ?? Promise.resolve())
+      .then(async () => {
+        if (await this.recheck(socket)) send();
+      })
+      .catch((err: unknown) => this.log.error({ err }, 'websocket delivery failed'))
+      .finally(() => {
+        if (socket.outbox === next) socket.outbox = null;
+      });
+    socket.outbox = next;
+  }
+
+  /** Re-reads the socket's user; false (and the socket closed) when the token is no longer valid. */
+  private async recheck(socket: NesSocket): Promise<boolean> {
+    if (socket.closing) return false;
+    if (Date.now() - socket.authAt < this.opts.authRecheckMs) return true;
+    const outcome = await this.verify(socket.token ?? undefined, false);
+    if (outcome.ok === true) {
+      socket.auth = outcome.auth;
+      socket.authAt = Date.now();
+      return true;
+    }
+    if (outcome.ok === 'unknown') {
+      // The database is unreachable: keep the socket; the next delivery checks again.
+      this.log.warn({ err: outcome.error }, 'could not re-check a websocket user');
+      return true;
+    }
+    this.disconnect(socket, 1008, outcome.error.message);
+    return false;
+  }
+
+  /** Verifies a token; results are shared between sockets of the same token for authRecheckMs. */
+  private verify(token: string | undefined, fresh: boolean): Promise<AuthOutcome> {
+    const now = Date.now();
+    const key = token ?? '';
+    const cached = this.authCache.get(key);
+    if (!fresh && cached && now - cached.at < this.opts.authRecheckMs) return cached.outcome;
+    const outcome: Promise<AuthOutcome> = authenticateToken(this.ctx, token).then(
+      (auth) => ({ ok: true as const, auth }),
+      (error: unknown) => (error instanceof AppError ? { ok: false as const, error } : { ok: 'unknown' as const, error }),
+    );
+    if (this.opts.authRecheckMs > 0) this.authCache.set(key, { at: now, outcome });
+    return outcome;
+  }
+
+  /** Output of an external call: to every socket that asked for it; the end marker closes them. */
+  sendOutput(message: string): void {
+    const text = JSON.stringify({ type: 'update', message });
+    const end = isExecuteOutputEnd(message);
+    for (const socket of this.outputListeners) {
+      this.sendText(socket, text);
+      if (end) this.disconnect(socket);
+    }
+    if (end) this.outputListeners.clear();
+  }
+
+  // ---- heartbeat ----
+
+  private beat(): void {
+    const ping = JSON.stringify({ type: 'ping' });
+    for (const socket of this.sockets) this.sendText(socket, ping, true);
+    if (this.heartbeatCheckTimer) clearTimeout(this.heartbeatCheckTimer);
+    this.heartbeatCheckTimer = setTimeout(() => {
+      for (const socket of this.sockets) {
+        if (!socket.active && socket.processing === 0) this.disconnect(socket);
+        else socket.active = false;
+      }
+    }, this.opts.heartbeatTimeoutMs);
+    this.heartbeatCheckTimer.unref();
+    // Forget cached verifications nobody uses any more.
+    const now = Date.now();
+    for (const [key, entry] of this.authCache) if (now - entry.at > this.opts.authRecheckMs) this.authCache.delete(key);
+  }
+
+  async close(): Promise<void> {
+    this.stopped = true;
+    if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
+    if (this.heartbeatCheckTimer) clearTimeout(this.heartbeatCheckTimer);
+    const closing = [...this.sockets].map(
+      (socket) =>
+        new Promise<void>((resolve) => {
+          if (socket.ws.readyState === WebSocket.CLOSED) return resolve();
+          socket.ws.once('close', () => resolve());
+          this.disconnect(socket, 1001, 'Server shutting down');
+          setTimeout(resolve, 2500).unref();
+        }),
+    );
+    await Promise.all(closing);
+    await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+  }
+}
+
+/** The JWT from `hello.auth.headers.Authorization` (any case; with or without "Bearer"). */
+export function tokenFromAuth(auth: unknown): string | undefined {
+  if (typeof auth !== 'object' || auth === null) return undefined;
+  const headers = (auth as { headers?: unknown }).headers;
+  if (typeof headers !== 'object' || headers === null) return undefined;
+  for (const [k, v] of Object.entries(headers as Record<string, unknown>)) {
+    if (k.toLowerCase() === 'authorization' && typeof v === 'string') {
+      const token = v.replace(/bearer/gi, '').replace(/\s+/g, '');
+      return token || undefined;
+    }
+  }
+  return undefined;
+}
+
+function responsePayload(res: InjectResponse): unknown {
+  if (res.body === '') return null;
+  const type = String(res.headers['content-type'] ?? '');
+  if (/^application\/json/i.test(type)) {
+    try {
+      return JSON.parse(res.body) as unknown;
+    } catch {
+      return res.body;
+    }
+  }
+  return res.body;
+}

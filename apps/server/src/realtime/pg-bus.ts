@@ -1,0 +1,205 @@
+import { EventEmitter } from 'node:events';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { FastifyBaseLogger } from 'fastify';
+import type { BusListener, ChannelBus } from './bus.js';
+
+/**
+ * The channel bus across processes: several servers on one PostgreSQL database each LISTEN on
+ * one notification channel, and every publish is NOTIFYed to the others. A publish reaches the
+ * own process at once (never twice: notifications carrying the own origin are skipped).
+ * NOTIFY payloads are limited to 8000 bytes; larger messages are stored in realtime_outbox
+ * (migration 003) and the notification carries only the row id, which receivers fetch.
+ */
+export interface PgBusOptions {
+  url: string;
+  /** The schema the application's tables live in; also scopes the notification channel. */
+  schema: string | null;
+  log: FastifyBaseLogger;
+  /** Rows older than this are removed from the outbox (receivers fetch within milliseconds). */
+  outboxRetentionMs?: number;
+}
+
+/** NOTIFY allows 8000 bytes; keep room for the envelope and multi-byte characters. */
+export const notifyPayloadLimit = 7900;
+
+interface Envelope {
+  /** Origin: the publishing bus instance. */
+  o: string;
+  /** Channel. */
+  c: string;
+  /** Payload, or… */
+  p?: unknown;
+  /** …the outbox row holding it. */
+  r?: number;
+}
+
+export class PgBus implements ChannelBus {
+  private readonly emitter = new EventEmitter();
+  private readonly origin = randomBytes(8).toString('hex');
+  private readonly notifyChannel: string;
+  private client: pg.Client | null = null;
+  private connecting: Promise<void> | null = null;
+  private closed = false;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private cleanupTimer: NodeJS.Timeout | null = null;
+  /** Incoming notifications are handled one after another so outbox fetches keep the order. */
+  private incoming: Promise<void> = Promise.resolve();
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly log: FastifyBaseLogger;
+  private readonly retentionMs: number;
+
+  constructor(private readonly opts: PgBusOptions) {
+    this.emitter.setMaxListeners(0);
+    this.notifyChannel = `bathylog_bus${opts.schema ? `_${opts.schema}` : ''}`.slice(0, 63);
+    this.log = opts.log.child({ module: 'pg-bus' });
+    this.retentionMs = opts.outboxRetentionMs ?? 5 * 60_000;
+  }
+
+  /** Connects and starts listening; resolves once LISTEN is in place. */
+  async start(): Promise<void> {
+    await this.connect();
+    this.cleanupTimer = setInterval(() => void this.cleanup(), 60_000);
+    this.cleanupTimer.unref();
+  }
+
+  private connect(): Promise<void> {
+    if (this.connecting) return this.connecting;
+    this.connecting = (async () => {
+      const client = new pg.Client({
+        connectionString: this.opts.url,
+        ...(this.opts.schema ? { options: `-c search_path=${this.opts.schema}` } : {}),
+      });
+      client.on('notification', (msg) => {
+        if (msg.channel !== this.notifyChannel || msg.payload === undefined) return;
+        const text = msg.payload;
+        this.incoming = this.incoming.then(() => this.receive(text)).catch((err: unknown) => {
+          this.log.error({ err }, 'could not handle a bus notification');
+        });
+      });
+      client.on('error', (err) => {
+        this.log.warn({ err }, 'bus connection lost');
+        this.dropClient(client);
+      });
+      client.on('end', () => this.dropClient(client));
+      await client.connect();
+      await client.query(`LISTEN ${quoteIdent(this.notifyChannel)}`);
+      if (this.closed) {
+        await client.end();
+        return;
+      }
+      this.client = client;
+    })().finally(() => {
+      this.connecting = null;
+    });
+    return this.connecting;
+  }
+
+  private dropClient(client: pg.Client): void {
+    if (this.client !== client) return;
+    this.client = null;
+    client.end().catch(() => undefined);
+    if (!this.closed) this.scheduleReconnect(1000);
+  }
+
+  private scheduleReconnect(delayMs: number): void {
+    if (this.retryTimer || this.closed) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      this.connect().then(
+        () => this.log.info('bus connection restored'),
+        (err: unknown) => {
+          this.log.warn({ err }, 'bus reconnect failed');
+          this.scheduleReconnect(Math.min(delayMs * 2, 30_000));
+        },
+      );
+    }, delayMs);
+    this.retryTimer.unref();
+  }
+
+  publish(channel: string, payload: unknown): void {
+    this.emitter.emit(channel, payload);
+    const sending = this.forward(channel, payload);
+    this.inFlight.add(sending);
+    void sending.finally(() => this.inFlight.delete(sending));
+  }
+
+  private async forward(channel: string, payload: unknown): Promise<void> {
+    const client = this.client;
+    if (!client) {
+      this.log.warn({ channel }, 'bus not connected; the message reaches this process only');
+      if (!this.connecting) this.scheduleReconnect(100);
+      return;
+    }
+    try {
+      const envelope: Envelope = { o: this.origin, c: channel, p: payload };
+      let text = JSON.stringify(envelope);
+      if (Buffer.byteLength(text, 'utf8') > notifyPayloadLimit) {
+        // One client runs its queries in order, so the row exists before the notification.
+        const res = await client.query<{ id: string | number }>(
+          'INSERT INTO realtime_outbox (created_at, channel, payload) VALUES ($1, $2, $3) RETURNING id',
+          [Date.now(), channel, JSON.stringify(payload ?? null)],
+        );
+        text = JSON.stringify({ o: this.origin, c: channel, r: Number(res.rows[0]!.id) } satisfies Envelope);
+      }
+      await client.query('SELECT pg_notify($1, $2)', [this.notifyChannel, text]);
+    } catch (err) {
+      this.log.error({ err, channel }, 'could not forward a message to other processes');
+    }
+  }
+
+  private async receive(text: string): Promise<void> {
+    let envelope: Envelope;
+    try {
+      envelope = JSON.parse(text) as Envelope;
+    } catch {
+      return;
+    }
+    if (envelope.o === this.origin || typeof envelope.c !== 'string') return;
+    let payload = envelope.p;
+    if (envelope.r !== undefined) {
+      const client = this.client;
+      if (!client) return;
+      const res = await client.query<{ payload: string }>('SELECT payload FROM realtime_outbox WHERE id = $1', [envelope.r]);
+      const row = res.rows[0];
+      if (!row) {
+        this.log.warn({ id: envelope.r }, 'bus message no longer in the outbox');
+        return;
+      }
+      payload = JSON.parse(row.payload) as unknown;
+    }
+    this.emitter.emit(envelope.c, payload);
+  }
+
+  private async cleanup(): Promise<void> {
+    const client = this.client;
+    if (!client) return;
+    try {
+      await client.query('DELETE FROM realtime_outbox WHERE created_at < $1', [Date.now() - this.retentionMs]);
+    } catch (err) {
+      this.log.warn({ err }, 'outbox cleanup failed');
+    }
+  }
+
+  subscribe(channel: string, listener: BusListener): () => void {
+    this.emitter.on(channel, listener);
+    return () => this.emitter.off(channel, listener);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    if (this.cleanupTimer) clearInterval(this.cleanupTimer);
+    this.emitter.removeAllListeners();
+    await this.connecting?.catch(() => undefined);
+    // Let queued NOTIFYs go out before the connection ends.
+    await Promise.all(this.inFlight);
+    const client = this.client;
+    this.client = null;
+    if (client) await client.end().catch(() => undefined);
+  }
+}
+
+function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}

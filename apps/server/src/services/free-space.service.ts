@@ -1,0 +1,70 @@
+import { statfs } from 'node:fs/promises';
+import { customVarNames } from '@bathylog/shared';
+import type { AppContext } from '../context.js';
+import { CustomVarsService } from '../modules/custom-vars/custom-vars.service.js';
+
+export interface DiskUsage {
+  /** Bytes an unprivileged process can still write. */
+  freeBytes: number;
+  /** Percentage of the disk in use, 0-100, rounded as `df` shows it. */
+  usedPercentage: number;
+}
+
+/** Measures the disk holding `folder`. */
+export async function measureDisk(folder: string): Promise<DiskUsage> {
+  const s = await statfs(folder);
+  const freeBytes = s.bavail * s.bsize;
+  const used = (s.blocks - s.bfree) * s.bsize;
+  // df's Use%: used against what users can use (blocks reserved for root do not count).
+  const usable = used + freeBytes;
+  const usedPercentage = usable > 0 ? Math.ceil((used / usable) * 100) : 100;
+  return { freeBytes, usedPercentage: Math.min(100, Math.max(0, usedPercentage)) };
+}
+
+/**
+ * The free-space monitor (reference §9.3, with its defect 15 fixed: the NEW reading is pushed).
+ * Every freeSpaceIntervalSeconds, and once at start, it measures the data folder's disk and sets
+ * freeSpaceInBytes (free bytes) and freeSpacePercentage (the percentage USED, which is what the
+ * footer's colours assume: green < 75, amber < 90, red otherwise), each pushed on updateCustomVars.
+ */
+export class FreeSpaceMonitor {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly measure: (folder: string) => Promise<DiskUsage> = measureDisk,
+  ) {}
+
+  /** Runs once now, then every interval. */
+  async start(): Promise<void> {
+    if (this.timer || this.ctx.config.freeSpaceIntervalSeconds === 0) return;
+    this.timer = setInterval(() => void this.runOnce(), this.ctx.config.freeSpaceIntervalSeconds * 1000);
+    this.timer.unref();
+    await this.runOnce();
+  }
+
+  /** One reading; errors are logged, never thrown (a missing var must not stop the server). */
+  runOnce(): Promise<void> {
+    if (this.running) return this.running;
+    this.running = (async () => {
+      try {
+        const usage = await this.measure(this.ctx.paths.data);
+        const vars = new CustomVarsService(this.ctx);
+        await vars.setByServer(customVarNames.freeSpaceInBytes, String(usage.freeBytes));
+        await vars.setByServer(customVarNames.freeSpacePercentage, String(usage.usedPercentage));
+      } catch (err) {
+        this.ctx.log.warn({ err }, 'free-space reading failed');
+      }
+    })().finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+}
