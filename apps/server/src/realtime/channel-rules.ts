@@ -77,8 +77,8 @@ function recordId(payload: Record<string, unknown>): string | undefined {
 
 /**
  * Reads hidden/access/admin-only facts of a published record: from the payload when it carries
- * them (the raw objects some routes publish do), otherwise from the database. Called once per
- * publication, not once per socket.
+ * them (API objects carry the hidden flag, and the access list when access control is on),
+ * otherwise from the database. Called once per publication, not once per socket.
  */
 export async function recordVisibility(
   ctx: AppContext,
@@ -97,8 +97,8 @@ export async function recordVisibility(
   }
   if (rule.record === 'cruise') {
     const fromPayload = listOf(p.cruise_access_list);
-    if ('cruise_hidden' in p && fromPayload) {
-      return { missing: false, hidden: flag(p.cruise_hidden), adminOnly: false, accessList: fromPayload };
+    if ('cruise_hidden' in p && (fromPayload || !ctx.config.useAccessControl)) {
+      return { missing: false, hidden: flag(p.cruise_hidden), adminOnly: false, accessList: fromPayload ?? [] };
     }
     const row = id
       ? await db.selectFrom('cruises').select(['cruise_hidden', 'cruise_access_list']).where('id', '=', id).executeTakeFirst()
@@ -107,8 +107,8 @@ export async function recordVisibility(
     return { missing: false, hidden: flag(row.cruise_hidden), adminOnly: false, accessList: listOf(row.cruise_access_list) ?? [] };
   }
   const fromPayload = listOf(p.lowering_access_list);
-  if ('lowering_hidden' in p && fromPayload) {
-    return { missing: false, hidden: flag(p.lowering_hidden), adminOnly: false, accessList: fromPayload };
+  if ('lowering_hidden' in p && (fromPayload || !ctx.config.useAccessControl)) {
+    return { missing: false, hidden: flag(p.lowering_hidden), adminOnly: false, accessList: fromPayload ?? [] };
   }
   const row = id
     ? await db.selectFrom('lowerings').select(['lowering_hidden', 'lowering_access_list']).where('id', '=', id).executeTakeFirst()

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { displayCommand, splitCommandLine, substituteRecord } from './command-line.js';
+
+describe('export command lines', () => {
+  it('splits on whitespace and honours quotes and escapes, without a shell', () => {
+    expect(splitCommandLine('./venv/bin/python ./misc/sealog_data_export.py -v -L {id}')).toEqual([
+      './venv/bin/python',
+      './misc/sealog_data_export.py',
+      '-v',
+      '-L',
+      '{id}',
+    ]);
+    expect(splitCommandLine(`"/opt/my tools/export" 'a b' c\\ d "say \\"hi\\"" ''`)).toEqual([
+      '/opt/my tools/export',
+      'a b',
+      'c d',
+      'say "hi"',
+      '',
+    ]);
+    expect(splitCommandLine('echo $HOME; rm -rf / | cat')).toEqual(['echo', '$HOME;', 'rm', '-rf', '/', '|', 'cat']);
+    expect(() => splitCommandLine('export "unterminated')).toThrow('unterminated double quote');
+  });
+
+  it('substitutes the record after splitting, so ids with spaces stay one argument', () => {
+    const words = splitCommandLine('export -L {id} --uid={uid}');
+    expect(substituteRecord(words, { id: 'S 0492; rm', uid: '6410f20b6594c9977675e47b' })).toEqual([
+      'export',
+      '-L',
+      'S 0492; rm',
+      '--uid=6410f20b6594c9977675e47b',
+    ]);
+    expect(substituteRecord(['export.sh', '-v'], { id: 'S0492', uid: 'x' })).toEqual(['export.sh', '-v', 'S0492']);
+    expect(displayCommand(['export', '-L', 'S 0492'])).toBe('export -L "S 0492"');
+  });
+});
