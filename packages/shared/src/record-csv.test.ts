@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { csvCell, csvDocument, escapeNewlines } from './csv.js';
+import { cruisesToCsv, loweringsToCsv } from './record-csv.js';
+import type { Cruise } from './schemas/cruises.js';
+import type { Lowering } from './schemas/lowerings.js';
+
+describe('csv cells (reference §6)', () => {
+  it('quotes strings and doubles inner quotes, leaves numbers and booleans bare, empties missing values', () => {
+    expect(csvCell('say "hi"')).toBe('"say ""hi"""');
+    expect(csvCell(12.5)).toBe('12.5');
+    expect(csvCell(true)).toBe('true');
+    expect(csvCell(undefined)).toBe('');
+    expect(csvCell(null)).toBe('');
+    expect(csvCell({ a: 1 })).toBe('"{""a"":1}"');
+  });
+
+  it('writes a quoted header and rows joined by \\n without a trailing newline', () => {
+    expect(csvDocument(['a', 'b'], [{ a: 'x', b: 1 }, { a: 'y' }])).toBe('"a","b"\n"x",1\n"y",');
+  });
+
+  it('escapes every line break, not only the first', () => {
+    expect(escapeNewlines('one\ntwo\r\nthree\rfour')).toBe('one\\ntwo\\nthree\\nfour');
+  });
+});
+
+const cruise: Cruise = {
+  id: '5981f167212b348aed7fa9f5',
+  cruise_id: 'AT37-14',
+  cruise_location: 'Jaco Scar, Costa Rica',
+  start_ts: '2017-06-14T00:00:00.000Z',
+  stop_ts: '2017-06-28T00:00:00.000Z',
+  cruise_tags: ['engineering', 'coral'],
+  cruise_hidden: false,
+  cruise_additional_meta: {
+    cruise_vessel: 'R/V Atlantis',
+    cruise_pi: 'Bruce Strickrott',
+    cruise_departure_location: 'Norfolk, VA',
+    cruise_arrival_location: "St. George's, Bermuda",
+    cruise_name: 'Some Cruise Name',
+    cruise_description: 'line1\nline2\nline3',
+    cruise_participants: ['A. B', 'C. D'],
+    cruise_files: ['a.txt'],
+  },
+};
+
+describe('cruise CSV (reference §6.3)', () => {
+  it('has the reference header: fixed columns, then the meta keys sorted', () => {
+    const [header] = cruisesToCsv([cruise]).split('\n');
+    expect(header).toBe(
+      '"id","cruise_id","start_ts","stop_ts","cruise_location","cruise_tags","cruise_arrival_location","cruise_departure_location","cruise_description","cruise_name","cruise_participants","cruise_pi","cruise_vessel"',
+    );
+  });
+
+  it('writes the real id, joined lists, every newline escaped, and no hidden/access/files columns', () => {
+    const lines = cruisesToCsv([{ ...cruise, cruise_access_list: ['x'] }]).split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toBe(
+      '"5981f167212b348aed7fa9f5","AT37-14","2017-06-14T00:00:00.000Z","2017-06-28T00:00:00.000Z","Jaco Scar, Costa Rica","engineering,coral","St. George\'s, Bermuda","Norfolk, VA","line1\\nline2\\nline3","Some Cruise Name","A. B,C. D","Bruce Strickrott","R/V Atlantis"',
+    );
+    expect(lines[0]).not.toMatch(/hidden|access|files/);
+  });
+
+  it('exports a cruise without a description (Sealog answered 500)', () => {
+    const bare: Cruise = { ...cruise, cruise_additional_meta: { cruise_vessel: 'R/V X' } };
+    expect(cruisesToCsv([bare, cruise]).split('\n')[1]).toBe(
+      '"5981f167212b348aed7fa9f5","AT37-14","2017-06-14T00:00:00.000Z","2017-06-28T00:00:00.000Z","Jaco Scar, Costa Rica","engineering,coral",,,,,,,"R/V X"',
+    );
+  });
+});
+
+describe('lowering CSV (reference §6.4)', () => {
+  it('matches the reference example row, with the real id', () => {
+    const lowering: Lowering = {
+      id: '6981f167212b348aed7fa9f5',
+      lowering_id: 'L1',
+      start_ts: '2017-06-16T00:00:00.000Z',
+      stop_ts: '2017-06-17T00:00:00.000Z',
+      lowering_location: '',
+      lowering_tags: ['x', 'y'],
+      lowering_hidden: true,
+      lowering_additional_meta: {
+        lowering_description: 'a\nb',
+        milestones: { lowering_on_bottom: '2017-06-16T01:00:00Z', lowering_aborted: null },
+        stats: { max_depth: 10, bounding_box: [1, 2, 3, 4] },
+        lowering_files: ['report.pdf'],
+      },
+    };
+    expect(loweringsToCsv([lowering])).toBe(
+      '"id","lowering_id","start_ts","stop_ts","lowering_location","lowering_tags","lowering_description","milestones","stats"\n' +
+        '"6981f167212b348aed7fa9f5","L1","2017-06-16T00:00:00.000Z","2017-06-17T00:00:00.000Z","","x,y","a\\nb","{""lowering_on_bottom"":""2017-06-16T01:00:00Z"",""lowering_aborted"":null}","{""max_depth"":10,""bounding_box"":[1,2,3,4]}"',
+    );
+  });
+});
