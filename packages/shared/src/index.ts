@@ -16,3 +16,6 @@ export * from './record-csv.js';
 export * from './schemas/cruises.js';
 export * from './schemas/lowerings.js';
 export * from './realtime.js';
+export * from './schemas/events.js';
+export * from './schemas/event-aux-data.js';
+export * from './event-csv.js';

@@ -1,6 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
 import type { Dialect } from '../database.js';
 import * as m001 from './001-initial.js';
+import * as m002 from './002-event-search.js';
 import * as m003 from './003-realtime-outbox.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
@@ -11,6 +12,7 @@ type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<voi
  */
 const ordered: Array<[string, DialectMigration]> = [
   ['001-initial', m001],
+  ['002-event-search', m002],
   ['003-realtime-outbox', m003],
 ];
 

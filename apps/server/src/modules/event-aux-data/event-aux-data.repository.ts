@@ -1,0 +1,60 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { DB, EventAuxDataTable } from '../../db/schema.js';
+
+export type AuxRow = EventAuxDataTable;
+
+/** Aux-data records: one per (event_id, data_source), a unique index guarantees it. */
+export class EventAuxDataRepository {
+  constructor(private readonly db: Kysely<DB> | Transaction<DB>) {}
+
+  async findById(id: string): Promise<AuxRow | undefined> {
+    return this.db.selectFrom('event_aux_data').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async findByEventAndSource(eventId: string, dataSource: string): Promise<AuxRow | undefined> {
+    return this.db
+      .selectFrom('event_aux_data')
+      .selectAll()
+      .where('event_id', '=', eventId)
+      .where('data_source', '=', dataSource)
+      .executeTakeFirst();
+  }
+
+  /** Aux records of the given events, optionally of the given sources only; per event in id order. */
+  async listByEventIds(eventIds: readonly string[], sources: readonly string[] | null = null): Promise<AuxRow[]> {
+    if (eventIds.length === 0 || (sources !== null && sources.length === 0)) return [];
+    let q = this.db.selectFrom('event_aux_data').selectAll().where('event_id', 'in', eventIds);
+    if (sources !== null) q = q.where('data_source', 'in', sources);
+    return q.orderBy('event_id').orderBy('id').execute();
+  }
+
+  /** A keyset chunk of records in id order, by exact event id and/or sources (no event filter). */
+  async chunk(opts: { eventId?: string | undefined; sources: readonly string[] | null; afterId?: string | undefined; offset: number; limit: number }): Promise<AuxRow[]> {
+    if (opts.sources !== null && opts.sources.length === 0) return [];
+    let q = this.db.selectFrom('event_aux_data').selectAll();
+    if (opts.eventId !== undefined) q = q.where('event_id', '=', opts.eventId);
+    if (opts.sources !== null) q = q.where('data_source', 'in', opts.sources);
+    if (opts.afterId !== undefined) q = q.where('id', '>', opts.afterId);
+    return q.orderBy('id').limit(opts.limit).offset(opts.offset).execute();
+  }
+
+  async insert(row: AuxRow): Promise<void> {
+    await this.db.insertInto('event_aux_data').values(row).execute();
+  }
+
+  async update(id: string, patch: Partial<Omit<AuxRow, 'id'>>): Promise<void> {
+    if (Object.keys(patch).length === 0) return;
+    await this.db.updateTable('event_aux_data').set(patch).where('id', '=', id).execute();
+  }
+
+  async delete(id: string): Promise<number> {
+    const result = await this.db.deleteFrom('event_aux_data').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  async deleteByEventIds(eventIds: readonly string[]): Promise<number> {
+    if (eventIds.length === 0) return 0;
+    const result = await this.db.deleteFrom('event_aux_data').where('event_id', 'in', eventIds).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+}

@@ -1,0 +1,78 @@
+import { splitFilterTerms, splitNegatedTerms } from '@bathylog/shared';
+import { AppError } from '../../lib/app-error.js';
+
+/**
+ * The event filter of reference §5.5 after parsing: every text condition is a list of
+ * case-insensitive substring terms (OR-ed within a list, lists AND-ed), never a pattern.
+ */
+export interface EventFilter {
+  /** Inclusive ts window in epoch ms, after clamping startTS/stopTS into the route's window. */
+  lo: number;
+  hi: number;
+  authors: string[];
+  /** `value` terms, and the event_value exclusions of `!` fulltext terms. */
+  values: { include: string[]; exclude: string[] };
+  freetext: string[];
+  /** Fulltext terms: value, free text, option values or author contains one of them. */
+  fulltext: string[];
+  /** Aux-data sources the event must have one of; `substring` on /events, `exact` elsewhere (Sealog). */
+  datasources: string[];
+  datasourceMatch: 'substring' | 'exact';
+}
+
+export interface FilterQuery {
+  author?: string[] | undefined;
+  value?: string[] | undefined;
+  freetext?: string[] | undefined;
+  fulltext?: string[] | undefined;
+  datasource?: string[] | undefined;
+  startTS?: number | undefined;
+  stopTS?: number | undefined;
+}
+
+/** The window a route searches: 1970..now for the global lists, the record's bounds for bycruise/bylowering. */
+export interface TimeWindow {
+  lo: number;
+  hi: number;
+}
+
+export function globalWindow(now = Date.now()): TimeWindow {
+  return { lo: 0, hi: now };
+}
+
+/**
+ * Builds the filter. startTS/stopTS outside the window fall back to its bounds, as Sealog does
+ * (a start in the future means "from the beginning"); a stop before the start is refused.
+ */
+export function buildEventFilter(query: FilterQuery, window: TimeWindow, datasourceMatch: 'substring' | 'exact'): EventFilter {
+  if (query.startTS !== undefined && query.stopTS !== undefined && query.stopTS < query.startTS) {
+    throw new AppError('BAD_REQUEST', '"stopTS" must be later than "startTS"');
+  }
+  const inWindow = (t: number | undefined) => t !== undefined && t >= window.lo && t <= window.hi;
+  const lo = inWindow(query.startTS) ? query.startTS! : window.lo;
+  const hi = inWindow(query.stopTS) ? query.stopTS! : window.hi;
+
+  const values = splitNegatedTerms(splitFilterTerms(query.value));
+  const fulltext = splitNegatedTerms(splitFilterTerms(query.fulltext));
+  return {
+    lo,
+    hi,
+    authors: splitFilterTerms(query.author),
+    values: { include: values.include, exclude: [...values.exclude, ...fulltext.exclude] },
+    freetext: splitFilterTerms(query.freetext),
+    fulltext: fulltext.include,
+    datasources: splitFilterTerms(query.datasource),
+    datasourceMatch,
+  };
+}
+
+/** True when the filter narrows events beyond the time window (used by aux-data listing rules). */
+export function hasTextConditions(filter: EventFilter): boolean {
+  return (
+    filter.authors.length > 0 ||
+    filter.values.include.length > 0 ||
+    filter.values.exclude.length > 0 ||
+    filter.freetext.length > 0 ||
+    filter.fulltext.length > 0
+  );
+}

@@ -1,0 +1,129 @@
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../lib/app-error.js';
+import type { AuthContext } from '../../plugins/auth.js';
+import { EventAuxDataRepository, type AuxRow } from '../event-aux-data/event-aux-data.repository.js';
+import { buildEventFilter, globalWindow, type FilterQuery, type TimeWindow } from './event-filter.js';
+import { toExportedEvent, toWireEvent, type ChunkSource, type ExportedEvent } from './event-output.js';
+import { EventSearch, type EventRow, type ResolvedFilter, type SortOrder } from './event-search.js';
+import { RecordIds, RecordWindowsRepository, type RecordKind, type RecordWindow } from './record-windows.repository.js';
+import type { LogEvent } from '@bathylog/shared';
+
+/** A limit up to this is served by one index-driven query; larger or no limit streams in keyset chunks. */
+export const pageMax = 1000;
+const chunkSize = 1000;
+
+/** Which events a list route covers: all of them (1970..now) or one cruise's or lowering's window. */
+export type EventScope = { kind: 'all' } | { kind: RecordKind; id: string };
+
+/**
+ * Who may read the events of a cruise or lowering by its id: as for opening the record itself
+ * (modules/access rules): admins always; without access control everyone with the read scope;
+ * with it, members of a non-empty access list only.
+ */
+function canReadRecord(caller: AuthContext, record: RecordWindow, useAccessControl: boolean): boolean {
+  if (caller.isAdmin || !useAccessControl) return true;
+  return record.accessList.length === 0 || record.accessList.includes(caller.user.id);
+}
+
+/** The reading side shared by the events, event_exports and event_aux_data routes. */
+export class EventQueries {
+  constructor(private readonly ctx: AppContext) {}
+
+  get search(): EventSearch {
+    return new EventSearch(this.ctx.database.db, this.ctx.database.dialect);
+  }
+
+  /** The record a bycruise/bylowering route reads, or the route's own not-found error. */
+  async record(caller: AuthContext, kind: RecordKind, id: string, notFound: AppError): Promise<RecordWindow> {
+    const record = await new RecordWindowsRepository(this.ctx.database.db).find(kind, id);
+    if (!record) throw notFound;
+    if (!canReadRecord(caller, record, this.ctx.config.useAccessControl)) {
+      throw new AppError('UNAUTHORIZED', `User not authorized to retrieve this ${kind}`);
+    }
+    return record;
+  }
+
+  async window(caller: AuthContext, scope: EventScope, notFound: AppError): Promise<TimeWindow> {
+    if (scope.kind === 'all') return globalWindow();
+    const record = await this.record(caller, scope.kind, scope.id, notFound);
+    return { lo: record.start_ts, hi: record.stop_ts };
+  }
+
+  async resolve(query: FilterQuery, window: TimeWindow, datasourceMatch: 'substring' | 'exact'): Promise<ResolvedFilter> {
+    return this.search.resolve(buildEventFilter(query, window, datasourceMatch));
+  }
+
+  /** The matching events as chunks (see `eventChunks`). */
+  rows(resolved: ResolvedFilter, opts: { order: SortOrder; offset?: number | undefined; limit?: number | undefined }): ChunkSource<EventRow> {
+    return eventChunks(this.search, resolved, opts);
+  }
+
+  async recordIds(wanted: boolean | undefined): Promise<RecordIds | null> {
+    return wanted ? RecordIds.load(this.ctx.database.db) : null;
+  }
+
+  /** Rows → wire events (with record ids when asked). */
+  events(source: ChunkSource<EventRow>, ids: RecordIds | null): ChunkSource<LogEvent> {
+    return async function* () {
+      for await (const rows of source()) yield rows.map((row) => toWireEvent(row, ids?.for(row.ts)));
+    };
+  }
+
+  /** Rows → events with their aux data embedded. */
+  exports(source: ChunkSource<EventRow>, ids: RecordIds | null): ChunkSource<ExportedEvent> {
+    const aux = new EventAuxDataRepository(this.ctx.database.db);
+    return async function* () {
+      for await (const rows of source()) {
+        const byEvent = groupByEvent(await aux.listByEventIds(rows.map((r) => r.id)));
+        yield rows.map((row) => toExportedEvent(row, byEvent.get(row.id) ?? [], ids?.for(row.ts)));
+      }
+    };
+  }
+}
+
+/**
+ * The events matching a filter, as chunks. A small limit is one index-driven page (cached, so a
+ * second read for CSV costs nothing); otherwise keyset chunks over the ts index, re-read per pass.
+ */
+export function eventChunks(
+  search: EventSearch,
+  resolved: ResolvedFilter,
+  opts: { order: SortOrder; offset?: number | undefined; limit?: number | undefined },
+): ChunkSource<EventRow> {
+  const offset = opts.offset ?? 0;
+  const limit = opts.limit;
+  if (limit !== undefined && limit <= pageMax) {
+    let cached: Promise<EventRow[]> | null = null;
+    return async function* () {
+      cached ??= search.page(resolved, { order: opts.order, offset, limit });
+      const rows = await cached;
+      if (rows.length > 0) yield rows;
+    };
+  }
+  return async function* () {
+    let after: { ts: number; id: string } | undefined;
+    let skip = offset;
+    let remaining = limit ?? Number.POSITIVE_INFINITY;
+    while (remaining > 0) {
+      const take = Math.min(chunkSize, remaining);
+      const rows = await search.chunk(resolved, { order: opts.order, after, offset: skip, limit: take });
+      if (rows.length === 0) return;
+      yield rows;
+      remaining -= rows.length;
+      if (rows.length < take) return;
+      skip = 0;
+      const last = rows[rows.length - 1]!;
+      after = { ts: last.ts, id: last.id };
+    }
+  };
+}
+
+export function groupByEvent(rows: readonly AuxRow[]): Map<string, AuxRow[]> {
+  const out = new Map<string, AuxRow[]>();
+  for (const row of rows) {
+    const list = out.get(row.event_id);
+    if (list) list.push(row);
+    else out.set(row.event_id, [row]);
+  }
+  return out;
+}

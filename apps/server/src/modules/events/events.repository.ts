@@ -1,0 +1,52 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Dialect } from '../../db/database.js';
+import type { DB, EventsTable } from '../../db/schema.js';
+import type { EventRow } from './event-search.js';
+
+/** Events by id: the plain reads and writes (searching lives in event-search.ts). */
+export class EventsRepository {
+  constructor(private readonly db: Kysely<DB> | Transaction<DB>) {}
+
+  async findById(id: string): Promise<EventRow | undefined> {
+    const row = await this.db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && { ...row, ts: Number(row.ts) };
+  }
+
+  async exists(id: string): Promise<boolean> {
+    const row = await this.db.selectFrom('events').select('id').where('id', '=', id).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async insert(row: EventsTable): Promise<void> {
+    await this.db.insertInto('events').values(row).execute();
+  }
+
+  async update(id: string, patch: Partial<Omit<EventsTable, 'id'>>): Promise<void> {
+    if (Object.keys(patch).length === 0) return;
+    await this.db.updateTable('events').set(patch).where('id', '=', id).execute();
+  }
+
+  async delete(id: string): Promise<number> {
+    const result = await this.db.deleteFrom('events').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  async deleteMany(ids: readonly string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    const result = await this.db.deleteFrom('events').where('id', 'in', ids).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  /**
+   * Removes every event and aux record. On SQLite the search index is emptied first, so the
+   * per-row delete triggers find nothing to unindex (a wipe of a million events stays quick).
+   */
+  async deleteAll(dialect: Dialect): Promise<void> {
+    await this.db.deleteFrom('event_aux_data').execute();
+    if (dialect === 'sqlite') {
+      await sql`INSERT INTO events_fts(events_fts) VALUES ('delete-all')`.execute(this.db);
+      await sql`DELETE FROM event_search`.execute(this.db);
+    }
+    await this.db.deleteFrom('events').execute();
+  }
+}

@@ -1,0 +1,69 @@
+import type { FastifyReply } from 'fastify';
+import { createEventSchema, eventGetQuerySchema, eventListQuerySchema, idParamsSchema, updateEventSchema } from '@bathylog/shared';
+import type { AppContext } from '../../context.js';
+import { caller } from '../../plugins/auth.js';
+import type { ApiInstance } from '../../plugins/types.js';
+import type { Output } from './event-output.js';
+import { EventsService } from './events.service.js';
+
+export function sendOutput(reply: FastifyReply, out: Output) {
+  return reply.type(out.contentType).send(out.body);
+}
+
+/** Events routes (reference §5.6). Literal segments (`count`, `all`, `bycruise`) win over `{id}`. */
+export function eventsRoutes(app: ApiInstance, ctx: AppContext): void {
+  const service = new EventsService(ctx);
+  const read = { auth: true, scopes: ['admin', 'read_events'] } as const;
+  const write = { auth: true, scopes: ['admin', 'write_events'] } as const;
+  const adminOnly = { auth: true, scopes: ['admin'] } as const;
+  const tags = ['events'];
+
+  app.get('/events', { config: read, schema: { querystring: eventListQuerySchema, tags } }, async (req, reply) =>
+    sendOutput(reply, await service.list(caller(req), req.query, { kind: 'all' })),
+  );
+
+  app.get('/events/count', { config: read, schema: { querystring: eventListQuerySchema, tags } }, (req) =>
+    service.count(caller(req), req.query, { kind: 'all' }),
+  );
+
+  for (const kind of ['cruise', 'lowering'] as const) {
+    app.get(
+      `/events/by${kind}/:id`,
+      { config: read, schema: { params: idParamsSchema, querystring: eventListQuerySchema, tags } },
+      async (req, reply) => sendOutput(reply, await service.list(caller(req), req.query, { kind, id: req.params.id })),
+    );
+    app.get(
+      `/events/by${kind}/:id/count`,
+      { config: read, schema: { params: idParamsSchema, querystring: eventListQuerySchema, tags } },
+      (req) => service.count(caller(req), req.query, { kind, id: req.params.id }),
+    );
+  }
+
+  app.get('/events/:id', { config: read, schema: { params: idParamsSchema, querystring: eventGetQuerySchema, tags } }, async (req, reply) =>
+    sendOutput(reply, await service.get(req.params.id, req.query)),
+  );
+
+  app.post('/events', { config: write, schema: { body: createEventSchema, tags } }, async (req, reply) =>
+    reply.code(201).send(await service.create(caller(req), req.body)),
+  );
+
+  app.patch('/events/:id', { config: write, schema: { params: idParamsSchema, body: updateEventSchema, tags } }, async (req, reply) => {
+    await service.update(req.params.id, req.body);
+    return reply.code(204).send();
+  });
+
+  // The seeds' client calls DELETE /events/all (wipe); the reference has the filtered bulk delete. Serve both.
+  app.delete('/events/all', { config: adminOnly, schema: { tags } }, async (_req, reply) => {
+    await service.removeAll();
+    return reply.code(204).send();
+  });
+
+  app.delete('/events', { config: adminOnly, schema: { querystring: eventListQuerySchema, tags } }, (req) =>
+    service.bulkDelete(req.query),
+  );
+
+  app.delete('/events/:id', { config: write, schema: { params: idParamsSchema, tags } }, async (req, reply) => {
+    await service.remove(caller(req), req.params.id);
+    return reply.code(204).send();
+  });
+}

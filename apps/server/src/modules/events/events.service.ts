@@ -1,0 +1,192 @@
+import {
+  eventsToCsv,
+  messages,
+  newObjectId,
+  normalizeOptionName,
+  ownEventDeleteWindowMs,
+  shouldPublish,
+  type CreateEvent,
+  type CreateEventResponse,
+  type EventGetQuery,
+  type EventListQuery,
+  type EventOption,
+  type UpdateEvent,
+} from '@bathylog/shared';
+import type { AppContext } from '../../context.js';
+import type { EventsTable } from '../../db/schema.js';
+import { AppError } from '../../lib/app-error.js';
+import type { AuthContext } from '../../plugins/auth.js';
+import { EventAuxDataRepository } from '../event-aux-data/event-aux-data.repository.js';
+import { buildEventFilter, globalWindow } from './event-filter.js';
+import { csvContentType, eventCsvOutput, jsonArrayOutput, jsonContentType, toWireAux, toWireEvent, type Output } from './event-output.js';
+import { EventQueries, eventChunks, type EventScope } from './event-queries.js';
+import { EventSearch, type EventRow } from './event-search.js';
+import { EventsRepository } from './events.repository.js';
+import { RecordIds } from './record-windows.repository.js';
+
+function normalizeOptions(options: readonly EventOption[]): EventOption[] {
+  return options.map((o) => ({ event_option_name: normalizeOptionName(o.event_option_name), event_option_value: o.event_option_value }));
+}
+
+/** When the server made an ObjectId (its first four bytes are the creation second). */
+function createdAt(id: string): number {
+  return Number.parseInt(id.slice(0, 8), 16) * 1000;
+}
+
+/** The not-found answers of the bycruise/bylowering routes, spelt as Sealog spells them (reference §5.6). */
+const scopeNotFound = {
+  list: {
+    cruise: (id: string) => new AppError('BAD_REQUEST', `No cruise record found for id: ${id}`),
+    lowering: (id: string) => new AppError('BAD_REQUEST', `No record lowering found for id: ${id}`),
+  },
+  count: {
+    cruise: (id: string) => new AppError('BAD_REQUEST', `No record cruise found for id: ${id}`),
+    lowering: (id: string) => new AppError('BAD_REQUEST', `No record lowering found for id: ${id}`),
+  },
+};
+
+function notFoundFor(route: 'list' | 'count', scope: EventScope): AppError {
+  return scope.kind === 'all' ? new AppError('NOT_FOUND', messages.noRecords) : scopeNotFound[route][scope.kind](scope.id);
+}
+
+/** Events (reference §5.5, §5.6): search, CRUD, the live channels and the delete rules. */
+export class EventsService {
+  private readonly queries: EventQueries;
+
+  constructor(private readonly ctx: AppContext) {
+    this.queries = new EventQueries(ctx);
+  }
+
+  private get db() {
+    return this.ctx.database.db;
+  }
+
+  async list(caller: AuthContext, query: EventListQuery, scope: EventScope): Promise<Output> {
+    const window = await this.queries.window(caller, scope, notFoundFor('list', scope));
+    const resolved = await this.queries.resolve(query, window, 'substring');
+    const rows = this.queries.rows(resolved, { order: query.sort === 'newest' ? 'desc' : 'asc', offset: query.offset, limit: query.limit });
+    // Unlike Sealog (§12 item 9), format and add_record_ids apply with a datasource filter too.
+    const events = this.queries.events(rows, await this.queries.recordIds(query.add_record_ids));
+    return query.format === 'csv' ? eventCsvOutput(events) : jsonArrayOutput(events);
+  }
+
+  async count(caller: AuthContext, query: EventListQuery, scope: EventScope): Promise<{ events: number }> {
+    const window = await this.queries.window(caller, scope, notFoundFor('count', scope));
+    const resolved = await this.queries.resolve(query, window, 'substring');
+    return { events: await this.queries.search.count(resolved) };
+  }
+
+  async get(id: string, query: EventGetQuery): Promise<Output> {
+    const row = await new EventsRepository(this.db).findById(id);
+    if (!row) throw new AppError('NOT_FOUND', `No record found for id: ${id}`);
+    const ids = query.add_record_ids ? (await RecordIds.load(this.db)).for(row.ts) : {};
+    const event = toWireEvent(row, ids);
+    if (query.format === 'csv') return { contentType: csvContentType, body: eventsToCsv([event]) };
+    return { contentType: jsonContentType, body: JSON.stringify(event) };
+  }
+
+  async create(caller: AuthContext, body: CreateEvent): Promise<CreateEventResponse> {
+    const repo = new EventsRepository(this.db);
+    if (body.id !== undefined && (await repo.exists(body.id))) throw new AppError('BAD_REQUEST', messages.duplicateEvent);
+    const row: EventsTable = {
+      id: body.id ?? newObjectId(),
+      ts: body.ts ?? Date.now(),
+      event_author: body.event_author ?? caller.user.username,
+      event_value: body.event_value,
+      event_options: JSON.stringify(normalizeOptions(body.event_options ?? [])),
+      event_free_text: body.event_free_text ?? '',
+    };
+    try {
+      await repo.insert(row);
+    } catch (err) {
+      // Two creates with the same client id at once: the loser gets the same answer as a repeat.
+      if (await repo.exists(row.id)) throw new AppError('BAD_REQUEST', messages.duplicateEvent);
+      throw err;
+    }
+    const event = toWireEvent(row);
+    if (shouldPublish(row.ts, body.publish)) this.ctx.bus.publish('newEvents', event);
+    return { acknowledged: true, insertedId: row.id, insertedEvent: event };
+  }
+
+  /**
+   * A changed ts is announced as Sealog does (deleteEvents, then newEvents, so every list
+   * re-sorts it), but the aux data stays with the event: Sealog deleted it, silently losing the
+   * navigation and frame grabs of an event whose time was merely corrected.
+   */
+  async update(id: string, body: UpdateEvent): Promise<void> {
+    const repo = new EventsRepository(this.db);
+    const existing = await repo.findById(id);
+    if (!existing) throw new AppError('BAD_REQUEST', `No event record found for id: ${id}`);
+    const patch: Partial<Omit<EventsTable, 'id'>> = {
+      ...(body.event_author !== undefined ? { event_author: body.event_author } : {}),
+      ...(body.ts !== undefined ? { ts: body.ts } : {}),
+      ...(body.event_value !== undefined ? { event_value: body.event_value } : {}),
+      ...(body.event_options !== undefined ? { event_options: JSON.stringify(normalizeOptions(body.event_options)) } : {}),
+      ...(body.event_free_text !== undefined ? { event_free_text: body.event_free_text } : {}),
+    };
+    await repo.update(id, patch);
+    const event = toWireEvent({ ...existing, ...patch } as EventRow);
+    if (body.ts !== undefined && body.ts !== existing.ts) {
+      this.ctx.bus.publish('deleteEvents', event);
+      this.ctx.bus.publish('newEvents', event);
+    } else {
+      this.ctx.bus.publish('updateEvents', event);
+    }
+  }
+
+  /**
+   * Who may delete one event (issue 3, seed 001 §6: "event deletion: admin and event_manager"):
+   * admins and event managers any event; other event writers (loggers, cruise and template
+   * managers) only an event they authored, within an hour of creating it. That keeps the
+   * console's flow working, where cancelling the options modal deletes the bare event the
+   * click just created (client-behaviour §7.2), without letting loggers prune the record later.
+   */
+  private mayDelete(caller: AuthContext, event: EventRow, now: number): boolean {
+    if (caller.isAdmin || caller.user.roles.includes('event_manager')) return true;
+    return event.event_author === caller.user.username && now - createdAt(event.id) <= ownEventDeleteWindowMs;
+  }
+
+  async remove(caller: AuthContext, id: string): Promise<void> {
+    const deleted = await this.db.transaction().execute(async (trx) => {
+      const events = new EventsRepository(trx);
+      const event = await events.findById(id);
+      if (!event) throw new AppError('NOT_FOUND', `No record found for id: ${id}`);
+      if (!this.mayDelete(caller, event, Date.now())) {
+        throw new AppError(
+          'FORBIDDEN',
+          'Only admins and event managers can delete this event (authors may delete their own events for an hour)',
+        );
+      }
+      const auxRepo = new EventAuxDataRepository(trx);
+      const aux = await auxRepo.listByEventIds([id]);
+      await auxRepo.deleteByEventIds([id]);
+      await events.delete(id);
+      return { event, aux };
+    });
+    this.ctx.bus.publish('deleteEvents', { ...toWireEvent(deleted.event), aux_data: deleted.aux.map(toWireAux) });
+  }
+
+  /** DELETE /events: the events GET /events would list (filters, sort, offset, limit), with their aux data. No publish. */
+  async bulkDelete(query: EventListQuery): Promise<{ deletedCount: number }> {
+    return this.db.transaction().execute(async (trx) => {
+      const search = new EventSearch(trx, this.ctx.database.dialect);
+      const resolved = await search.resolve(buildEventFilter(query, globalWindow(), 'substring'));
+      const events = new EventsRepository(trx);
+      const aux = new EventAuxDataRepository(trx);
+      let deletedCount = 0;
+      // Keyset chunks: rows already deleted lie behind the cursor, so deleting as we go is safe.
+      const chunks = eventChunks(search, resolved, { order: query.sort === 'newest' ? 'desc' : 'asc', offset: query.offset, limit: query.limit });
+      for await (const rows of chunks()) {
+        const ids = rows.map((r) => r.id);
+        await aux.deleteByEventIds(ids);
+        deletedCount += await events.deleteMany(ids);
+      }
+      return { deletedCount };
+    });
+  }
+
+  /** DELETE /events/all: every event and aux record. No publish (Sealog). */
+  async removeAll(): Promise<void> {
+    await this.db.transaction().execute((trx) => new EventsRepository(trx).deleteAll(this.ctx.database.dialect));
+  }
+}

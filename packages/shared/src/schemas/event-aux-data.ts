@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import { isoTimestampSchema, objectIdSchema, queryIntSchema, queryListSchema } from './common.js';
+
+/**
+ * Event aux data (reference §5.7): what the inserters store next to an event (navigation,
+ * frame grabs, CTD …). One record per event and data source.
+ */
+
+/**
+ * One datum. `data_value` is a string or a number; `data_uom` is optional and may be empty
+ * (the influx inserter sends `""`, which Sealog refused).
+ */
+export const auxDataItemSchema = z.strictObject({
+  data_name: z.string().min(1),
+  data_value: z.union([z.string(), z.number()]),
+  data_uom: z.string().optional(),
+});
+export type AuxDataItem = z.infer<typeof auxDataItemSchema>;
+
+export const eventAuxDataSchema = z.object({
+  id: z.string(),
+  event_id: z.string(),
+  data_source: z.string(),
+  data_array: z.array(
+    z.object({ data_name: z.string(), data_value: z.union([z.string(), z.number()]), data_uom: z.string().optional() }),
+  ),
+});
+export type EventAuxData = z.infer<typeof eventAuxDataSchema>;
+
+const dataSourceField = z.string().min(1).max(100);
+
+/** POST /event_aux_data: an upsert by (event_id, data_source). */
+export const createEventAuxDataSchema = z.strictObject({
+  id: objectIdSchema.optional(),
+  event_id: objectIdSchema,
+  data_source: dataSourceField,
+  data_array: z.array(auxDataItemSchema).optional(),
+});
+export type CreateEventAuxData = z.infer<typeof createEventAuxDataSchema>;
+
+/** PATCH /event_aux_data/{id}: `data_array` items are merged by name, the new values winning. */
+export const updateEventAuxDataSchema = z
+  .strictObject({
+    event_id: objectIdSchema.optional(),
+    data_source: dataSourceField.optional(),
+    data_array: z.array(auxDataItemSchema).optional(),
+  })
+  .refine((v) => Object.keys(v).length > 0, { message: 'must have at least 1 key', path: ['eventAuxDataUpdate'] });
+export type UpdateEventAuxData = z.infer<typeof updateEventAuxDataSchema>;
+
+const auxFilterFields = {
+  author: queryListSchema.optional(),
+  value: queryListSchema.optional(),
+  freetext: queryListSchema.optional(),
+  datasource: queryListSchema.optional(),
+  startTS: isoTimestampSchema.optional(),
+  stopTS: isoTimestampSchema.optional(),
+  offset: queryIntSchema(0).optional(),
+  limit: queryIntSchema(1).optional(),
+};
+
+/** GET /event_aux_data. `fulltext` and `format` are not accepted (Sealog). */
+export const auxDataListQuerySchema = z.strictObject({
+  eventID: objectIdSchema.optional(),
+  ...auxFilterFields,
+});
+export type AuxDataListQuery = z.infer<typeof auxDataListQuerySchema>;
+
+/** GET /event_aux_data/bycruise/{id} and /bylowering/{id}. */
+export const auxDataByRecordQuerySchema = z.strictObject(auxFilterFields);
+export type AuxDataByRecordQuery = z.infer<typeof auxDataByRecordQuerySchema>;
+
+/**
+ * PATCH merge rule (fixes Sealog defect §12.6, where stored values beat the new ones): the n-th
+ * item named X in the request replaces the n-th stored item named X (so frame-grab pairs with
+ * repeated names stay paired); stored items not named keep their place; new ones are appended.
+ */
+export function mergeAuxDataArrays(stored: readonly AuxDataItem[], incoming: readonly AuxDataItem[]): AuxDataItem[] {
+  const byName = new Map<string, AuxDataItem[]>();
+  for (const item of incoming) {
+    const list = byName.get(item.data_name) ?? [];
+    list.push(item);
+    byName.set(item.data_name, list);
+  }
+  const storedCount = new Map<string, number>();
+  const out: AuxDataItem[] = [];
+  for (const item of stored) {
+    const n = storedCount.get(item.data_name) ?? 0;
+    storedCount.set(item.data_name, n + 1);
+    out.push(byName.get(item.data_name)?.[n] ?? item);
+  }
+  const seen = new Map<string, number>();
+  for (const item of incoming) {
+    const k = seen.get(item.data_name) ?? 0;
+    seen.set(item.data_name, k + 1);
+    if (k >= (storedCount.get(item.data_name) ?? 0)) out.push(item);
+  }
+  return out;
+}

@@ -1,0 +1,148 @@
+import { z } from 'zod';
+import { isoTimestampSchema, looseTimestampSchema, objectIdSchema, queryBooleanSchema, queryIntSchema, queryListSchema } from './common.js';
+
+/**
+ * Events (reference §5.5, §5.6). Timestamps are ISO strings on the wire; schemas that read them
+ * turn them into epoch milliseconds.
+ */
+
+/** Option names are stored lower-cased with whitespace runs as `_` (scripts look for `milestone`, `status`). */
+export function normalizeOptionName(name: string): string {
+  return name.toLowerCase().replace(/\s+/g, '_');
+}
+
+export const eventOptionSchema = z.strictObject({
+  event_option_name: z.string().min(1),
+  event_option_value: z.string(),
+});
+export type EventOption = z.infer<typeof eventOptionSchema>;
+
+/** An event as every route answers it. `cruise_id`/`lowering_id` only with `add_record_ids`. */
+export const eventSchema = z.object({
+  id: z.string(),
+  event_author: z.string(),
+  ts: z.string(),
+  event_value: z.string(),
+  event_options: z.array(z.object({ event_option_name: z.string(), event_option_value: z.string() })),
+  event_free_text: z.string(),
+  cruise_id: z.string().optional(),
+  lowering_id: z.string().optional(),
+});
+export type LogEvent = z.infer<typeof eventSchema>;
+
+const eventOptionsField = z.array(eventOptionSchema);
+
+/** POST /events. `publish` is not stored: false keeps the event off the live channels. */
+export const createEventSchema = z.strictObject({
+  id: objectIdSchema.optional(),
+  event_author: z.string().min(1).max(100).optional(),
+  ts: isoTimestampSchema.optional(),
+  event_value: z.string().min(1).max(100),
+  event_options: eventOptionsField.optional(),
+  event_free_text: z.string().optional(),
+  publish: z.boolean().optional(),
+});
+export type CreateEvent = z.infer<typeof createEventSchema>;
+export type CreateEventInput = z.input<typeof createEventSchema>;
+
+/** PATCH /events/{id}: at least one field; `event_options` replaces the whole list. */
+export const updateEventSchema = z
+  .strictObject({
+    event_author: z.string().min(1).max(100).optional(),
+    ts: isoTimestampSchema.optional(),
+    event_value: z.string().min(1).max(100).optional(),
+    event_options: eventOptionsField.optional(),
+    event_free_text: z.string().optional(),
+  })
+  .refine((v) => Object.keys(v).length > 0, { message: 'must have at least 1 key', path: ['eventUpdateResponse'] });
+export type UpdateEvent = z.infer<typeof updateEventSchema>;
+export type UpdateEventInput = z.input<typeof updateEventSchema>;
+
+export const createEventResponseSchema = z.object({
+  acknowledged: z.literal(true),
+  insertedId: z.string(),
+  insertedEvent: eventSchema,
+});
+export type CreateEventResponse = z.infer<typeof createEventResponseSchema>;
+
+export const eventCountSchema = z.object({ events: z.number().int().min(0) });
+export type EventCount = z.infer<typeof eventCountSchema>;
+
+export const bulkDeleteEventsResponseSchema = z.object({ deletedCount: z.number().int().min(0) });
+
+/**
+ * How long after creating an event its author may still delete it without being an admin or an
+ * event manager: long enough for the console's "cancel the options modal deletes the bare event"
+ * flow (client-behaviour §7.2), short enough that loggers cannot prune the record later.
+ */
+export const ownEventDeleteWindowMs = 60 * 60 * 1000;
+
+/**
+ * Filter terms as the seeds' client sends them (seed 000 §7 "Query handling"): repeated keys and
+ * comma lists both give several terms; each is trimmed and blanks are dropped. Terms are OR-ed.
+ */
+export function splitFilterTerms(values: readonly string[] | undefined): string[] {
+  if (!values) return [];
+  return values.flatMap((v) => v.split(',')).map((t) => t.trim()).filter((t) => t !== '');
+}
+
+/**
+ * Splits terms into those to include and the `!term` ones to exclude (the `!` removed). A lone
+ * `!` excludes nothing.
+ */
+export function splitNegatedTerms(terms: readonly string[]): { include: string[]; exclude: string[] } {
+  const include: string[] = [];
+  const exclude: string[] = [];
+  for (const term of terms) {
+    if (term.startsWith('!')) {
+      const rest = term.slice(1).trim();
+      if (rest !== '') exclude.push(rest);
+    } else include.push(term);
+  }
+  return { include, exclude };
+}
+
+export const eventFormats = ['json', 'csv'] as const;
+export type EventFormat = (typeof eventFormats)[number];
+
+const filterFields = {
+  author: queryListSchema.optional(),
+  value: queryListSchema.optional(),
+  freetext: queryListSchema.optional(),
+  datasource: queryListSchema.optional(),
+};
+
+/** GET /events (and bycruise, bylowering, count, bulk DELETE): the filter of reference §5.5. */
+export const eventListQuerySchema = z.strictObject({
+  ...filterFields,
+  fulltext: queryListSchema.optional(),
+  startTS: isoTimestampSchema.optional(),
+  stopTS: isoTimestampSchema.optional(),
+  /** `newest` sorts newest first; anything else oldest first (Sealog). */
+  sort: z.string().optional(),
+  offset: queryIntSchema(0).optional(),
+  limit: queryIntSchema(1).optional(),
+  format: z.enum(eventFormats).optional(),
+  add_record_ids: queryBooleanSchema.optional(),
+});
+export type EventListQuery = z.infer<typeof eventListQuerySchema>;
+
+/** GET /events/{id}. */
+export const eventGetQuerySchema = z.strictObject({
+  format: z.enum(eventFormats).optional(),
+  add_record_ids: queryBooleanSchema.optional(),
+});
+export type EventGetQuery = z.infer<typeof eventGetQuerySchema>;
+
+/** GET /event_exports (and bycruise, bylowering): no `sort` (always oldest first); loose dates. */
+export const eventExportQuerySchema = z.strictObject({
+  ...filterFields,
+  fulltext: queryListSchema.optional(),
+  startTS: looseTimestampSchema.optional(),
+  stopTS: looseTimestampSchema.optional(),
+  offset: queryIntSchema(0).optional(),
+  limit: queryIntSchema(1).optional(),
+  format: z.enum(eventFormats).optional(),
+  add_record_ids: queryBooleanSchema.optional(),
+});
+export type EventExportQuery = z.infer<typeof eventExportQuerySchema>;
