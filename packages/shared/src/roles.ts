@@ -57,7 +57,9 @@ export function scopesForRoles(userRoles: readonly string[]): Scope[] {
   if (userRoles.includes('admin')) return ['admin'];
   const out: Scope[] = [];
   for (const role of userRoles) {
-    for (const scope of roleScopes[role as Exclude<Role, 'admin'>] ?? []) {
+    // Own keys only: any string may be stored as a role, 'toString' included.
+    const granted = Object.hasOwn(roleScopes, role) ? roleScopes[role as Exclude<Role, 'admin'>] : [];
+    for (const scope of granted) {
       if (!out.includes(scope)) out.push(scope);
     }
   }

@@ -41,6 +41,7 @@ export function issueMessage(issue: z.core.$ZodIssue): string {
       return issue.keys.map((k) => `"${pathLabel([...issue.path, k])}" is not allowed`).join('. ');
     case 'too_small': {
       const min = Number(issue.minimum);
+      if (issue.origin === 'string' && issue.exact) return `${label} length must be ${min} characters long`;
       if (issue.origin === 'string')
         return min === 1 ? `${label} is not allowed to be empty` : `${label} length must be at least ${min} characters long`;
       if (issue.origin === 'array' || issue.origin === 'set') return `${label} must contain at least ${min} items`;
@@ -48,6 +49,7 @@ export function issueMessage(issue: z.core.$ZodIssue): string {
     }
     case 'too_big': {
       const max = Number(issue.maximum);
+      if (issue.origin === 'string' && issue.exact) return `${label} length must be ${max} characters long`;
       if (issue.origin === 'string') return `${label} length must be less than or equal to ${max} characters long`;
       if (issue.origin === 'array' || issue.origin === 'set') return `${label} must contain less than or equal to ${max} items`;
       return `${label} must be less than or equal to ${max}`;

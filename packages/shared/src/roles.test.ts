@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { hasAnyScope, isProtectedUsername, scopesForRoles } from './roles.js';
+
+describe('scopesForRoles (reference §3.5)', () => {
+  it('gives admin only the admin scope, whatever else it holds', () => {
+    expect(scopesForRoles(['admin'])).toEqual(['admin']);
+    expect(scopesForRoles(['event_watcher', 'admin', 'cruise_manager'])).toEqual(['admin']);
+  });
+
+  it('gives each role its scopes in the documented order', () => {
+    expect(scopesForRoles(['event_watcher'])).toEqual(['read_events', 'read_cruises', 'read_lowerings']);
+    const logger = ['read_events', 'write_events', 'read_event_templates', 'read_cruises', 'read_lowerings'];
+    expect(scopesForRoles(['event_logger'])).toEqual(logger);
+    expect(scopesForRoles(['event_manager'])).toEqual(logger);
+    expect(scopesForRoles(['template_manager'])).toEqual([
+      'read_events',
+      'write_events',
+      'read_event_templates',
+      'write_event_templates',
+      'read_cruises',
+      'read_lowerings',
+    ]);
+    expect(scopesForRoles(['cruise_manager'])).toEqual([
+      'read_events',
+      'write_events',
+      'read_event_templates',
+      'write_event_templates',
+      'read_cruises',
+      'write_cruises',
+      'read_lowerings',
+      'write_lowerings',
+      'read_users',
+      'write_users',
+    ]);
+  });
+
+  it('concatenates roles in the user order, keeping the first occurrence of each scope', () => {
+    // The default guest: event_manager, event_logger, event_watcher.
+    expect(scopesForRoles(['event_manager', 'event_logger', 'event_watcher'])).toEqual([
+      'read_events',
+      'write_events',
+      'read_event_templates',
+      'read_cruises',
+      'read_lowerings',
+    ]);
+    expect(scopesForRoles(['event_watcher', 'template_manager'])).toEqual([
+      'read_events',
+      'read_cruises',
+      'read_lowerings',
+      'write_events',
+      'read_event_templates',
+      'write_event_templates',
+    ]);
+  });
+
+  it('grants nothing for unknown roles or none, and never create_cruises/create_lowerings', () => {
+    expect(scopesForRoles([])).toEqual([]);
+    expect(scopesForRoles(['captain', 'toString', '__proto__'])).toEqual([]);
+    expect(scopesForRoles(['captain', 'event_watcher'])).toEqual(['read_events', 'read_cruises', 'read_lowerings']);
+    const all = scopesForRoles([
+      'cruise_manager',
+      'event_manager',
+      'template_manager',
+      'event_logger',
+      'event_watcher',
+    ]);
+    expect(all).not.toContain('create_cruises');
+    expect(all).not.toContain('create_lowerings');
+    expect(all).not.toContain('admin');
+  });
+});
+
+describe('hasAnyScope', () => {
+  it('is satisfied by any one of the required scopes', () => {
+    expect(hasAnyScope(['read_events'], ['admin', 'read_events'])).toBe(true);
+    expect(hasAnyScope(['admin'], ['admin', 'read_users'])).toBe(true);
+    expect(hasAnyScope(['read_events', 'write_events'], ['admin', 'write_users'])).toBe(false);
+    expect(hasAnyScope([], ['read_events'])).toBe(false);
+  });
+});
+
+describe('isProtectedUsername', () => {
+  it('protects admin, guest and pi only', () => {
+    for (const name of ['admin', 'guest', 'pi']) expect(isProtectedUsername(name)).toBe(true);
+    for (const name of ['Admin', 'science', 'pi2', '']) expect(isProtectedUsername(name)).toBe(false);
+  });
+});

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { parseIsoTimestamp, parseLooseTimestamp, toIso } from './time.js';
+
+const base = Date.UTC(2023, 2, 14, 22, 15, 39);
+
+describe('parseIsoTimestamp (what Joi date().iso() accepted)', () => {
+  it('accepts 0 to 6 fractional digits, keeping milliseconds', () => {
+    expect(parseIsoTimestamp('2023-03-14T22:15:39Z')).toBe(base);
+    expect(parseIsoTimestamp('2023-03-14T22:15:39.4Z')).toBe(base + 400);
+    expect(parseIsoTimestamp('2023-03-14T22:15:39.47Z')).toBe(base + 470);
+    expect(parseIsoTimestamp('2023-03-14T22:15:39.479Z')).toBe(base + 479);
+    expect(parseIsoTimestamp('2023-03-14T22:15:39.4790Z')).toBe(base + 479);
+    expect(parseIsoTimestamp('2023-03-14T22:15:39.47912Z')).toBe(base + 479);
+    expect(parseIsoTimestamp('2023-03-14T22:15:39.479000Z')).toBe(base + 479);
+  });
+
+  it('accepts minutes without seconds', () => {
+    expect(parseIsoTimestamp('2023-03-14T22:15Z')).toBe(Date.UTC(2023, 2, 14, 22, 15));
+  });
+
+  it('applies numeric offsets', () => {
+    expect(parseIsoTimestamp('2023-03-15T00:15:39.479+02:00')).toBe(base + 479);
+    expect(parseIsoTimestamp('2023-03-14T20:15:39.479-0200')).toBe(base + 479);
+    expect(parseIsoTimestamp('2023-03-14T22:15:39+00:00')).toBe(base);
+  });
+
+  it('reads a date alone as UTC midnight', () => {
+    expect(parseIsoTimestamp('2020-03-01')).toBe(Date.UTC(2020, 2, 1));
+  });
+
+  it('reads a date-time without offset as UTC', () => {
+    expect(parseIsoTimestamp('2020-03-01T10:00')).toBe(Date.UTC(2020, 2, 1, 10));
+  });
+
+  it('rejects junk, impossible dates and epoch numbers', () => {
+    for (const junk of [
+      '',
+      'junk',
+      'March 3 2020',
+      '1678832139479',
+      '2023-02-31',
+      '2023-02-29T00:00:00Z',
+      '2023-13-01',
+      '2023-00-10',
+      '2023-03-14T24:00:00Z',
+      '2023-03-14T22:60:00Z',
+      '2023-03-14T22:15:61Z',
+      '2023-03-14T22:15:39.Z',
+      '2023-03-14T22:15:39.479ZZ',
+      '2023-3-14',
+      '14/03/2023',
+    ]) {
+      expect(parseIsoTimestamp(junk), junk).toBeNull();
+    }
+  });
+
+  it('accepts a leap day', () => {
+    expect(parseIsoTimestamp('2024-02-29T12:00:00Z')).toBe(Date.UTC(2024, 1, 29, 12));
+  });
+});
+
+describe('toIso', () => {
+  it('always writes milliseconds and Z', () => {
+    expect(toIso(base)).toBe('2023-03-14T22:15:39.000Z');
+    expect(toIso(base + 479)).toBe('2023-03-14T22:15:39.479Z');
+    expect(toIso(parseIsoTimestamp('2023-03-15T00:15:39.479+02:00')!)).toBe('2023-03-14T22:15:39.479Z');
+  });
+});
+
+describe('parseLooseTimestamp (startTS/stopTS: Joi date())', () => {
+  it('accepts epoch milliseconds as number or numeric text, ISO and date text', () => {
+    expect(parseLooseTimestamp(base)).toBe(base);
+    expect(parseLooseTimestamp(String(base))).toBe(base);
+    expect(parseLooseTimestamp('2023-03-14T22:15:39Z')).toBe(base);
+    expect(parseLooseTimestamp('March 3 2020 UTC')).toBe(Date.UTC(2020, 2, 3));
+  });
+
+  it('rejects what no parser understands', () => {
+    expect(parseLooseTimestamp('junk')).toBeNull();
+    expect(parseLooseTimestamp(Number.NaN)).toBeNull();
+  });
+});
