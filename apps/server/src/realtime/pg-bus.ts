@@ -46,6 +46,8 @@ export class PgBus implements ChannelBus {
   /** Incoming notifications are handled one after another so outbox fetches keep the order. */
   private incoming: Promise<void> = Promise.resolve();
   private readonly inFlight = new Set<Promise<void>>();
+  /** Queries on the bus connection run one after another (pg no longer queues them itself). */
+  private queries: Promise<unknown> = Promise.resolve();
   private readonly log: FastifyBaseLogger;
   private readonly retentionMs: number;
 
@@ -124,25 +126,37 @@ export class PgBus implements ChannelBus {
     void sending.finally(() => this.inFlight.delete(sending));
   }
 
+  /** Runs queries on the bus connection after those already queued; fails when disconnected. */
+  private serial<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+    const next = this.queries.then(() => {
+      const client = this.client;
+      if (!client) throw new Error('bus not connected');
+      return work(client);
+    });
+    this.queries = next.catch(() => undefined);
+    return next;
+  }
+
   private async forward(channel: string, payload: unknown): Promise<void> {
-    const client = this.client;
-    if (!client) {
+    if (!this.client) {
       this.log.warn({ channel }, 'bus not connected; the message reaches this process only');
       if (!this.connecting) this.scheduleReconnect(100);
       return;
     }
     try {
       const envelope: Envelope = { o: this.origin, c: channel, p: payload };
-      let text = JSON.stringify(envelope);
-      if (Buffer.byteLength(text, 'utf8') > notifyPayloadLimit) {
-        // One client runs its queries in order, so the row exists before the notification.
-        const res = await client.query<{ id: string | number }>(
-          'INSERT INTO realtime_outbox (created_at, channel, payload) VALUES ($1, $2, $3) RETURNING id',
-          [Date.now(), channel, JSON.stringify(payload ?? null)],
-        );
-        text = JSON.stringify({ o: this.origin, c: channel, r: Number(res.rows[0]!.id) } satisfies Envelope);
-      }
-      await client.query('SELECT pg_notify($1, $2)', [this.notifyChannel, text]);
+      const text = JSON.stringify(envelope);
+      await this.serial(async (client) => {
+        let notice = text;
+        if (Buffer.byteLength(text, 'utf8') > notifyPayloadLimit) {
+          const res = await client.query<{ id: string | number }>(
+            'INSERT INTO realtime_outbox (created_at, channel, payload) VALUES ($1, $2, $3) RETURNING id',
+            [Date.now(), channel, JSON.stringify(payload ?? null)],
+          );
+          notice = JSON.stringify({ o: this.origin, c: channel, r: Number(res.rows[0]!.id) } satisfies Envelope);
+        }
+        await client.query('SELECT pg_notify($1, $2)', [this.notifyChannel, notice]);
+      });
     } catch (err) {
       this.log.error({ err, channel }, 'could not forward a message to other processes');
     }
@@ -158,9 +172,8 @@ export class PgBus implements ChannelBus {
     if (envelope.o === this.origin || typeof envelope.c !== 'string') return;
     let payload = envelope.p;
     if (envelope.r !== undefined) {
-      const client = this.client;
-      if (!client) return;
-      const res = await client.query<{ payload: string }>('SELECT payload FROM realtime_outbox WHERE id = $1', [envelope.r]);
+      const id = envelope.r;
+      const res = await this.serial((client) => client.query<{ payload: string }>('SELECT payload FROM realtime_outbox WHERE id = $1', [id]));
       const row = res.rows[0];
       if (!row) {
         this.log.warn({ id: envelope.r }, 'bus message no longer in the outbox');
@@ -172,10 +185,9 @@ export class PgBus implements ChannelBus {
   }
 
   private async cleanup(): Promise<void> {
-    const client = this.client;
-    if (!client) return;
+    if (!this.client) return;
     try {
-      await client.query('DELETE FROM realtime_outbox WHERE created_at < $1', [Date.now() - this.retentionMs]);
+      await this.serial((client) => client.query('DELETE FROM realtime_outbox WHERE created_at < $1', [Date.now() - this.retentionMs]));
     } catch (err) {
       this.log.warn({ err }, 'outbox cleanup failed');
     }

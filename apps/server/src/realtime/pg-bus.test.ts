@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pino from 'pino';
+import { openTestDatabase } from '../../test/test-app.js';
+import { migrateToLatest, type Database } from '../db/database.js';
+import { PgBus } from './pg-bus.js';
+
+const url = process.env.TEST_DATABASE_URL;
+const log = pino({ level: 'silent' });
+
+/** Collects what a bus delivers on a channel and resolves once `count` messages arrived. */
+function collect(bus: PgBus, channel: string) {
+  const got: unknown[] = [];
+  let want = Infinity;
+  let done: () => void = () => undefined;
+  bus.subscribe(channel, (p) => {
+    got.push(p);
+    if (got.length >= want) done();
+  });
+  return {
+    got,
+    until(count: number): Promise<unknown[]> {
+      want = count;
+      if (got.length >= count) return Promise.resolve(got);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`got ${got.length} of ${count}`)), 10_000);
+        done = () => {
+          clearTimeout(timer);
+          resolve(got);
+        };
+      });
+    },
+  };
+}
+
+describe.skipIf(!url)('PostgreSQL LISTEN/NOTIFY bus', () => {
+  let db: { database: Database; drop(): Promise<void> };
+  let other: { database: Database; drop(): Promise<void> };
+  const buses: PgBus[] = [];
+  const bus = async (database: Database) => {
+    const b = new PgBus({ url: database.url!, schema: database.schema, log });
+    await b.start();
+    buses.push(b);
+    return b;
+  };
+
+  beforeAll(async () => {
+    db = await openTestDatabase('postgres');
+    other = await openTestDatabase('postgres');
+    await migrateToLatest(db.database);
+    await migrateToLatest(other.database);
+  });
+  afterAll(async () => {
+    for (const b of buses) await b.close();
+    await db?.drop();
+    await other?.drop();
+  });
+
+  it('delivers a publish once in the own process and once in every other process, in order', async () => {
+    const a = await bus(db.database);
+    const b = await bus(db.database);
+    const onA = collect(a, 'newEvents');
+    const onB = collect(b, 'newEvents');
+    const messages = Array.from({ length: 30 }, (_, i) => ({ id: `e${i}`, event_value: 'FISH', n: i }));
+    // Large messages in between take the outbox path and must not overtake small ones.
+    messages.splice(10, 0, { id: 'big', event_value: 'é'.repeat(6000), n: -1 });
+    for (const m of messages) a.publish('newEvents', m);
+    expect(await onB.until(messages.length)).toEqual(messages);
+    expect(onA.got).toEqual(messages);
+    // Nothing arrives twice: a last marker proves the earlier notifications were all handled.
+    a.publish('newEvents', { id: 'marker' });
+    await onB.until(messages.length + 1);
+    await onA.until(messages.length + 1);
+    expect(onA.got).toHaveLength(messages.length + 1);
+    expect(onB.got).toHaveLength(messages.length + 1);
+  });
+
+  it('carries payloads beyond the 8000-byte NOTIFY limit through the outbox table', async () => {
+    const a = await bus(db.database);
+    const b = await bus(db.database);
+    const onB = collect(b, 'deleteEvents');
+    const payload = { id: 'x', aux_data: Array.from({ length: 400 }, (_, i) => ({ data_name: `n${i}`, data_value: 'v'.repeat(50) })) };
+    expect(JSON.stringify(payload).length).toBeGreaterThan(8000);
+    a.publish('deleteEvents', payload);
+    expect(await onB.until(1)).toEqual([payload]);
+    const rows = await db.database.db.selectFrom('realtime_outbox' as never).selectAll().execute();
+    expect(rows.length).toBeGreaterThan(0);
+  });
+
+  it('keeps databases in different schemas apart', async () => {
+    const a = await bus(db.database);
+    const b = await bus(db.database);
+    const stranger = await bus(other.database);
+    const onStranger = collect(stranger, 'updateCustomVars');
+    const onB = collect(b, 'updateCustomVars');
+    a.publish('updateCustomVars', { id: '1', custom_var_name: 'asnapStatus', custom_var_value: 'On' });
+    await onB.until(1);
+    // The stranger's own marker arrives after anything a shared channel would have carried.
+    const own = collect(stranger, 'marker');
+    const strangerPeer = await bus(other.database);
+    strangerPeer.publish('marker', 1);
+    await own.until(1);
+    expect(onStranger.got).toEqual([]);
+  });
+});
