@@ -365,7 +365,7 @@ describe.each(engines)('event templates API on %s', (engine) => {
       ).toBe(204);
       const sys = await create(template({ event_name: 'system', system_template: true }));
       const edit = await t.api('PATCH', `/event_templates/${sys}`, { token: tm, body: { event_value: 'X' } });
-      expect(edit.statusCode).toBe(401);
+      expect(edit.statusCode).toBe(403);
       expect(edit.json()).toMatchObject({ message: 'user does not have permission to edit system templates' });
       const del = await t.api('DELETE', `/event_templates/${sys}`, { token: tm });
       expect(del.statusCode).toBe(401);
@@ -386,10 +386,10 @@ describe.each(engines)('event templates API on %s', (engine) => {
       const own = await create(template({ event_name: 'mine' }), tm);
       for (const [flags, message] of refusals) {
         const post = await t.api('POST', '/event_templates', { token: tm, body: template(flags) });
-        expect(post.statusCode, JSON.stringify(flags)).toBe(401);
+        expect(post.statusCode, JSON.stringify(flags)).toBe(403);
         expect(post.json()).toMatchObject({ message });
         const patch = await t.api('PATCH', `/event_templates/${own}`, { token: tm, body: flags });
-        expect(patch.statusCode, JSON.stringify(flags)).toBe(401);
+        expect(patch.statusCode, JSON.stringify(flags)).toBe(403);
         expect(patch.json()).toMatchObject({ message });
       }
       // The form sends every flag as false: that is accepted.

@@ -37,8 +37,12 @@ function compareByName(a: EventTemplateRecord, b: EventTemplateRecord): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
-/** Record-level refusals answer 401 with a message, as Sealog does for system templates (§5.9). */
-const notAllowed = (message: string) => new AppError('UNAUTHORIZED', message);
+/**
+ * Refusals on a record the caller may otherwise write: 403 with the reason, as the cruise and
+ * lowering field locks do. The one refusal Sealog itself had (deleting a system template) keeps
+ * its 401 and message, which clients already show.
+ */
+const notAllowed = (message: string) => new AppError('FORBIDDEN', message);
 
 export interface TemplateListQuery {
   system_template?: boolean;
@@ -147,8 +151,9 @@ export class EventTemplatesService {
       const repo = new EventTemplatesRepository(trx);
       const stored = await repo.findById(id);
       if (!stored) throw new AppError('NOT_FOUND', `No record found for id: ${id}`);
-      if (!caller.isAdmin && stored.system_template)
-        throw notAllowed('user does not have permission to delete system templates');
+      if (!caller.isAdmin && stored.system_template) {
+        throw new AppError('UNAUTHORIZED', 'user does not have permission to delete system templates');
+      }
       await repo.delete(id);
       return stored;
     });
