@@ -1,6 +1,9 @@
 import { customVarNames, type WsCustomVar } from '@bathylog/shared';
 import type { AppContext } from '../context.js';
 import { CustomVarsRepository } from '../modules/custom-vars/custom-vars.repository.js';
+import { EventsService } from '../modules/events/events.service.js';
+import type { AuthContext } from '../plugins/auth.js';
+import { systemIds } from '../seed/system.js';
 
 /** Logs one ASNAP event (through the events service, so its publish rules apply). */
 export type LogAsnapEvent = () => Promise<void>;
@@ -91,8 +94,10 @@ export class AsnapService {
 
 /** Logs ASNAP events as the sealog_asnap bot posts them: value ASNAP, no options, no free text. */
 export function logAsnapThroughEvents(ctx: AppContext): LogAsnapEvent {
+  const events = new EventsService(ctx);
+  // The server itself is the caller; the author is given, so the caller's name is never used.
+  const caller = { user: { id: systemIds.admin, username: asnapAuthor }, scopes: ['admin'], isAdmin: true } as unknown as AuthContext;
   return async () => {
-    // TODO(events service): replace with EventsService.create once it exists.
-    void ctx;
+    await events.create(caller, { event_value: 'ASNAP', event_options: [], event_free_text: '', event_author: asnapAuthor });
   };
 }
