@@ -1,22 +1,25 @@
 import type { FullConfig } from '@playwright/test';
-import { embedderOrigin, startServer } from './server';
+import { startEmbedder } from './embedder';
+import { startServer } from './server';
 
 /**
- * Starts one shared demo server for the run. Workers read its address and data folder from the
- * environment (process.env set here reaches them). E2E_KEEP_DATA=1 keeps the data folder.
+ * Starts one shared demo server for the run, and the local page that embeds the client for the
+ * auto-login test (its origin is the one the server accepts `login-with-token` from). Workers read
+ * the addresses and the data folder from the environment (process.env set here reaches them).
+ * E2E_KEEP_DATA=1 keeps the data folder.
  */
 export default async function globalSetup(_config: FullConfig) {
+  const embedder = await startEmbedder();
   const server = await startServer({
     mode: 'demo',
-    config: {
-      // The auto-login test posts from this origin (same site as the server: cookies stay first-party).
-      client: { loginWithTokenOrigins: [embedderOrigin] },
-    },
+    config: { client: { loginWithTokenOrigins: [embedder.origin] } },
   });
   process.env.BATHYLOG_E2E_URL = server.url;
   process.env.BATHYLOG_E2E_DATA = server.dataDir;
+  process.env.BATHYLOG_E2E_EMBEDDER = embedder.origin;
   console.log(`[e2e] server ${server.url}, data ${server.dataDir}`);
   return async () => {
+    await embedder.stop();
     await server.stop({ keepData: process.env.E2E_KEEP_DATA === '1' });
   };
 }

@@ -7,12 +7,8 @@ import { fileURLToPath } from 'node:url';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/**
- * Ports for servers started by the browser tests. 8399 is not used for servers: it is the
- * (intercepted, never listening) origin of the embedding page in the auto-login test.
- */
-export const portRange = { first: 8300, last: 8398 } as const;
-export const embedderOrigin = 'http://127.0.0.1:8399';
+/** Ports for servers started by the browser tests. */
+export const portRange = { first: 8300, last: 8399 } as const;
 
 export interface StartServerOptions {
   /** 'demo' (default) loads the FKt230303 cruise; 'production' seeds only the system users (fast). */

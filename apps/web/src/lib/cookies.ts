@@ -22,14 +22,12 @@ export function getCookie(name: string): string | null {
 }
 
 export function setCookie(name: string, value: string, opts: CookieOptions = {}): void {
-  const parts = [
-    `${encodeURIComponent(name)}=${encodeURIComponent(value)}`,
-    `path=${opts.path ?? '/'}`,
-    'SameSite=Lax',
-  ];
+  const parts = [`${encodeURIComponent(name)}=${encodeURIComponent(value)}`, `path=${opts.path ?? '/'}`];
   if (opts.maxAge !== undefined) parts.push(`max-age=${opts.maxAge}`);
-  // ORIG meant to set Secure over TLS and never did (client-behaviour §17.10).
-  if (window.location.protocol === 'https:') parts.push('Secure');
+  // Over TLS: Secure, and SameSite=None so the client also works inside an embedding frame of
+  // another site; plain http keeps Lax (client-behaviour §2.5; ORIG never applied this, §17.10).
+  if (window.location.protocol === 'https:') parts.push('SameSite=None', 'Secure');
+  else parts.push('SameSite=Lax');
   document.cookie = parts.join('; ');
 }
 

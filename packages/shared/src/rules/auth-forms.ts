@@ -43,17 +43,14 @@ const newPassword = () =>
  * "Passwords must match" on confirmPassword. It runs even while other fields are invalid, so the
  * user sees every problem at once (zod skips object refinements on dirty data by default).
  */
-function passwordsMatch<T extends { password?: string; confirmPassword?: string }>(schema: z.ZodType<T>) {
-  return schema.refine((v) => (v.password ?? '') === (v.confirmPassword ?? ''), {
+function passwordsMatch<S extends z.ZodType<{ password: string; confirmPassword: string }>>(schema: S): S {
+  return schema.refine((v) => v.password === v.confirmPassword, {
     message: m.passwordsMustMatch,
     path: ['confirmPassword'],
     when: (payload) => {
       const v = payload.value as Partial<Record<'password' | 'confirmPassword', unknown>> | null;
       return (
-        typeof v === 'object' &&
-        v !== null &&
-        typeof (v.password ?? '') === 'string' &&
-        typeof (v.confirmPassword ?? '') === 'string'
+        typeof v === 'object' && v !== null && typeof v.password === 'string' && typeof v.confirmPassword === 'string'
       );
     },
   });

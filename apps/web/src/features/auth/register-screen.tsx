@@ -1,5 +1,113 @@
-import { PlaceholderCard } from '../../components/placeholder-card';
+import { useState } from 'react';
+import { Button, Form } from 'react-bootstrap';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Link, useNavigate } from 'react-router';
+import { registerFormSchema, type RegisterForm } from '@bathylog/shared/rules/auth-forms';
+import { useRegister } from '../../api/auth';
+import { errorMessage } from '../../api/client';
+import { ErrorAlert, SuccessAlert } from '../../components/alerts';
+import { useCaptcha } from '../../lib/captcha';
+import { AuthCard } from './auth-card';
+import { TextField } from './form-field';
 
+const empty: RegisterForm = { username: '', fullname: '', email: '', password: '', confirmPassword: '' };
+
+/** /register (seed 000 §2, §5): the five rules; on success a panel with Back to Login. */
 export function RegisterScreen() {
-  return <PlaceholderCard title="User Registration" />;
+  const navigate = useNavigate();
+  const captcha = useCaptcha();
+  const registerUser = useRegister();
+  const [error, setError] = useState('');
+  const [done, setDone] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<RegisterForm>({ resolver: zodResolver(registerFormSchema), defaultValues: empty });
+
+  const onSubmit = handleSubmit(async (values) => {
+    setError('');
+    try {
+      await registerUser.mutateAsync({
+        username: values.username,
+        fullname: values.fullname.trim(),
+        email: values.email.trim(),
+        password: values.password,
+        reCaptcha: await captcha(),
+      });
+      setDone(true);
+    } catch (err) {
+      setError(errorMessage(err));
+    }
+  });
+
+  if (done) {
+    return (
+      <AuthCard title="User Registration">
+        <SuccessAlert message="Registration complete. You can now log in with your new account." />
+        <div className="d-grid">
+          <Button variant="primary" onClick={() => navigate('/login')} autoFocus>
+            Back to Login
+          </Button>
+        </div>
+      </AuthCard>
+    );
+  }
+
+  return (
+    <AuthCard title="User Registration">
+      <ErrorAlert message={error} />
+      <Form noValidate onSubmit={onSubmit} aria-label="User Registration">
+        <TextField
+          label="Username"
+          required
+          registration={register('username')}
+          error={errors.username}
+          autoComplete="username"
+          autoFocus
+        />
+        <TextField
+          label="Full Name"
+          required
+          registration={register('fullname')}
+          error={errors.fullname}
+          autoComplete="name"
+        />
+        <TextField
+          label="Email"
+          required
+          type="email"
+          registration={register('email')}
+          error={errors.email}
+          autoComplete="email"
+        />
+        <TextField
+          label="Password"
+          required
+          type="password"
+          registration={register('password')}
+          error={errors.password}
+          autoComplete="new-password"
+        />
+        <TextField
+          label="Confirm Password"
+          required
+          type="password"
+          registration={register('confirmPassword')}
+          error={errors.confirmPassword}
+          autoComplete="new-password"
+        />
+        <div className="d-grid">
+          <Button type="submit" variant="primary" disabled={isSubmitting}>
+            Register
+          </Button>
+        </div>
+      </Form>
+      <hr />
+      <div className="text-center">
+        <Link to="/login">Back to Login</Link>
+      </div>
+    </AuthCard>
+  );
 }

@@ -1,5 +1,88 @@
-import { PlaceholderCard } from '../../components/placeholder-card';
+import { useState } from 'react';
+import { Button, Form } from 'react-bootstrap';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Link, useNavigate, useParams } from 'react-router';
+import { resetPasswordFormSchema, type ResetPasswordForm } from '@bathylog/shared/rules/auth-forms';
+import { useResetPassword } from '../../api/auth';
+import { errorMessage } from '../../api/client';
+import { ErrorAlert, SuccessAlert } from '../../components/alerts';
+import { useCaptcha } from '../../lib/captcha';
+import { AuthCard } from './auth-card';
+import { TextField } from './form-field';
 
+const empty: ResetPasswordForm = { password: '', confirmPassword: '' };
+
+/** /resetPassword/:token (seed 000 §2, §5): a new password; on success Back to Login. */
 export function ResetPasswordScreen() {
-  return <PlaceholderCard title="Reset Password" />;
+  const { token = '' } = useParams();
+  const navigate = useNavigate();
+  const captcha = useCaptcha();
+  const reset = useResetPassword();
+  const [error, setError] = useState('');
+  const [done, setDone] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    reset: resetForm,
+    formState: { errors, isSubmitting },
+  } = useForm<ResetPasswordForm>({ resolver: zodResolver(resetPasswordFormSchema), defaultValues: empty });
+
+  const onSubmit = handleSubmit(async (values) => {
+    setError('');
+    try {
+      await reset.mutateAsync({ token, password: values.password, reCaptcha: await captcha() });
+      resetForm(empty);
+      setDone(true);
+    } catch (err) {
+      setError(errorMessage(err));
+    }
+  });
+
+  if (done) {
+    return (
+      <AuthCard title="Reset Password">
+        <SuccessAlert message="Password Reset" />
+        <div className="d-grid">
+          <Button variant="primary" onClick={() => navigate('/login')} autoFocus>
+            Back to Login
+          </Button>
+        </div>
+      </AuthCard>
+    );
+  }
+
+  return (
+    <AuthCard title="Reset Password">
+      <ErrorAlert message={error} />
+      <Form noValidate onSubmit={onSubmit} aria-label="Reset Password">
+        <TextField
+          label="Password"
+          required
+          type="password"
+          registration={register('password')}
+          error={errors.password}
+          autoComplete="new-password"
+          autoFocus
+        />
+        <TextField
+          label="Confirm Password"
+          required
+          type="password"
+          registration={register('confirmPassword')}
+          error={errors.confirmPassword}
+          autoComplete="new-password"
+        />
+        <div className="d-grid">
+          <Button type="submit" variant="primary" disabled={isSubmitting}>
+            Submit
+          </Button>
+        </div>
+      </Form>
+      <hr />
+      <div className="text-center">
+        <Link to="/login">Back to Login</Link>
+      </div>
+    </AuthCard>
+  );
 }

@@ -1,5 +1,182 @@
-import { PlaceholderCard } from '../../components/placeholder-card';
+import { useEffect, useState } from 'react';
+import { Alert, Button, Card, Col, Form, Row } from 'react-bootstrap';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { profileFormSchema, profileUpdateBody, type ProfileForm } from '@bathylog/shared/rules/auth-forms';
+import { authKeys, updateProfile, type Profile } from '../../api/auth';
+import { errorMessage } from '../../api/client';
+import { ErrorAlert, SuccessAlert } from '../../components/alerts';
+import { LoadingText, statusTexts } from '../../components/status-text';
+import { useAuth } from '../../lib/auth';
+import { TextField } from '../auth/form-field';
 
+/** How long Show API Token keeps the token on screen (seed 000 §9). */
+export const tokenDisplayMs = 10_000;
+
+function formValues(profile: Profile): ProfileForm {
+  return {
+    username: profile.username,
+    fullname: profile.fullname,
+    email: profile.email,
+    password: '',
+    confirmPassword: '',
+  };
+}
+
+/** Reveals the session token for 10 seconds with a warning not to share it. */
+function ApiToken({ token }: { token: string | null }) {
+  const [shown, setShown] = useState(false);
+  useEffect(() => {
+    if (!shown) return;
+    const timer = setTimeout(() => setShown(false), tokenDisplayMs);
+    return () => clearTimeout(timer);
+  }, [shown]);
+
+  return (
+    <div className="mt-3">
+      <Button variant="outline-primary" size="sm" onClick={() => setShown(true)} disabled={shown || !token}>
+        Show API Token
+      </Button>
+      {shown && token && (
+        <div className="mt-2" data-testid="api-token">
+          <Alert variant="warning" className="py-2 small mb-2">
+            <strong>Warning:</strong> this token gives full access to your account. Do not share it with anyone.
+          </Alert>
+          <Form.Control
+            as="textarea"
+            rows={4}
+            readOnly
+            value={token}
+            aria-label="API Token"
+            className="small font-monospace"
+          />
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** /profile (seed 000 §2, §5): own username, full name, password; email read-only. */
 export function ProfileScreen() {
-  return <PlaceholderCard title="User Profile" />;
+  const auth = useAuth();
+  const queryClient = useQueryClient();
+  const [error, setError] = useState('');
+  const [message, setMessage] = useState('');
+  const profile = auth.profile;
+  const {
+    register,
+    handleSubmit,
+    reset,
+    formState: { errors, isDirty, isSubmitting },
+  } = useForm<ProfileForm>({
+    resolver: zodResolver(profileFormSchema),
+    defaultValues: profile
+      ? formValues(profile)
+      : { username: '', fullname: '', email: '', password: '', confirmPassword: '' },
+  });
+
+  // Fill the form once the profile arrives (and again after an update).
+  useEffect(() => {
+    if (profile) reset(formValues(profile));
+  }, [profile, reset]);
+
+  const update = useMutation({
+    mutationFn: updateProfile,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: authKeys.all }),
+  });
+
+  const onSubmit = handleSubmit(async (values) => {
+    setError('');
+    setMessage('');
+    try {
+      await update.mutateAsync(profileUpdateBody(values));
+      setMessage('User updated');
+    } catch (err) {
+      setError(errorMessage(err));
+    }
+  });
+
+  if (!profile) return <LoadingText text={statusTexts.loading} />;
+
+  return (
+    <Row className="justify-content-center">
+      <Col md={8} lg={6}>
+        <Card>
+          <Card.Header as="h5">User Profile</Card.Header>
+          <Card.Body>
+            <ErrorAlert message={error} onClose={() => setError('')} />
+            <SuccessAlert message={message} onClose={() => setMessage('')} />
+            <Form noValidate onSubmit={onSubmit} aria-label="User Profile">
+              <Row>
+                <Col sm={6}>
+                  <TextField
+                    label="Username"
+                    registration={register('username')}
+                    error={errors.username}
+                    autoComplete="username"
+                  />
+                </Col>
+                <Col sm={6}>
+                  <TextField
+                    label="Full Name"
+                    required
+                    registration={register('fullname')}
+                    error={errors.fullname}
+                    autoComplete="name"
+                  />
+                </Col>
+              </Row>
+              <TextField
+                label="Email"
+                required
+                type="email"
+                registration={register('email')}
+                error={errors.email}
+                readOnly
+              />
+              <Row>
+                <Col sm={6}>
+                  <TextField
+                    label="Password"
+                    type="password"
+                    registration={register('password')}
+                    error={errors.password}
+                    autoComplete="new-password"
+                  />
+                </Col>
+                <Col sm={6}>
+                  <TextField
+                    label="Confirm Password"
+                    type="password"
+                    registration={register('confirmPassword')}
+                    error={errors.confirmPassword}
+                    autoComplete="new-password"
+                  />
+                </Col>
+              </Row>
+              <div className="d-flex justify-content-end gap-2">
+                <Button
+                  variant="outline-secondary"
+                  size="sm"
+                  onClick={() => {
+                    reset(formValues(profile));
+                    setError('');
+                    setMessage('');
+                  }}
+                  disabled={!isDirty || isSubmitting}
+                >
+                  Reset Values
+                </Button>
+                <Button type="submit" variant="primary" size="sm" disabled={isSubmitting}>
+                  Update
+                </Button>
+              </div>
+            </Form>
+            <ApiToken token={auth.token} />
+          </Card.Body>
+        </Card>
+      </Col>
+    </Row>
+  );
 }

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { formatBytes } from './format';
+import { freeSpaceClass } from '../app/layout/footer';
+
+describe('formatBytes (decimal SI, 3 significant digits)', () => {
+  it.each([
+    [0, '0 B'],
+    [999, '999 B'],
+    [1000, '1 kB'],
+    [1536, '1.54 kB'],
+    [38_400_000_000, '38.4 GB'],
+    [1_234_567_890_123, '1.23 TB'],
+  ])('%d → %s', (bytes, text) => {
+    expect(formatBytes(bytes)).toBe(text);
+  });
+});
+
+describe('free-space colour (seed 000 §4)', () => {
+  it('is red by default, amber under 90 %, green under 75 %', () => {
+    expect(freeSpaceClass(null)).toBe('text-danger');
+    expect(freeSpaceClass(95)).toBe('text-danger');
+    expect(freeSpaceClass(90)).toBe('text-danger');
+    expect(freeSpaceClass(89)).toBe('text-warning');
+    expect(freeSpaceClass(75)).toBe('text-warning');
+    expect(freeSpaceClass(74)).toBe('text-success');
+  });
+});
