@@ -19,3 +19,4 @@ export * from './realtime.js';
 export * from './schemas/events.js';
 export * from './schemas/event-aux-data.js';
 export * from './event-csv.js';
+export * from './rules/user-form.js';
