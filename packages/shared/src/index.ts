@@ -20,3 +20,4 @@ export * from './schemas/events.js';
 export * from './schemas/event-aux-data.js';
 export * from './event-csv.js';
 export * from './rules/user-form.js';
+export * from './rules/event-options.js';

@@ -1,0 +1,170 @@
+import type { EventOption } from '../schemas/events.js';
+import { splitCheckboxDefault, type EventTemplate, type EventTemplateOption } from '../schemas/event-templates.js';
+import { parseIsoTimestamp } from '../time.js';
+
+/**
+ * The event options modal of the logging console (seed 001 §4.1, §5; client-behaviour §1 #1,
+ * §7.2): when a click opens it, what it starts with, its validation messages and what it sends.
+ * The console and the template editor's test preview both use these rules.
+ */
+
+/** The modal's messages, word for word from seed 001 §5. */
+export const eventOptionsMessages = {
+  required: 'Required',
+  selectAtLeastOne: 'Must select at least one option',
+  invalidTimestamp: 'Invalid timestamp',
+} as const;
+
+/** How the Custom Time (UTC) field shows a time. */
+export const customTimeFormat = 'YYYY-MM-DD HH:mm:ss';
+
+/** Checkbox choices are stored as one value joined with semicolons (seed 001 §3). */
+export const checkboxValueSeparator = ';';
+
+type TemplateInput = Pick<EventTemplate, 'event_free_text_required' | 'event_options'>;
+
+/**
+ * Whether a click on the template needs the options modal: free text is required, an option needs
+ * a choice or an entry (any type other than static text), or shift is held. A template whose
+ * options are all static text (every milestone button) logs in one click (client-behaviour §1 #1:
+ * the seed's wording is inverted there).
+ */
+export function templateNeedsInput(template: TemplateInput, shiftKey = false): boolean {
+  if (shiftKey || template.event_free_text_required) return true;
+  return template.event_options.some((o) => o.event_option_type !== 'static text');
+}
+
+/** The one-click path: every option with its default value, empty defaults included (client-behaviour §7.1). */
+export function defaultEventOptions(template: Pick<EventTemplate, 'event_options'>): EventOption[] {
+  return template.event_options.map((o) => ({
+    event_option_name: o.event_option_name,
+    event_option_value: o.event_option_default_value ?? '',
+  }));
+}
+
+/** One field of the modal: checkboxes hold the chosen values, every other type one string. */
+export type EventOptionFieldValue = string | string[];
+
+export interface EventOptionsFormValues {
+  /** In template order. */
+  options: EventOptionFieldValue[];
+  freeText: string;
+  /** `YYYY-MM-DD HH:mm:ss`, UTC. */
+  customTime: string;
+}
+
+function pad(n: number, width = 2): string {
+  return String(n).padStart(width, '0');
+}
+
+/** Epoch ms → `YYYY-MM-DD HH:mm:ss` in UTC. */
+export function formatCustomTime(epochMs: number): string {
+  const d = new Date(epochMs);
+  return (
+    `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ` +
+    `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`
+  );
+}
+
+/**
+ * A typed custom time → epoch ms, or null. Takes `YYYY-MM-DD HH:mm:ss` (optionally with `.SSS`),
+ * read as UTC whatever the browser's zone, and full ISO-8601 strings (pasted from an event line).
+ */
+export function parseCustomTime(text: string): number | null {
+  const value = text.trim();
+  if (!/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/.test(value)) return null;
+  return parseIsoTimestamp(value);
+}
+
+function initialValue(option: EventTemplateOption): EventOptionFieldValue {
+  const fallback = option.event_option_default_value ?? '';
+  if (option.event_option_type === 'checkboxes') {
+    // A default may list several values with commas ("EM124,EM712"); keep only real choices.
+    if (option.event_option_values.includes(fallback)) return [fallback];
+    return splitCheckboxDefault(fallback).filter((v) => option.event_option_values.includes(v));
+  }
+  return fallback;
+}
+
+/** What the modal starts with: defaults, empty text, and the created event's time (client-behaviour §1 #3). */
+export function initialEventOptionsValues(template: TemplateInput, eventTs: number): EventOptionsFormValues {
+  return {
+    options: template.event_options.map(initialValue),
+    freeText: '',
+    customTime: formatCustomTime(eventTs),
+  };
+}
+
+export interface EventOptionsErrors {
+  /** By option index. */
+  options: Record<number, string>;
+  freeText?: string;
+  customTime?: string;
+}
+
+function isEmpty(value: EventOptionFieldValue | undefined): boolean {
+  if (value === undefined) return true;
+  return Array.isArray(value) ? value.length === 0 : value.trim() === '';
+}
+
+/** Seed 001 §5 "Event options modal"; null when the form may be submitted. */
+export function validateEventOptions(template: TemplateInput, values: EventOptionsFormValues): EventOptionsErrors | null {
+  const errors: EventOptionsErrors = { options: {} };
+  let failed = false;
+  template.event_options.forEach((option, i) => {
+    if (!option.event_option_required || !isEmpty(values.options[i])) return;
+    const choice = option.event_option_type === 'checkboxes' || option.event_option_type === 'radio buttons';
+    errors.options[i] = choice ? eventOptionsMessages.selectAtLeastOne : eventOptionsMessages.required;
+    failed = true;
+  });
+  if (template.event_free_text_required && values.freeText.trim() === '') {
+    errors.freeText = eventOptionsMessages.required;
+    failed = true;
+  }
+  if (values.customTime.trim() === '') {
+    errors.customTime = eventOptionsMessages.required;
+    failed = true;
+  } else if (parseCustomTime(values.customTime) === null) {
+    errors.customTime = eventOptionsMessages.invalidTimestamp;
+    failed = true;
+  }
+  return failed ? errors : null;
+}
+
+/** The PATCH body the modal sends. */
+export interface EventOptionsUpdate {
+  ts: string;
+  event_free_text: string;
+  event_options: EventOption[];
+}
+
+function submittedValue(option: EventTemplateOption, value: EventOptionFieldValue | undefined): string {
+  // Static text cannot be edited: it always sends its default.
+  if (option.event_option_type === 'static text') return option.event_option_default_value ?? '';
+  if (Array.isArray(value)) {
+    // Joined in the template's order, whatever order they were ticked in.
+    return option.event_option_values.filter((v) => value.includes(v)).join(checkboxValueSeparator);
+  }
+  return (value ?? '').trim();
+}
+
+/**
+ * The update for a valid form: options with an empty value are left out, checkbox choices are
+ * joined with semicolons. An untouched custom time keeps the event's own milliseconds (the field
+ * shows whole seconds), so submitting does not move the event.
+ */
+export function buildEventOptionsUpdate(
+  template: TemplateInput,
+  values: EventOptionsFormValues,
+  eventTs: number,
+): EventOptionsUpdate {
+  const event_options: EventOption[] = [];
+  template.event_options.forEach((option, i) => {
+    const value = submittedValue(option, values.options[i]);
+    if (value !== '') event_options.push({ event_option_name: option.event_option_name, event_option_value: value });
+  });
+  const typed = values.customTime.trim();
+  const ts = typed === formatCustomTime(eventTs) ? eventTs : parseCustomTime(typed);
+  if (ts === null) throw new Error(eventOptionsMessages.invalidTimestamp);
+  return { ts: new Date(ts).toISOString(), event_free_text: values.freeText.trim(), event_options };
+}
