@@ -1,0 +1,838 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { executeOutputEndPrefix } from '@bathylog/shared';
+import { internalChannels } from '../src/realtime/internal-channels.js';
+import { systemIds } from '../src/seed/system.js';
+import { callerKinds, createRoleUsers, type CallerKind, type RoleUsers } from './role-tokens.js';
+import { createTestApp, engines, type TestApp } from './test-app.js';
+
+/**
+ * Every route of issue 3 called by every kind of caller, with the status each must get
+ * (reference §5.0 scopes, seed 000 §6 and seed 001 §6 as the issue's "Roles" section states them):
+ * cruise_manager edits but does not create, delete, hide or re-key cruises and lowerings;
+ * event_manager deletes any event, other writers only their own fresh ones; template_manager
+ * edits non-system templates; event_watcher only reads; no token or a disabled user gets 401.
+ *
+ * Columns, in order: admin, cruise_manager, event_manager, template_manager, event_logger,
+ * event_watcher, guest (event_manager + event_logger + event_watcher), no token, disabled user.
+ */
+type Statuses = readonly [number, number, number, number, number, number, number, number, number];
+
+/** Everyone signed in may do it. */
+const everyone = (ok: number): Statuses => [ok, ok, ok, ok, ok, ok, ok, 401, 401];
+/** read_event_templates: all but event_watcher. */
+const templateReaders = (ok: number): Statuses => [ok, ok, ok, ok, ok, 403, ok, 401, 401];
+/** write_events: all but event_watcher. */
+const eventWriters = (ok: number): Statuses => [ok, ok, ok, ok, ok, 403, ok, 401, 401];
+/** write_event_templates: admin, cruise_manager, template_manager. */
+const templateWriters = (ok: number): Statuses => [ok, ok, 403, ok, 403, 403, 403, 401, 401];
+/** write_cruises / write_lowerings: admin and cruise_manager. */
+const recordEditors = (ok: number): Statuses => [ok, ok, 403, 403, 403, 403, 403, 401, 401];
+/** Admin only. */
+const adminOnly = (ok: number): Statuses => [ok, 403, 403, 403, 403, 403, 403, 401, 401];
+/** No authentication at all (public images). */
+const publicRoute = (ok: number): Statuses => [ok, ok, ok, ok, ok, ok, ok, ok, ok];
+
+interface Request {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  /** Full path from the server root. */
+  url: string;
+  body?: unknown;
+  /** A raw body with its content type (multipart uploads, revert ids). */
+  raw?: { payload: string | Buffer; contentType: string };
+  /** Send the token as `?token=` instead of the Authorization header. */
+  tokenInQuery?: boolean;
+}
+
+interface Fixture {
+  t: TestApp;
+  users: RoleUsers;
+  admin: string;
+  cruise: string;
+  lowering: string;
+  event: string;
+  aux: string;
+  template: string;
+  systemTemplate: string;
+  /** A unique suffix per call, so fresh records never collide. */
+  next(): string;
+}
+
+interface Row {
+  name: string;
+  expect: Statuses;
+  /** Builds the request for one caller, creating (as admin) any record the call consumes. */
+  request(fx: Fixture, caller: CallerKind): Promise<Request> | Request;
+  /** After a 202 external call: wait for the command to end so the next one can start. */
+  waitForCommand?: boolean;
+}
+
+const api = '/sealog-server/api/v1';
+const files = '/sealog-server/files';
+const hour = 3600_000;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+async function adminCall(
+  fx: Fixture,
+  method: Request['method'],
+  url: string,
+  body?: unknown,
+): Promise<Record<string, unknown>> {
+  const res = await fx.t.api(method, url, { token: fx.admin, ...(body !== undefined ? { body } : {}) });
+  if (res.statusCode >= 300) throw new Error(`fixture ${method} ${url}: ${res.statusCode} ${res.body}`);
+  return res.body ? (res.json() as Record<string, unknown>) : {};
+}
+
+let pastCruises = 0;
+
+/**
+ * The shared cruise covers now; every other cruise gets its own two days in 2001, so hiding one
+ * (which cascades to the lowerings inside it) never touches the shared lowering.
+ */
+const cruiseBody = (fx: Fixture, opts: { current?: boolean } = {}) => {
+  const start = opts.current ? Date.now() - 20 * 24 * hour : Date.UTC(2001, 0, 1) + pastCruises++ * 48 * hour;
+  const stop = opts.current ? Date.now() + 20 * 24 * hour : start + 24 * hour;
+  return { ...cruiseFields(fx), start_ts: iso(start), stop_ts: iso(stop) };
+};
+
+const cruiseFields = (fx: Fixture) => ({
+  cruise_id: `C${fx.next()}`,
+  cruise_location: 'Kane FZ',
+  cruise_tags: [],
+  cruise_additional_meta: {
+    cruise_name: 'Matrix',
+    cruise_vessel: 'R/V Falkor (too)',
+    cruise_pi: 'Someone',
+    cruise_departure_location: 'Ponta Delgada',
+    cruise_arrival_location: 'Ponta Delgada',
+  },
+});
+
+const loweringBody = (fx: Fixture, n = fx.next()) => ({
+  lowering_id: `L${n}`,
+  start_ts: iso(Date.now() - 2 * hour),
+  stop_ts: iso(Date.now() + 2 * hour),
+  lowering_location: 'Kane FZ',
+  lowering_tags: [],
+  lowering_additional_meta: { lowering_description: 'matrix' },
+});
+
+const templateBody = (fx: Fixture, extra: Record<string, unknown> = {}) => ({
+  event_name: `T${fx.next()}`,
+  event_value: 'MATRIX',
+  event_free_text_required: false,
+  system_template: false,
+  event_options: [],
+  ...extra,
+});
+
+const newId = async (fx: Fixture, url: string, body: unknown) =>
+  (await adminCall(fx, 'POST', url, body)).insertedId as string;
+const newCruise = (fx: Fixture) => newId(fx, '/cruises', cruiseBody(fx));
+const newLowering = (fx: Fixture) => newId(fx, '/lowerings', loweringBody(fx));
+const newEvent = (fx: Fixture, extra: Record<string, unknown> = {}) =>
+  newId(fx, '/events', { event_value: 'MATRIX', ts: iso(Date.now() - hour), publish: false, ...extra });
+const newAux = async (fx: Fixture) =>
+  newId(fx, '/event_aux_data', {
+    event_id: await newEvent(fx),
+    data_source: 'matrixSource',
+    data_array: [{ data_name: 'depth', data_value: '12' }],
+  });
+
+/** A multipart body: FilePond sends its metadata field and then the file under the same name. */
+function multipart(parts: Array<{ name: string; value: string; filename?: string }>): {
+  payload: Buffer;
+  contentType: string;
+} {
+  const boundary = '----bathylogMatrix';
+  const chunks = parts.map((p) =>
+    [
+      `--${boundary}`,
+      p.filename
+        ? `Content-Disposition: form-data; name="${p.name}"; filename="${p.filename}"\r\nContent-Type: text/plain`
+        : `Content-Disposition: form-data; name="${p.name}"`,
+      '',
+      p.value,
+    ].join('\r\n'),
+  );
+  return {
+    payload: Buffer.from(`${chunks.join('\r\n')}\r\n--${boundary}--\r\n`),
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
+}
+
+const filepondUpload = (fx: Fixture) =>
+  multipart([
+    { name: 'filepond', value: '{}' },
+    { name: 'filepond', value: `notes ${fx.next()}`, filename: `notes-${fx.next()}.txt` },
+  ]);
+
+/** Puts a file straight into a record's folder, as an earlier upload would have. */
+function placeFile(fx: Fixture, kind: 'cruises' | 'lowerings', id: string, name: string): void {
+  const dir = path.join(kind === 'cruises' ? fx.t.ctx.paths.cruises : fx.t.ctx.paths.lowerings, id);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, name), 'matrix file\n');
+}
+
+async function uploadId(fx: Fixture, kind: 'cruises' | 'lowerings', id: string): Promise<string> {
+  const body = filepondUpload(fx);
+  const res = await fx.t.app.inject({
+    method: 'POST',
+    url: `${files}/${kind}/filepond/process/${id}`,
+    headers: { authorization: `Bearer ${fx.admin}`, 'content-type': body.contentType },
+    payload: body.payload,
+  });
+  if (res.statusCode !== 201) throw new Error(`fixture upload: ${res.statusCode} ${res.body}`);
+  return res.body;
+}
+
+const rows: Row[] = [
+  // Cruises (reference §5.3)
+  { name: 'GET /cruises', expect: everyone(200), request: () => ({ method: 'GET', url: `${api}/cruises` }) },
+  {
+    name: 'GET /cruises csv',
+    expect: everyone(200),
+    request: () => ({ method: 'GET', url: `${api}/cruises?format=csv` }),
+  },
+  {
+    name: 'GET /cruises/bylowering/{id}',
+    expect: everyone(200),
+    request: (fx) => ({ method: 'GET', url: `${api}/cruises/bylowering/${fx.lowering}` }),
+  },
+  {
+    name: 'GET /cruises/byevent/{id}',
+    expect: everyone(200),
+    request: (fx) => ({ method: 'GET', url: `${api}/cruises/byevent/${fx.event}` }),
+  },
+  {
+    name: 'GET /cruises/{id}',
+    expect: everyone(200),
+    request: (fx) => ({ method: 'GET', url: `${api}/cruises/${fx.cruise}` }),
+  },
+  {
+    name: 'GET /cruises/{id}/bump',
+    expect: everyone(200),
+    request: (fx) => ({ method: 'GET', url: `${api}/cruises/${fx.cruise}/bump` }),
+  },
+  {
+    name: 'POST /cruises',
+    expect: adminOnly(201),
+    request: (fx) => ({ method: 'POST', url: `${api}/cruises`, body: cruiseBody(fx) }),
+  },
+  {
+    name: 'PATCH /cruises/{id} (location, description)',
+    expect: recordEditors(204),
+    request: async (fx) => ({
+      method: 'PATCH',
+      url: `${api}/cruises/${await newCruise(fx)}`,
+      body: {
+        cruise_location: 'Atlantis Massif',
+        cruise_additional_meta: { ...cruiseBody(fx).cruise_additional_meta, cruise_description: 'new' },
+      },
+    }),
+  },
+  {
+    name: 'PATCH /cruises/{id} (cruise_id)',
+    expect: adminOnly(204),
+    request: async (fx) => ({
+      method: 'PATCH',
+      url: `${api}/cruises/${await newCruise(fx)}`,
+      body: { cruise_id: `X${fx.next()}` },
+    }),
+  },
+  {
+    name: 'PATCH /cruises/{id} (start_ts)',
+    expect: adminOnly(204),
+    request: async (fx) => ({
+      method: 'PATCH',
+      url: `${api}/cruises/${await newCruise(fx)}`,
+      body: { start_ts: '2000-06-01T00:00:00.000Z' },
+    }),
+  },
+  {
+    name: 'PATCH /cruises/{id} (vessel)',
+    expect: adminOnly(204),
+    request: async (fx) => ({
+      method: 'PATCH',
+      url: `${api}/cruises/${await newCruise(fx)}`,
+      body: { cruise_additional_meta: { ...cruiseBody(fx).cruise_additional_meta, cruise_vessel: 'R/V Other' } },
+    }),
+  },
+  {
+    name: 'PATCH /cruises/{id} (hide)',
+    expect: adminOnly(204),
+    request: async (fx) => ({
+      method: 'PATCH',
+      url: `${api}/cruises/${await newCruise(fx)}`,
+      body: { cruise_hidden: true },
+    }),
+  },
+  {
+    name: 'PATCH /cruises/{id}/permissions',
+    expect: adminOnly(204),
+    request: async (fx) => ({
+      method: 'PATCH',
+      url: `${api}/cruises/${await newCruise(fx)}/permissions`,
+      body: { add: [systemIds.guest] },
+    }),
+  },
+  {
+    name: 'DELETE /cruises/{id}',
+    expect: adminOnly(204),
+    request: async (fx) => ({ method: 'DELETE', url: `${api}/cruises/${await newCruise(fx)}` }),
+  },
+
+  // Lowerings (reference §5.4)
+  { name: 'GET /lowerings', expect: everyone(200), request: () => ({ method: 'GET', url: `${api}/lowerings` }) },
+  {
+    name: 'GET /lowerings csv',
+    expect: everyone(200),
+    request: () => ({ method: 'GET', url: `${api}/lowerings?format=csv` }),
+  },
+  {
+    name: 'GET /lowerings/bycruise/{id}',
+    expect: everyone(200),
+    request: (fx) => ({ method: 'GET', url: `${api}/lowerings/bycruise/${fx.cruise}` }),
+  },
+  {
+    name: 'GET /lowerings/byevent/{id}',
+    expect: everyone(200),
+    request: (fx) => ({ method: 'GET', url: `${api}/lowerings/byevent/${fx.event}` }),
+  },
+  {
+    name: 'GET /lowerings/{id}',
+    expect: everyone(200),
+    request: (fx) => ({ method: 'GET', url: `${api}/lowerings/${fx.lowering}` }),
+  },
+  {
+    name: 'GET /lowerings/{id}/bump',
+    expect: everyone(200),
+    request: (fx) => ({ method: 'GET', url: `${api}/lowerings/${fx.lowering}/bump` }),
+  },
+  {
+    name: 'POST /lowerings',
+    expect: adminOnly(201),
+    request: (fx) => ({ method: 'POST', url: `${api}/lowerings`, body: loweringBody(fx) }),
+  },
+  {
+    name: 'PATCH /lowerings/{id} (location, milestones)',
+    expect: recordEditors(204),
+    request: async (fx) => ({
+      method: 'PATCH',
+      url: `${api}/lowerings/${await newLowering(fx)}`,
+      body: {
+        lowering_location: 'Atlantis Massif',
+        lowering_additional_meta: {
+          lowering_description: 'edited',
+          milestones: { lowering_on_bottom: iso(Date.now() - hour) },
+        },
+      },
+    }),
+  },
+  {
+    name: 'PATCH /lowerings/{id} (lowering_id)',
+    expect: adminOnly(204),
+    request: async (fx) => ({
+      method: 'PATCH',
+      url: `${api}/lowerings/${await newLowering(fx)}`,
+      body: { lowering_id: `X${fx.next()}` },
+    }),
+  },
+  {
+    name: 'PATCH /lowerings/{id} (stop_ts)',
+    expect: adminOnly(204),
+    request: async (fx) => ({
+      method: 'PATCH',
+      url: `${api}/lowerings/${await newLowering(fx)}`,
+      body: { stop_ts: iso(Date.now() + 3 * hour) },
+    }),
+  },
+  {
+    name: 'PATCH /lowerings/{id} (hide)',
+    expect: adminOnly(204),
+    request: async (fx) => ({
+      method: 'PATCH',
+      url: `${api}/lowerings/${await newLowering(fx)}`,
+      body: { lowering_hidden: true },
+    }),
+  },
+  {
+    name: 'PATCH /lowerings/{id}/permissions',
+    expect: adminOnly(204),
+    request: async (fx) => ({
+      method: 'PATCH',
+      url: `${api}/lowerings/${await newLowering(fx)}/permissions`,
+      body: { add: [systemIds.guest] },
+    }),
+  },
+  {
+    name: 'DELETE /lowerings/{id}',
+    expect: adminOnly(204),
+    request: async (fx) => ({ method: 'DELETE', url: `${api}/lowerings/${await newLowering(fx)}` }),
+  },
+
+  // Events (reference §5.6)
+  { name: 'GET /events', expect: everyone(200), request: () => ({ method: 'GET', url: `${api}/events` }) },
+  {
+    name: 'GET /events csv',
+    expect: everyone(200),
+    request: () => ({ method: 'GET', url: `${api}/events?format=csv` }),
+  },
+  { name: 'GET /events/count', expect: everyone(200), request: () => ({ method: 'GET', url: `${api}/events/count` }) },
+  {
+    name: 'GET /events/bycruise/{id}',
+    expect: everyone(200),
+    request: (fx) => ({ method: 'GET', url: `${api}/events/bycruise/${fx.cruise}` }),
+  },
+  {
+    name: 'GET /events/bycruise/{id}/count',
+    expect: everyone(200),
+    request: (fx) => ({ method: 'GET', url: `${api}/events/bycruise/${fx.cruise}/count` }),
+  },
+  {
+    name: 'GET /events/bylowering/{id}',
+    expect: everyone(200),
+    request: (fx) => ({ method: 'GET', url: `${api}/events/bylowering/${fx.lowering}` }),
+  },
+  {
+    name: 'GET /events/bylowering/{id}/count',
+    expect: everyone(200),
+    request: (fx) => ({ method: 'GET', url: `${api}/events/bylowering/${fx.lowering}/count` }),
+  },
+  {
+    name: 'GET /events/{id}',
+    expect: everyone(200),
+    request: (fx) => ({ method: 'GET', url: `${api}/events/${fx.event}` }),
+  },
+  {
+    name: 'POST /events',
+    expect: eventWriters(201),
+    request: () => ({
+      method: 'POST',
+      url: `${api}/events`,
+      body: { event_value: 'FISH', event_options: [{ event_option_name: 'kind', event_option_value: 'eel' }] },
+    }),
+  },
+  {
+    name: 'PATCH /events/{id}',
+    expect: eventWriters(204),
+    request: async (fx) => ({
+      method: 'PATCH',
+      url: `${api}/events/${await newEvent(fx)}`,
+      body: { event_free_text: 'a comment' },
+    }),
+  },
+  {
+    name: "DELETE /events/{id} (someone else's event)",
+    expect: [204, 403, 204, 403, 403, 403, 204, 401, 401],
+    request: async (fx) => ({ method: 'DELETE', url: `${api}/events/${await newEvent(fx)}` }),
+  },
+  {
+    name: 'DELETE /events/{id} (own event just logged)',
+    expect: eventWriters(204),
+    request: async (fx, caller) => {
+      const token = fx.users.tokens[caller];
+      const mayLog = token && !['event_watcher', 'disabled'].includes(caller);
+      // Callers who cannot log get an event in their name, logged by the admin.
+      const author = caller === 'guest' ? 'guest' : caller === 'admin' ? 'admin' : `u_${caller}`;
+      const res = mayLog
+        ? await fx.t.api('POST', '/events', { token, body: { event_value: 'MINE', publish: false } })
+        : await fx.t.api('POST', '/events', {
+            token: fx.admin,
+            body: { event_value: 'MINE', event_author: author, publish: false },
+          });
+      if (res.statusCode !== 201) throw new Error(`fixture own event: ${res.statusCode} ${res.body}`);
+      return { method: 'DELETE', url: `${api}/events/${(res.json() as { insertedId: string }).insertedId}` };
+    },
+  },
+  {
+    name: 'DELETE /events?value=… (filtered bulk delete)',
+    expect: adminOnly(200),
+    request: async (fx) => {
+      const value = `BULK${fx.next()}`;
+      await newEvent(fx, { event_value: value });
+      return { method: 'DELETE', url: `${api}/events?value=${value}` };
+    },
+  },
+
+  // Event aux data (reference §5.7)
+  {
+    name: 'GET /event_aux_data',
+    expect: everyone(200),
+    request: () => ({ method: 'GET', url: `${api}/event_aux_data` }),
+  },
+  {
+    name: 'GET /event_aux_data/bycruise/{id}',
+    expect: everyone(200),
+    request: (fx) => ({ method: 'GET', url: `${api}/event_aux_data/bycruise/${fx.cruise}` }),
+  },
+  {
+    name: 'GET /event_aux_data/bylowering/{id}',
+    expect: everyone(200),
+    request: (fx) => ({ method: 'GET', url: `${api}/event_aux_data/bylowering/${fx.lowering}` }),
+  },
+  {
+    name: 'GET /event_aux_data/{id}',
+    expect: everyone(200),
+    request: (fx) => ({ method: 'GET', url: `${api}/event_aux_data/${fx.aux}` }),
+  },
+  {
+    name: 'POST /event_aux_data',
+    expect: eventWriters(201),
+    request: async (fx) => ({
+      method: 'POST',
+      url: `${api}/event_aux_data`,
+      body: {
+        event_id: await newEvent(fx),
+        data_source: 'vehicleRealtimeNavData',
+        data_array: [{ data_name: 'depth', data_value: 1012.5, data_uom: 'm' }],
+      },
+    }),
+  },
+  {
+    name: 'PATCH /event_aux_data/{id}',
+    expect: eventWriters(204),
+    request: async (fx) => ({
+      method: 'PATCH',
+      url: `${api}/event_aux_data/${await newAux(fx)}`,
+      body: { data_array: [{ data_name: 'depth', data_value: '13' }] },
+    }),
+  },
+  {
+    name: 'DELETE /event_aux_data/{id}',
+    expect: eventWriters(204),
+    request: async (fx) => ({ method: 'DELETE', url: `${api}/event_aux_data/${await newAux(fx)}` }),
+  },
+
+  // Event exports (reference §5.8)
+  {
+    name: 'GET /event_exports',
+    expect: everyone(200),
+    request: () => ({ method: 'GET', url: `${api}/event_exports` }),
+  },
+  {
+    name: 'GET /event_exports csv',
+    expect: everyone(200),
+    request: () => ({ method: 'GET', url: `${api}/event_exports?format=csv` }),
+  },
+  {
+    name: 'GET /event_exports/bycruise/{id}',
+    expect: everyone(200),
+    request: (fx) => ({ method: 'GET', url: `${api}/event_exports/bycruise/${fx.cruise}` }),
+  },
+  {
+    name: 'GET /event_exports/bylowering/{id}',
+    expect: everyone(200),
+    request: (fx) => ({ method: 'GET', url: `${api}/event_exports/bylowering/${fx.lowering}` }),
+  },
+  {
+    name: 'GET /event_exports/{id}',
+    expect: everyone(200),
+    request: (fx) => ({ method: 'GET', url: `${api}/event_exports/${fx.event}` }),
+  },
+
+  // Event templates (reference §5.9)
+  {
+    name: 'GET /event_templates',
+    expect: templateReaders(200),
+    request: () => ({ method: 'GET', url: `${api}/event_templates` }),
+  },
+  {
+    name: 'GET /event_templates/{id}',
+    expect: templateReaders(200),
+    request: (fx) => ({ method: 'GET', url: `${api}/event_templates/${fx.template}` }),
+  },
+  {
+    name: 'GET /event_templates/{id} (admin-only system template)',
+    expect: [200, 404, 404, 404, 404, 403, 404, 401, 401],
+    request: (fx) => ({ method: 'GET', url: `${api}/event_templates/${fx.systemTemplate}` }),
+  },
+  {
+    name: 'POST /event_templates',
+    expect: templateWriters(201),
+    request: (fx) => ({ method: 'POST', url: `${api}/event_templates`, body: templateBody(fx) }),
+  },
+  {
+    name: 'POST /event_templates (system)',
+    expect: adminOnly(201),
+    request: (fx) => ({
+      method: 'POST',
+      url: `${api}/event_templates`,
+      body: templateBody(fx, { system_template: true }),
+    }),
+  },
+  {
+    name: 'PATCH /event_templates/{id}',
+    expect: templateWriters(204),
+    request: async (fx) => ({
+      method: 'PATCH',
+      url: `${api}/event_templates/${await newId(fx, '/event_templates', templateBody(fx))}`,
+      body: { event_value: 'EDITED' },
+    }),
+  },
+  {
+    name: 'PATCH /event_templates/{id} (system)',
+    expect: adminOnly(204),
+    request: async (fx) => ({
+      method: 'PATCH',
+      url: `${api}/event_templates/${await newId(fx, '/event_templates', templateBody(fx, { system_template: true }))}`,
+      body: { event_value: 'EDITED' },
+    }),
+  },
+  {
+    name: 'DELETE /event_templates/{id}',
+    expect: templateWriters(204),
+    request: async (fx) => ({
+      method: 'DELETE',
+      url: `${api}/event_templates/${await newId(fx, '/event_templates', templateBody(fx))}`,
+    }),
+  },
+  {
+    name: 'DELETE /event_templates/{id} (system)',
+    // Sealog's own refusal of this one is a 401 with a message; the scope check comes first.
+    expect: [204, 401, 403, 401, 403, 403, 403, 401, 401],
+    request: async (fx) => ({
+      method: 'DELETE',
+      url: `${api}/event_templates/${await newId(fx, '/event_templates', templateBody(fx, { system_template: true }))}`,
+    }),
+  },
+
+  // Custom vars (reference §5.10)
+  {
+    name: 'GET /custom_vars',
+    expect: everyone(200),
+    request: () => ({ method: 'GET', url: `${api}/custom_vars?name=asnapStatus` }),
+  },
+  {
+    name: 'GET /custom_vars/{id}',
+    expect: everyone(200),
+    request: () => ({ method: 'GET', url: `${api}/custom_vars/${systemIds.asnapStatus}` }),
+  },
+  {
+    name: 'PATCH /custom_vars/{id} (asnapStatus)',
+    expect: eventWriters(204),
+    request: () => ({
+      method: 'PATCH',
+      url: `${api}/custom_vars/${systemIds.asnapStatus}`,
+      body: { custom_var_name: 'asnapStatus', custom_var_value: 'Off' },
+    }),
+  },
+  {
+    name: 'PATCH /custom_vars/{id} (freeSpaceInBytes, server-owned)',
+    expect: [403, 403, 403, 403, 403, 403, 403, 401, 401],
+    request: () => ({
+      method: 'PATCH',
+      url: `${api}/custom_vars/${systemIds.freeSpaceInBytes}`,
+      body: { custom_var_value: '1' },
+    }),
+  },
+
+  // Files (reference §5.13)
+  {
+    name: 'GET /files/cruises/{id}/{file}',
+    expect: everyone(200),
+    request: (fx) => ({ method: 'GET', url: `${files}/cruises/${fx.cruise}/matrix.txt` }),
+  },
+  {
+    name: 'GET /files/cruises/{id}/{file}?token=',
+    expect: everyone(200),
+    request: (fx) => ({ method: 'GET', url: `${files}/cruises/${fx.cruise}/matrix.txt`, tokenInQuery: true }),
+  },
+  {
+    name: 'GET /files/lowerings/{id}/{file}',
+    expect: everyone(200),
+    request: (fx) => ({ method: 'GET', url: `${files}/lowerings/${fx.lowering}/matrix.txt` }),
+  },
+  {
+    name: 'GET /files/images/{file}',
+    expect: publicRoute(200),
+    request: () => ({ method: 'GET', url: `${files}/images/matrix.jpg` }),
+  },
+  {
+    name: 'POST /files/cruises/filepond/process/{id}',
+    expect: recordEditors(201),
+    request: (fx) => ({
+      method: 'POST',
+      url: `${files}/cruises/filepond/process/${fx.cruise}`,
+      raw: filepondUpload(fx),
+    }),
+  },
+  {
+    name: 'POST /files/lowerings/filepond/process/{id}',
+    expect: recordEditors(201),
+    request: (fx) => ({
+      method: 'POST',
+      url: `${files}/lowerings/filepond/process/${fx.lowering}`,
+      raw: filepondUpload(fx),
+    }),
+  },
+  {
+    name: 'DELETE /files/cruises/filepond/revert',
+    expect: recordEditors(204),
+    request: async (fx) => ({
+      method: 'DELETE',
+      url: `${files}/cruises/filepond/revert`,
+      raw: { payload: await uploadId(fx, 'cruises', fx.cruise), contentType: 'text/plain' },
+    }),
+  },
+  {
+    name: 'DELETE /files/lowerings/filepond/revert',
+    expect: recordEditors(204),
+    request: async (fx) => ({
+      method: 'DELETE',
+      url: `${files}/lowerings/filepond/revert`,
+      raw: { payload: await uploadId(fx, 'lowerings', fx.lowering), contentType: 'text/plain' },
+    }),
+  },
+  {
+    name: 'POST /files/cruises/{id} (direct upload)',
+    expect: recordEditors(201),
+    request: (fx) => ({
+      method: 'POST',
+      url: `${files}/cruises/${fx.cruise}`,
+      raw: multipart([{ name: 'file', value: 'direct', filename: `direct-${fx.next()}.txt` }]),
+    }),
+  },
+  {
+    name: 'POST /files/lowerings/{id} (direct upload)',
+    expect: recordEditors(201),
+    request: (fx) => ({
+      method: 'POST',
+      url: `${files}/lowerings/${fx.lowering}`,
+      raw: multipart([{ name: 'file', value: 'direct', filename: `direct-${fx.next()}.txt` }]),
+    }),
+  },
+  {
+    name: 'DELETE /files/cruises/{id}/{file}',
+    expect: recordEditors(204),
+    request: (fx) => {
+      const name = `gone-${fx.next()}.txt`;
+      placeFile(fx, 'cruises', fx.cruise, name);
+      return { method: 'DELETE', url: `${files}/cruises/${fx.cruise}/${name}` };
+    },
+  },
+  {
+    name: 'DELETE /files/lowerings/{id}/{file}',
+    expect: recordEditors(204),
+    request: (fx) => {
+      const name = `gone-${fx.next()}.txt`;
+      placeFile(fx, 'lowerings', fx.lowering, name);
+      return { method: 'DELETE', url: `${files}/lowerings/${fx.lowering}/${name}` };
+    },
+  },
+
+  // External calls (reference §5.11)
+  {
+    name: 'GET /external_calls/export_cruise/{id}',
+    expect: adminOnly(202),
+    waitForCommand: true,
+    request: (fx) => ({ method: 'GET', url: `${api}/external_calls/export_cruise/${fx.cruise}` }),
+  },
+  {
+    name: 'GET /external_calls/export_lowering/{id}',
+    expect: adminOnly(202),
+    waitForCommand: true,
+    request: (fx) => ({ method: 'GET', url: `${api}/external_calls/export_lowering/${fx.lowering}` }),
+  },
+
+  // Wipes last: they take the shared records with them.
+  {
+    name: 'DELETE /event_templates/all',
+    expect: templateWriters(204),
+    request: () => ({ method: 'DELETE', url: `${api}/event_templates/all` }),
+  },
+  {
+    name: 'DELETE /events/all',
+    expect: adminOnly(204),
+    request: () => ({ method: 'DELETE', url: `${api}/events/all` }),
+  },
+  {
+    name: 'DELETE /lowerings/all',
+    expect: adminOnly(204),
+    request: () => ({ method: 'DELETE', url: `${api}/lowerings/all` }),
+  },
+  {
+    name: 'DELETE /cruises/all',
+    expect: adminOnly(204),
+    request: () => ({ method: 'DELETE', url: `${api}/cruises/all` }),
+  },
+];
+
+describe.each(engines)('role matrix on %s', (engine) => {
+  let fx: Fixture;
+  let counter = 0;
+
+  beforeAll(async () => {
+    // A command that exits at once, so each export call can start.
+    const command = `${JSON.stringify(process.execPath)} -e 0 {id}`;
+    const t = await createTestApp(engine, { externalCalls: { exportCruise: command, exportLowering: command } });
+    const users = await createRoleUsers(t);
+    const partial = {
+      t,
+      users,
+      admin: users.tokens.admin!,
+      next: () => `${Date.now().toString(36)}${counter++}`,
+    } as Fixture;
+    partial.cruise = await newId(partial, '/cruises', cruiseBody(partial, { current: true }));
+    partial.lowering = await newLowering(partial);
+    partial.event = await newEvent(partial);
+    partial.aux = await newId(partial, '/event_aux_data', {
+      event_id: partial.event,
+      data_source: 'vehicleRealtimeNavData',
+      data_array: [{ data_name: 'latitude', data_value: '41.3', data_uom: 'ddeg' }],
+    });
+    partial.template = await newId(partial, '/event_templates', templateBody(partial));
+    partial.systemTemplate = await newId(
+      partial,
+      '/event_templates',
+      templateBody(partial, { system_template: true, admin_only: true }),
+    );
+    placeFile(partial, 'cruises', partial.cruise, 'matrix.txt');
+    placeFile(partial, 'lowerings', partial.lowering, 'matrix.txt');
+    writeFileSync(path.join(t.ctx.paths.images, 'matrix.jpg'), Buffer.from([0xff, 0xd8, 0xff, 0xd9]));
+    fx = partial;
+  });
+  afterAll(() => fx?.t.close());
+
+  describe.each(rows)('$name', (row) => {
+    it.each(callerKinds.map((caller, i) => [caller, i] as const))('as %s', async (caller, i) => {
+      const req = await row.request(fx, caller);
+      const token = fx.users.tokens[caller];
+      const headers: Record<string, string> = {};
+      if (token && !req.tokenInQuery) headers.authorization = `Bearer ${token}`;
+      if (req.raw) headers['content-type'] = req.raw.contentType;
+      const url = req.tokenInQuery && token ? `${req.url}${req.url.includes('?') ? '&' : '?'}token=${token}` : req.url;
+
+      let ended: Promise<void> | undefined;
+      let stop = () => {};
+      if (row.waitForCommand) {
+        ended = new Promise((resolve) => {
+          stop = fx.t.ctx.bus.subscribe(internalChannels.executeOutput, (message) => {
+            if (typeof message === 'string' && message.startsWith(executeOutputEndPrefix)) resolve();
+          });
+        });
+      }
+      const res = await fx.t.app.inject({
+        method: req.method,
+        url,
+        headers,
+        ...(req.raw ? { payload: req.raw.payload } : req.body !== undefined ? { payload: req.body as object } : {}),
+      });
+      if (res.statusCode === 202 && ended) await ended;
+      stop();
+
+      expect(res.statusCode, `${row.name} as ${caller}: ${res.body.slice(0, 300)}`).toBe(row.expect[i]);
+      if (res.statusCode === 401 && caller === 'none')
+        expect(res.json()).toMatchObject({ message: 'Missing authentication' });
+      if (res.statusCode === 401 && caller === 'disabled')
+        expect(res.json()).toMatchObject({ message: 'Invalid credentials' });
+      if (res.statusCode >= 400)
+        expect(res.json()).toMatchObject({
+          statusCode: res.statusCode,
+          error: expect.any(String),
+          message: expect.any(String),
+        });
+    });
+  });
+});
