@@ -154,7 +154,38 @@ describe.each(engines)('realtime channels on %s', (engine) => {
     expect(w.pubs(wsPath('updateLowerings')).every((p) => (p as { lowering_hidden: boolean }).lowering_hidden === false)).toBe(true);
   });
 
-  it('delivers event and aux-data channels to readers of events as published', async () => {
+  it('publishes events created, updated and deleted through the REST API with the reference payloads', async () => {
+    const channels: WsChannel[] = ['newEvents', 'updateEvents', 'deleteEvents'];
+    const w = await subscriber(users.tokens.event_watcher!, channels);
+    const post = await t.api('POST', '/events', {
+      token: guest,
+      body: { event_value: 'FISH', event_options: [{ event_option_name: 'Fish Colour', event_option_value: 'red' }], event_free_text: 'x' },
+    });
+    expect(post.statusCode).toBe(201);
+    const inserted = (post.json() as { insertedEvent: Record<string, unknown> }).insertedEvent;
+    expect(await w.nextPub(wsPath('newEvents'))).toEqual(inserted);
+    expect(inserted).toMatchObject({ event_author: 'guest', event_options: [{ event_option_name: 'fish_colour', event_option_value: 'red' }] });
+
+    const id = inserted.id as string;
+    const updated = w.nextPub(wsPath('updateEvents'));
+    expect((await t.api('PATCH', `/events/${id}`, { token: guest, body: { event_free_text: 'y' } })).statusCode).toBe(204);
+    expect(await updated).toEqual({ ...inserted, event_free_text: 'y' });
+
+    const deleted = w.nextPub(wsPath('deleteEvents'));
+    expect((await t.api('DELETE', `/events/${id}`, { token: admin })).statusCode).toBe(204);
+    expect(await deleted).toEqual({ ...inserted, event_free_text: 'y', aux_data: [] });
+
+    // Old events and publish:false are stored but not pushed.
+    const quiet = [
+      { event_value: 'OLD', ts: '2020-01-01T00:00:00.000Z' },
+      { event_value: 'QUIET', publish: false },
+    ];
+    for (const body of quiet) expect((await t.api('POST', '/events', { token: guest, body })).statusCode).toBe(201);
+    await barrier(w);
+    expect(w.pubs(wsPath('newEvents')).map((p) => (p as { event_value: string }).event_value)).toEqual(['FISH']);
+  });
+
+  it('delivers the aux-data channels (and events published by other code) to readers of events', async () => {
     const channels: WsChannel[] = ['newEvents', 'updateEvents', 'deleteEvents', 'newEventAuxData', 'updateEventAuxData', 'deleteEventAuxData'];
     const w = await subscriber(users.tokens.event_watcher!, channels);
     const event = {

@@ -133,6 +133,18 @@ describe.skipIf(!url)('two server processes on one PostgreSQL database', () => {
     });
     expect(res.status).toBe(204);
     expect(await pub).toEqual({ id: systemIds.asnapStatus, custom_var_name: 'asnapStatus', custom_var_value: 'On' });
+    // An event POSTed on A, as a logging client would (switching ASNAP on also logged one).
+    const newEvent = c
+      .next((f) => f.type === 'pub' && (f.message as { event_value?: string }).event_value === 'FISH', 10_000, c.frames.length)
+      .then((f) => f.message);
+    const posted = await fetch(`${a.base}/sealog-server/api/v1/events`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ event_value: 'FISH', event_free_text: 'seen from B' }),
+    });
+    expect(posted.status).toBe(201);
+    const { insertedEvent } = (await posted.json()) as { insertedEvent: unknown };
+    expect(await newEvent).toEqual(insertedEvent);
     // Exactly once, even though both processes hear the notification.
     const marker = c.nextPub(path, 10_000);
     await fetch(`${a.base}/sealog-server/api/v1/custom_vars/${systemIds.asnapStatus}`, {
@@ -141,6 +153,9 @@ describe.skipIf(!url)('two server processes on one PostgreSQL database', () => {
       body: JSON.stringify({ custom_var_value: 'Off' }),
     });
     await marker;
+    // Both processes run ASNAP (hourly here) but only the leader logged the snapshot taken when it was switched on.
+    const count = await fetch(`${b.base}/sealog-server/api/v1/events/count?value=ASNAP`, { headers: { authorization: `Bearer ${token}` } });
+    expect(await count.json()).toEqual({ events: 1 });
     expect(c.pubs(path).filter((p) => (p as { custom_var_name: string }).custom_var_name === 'asnapStatus')).toEqual([
       { id: systemIds.asnapStatus, custom_var_name: 'asnapStatus', custom_var_value: 'On' },
       { id: systemIds.asnapStatus, custom_var_name: 'asnapStatus', custom_var_value: 'Off' },
