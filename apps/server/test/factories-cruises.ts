@@ -24,7 +24,8 @@ export function makeCruise(overrides: Record<string, unknown> = {}): Record<stri
       cruise_pi: 'Dr. David Butterfield',
       cruise_departure_location: 'San Juan, PR',
       cruise_arrival_location: 'San Juan, PR',
-      cruise_description: 'On its inaugural expedition, Falkor (too) will head to the Mid-Atlantic Ridge.\n\nIn 2000, scientists found Lost City.',
+      cruise_description:
+        'On its inaugural expedition, Falkor (too) will head to the Mid-Atlantic Ridge.\n\nIn 2000, scientists found Lost City.',
       cruise_participants: ['D. Butterfield', 'S. Walker'],
     },
     ...overrides,
@@ -70,7 +71,11 @@ export function createLowering(t: TestApp, token: string, overrides: Record<stri
 }
 
 /** Stores an event row directly (the events routes belong to another module). */
-export async function insertEvent(t: TestApp, ts: string, overrides: { id?: string; event_value?: string } = {}): Promise<string> {
+export async function insertEvent(
+  t: TestApp,
+  ts: string,
+  overrides: { id?: string; event_value?: string } = {},
+): Promise<string> {
   const id = overrides.id ?? newObjectId();
   await t.ctx.database.db
     .insertInto('events')
@@ -87,7 +92,12 @@ export async function insertEvent(t: TestApp, ts: string, overrides: { id?: stri
 }
 
 /** Creates a user with the given roles and logs them in. */
-export async function createUser(t: TestApp, adminToken: string, username: string, roles: string[]): Promise<{ id: string; token: string }> {
+export async function createUser(
+  t: TestApp,
+  adminToken: string,
+  username: string,
+  roles: string[],
+): Promise<{ id: string; token: string }> {
   const res = await t.api('POST', '/users', {
     token: adminToken,
     body: { username, fullname: username, email: `${username}@example.org`, password: 'secret-pw', roles },
@@ -110,7 +120,8 @@ export function multipart(parts: MultipartPart[]): { payload: Buffer; headers: R
   const chunks: Buffer[] = [];
   for (const part of parts) {
     const disposition = `form-data; name="${part.name}"${part.filename !== undefined ? `; filename="${part.filename}"` : ''}`;
-    const type = part.filename !== undefined ? `\r\nContent-Type: ${part.contentType ?? 'application/octet-stream'}` : '';
+    const type =
+      part.filename !== undefined ? `\r\nContent-Type: ${part.contentType ?? 'application/octet-stream'}` : '';
     chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}${type}\r\n\r\n`));
     chunks.push(typeof part.data === 'string' ? Buffer.from(part.data) : part.data);
     chunks.push(Buffer.from('\r\n'));
@@ -120,7 +131,10 @@ export function multipart(parts: MultipartPart[]): { payload: Buffer; headers: R
 }
 
 /** FilePond's process body: a metadata field, then the file, both named `filepond`. */
-export function filepondBody(filename: string, data: string | Buffer): { payload: Buffer; headers: Record<string, string> } {
+export function filepondBody(
+  filename: string,
+  data: string | Buffer,
+): { payload: Buffer; headers: Record<string, string> } {
   return multipart([
     { name: 'filepond', data: '{}' },
     { name: 'filepond', filename, contentType: 'text/plain', data },

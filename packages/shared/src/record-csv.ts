@@ -19,7 +19,9 @@ function fixedColumns(kind: Kind): string[] {
 
 function joinList(list: readonly unknown[]): string {
   return list
-    .map((item) => (item === null || item === undefined ? '' : typeof item === 'object' ? JSON.stringify(item) : String(item)))
+    .map((item) =>
+      item === null || item === undefined ? '' : typeof item === 'object' ? JSON.stringify(item) : String(item),
+    )
     .join(',');
 }
 

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { isoTimestampSchema, looseTimestampSchema, objectIdSchema, queryBooleanSchema, queryIntSchema, queryListSchema } from './common.js';
+import {
+  isoTimestampSchema,
+  looseTimestampSchema,
+  objectIdSchema,
+  queryBooleanSchema,
+  queryIntSchema,
+  queryListSchema,
+} from './common.js';
 
 /**
  * Cruises (reference §5.3). Bodies are what Sealog clients and scripts send; the wire shape is what

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { isoTimestampSchema, looseTimestampSchema, objectIdSchema, queryBooleanSchema, queryIntSchema, queryListSchema } from './common.js';
+import {
+  isoTimestampSchema,
+  looseTimestampSchema,
+  objectIdSchema,
+  queryBooleanSchema,
+  queryIntSchema,
+  queryListSchema,
+} from './common.js';
 import { recordFormatSchema, recordSortSchema } from './cruises.js';
 
 /**

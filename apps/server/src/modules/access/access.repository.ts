@@ -39,7 +39,10 @@ export function listedForCondition(
 }
 
 /** Adds and removes user ids in an access list, keeping order and never duplicating an id. */
-export function applyAccessChange(list: readonly string[], change: { add?: readonly string[]; remove?: readonly string[] }): string[] {
+export function applyAccessChange(
+  list: readonly string[],
+  change: { add?: readonly string[]; remove?: readonly string[] },
+): string[] {
   const removed = new Set(change.remove ?? []);
   const out = list.filter((id) => !removed.has(id));
   for (const id of change.add ?? []) if (!out.includes(id)) out.push(id);
@@ -53,18 +56,34 @@ export class AccessListsRepository {
   /** The ids among `ids` that are existing users. */
   async existingUserIds(ids: readonly string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
-    const rows = await this.db.selectFrom('users').select('id').where('id', 'in', [...new Set(ids)]).execute();
+    const rows = await this.db
+      .selectFrom('users')
+      .select('id')
+      .where('id', 'in', [...new Set(ids)])
+      .execute();
     return new Set(rows.map((r) => r.id));
   }
 
   /** Applies an add/remove change to the access lists of the given cruises or lowerings. */
-  async changeLists(kind: RecordKind, recordIds: readonly string[], change: { add?: readonly string[]; remove?: readonly string[] }): Promise<void> {
+  async changeLists(
+    kind: RecordKind,
+    recordIds: readonly string[],
+    change: { add?: readonly string[]; remove?: readonly string[] },
+  ): Promise<void> {
     if (recordIds.length === 0) return;
     if (kind === 'cruise') {
-      const rows = await this.db.selectFrom('cruises').select(['id', 'cruise_access_list']).where('id', 'in', [...recordIds]).execute();
+      const rows = await this.db
+        .selectFrom('cruises')
+        .select(['id', 'cruise_access_list'])
+        .where('id', 'in', [...recordIds])
+        .execute();
       for (const row of rows) {
         const list = applyAccessChange(parseJson<string[]>(row.cruise_access_list, []), change);
-        await this.db.updateTable('cruises').set({ cruise_access_list: JSON.stringify(list) }).where('id', '=', row.id).execute();
+        await this.db
+          .updateTable('cruises')
+          .set({ cruise_access_list: JSON.stringify(list) })
+          .where('id', '=', row.id)
+          .execute();
       }
     } else {
       const rows = await this.db
@@ -74,7 +93,11 @@ export class AccessListsRepository {
         .execute();
       for (const row of rows) {
         const list = applyAccessChange(parseJson<string[]>(row.lowering_access_list, []), change);
-        await this.db.updateTable('lowerings').set({ lowering_access_list: JSON.stringify(list) }).where('id', '=', row.id).execute();
+        await this.db
+          .updateTable('lowerings')
+          .set({ lowering_access_list: JSON.stringify(list) })
+          .where('id', '=', row.id)
+          .execute();
       }
     }
   }
@@ -89,7 +112,11 @@ export class AccessListsRepository {
       .execute();
     for (const c of cruises) {
       const list = parseJson<string[]>(c.cruise_access_list, []).filter((u) => u !== userId);
-      await this.db.updateTable('cruises').set({ cruise_access_list: JSON.stringify(list) }).where('id', '=', c.id).execute();
+      await this.db
+        .updateTable('cruises')
+        .set({ cruise_access_list: JSON.stringify(list) })
+        .where('id', '=', c.id)
+        .execute();
     }
     const lowerings = await this.db
       .selectFrom('lowerings')

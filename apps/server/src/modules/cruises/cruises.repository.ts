@@ -43,7 +43,8 @@ function toRow(patch: CruisePatch): Partial<CruisesTable> {
   if (patch.cruise_tags !== undefined) row.cruise_tags = JSON.stringify(patch.cruise_tags);
   if (patch.cruise_hidden !== undefined) row.cruise_hidden = patch.cruise_hidden ? 1 : 0;
   if (patch.cruise_access_list !== undefined) row.cruise_access_list = JSON.stringify(patch.cruise_access_list);
-  if (patch.cruise_additional_meta !== undefined) row.cruise_additional_meta = JSON.stringify(patch.cruise_additional_meta);
+  if (patch.cruise_additional_meta !== undefined)
+    row.cruise_additional_meta = JSON.stringify(patch.cruise_additional_meta);
   return row;
 }
 
@@ -99,16 +100,23 @@ export class CruisesRepository {
       if (filter.overlap) q = q.where('start_ts', '<', filter.overlap.stop).where('stop_ts', '>', filter.overlap.start);
     }
     if (filter.hidden !== undefined) q = q.where('cruise_hidden', '=', filter.hidden ? 1 : 0);
-    const visible = filter.viewer && listedForCondition(this.dialect, 'cruise', filter.viewer, !!filter.useAccessControl);
+    const visible =
+      filter.viewer && listedForCondition(this.dialect, 'cruise', filter.viewer, !!filter.useAccessControl);
     if (visible) q = q.where(visible);
     q = q.orderBy('start_ts', filter.order).orderBy('id', filter.order);
     if (filter.limit !== undefined) q = q.limit(filter.limit);
-    if (filter.offset) q = q.offset(filter.offset).$if(filter.limit === undefined, (qb) => qb.limit(Number.MAX_SAFE_INTEGER));
+    if (filter.offset)
+      q = q.offset(filter.offset).$if(filter.limit === undefined, (qb) => qb.limit(Number.MAX_SAFE_INTEGER));
     return (await q.execute()).map(fromRow);
   }
 
   /** The first cruise (latest start) whose span contains [start, stop], visible to the viewer. */
-  async findContaining(start: number, stop: number, viewer?: Viewer, useAccessControl = false): Promise<CruiseRecord | undefined> {
+  async findContaining(
+    start: number,
+    stop: number,
+    viewer?: Viewer,
+    useAccessControl = false,
+  ): Promise<CruiseRecord | undefined> {
     let q = this.db.selectFrom('cruises').selectAll().where('start_ts', '<=', start).where('stop_ts', '>=', stop);
     const visible = viewer && listedForCondition(this.dialect, 'cruise', viewer, useAccessControl);
     if (visible) q = q.where(visible);

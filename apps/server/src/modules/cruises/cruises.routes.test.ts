@@ -71,13 +71,19 @@ describe.each(engines)('cruises API on %s', (engine) => {
       });
       const again = await t.api('POST', '/cruises', { token: admin, body: makeCruise({ id }) });
       expect(again.statusCode).toBe(400);
-      expect(again.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: 'Record with the payload id already exists' });
+      expect(again.json()).toEqual({
+        statusCode: 400,
+        error: 'Bad Request',
+        message: 'Record with the payload id already exists',
+      });
     });
 
     it('does not store a file list sent on create (files come from the folder)', async () => {
       const meta = { ...(makeCruise().cruise_additional_meta as Json), cruise_files: ['old_report.pdf'] };
       const id = await createCruise(t, admin, { cruise_additional_meta: meta });
-      expect(((await get(`/cruises/${id}`)).json() as { cruise_additional_meta: Json }).cruise_additional_meta.cruise_files).toEqual([]);
+      expect(
+        ((await get(`/cruises/${id}`)).json() as { cruise_additional_meta: Json }).cruise_additional_meta.cruise_files,
+      ).toEqual([]);
     });
 
     it.each([
@@ -90,7 +96,11 @@ describe.each(engines)('cruises API on %s', (engine) => {
       ['a missing location', { cruise_location: undefined }, '"cruise_location" is required'],
       ['tags that are not a list', { cruise_tags: 'coral' }, '"cruise_tags" must be of type array'],
       ['a bad client id', { id: 'xyz' }, '"id" must be a 24-character hex id'],
-      ['a non-string vessel', { cruise_additional_meta: { cruise_vessel: 5 } }, '"cruise_additional_meta.cruise_vessel" must be a string'],
+      [
+        'a non-string vessel',
+        { cruise_additional_meta: { cruise_vessel: 5 } },
+        '"cruise_additional_meta.cruise_vessel" must be a string',
+      ],
       ['an access list without access control', { cruise_access_list: [] }, '"cruise_access_list" is not allowed'],
     ])('refuses %s with a 400 that names it', async (_label, override, message) => {
       const res = await t.api('POST', '/cruises', { token: admin, body: makeCruise(override) });
@@ -100,7 +110,11 @@ describe.each(engines)('cruises API on %s', (engine) => {
     });
 
     it('refuses malformed JSON', async () => {
-      const res = await t.api('POST', '/cruises', { token: admin, body: '{"cruise_id": ', headers: { 'content-type': 'application/json' } });
+      const res = await t.api('POST', '/cruises', {
+        token: admin,
+        body: '{"cruise_id": ',
+        headers: { 'content-type': 'application/json' },
+      });
       expect(res.statusCode).toBe(400);
       expect((res.json() as Json).message).toBe('Invalid request payload JSON format');
     });
@@ -111,21 +125,51 @@ describe.each(engines)('cruises API on %s', (engine) => {
       const missing = newObjectId();
       const res = await get(`/cruises/${missing}`);
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ statusCode: 404, error: 'Not Found', message: `No record found for id: ${missing}` });
+      expect(res.json()).toEqual({
+        statusCode: 404,
+        error: 'Not Found',
+        message: `No record found for id: ${missing}`,
+      });
     });
   });
 
   describe('list filters', () => {
     let a: string;
     beforeEach(async () => {
-      a = await createCruise(t, admin, { cruise_id: 'A-2021', start_ts: '2021-01-01T00:00:00Z', stop_ts: '2021-02-01T00:00:00Z', cruise_location: 'Axial', cruise_tags: ['coral', 'geology'], cruise_additional_meta: { cruise_vessel: 'R/V Atlantis', cruise_pi: 'Dr. A' } });
-      await createCruise(t, admin, { cruise_id: 'B-2022', start_ts: '2022-01-01T00:00:00Z', stop_ts: '2022-02-01T00:00:00Z', cruise_location: 'Kane', cruise_tags: ['biology'], cruise_additional_meta: { cruise_vessel: 'R/V Falkor (too)', cruise_pi: 'Dr. B' } });
-      await createCruise(t, admin, { cruise_id: 'C-2023', start_ts: '2023-01-01T00:00:00Z', stop_ts: '2023-02-01T00:00:00Z', cruise_location: '', cruise_tags: ['coral'], cruise_hidden: true, cruise_additional_meta: { cruise_vessel: 'R/V Atlantis', cruise_pi: 'Dr. C' } });
+      a = await createCruise(t, admin, {
+        cruise_id: 'A-2021',
+        start_ts: '2021-01-01T00:00:00Z',
+        stop_ts: '2021-02-01T00:00:00Z',
+        cruise_location: 'Axial',
+        cruise_tags: ['coral', 'geology'],
+        cruise_additional_meta: { cruise_vessel: 'R/V Atlantis', cruise_pi: 'Dr. A' },
+      });
+      await createCruise(t, admin, {
+        cruise_id: 'B-2022',
+        start_ts: '2022-01-01T00:00:00Z',
+        stop_ts: '2022-02-01T00:00:00Z',
+        cruise_location: 'Kane',
+        cruise_tags: ['biology'],
+        cruise_additional_meta: { cruise_vessel: 'R/V Falkor (too)', cruise_pi: 'Dr. B' },
+      });
+      await createCruise(t, admin, {
+        cruise_id: 'C-2023',
+        start_ts: '2023-01-01T00:00:00Z',
+        stop_ts: '2023-02-01T00:00:00Z',
+        cruise_location: '',
+        cruise_tags: ['coral'],
+        cruise_hidden: true,
+        cruise_additional_meta: { cruise_vessel: 'R/V Atlantis', cruise_pi: 'Dr. C' },
+      });
     });
 
     it('answers 404 No records found for an empty result', async () => {
       await t.api('DELETE', '/cruises/all', { token: admin });
-      expect((await get('/cruises')).json()).toEqual({ statusCode: 404, error: 'Not Found', message: 'No records found' });
+      expect((await get('/cruises')).json()).toEqual({
+        statusCode: 404,
+        error: 'Not Found',
+        message: 'No records found',
+      });
     });
 
     it('sorts by start newest first, or oldest first, with offset and limit', async () => {
@@ -205,7 +249,12 @@ describe.each(engines)('cruises API on %s', (engine) => {
     let hidden: string;
     beforeEach(async () => {
       await createCruise(t, admin, { cruise_id: 'OPEN' });
-      hidden = await createCruise(t, admin, { cruise_id: 'SECRET', start_ts: '2024-01-01T00:00:00Z', stop_ts: '2024-02-01T00:00:00Z', cruise_hidden: true });
+      hidden = await createCruise(t, admin, {
+        cruise_id: 'SECRET',
+        start_ts: '2024-01-01T00:00:00Z',
+        stop_ts: '2024-02-01T00:00:00Z',
+        cruise_hidden: true,
+      });
     });
 
     it('leaves hidden cruises out of lists and refuses hidden=true', async () => {
@@ -223,7 +272,10 @@ describe.each(engines)('cruises API on %s', (engine) => {
     });
 
     it('leaves hidden cruises out of bylowering and byevent', async () => {
-      const lowering = await createLowering(t, admin, { start_ts: '2024-01-10T00:00:00Z', stop_ts: '2024-01-11T00:00:00Z' });
+      const lowering = await createLowering(t, admin, {
+        start_ts: '2024-01-10T00:00:00Z',
+        stop_ts: '2024-01-11T00:00:00Z',
+      });
       const event = await insertEvent(t, '2024-01-10T12:00:00Z');
       expect((await get(`/cruises/bylowering/${lowering}`, users.tokens.event_watcher)).statusCode).toBe(404);
       expect((await get(`/cruises/byevent/${event}`, users.tokens.event_watcher)).statusCode).toBe(404);
@@ -248,15 +300,24 @@ describe.each(engines)('cruises API on %s', (engine) => {
 
     it('answers 404 when nothing contains it and 400 for unknown records', async () => {
       await createCruise(t, admin);
-      const outside = await createLowering(t, admin, { start_ts: '2023-04-11T23:00:00Z', stop_ts: '2023-04-12T02:00:00Z' });
-      expect((await get(`/cruises/bylowering/${outside}`)).json()).toEqual({ statusCode: 404, error: 'Not Found', message: 'No records found' });
+      const outside = await createLowering(t, admin, {
+        start_ts: '2023-04-11T23:00:00Z',
+        stop_ts: '2023-04-12T02:00:00Z',
+      });
+      expect((await get(`/cruises/bylowering/${outside}`)).json()).toEqual({
+        statusCode: 404,
+        error: 'Not Found',
+        message: 'No records found',
+      });
       const event = await insertEvent(t, '2020-01-01T00:00:00Z');
       expect((await get(`/cruises/byevent/${event}`)).statusCode).toBe(404);
       const missing = newObjectId();
       const noLowering = await get(`/cruises/bylowering/${missing}`);
       expect(noLowering.statusCode).toBe(400);
       expect((noLowering.json() as Json).message).toBe(`No lowering record found for id: ${missing}`);
-      expect(((await get(`/cruises/byevent/${missing}`)).json() as Json).message).toBe(`No event record found for id: ${missing}`);
+      expect(((await get(`/cruises/byevent/${missing}`)).json() as Json).message).toBe(
+        `No event record found for id: ${missing}`,
+      );
       expect((await get(`/cruises/byevent/${missing}?limit=1`)).statusCode).toBe(400);
     });
   });
@@ -266,7 +327,10 @@ describe.each(engines)('cruises API on %s', (engine) => {
       const id = await createCruise(t, admin);
       const res = await t.api('PATCH', `/cruises/${id}`, {
         token: admin,
-        body: { cruise_location: 'Atlantis Massif', cruise_additional_meta: { cruise_name: 'Renamed', cruise_vessel: 'R/V X' } },
+        body: {
+          cruise_location: 'Atlantis Massif',
+          cruise_additional_meta: { cruise_name: 'Renamed', cruise_vessel: 'R/V X' },
+        },
       });
       expect(res.statusCode).toBe(204);
       expect(res.body).toBe('');
@@ -281,7 +345,10 @@ describe.each(engines)('cruises API on %s', (engine) => {
       const res = await t.api('PATCH', `/cruises/${id}`, { token: admin, body: { stop_ts: '2023-03-02T00:00:00Z' } });
       expect(res.statusCode).toBe(400);
       expect((res.json() as Json).message).toBe('Start date must be older than stop date');
-      const start = await t.api('PATCH', `/cruises/${id}`, { token: admin, body: { start_ts: '2023-05-01T00:00:00Z' } });
+      const start = await t.api('PATCH', `/cruises/${id}`, {
+        token: admin,
+        body: { start_ts: '2023-05-01T00:00:00Z' },
+      });
       expect(start.statusCode).toBe(400);
       expect(((await get(`/cruises/${id}`)).json() as Json).start_ts).toBe('2023-03-03T00:00:00.000Z');
     });
@@ -289,8 +356,13 @@ describe.each(engines)('cruises API on %s', (engine) => {
     it('refuses an empty body, unknown keys, an id change and unknown cruises', async () => {
       const id = await createCruise(t, admin);
       expect((await t.api('PATCH', `/cruises/${id}`, { token: admin, body: {} })).statusCode).toBe(400);
-      expect(((await t.api('PATCH', `/cruises/${id}`, { token: admin, body: { bogus: 1 } })).json() as Json).message).toBe('"bogus" is not allowed');
-      expect(((await t.api('PATCH', `/cruises/${id}`, { token: admin, body: { id: newObjectId() } })).json() as Json).message).toBe('"id" is not allowed');
+      expect(
+        ((await t.api('PATCH', `/cruises/${id}`, { token: admin, body: { bogus: 1 } })).json() as Json).message,
+      ).toBe('"bogus" is not allowed');
+      expect(
+        ((await t.api('PATCH', `/cruises/${id}`, { token: admin, body: { id: newObjectId() } })).json() as Json)
+          .message,
+      ).toBe('"id" is not allowed');
       const missing = newObjectId();
       const res = await t.api('PATCH', `/cruises/${missing}`, { token: admin, body: { cruise_location: 'x' } });
       expect(res.statusCode).toBe(404);
@@ -300,8 +372,14 @@ describe.each(engines)('cruises API on %s', (engine) => {
     it('hiding a cruise hides the lowerings inside it, and showing it shows them again', async () => {
       const id = await createCruise(t, admin);
       const inside = await createLowering(t, admin);
-      const outside = await createLowering(t, admin, { lowering_id: 'S0600', start_ts: '2023-06-01T00:00:00Z', stop_ts: '2023-06-02T00:00:00Z' });
-      expect((await t.api('PATCH', `/cruises/${id}`, { token: admin, body: { cruise_hidden: true } })).statusCode).toBe(204);
+      const outside = await createLowering(t, admin, {
+        lowering_id: 'S0600',
+        start_ts: '2023-06-01T00:00:00Z',
+        stop_ts: '2023-06-02T00:00:00Z',
+      });
+      expect((await t.api('PATCH', `/cruises/${id}`, { token: admin, body: { cruise_hidden: true } })).statusCode).toBe(
+        204,
+      );
       expect(((await get(`/lowerings/${inside}`)).json() as Json).lowering_hidden).toBe(true);
       expect(((await get(`/lowerings/${outside}`)).json() as Json).lowering_hidden).toBe(false);
       const watcherList = await get('/lowerings', users.tokens.event_watcher);
@@ -341,7 +419,10 @@ describe.each(engines)('cruises API on %s', (engine) => {
       });
       created.off();
       lowerings.off();
-      expect(created.seen[0]).toEqual({ ...((await get(`/cruises/${id}`)).json() as Json), cruise_additional_meta: makeCruise().cruise_additional_meta });
+      expect(created.seen[0]).toEqual({
+        ...((await get(`/cruises/${id}`)).json() as Json),
+        cruise_additional_meta: makeCruise().cruise_additional_meta,
+      });
       expect(lowerings.seen[0]!.id).toBe(lowering);
     });
 
@@ -403,7 +484,17 @@ describe.each(engines)('cruises API on %s', (engine) => {
       ['DELETE /cruises/{id}', { admin: 204 }],
       ['DELETE /cruises/all', { admin: 204 }],
     ];
-    const kinds: CallerKind[] = ['admin', 'cruise_manager', 'event_manager', 'template_manager', 'event_logger', 'event_watcher', 'guest', 'none', 'disabled'];
+    const kinds: CallerKind[] = [
+      'admin',
+      'cruise_manager',
+      'event_manager',
+      'template_manager',
+      'event_logger',
+      'event_watcher',
+      'guest',
+      'none',
+      'disabled',
+    ];
 
     it.each(expectations)('%s as every role', async (route, allowed) => {
       const [method, pattern] = route.split(' ') as [string, string];
@@ -411,9 +502,18 @@ describe.each(engines)('cruises API on %s', (engine) => {
         await t.api('DELETE', '/cruises/all', { token: admin });
         const id = await createCruise(t, admin);
         const body =
-          method === 'POST' ? makeCruise() : pattern.endsWith('permissions') ? { add: [users.ids.event_watcher] } : method === 'PATCH' ? { cruise_additional_meta: { cruise_name: 'n' } } : undefined;
+          method === 'POST'
+            ? makeCruise()
+            : pattern.endsWith('permissions')
+              ? { add: [users.ids.event_watcher] }
+              : method === 'PATCH'
+                ? { cruise_additional_meta: { cruise_name: 'n' } }
+                : undefined;
         const token = users.tokens[kind];
-        const res = await t.api(method as 'GET', pattern.replace('{id}', id), { ...(token ? { token } : {}), ...(body ? { body } : {}) });
+        const res = await t.api(method as 'GET', pattern.replace('{id}', id), {
+          ...(token ? { token } : {}),
+          ...(body ? { body } : {}),
+        });
         const expected = allowed[kind] ?? (kind === 'none' || kind === 'disabled' ? 401 : 403);
         expect(`${kind} ${res.statusCode}`).toBe(`${kind} ${expected}`);
         if (expected === 403) expect((res.json() as Json).message).toBe('Insufficient scope');
@@ -432,7 +532,10 @@ describe.each(engines)('cruises API on %s', (engine) => {
     it('edits name, description, location, tags and participants', async () => {
       const stored = (await get(`/cruises/${id}`)).json() as { cruise_additional_meta: Json };
       const meta = { ...stored.cruise_additional_meta, cruise_name: 'New name', cruise_description: 'New text' };
-      const res = await t.api('PATCH', `/cruises/${id}`, { token: manager, body: { cruise_location: 'Elsewhere', cruise_tags: ['a'], cruise_additional_meta: meta } });
+      const res = await t.api('PATCH', `/cruises/${id}`, {
+        token: manager,
+        body: { cruise_location: 'Elsewhere', cruise_tags: ['a'], cruise_additional_meta: meta },
+      });
       expect(res.statusCode).toBe(204);
       const after = (await get(`/cruises/${id}`)).json() as { cruise_additional_meta: Json; cruise_location: string };
       expect(after.cruise_additional_meta.cruise_name).toBe('New name');
@@ -442,19 +545,39 @@ describe.each(engines)('cruises API on %s', (engine) => {
     it('may resend the locked fields unchanged, and keeps locked meta keys it leaves out', async () => {
       const res = await t.api('PATCH', `/cruises/${id}`, {
         token: manager,
-        body: { cruise_id: 'FKt230303', start_ts: '2023-03-03T00:00:00Z', stop_ts: '2023-04-11T23:59:59.000Z', cruise_additional_meta: { cruise_name: 'Only the name' } },
+        body: {
+          cruise_id: 'FKt230303',
+          start_ts: '2023-03-03T00:00:00Z',
+          stop_ts: '2023-04-11T23:59:59.000Z',
+          cruise_additional_meta: { cruise_name: 'Only the name' },
+        },
       });
       expect(res.statusCode).toBe(204);
       const meta = ((await get(`/cruises/${id}`)).json() as { cruise_additional_meta: Json }).cruise_additional_meta;
-      expect(meta).toMatchObject({ cruise_name: 'Only the name', cruise_vessel: 'R/V Falkor (too)', cruise_pi: 'Dr. David Butterfield', cruise_departure_location: 'San Juan, PR', cruise_arrival_location: 'San Juan, PR' });
+      expect(meta).toMatchObject({
+        cruise_name: 'Only the name',
+        cruise_vessel: 'R/V Falkor (too)',
+        cruise_pi: 'Dr. David Butterfield',
+        cruise_departure_location: 'San Juan, PR',
+        cruise_arrival_location: 'San Juan, PR',
+      });
       expect(meta).not.toHaveProperty('cruise_description');
     });
 
     it.each([
       [{ cruise_id: 'OTHER' }, 'Only admins can change cruise_id'],
-      [{ start_ts: '2023-03-04T00:00:00Z', stop_ts: '2023-04-12T00:00:00Z' }, 'Only admins can change start_ts, stop_ts'],
-      [{ cruise_additional_meta: { cruise_vessel: 'R/V Other', cruise_pi: 'Dr. Other' } }, 'Only admins can change cruise_vessel, cruise_pi'],
-      [{ cruise_additional_meta: { cruise_arrival_location: 'Ponta Delgada' } }, 'Only admins can change cruise_arrival_location'],
+      [
+        { start_ts: '2023-03-04T00:00:00Z', stop_ts: '2023-04-12T00:00:00Z' },
+        'Only admins can change start_ts, stop_ts',
+      ],
+      [
+        { cruise_additional_meta: { cruise_vessel: 'R/V Other', cruise_pi: 'Dr. Other' } },
+        'Only admins can change cruise_vessel, cruise_pi',
+      ],
+      [
+        { cruise_additional_meta: { cruise_arrival_location: 'Ponta Delgada' } },
+        'Only admins can change cruise_arrival_location',
+      ],
       [{ cruise_hidden: true }, 'Only admins can hide or show a cruise'],
     ])('refuses %j with a 403 naming the fields', async (body, message) => {
       const res = await t.api('PATCH', `/cruises/${id}`, { token: manager, body });
@@ -485,20 +608,44 @@ describe.each(engines)('cruises API on %s', (engine) => {
     const acGet = (url: string, token: string) => ac.api('GET', url, { token });
 
     it('accepts an access list of existing users on create and shows it in answers', async () => {
-      const res = await ac.api('POST', '/cruises', { token: acAdmin, body: makeCruise({ cruise_access_list: [alice.id] }) });
+      const res = await ac.api('POST', '/cruises', {
+        token: acAdmin,
+        body: makeCruise({ cruise_access_list: [alice.id] }),
+      });
       expect(res.statusCode).toBe(201);
       const id = (res.json() as { insertedId: string }).insertedId;
       expect(((await acGet(`/cruises/${id}`, acAdmin)).json() as Json).cruise_access_list).toEqual([alice.id]);
-      const bad = await ac.api('POST', '/cruises', { token: acAdmin, body: makeCruise({ cruise_access_list: [newObjectId()] }) });
+      const bad = await ac.api('POST', '/cruises', {
+        token: acAdmin,
+        body: makeCruise({ cruise_access_list: [newObjectId()] }),
+      });
       expect(bad.statusCode).toBe(400);
       expect((bad.json() as Json).message).toBe('cruise_access_list includes invalid user IDs');
     });
 
     it('lists to a non-admin the open cruises and the ones they are named on, and refuses the others by id', async () => {
-      const open = await createCruise(ac, acAdmin, { cruise_id: 'OPEN', start_ts: '2021-01-01T00:00:00Z', stop_ts: '2021-02-01T00:00:00Z' });
-      const named = await createCruise(ac, acAdmin, { cruise_id: 'NAMED', start_ts: '2022-01-01T00:00:00Z', stop_ts: '2022-02-01T00:00:00Z', cruise_access_list: [alice.id] });
-      const hiddenNamed = await createCruise(ac, acAdmin, { cruise_id: 'HIDDEN-NAMED', cruise_hidden: true, cruise_access_list: [alice.id] });
-      await createCruise(ac, acAdmin, { cruise_id: 'HIDDEN', start_ts: '2024-01-01T00:00:00Z', stop_ts: '2024-02-01T00:00:00Z', cruise_hidden: true });
+      const open = await createCruise(ac, acAdmin, {
+        cruise_id: 'OPEN',
+        start_ts: '2021-01-01T00:00:00Z',
+        stop_ts: '2021-02-01T00:00:00Z',
+      });
+      const named = await createCruise(ac, acAdmin, {
+        cruise_id: 'NAMED',
+        start_ts: '2022-01-01T00:00:00Z',
+        stop_ts: '2022-02-01T00:00:00Z',
+        cruise_access_list: [alice.id],
+      });
+      const hiddenNamed = await createCruise(ac, acAdmin, {
+        cruise_id: 'HIDDEN-NAMED',
+        cruise_hidden: true,
+        cruise_access_list: [alice.id],
+      });
+      await createCruise(ac, acAdmin, {
+        cruise_id: 'HIDDEN',
+        start_ts: '2024-01-01T00:00:00Z',
+        stop_ts: '2024-02-01T00:00:00Z',
+        cruise_hidden: true,
+      });
 
       expect(ids(await acGet('/cruises', alice.token))).toEqual(['HIDDEN-NAMED', 'NAMED', 'OPEN']);
       expect(ids(await acGet('/cruises', bob.token))).toEqual(['OPEN']);
@@ -524,8 +671,13 @@ describe.each(engines)('cruises API on %s', (engine) => {
       expect(res.statusCode).toBe(401);
       expect((res.json() as Json).message).toBe('User not authorized to edit this cruise');
       await ac.api('PATCH', `/cruises/${id}/permissions`, { token: acAdmin, body: { add: [manager.id] } });
-      expect((await ac.api('PATCH', `/cruises/${id}`, { token: manager.token, body: { cruise_location: 'x' } })).statusCode).toBe(204);
-      const list = await ac.api('PATCH', `/cruises/${id}`, { token: manager.token, body: { cruise_access_list: [manager.id] } });
+      expect(
+        (await ac.api('PATCH', `/cruises/${id}`, { token: manager.token, body: { cruise_location: 'x' } })).statusCode,
+      ).toBe(204);
+      const list = await ac.api('PATCH', `/cruises/${id}`, {
+        token: manager.token,
+        body: { cruise_access_list: [manager.id] },
+      });
       expect(list.statusCode).toBe(403);
       expect((list.json() as Json).message).toBe('Only admins can change the cruise access list');
     });
@@ -533,21 +685,39 @@ describe.each(engines)('cruises API on %s', (engine) => {
     it('permissions add and remove users on the cruise and every lowering inside it, without duplicates', async () => {
       const id = await createCruise(ac, acAdmin, { cruise_access_list: [alice.id] });
       const inside = await createLowering(ac, acAdmin);
-      const outside = await createLowering(ac, acAdmin, { lowering_id: 'OUT', start_ts: '2025-01-01T00:00:00Z', stop_ts: '2025-01-02T00:00:00Z' });
-      let res = await ac.api('PATCH', `/cruises/${id}/permissions`, { token: acAdmin, body: { add: [bob.id, alice.id] } });
+      const outside = await createLowering(ac, acAdmin, {
+        lowering_id: 'OUT',
+        start_ts: '2025-01-01T00:00:00Z',
+        stop_ts: '2025-01-02T00:00:00Z',
+      });
+      let res = await ac.api('PATCH', `/cruises/${id}/permissions`, {
+        token: acAdmin,
+        body: { add: [bob.id, alice.id] },
+      });
       expect(res.statusCode).toBe(204);
       expect(((await acGet(`/cruises/${id}`, acAdmin)).json() as Json).cruise_access_list).toEqual([alice.id, bob.id]);
-      expect(((await acGet(`/lowerings/${inside}`, acAdmin)).json() as Json).lowering_access_list).toEqual([bob.id, alice.id]);
+      expect(((await acGet(`/lowerings/${inside}`, acAdmin)).json() as Json).lowering_access_list).toEqual([
+        bob.id,
+        alice.id,
+      ]);
       expect(((await acGet(`/lowerings/${outside}`, acAdmin)).json() as Json).lowering_access_list).toEqual([]);
       res = await ac.api('PATCH', `/cruises/${id}/permissions`, { token: acAdmin, body: { remove: [alice.id] } });
       expect(((await acGet(`/cruises/${id}`, acAdmin)).json() as Json).cruise_access_list).toEqual([bob.id]);
       expect(((await acGet(`/lowerings/${inside}`, acAdmin)).json() as Json).lowering_access_list).toEqual([bob.id]);
 
-      const bad = await ac.api('PATCH', `/cruises/${id}/permissions`, { token: acAdmin, body: { add: [newObjectId()] } });
+      const bad = await ac.api('PATCH', `/cruises/${id}/permissions`, {
+        token: acAdmin,
+        body: { add: [newObjectId()] },
+      });
       expect(bad.statusCode).toBe(400);
       expect((bad.json() as Json).message).toBe('cruise_access_list include invalid user IDs');
-      expect((await ac.api('PATCH', `/cruises/${newObjectId()}/permissions`, { token: acAdmin, body: { add: [bob.id] } })).statusCode).toBe(404);
-      expect((await ac.api('PATCH', `/cruises/${id}/permissions`, { token: acAdmin, body: { add: ['nope'] } })).statusCode).toBe(400);
+      expect(
+        (await ac.api('PATCH', `/cruises/${newObjectId()}/permissions`, { token: acAdmin, body: { add: [bob.id] } }))
+          .statusCode,
+      ).toBe(404);
+      expect(
+        (await ac.api('PATCH', `/cruises/${id}/permissions`, { token: acAdmin, body: { add: ['nope'] } })).statusCode,
+      ).toBe(400);
       expect((await ac.api('PATCH', `/cruises/${id}/permissions`, { token: acAdmin, body: {} })).statusCode).toBe(400);
     });
 
@@ -555,7 +725,10 @@ describe.each(engines)('cruises API on %s', (engine) => {
       const id = await createCruise(ac, acAdmin, { cruise_access_list: [alice.id] });
       const inside = await createLowering(ac, acAdmin, { lowering_access_list: [alice.id, manager.id] });
       await ac.api('PATCH', `/cruises/${id}`, { token: acAdmin, body: { cruise_access_list: [bob.id] } });
-      expect(((await acGet(`/lowerings/${inside}`, acAdmin)).json() as Json).lowering_access_list).toEqual([manager.id, bob.id]);
+      expect(((await acGet(`/lowerings/${inside}`, acAdmin)).json() as Json).lowering_access_list).toEqual([
+        manager.id,
+        bob.id,
+      ]);
     });
   });
 });

@@ -70,10 +70,14 @@ export function cruisesRoutes(app: ApiInstance, ctx: AppContext): void {
     return reply.code(201).send({ acknowledged: true, insertedId });
   });
 
-  app.patch('/cruises/:id', { config: write, schema: { params: idParamsSchema, body: updateCruiseSchema, tags } }, async (req, reply) => {
-    await service.update(caller(req), req.params.id, req.body);
-    return reply.code(204).send();
-  });
+  app.patch(
+    '/cruises/:id',
+    { config: write, schema: { params: idParamsSchema, body: updateCruiseSchema, tags } },
+    async (req, reply) => {
+      await service.update(caller(req), req.params.id, req.body);
+      return reply.code(204).send();
+    },
+  );
 
   app.patch(
     '/cruises/:id/permissions',

@@ -58,11 +58,17 @@ export class CruisesService {
 
   private async withFiles(cruises: CruiseRecord[]): Promise<Cruise[]> {
     return Promise.all(
-      cruises.map(async (c) => toWireCruise(c, { useAccessControl: this.accessControl, files: await this.files.list('cruise', c.id) })),
+      cruises.map(async (c) =>
+        toWireCruise(c, { useAccessControl: this.accessControl, files: await this.files.list('cruise', c.id) }),
+      ),
     );
   }
 
-  private async read(cruises: CruiseRecord[], format: 'json' | 'csv' | undefined, single: boolean): Promise<CruiseRead> {
+  private async read(
+    cruises: CruiseRecord[],
+    format: 'json' | 'csv' | undefined,
+    single: boolean,
+  ): Promise<CruiseRead> {
     const wire = await this.withFiles(cruises);
     if (format === 'csv') return { kind: 'csv', body: cruisesToCsv(wire) };
     return { kind: 'json', body: single ? wire[0]! : wire };
@@ -96,7 +102,13 @@ export class CruisesService {
   private async openable(caller: AuthContext, id: string, action: 'retrieve' | 'edit'): Promise<CruiseRecord> {
     const cruise = await this.repo().findById(id);
     if (!cruise) throw notFoundFor(id);
-    if (!canOpenRecord(viewerOf(caller), { hidden: cruise.cruise_hidden, accessList: cruise.cruise_access_list }, this.accessControl)) {
+    if (
+      !canOpenRecord(
+        viewerOf(caller),
+        { hidden: cruise.cruise_hidden, accessList: cruise.cruise_access_list },
+        this.accessControl,
+      )
+    ) {
       throw new AppError('UNAUTHORIZED', `User not authorized to ${action} this cruise`);
     }
     return cruise;
@@ -112,9 +124,16 @@ export class CruisesService {
   }
 
   async byLowering(caller: AuthContext, loweringId: string, format?: 'json' | 'csv'): Promise<CruiseRead> {
-    const lowering = await new LoweringsRepository(this.ctx.database.db, this.ctx.database.dialect).findById(loweringId);
+    const lowering = await new LoweringsRepository(this.ctx.database.db, this.ctx.database.dialect).findById(
+      loweringId,
+    );
     if (!lowering) throw new AppError('BAD_REQUEST', `No lowering record found for id: ${loweringId}`);
-    const cruise = await this.repo().findContaining(lowering.start_ts, lowering.stop_ts, viewerOf(caller), this.accessControl);
+    const cruise = await this.repo().findContaining(
+      lowering.start_ts,
+      lowering.stop_ts,
+      viewerOf(caller),
+      this.accessControl,
+    );
     if (!cruise) throw noRecords();
     return this.read([cruise], format, true);
   }
@@ -140,7 +159,8 @@ export class CruisesService {
   }
 
   private assertAccessListAllowed(list: unknown): void {
-    if (list !== undefined && !this.accessControl) throw new AppError('BAD_REQUEST', '"cruise_access_list" is not allowed');
+    if (list !== undefined && !this.accessControl)
+      throw new AppError('BAD_REQUEST', '"cruise_access_list" is not allowed');
   }
 
   async create(_caller: AuthContext, body: CreateCruise): Promise<string> {
@@ -169,7 +189,9 @@ export class CruisesService {
       if (await repo.findById(record.id)) throw new AppError('BAD_REQUEST', recordMessages.duplicateId);
       throw err;
     }
-    await this.files.ensureFolder('cruise', record.id).catch((err) => this.ctx.log.warn({ err }, 'creating the cruise folder failed'));
+    await this.files
+      .ensureFolder('cruise', record.id)
+      .catch((err) => this.ctx.log.warn({ err }, 'creating the cruise folder failed'));
     this.ctx.bus.publish('newCruises', toWireCruise(record, { useAccessControl: this.accessControl }));
     await this.publishLoweringsOf(record);
     return record.id;
@@ -195,7 +217,9 @@ export class CruisesService {
     }
     assertTimeOrder(body.start_ts ?? cruise.start_ts, body.stop_ts ?? cruise.stop_ts);
     await this.assertUsers(body.cruise_access_list, 'cruise_access_list include invalid user IDs');
-    const uploads = sentMeta?.cruise_files ? await this.files.checkUploads('cruise', id, sentMeta.cruise_files as string[]) : [];
+    const uploads = sentMeta?.cruise_files
+      ? await this.files.checkUploads('cruise', id, sentMeta.cruise_files as string[])
+      : [];
 
     const { cruise_additional_meta: _meta, ...fields } = body;
     const patch: CruisePatch = { ...fields };
@@ -207,7 +231,8 @@ export class CruisesService {
       // A cruise_manager's form leaves the locked keys out; they keep their stored values.
       if (!caller.isAdmin) {
         for (const key of cruiseManagerLockedMetaKeys) {
-          if (meta[key] === undefined && cruise.cruise_additional_meta[key] !== undefined) meta[key] = cruise.cruise_additional_meta[key];
+          if (meta[key] === undefined && cruise.cruise_additional_meta[key] !== undefined)
+            meta[key] = cruise.cruise_additional_meta[key];
         }
       }
       patch.cruise_additional_meta = meta;
@@ -219,7 +244,10 @@ export class CruisesService {
       const after = (await repo.findById(id))!;
       // Hiding a cruise or changing its access list carries down to its lowerings (Sealog meant to
       // and did not, reference §12 item 11).
-      const inside = await new LoweringsRepository(trx, this.ctx.database.dialect).listWithin(after.start_ts, after.stop_ts);
+      const inside = await new LoweringsRepository(trx, this.ctx.database.dialect).listWithin(
+        after.start_ts,
+        after.stop_ts,
+      );
       const insideIds = inside.map((l) => l.id);
       if (body.cruise_hidden !== undefined && body.cruise_hidden !== cruise.cruise_hidden && insideIds.length > 0) {
         await trx
@@ -230,7 +258,8 @@ export class CruisesService {
       }
       if (body.cruise_access_list !== undefined) {
         const diff = listDiff(cruise.cruise_access_list, body.cruise_access_list);
-        if (diff.add.length + diff.remove.length > 0) await new AccessListsRepository(trx).changeLists('lowering', insideIds, diff);
+        if (diff.add.length + diff.remove.length > 0)
+          await new AccessListsRepository(trx).changeLists('lowering', insideIds, diff);
       }
       // Last, so a failed move rolls the record back.
       await this.files.commitUploads('cruise', id, uploads);
@@ -244,11 +273,17 @@ export class CruisesService {
   async setPermissions(_caller: AuthContext, id: string, change: PermissionsChange): Promise<void> {
     const cruise = await this.repo().findById(id);
     if (!cruise) throw notFoundFor(id);
-    await this.assertUsers([...(change.add ?? []), ...(change.remove ?? [])], 'cruise_access_list include invalid user IDs');
+    await this.assertUsers(
+      [...(change.add ?? []), ...(change.remove ?? [])],
+      'cruise_access_list include invalid user IDs',
+    );
     const updated = await this.ctx.database.db.transaction().execute(async (trx) => {
       const access = new AccessListsRepository(trx);
       await access.changeLists('cruise', [id], change);
-      const inside = await new LoweringsRepository(trx, this.ctx.database.dialect).listWithin(cruise.start_ts, cruise.stop_ts);
+      const inside = await new LoweringsRepository(trx, this.ctx.database.dialect).listWithin(
+        cruise.start_ts,
+        cruise.stop_ts,
+      );
       await access.changeLists(
         'lowering',
         inside.map((l) => l.id),
@@ -274,7 +309,11 @@ export class CruisesService {
 
   /** updateLowerings for every lowering inside the cruise (reference §7.6 cross-pushes). */
   private async publishLoweringsOf(cruise: CruiseRecord): Promise<void> {
-    const inside = await new LoweringsRepository(this.ctx.database.db, this.ctx.database.dialect).listWithin(cruise.start_ts, cruise.stop_ts);
-    for (const l of inside) this.ctx.bus.publish('updateLowerings', toWireLowering(l, { useAccessControl: this.accessControl }));
+    const inside = await new LoweringsRepository(this.ctx.database.db, this.ctx.database.dialect).listWithin(
+      cruise.start_ts,
+      cruise.stop_ts,
+    );
+    for (const l of inside)
+      this.ctx.bus.publish('updateLowerings', toWireLowering(l, { useAccessControl: this.accessControl }));
   }
 }

@@ -16,7 +16,10 @@ export function assertQueryWindow(query: { startTS?: number; stopTS?: number }):
 }
 
 /** Sealog's overlap window: applied when either bound is given; missing ones are 1970 and now. */
-export function overlapWindow(query: { startTS?: number; stopTS?: number }): { start: number; stop: number } | undefined {
+export function overlapWindow(query: {
+  startTS?: number;
+  stopTS?: number;
+}): { start: number; stop: number } | undefined {
   if (query.startTS === undefined && query.stopTS === undefined) return undefined;
   return { start: query.startTS ?? 0, stop: query.stopTS ?? Date.now() };
 }
@@ -30,7 +33,11 @@ export function noRecords(): AppError {
 }
 
 /** Field names the caller sent with a value different from the stored one. */
-export function changedFields(sent: Record<string, unknown>, stored: Record<string, unknown>, keys: readonly string[]): string[] {
+export function changedFields(
+  sent: Record<string, unknown>,
+  stored: Record<string, unknown>,
+  keys: readonly string[],
+): string[] {
   return keys.filter((k) => sent[k] !== undefined && !sameValue(sent[k], stored[k]));
 }
 

@@ -4,7 +4,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { newObjectId } from '@bathylog/shared';
 import { createTestApp, engines, type TestApp } from '../../../test/test-app.js';
 import { createRoleUsers, type RoleUsers } from '../../../test/role-tokens.js';
-import { createCruise, createLowering, createUser, filepondBody, makeCruise, multipart } from '../../../test/factories-cruises.js';
+import {
+  createCruise,
+  createLowering,
+  createUser,
+  filepondBody,
+  makeCruise,
+  multipart,
+} from '../../../test/factories-cruises.js';
 
 type Json = Record<string, unknown>;
 const files = '/sealog-server/files';
@@ -30,7 +37,11 @@ describe.each(engines)('file routes on %s', (engine) => {
     lowering = await createLowering(t, admin);
   });
 
-  const request = (method: 'GET' | 'POST' | 'DELETE', url: string, opts: { token?: string; payload?: string | Buffer; headers?: Record<string, string> } = {}) =>
+  const request = (
+    method: 'GET' | 'POST' | 'DELETE',
+    url: string,
+    opts: { token?: string; payload?: string | Buffer; headers?: Record<string, string> } = {},
+  ) =>
     t.app.inject({
       method,
       url,
@@ -40,11 +51,16 @@ describe.each(engines)('file routes on %s', (engine) => {
 
   const process = (kind: 'cruises' | 'lowerings', id: string, name: string, data: string | Buffer, token = admin) => {
     const body = filepondBody(name, data);
-    return request('POST', `${files}/${kind}/filepond/process/${id}`, { token, payload: body.payload, headers: body.headers });
+    return request('POST', `${files}/${kind}/filepond/process/${id}`, {
+      token,
+      payload: body.payload,
+      headers: body.headers,
+    });
   };
 
   const uploadDir = (kind: 'cruises' | 'lowerings') => path.join(t.dataDir, 'upload-tmp', kind);
-  const pendingUploads = (kind: 'cruises' | 'lowerings') => (existsSync(uploadDir(kind)) ? readdirSync(uploadDir(kind)) : []);
+  const pendingUploads = (kind: 'cruises' | 'lowerings') =>
+    existsSync(uploadDir(kind)) ? readdirSync(uploadDir(kind)) : [];
 
   describe('FilePond upload → record → download → delete', () => {
     it('round-trips a cruise file', async () => {
@@ -54,14 +70,24 @@ describe.each(engines)('file routes on %s', (engine) => {
       const uploadId = processed.body;
       expect(uploadId).toMatch(new RegExp(`^${cruise}_[0-9a-f]{16}$`));
       // Not part of the record until the PATCH commits it.
-      const before = (await t.api('GET', `/cruises/${cruise}`, { token: admin })).json() as { cruise_additional_meta: Json };
+      const before = (await t.api('GET', `/cruises/${cruise}`, { token: admin })).json() as {
+        cruise_additional_meta: Json;
+      };
       expect(before.cruise_additional_meta.cruise_files).toEqual([]);
 
-      const patch = await t.api('PATCH', `/cruises/${cruise}`, { token: admin, body: { cruise_additional_meta: { cruise_files: [uploadId] } } });
+      const patch = await t.api('PATCH', `/cruises/${cruise}`, {
+        token: admin,
+        body: { cruise_additional_meta: { cruise_files: [uploadId] } },
+      });
       expect(patch.statusCode).toBe(204);
-      const after = (await t.api('GET', `/cruises/${cruise}`, { token: users.tokens.event_watcher })).json() as { cruise_additional_meta: Json };
+      const after = (await t.api('GET', `/cruises/${cruise}`, { token: users.tokens.event_watcher })).json() as {
+        cruise_additional_meta: Json;
+      };
       // A files-only meta attaches the files and keeps the rest of the meta.
-      expect(after.cruise_additional_meta).toEqual({ ...(makeCruise().cruise_additional_meta as Json), cruise_files: ['cruise report.txt'] });
+      expect(after.cruise_additional_meta).toEqual({
+        ...(makeCruise().cruise_additional_meta as Json),
+        cruise_files: ['cruise report.txt'],
+      });
       expect(pendingUploads('cruises')).toEqual([]);
 
       const url = `${files}/cruises/${cruise}/cruise%20report.txt`;
@@ -69,31 +95,69 @@ describe.each(engines)('file routes on %s', (engine) => {
       expect(download.statusCode).toBe(200);
       expect(download.body).toBe('Dive plan\n');
       expect(download.headers['content-type']).toBe('text/plain; charset=utf-8');
-      expect(download.headers['content-disposition']).toBe(`attachment; filename="cruise report.txt"; filename*=UTF-8''cruise%20report.txt`);
+      expect(download.headers['content-disposition']).toBe(
+        `attachment; filename="cruise report.txt"; filename*=UTF-8''cruise%20report.txt`,
+      );
       expect((await request('GET', `${url}?token=${users.tokens.guest}`)).body).toBe('Dive plan\n');
       expect((await request('GET', url)).statusCode).toBe(401);
       expect((await request('GET', `${url}?token=nonsense`)).statusCode).toBe(401);
-      expect((await request('GET', `${files}/cruises/${cruise}/missing.txt`, { token: admin })).json()).toEqual({ statusCode: 404, error: 'Not Found', message: 'Not Found' });
+      expect((await request('GET', `${files}/cruises/${cruise}/missing.txt`, { token: admin })).json()).toEqual({
+        statusCode: 404,
+        error: 'Not Found',
+        message: 'Not Found',
+      });
 
       expect((await request('DELETE', url, { token: users.tokens.event_watcher })).statusCode).toBe(403);
       expect((await request('DELETE', url, { token: users.tokens.cruise_manager })).statusCode).toBe(204);
       expect((await request('DELETE', url, { token: admin })).statusCode).toBe(204);
       expect((await request('GET', url, { token: admin })).statusCode).toBe(404);
-      const emptied = (await t.api('GET', `/cruises/${cruise}`, { token: admin })).json() as { cruise_additional_meta: Json };
+      const emptied = (await t.api('GET', `/cruises/${cruise}`, { token: admin })).json() as {
+        cruise_additional_meta: Json;
+      };
       expect(emptied.cruise_additional_meta.cruise_files).toEqual([]);
     });
 
     it('round-trips lowering files the way the client sends them, storing real names only', async () => {
-      const one = (await process('lowerings', lowering, 'FKt230303_S0492_Summary_Report.pdf', '%PDF-1.4 summary', users.tokens.cruise_manager)).body;
+      const one = (
+        await process(
+          'lowerings',
+          lowering,
+          'FKt230303_S0492_Summary_Report.pdf',
+          '%PDF-1.4 summary',
+          users.tokens.cruise_manager,
+        )
+      ).body;
       const two = (await process('lowerings', lowering, 'S0492_Vehicle_Report.pdf', '%PDF-1.4 vehicle')).body;
-      const stored = (await t.api('GET', `/lowerings/${lowering}`, { token: admin })).json() as { lowering_additional_meta: Json };
-      const meta = { ...stored.lowering_additional_meta, lowering_description: 'Edited with files', lowering_files: [one, two] };
-      expect((await t.api('PATCH', `/lowerings/${lowering}`, { token: users.tokens.cruise_manager, body: { lowering_additional_meta: meta } })).statusCode).toBe(204);
+      const stored = (await t.api('GET', `/lowerings/${lowering}`, { token: admin })).json() as {
+        lowering_additional_meta: Json;
+      };
+      const meta = {
+        ...stored.lowering_additional_meta,
+        lowering_description: 'Edited with files',
+        lowering_files: [one, two],
+      };
+      expect(
+        (
+          await t.api('PATCH', `/lowerings/${lowering}`, {
+            token: users.tokens.cruise_manager,
+            body: { lowering_additional_meta: meta },
+          })
+        ).statusCode,
+      ).toBe(204);
 
-      const after = (await t.api('GET', `/lowerings/${lowering}`, { token: admin })).json() as { lowering_additional_meta: Json };
-      expect(after.lowering_additional_meta.lowering_files).toEqual(['FKt230303_S0492_Summary_Report.pdf', 'S0492_Vehicle_Report.pdf']);
+      const after = (await t.api('GET', `/lowerings/${lowering}`, { token: admin })).json() as {
+        lowering_additional_meta: Json;
+      };
+      expect(after.lowering_additional_meta.lowering_files).toEqual([
+        'FKt230303_S0492_Summary_Report.pdf',
+        'S0492_Vehicle_Report.pdf',
+      ]);
       expect(after.lowering_additional_meta.lowering_description).toBe('Edited with files');
-      const row = await t.ctx.database.db.selectFrom('lowerings').select('lowering_additional_meta').where('id', '=', lowering).executeTakeFirstOrThrow();
+      const row = await t.ctx.database.db
+        .selectFrom('lowerings')
+        .select('lowering_additional_meta')
+        .where('id', '=', lowering)
+        .executeTakeFirstOrThrow();
       expect(JSON.parse(row.lowering_additional_meta)).not.toHaveProperty('lowering_files');
 
       const pdf = await request('GET', `${files}/lowerings/${lowering}/S0492_Vehicle_Report.pdf`, { token: admin });
@@ -102,7 +166,10 @@ describe.each(engines)('file routes on %s', (engine) => {
 
       // Re-sending the names the record already has (a client echoing what it read) is harmless.
       const again = { ...after.lowering_additional_meta, lowering_description: 'Again' };
-      expect((await t.api('PATCH', `/lowerings/${lowering}`, { token: admin, body: { lowering_additional_meta: again } })).statusCode).toBe(204);
+      expect(
+        (await t.api('PATCH', `/lowerings/${lowering}`, { token: admin, body: { lowering_additional_meta: again } }))
+          .statusCode,
+      ).toBe(204);
 
       expect((await t.api('DELETE', `/lowerings/${lowering}`, { token: admin })).statusCode).toBe(204);
       expect(existsSync(path.join(t.ctx.paths.lowerings, lowering))).toBe(false);
@@ -112,14 +179,25 @@ describe.each(engines)('file routes on %s', (engine) => {
       const other = await createCruise(t, admin, { cruise_id: 'OTHER' });
       const foreign = (await process('cruises', other, 'a.txt', 'a')).body;
       const reverted = (await process('cruises', cruise, 'b.txt', 'b')).body;
-      expect((await request('DELETE', `${files}/cruises/filepond/revert`, { token: admin, payload: reverted, headers: { 'content-type': 'text/plain' } })).statusCode).toBe(204);
+      expect(
+        (
+          await request('DELETE', `${files}/cruises/filepond/revert`, {
+            token: admin,
+            payload: reverted,
+            headers: { 'content-type': 'text/plain' },
+          })
+        ).statusCode,
+      ).toBe(204);
 
       for (const [entry, message] of [
         [foreign, `Upload ${foreign} was made for another cruise`],
         [reverted, `Upload not found: ${reverted}`],
         ['../../secret.txt', 'Unknown upload id: ../../secret.txt'],
       ]) {
-        const res = await t.api('PATCH', `/cruises/${cruise}`, { token: admin, body: { cruise_location: 'changed', cruise_additional_meta: { cruise_name: 'x', cruise_files: [entry] } } });
+        const res = await t.api('PATCH', `/cruises/${cruise}`, {
+          token: admin,
+          body: { cruise_location: 'changed', cruise_additional_meta: { cruise_name: 'x', cruise_files: [entry] } },
+        });
         expect(res.statusCode).toBe(400);
         expect((res.json() as Json).message).toBe(message);
       }
@@ -130,20 +208,37 @@ describe.each(engines)('file routes on %s', (engine) => {
 
     it('revert accepts a JSON-quoted id and refuses anything that is not an upload id', async () => {
       const id = (await process('lowerings', lowering, 'c.txt', 'c')).body;
-      expect((await request('DELETE', `${files}/lowerings/filepond/revert`, { token: admin, payload: JSON.stringify(id) })).statusCode).toBe(204);
+      expect(
+        (await request('DELETE', `${files}/lowerings/filepond/revert`, { token: admin, payload: JSON.stringify(id) }))
+          .statusCode,
+      ).toBe(204);
       expect(pendingUploads('lowerings')).toEqual([]);
       for (const payload of ['../../files', '/etc', '', `${lowering}_../../x`]) {
-        const res = await request('DELETE', `${files}/lowerings/filepond/revert`, { token: admin, payload, headers: { 'content-type': 'text/plain' } });
+        const res = await request('DELETE', `${files}/lowerings/filepond/revert`, {
+          token: admin,
+          payload,
+          headers: { 'content-type': 'text/plain' },
+        });
         expect(res.statusCode).toBe(400);
       }
       expect(existsSync(t.ctx.paths.files)).toBe(true);
-      expect((await request('DELETE', `${files}/lowerings/filepond/revert`, { token: users.tokens.event_logger, payload: id })).statusCode).toBe(403);
+      expect(
+        (
+          await request('DELETE', `${files}/lowerings/filepond/revert`, {
+            token: users.tokens.event_logger,
+            payload: id,
+          })
+        ).statusCode,
+      ).toBe(403);
     });
 
     it('stores a browser-sent path under its last name only, and refuses names with nothing safe left', async () => {
       const id = (await process('cruises', cruise, '../../../evil.txt', 'x')).body;
       const windows = (await process('cruises', cruise, 'C:\\Users\\pi\\notes.txt', 'y')).body;
-      await t.api('PATCH', `/cruises/${cruise}`, { token: admin, body: { cruise_additional_meta: { cruise_files: [id, windows] } } });
+      await t.api('PATCH', `/cruises/${cruise}`, {
+        token: admin,
+        body: { cruise_additional_meta: { cruise_files: [id, windows] } },
+      });
       expect(readdirSync(path.join(t.ctx.paths.cruises, cruise)).sort()).toEqual(['evil.txt', 'notes.txt']);
       expect(existsSync(path.join(t.dataDir, 'evil.txt'))).toBe(false);
       for (const name of ['..', '.', 'a\u0000b']) {
@@ -156,17 +251,32 @@ describe.each(engines)('file routes on %s', (engine) => {
     it('answers clear errors for a missing record, a non-multipart body, no file, and the wrong roles', async () => {
       const missing = newObjectId();
       expect((await process('cruises', missing, 'a.txt', 'a')).statusCode).toBe(404);
-      const json = await request('POST', `${files}/cruises/filepond/process/${cruise}`, { token: admin, payload: '{}', headers: { 'content-type': 'application/json' } });
+      const json = await request('POST', `${files}/cruises/filepond/process/${cruise}`, {
+        token: admin,
+        payload: '{}',
+        headers: { 'content-type': 'application/json' },
+      });
       expect(json.statusCode).toBe(415);
       expect((json.json() as Json).message).toBe('Expected a multipart/form-data upload');
       const fieldOnly = multipart([{ name: 'filepond', data: '{}' }]);
-      const none = await request('POST', `${files}/cruises/filepond/process/${cruise}`, { token: admin, payload: fieldOnly.payload, headers: fieldOnly.headers });
+      const none = await request('POST', `${files}/cruises/filepond/process/${cruise}`, {
+        token: admin,
+        payload: fieldOnly.payload,
+        headers: fieldOnly.headers,
+      });
       expect(none.statusCode).toBe(400);
       expect((none.json() as Json).message).toBe('The upload holds no file');
       expect((await process('cruises', cruise, 'a.txt', 'a', users.tokens.event_watcher)).statusCode).toBe(403);
       expect((await process('lowerings', lowering, 'a.txt', 'a', users.tokens.template_manager)).statusCode).toBe(403);
       const anonymous = filepondBody('a.txt', 'a');
-      expect((await request('POST', `${files}/cruises/filepond/process/${cruise}`, { payload: anonymous.payload, headers: anonymous.headers })).statusCode).toBe(401);
+      expect(
+        (
+          await request('POST', `${files}/cruises/filepond/process/${cruise}`, {
+            payload: anonymous.payload,
+            headers: anonymous.headers,
+          })
+        ).statusCode,
+      ).toBe(401);
       expect((await process('cruises', 'not-an-id' as string, 'a.txt', 'a')).statusCode).toBe(400);
       expect(pendingUploads('cruises')).toEqual([]);
     });
@@ -177,10 +287,18 @@ describe.each(engines)('file routes on %s', (engine) => {
       const big = Buffer.alloc(20 * 1024, 'x');
       const res = await process('cruises', cruise, 'big.bin', big);
       expect(res.statusCode).toBe(413);
-      expect(res.json()).toEqual({ statusCode: 413, error: 'Request Entity Too Large', message: 'File too large: the upload limit is 0.01 MB per file' });
+      expect(res.json()).toEqual({
+        statusCode: 413,
+        error: 'Request Entity Too Large',
+        message: 'File too large: the upload limit is 0.01 MB per file',
+      });
       expect(pendingUploads('cruises')).toEqual([]);
       const direct = multipart([{ name: 'file', filename: 'big.bin', data: big }]);
-      const res2 = await request('POST', `${files}/cruises/${cruise}`, { token: admin, payload: direct.payload, headers: direct.headers });
+      const res2 = await request('POST', `${files}/cruises/${cruise}`, {
+        token: admin,
+        payload: direct.payload,
+        headers: direct.headers,
+      });
       expect(res2.statusCode).toBe(413);
       expect(readdirSync(path.join(t.ctx.paths.cruises, cruise))).toEqual([]);
     });
@@ -190,19 +308,39 @@ describe.each(engines)('file routes on %s', (engine) => {
         { name: 'file', filename: 'a.txt', data: 'a' },
         { name: 'file', filename: 'b.txt', data: 'b' },
       ]);
-      const ok = await request('POST', `${files}/lowerings/${lowering}`, { token: users.tokens.cruise_manager, payload: two.payload, headers: two.headers });
+      const ok = await request('POST', `${files}/lowerings/${lowering}`, {
+        token: users.tokens.cruise_manager,
+        payload: two.payload,
+        headers: two.headers,
+      });
       expect(ok.statusCode).toBe(201);
       expect(ok.json()).toEqual({ files: ['a.txt', 'b.txt'] });
-      const listed = (await t.api('GET', `/lowerings/${lowering}`, { token: admin })).json() as { lowering_additional_meta: Json };
+      const listed = (await t.api('GET', `/lowerings/${lowering}`, { token: admin })).json() as {
+        lowering_additional_meta: Json;
+      };
       expect(listed.lowering_additional_meta.lowering_files).toEqual(['a.txt', 'b.txt']);
 
-      const six = multipart(Array.from({ length: 6 }, (_, i) => ({ name: 'file', filename: `f${i}.txt`, data: String(i) })));
-      const refused = await request('POST', `${files}/lowerings/${lowering}`, { token: admin, payload: six.payload, headers: six.headers });
+      const six = multipart(
+        Array.from({ length: 6 }, (_, i) => ({ name: 'file', filename: `f${i}.txt`, data: String(i) })),
+      );
+      const refused = await request('POST', `${files}/lowerings/${lowering}`, {
+        token: admin,
+        payload: six.payload,
+        headers: six.headers,
+      });
       expect(refused.statusCode).toBe(400);
       expect((refused.json() as Json).message).toBe('At most 5 files can be uploaded at once');
       expect(readdirSync(path.join(t.ctx.paths.lowerings, lowering)).sort()).toEqual(['a.txt', 'b.txt']);
       expect(pendingUploads('lowerings')).toEqual([]);
-      expect((await request('POST', `${files}/lowerings/${lowering}`, { token: users.tokens.event_watcher, payload: two.payload, headers: two.headers })).statusCode).toBe(403);
+      expect(
+        (
+          await request('POST', `${files}/lowerings/${lowering}`, {
+            token: users.tokens.event_watcher,
+            payload: two.payload,
+            headers: two.headers,
+          })
+        ).statusCode,
+      ).toBe(403);
     });
   });
 
@@ -260,7 +398,13 @@ describe.each(engines)('file routes on %s', (engine) => {
     it('deletes refuse traversal and never follow a symlink', async () => {
       const folder = path.join(t.ctx.paths.cruises, cruise);
       symlinkSync(path.join(t.dataDir, 'secret.txt'), path.join(folder, 'link.txt'));
-      for (const suffix of [`${cruise}/..%2Fsecret.txt`, `${cruise}/%2e%2e/secret.txt`, '..%2Fsecret.txt', `${cruise}/link.txt`, `${cruise}/..%2F..%2F..%2Fsecret.txt`]) {
+      for (const suffix of [
+        `${cruise}/..%2Fsecret.txt`,
+        `${cruise}/%2e%2e/secret.txt`,
+        '..%2Fsecret.txt',
+        `${cruise}/link.txt`,
+        `${cruise}/..%2F..%2F..%2Fsecret.txt`,
+      ]) {
         const res = await request('DELETE', `${files}/cruises/${suffix}`, { token: admin });
         expect([204, 400, 404]).toContain(res.statusCode);
       }
@@ -279,7 +423,12 @@ describe.each(engines)('file routes on %s', (engine) => {
         const bob = await createUser(ac, acAdmin, 'bob', ['event_watcher']);
         const id = await createCruise(ac, acAdmin, { cruise_access_list: [alice.id] });
         const direct = multipart([{ name: 'file', filename: 'plan.txt', data: 'plan' }]);
-        await ac.app.inject({ method: 'POST', url: `${files}/cruises/${id}`, headers: { ...direct.headers, authorization: `Bearer ${acAdmin}` }, payload: direct.payload });
+        await ac.app.inject({
+          method: 'POST',
+          url: `${files}/cruises/${id}`,
+          headers: { ...direct.headers, authorization: `Bearer ${acAdmin}` },
+          payload: direct.payload,
+        });
         const url = `${files}/cruises/${id}/plan.txt`;
         expect((await ac.app.inject({ method: 'GET', url: `${url}?token=${alice.token}` })).body).toBe('plan');
         const refused = await ac.app.inject({ method: 'GET', url: `${url}?token=${bob.token}` });

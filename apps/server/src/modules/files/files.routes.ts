@@ -22,7 +22,12 @@ function attachment(name: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
-function sendFile(reply: FastifyReply, found: { file: string; size: number }, name: string, opts: { download: boolean }) {
+function sendFile(
+  reply: FastifyReply,
+  found: { file: string; size: number },
+  name: string,
+  opts: { download: boolean },
+) {
   const type = contentTypeFor(name);
   reply.header('content-type', type).header('content-length', found.size).header('x-content-type-options', 'nosniff');
   if (opts.download || isActiveContent(type)) reply.header('content-disposition', attachment(name));
@@ -48,9 +53,12 @@ function recordFilePath(req: FastifyRequest): { id: string; name: string } {
 function uploadError(err: unknown, limitMb: number): unknown {
   const code = (err as { code?: string })?.code;
   if (code === 'FST_REQ_FILE_TOO_LARGE') return uploadTooLarge(limitMb);
-  if (code === 'FST_FILES_LIMIT') return new AppError('BAD_REQUEST', `At most ${maxFilesPerUpload} files can be uploaded at once`);
-  if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') return new AppError('BAD_REQUEST', 'Too many parts in the upload');
-  if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Expected a multipart/form-data upload');
+  if (code === 'FST_FILES_LIMIT')
+    return new AppError('BAD_REQUEST', `At most ${maxFilesPerUpload} files can be uploaded at once`);
+  if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
+    return new AppError('BAD_REQUEST', 'Too many parts in the upload');
+  if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE')
+    return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Expected a multipart/form-data upload');
   return err;
 }
 
@@ -76,7 +84,9 @@ export async function filesRoutes(app: ApiInstance, ctx: AppContext): Promise<vo
       const scope = plain.withTypeProvider<ZodTypeProvider>();
       // Revert bodies are the bare upload id as text, whatever content type the browser set.
       scope.removeAllContentTypeParsers();
-      scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) => done(null, body));
+      scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) =>
+        done(null, body),
+      );
       await scope.register(multipart, {
         limits: {
           fileSize: Math.round(limitMb * 1024 * 1024),
@@ -90,7 +100,10 @@ export async function filesRoutes(app: ApiInstance, ctx: AppContext): Promise<vo
       for (const kind of ['cruise', 'lowering'] as const satisfies readonly RecordKind[]) {
         const plural = `${kind}s`;
         const read = { auth: true, scopes: ['admin', `read_${plural}` as 'read_cruises' | 'read_lowerings'] } as const;
-        const write = { auth: true, scopes: ['admin', `write_${plural}` as 'write_cruises' | 'write_lowerings'] } as const;
+        const write = {
+          auth: true,
+          scopes: ['admin', `write_${plural}` as 'write_cruises' | 'write_lowerings'],
+        } as const;
         const tags = ['files'];
         const service = services[kind];
 
@@ -153,27 +166,31 @@ export async function filesRoutes(app: ApiInstance, ctx: AppContext): Promise<vo
 
         // Direct upload (multipart, up to 5 files): Sealog's route always failed (§12 item 14).
         // All files are received first, then moved in together, so a failed request stores nothing.
-        scope.post(`/${plural}/:id`, { config: write, schema: { params: idParamsSchema, tags } }, async (req, reply) => {
-          const { id } = req.params;
-          await service.assertOpenable(caller(req), id, 'edit');
-          assertMultipart(req);
-          const uploadIds: string[] = [];
-          try {
-            for await (const part of req.parts()) {
-              if (part.type !== 'file') continue;
-              const file = part as MultipartFile;
-              const name = uploadFileName(file.filename);
-              if (!name) throw new AppError('BAD_REQUEST', `Invalid file name: ${file.filename}`);
-              uploadIds.push(await files.saveUpload(kind, id, name, file.file));
+        scope.post(
+          `/${plural}/:id`,
+          { config: write, schema: { params: idParamsSchema, tags } },
+          async (req, reply) => {
+            const { id } = req.params;
+            await service.assertOpenable(caller(req), id, 'edit');
+            assertMultipart(req);
+            const uploadIds: string[] = [];
+            try {
+              for await (const part of req.parts()) {
+                if (part.type !== 'file') continue;
+                const file = part as MultipartFile;
+                const name = uploadFileName(file.filename);
+                if (!name) throw new AppError('BAD_REQUEST', `Invalid file name: ${file.filename}`);
+                uploadIds.push(await files.saveUpload(kind, id, name, file.file));
+              }
+            } catch (err) {
+              for (const uploadId of uploadIds) await files.revertUpload(kind, uploadId);
+              throw uploadError(err, limitMb);
             }
-          } catch (err) {
-            for (const uploadId of uploadIds) await files.revertUpload(kind, uploadId);
-            throw uploadError(err, limitMb);
-          }
-          if (uploadIds.length === 0) throw new AppError('BAD_REQUEST', 'The upload holds no file');
-          const stored = await files.commitUploads(kind, id, uploadIds);
-          return reply.code(201).send({ files: stored });
-        });
+            if (uploadIds.length === 0) throw new AppError('BAD_REQUEST', 'The upload holds no file');
+            const stored = await files.commitUploads(kind, id, uploadIds);
+            return reply.code(201).send({ files: stored });
+          },
+        );
       }
 
       // Frame grabs and other images written by inserter scripts: public, as in Sealog.

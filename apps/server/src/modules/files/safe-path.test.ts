@@ -15,7 +15,8 @@ describe('safe names and segments', () => {
 
   it('splits request paths and refuses absolute, empty and dot segments', () => {
     expect(safeSegments('a/b.jpg')).toEqual(['a', 'b.jpg']);
-    for (const bad of ['', '/etc/passwd', 'a//b', 'a/../b', '../b', 'a/.', 'a/b/']) expect(safeSegments(bad)).toBeNull();
+    for (const bad of ['', '/etc/passwd', 'a//b', 'a/../b', '../b', 'a/.', 'a/b/'])
+      expect(safeSegments(bad)).toBeNull();
   });
 
   it('keeps the last component of an uploaded name', () => {

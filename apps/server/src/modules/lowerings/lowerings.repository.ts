@@ -43,7 +43,8 @@ function toRow(patch: LoweringPatch): Partial<LoweringsTable> {
   if (patch.lowering_tags !== undefined) row.lowering_tags = JSON.stringify(patch.lowering_tags);
   if (patch.lowering_hidden !== undefined) row.lowering_hidden = patch.lowering_hidden ? 1 : 0;
   if (patch.lowering_access_list !== undefined) row.lowering_access_list = JSON.stringify(patch.lowering_access_list);
-  if (patch.lowering_additional_meta !== undefined) row.lowering_additional_meta = JSON.stringify(patch.lowering_additional_meta);
+  if (patch.lowering_additional_meta !== undefined)
+    row.lowering_additional_meta = JSON.stringify(patch.lowering_additional_meta);
   return row;
 }
 
@@ -91,11 +92,13 @@ export class LoweringsRepository {
     }
     if (filter.within) q = q.where('start_ts', '>=', filter.within.start).where('stop_ts', '<=', filter.within.stop);
     if (filter.hidden !== undefined) q = q.where('lowering_hidden', '=', filter.hidden ? 1 : 0);
-    const visible = filter.viewer && listedForCondition(this.dialect, 'lowering', filter.viewer, !!filter.useAccessControl);
+    const visible =
+      filter.viewer && listedForCondition(this.dialect, 'lowering', filter.viewer, !!filter.useAccessControl);
     if (visible) q = q.where(visible);
     q = q.orderBy('start_ts', filter.order).orderBy('id', filter.order);
     if (filter.limit !== undefined) q = q.limit(filter.limit);
-    if (filter.offset) q = q.offset(filter.offset).$if(filter.limit === undefined, (qb) => qb.limit(Number.MAX_SAFE_INTEGER));
+    if (filter.offset)
+      q = q.offset(filter.offset).$if(filter.limit === undefined, (qb) => qb.limit(Number.MAX_SAFE_INTEGER));
     return (await q.execute()).map(fromRow);
   }
 

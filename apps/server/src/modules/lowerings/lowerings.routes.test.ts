@@ -4,7 +4,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { newObjectId } from '@bathylog/shared';
 import { createTestApp, engines, type TestApp } from '../../../test/test-app.js';
 import { createRoleUsers, type CallerKind, type RoleUsers } from '../../../test/role-tokens.js';
-import { createCruise, createLowering, createUser, insertEvent, makeLowering } from '../../../test/factories-cruises.js';
+import {
+  createCruise,
+  createLowering,
+  createUser,
+  insertEvent,
+  makeLowering,
+} from '../../../test/factories-cruises.js';
 
 type Json = Record<string, unknown>;
 
@@ -35,7 +41,10 @@ describe.each(engines)('lowerings API on %s', (engine) => {
 
   describe('create and read', () => {
     it('creates the demo dive S0492 and answers the reference shape', async () => {
-      const res = await t.api('POST', '/lowerings', { token: admin, body: makeLowering({ lowering_tags: ['engineering'] }) });
+      const res = await t.api('POST', '/lowerings', {
+        token: admin,
+        body: makeLowering({ lowering_tags: ['engineering'] }),
+      });
       expect(res.statusCode).toBe(201);
       const id = (res.json() as { insertedId: string }).insertedId;
       const body = (await get(`/lowerings/${id}`)).json() as Json;
@@ -53,11 +62,18 @@ describe.each(engines)('lowerings API on %s', (engine) => {
     });
 
     it('accepts ISO input with up to 6 fractional digits, offsets and date-only', async () => {
-      const id = await createLowering(t, admin, { start_ts: '2023-03-14T22:15:39.479000Z', stop_ts: '2023-03-15T10:32:32+02:00' });
+      const id = await createLowering(t, admin, {
+        start_ts: '2023-03-14T22:15:39.479000Z',
+        stop_ts: '2023-03-15T10:32:32+02:00',
+      });
       const body = (await get(`/lowerings/${id}`)).json() as Json;
       expect(body.start_ts).toBe('2023-03-14T22:15:39.479Z');
       expect(body.stop_ts).toBe('2023-03-15T08:32:32.000Z');
-      const dateOnly = await createLowering(t, admin, { lowering_id: 'D', start_ts: '2023-03-14', stop_ts: '2023-03-15' });
+      const dateOnly = await createLowering(t, admin, {
+        lowering_id: 'D',
+        start_ts: '2023-03-14',
+        stop_ts: '2023-03-15',
+      });
       expect(((await get(`/lowerings/${dateOnly}`)).json() as Json).start_ts).toBe('2023-03-14T00:00:00.000Z');
     });
 
@@ -72,8 +88,16 @@ describe.each(engines)('lowerings API on %s', (engine) => {
     it.each([
       ['stop before start', { stop_ts: '2023-03-14T00:00:00Z' }, 'Start date must be older than stop date'],
       ['an unknown key', { lowering_name: 'x' }, '"lowering_name" is not allowed'],
-      ['a meta that is not an object', { lowering_additional_meta: 'x' }, '"lowering_additional_meta" must be of type object'],
-      ['files that are not names', { lowering_additional_meta: { lowering_files: [1] } }, '"lowering_additional_meta.lowering_files[0]" must be a string'],
+      [
+        'a meta that is not an object',
+        { lowering_additional_meta: 'x' },
+        '"lowering_additional_meta" must be of type object',
+      ],
+      [
+        'files that are not names',
+        { lowering_additional_meta: { lowering_files: [1] } },
+        '"lowering_additional_meta.lowering_files[0]" must be a string',
+      ],
       ['an invalid date', { stop_ts: '2023-02-30T00:00:00Z' }, '"stop_ts" must be a valid ISO 8601 date'],
       ['an access list without access control', { lowering_access_list: [] }, '"lowering_access_list" is not allowed'],
     ])('refuses %s', async (_label, override, message) => {
@@ -84,17 +108,43 @@ describe.each(engines)('lowerings API on %s', (engine) => {
 
     it('answers 404 for an unknown id and 400 for a malformed one', async () => {
       const missing = newObjectId();
-      expect((await get(`/lowerings/${missing}`)).json()).toEqual({ statusCode: 404, error: 'Not Found', message: `No record found for id: ${missing}` });
+      expect((await get(`/lowerings/${missing}`)).json()).toEqual({
+        statusCode: 404,
+        error: 'Not Found',
+        message: `No record found for id: ${missing}`,
+      });
       expect((await get('/lowerings/123')).statusCode).toBe(400);
     });
   });
 
   describe('lists', () => {
     beforeEach(async () => {
-      await createLowering(t, admin, { lowering_id: 'L1', start_ts: '2023-03-05T00:00:00Z', stop_ts: '2023-03-05T10:00:00Z', lowering_location: 'Kane FZ', lowering_tags: ['rock'] });
-      await createLowering(t, admin, { lowering_id: 'L2', start_ts: '2023-03-10T00:00:00Z', stop_ts: '2023-03-10T10:00:00Z', lowering_location: 'Atlantis', lowering_tags: ['bio', 'rock'] });
-      await createLowering(t, admin, { lowering_id: 'L3', start_ts: '2023-03-20T00:00:00Z', stop_ts: '2023-03-20T10:00:00Z', lowering_location: 'Atlantis', lowering_hidden: true });
-      await createLowering(t, admin, { lowering_id: 'OUT', start_ts: '2023-05-01T00:00:00Z', stop_ts: '2023-05-01T10:00:00Z' });
+      await createLowering(t, admin, {
+        lowering_id: 'L1',
+        start_ts: '2023-03-05T00:00:00Z',
+        stop_ts: '2023-03-05T10:00:00Z',
+        lowering_location: 'Kane FZ',
+        lowering_tags: ['rock'],
+      });
+      await createLowering(t, admin, {
+        lowering_id: 'L2',
+        start_ts: '2023-03-10T00:00:00Z',
+        stop_ts: '2023-03-10T10:00:00Z',
+        lowering_location: 'Atlantis',
+        lowering_tags: ['bio', 'rock'],
+      });
+      await createLowering(t, admin, {
+        lowering_id: 'L3',
+        start_ts: '2023-03-20T00:00:00Z',
+        stop_ts: '2023-03-20T10:00:00Z',
+        lowering_location: 'Atlantis',
+        lowering_hidden: true,
+      });
+      await createLowering(t, admin, {
+        lowering_id: 'OUT',
+        start_ts: '2023-05-01T00:00:00Z',
+        stop_ts: '2023-05-01T10:00:00Z',
+      });
     });
 
     it.each([
@@ -114,7 +164,11 @@ describe.each(engines)('lowerings API on %s', (engine) => {
     });
 
     it('answers 404 for no match, 400 for bad queries', async () => {
-      expect((await get('/lowerings?lowering_id=none')).json()).toEqual({ statusCode: 404, error: 'Not Found', message: 'No records found' });
+      expect((await get('/lowerings?lowering_id=none')).json()).toEqual({
+        statusCode: 404,
+        error: 'Not Found',
+        message: 'No records found',
+      });
       expect(((await get('/lowerings?cruise_id=x')).json() as Json).message).toBe('"cruise_id" is not allowed');
       expect((await get('/lowerings?limit=0')).statusCode).toBe(400);
     });
@@ -133,7 +187,9 @@ describe.each(engines)('lowerings API on %s', (engine) => {
       expect(ids(await get(`/lowerings/bycruise/${cruise}?startTS=2023-03-06T00:00:00Z`))).toEqual(['L3', 'L2']);
       expect(ids(await get(`/lowerings/bycruise/${cruise}?stopTS=2023-03-15T00:00:00Z`))).toEqual(['L2', 'L1']);
       // Bounds outside the cruise fall back to the cruise's own.
-      expect(ids(await get(`/lowerings/bycruise/${cruise}?startTS=2020-01-01T00:00:00Z&stopTS=2030-01-01T00:00:00Z`))).toEqual(['L3', 'L2', 'L1']);
+      expect(
+        ids(await get(`/lowerings/bycruise/${cruise}?startTS=2020-01-01T00:00:00Z&stopTS=2030-01-01T00:00:00Z`)),
+      ).toEqual(['L3', 'L2', 'L1']);
       expect(ids(await get(`/lowerings/bycruise/${cruise}?lowering_tags=rock&sort=oldest`))).toEqual(['L1', 'L2']);
       expect(ids(await get(`/lowerings/bycruise/${cruise}?lowering_id=L1`))).toEqual(['L1']);
       expect((await get(`/lowerings/bycruise/${cruise}?lowering_id=OUT`)).statusCode).toBe(404);
@@ -149,12 +205,16 @@ describe.each(engines)('lowerings API on %s', (engine) => {
       const inL2 = await insertEvent(t, '2023-03-10T05:00:00Z');
       const inL3 = await insertEvent(t, '2023-03-20T05:00:00Z');
       const between = await insertEvent(t, '2023-03-12T00:00:00Z');
-      expect(((await get(`/lowerings/byevent/${inL2}`, users.tokens.event_watcher)).json() as Json).lowering_id).toBe('L2');
+      expect(((await get(`/lowerings/byevent/${inL2}`, users.tokens.event_watcher)).json() as Json).lowering_id).toBe(
+        'L2',
+      );
       expect((await get(`/lowerings/byevent/${inL3}`, users.tokens.event_watcher)).statusCode).toBe(404);
       expect(((await get(`/lowerings/byevent/${inL3}`)).json() as Json).lowering_id).toBe('L3');
       expect((await get(`/lowerings/byevent/${between}`)).statusCode).toBe(404);
       const missing = newObjectId();
-      expect(((await get(`/lowerings/byevent/${missing}`)).json() as Json).message).toBe(`No event record found for id: ${missing}`);
+      expect(((await get(`/lowerings/byevent/${missing}`)).json() as Json).message).toBe(
+        `No event record found for id: ${missing}`,
+      );
     });
   });
 
@@ -165,7 +225,9 @@ describe.each(engines)('lowerings API on %s', (engine) => {
       expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
       const [header, row, extra] = res.body.split('\n');
       expect(extra).toBeUndefined();
-      expect(header).toBe('"id","lowering_id","start_ts","stop_ts","lowering_location","lowering_tags","lowering_description","milestones","stats"');
+      expect(header).toBe(
+        '"id","lowering_id","start_ts","stop_ts","lowering_location","lowering_tags","lowering_description","milestones","stats"',
+      );
       expect(row).toBe(
         `"${id}","S0492","2023-03-14T22:15:39.479Z","2023-03-15T08:32:32.654Z","Kane FZ","",` +
           '"Launch target location\\n\\nMain dive objectives:\\n1. Geological transect",' +
@@ -188,12 +250,28 @@ describe.each(engines)('lowerings API on %s', (engine) => {
   describe('update', () => {
     it('updates fields and milestones, answers 204, and refuses bad time order', async () => {
       const id = await createLowering(t, admin);
-      const meta = { ...(makeLowering().lowering_additional_meta as Json), milestones: { lowering_descending: '2023-03-14T22:30:00.000Z', lowering_aborted: null } };
-      expect((await t.api('PATCH', `/lowerings/${id}`, { token: admin, body: { lowering_location: 'Kane', lowering_additional_meta: meta } })).statusCode).toBe(204);
-      const body = (await get(`/lowerings/${id}`)).json() as { lowering_location: string; lowering_additional_meta: Json };
+      const meta = {
+        ...(makeLowering().lowering_additional_meta as Json),
+        milestones: { lowering_descending: '2023-03-14T22:30:00.000Z', lowering_aborted: null },
+      };
+      expect(
+        (
+          await t.api('PATCH', `/lowerings/${id}`, {
+            token: admin,
+            body: { lowering_location: 'Kane', lowering_additional_meta: meta },
+          })
+        ).statusCode,
+      ).toBe(204);
+      const body = (await get(`/lowerings/${id}`)).json() as {
+        lowering_location: string;
+        lowering_additional_meta: Json;
+      };
       expect(body.lowering_location).toBe('Kane');
       expect(body.lowering_additional_meta.milestones).toEqual(meta.milestones);
-      const bad = await t.api('PATCH', `/lowerings/${id}`, { token: admin, body: { start_ts: '2023-03-16T00:00:00Z' } });
+      const bad = await t.api('PATCH', `/lowerings/${id}`, {
+        token: admin,
+        body: { start_ts: '2023-03-16T00:00:00Z' },
+      });
       expect(bad.statusCode).toBe(400);
       expect((bad.json() as Json).message).toBe('Start date must be older than stop date');
     });
@@ -208,9 +286,22 @@ describe.each(engines)('lowerings API on %s', (engine) => {
     it('lets a cruise_manager edit the description, milestones and stats but not the id, times or visibility', async () => {
       const id = await createLowering(t, admin);
       const manager = users.tokens.cruise_manager!;
-      const meta = { lowering_description: 'Edited', milestones: { lowering_on_bottom: '2023-03-14T23:50:00.000Z' }, stats: { max_depth: 2100 } };
-      expect((await t.api('PATCH', `/lowerings/${id}`, { token: manager, body: { lowering_id: 'S0492', lowering_additional_meta: meta } })).statusCode).toBe(204);
-      expect(((await get(`/lowerings/${id}`)).json() as { lowering_additional_meta: Json }).lowering_additional_meta).toEqual({ ...meta, lowering_files: [] });
+      const meta = {
+        lowering_description: 'Edited',
+        milestones: { lowering_on_bottom: '2023-03-14T23:50:00.000Z' },
+        stats: { max_depth: 2100 },
+      };
+      expect(
+        (
+          await t.api('PATCH', `/lowerings/${id}`, {
+            token: manager,
+            body: { lowering_id: 'S0492', lowering_additional_meta: meta },
+          })
+        ).statusCode,
+      ).toBe(204);
+      expect(
+        ((await get(`/lowerings/${id}`)).json() as { lowering_additional_meta: Json }).lowering_additional_meta,
+      ).toEqual({ ...meta, lowering_files: [] });
       for (const [body, message] of [
         [{ lowering_id: 'S0493' }, 'Only admins can change lowering_id'],
         [{ stop_ts: '2023-03-15T09:00:00Z' }, 'Only admins can change stop_ts'],
@@ -220,12 +311,23 @@ describe.each(engines)('lowerings API on %s', (engine) => {
         expect(res.statusCode).toBe(403);
         expect((res.json() as Json).message).toBe(message);
       }
-      expect((await t.api('PATCH', `/lowerings/${id}`, { token: users.tokens.event_logger, body: { lowering_location: 'x' } })).statusCode).toBe(403);
+      expect(
+        (
+          await t.api('PATCH', `/lowerings/${id}`, {
+            token: users.tokens.event_logger,
+            body: { lowering_location: 'x' },
+          })
+        ).statusCode,
+      ).toBe(403);
     });
 
     it('publishes updateLowerings (clean) and updateCruises for each cruise containing it', async () => {
       const cruise = await createCruise(t, admin);
-      await createCruise(t, admin, { cruise_id: 'ELSEWHERE', start_ts: '2020-01-01T00:00:00Z', stop_ts: '2020-02-01T00:00:00Z' });
+      await createCruise(t, admin, {
+        cruise_id: 'ELSEWHERE',
+        start_ts: '2020-01-01T00:00:00Z',
+        stop_ts: '2020-02-01T00:00:00Z',
+      });
       const created = capture('newLowerings');
       const cruises = capture('updateCruises');
       const id = await createLowering(t, admin);
@@ -277,8 +379,26 @@ describe.each(engines)('lowerings API on %s', (engine) => {
   });
 
   describe('roles', () => {
-    const kinds: CallerKind[] = ['admin', 'cruise_manager', 'event_manager', 'template_manager', 'event_logger', 'event_watcher', 'guest', 'none', 'disabled'];
-    const readers = { admin: 200, cruise_manager: 200, event_manager: 200, template_manager: 200, event_logger: 200, event_watcher: 200, guest: 200 };
+    const kinds: CallerKind[] = [
+      'admin',
+      'cruise_manager',
+      'event_manager',
+      'template_manager',
+      'event_logger',
+      'event_watcher',
+      'guest',
+      'none',
+      'disabled',
+    ];
+    const readers = {
+      admin: 200,
+      cruise_manager: 200,
+      event_manager: 200,
+      template_manager: 200,
+      event_logger: 200,
+      event_watcher: 200,
+      guest: 200,
+    };
     const expectations: Array<[string, Partial<Record<CallerKind, number>>]> = [
       ['GET /lowerings', readers],
       ['GET /lowerings/{id}', readers],
@@ -297,9 +417,18 @@ describe.each(engines)('lowerings API on %s', (engine) => {
         await t.api('DELETE', '/lowerings/all', { token: admin });
         const id = await createLowering(t, admin);
         const body =
-          method === 'POST' ? makeLowering() : pattern.endsWith('permissions') ? { remove: [users.ids.event_watcher] } : method === 'PATCH' ? { lowering_location: 'x' } : undefined;
+          method === 'POST'
+            ? makeLowering()
+            : pattern.endsWith('permissions')
+              ? { remove: [users.ids.event_watcher] }
+              : method === 'PATCH'
+                ? { lowering_location: 'x' }
+                : undefined;
         const token = users.tokens[kind];
-        const res = await t.api(method as 'GET', pattern.replace('{id}', id).replace('{cruise}', cruise), { ...(token ? { token } : {}), ...(body ? { body } : {}) });
+        const res = await t.api(method as 'GET', pattern.replace('{id}', id).replace('{cruise}', cruise), {
+          ...(token ? { token } : {}),
+          ...(body ? { body } : {}),
+        });
         const expected = allowed[kind] ?? (kind === 'none' || kind === 'disabled' ? 401 : 403);
         expect(`${kind} ${res.statusCode}`).toBe(`${kind} ${expected}`);
       }
@@ -322,23 +451,41 @@ describe.each(engines)('lowerings API on %s', (engine) => {
     it('restricts a lowering with an access list to its members, in lists, by id, bycruise and for edits', async () => {
       const cruise = await createCruise(ac, acAdmin);
       const id = await createLowering(ac, acAdmin, { lowering_access_list: [alice.id] });
-      await createLowering(ac, acAdmin, { lowering_id: 'OPEN', start_ts: '2023-03-20T00:00:00Z', stop_ts: '2023-03-20T05:00:00Z' });
-      expect(((await ac.api('GET', `/lowerings/${id}`, { token: acAdmin })).json() as Json).lowering_access_list).toEqual([alice.id]);
+      await createLowering(ac, acAdmin, {
+        lowering_id: 'OPEN',
+        start_ts: '2023-03-20T00:00:00Z',
+        stop_ts: '2023-03-20T05:00:00Z',
+      });
+      expect(
+        ((await ac.api('GET', `/lowerings/${id}`, { token: acAdmin })).json() as Json).lowering_access_list,
+      ).toEqual([alice.id]);
       expect(ids(await ac.api('GET', '/lowerings', { token: alice.token }))).toEqual(['OPEN', 'S0492']);
       expect(ids(await ac.api('GET', '/lowerings', { token: bob.token }))).toEqual(['OPEN']);
       expect(ids(await ac.api('GET', `/lowerings/bycruise/${cruise}`, { token: bob.token }))).toEqual(['OPEN']);
       const refused = await ac.api('GET', `/lowerings/${id}`, { token: bob.token });
       expect(refused.statusCode).toBe(401);
       expect((refused.json() as Json).message).toBe('User not authorized to retrieve this lowering');
-      expect((await ac.api('PATCH', `/lowerings/${id}`, { token: alice.token, body: { lowering_location: 'ok' } })).statusCode).toBe(204);
+      expect(
+        (await ac.api('PATCH', `/lowerings/${id}`, { token: alice.token, body: { lowering_location: 'ok' } }))
+          .statusCode,
+      ).toBe(204);
 
-      await ac.api('PATCH', `/lowerings/${id}/permissions`, { token: acAdmin, body: { remove: [alice.id], add: [bob.id] } });
+      await ac.api('PATCH', `/lowerings/${id}/permissions`, {
+        token: acAdmin,
+        body: { remove: [alice.id], add: [bob.id] },
+      });
       const edit = await ac.api('PATCH', `/lowerings/${id}`, { token: alice.token, body: { lowering_location: 'no' } });
       expect(edit.statusCode).toBe(401);
       expect((edit.json() as Json).message).toBe('User not authorized to edit this lowering');
-      const bad = await ac.api('PATCH', `/lowerings/${id}/permissions`, { token: acAdmin, body: { add: [newObjectId()] } });
+      const bad = await ac.api('PATCH', `/lowerings/${id}/permissions`, {
+        token: acAdmin,
+        body: { add: [newObjectId()] },
+      });
       expect((bad.json() as Json).message).toBe('lowering_access_list include invalid user IDs');
-      const badCreate = await ac.api('POST', '/lowerings', { token: acAdmin, body: makeLowering({ lowering_access_list: [newObjectId()] }) });
+      const badCreate = await ac.api('POST', '/lowerings', {
+        token: acAdmin,
+        body: makeLowering({ lowering_access_list: [newObjectId()] }),
+      });
       expect(badCreate.statusCode).toBe(400);
       expect((badCreate.json() as Json).message).toBe('lowering_access_list includes invalid user IDs');
     });

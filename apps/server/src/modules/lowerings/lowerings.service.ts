@@ -27,7 +27,12 @@ import {
   sameList,
 } from '../cruises/record-rules.js';
 import { RecordFilesService } from '../files/files.service.js';
-import { LoweringsRepository, type LoweringListFilter, type LoweringPatch, type LoweringRecord } from './lowerings.repository.js';
+import {
+  LoweringsRepository,
+  type LoweringListFilter,
+  type LoweringPatch,
+  type LoweringRecord,
+} from './lowerings.repository.js';
 import { toWireLowering } from './lowerings.wire.js';
 
 /** The fields only an admin sets; a cruise_manager edits the rest of an existing lowering. */
@@ -55,7 +60,11 @@ export class LoweringsService {
     return this.ctx.config.useAccessControl;
   }
 
-  private async read(lowerings: LoweringRecord[], format: 'json' | 'csv' | undefined, single: boolean): Promise<LoweringRead> {
+  private async read(
+    lowerings: LoweringRecord[],
+    format: 'json' | 'csv' | undefined,
+    single: boolean,
+  ): Promise<LoweringRead> {
     const wire = await Promise.all(
       lowerings.map(async (l) =>
         toWireLowering(l, { useAccessControl: this.accessControl, files: await this.files.list('lowering', l.id) }),
@@ -94,7 +103,13 @@ export class LoweringsService {
   async byCruise(caller: AuthContext, cruiseId: string, query: LoweringListQuery): Promise<LoweringRead> {
     const cruise = await new CruisesRepository(this.ctx.database.db, this.ctx.database.dialect).findById(cruiseId);
     if (!cruise) throw new AppError('BAD_REQUEST', `No cruise record found for id: ${cruiseId}`);
-    if (!canOpenRecord(viewerOf(caller), { hidden: cruise.cruise_hidden, accessList: cruise.cruise_access_list }, this.accessControl)) {
+    if (
+      !canOpenRecord(
+        viewerOf(caller),
+        { hidden: cruise.cruise_hidden, accessList: cruise.cruise_access_list },
+        this.accessControl,
+      )
+    ) {
       throw new AppError('UNAUTHORIZED', 'User not authorized to retrieve this cruise');
     }
     const inside = (v: number | undefined) => v !== undefined && v >= cruise.start_ts && v <= cruise.stop_ts;
@@ -116,9 +131,14 @@ export class LoweringsService {
   }
 
   /** A lowering the caller may open; PATCH answers 400 for a missing one, as Sealog does. */
-  private async openable(caller: AuthContext, id: string, action: 'retrieve' | 'edit'): Promise<LoweringRecord> {
+  private async openable(
+    caller: AuthContext,
+    id: string,
+    action: 'retrieve' | 'edit',
+    missing: 'NOT_FOUND' | 'BAD_REQUEST' = 'NOT_FOUND',
+  ): Promise<LoweringRecord> {
     const lowering = await this.repo().findById(id);
-    if (!lowering) throw action === 'edit' ? new AppError('BAD_REQUEST', `No record found for id: ${id}`) : notFoundFor(id);
+    if (!lowering) throw new AppError(missing, `No record found for id: ${id}`);
     const access = { hidden: lowering.lowering_hidden, accessList: lowering.lowering_access_list };
     if (!canOpenRecord(viewerOf(caller), access, this.accessControl)) {
       throw new AppError('UNAUTHORIZED', `User not authorized to ${action} this lowering`);
@@ -132,8 +152,6 @@ export class LoweringsService {
 
   /** Checks that the caller may open the lowering (used by the file routes). */
   async assertOpenable(caller: AuthContext, id: string, action: 'retrieve' | 'edit'): Promise<void> {
-    const lowering = await this.repo().findById(id);
-    if (!lowering) throw notFoundFor(id);
     await this.openable(caller, id, action);
   }
 
@@ -149,7 +167,8 @@ export class LoweringsService {
   }
 
   private assertAccessListAllowed(list: unknown): void {
-    if (list !== undefined && !this.accessControl) throw new AppError('BAD_REQUEST', '"lowering_access_list" is not allowed');
+    if (list !== undefined && !this.accessControl)
+      throw new AppError('BAD_REQUEST', '"lowering_access_list" is not allowed');
   }
 
   async create(_caller: AuthContext, body: CreateLowering): Promise<string> {
@@ -178,7 +197,9 @@ export class LoweringsService {
       if (await repo.findById(record.id)) throw new AppError('BAD_REQUEST', recordMessages.duplicateId);
       throw err;
     }
-    await this.files.ensureFolder('lowering', record.id).catch((err) => this.ctx.log.warn({ err }, 'creating the lowering folder failed'));
+    await this.files
+      .ensureFolder('lowering', record.id)
+      .catch((err) => this.ctx.log.warn({ err }, 'creating the lowering folder failed'));
     this.ctx.bus.publish('newLowerings', toWireLowering(record, { useAccessControl: this.accessControl }));
     await this.publishCruisesOf(record);
     return record.id;
@@ -186,21 +207,26 @@ export class LoweringsService {
 
   async update(caller: AuthContext, id: string, body: UpdateLowering): Promise<void> {
     this.assertAccessListAllowed(body.lowering_access_list);
-    const lowering = await this.openable(caller, id, 'edit');
+    const lowering = await this.openable(caller, id, 'edit', 'BAD_REQUEST');
     if (!caller.isAdmin) {
       const locked = changedFields(body, lowering as unknown as Record<string, unknown>, lockedFields);
       if (locked.length > 0) throw new AppError('FORBIDDEN', `Only admins can change ${locked.join(', ')}`);
       if (body.lowering_hidden !== undefined && body.lowering_hidden !== lowering.lowering_hidden) {
         throw new AppError('FORBIDDEN', 'Only admins can hide or show a lowering');
       }
-      if (body.lowering_access_list !== undefined && !sameList(body.lowering_access_list, lowering.lowering_access_list)) {
+      if (
+        body.lowering_access_list !== undefined &&
+        !sameList(body.lowering_access_list, lowering.lowering_access_list)
+      ) {
         throw new AppError('FORBIDDEN', 'Only admins can change the lowering access list');
       }
     }
     assertTimeOrder(body.start_ts ?? lowering.start_ts, body.stop_ts ?? lowering.stop_ts);
     await this.assertUsers(body.lowering_access_list, 'lowering_access_list include invalid user IDs');
     const sentMeta = body.lowering_additional_meta as Record<string, unknown> | undefined;
-    const uploads = sentMeta?.lowering_files ? await this.files.checkUploads('lowering', id, sentMeta.lowering_files as string[]) : [];
+    const uploads = sentMeta?.lowering_files
+      ? await this.files.checkUploads('lowering', id, sentMeta.lowering_files as string[])
+      : [];
 
     const { lowering_additional_meta: _meta, ...fields } = body;
     const patch: LoweringPatch = { ...fields };
@@ -226,7 +252,10 @@ export class LoweringsService {
   async setPermissions(_caller: AuthContext, id: string, change: PermissionsChange): Promise<void> {
     const lowering = await this.repo().findById(id);
     if (!lowering) throw notFoundFor(id);
-    await this.assertUsers([...(change.add ?? []), ...(change.remove ?? [])], 'lowering_access_list include invalid user IDs');
+    await this.assertUsers(
+      [...(change.add ?? []), ...(change.remove ?? [])],
+      'lowering_access_list include invalid user IDs',
+    );
     const updated = await this.ctx.database.db.transaction().execute(async (trx) => {
       await new AccessListsRepository(trx).changeLists('lowering', [id], change);
       return (await this.repo(trx).findById(id))!;
@@ -252,6 +281,7 @@ export class LoweringsService {
       lowering.start_ts,
       lowering.stop_ts,
     );
-    for (const c of cruises) this.ctx.bus.publish('updateCruises', toWireCruise(c, { useAccessControl: this.accessControl }));
+    for (const c of cruises)
+      this.ctx.bus.publish('updateCruises', toWireCruise(c, { useAccessControl: this.accessControl }));
   }
 }
