@@ -303,6 +303,24 @@ describe.each(engines)('file routes on %s', (engine) => {
       expect(readdirSync(path.join(t.ctx.paths.cruises, cruise))).toEqual([]);
     });
 
+    it('accepts files larger than the 1 MB JSON body limit under the default 20 MB upload limit', async () => {
+      const plain = await createTestApp(engine);
+      try {
+        const token = await plain.login('admin', 'demo');
+        const id = await createCruise(plain, token);
+        const body = filepondBody('survey.bin', Buffer.alloc(3 * 1024 * 1024, 'x'));
+        const res = await plain.app.inject({
+          method: 'POST',
+          url: `${files}/cruises/filepond/process/${id}`,
+          headers: { ...body.headers, authorization: `Bearer ${token}` },
+          payload: body.payload,
+        });
+        expect(res.statusCode).toBe(201);
+      } finally {
+        await plain.close();
+      }
+    });
+
     it('direct upload stores up to 5 files at once and refuses a 6th, storing none', async () => {
       const two = multipart([
         { name: 'file', filename: 'a.txt', data: 'a' },
