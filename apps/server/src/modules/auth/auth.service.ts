@@ -31,9 +31,13 @@ export class AuthService {
     const wait = Math.max(this.byUsername.blockedFor(keys[0]!), this.byAddress.blockedFor(keys[1]!));
     if (wait > 0) {
       const minutes = Math.max(1, Math.ceil(wait / 60_000));
-      throw new AppError('TOO_MANY_REQUESTS', `Too many failed login attempts, try again in ${minutes} minute${minutes > 1 ? 's' : ''}`, {
-        headers: { 'retry-after': String(Math.ceil(wait / 1000)) },
-      });
+      throw new AppError(
+        'TOO_MANY_REQUESTS',
+        `Too many failed login attempts, try again in ${minutes} minute${minutes > 1 ? 's' : ''}`,
+        {
+          headers: { 'retry-after': String(Math.ceil(wait / 1000)) },
+        },
+      );
     }
   }
 
@@ -52,7 +56,11 @@ export class AuthService {
       user = await repo.findByLoginToken(body.loginToken);
       if (!user) throw fail('bad loginToken');
     } else {
-      user = await repo.findByUsername(body.username.toLowerCase());
+      // The client lowercases what users type; a script may send a user's exact mixed-case name.
+      const lower = body.username.toLowerCase();
+      user =
+        (await repo.findByUsername(lower)) ??
+        (lower !== body.username ? await repo.findByUsername(body.username) : undefined);
       if (!user || !(await checkPassword(body.password, user.password))) throw fail('unknown user or bad password');
     }
     if (user.disabled) throw new AppError('UNAUTHORIZED', 'account is disabled');
@@ -147,6 +155,9 @@ export class AuthService {
       if (other && other.id !== caller.user.id) throw new AppError('BAD_REQUEST', 'Username already exists');
     }
     const { password, ...rest } = body;
-    await repo.update(caller.user.id, { ...rest, ...(password !== undefined ? { password: await hashPassword(password) } : {}) });
+    await repo.update(caller.user.id, {
+      ...rest,
+      ...(password !== undefined ? { password: await hashPassword(password) } : {}),
+    });
   }
 }

@@ -1,0 +1,609 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, engines, type TestApp } from '../../../test/test-app.js';
+import { signToken } from '../../lib/jwt.js';
+
+const adminId = '5981f167212b348aed7fa9f5';
+const publicUserKeys = ['disabled', 'email', 'fullname', 'id', 'last_login', 'roles', 'system_user', 'username'];
+
+function claimsOf(token: string): Record<string, unknown> {
+  return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
+}
+
+function error(statusCode: number, message: string, error?: string) {
+  const phrase: Record<number, string> = {
+    400: 'Bad Request',
+    401: 'Unauthorized',
+    403: 'Forbidden',
+    404: 'Not Found',
+    409: 'Conflict',
+    429: 'Too Many Requests',
+  };
+  return { statusCode, error: error ?? phrase[statusCode], message };
+}
+
+/** Authentication failures carry the text again in attributes (hapi-auth-jwt2's shape). */
+const unauthorized = (message: string) => ({ ...error(401, message), attributes: { error: message } });
+
+/** Mails the server wrote to <data>/outbox (no SMTP configured in tests), newest last. */
+function outbox(app: TestApp): string[] {
+  const dir = path.join(app.dataDir, 'outbox');
+  let files: string[];
+  try {
+    files = readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
+  return files.map((f) => readFileSync(path.join(dir, f), 'utf8'));
+}
+
+describe.each(engines)('auth routes on %s', (engine) => {
+  let app: TestApp;
+  let admin: string;
+  let counter = 0;
+
+  /** Creates a user through the API as admin and returns its id. */
+  async function createUser(
+    overrides: Record<string, unknown> = {},
+  ): Promise<{ id: string; username: string; password: string }> {
+    counter++;
+    const username = (overrides.username as string | undefined) ?? `user${counter}`;
+    const password = (overrides.password as string | undefined) ?? `pw-${counter}`;
+    const res = await app.api('POST', '/users', {
+      token: admin,
+      body: {
+        username,
+        fullname: `User ${counter}`,
+        email: `${username}@example.org`,
+        password,
+        roles: ['event_logger'],
+        ...overrides,
+      },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    return { id: (res.json() as { insertedId: string }).insertedId, username, password };
+  }
+
+  beforeAll(async () => {
+    app = await createTestApp(engine);
+    admin = await app.login('admin', 'demo');
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  describe('POST /auth/login', () => {
+    it('answers {token, id} with the claims Sealog scripts read', async () => {
+      const res = await app.api('POST', '/auth/login', { body: { username: 'admin', password: 'demo' } });
+      expect(res.statusCode).toBe(200);
+      const body = res.json() as { token: string; id: string };
+      expect(Object.keys(body).sort()).toEqual(['id', 'token']);
+      expect(body.id).toBe(adminId);
+      const claims = claimsOf(body.token);
+      expect(claims).toMatchObject({
+        id: adminId,
+        scope: ['admin'],
+        roles: ['admin', 'cruise_manager', 'event_logger', 'event_manager', 'event_watcher', 'template_manager'],
+      });
+      expect(typeof claims.iat).toBe('number');
+      expect(claims.exp).toBeUndefined();
+    });
+
+    it('lowercases the username, and still finds a mixed-case name created by a script', async () => {
+      expect((await app.api('POST', '/auth/login', { body: { username: 'ADMIN', password: 'demo' } })).statusCode).toBe(
+        200,
+      );
+      const mixed = await createUser({ username: 'MixedCase' });
+      const res = await app.api('POST', '/auth/login', { body: { username: 'MixedCase', password: mixed.password } });
+      expect(res.statusCode).toBe(200);
+      expect((res.json() as { id: string }).id).toBe(mixed.id);
+    });
+
+    it('logs the guest in with the empty password', async () => {
+      const res = await app.api('POST', '/auth/login', { body: { username: 'guest', password: '' } });
+      expect(res.statusCode).toBe(200);
+      expect(claimsOf((res.json() as { token: string }).token)).toMatchObject({
+        scope: ['read_events', 'write_events', 'read_event_templates', 'read_cruises', 'read_lowerings'],
+        roles: ['event_manager', 'event_logger', 'event_watcher'],
+      });
+    });
+
+    it('refuses a bad password or an unknown user with the same message', async () => {
+      for (const body of [
+        { username: 'admin', password: 'wrong' },
+        { username: 'nobody', password: 'demo' },
+      ]) {
+        const res = await app.api('POST', '/auth/login', { body });
+        expect(res.statusCode).toBe(401);
+        expect(res.json()).toEqual(error(401, 'unknown user or bad password'));
+      }
+    });
+
+    it('refuses a disabled account after checking its password', async () => {
+      const user = await createUser({ disabled: true });
+      const res = await app.api('POST', '/auth/login', { body: { username: user.username, password: user.password } });
+      expect(res.json()).toEqual(error(401, 'account is disabled'));
+      const wrong = await app.api('POST', '/auth/login', { body: { username: user.username, password: 'nope' } });
+      expect(wrong.json()).toEqual(error(401, 'unknown user or bad password'));
+      // pi is seeded disabled in production mode.
+      const pi = await app.api('POST', '/auth/login', { body: { username: 'pi', password: 'demo' } });
+      expect(pi.statusCode).toBe(401);
+    });
+
+    it('logs in with a loginToken, and refuses an unknown one', async () => {
+      const user = await createUser();
+      const lt = await app.api('GET', `/users/${user.id}/loginToken`, { token: admin });
+      const { loginToken } = lt.json() as { loginToken: string };
+      expect(loginToken).toMatch(/^[A-Za-z0-9]{20}$/);
+      const res = await app.api('POST', '/auth/login', { body: { loginToken } });
+      expect(res.statusCode).toBe(200);
+      expect((res.json() as { id: string }).id).toBe(user.id);
+      const bad = await app.api('POST', '/auth/login', { body: { loginToken: 'A'.repeat(20) } });
+      expect(bad.json()).toEqual(error(401, 'bad loginToken'));
+    });
+
+    it('validates the payload with messages naming the field', async () => {
+      const cases: Array<[unknown, string]> = [
+        [{ username: 'admin' }, '"password" is required'],
+        [{ username: '', password: 'x' }, '"username" is not allowed to be empty'],
+        [
+          { username: 'a'.repeat(51), password: 'x' },
+          '"username" length must be less than or equal to 50 characters long',
+        ],
+        [
+          { username: 'admin', password: 'x'.repeat(51) },
+          '"password" length must be less than or equal to 50 characters long',
+        ],
+        [{ username: 'admin', password: 'demo', extra: 1 }, '"extra" is not allowed'],
+        [{ loginToken: 'short' }, '"loginToken" length must be 20 characters long'],
+        [{ username: 'admin', password: 5 }, '"password" must be a string'],
+      ];
+      for (const [body, message] of cases) {
+        const res = await app.api('POST', '/auth/login', { body });
+        expect(res.json(), JSON.stringify(body)).toEqual(error(400, message));
+      }
+    });
+
+    it('records the login time', async () => {
+      const user = await createUser();
+      const before = Date.now();
+      const token = await app.login(user.username, user.password);
+      const profile = (await app.api('GET', '/auth/profile', { token })).json() as { last_login: string };
+      expect(Date.parse(profile.last_login)).toBeGreaterThanOrEqual(before - 1000);
+    });
+  });
+
+  describe('HTTP conventions on the auth routes', () => {
+    it('parses a body without Content-Type as JSON (the Python helpers send no content type)', async () => {
+      const res = await app.app.inject({
+        method: 'POST',
+        url: '/sealog-server/api/v1/auth/login',
+        payload: JSON.stringify({ username: 'admin', password: 'demo' }),
+      });
+      expect(res.statusCode).toBe(200);
+      expect((res.json() as { id: string }).id).toBe(adminId);
+    });
+
+    it('answers malformed JSON with 400 and Sealog text', async () => {
+      const res = await app.api('POST', '/auth/login', {
+        body: '{"username": "admin",',
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual(error(400, 'Invalid request payload JSON format'));
+    });
+
+    it('accepts form-encoded bodies, and rejects text bodies as not an object', async () => {
+      const form = await app.api('POST', '/auth/login', {
+        body: 'username=admin&password=demo',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      expect(form.statusCode).toBe(200);
+      const text = await app.api('POST', '/auth/login', { body: 'hello', headers: { 'content-type': 'text/plain' } });
+      expect(text.json()).toEqual(error(400, '"value" must be of type object'));
+    });
+
+    it('does not let a prototype-pollution payload through', async () => {
+      const res = await app.api('POST', '/auth/login', {
+        body: '{"username":"admin","password":"demo","__proto__":{"x":1}}',
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(res.json()).toEqual(error(400, 'Invalid request payload JSON format'));
+    });
+  });
+
+  describe('POST /auth/register', () => {
+    it('creates an enabled event_watcher/event_logger and answers 201 with the insert result', async () => {
+      const res = await app.api('POST', '/auth/register', {
+        body: { username: 'newbie', fullname: 'New Bie', email: 'newbie@example.org', password: 'secret' },
+      });
+      expect(res.statusCode).toBe(201);
+      const body = res.json() as { acknowledged: boolean; insertedId: string };
+      expect(body.acknowledged).toBe(true);
+      expect(body.insertedId).toMatch(/^[0-9a-f]{24}$/);
+      const token = await app.login('newbie', 'secret');
+      const profile = (await app.api('GET', '/auth/profile', { token })).json();
+      expect(profile).toMatchObject({
+        id: body.insertedId,
+        username: 'newbie',
+        roles: ['event_watcher', 'event_logger'],
+        system_user: false,
+        disabled: false,
+      });
+      expect(outbox(app).some((m) => m.includes('To: newbie@example.org') && m.includes('newbie'))).toBe(true);
+    });
+
+    it('refuses a taken username or e-mail with 401 "invalid registration"', async () => {
+      const taken = await app.api('POST', '/auth/register', {
+        body: { username: 'admin', fullname: 'X', email: 'other@example.org', password: '' },
+      });
+      expect(taken.statusCode).toBe(401);
+      expect(taken.json()).toEqual(error(401, 'username already exists', 'invalid registration'));
+      const email = await app.api('POST', '/auth/register', {
+        body: { username: 'fresh-name', fullname: 'X', email: 'admin@notarealserver.com', password: '' },
+      });
+      expect(email.json()).toEqual(error(401, 'email already exists', 'invalid registration'));
+    });
+
+    it('validates the payload', async () => {
+      const ok = { username: 'valid1', fullname: 'Valid', email: 'valid1@example.org', password: '' };
+      const cases: Array<[unknown, string]> = [
+        [{ ...ok, fullname: undefined }, '"fullname" is required'],
+        [{ ...ok, email: '' }, '"email" is not allowed to be empty'],
+        [{ ...ok, username: 'u'.repeat(51) }, '"username" length must be less than or equal to 50 characters long'],
+        [{ ...ok, fullname: 'f'.repeat(51) }, '"fullname" length must be less than or equal to 50 characters long'],
+        [
+          { ...ok, email: `${'e'.repeat(45)}@x.org` },
+          '"email" length must be less than or equal to 50 characters long',
+        ],
+        [{ ...ok, password: 'p'.repeat(51) }, '"password" length must be less than or equal to 50 characters long'],
+        [{ ...ok, roles: ['admin'] }, '"roles" is not allowed'],
+      ];
+      for (const [body, message] of cases) {
+        const res = await app.api('POST', '/auth/register', { body });
+        expect(res.json(), JSON.stringify(body)).toEqual(error(400, message));
+      }
+    });
+  });
+
+  describe('forgotPassword and resetPassword', () => {
+    it('without SMTP writes the reset link to the outbox; the token then resets the password once', async () => {
+      const user = await createUser({ email: 'forgetful@example.org' });
+      const res = await app.api('POST', '/auth/forgotPassword', {
+        body: { email: 'forgetful@example.org', resetURL: 'http://ship.local/resetPassword/' },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ statusCode: 200, message: 'password reset email sent' });
+      const mail = outbox(app).find(
+        (m) => m.includes('To: forgetful@example.org') && m.includes('http://ship.local/resetPassword/'),
+      );
+      expect(mail).toBeDefined();
+      const token = /http:\/\/ship\.local\/resetPassword\/([0-9a-f]{40})/.exec(mail!)![1]!;
+
+      const reset = await app.api('PATCH', '/auth/resetPassword', { body: { token, password: 'brand-new' } });
+      expect(reset.statusCode).toBe(204);
+      expect(reset.body).toBe('');
+      expect(
+        (await app.api('POST', '/auth/login', { body: { username: user.username, password: 'brand-new' } })).statusCode,
+      ).toBe(200);
+      expect(
+        (await app.api('POST', '/auth/login', { body: { username: user.username, password: user.password } }))
+          .statusCode,
+      ).toBe(401);
+      // Used once, gone.
+      const again = await app.api('PATCH', '/auth/resetPassword', { body: { token, password: 'other' } });
+      expect(again.json()).toEqual(error(401, 'password reset token is invalid', 'invalid token'));
+    });
+
+    it('refuses an unknown token and an expired one (which it then clears)', async () => {
+      const bad = await app.api('PATCH', '/auth/resetPassword', { body: { token: 'f'.repeat(40), password: 'x' } });
+      expect(bad.statusCode).toBe(401);
+      expect(bad.json()).toEqual(error(401, 'password reset token is invalid', 'invalid token'));
+
+      const user = await createUser({ email: 'late@example.org' });
+      await app.api('POST', '/auth/forgotPassword', {
+        body: { email: 'late@example.org', resetURL: 'http://ship.local/r/' },
+      });
+      const row = await app.ctx.database.db
+        .selectFrom('users')
+        .select('reset_password_token')
+        .where('id', '=', user.id)
+        .executeTakeFirstOrThrow();
+      const token = row.reset_password_token!;
+      expect(token).toMatch(/^[0-9a-f]{40}$/);
+      await app.ctx.database.db
+        .updateTable('users')
+        .set({ reset_password_expires: Date.now() - 1 })
+        .where('id', '=', user.id)
+        .execute();
+      const expired = await app.api('PATCH', '/auth/resetPassword', { body: { token, password: 'x' } });
+      expect(expired.json()).toEqual(error(401, 'password reset token has expired', 'invalid token'));
+      const cleared = await app.api('PATCH', '/auth/resetPassword', { body: { token, password: 'x' } });
+      expect(cleared.json()).toEqual(error(401, 'password reset token is invalid', 'invalid token'));
+      expect(
+        (await app.api('POST', '/auth/login', { body: { username: user.username, password: user.password } }))
+          .statusCode,
+      ).toBe(200);
+    });
+
+    it('expires the forgotten-password token after 15 minutes', async () => {
+      const user = await createUser({ email: 'quarter@example.org' });
+      const before = Date.now();
+      await app.api('POST', '/auth/forgotPassword', {
+        body: { email: 'quarter@example.org', resetURL: 'http://ship.local/r/' },
+      });
+      const row = await app.ctx.database.db
+        .selectFrom('users')
+        .select('reset_password_expires')
+        .where('id', '=', user.id)
+        .executeTakeFirstOrThrow();
+      expect(row.reset_password_expires! - before).toBeGreaterThanOrEqual(15 * 60_000 - 1000);
+      expect(row.reset_password_expires! - before).toBeLessThanOrEqual(15 * 60_000 + 5000);
+    });
+
+    it('says when no user or only a disabled one has the address', async () => {
+      const none = await app.api('POST', '/auth/forgotPassword', {
+        body: { email: 'nobody@example.org', resetURL: 'http://x.org/' },
+      });
+      expect(none.json()).toEqual(error(400, 'no user found for that email address'));
+      await createUser({ email: 'off@example.org', disabled: true });
+      const off = await app.api('POST', '/auth/forgotPassword', {
+        body: { email: 'off@example.org', resetURL: 'http://x.org/' },
+      });
+      expect(off.json()).toEqual(error(400, 'the account associated with email address is disabled'));
+    });
+
+    it('validates both payloads', async () => {
+      const cases: Array<[string, string, unknown, string]> = [
+        ['POST', '/auth/forgotPassword', { email: 'a@b.org', resetURL: 'not a url' }, '"resetURL" must be a valid uri'],
+        ['POST', '/auth/forgotPassword', { resetURL: 'http://x.org/' }, '"email" is required'],
+        ['POST', '/auth/forgotPassword', { email: 'a@b.org' }, '"resetURL" is required'],
+        ['PATCH', '/auth/resetPassword', { password: 'x' }, '"token" is required'],
+        ['PATCH', '/auth/resetPassword', { token: '', password: 'x' }, '"token" is not allowed to be empty'],
+        [
+          'PATCH',
+          '/auth/resetPassword',
+          { token: 'abc', password: 'x'.repeat(51) },
+          '"password" length must be less than or equal to 50 characters long',
+        ],
+      ];
+      for (const [method, url, body, message] of cases) {
+        const res = await app.api(method as 'POST', url, { body });
+        expect(res.json(), `${url} ${JSON.stringify(body)}`).toEqual(error(400, message));
+      }
+    });
+  });
+
+  describe('profile', () => {
+    it('GET answers the public user only: no password, loginToken or reset fields', async () => {
+      const user = await createUser();
+      await app.api('POST', '/auth/forgotPassword', {
+        body: { email: `${user.username}@example.org`, resetURL: 'http://x.org/' },
+      });
+      const token = await app.login(user.username, user.password);
+      const res = await app.api('GET', '/auth/profile', { token });
+      expect(res.statusCode).toBe(200);
+      const profile = res.json() as Record<string, unknown>;
+      expect(Object.keys(profile).sort()).toEqual(publicUserKeys);
+      expect(profile).toMatchObject({
+        id: user.id,
+        username: user.username,
+        email: `${user.username}@example.org`,
+        roles: ['event_logger'],
+      });
+      expect(profile.last_login).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      expect(res.body).not.toMatch(/\$2[aby]\$/);
+    });
+
+    it("PATCH changes the caller's own name and password, and nothing else", async () => {
+      const user = await createUser();
+      const token = await app.login(user.username, user.password);
+      expect((await app.api('PATCH', '/auth/profile', { token, body: { fullname: 'Renamed' } })).statusCode).toBe(204);
+      expect((await app.api('GET', '/auth/profile', { token })).json()).toMatchObject({ fullname: 'Renamed' });
+      expect((await app.api('PATCH', '/auth/profile', { token, body: { password: 'new-pass' } })).statusCode).toBe(204);
+      expect(
+        (await app.api('POST', '/auth/login', { body: { username: user.username, password: 'new-pass' } })).statusCode,
+      ).toBe(200);
+
+      const cases: Array<[unknown, number, string]> = [
+        [{ roles: ['admin'] }, 400, '"roles" is not allowed'],
+        [{ disabled: false }, 400, '"disabled" is not allowed'],
+        [{ email: 'x@y.org' }, 400, '"email" is not allowed'],
+        [{}, 400, '"value" must have at least 1 key'],
+        [{ fullname: '' }, 400, '"fullname" is not allowed to be empty'],
+        [{ username: 'admin' }, 400, 'Username already exists'],
+      ];
+      for (const [body, status, message] of cases) {
+        const res = await app.api('PATCH', '/auth/profile', { token, body });
+        expect(res.json(), JSON.stringify(body)).toEqual(error(status, message));
+      }
+      expect((await app.api('GET', '/auth/profile', { token })).json()).toMatchObject({
+        roles: ['event_logger'],
+        disabled: false,
+      });
+    });
+
+    it('a user may keep their own username', async () => {
+      const user = await createUser();
+      const token = await app.login(user.username, user.password);
+      expect((await app.api('PATCH', '/auth/profile', { token, body: { username: user.username } })).statusCode).toBe(
+        204,
+      );
+    });
+
+    it('needs a token', async () => {
+      expect((await app.api('GET', '/auth/profile')).json()).toEqual(unauthorized('Missing authentication'));
+      expect((await app.api('PATCH', '/auth/profile', { body: { fullname: 'x' } })).json()).toEqual(
+        unauthorized('Missing authentication'),
+      );
+      expect((await app.api('GET', '/auth/profile/token')).json()).toEqual(unauthorized('Missing authentication'));
+    });
+
+    it('profile/token answers a fresh token built from the stored roles', async () => {
+      const user = await createUser();
+      const old = await app.login(user.username, user.password);
+      expect(
+        (await app.api('PATCH', `/users/${user.id}`, { token: admin, body: { roles: ['event_watcher'] } })).statusCode,
+      ).toBe(204);
+      expect((await app.api('GET', '/auth/profile/token', { token: old })).statusCode).toBe(401);
+      const fresh = await app.login(user.username, user.password);
+      const res = await app.api('GET', '/auth/profile/token', { token: fresh });
+      expect(res.statusCode).toBe(200);
+      const { token } = res.json() as { token: string };
+      expect(claimsOf(token)).toMatchObject({
+        id: user.id,
+        roles: ['event_watcher'],
+        scope: ['read_events', 'read_cruises', 'read_lowerings'],
+      });
+      expect((await app.api('GET', '/auth/validate', { token })).statusCode).toBe(200);
+    });
+  });
+
+  describe('GET /auth/validate and the token checks of §3.4', () => {
+    it('answers {status: "valid"} for a good token', async () => {
+      const res = await app.api('GET', '/auth/validate', { token: admin });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ status: 'valid' });
+    });
+
+    it('missing token, or not three parts: Missing authentication', async () => {
+      const none = await app.api('GET', '/auth/validate');
+      expect(none.statusCode).toBe(401);
+      expect(none.json()).toEqual(unauthorized('Missing authentication'));
+      expect(none.headers['www-authenticate']).toBe('Token error="Missing authentication"');
+      expect((await app.api('GET', '/auth/validate', { token: 'abc' })).json()).toEqual(
+        unauthorized('Missing authentication'),
+      );
+    });
+
+    it('three parts that do not decode: Invalid token format', async () => {
+      expect((await app.api('GET', '/auth/validate', { token: 'a.b.c' })).json()).toEqual(
+        unauthorized('Invalid token format'),
+      );
+    });
+
+    it('a bad signature: Invalid token', async () => {
+      const forged = signToken({ id: adminId, scope: ['admin'], roles: ['admin'] }, 'not-the-secret');
+      expect((await app.api('GET', '/auth/validate', { token: forged })).json()).toEqual(unauthorized('Invalid token'));
+    });
+
+    it('a disabled user: Invalid credentials', async () => {
+      const user = await createUser();
+      const token = await app.login(user.username, user.password);
+      expect((await app.api('PATCH', `/users/${user.id}`, { token: admin, body: { disabled: true } })).statusCode).toBe(
+        204,
+      );
+      expect((await app.api('GET', '/auth/validate', { token })).json()).toEqual(unauthorized('Invalid credentials'));
+    });
+
+    it('changed or re-ordered roles: Invalid credentials', async () => {
+      const user = await createUser({ roles: ['event_logger', 'event_watcher'] });
+      const token = await app.login(user.username, user.password);
+      expect((await app.api('GET', '/auth/validate', { token })).statusCode).toBe(200);
+      await app.api('PATCH', `/users/${user.id}`, { token: admin, body: { roles: ['event_watcher', 'event_logger'] } });
+      expect((await app.api('GET', '/auth/validate', { token })).json()).toEqual(unauthorized('Invalid credentials'));
+    });
+
+    it('a deleted user, or a token without roles: Invalid credentials', async () => {
+      const user = await createUser();
+      const token = await app.login(user.username, user.password);
+      expect((await app.api('DELETE', `/users/${user.id}`, { token: admin })).statusCode).toBe(204);
+      expect((await app.api('GET', '/auth/validate', { token })).json()).toEqual(unauthorized('Invalid credentials'));
+      const noRoles = signToken({ id: adminId, scope: ['admin'], roles: [] }, 'test-secret');
+      expect((await app.api('GET', '/auth/validate', { token: noRoles })).json()).toEqual(
+        unauthorized('Invalid credentials'),
+      );
+    });
+
+    it('reads the token from ?token=, a bare Authorization header, or the token cookie', async () => {
+      const query = await app.app.inject({ method: 'GET', url: `/sealog-server/api/v1/auth/validate?token=${admin}` });
+      expect(query.statusCode).toBe(200);
+      const bare = await app.api('GET', '/auth/validate', { headers: { authorization: admin } });
+      expect(bare.statusCode).toBe(200);
+      const lower = await app.api('GET', '/auth/validate', { headers: { authorization: `bearer ${admin}` } });
+      expect(lower.statusCode).toBe(200);
+      const cookie = await app.api('GET', '/auth/validate', { headers: { cookie: `theme=dark; token=${admin}` } });
+      expect(cookie.statusCode).toBe(200);
+    });
+
+    it('?token= takes precedence over the header, even when it is bad', async () => {
+      const res = await app.app.inject({
+        method: 'GET',
+        url: '/sealog-server/api/v1/auth/validate?token=abc',
+        headers: { authorization: `Bearer ${admin}` },
+      });
+      expect(res.json()).toEqual(unauthorized('Missing authentication'));
+    });
+  });
+});
+
+describe.each(engines)('login rate limit and registration settings on %s', (engine) => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    app = await createTestApp(engine, {
+      loginRateLimit: { max: 3, windowSeconds: 300 },
+      registration: { disabled: true, roles: ['event_watcher'] },
+    });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('answers 429 after repeated failures for a username, even with the right password', async () => {
+    for (let i = 0; i < 3; i++) {
+      const res = await app.api('POST', '/auth/login', { body: { username: 'admin', password: 'wrong' } });
+      expect(res.statusCode).toBe(401);
+    }
+    const blocked = await app.api('POST', '/auth/login', { body: { username: 'admin', password: 'demo' } });
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json()).toEqual(error(429, 'Too many failed login attempts, try again in 5 minutes'));
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    // Another user from the same address is not blocked by admin's failures.
+    expect((await app.api('POST', '/auth/login', { body: { username: 'guest', password: '' } })).statusCode).toBe(200);
+  });
+
+  it('a successful login clears the failures of that username', async () => {
+    const reg = await app.api('POST', '/auth/register', {
+      body: { username: 'steady', fullname: 'S', email: 's@example.org', password: 'pw' },
+    });
+    expect(reg.statusCode).toBe(201);
+    const id = (reg.json() as { insertedId: string }).insertedId;
+    // Registration is disabled in this configuration: enable the account as an admin would.
+    await app.ctx.database.db.updateTable('users').set({ disabled: 0 }).where('id', '=', id).execute();
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < 2; i++)
+        expect(
+          (await app.api('POST', '/auth/login', { body: { username: 'steady', password: 'no' } })).statusCode,
+        ).toBe(401);
+      expect((await app.api('POST', '/auth/login', { body: { username: 'steady', password: 'pw' } })).statusCode).toBe(
+        200,
+      );
+    }
+  });
+
+  it('limits an address over many usernames', async () => {
+    // 5 × max failures per address; the earlier tests already used some.
+    let status = 401;
+    for (let i = 0; i < 20 && status === 401; i++) {
+      status = (await app.api('POST', '/auth/login', { body: { username: `ghost${i}`, password: 'x' } })).statusCode;
+    }
+    expect(status).toBe(429);
+    const fresh = await app.api('POST', '/auth/login', { body: { username: 'someone-new', password: 'x' } });
+    expect(fresh.statusCode).toBe(429);
+  });
+
+  it('registers users disabled with the configured roles when so configured', async () => {
+    const res = await app.api('POST', '/auth/register', {
+      body: { username: 'held', fullname: 'H', email: 'h@example.org', password: 'pw' },
+    });
+    expect(res.statusCode).toBe(201);
+    const row = await app.ctx.database.db
+      .selectFrom('users')
+      .select(['roles', 'disabled'])
+      .where('username', '=', 'held')
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ roles: '["event_watcher"]', disabled: 1 });
+  });
+});
