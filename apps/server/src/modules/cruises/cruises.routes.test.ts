@@ -432,6 +432,7 @@ describe.each(engines)('cruises API on %s', (engine) => {
       const res = await get(`/cruises/${id}/bump`, users.tokens.event_watcher);
       expect(res.statusCode).toBe(200);
       expect(res.body).toBe('');
+      expect(res.headers['content-type']).toBeUndefined();
       await vi.waitFor(() => expect(updates.seen).toHaveLength(1));
       updates.off();
       expect(updates.seen[0]!.id).toBe(id);
