@@ -123,7 +123,11 @@ export interface WsPayloads {
 }
 
 // Compile-time check that every channel has a payload type and no extra ones exist.
-type _EveryChannelTyped = [WsChannel] extends [keyof WsPayloads] ? ([keyof WsPayloads] extends [WsChannel] ? true : never) : never;
+type _EveryChannelTyped = [WsChannel] extends [keyof WsPayloads]
+  ? [keyof WsPayloads] extends [WsChannel]
+    ? true
+    : never
+  : never;
 export const everyChannelTyped: _EveryChannelTyped = true;
 
 /**

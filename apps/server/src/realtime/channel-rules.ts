@@ -91,7 +91,9 @@ export async function recordVisibility(
   const db = ctx.database.db;
   if (rule.record === 'template') {
     if ('admin_only' in p) return { missing: false, hidden: false, adminOnly: flag(p.admin_only), accessList: [] };
-    const row = id ? await db.selectFrom('event_templates').select('admin_only').where('id', '=', id).executeTakeFirst() : undefined;
+    const row = id
+      ? await db.selectFrom('event_templates').select('admin_only').where('id', '=', id).executeTakeFirst()
+      : undefined;
     // A deleted template is published after it is gone: its payload is all we know.
     return { missing: false, hidden: false, adminOnly: row ? flag(row.admin_only) : false, accessList: [] };
   }
@@ -101,20 +103,38 @@ export async function recordVisibility(
       return { missing: false, hidden: flag(p.cruise_hidden), adminOnly: false, accessList: fromPayload ?? [] };
     }
     const row = id
-      ? await db.selectFrom('cruises').select(['cruise_hidden', 'cruise_access_list']).where('id', '=', id).executeTakeFirst()
+      ? await db
+          .selectFrom('cruises')
+          .select(['cruise_hidden', 'cruise_access_list'])
+          .where('id', '=', id)
+          .executeTakeFirst()
       : undefined;
     if (!row) return { missing: true, hidden: true, adminOnly: false, accessList: [] };
-    return { missing: false, hidden: flag(row.cruise_hidden), adminOnly: false, accessList: listOf(row.cruise_access_list) ?? [] };
+    return {
+      missing: false,
+      hidden: flag(row.cruise_hidden),
+      adminOnly: false,
+      accessList: listOf(row.cruise_access_list) ?? [],
+    };
   }
   const fromPayload = listOf(p.lowering_access_list);
   if ('lowering_hidden' in p && (fromPayload || !ctx.config.useAccessControl)) {
     return { missing: false, hidden: flag(p.lowering_hidden), adminOnly: false, accessList: fromPayload ?? [] };
   }
   const row = id
-    ? await db.selectFrom('lowerings').select(['lowering_hidden', 'lowering_access_list']).where('id', '=', id).executeTakeFirst()
+    ? await db
+        .selectFrom('lowerings')
+        .select(['lowering_hidden', 'lowering_access_list'])
+        .where('id', '=', id)
+        .executeTakeFirst()
     : undefined;
   if (!row) return { missing: true, hidden: true, adminOnly: false, accessList: [] };
-  return { missing: false, hidden: flag(row.lowering_hidden), adminOnly: false, accessList: listOf(row.lowering_access_list) ?? [] };
+  return {
+    missing: false,
+    hidden: flag(row.lowering_hidden),
+    adminOnly: false,
+    accessList: listOf(row.lowering_access_list) ?? [],
+  };
 }
 
 /** Whether this subscriber may receive this publication right now. */

@@ -66,7 +66,10 @@ describe.each(engines)('realtime channels on %s', (engine) => {
   const barrier = async (...cs: RawClient[]) => {
     toggle = !toggle;
     const waits = cs.map((c) => c.nextPub(wsPath('updateCustomVars')));
-    const res = await t.api('PATCH', `/custom_vars/${systemIds.asnapStatus}`, { token: admin, body: { custom_var_value: toggle ? 'On' : 'Off' } });
+    const res = await t.api('PATCH', `/custom_vars/${systemIds.asnapStatus}`, {
+      token: admin,
+      body: { custom_var_value: toggle ? 'On' : 'Off' },
+    });
     expect(res.statusCode).toBe(204);
     await Promise.all(waits);
   };
@@ -93,8 +96,13 @@ describe.each(engines)('realtime channels on %s', (engine) => {
     expect(await created).toEqual(withoutDisabled(stored));
 
     const updated = a.nextPub(wsPath('updateEventTemplates'));
-    expect((await t.api('PATCH', `/event_templates/${id}`, { token: admin, body: { event_name: 'Big fish' } })).statusCode).toBe(204);
-    const afterPatch = (await t.api('GET', `/event_templates/${id}`, { token: admin })).json() as Record<string, unknown>;
+    expect(
+      (await t.api('PATCH', `/event_templates/${id}`, { token: admin, body: { event_name: 'Big fish' } })).statusCode,
+    ).toBe(204);
+    const afterPatch = (await t.api('GET', `/event_templates/${id}`, { token: admin })).json() as Record<
+      string,
+      unknown
+    >;
     expect(await updated).toEqual(withoutDisabled(afterPatch));
 
     const deleted = a.nextPub(wsPath('deleteEventTemplates'));
@@ -110,11 +118,19 @@ describe.each(engines)('realtime channels on %s', (engine) => {
       body: template({ event_name: 'Admin thing', event_value: 'ADMIN', system_template: true, admin_only: true }),
     });
     expect(post.statusCode).toBe(201);
-    const open = await t.api('POST', '/event_templates', { token: admin, body: template({ event_name: 'Crab', event_value: 'CRAB' }) });
+    const open = await t.api('POST', '/event_templates', {
+      token: admin,
+      body: template({ event_name: 'Crab', event_value: 'CRAB' }),
+    });
     expect(open.statusCode).toBe(201);
     await barrier(a, g);
-    expect(a.pubs(wsPath('newEventTemplates')).map((p) => (p as { event_value: string }).event_value)).toEqual(['ADMIN', 'CRAB']);
-    expect(g.pubs(wsPath('newEventTemplates')).map((p) => (p as { event_value: string }).event_value)).toEqual(['CRAB']);
+    expect(a.pubs(wsPath('newEventTemplates')).map((p) => (p as { event_value: string }).event_value)).toEqual([
+      'ADMIN',
+      'CRAB',
+    ]);
+    expect(g.pubs(wsPath('newEventTemplates')).map((p) => (p as { event_value: string }).event_value)).toEqual([
+      'CRAB',
+    ]);
   });
 
   it('publishes cruises and lowerings with their cross-pushes, and hides hidden ones from non-admins', async () => {
@@ -131,7 +147,10 @@ describe.each(engines)('realtime channels on %s', (engine) => {
     await barrier(a, w);
 
     const cruiseApi = (await t.api('GET', `/cruises/${cruiseId}`, { token: admin })).json() as Record<string, unknown>;
-    const loweringApi = (await t.api('GET', `/lowerings/${loweringId}`, { token: admin })).json() as Record<string, unknown>;
+    const loweringApi = (await t.api('GET', `/lowerings/${loweringId}`, { token: admin })).json() as Record<
+      string,
+      unknown
+    >;
     const strip = (record: Record<string, unknown>, meta: string, files: string) => {
       const m = { ...(record[meta] as Record<string, unknown>) };
       delete m[files];
@@ -139,19 +158,31 @@ describe.each(engines)('realtime channels on %s', (engine) => {
     };
     for (const c of [a, w]) {
       expect(c.pubs(wsPath('newCruises'))).toEqual([strip(cruiseApi, 'cruise_additional_meta', 'cruise_files')]);
-      expect(c.pubs(wsPath('newLowerings'))).toEqual([strip(loweringApi, 'lowering_additional_meta', 'lowering_files')]);
+      expect(c.pubs(wsPath('newLowerings'))).toEqual([
+        strip(loweringApi, 'lowering_additional_meta', 'lowering_files'),
+      ]);
       // The new lowering lies inside the cruise: its cruise is pushed as updated.
       expect(c.pubs(wsPath('updateCruises')).map((p) => (p as { id: string }).id)).toEqual([cruiseId]);
     }
 
     // Hiding the cruise: admins hear about it, the watcher (who no longer sees it) does not.
-    expect((await t.api('PATCH', `/cruises/${cruiseId}`, { token: admin, body: { cruise_hidden: true } })).statusCode).toBe(204);
-    expect((await t.api('PATCH', `/lowerings/${loweringId}`, { token: admin, body: { lowering_hidden: true } })).statusCode).toBe(204);
+    expect(
+      (await t.api('PATCH', `/cruises/${cruiseId}`, { token: admin, body: { cruise_hidden: true } })).statusCode,
+    ).toBe(204);
+    expect(
+      (await t.api('PATCH', `/lowerings/${loweringId}`, { token: admin, body: { lowering_hidden: true } })).statusCode,
+    ).toBe(204);
     await barrier(a, w);
     expect(a.pubs(wsPath('updateCruises')).map((p) => (p as { cruise_hidden: boolean }).cruise_hidden)).toContain(true);
-    expect(a.pubs(wsPath('updateLowerings')).map((p) => (p as { lowering_hidden: boolean }).lowering_hidden)).toContain(true);
-    expect(w.pubs(wsPath('updateCruises')).every((p) => (p as { cruise_hidden: boolean }).cruise_hidden === false)).toBe(true);
-    expect(w.pubs(wsPath('updateLowerings')).every((p) => (p as { lowering_hidden: boolean }).lowering_hidden === false)).toBe(true);
+    expect(a.pubs(wsPath('updateLowerings')).map((p) => (p as { lowering_hidden: boolean }).lowering_hidden)).toContain(
+      true,
+    );
+    expect(
+      w.pubs(wsPath('updateCruises')).every((p) => (p as { cruise_hidden: boolean }).cruise_hidden === false),
+    ).toBe(true);
+    expect(
+      w.pubs(wsPath('updateLowerings')).every((p) => (p as { lowering_hidden: boolean }).lowering_hidden === false),
+    ).toBe(true);
   });
 
   it('publishes events created, updated and deleted through the REST API with the reference payloads', async () => {
@@ -159,16 +190,25 @@ describe.each(engines)('realtime channels on %s', (engine) => {
     const w = await subscriber(users.tokens.event_watcher!, channels);
     const post = await t.api('POST', '/events', {
       token: guest,
-      body: { event_value: 'FISH', event_options: [{ event_option_name: 'Fish Colour', event_option_value: 'red' }], event_free_text: 'x' },
+      body: {
+        event_value: 'FISH',
+        event_options: [{ event_option_name: 'Fish Colour', event_option_value: 'red' }],
+        event_free_text: 'x',
+      },
     });
     expect(post.statusCode).toBe(201);
     const inserted = (post.json() as { insertedEvent: Record<string, unknown> }).insertedEvent;
     expect(await w.nextPub(wsPath('newEvents'))).toEqual(inserted);
-    expect(inserted).toMatchObject({ event_author: 'guest', event_options: [{ event_option_name: 'fish_colour', event_option_value: 'red' }] });
+    expect(inserted).toMatchObject({
+      event_author: 'guest',
+      event_options: [{ event_option_name: 'fish_colour', event_option_value: 'red' }],
+    });
 
     const id = inserted.id as string;
     const updated = w.nextPub(wsPath('updateEvents'));
-    expect((await t.api('PATCH', `/events/${id}`, { token: guest, body: { event_free_text: 'y' } })).statusCode).toBe(204);
+    expect((await t.api('PATCH', `/events/${id}`, { token: guest, body: { event_free_text: 'y' } })).statusCode).toBe(
+      204,
+    );
     expect(await updated).toEqual({ ...inserted, event_free_text: 'y' });
 
     const deleted = w.nextPub(wsPath('deleteEvents'));
@@ -186,7 +226,14 @@ describe.each(engines)('realtime channels on %s', (engine) => {
   });
 
   it('delivers the aux-data channels (and events published by other code) to readers of events', async () => {
-    const channels: WsChannel[] = ['newEvents', 'updateEvents', 'deleteEvents', 'newEventAuxData', 'updateEventAuxData', 'deleteEventAuxData'];
+    const channels: WsChannel[] = [
+      'newEvents',
+      'updateEvents',
+      'deleteEvents',
+      'newEventAuxData',
+      'updateEventAuxData',
+      'deleteEventAuxData',
+    ];
     const w = await subscriber(users.tokens.event_watcher!, channels);
     const event = {
       id: '6b02c84cfc29901d2400d502',
@@ -196,7 +243,12 @@ describe.each(engines)('realtime channels on %s', (engine) => {
       event_options: [{ event_option_name: 'color', event_option_value: 'red' }],
       event_free_text: 'x',
     };
-    const aux = { event_id: event.id, data_source: 'vehicleRealtimeNavData', data_array: [{ data_name: 'depth', data_value: '1000', data_uom: 'm' }], id: '6b02c84cfc29901d2400d503' };
+    const aux = {
+      event_id: event.id,
+      data_source: 'vehicleRealtimeNavData',
+      data_array: [{ data_name: 'depth', data_value: '1000', data_uom: 'm' }],
+      id: '6b02c84cfc29901d2400d503',
+    };
     for (const channel of channels) t.ctx.bus.publish(channel, channel.includes('Aux') ? aux : event);
     await barrier(w);
     for (const channel of channels) {
@@ -226,7 +278,9 @@ describe.each(engines)('realtime channels with access control on %s', (engine) =
     const open = async (token: string) => {
       const c = await RawClient.open(port);
       clients.push(c);
-      expect((await c.call(scriptHello(token, all('newCruises', 'updateCruises', 'updateCustomVars')))).type).toBe('hello');
+      expect((await c.call(scriptHello(token, all('newCruises', 'updateCruises', 'updateCustomVars')))).type).toBe(
+        'hello',
+      );
       return c;
     };
     const listed = await open(users.tokens.event_watcher!);

@@ -135,7 +135,11 @@ describe.skipIf(!url)('two server processes on one PostgreSQL database', () => {
     expect(await pub).toEqual({ id: systemIds.asnapStatus, custom_var_name: 'asnapStatus', custom_var_value: 'On' });
     // An event POSTed on A, as a logging client would (switching ASNAP on also logged one).
     const newEvent = c
-      .next((f) => f.type === 'pub' && (f.message as { event_value?: string }).event_value === 'FISH', 10_000, c.frames.length)
+      .next(
+        (f) => f.type === 'pub' && (f.message as { event_value?: string }).event_value === 'FISH',
+        10_000,
+        c.frames.length,
+      )
       .then((f) => f.message);
     const posted = await fetch(`${a.base}/sealog-server/api/v1/events`, {
       method: 'POST',
@@ -154,7 +158,9 @@ describe.skipIf(!url)('two server processes on one PostgreSQL database', () => {
     });
     await marker;
     // Both processes run ASNAP (hourly here) but only the leader logged the snapshot taken when it was switched on.
-    const count = await fetch(`${b.base}/sealog-server/api/v1/events/count?value=ASNAP`, { headers: { authorization: `Bearer ${token}` } });
+    const count = await fetch(`${b.base}/sealog-server/api/v1/events/count?value=ASNAP`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(await count.json()).toEqual({ events: 1 });
     expect(c.pubs(path).filter((p) => (p as { custom_var_name: string }).custom_var_name === 'asnapStatus')).toEqual([
       { id: systemIds.asnapStatus, custom_var_name: 'asnapStatus', custom_var_value: 'On' },

@@ -44,7 +44,11 @@ describe.each(engines)('nes websocket protocol on %s', (engine) => {
   });
   afterEach(async () => {
     for (const c of open.splice(0)) c.close();
-    await t.ctx.database.db.updateTable('custom_vars').set({ custom_var_value: 'Off' }).where('id', '=', asnapId).execute();
+    await t.ctx.database.db
+      .updateTable('custom_vars')
+      .set({ custom_var_value: 'Off' })
+      .where('id', '=', asnapId)
+      .execute();
   });
   afterAll(() => t?.close());
 
@@ -88,9 +92,21 @@ describe.each(engines)('nes websocket protocol on %s', (engine) => {
   it('refuses a hello without a valid token with the nes 401 error frame and closes the socket', async () => {
     const cases: Array<[Frame, string]> = [
       [{ type: 'hello', id: 1, version: '2', subs: [customVarsPath] }, 'Missing authentication'],
-      [{ type: 'hello', id: 2, version: '2', auth: { headers: { Authorization: 'Bearer abc.def.ghi' } } }, 'Invalid token format'],
       [
-        { type: 'hello', id: 3, version: '2', auth: { headers: { Authorization: `Bearer ${signToken({ id: systemIds.admin, scope: ['admin'], roles: ['admin'] }, 'other-secret')}` } } },
+        { type: 'hello', id: 2, version: '2', auth: { headers: { Authorization: 'Bearer abc.def.ghi' } } },
+        'Invalid token format',
+      ],
+      [
+        {
+          type: 'hello',
+          id: 3,
+          version: '2',
+          auth: {
+            headers: {
+              Authorization: `Bearer ${signToken({ id: systemIds.admin, scope: ['admin'], roles: ['admin'] }, 'other-secret')}`,
+            },
+          },
+        },
         'Invalid token',
       ],
       [scriptHello(users.tokens.disabled!, [customVarsPath], 4), 'Invalid credentials'],
@@ -98,7 +114,12 @@ describe.each(engines)('nes websocket protocol on %s', (engine) => {
     for (const [hello, message] of cases) {
       const c = await connect();
       const reply = await c.call(hello);
-      expect(reply).toEqual({ statusCode: 401, payload: { error: 'Unauthorized', message }, type: 'hello', id: hello.id });
+      expect(reply).toEqual({
+        statusCode: 401,
+        payload: { error: 'Unauthorized', message },
+        type: 'hello',
+        id: hello.id,
+      });
       const closed = await c.closed;
       expect(closed.code).toBe(1008);
     }
@@ -115,10 +136,14 @@ describe.each(engines)('nes websocket protocol on %s', (engine) => {
     expect(await c.next((f) => f.statusCode === 400)).toEqual(err(400, 'Bad Request', 'Cannot parse message'));
     let seen = c.frames.length;
     c.send({ type: 'hello', version: '2' });
-    expect(await c.next((f) => f.statusCode !== undefined, 5000, seen)).toEqual(err(400, 'Bad Request', 'Message missing id', { type: 'hello' }));
+    expect(await c.next((f) => f.statusCode !== undefined, 5000, seen)).toEqual(
+      err(400, 'Bad Request', 'Message missing id', { type: 'hello' }),
+    );
     seen = c.frames.length;
     c.send({ id: 5 });
-    expect(await c.next((f) => f.statusCode !== undefined, 5000, seen)).toEqual(err(400, 'Bad Request', 'Cannot parse message', { id: 5 }));
+    expect(await c.next((f) => f.statusCode !== undefined, 5000, seen)).toEqual(
+      err(400, 'Bad Request', 'Cannot parse message', { id: 5 }),
+    );
     expect(await c.call({ type: 'sub', id: 'early', path: newEventsPath })).toEqual(
       err(400, 'Bad Request', 'Connection is not initialized', { type: 'sub', id: 'early' }),
     );
@@ -129,7 +154,9 @@ describe.each(engines)('nes websocket protocol on %s', (engine) => {
     expect(await c.call(scriptHello(admin, [], 'again'))).toEqual(
       err(400, 'Bad Request', 'Connection already initialized', { type: 'hello', id: 'again' }),
     );
-    expect(await c.call({ type: 'bogus', id: 6 })).toEqual(err(400, 'Bad Request', 'Unknown message type', { type: 'bogus', id: 6 }));
+    expect(await c.call({ type: 'bogus', id: 6 })).toEqual(
+      err(400, 'Bad Request', 'Unknown message type', { type: 'bogus', id: 6 }),
+    );
     expect(await c.call({ type: 'message', id: 7, message: 'hi' })).toEqual(
       err(501, 'Not Implemented', 'Not Implemented', { type: 'message', id: 7 }),
     );
@@ -139,8 +166,16 @@ describe.each(engines)('nes websocket protocol on %s', (engine) => {
     expect(await c.call({ type: 'sub', id: 9, path: '/ws/status/deleteCruises' })).toEqual(
       err(404, 'Not Found', 'Subscription not found', { type: 'sub', id: 9 }),
     );
-    expect(await c.call({ type: 'sub', id: 10, path: newEventsPath })).toEqual({ type: 'sub', id: 10, path: newEventsPath });
-    expect(await c.call({ type: 'sub', id: 11, path: newEventsPath })).toEqual({ type: 'sub', id: 11, path: newEventsPath });
+    expect(await c.call({ type: 'sub', id: 10, path: newEventsPath })).toEqual({
+      type: 'sub',
+      id: 10,
+      path: newEventsPath,
+    });
+    expect(await c.call({ type: 'sub', id: 11, path: newEventsPath })).toEqual({
+      type: 'sub',
+      id: 11,
+      path: newEventsPath,
+    });
     expect(await c.call({ type: 'unsub', id: 12, path: newEventsPath })).toEqual({ type: 'unsub', id: 12 });
     expect(await c.call({ type: 'unsub', id: 13, path: wsPath('updateEvents') })).toEqual({ type: 'unsub', id: 13 });
     // A client ping gets no answer; the next request's reply is the next frame.
@@ -164,18 +199,34 @@ describe.each(engines)('nes websocket protocol on %s', (engine) => {
       path: '/ws/status/nope',
     });
     // The connection counts as initialised: newEvents is subscribed, updateEvents is not.
-    const event = { id: '6b02c84cfc29901d2400d502', ts: new Date().toISOString(), event_author: 'admin', event_value: 'FISH', event_options: [], event_free_text: '' };
+    const event = {
+      id: '6b02c84cfc29901d2400d502',
+      ts: new Date().toISOString(),
+      event_author: 'admin',
+      event_value: 'FISH',
+      event_options: [],
+      event_free_text: '',
+    };
     const pub = c.nextPub(newEventsPath);
     t.ctx.bus.publish('updateEvents', event);
     t.ctx.bus.publish('newEvents', event);
     expect(await pub).toEqual(event);
     expect(c.pubs(updateEventsPath)).toEqual([]);
-    expect(await c.call({ type: 'sub', id: 2, path: updateEventsPath })).toEqual({ type: 'sub', id: 2, path: updateEventsPath });
+    expect(await c.call({ type: 'sub', id: 2, path: updateEventsPath })).toEqual({
+      type: 'sub',
+      id: 2,
+      path: updateEventsPath,
+    });
   });
 
   it('accepts every path of reference 7.6 in one hello, as sealog_repeater and cruise sync subscribe', async () => {
     const c = await connect();
-    const reply = await c.call(scriptHello(admin, wsChannels.map((ch) => wsPath(ch))));
+    const reply = await c.call(
+      scriptHello(
+        admin,
+        wsChannels.map((ch) => wsPath(ch)),
+      ),
+    );
     expect(reply.type).toBe('hello');
     expect(reply.statusCode).toBeUndefined();
   });
@@ -188,7 +239,9 @@ describe.each(engines)('nes websocket protocol on %s', (engine) => {
 
   it('lets subscriptions follow the roles: templates need read_event_templates, custom vars any user', async () => {
     const watcher = await connect();
-    const denied = await watcher.call(scriptHello(users.tokens.event_watcher!, [customVarsPath, wsPath('newEventTemplates')], 'w'));
+    const denied = await watcher.call(
+      scriptHello(users.tokens.event_watcher!, [customVarsPath, wsPath('newEventTemplates')], 'w'),
+    );
     expect(denied).toEqual({
       statusCode: 403,
       payload: { error: 'Forbidden', message: 'Insufficient scope' },
@@ -197,18 +250,35 @@ describe.each(engines)('nes websocket protocol on %s', (engine) => {
       path: '/ws/status/newEventTemplates',
     });
     for (const ch of ['newEvents', 'updateEventAuxData', 'newCruises', 'updateLowerings'] as const) {
-      expect(await watcher.call({ type: 'sub', id: ch, path: wsPath(ch) })).toEqual({ type: 'sub', id: ch, path: wsPath(ch) });
+      expect(await watcher.call({ type: 'sub', id: ch, path: wsPath(ch) })).toEqual({
+        type: 'sub',
+        id: ch,
+        path: wsPath(ch),
+      });
     }
     for (const role of ['event_logger', 'template_manager', 'cruise_manager', 'guest'] as const) {
       const c = await connect();
-      const reply = await c.call(scriptHello(users.tokens[role]!, wsChannels.map((ch) => wsPath(ch)), role));
+      const reply = await c.call(
+        scriptHello(
+          users.tokens[role]!,
+          wsChannels.map((ch) => wsPath(ch)),
+          role,
+        ),
+      );
       expect(reply.type).toBe('hello');
     }
   });
 
   it('runs nes requests through the REST routes with the socket user and refuses an Authorization header', async () => {
     const c = await helloed(users.tokens.event_watcher!, []);
-    expect(await c.call({ type: 'request', id: 1, method: 'GET', path: '/sealog-server/api/v1/custom_vars?name=asnapStatus' })).toEqual({
+    expect(
+      await c.call({
+        type: 'request',
+        id: 1,
+        method: 'GET',
+        path: '/sealog-server/api/v1/custom_vars?name=asnapStatus',
+      }),
+    ).toEqual({
       type: 'request',
       id: 1,
       statusCode: 200,
@@ -216,7 +286,13 @@ describe.each(engines)('nes websocket protocol on %s', (engine) => {
     });
     // event_watcher cannot write events, so it cannot toggle ASNAP: the route's 403 comes back as the reply.
     expect(
-      await c.call({ type: 'request', id: 2, method: 'PATCH', path: `/sealog-server/api/v1/custom_vars/${asnapId}`, payload: { custom_var_value: 'On' } }),
+      await c.call({
+        type: 'request',
+        id: 2,
+        method: 'PATCH',
+        path: `/sealog-server/api/v1/custom_vars/${asnapId}`,
+        payload: { custom_var_value: 'On' },
+      }),
     ).toEqual({
       type: 'request',
       id: 2,
@@ -224,8 +300,18 @@ describe.each(engines)('nes websocket protocol on %s', (engine) => {
       payload: { statusCode: 403, error: 'Forbidden', message: 'Insufficient scope' },
     });
     expect(
-      await c.call({ type: 'request', id: 3, path: '/sealog-server/api/v1/custom_vars', headers: { Authorization: `Bearer ${admin}` } }),
-    ).toEqual({ statusCode: 400, payload: { error: 'Bad Request', message: 'Cannot include an Authorization header' }, type: 'request', id: 3 });
+      await c.call({
+        type: 'request',
+        id: 3,
+        path: '/sealog-server/api/v1/custom_vars',
+        headers: { Authorization: `Bearer ${admin}` },
+      }),
+    ).toEqual({
+      statusCode: 400,
+      payload: { error: 'Bad Request', message: 'Cannot include an Authorization header' },
+      type: 'request',
+      id: 3,
+    });
     expect(await c.call({ type: 'request', id: 4, path: 'no_such_route' })).toEqual({
       statusCode: 404,
       payload: { error: 'Not Found', message: 'Not Found' },
@@ -234,7 +320,13 @@ describe.each(engines)('nes websocket protocol on %s', (engine) => {
     });
     const logger = await helloed(users.tokens.event_logger!, []);
     expect(
-      await logger.call({ type: 'request', id: 5, method: 'PATCH', path: `/sealog-server/api/v1/custom_vars/${asnapId}`, payload: { custom_var_value: 'On' } }),
+      await logger.call({
+        type: 'request',
+        id: 5,
+        method: 'PATCH',
+        path: `/sealog-server/api/v1/custom_vars/${asnapId}`,
+        payload: { custom_var_value: 'On' },
+      }),
     ).toEqual({ type: 'request', id: 5, statusCode: 204, payload: null });
     const stored = await t.api('GET', `/custom_vars/${asnapId}`, { token: admin });
     expect(stored.json()).toMatchObject({ custom_var_value: 'On' });
@@ -244,7 +336,13 @@ describe.each(engines)('nes websocket protocol on %s', (engine) => {
     const make = async (username: string) => {
       const res = await t.api('POST', '/users', {
         token: admin,
-        body: { username, fullname: username, email: `${username}@example.org`, password: 'secret-pw', roles: ['event_logger'] },
+        body: {
+          username,
+          fullname: username,
+          email: `${username}@example.org`,
+          password: 'secret-pw',
+          roles: ['event_logger'],
+        },
       });
       expect(res.statusCode).toBe(201);
       return { id: (res.json() as { insertedId: string }).insertedId, token: await t.login(username, 'secret-pw') };
@@ -254,8 +352,12 @@ describe.each(engines)('nes websocket protocol on %s', (engine) => {
     const bystander = await helloed(admin, [customVarsPath]);
     const a = await helloed(victim.token, [customVarsPath]);
     const b = await helloed(demoted.token, [customVarsPath]);
-    expect((await t.api('PATCH', `/users/${victim.id}`, { token: admin, body: { disabled: true } })).statusCode).toBe(204);
-    expect((await t.api('PATCH', `/users/${demoted.id}`, { token: admin, body: { roles: ['event_watcher'] } })).statusCode).toBe(204);
+    expect((await t.api('PATCH', `/users/${victim.id}`, { token: admin, body: { disabled: true } })).statusCode).toBe(
+      204,
+    );
+    expect(
+      (await t.api('PATCH', `/users/${demoted.id}`, { token: admin, body: { roles: ['event_watcher'] } })).statusCode,
+    ).toBe(204);
     const seen = bystander.nextPub(customVarsPath);
     await setAsnap('On');
     await seen;
@@ -284,7 +386,10 @@ describe.each(engines)('nes websocket protocol on %s', (engine) => {
     const refused = new Nes.Client(`ws://127.0.0.1:${port}/ws`);
     const failure = await refused
       .connect({ auth: { headers: { Authorization: 'Bearer not-a-token' } }, reconnect: false })
-      .then(() => null, (err: { statusCode?: number; message: string }) => err);
+      .then(
+        () => null,
+        (err: { statusCode?: number; message: string }) => err,
+      );
     expect(failure).toMatchObject({ statusCode: 401, message: 'Missing authentication' });
     await refused.disconnect();
   });

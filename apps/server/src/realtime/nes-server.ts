@@ -20,7 +20,14 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context.js';
 import { AppError } from '../lib/app-error.js';
 import { authenticateToken, type AuthContext } from '../plugins/auth.js';
-import { channelForPath, channelRules, mayReceive, maySubscribe, recordVisibility, type RecordVisibility } from './channel-rules.js';
+import {
+  channelForPath,
+  channelRules,
+  mayReceive,
+  maySubscribe,
+  recordVisibility,
+  type RecordVisibility,
+} from './channel-rules.js';
 
 /**
  * The server side of the hapi nes protocol, version 2 (reference §7), on a plain `ws` server that
@@ -200,7 +207,8 @@ export class NesServer {
       statusCode: err.statusCode,
       payload: { error: phrases[err.statusCode] ?? statusPhrase(err.statusCode), message: err.message },
     };
-    if (request && (typeof request.type === 'string' || typeof request.type === 'number')) frame.type = String(request.type);
+    if (request && (typeof request.type === 'string' || typeof request.type === 'number'))
+      frame.type = String(request.type);
     if (request && (typeof request.id === 'string' || typeof request.id === 'number')) frame.id = request.id;
     if (err.path !== undefined) frame.path = err.path;
     this.send(socket, frame);
@@ -210,10 +218,14 @@ export class NesServer {
 
   private onMessage(socket: NesSocket, data: RawData): void {
     socket.active = true;
-    const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8');
-    socket.inbox = socket.inbox.then(() => this.process(socket, text)).catch((err: unknown) => {
-      this.log.error({ err }, 'websocket message failed');
-    });
+    const text = Array.isArray(data)
+      ? Buffer.concat(data).toString('utf8')
+      : Buffer.from(data as ArrayBuffer).toString('utf8');
+    socket.inbox = socket.inbox
+      .then(() => this.process(socket, text))
+      .catch((err: unknown) => {
+        this.log.error({ err }, 'websocket message failed');
+      });
   }
 
   private async process(socket: NesSocket, text: string): Promise<void> {
@@ -246,7 +258,8 @@ export class NesServer {
 
   private async lifecycle(socket: NesSocket, request: Record<string, unknown>): Promise<NesServerFrame | null> {
     if (!request.type) throw bad('Cannot parse message');
-    if (!request.id || (typeof request.id !== 'string' && typeof request.id !== 'number')) throw bad('Message missing id');
+    if (!request.id || (typeof request.id !== 'string' && typeof request.id !== 'number'))
+      throw bad('Message missing id');
     const id = request.id as NesId;
     if (request.type === 'ping') return null;
     if (request.type === 'hello') return this.hello(socket, id, request);
@@ -312,7 +325,9 @@ export class NesServer {
     const outcome = await this.verify(token, true);
     if (outcome.ok !== true) {
       if (outcome.ok === 'unknown') this.log.error({ err: outcome.error }, 'websocket authentication failed');
-      throw outcome.ok === false ? refusal(outcome.error.statusCode, outcome.error.message) : refusal(503, authUnavailable);
+      throw outcome.ok === false
+        ? refusal(outcome.error.statusCode, outcome.error.message)
+        : refusal(503, authUnavailable);
     }
     socket.auth = outcome.auth;
     socket.token = token ?? null;
@@ -338,7 +353,12 @@ export class NesServer {
     if (path === executeOutputPath && method.toUpperCase() === 'GET') {
       // Only admins may run external calls, so only they may listen to their output.
       if (!socket.auth!.isAdmin) {
-        return { type: 'request', id, statusCode: 403, payload: { statusCode: 403, error: 'Forbidden', message: messages.insufficientScope } };
+        return {
+          type: 'request',
+          id,
+          statusCode: 403,
+          payload: { statusCode: 403, error: 'Forbidden', message: messages.insufficientScope },
+        };
       }
       this.outputListeners.add(socket);
       return { type: 'request', id, statusCode: 200, payload: executeOutputReply };
@@ -397,7 +417,11 @@ export class NesServer {
 
   private deliver(socket: NesSocket, channel: WsChannel, visibility: RecordVisibility | undefined, text: string): void {
     const send = () => {
-      if (socket.auth && socket.subscriptions.has(wsPath(channel)) && mayReceive(socket.auth, channel, visibility, this.opts.useAccessControl)) {
+      if (
+        socket.auth &&
+        socket.subscriptions.has(wsPath(channel)) &&
+        mayReceive(socket.auth, channel, visibility, this.opts.useAccessControl)
+      ) {
         this.sendText(socket, text);
       }
     };
@@ -443,7 +467,8 @@ export class NesServer {
     if (!fresh && cached && now - cached.at < this.opts.authRecheckMs) return cached.outcome;
     const outcome: Promise<AuthOutcome> = authenticateToken(this.ctx, token).then(
       (auth) => ({ ok: true as const, auth }),
-      (error: unknown) => (error instanceof AppError ? { ok: false as const, error } : { ok: 'unknown' as const, error }),
+      (error: unknown) =>
+        error instanceof AppError ? { ok: false as const, error } : { ok: 'unknown' as const, error },
     );
     if (this.opts.authRecheckMs > 0) this.authCache.set(key, { at: now, outcome });
     return outcome;

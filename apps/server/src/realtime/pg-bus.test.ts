@@ -78,11 +78,17 @@ describe.skipIf(!url)('PostgreSQL LISTEN/NOTIFY bus', () => {
     const a = await bus(db.database);
     const b = await bus(db.database);
     const onB = collect(b, 'deleteEvents');
-    const payload = { id: 'x', aux_data: Array.from({ length: 400 }, (_, i) => ({ data_name: `n${i}`, data_value: 'v'.repeat(50) })) };
+    const payload = {
+      id: 'x',
+      aux_data: Array.from({ length: 400 }, (_, i) => ({ data_name: `n${i}`, data_value: 'v'.repeat(50) })),
+    };
     expect(JSON.stringify(payload).length).toBeGreaterThan(8000);
     a.publish('deleteEvents', payload);
     expect(await onB.until(1)).toEqual([payload]);
-    const rows = await db.database.db.selectFrom('realtime_outbox' as never).selectAll().execute();
+    const rows = await db.database.db
+      .selectFrom('realtime_outbox' as never)
+      .selectAll()
+      .execute();
     expect(rows.length).toBeGreaterThan(0);
   });
 

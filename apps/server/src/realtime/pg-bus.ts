@@ -75,9 +75,11 @@ export class PgBus implements ChannelBus {
       client.on('notification', (msg) => {
         if (msg.channel !== this.notifyChannel || msg.payload === undefined) return;
         const text = msg.payload;
-        this.incoming = this.incoming.then(() => this.receive(text)).catch((err: unknown) => {
-          this.log.error({ err }, 'could not handle a bus notification');
-        });
+        this.incoming = this.incoming
+          .then(() => this.receive(text))
+          .catch((err: unknown) => {
+            this.log.error({ err }, 'could not handle a bus notification');
+          });
       });
       client.on('error', (err) => {
         this.log.warn({ err }, 'bus connection lost');
@@ -173,7 +175,9 @@ export class PgBus implements ChannelBus {
     let payload = envelope.p;
     if (envelope.r !== undefined) {
       const id = envelope.r;
-      const res = await this.serial((client) => client.query<{ payload: string }>('SELECT payload FROM realtime_outbox WHERE id = $1', [id]));
+      const res = await this.serial((client) =>
+        client.query<{ payload: string }>('SELECT payload FROM realtime_outbox WHERE id = $1', [id]),
+      );
       const row = res.rows[0];
       if (!row) {
         this.log.warn({ id: envelope.r }, 'bus message no longer in the outbox');
@@ -187,7 +191,9 @@ export class PgBus implements ChannelBus {
   private async cleanup(): Promise<void> {
     if (!this.client) return;
     try {
-      await this.serial((client) => client.query('DELETE FROM realtime_outbox WHERE created_at < $1', [Date.now() - this.retentionMs]));
+      await this.serial((client) =>
+        client.query('DELETE FROM realtime_outbox WHERE created_at < $1', [Date.now() - this.retentionMs]),
+      );
     } catch (err) {
       this.log.warn({ err }, 'outbox cleanup failed');
     }

@@ -60,18 +60,24 @@ export function registerRealtime(app: FastifyInstance, ctx: AppContext, opts: Re
 
   const unsubscribe = wsChannels.map((channel) =>
     ctx.bus.subscribe(channel, (payload) => {
-      nes.publish(channel, payload).catch((err: unknown) => ctx.log.error({ err, channel }, 'websocket publish failed'));
+      nes
+        .publish(channel, payload)
+        .catch((err: unknown) => ctx.log.error({ err, channel }, 'websocket publish failed'));
     }),
   );
   unsubscribe.push(ctx.bus.subscribe(internalChannels.executeOutput, (message) => nes.sendOutput(String(message))));
 
   // Over plain HTTP this only answers (Sealog registered a null socket here and later broke the
   // export call); the nes request of the same path on a socket registers that socket.
-  app.get(executeOutputPath, { schema: { hide: true } }, async (_req, reply) => reply.type('text/plain; charset=utf-8').send(executeOutputReply));
+  app.get(executeOutputPath, { schema: { hide: true } }, async (_req, reply) =>
+    reply.type('text/plain; charset=utf-8').send(executeOutputReply),
+  );
 
   const leader = new LeaderElection(ctx.database, ctx.log);
   const freeSpace = new FreeSpaceMonitor(ctx);
-  const asnap = ctx.config.asnap.enabled ? new AsnapService(ctx, opts.logAsnapEvent ?? logAsnapThroughEvents(ctx)) : null;
+  const asnap = ctx.config.asnap.enabled
+    ? new AsnapService(ctx, opts.logAsnapEvent ?? logAsnapThroughEvents(ctx))
+    : null;
   const startJobs = () => Promise.all([freeSpace.start(), asnap?.start()]);
   const stopJobs = () => Promise.all([freeSpace.stop(), asnap?.stop()]);
 

@@ -14,7 +14,10 @@ describe.each(engines)('built-in ASNAP on %s', (engine) => {
   const clients: RawClient[] = [];
 
   const setAsnap = async (value: 'On' | 'Off', token = admin) => {
-    const res = await t.api('PATCH', `/custom_vars/${systemIds.asnapStatus}`, { token, body: { custom_var_name: 'asnapStatus', custom_var_value: value } });
+    const res = await t.api('PATCH', `/custom_vars/${systemIds.asnapStatus}`, {
+      token,
+      body: { custom_var_name: 'asnapStatus', custom_var_value: value },
+    });
     expect(res.statusCode).toBe(204);
   };
   const asnapCount = async () => {
@@ -69,7 +72,11 @@ describe.each(engines)('built-in ASNAP on %s', (engine) => {
   });
 
   it('resumes from the stored status when it starts', async () => {
-    await t.ctx.database.db.updateTable('custom_vars').set({ custom_var_value: 'On' }).where('id', '=', systemIds.asnapStatus).execute();
+    await t.ctx.database.db
+      .updateTable('custom_vars')
+      .set({ custom_var_value: 'On' })
+      .where('id', '=', systemIds.asnapStatus)
+      .execute();
     let logged = 0;
     const service = new AsnapService(t.ctx, async () => {
       logged++;
@@ -88,7 +95,10 @@ describe('ASNAP disabled in the configuration', () => {
     const t = await createTestApp('sqlite', { asnap: { enabled: false, intervalSeconds: 1 } });
     try {
       const admin = await t.login('admin', 'demo');
-      const res = await t.api('PATCH', `/custom_vars/${systemIds.asnapStatus}`, { token: admin, body: { custom_var_value: 'On' } });
+      const res = await t.api('PATCH', `/custom_vars/${systemIds.asnapStatus}`, {
+        token: admin,
+        body: { custom_var_value: 'On' },
+      });
       expect(res.statusCode).toBe(204);
       await sleep(1500);
       const count = await t.api('GET', '/events/count?value=ASNAP', { token: admin });

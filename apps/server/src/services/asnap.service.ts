@@ -36,7 +36,9 @@ export class AsnapService {
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
-    this.unsubscribe = this.ctx.bus.subscribe('updateCustomVars', (payload) => this.onCustomVar(payload as WsCustomVar));
+    this.unsubscribe = this.ctx.bus.subscribe('updateCustomVars', (payload) =>
+      this.onCustomVar(payload as WsCustomVar),
+    );
     if ((await this.readStatus()) === 'On') this.switchOn();
   }
 
@@ -96,8 +98,17 @@ export class AsnapService {
 export function logAsnapThroughEvents(ctx: AppContext): LogAsnapEvent {
   const events = new EventsService(ctx);
   // The server itself is the caller; the author is given, so the caller's name is never used.
-  const caller = { user: { id: systemIds.admin, username: asnapAuthor }, scopes: ['admin'], isAdmin: true } as unknown as AuthContext;
+  const caller = {
+    user: { id: systemIds.admin, username: asnapAuthor },
+    scopes: ['admin'],
+    isAdmin: true,
+  } as unknown as AuthContext;
   return async () => {
-    await events.create(caller, { event_value: 'ASNAP', event_options: [], event_free_text: '', event_author: asnapAuthor });
+    await events.create(caller, {
+      event_value: 'ASNAP',
+      event_options: [],
+      event_free_text: '',
+      event_author: asnapAuthor,
+    });
   };
 }

@@ -69,14 +69,31 @@ describe.each(engines)('free-space monitor on %s', (engine) => {
       const monitor = new FreeSpaceMonitor(t.ctx, async () => reading);
       const seen = c.frames.length;
       await monitor.runOnce();
-      await c.next((f) => f.type === 'pub' && (f.message as { custom_var_name: string }).custom_var_name === 'freeSpacePercentage', 5000, seen);
-      const pubs = c.frames.slice(seen).filter((f) => f.type === 'pub').map((f) => f.message);
+      await c.next(
+        (f) => f.type === 'pub' && (f.message as { custom_var_name: string }).custom_var_name === 'freeSpacePercentage',
+        5000,
+        seen,
+      );
+      const pubs = c.frames
+        .slice(seen)
+        .filter((f) => f.type === 'pub')
+        .map((f) => f.message);
       expect(pubs).toEqual([
-        { id: systemIds.freeSpaceInBytes, custom_var_name: 'freeSpaceInBytes', custom_var_value: String(reading.freeBytes) },
-        { id: systemIds.freeSpacePercentage, custom_var_name: 'freeSpacePercentage', custom_var_value: String(reading.usedPercentage) },
+        {
+          id: systemIds.freeSpaceInBytes,
+          custom_var_name: 'freeSpaceInBytes',
+          custom_var_value: String(reading.freeBytes),
+        },
+        {
+          id: systemIds.freeSpacePercentage,
+          custom_var_name: 'freeSpacePercentage',
+          custom_var_value: String(reading.usedPercentage),
+        },
       ]);
       const stored = await t.api('GET', '/custom_vars?name=freeSpaceInBytes', { token: admin });
-      expect((stored.json() as Array<{ custom_var_value: string }>)[0]!.custom_var_value).toBe(String(reading.freeBytes));
+      expect((stored.json() as Array<{ custom_var_value: string }>)[0]!.custom_var_value).toBe(
+        String(reading.freeBytes),
+      );
     }
   });
 

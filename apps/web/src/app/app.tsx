@@ -4,6 +4,7 @@ import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-quer
 import { RouterProvider } from 'react-router';
 import { clientSettingsKeys, getClientSettings } from '../api/client-settings';
 import { ApiError, errorMessage } from '../api/client';
+import { RealtimeProvider } from '../api/use-realtime';
 import { AuthProvider } from '../lib/auth';
 import { SettingsProvider } from '../lib/settings';
 import { createAppRouter } from './router';
@@ -47,7 +48,9 @@ function Routed() {
   return (
     <SettingsProvider settings={settings.data}>
       <AuthProvider>
-        <RouterProvider router={router} />
+        <RealtimeProvider>
+          <RouterProvider router={router} />
+        </RealtimeProvider>
       </AuthProvider>
     </SettingsProvider>
   );

@@ -51,12 +51,26 @@ describe.each(engines)('external calls and /ws/execute_output on %s', (engine) =
     const common = { start_ts: '2023-03-14T00:00:00.000Z', stop_ts: '2023-03-15T00:00:00.000Z' };
     const l = await t.api('POST', '/lowerings', {
       token: admin,
-      body: { id: loweringUid, lowering_id: 'S 0492', lowering_location: '', lowering_tags: [], lowering_additional_meta: {}, ...common },
+      body: {
+        id: loweringUid,
+        lowering_id: 'S 0492',
+        lowering_location: '',
+        lowering_tags: [],
+        lowering_additional_meta: {},
+        ...common,
+      },
     });
     expect(l.statusCode).toBe(201);
     const c = await t.api('POST', '/cruises', {
       token: admin,
-      body: { id: cruiseUid, cruise_id: 'FKt230303', cruise_location: '', cruise_tags: [], cruise_additional_meta: {}, ...common },
+      body: {
+        id: cruiseUid,
+        cruise_id: 'FKt230303',
+        cruise_location: '',
+        cruise_tags: [],
+        cruise_additional_meta: {},
+        ...common,
+      },
     });
     expect(c.statusCode).toBe(201);
   });
@@ -89,7 +103,9 @@ describe.each(engines)('external calls and /ws/execute_output on %s', (engine) =
     const lines = updates(c);
     expect(lines[0]).toBe(`Executing ${process.execPath} "${path.join(dir, 'export script.js')}" "S 0492"`);
     expect(lines.at(-1)).toBe('Process exited with code: 3');
-    expect(lines.slice(1, -1).sort()).toEqual(['exporting S 0492', 'line a', 'line b continued', 'warning: no aux data'].sort());
+    expect(lines.slice(1, -1).sort()).toEqual(
+      ['exporting S 0492', 'line a', 'line b continued', 'warning: no aux data'].sort(),
+    );
     expect(lines.indexOf('exporting S 0492')).toBeLessThan(lines.indexOf('line b continued'));
     expect(c.frames.filter((f) => f.type === 'update')[0]).toEqual({ type: 'update', message: lines[0] });
     // A socket that did not ask gets nothing and stays open.
@@ -99,7 +115,9 @@ describe.each(engines)('external calls and /ws/execute_output on %s', (engine) =
 
   it('accepts the route-id form of the request', async () => {
     const c = await listener();
-    expect(await c.call({ type: 'request', id: 2, method: 'GET', path: 'execute_output' })).toMatchObject({ statusCode: 200 });
+    expect(await c.call({ type: 'request', id: 2, method: 'GET', path: 'execute_output' })).toMatchObject({
+      statusCode: 200,
+    });
   });
 
   it('reports a command that cannot start instead of crashing, and the server keeps working', async () => {
@@ -130,7 +148,11 @@ describe.each(engines)('external calls and /ws/execute_output on %s', (engine) =
     const missing = '6410f20b6594c9977675e400';
     const noLowering = await t.api('GET', `/external_calls/export_lowering/${missing}`, { token: admin });
     expect(noLowering.statusCode).toBe(400);
-    expect(noLowering.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: `No record lowering found for id: ${missing}` });
+    expect(noLowering.json()).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: `No record lowering found for id: ${missing}`,
+    });
     const badId = await t.api('GET', '/external_calls/export_lowering/123', { token: admin });
     expect(badId.statusCode).toBe(400);
     for (const role of ['cruise_manager', 'event_logger', 'guest'] as const) {
@@ -144,7 +166,11 @@ describe.each(engines)('external calls and /ws/execute_output on %s', (engine) =
     try {
       const res = await t.api('GET', `/external_calls/export_lowering/${loweringUid}`, { token: admin });
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ statusCode: 404, error: 'Not Found', message: 'No lowering export command is configured on this server' });
+      expect(res.json()).toEqual({
+        statusCode: 404,
+        error: 'Not Found',
+        message: 'No lowering export command is configured on this server',
+      });
     } finally {
       t.ctx.config.externalCalls.exportLowering = saved;
     }
@@ -153,7 +179,12 @@ describe.each(engines)('external calls and /ws/execute_output on %s', (engine) =
   it('lets only admins listen, and answers the plain HTTP route without registering anything', async () => {
     const c = await listener(users.tokens.cruise_manager!);
     const reply: Frame = await c.call({ type: 'request', id: 1, path: '/ws/execute_output' });
-    expect(reply).toEqual({ type: 'request', id: 1, statusCode: 403, payload: { statusCode: 403, error: 'Forbidden', message: 'Insufficient scope' } });
+    expect(reply).toEqual({
+      type: 'request',
+      id: 1,
+      statusCode: 403,
+      payload: { statusCode: 403, error: 'Forbidden', message: 'Insufficient scope' },
+    });
     const http = await t.app.inject({ method: 'GET', url: '/ws/execute_output' });
     expect(http.statusCode).toBe(200);
     expect(http.body).toBe('connection request received');

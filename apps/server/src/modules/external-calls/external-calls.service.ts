@@ -36,7 +36,8 @@ export class ExternalCallsService {
   }
 
   async exportRecord(kind: Kind, uid: string): Promise<void> {
-    const commandLine = kind === 'cruise' ? this.ctx.config.externalCalls.exportCruise : this.ctx.config.externalCalls.exportLowering;
+    const commandLine =
+      kind === 'cruise' ? this.ctx.config.externalCalls.exportCruise : this.ctx.config.externalCalls.exportLowering;
     if (!commandLine || !commandLine.trim()) {
       throw new AppError('NOT_FOUND', `No ${kind} export command is configured on this server`);
     }
@@ -56,7 +57,8 @@ export class ExternalCallsService {
     if (kind === 'cruise') {
       return (await db.selectFrom('cruises').select('cruise_id').where('id', '=', uid).executeTakeFirst())?.cruise_id;
     }
-    return (await db.selectFrom('lowerings').select('lowering_id').where('id', '=', uid).executeTakeFirst())?.lowering_id;
+    return (await db.selectFrom('lowerings').select('lowering_id').where('id', '=', uid).executeTakeFirst())
+      ?.lowering_id;
   }
 
   private output(message: string): void {
@@ -80,7 +82,9 @@ export class ExternalCallsService {
     const finish = async (code: string) => {
       this.output(`${executeOutputEndPrefix}${code}`);
       this.child = null;
-      await lock.release().catch((err: unknown) => this.ctx.log.warn({ err }, 'could not release the external-call lock'));
+      await lock
+        .release()
+        .catch((err: unknown) => this.ctx.log.warn({ err }, 'could not release the external-call lock'));
       this.busy = false;
     };
 

@@ -57,7 +57,10 @@ export class RawClient {
     });
   }
 
-  static async open(port: number, opts: { path?: string; answerPings?: boolean; pingId?: string | number } = {}): Promise<RawClient> {
+  static async open(
+    port: number,
+    opts: { path?: string; answerPings?: boolean; pingId?: string | number } = {},
+  ): Promise<RawClient> {
     const ws = new WebSocket(`ws://127.0.0.1:${port}${opts.path ?? '/ws'}`);
     const client = new RawClient(ws, opts.answerPings ?? true, opts.pingId ?? 'websocketTest');
     await new Promise<void>((resolve, reject) => {

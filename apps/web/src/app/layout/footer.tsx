@@ -1,4 +1,5 @@
 import { statusVarNames, useCustomVars } from '../../api/custom-vars';
+import { useLiveStatusVars } from '../../api/use-realtime';
 import { useAuth } from '../../lib/auth';
 import { formatBytes } from '../../lib/format';
 import { useSettings } from '../../lib/settings';
@@ -21,6 +22,7 @@ export function Footer() {
   const settings = useSettings();
   const showStatus = isAuthenticated && !settings.disableEventLogging;
   const { data } = useCustomVars(statusVarNames, { enabled: showStatus });
+  useLiveStatusVars(showStatus);
   const value = (name: string) => data?.find((v) => v.custom_var_name === name)?.custom_var_value;
 
   const asnap = value('asnapStatus');

@@ -1,0 +1,130 @@
+import { createContext, useContext, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { useQueryClient, type QueryKey } from '@tanstack/react-query';
+import type { WsChannel, WsCustomVar, WsPayloads } from '@bathylog/shared';
+import { useAuth } from '../lib/auth';
+import { currentToken } from '../lib/session';
+import { customVarKeys, mergeCustomVar, statusVarNames, type CustomVar } from './custom-vars';
+import { RealtimeClient, type RealtimeState } from './realtime';
+
+const RealtimeContext = createContext<RealtimeClient | null>(null);
+
+/**
+ * One websocket per tab for the whole app, opened while someone is logged in. A new login
+ * re-authenticates it; after a reconnect the screens' queries are refetched, since whatever was
+ * published while offline was missed.
+ */
+export function RealtimeProvider({ children }: { children: ReactNode }) {
+  const { token } = useAuth();
+  const queryClient = useQueryClient();
+  const tokenRef = useRef(token);
+  tokenRef.current = token;
+  const [client] = useState(() => new RealtimeClient({ getToken: () => tokenRef.current ?? currentToken() }));
+
+  useEffect(() => {
+    client.connect();
+    const off = client.onReconnect(() => {
+      void queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] !== 'client_settings' });
+    });
+    return () => {
+      off();
+      client.close();
+    };
+  }, [client, queryClient]);
+
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    client.reauthenticate();
+  }, [client, token]);
+
+  return <RealtimeContext.Provider value={client}>{children}</RealtimeContext.Provider>;
+}
+
+/** The app's realtime client; null outside RealtimeProvider (e.g. in isolated component tests). */
+export function useRealtime(): RealtimeClient | null {
+  return useContext(RealtimeContext);
+}
+
+const noop = () => () => undefined;
+
+export function useRealtimeState(): RealtimeState {
+  const client = useRealtime();
+  return useSyncExternalStore(
+    client ? (cb) => client.onState(cb) : noop,
+    () => client?.state ?? 'idle',
+    () => 'idle' as RealtimeState,
+  );
+}
+
+/**
+ * Calls `handler` with each publication on a channel of reference §7.6 while mounted (and
+ * `enabled`). The latest handler is used; re-rendering does not resubscribe.
+ */
+export function useSubscription<C extends WsChannel>(
+  channel: C,
+  handler: (payload: WsPayloads[C]) => void,
+  opts: { enabled?: boolean } = {},
+): void {
+  const client = useRealtime();
+  const handlerRef = useRef(handler);
+  handlerRef.current = handler;
+  const enabled = opts.enabled ?? true;
+  useEffect(() => {
+    if (!client || !enabled) return;
+    return client.subscribe(channel, (payload) => handlerRef.current(payload));
+  }, [client, channel, enabled]);
+}
+
+/** Invalidates the given query keys whenever one of the channels publishes. */
+export function useLiveInvalidation(
+  channels: readonly WsChannel[],
+  queryKeys: readonly QueryKey[],
+  opts: { enabled?: boolean } = {},
+): void {
+  const client = useRealtime();
+  const queryClient = useQueryClient();
+  const keysRef = useRef(queryKeys);
+  keysRef.current = queryKeys;
+  const enabled = opts.enabled ?? true;
+  const channelList = channels.join(',');
+  useEffect(() => {
+    if (!client || !enabled) return;
+    const offs = (channelList.split(',') as WsChannel[]).map((channel) =>
+      client.subscribe(channel, () => {
+        for (const queryKey of keysRef.current) void queryClient.invalidateQueries({ queryKey });
+      }),
+    );
+    return () => offs.forEach((off) => off());
+  }, [client, queryClient, channelList, enabled]);
+}
+
+/**
+ * Keeps the footer's custom vars (ASNAP, free space) live: each updateCustomVars push for one
+ * of the three is written into the cached list (client-behaviour §2.3), no refetch needed.
+ */
+export function useLiveStatusVars(enabled: boolean): void {
+  const queryClient = useQueryClient();
+  useSubscription(
+    'updateCustomVars',
+    (update: WsCustomVar) => {
+      const name = update.custom_var_name;
+      if (!name || !(statusVarNames as readonly string[]).includes(name)) return;
+      if (update.custom_var_value === undefined) {
+        void queryClient.invalidateQueries({ queryKey: customVarKeys.list(statusVarNames) });
+        return;
+      }
+      const value = update.custom_var_value;
+      queryClient.setQueryData<CustomVar[]>(customVarKeys.list(statusVarNames), (list) =>
+        mergeCustomVar(list, {
+          ...(update.id ? { id: update.id } : {}),
+          custom_var_name: name,
+          custom_var_value: value,
+        }),
+      );
+    },
+    { enabled },
+  );
+}
