@@ -2,8 +2,11 @@ import { z } from 'zod';
 import { isObjectId } from '../ids.js';
 import { parseIsoTimestamp, parseLooseTimestamp } from '../time.js';
 
-/** A 24-hex record id (path params and body ids). */
-export const objectIdSchema = z.string().refine(isObjectId, { message: 'must be a 24-character hex id' });
+/** A 24-hex record id (path params and body ids), lower-cased as MongoDB stores ObjectIds. */
+export const objectIdSchema = z
+  .string()
+  .refine(isObjectId, { message: 'must be a 24-character hex id' })
+  .transform((id) => id.toLowerCase());
 
 export const idParamsSchema = z.strictObject({ id: objectIdSchema });
 export type IdParams = z.infer<typeof idParamsSchema>;
@@ -36,11 +39,7 @@ export const queryBooleanSchema = z
 
 /** Query integers from decimal strings. */
 export const queryIntSchema = (min: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, { message: 'must be a number' })
-    .transform(Number)
-    .pipe(z.number().int().min(min));
+  z.string().regex(/^\d+$/, { message: 'must be a number' }).transform(Number).pipe(z.number().int().min(min));
 
 /** A query key that may be repeated: one string or many, always an array after parsing. */
 export const queryListSchema = z

@@ -98,6 +98,12 @@ describe.each(engines)('auth routes on %s', (engine) => {
       const res = await app.api('POST', '/auth/login', { body: { username: 'MixedCase', password: mixed.password } });
       expect(res.statusCode).toBe(200);
       expect((res.json() as { id: string }).id).toBe(mixed.id);
+      // A script-made 'Admin' is not the admin: the exact name wins over the lowercased one.
+      const twin = await createUser({ username: 'Admin' });
+      const asTwin = await app.api('POST', '/auth/login', { body: { username: 'Admin', password: twin.password } });
+      expect((asTwin.json() as { id: string }).id).toBe(twin.id);
+      const asAdmin = await app.api('POST', '/auth/login', { body: { username: 'ADMIN', password: 'demo' } });
+      expect((asAdmin.json() as { id: string }).id).toBe(adminId);
     });
 
     it('logs the guest in with the empty password', async () => {

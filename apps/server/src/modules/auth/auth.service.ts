@@ -56,11 +56,12 @@ export class AuthService {
       user = await repo.findByLoginToken(body.loginToken);
       if (!user) throw fail('bad loginToken');
     } else {
-      // The client lowercases what users type; a script may send a user's exact mixed-case name.
+      // The exact name first (a script may send a mixed-case name it created), then lowercased
+      // as the client sends what users type.
       const lower = body.username.toLowerCase();
       user =
-        (await repo.findByUsername(lower)) ??
-        (lower !== body.username ? await repo.findByUsername(body.username) : undefined);
+        (await repo.findByUsername(body.username)) ??
+        (lower !== body.username ? await repo.findByUsername(lower) : undefined);
       if (!user || !(await checkPassword(body.password, user.password))) throw fail('unknown user or bad password');
     }
     if (user.disabled) throw new AppError('UNAUTHORIZED', 'account is disabled');
