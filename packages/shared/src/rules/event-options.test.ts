@@ -11,7 +11,9 @@ import {
   validateEventOptions,
 } from './event-options.js';
 
-function option(overrides: Partial<EventTemplateOption> & Pick<EventTemplateOption, 'event_option_name' | 'event_option_type'>): EventTemplateOption {
+function option(
+  overrides: Partial<EventTemplateOption> & Pick<EventTemplateOption, 'event_option_name' | 'event_option_type'>,
+): EventTemplateOption {
   return {
     event_option_values: [],
     event_option_default_value: '',
@@ -23,7 +25,13 @@ function option(overrides: Partial<EventTemplateOption> & Pick<EventTemplateOpti
 
 const milestone = {
   event_free_text_required: false,
-  event_options: [option({ event_option_name: 'Milestone', event_option_type: 'static text', event_option_default_value: 'Off Deck' })],
+  event_options: [
+    option({
+      event_option_name: 'Milestone',
+      event_option_type: 'static text',
+      event_option_default_value: 'Off Deck',
+    }),
+  ],
 };
 
 const sample = {
@@ -38,7 +46,12 @@ const sample = {
       event_option_default_value: 'Drawer,Box A',
       event_option_required: true,
     }),
-    option({ event_option_name: 'Kind', event_option_type: 'radio buttons', event_option_values: ['rock', 'sediment'], event_option_required: true }),
+    option({
+      event_option_name: 'Kind',
+      event_option_type: 'radio buttons',
+      event_option_values: ['rock', 'sediment'],
+      event_option_required: true,
+    }),
     option({ event_option_name: 'Site', event_option_type: 'dropdown', event_option_values: ['Kane', 'Lost City'] }),
   ],
 };
@@ -56,7 +69,10 @@ describe('templateNeedsInput (client-behaviour §1 #1)', () => {
     expect(templateNeedsInput(sample)).toBe(true);
     expect(templateNeedsInput(milestone, true)).toBe(true);
     expect(
-      templateNeedsInput({ event_free_text_required: false, event_options: [option({ event_option_name: 'Count', event_option_type: 'text' })] }),
+      templateNeedsInput({
+        event_free_text_required: false,
+        event_options: [option({ event_option_name: 'Count', event_option_type: 'text' })],
+      }),
     ).toBe(true);
   });
 });
@@ -82,7 +98,14 @@ describe('custom time', () => {
   });
 
   it('refuses what is not a date-time', () => {
-    for (const bad of ['', 'yesterday', '2023-03-14', '2023-02-30 10:00:00', '2023-03-14 25:00:00', '14/03/2023 10:00:00']) {
+    for (const bad of [
+      '',
+      'yesterday',
+      '2023-03-14',
+      '2023-02-30 10:00:00',
+      '2023-03-14 25:00:00',
+      '14/03/2023 10:00:00',
+    ]) {
       expect(parseCustomTime(bad), bad).toBeNull();
     }
   });
@@ -102,26 +125,45 @@ describe('validateEventOptions (seed 001 §5)', () => {
   it('gives Required, Must select at least one option, and free-text/time messages', () => {
     const values = { options: ['Geology', ' ', [], '', ''], freeText: '', customTime: '' };
     expect(validateEventOptions({ ...sample, event_free_text_required: true }, values)).toEqual({
-      options: { 1: eventOptionsMessages.required, 2: eventOptionsMessages.selectAtLeastOne, 3: eventOptionsMessages.selectAtLeastOne },
+      options: {
+        1: eventOptionsMessages.required,
+        2: eventOptionsMessages.selectAtLeastOne,
+        3: eventOptionsMessages.selectAtLeastOne,
+      },
       freeText: eventOptionsMessages.required,
       customTime: eventOptionsMessages.required,
     });
   });
 
   it('says Invalid timestamp for a bad custom time', () => {
-    const values = { options: ['Geology', 'S1', ['Drawer'], 'rock', ''], freeText: '', customTime: '2023-13-01 00:00:00' };
-    expect(validateEventOptions(sample, values)).toEqual({ options: {}, customTime: eventOptionsMessages.invalidTimestamp });
+    const values = {
+      options: ['Geology', 'S1', ['Drawer'], 'rock', ''],
+      freeText: '',
+      customTime: '2023-13-01 00:00:00',
+    };
+    expect(validateEventOptions(sample, values)).toEqual({
+      options: {},
+      customTime: eventOptionsMessages.invalidTimestamp,
+    });
   });
 
   it('passes a complete form', () => {
-    const values = { options: ['Geology', 'S1', ['Drawer'], 'rock', ''], freeText: '', customTime: '2023-03-14 23:56:07' };
+    const values = {
+      options: ['Geology', 'S1', ['Drawer'], 'rock', ''],
+      freeText: '',
+      customTime: '2023-03-14 23:56:07',
+    };
     expect(validateEventOptions(sample, values)).toBeNull();
   });
 });
 
 describe('buildEventOptionsUpdate', () => {
   it('omits empty values, joins checkboxes with semicolons in template order, keeps static text', () => {
-    const values = { options: ['edited?', ' S492-Geo-01 ', ['Drawer', 'Box A'], 'rock', ''], freeText: ' chimney ', customTime: '2023-03-14 23:56:07' };
+    const values = {
+      options: ['edited?', ' S492-Geo-01 ', ['Drawer', 'Box A'], 'rock', ''],
+      freeText: ' chimney ',
+      customTime: '2023-03-14 23:56:07',
+    };
     expect(buildEventOptionsUpdate(sample, values, ts)).toEqual({
       ts: '2023-03-14T23:56:07.927Z',
       event_free_text: 'chimney',
@@ -135,7 +177,11 @@ describe('buildEventOptionsUpdate', () => {
   });
 
   it('uses a changed custom time as UTC', () => {
-    const values = { options: ['Geology', 'S1', ['Drawer'], 'rock', 'Kane'], freeText: '', customTime: '2023-03-14 20:00:00' };
+    const values = {
+      options: ['Geology', 'S1', ['Drawer'], 'rock', 'Kane'],
+      freeText: '',
+      customTime: '2023-03-14 20:00:00',
+    };
     const update = buildEventOptionsUpdate(sample, values, ts);
     expect(update.ts).toBe('2023-03-14T20:00:00.000Z');
     expect(update.event_options.at(-1)).toEqual({ event_option_name: 'Site', event_option_value: 'Kane' });

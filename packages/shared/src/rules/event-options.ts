@@ -108,7 +108,10 @@ function isEmpty(value: EventOptionFieldValue | undefined): boolean {
 }
 
 /** Seed 001 §5 "Event options modal"; null when the form may be submitted. */
-export function validateEventOptions(template: TemplateInput, values: EventOptionsFormValues): EventOptionsErrors | null {
+export function validateEventOptions(
+  template: TemplateInput,
+  values: EventOptionsFormValues,
+): EventOptionsErrors | null {
   const errors: EventOptionsErrors = { options: {} };
   let failed = false;
   template.event_options.forEach((option, i) => {

@@ -2,6 +2,7 @@ import { Container, Nav, Navbar, NavDropdown } from 'react-bootstrap';
 import { Link, useNavigate } from 'react-router';
 import type { Role } from '@bathylog/shared';
 import { useToggleAsnap } from '../../api/custom-vars';
+import { PendingEventsBadge } from '../../features/event-log/components/pending-events-badge';
 import { errorMessage } from '../../api/client';
 import { useAuth } from '../../lib/auth';
 import { useEntityNames, useSettings } from '../../lib/settings';
@@ -65,6 +66,7 @@ export function Header() {
         <Navbar.Brand as={Link} to="/">
           {settings.headerTitle}
         </Navbar.Brand>
+        {auth.isAuthenticated && <PendingEventsBadge />}
         {auth.isAuthenticated && (
           <>
             <Navbar.Toggle aria-controls="app-navbar-nav" />

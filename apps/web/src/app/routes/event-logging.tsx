@@ -1,6 +1,6 @@
-import { PlaceholderCard } from '../../components/placeholder-card';
+import { EventLogScreen } from '../../features/event-log/event-log-screen';
 
-/** / — the event logging console (seed 001 §2.1); built in its own issue. */
+/** / — the event logging console (seed 001 §2.1). */
 export function EventLoggingRoute() {
-  return <PlaceholderCard title={'Event Logging'} />;
+  return <EventLogScreen />;
 }

@@ -1,6 +1,6 @@
-import { PlaceholderCard } from '../../components/placeholder-card';
+import { EventManagementScreen } from '../../features/event-management/event-management-screen';
 
-/** /event_management — filtered event search (seed 001); built in its own issue. */
+/** /event_management — filtered event search (seed 001 §2.2). */
 export function EventManagementRoute() {
-  return <PlaceholderCard title={'Event Management'} />;
+  return <EventManagementScreen />;
 }

@@ -1,0 +1,262 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Alert, Button, Card, Form, ListGroup } from 'react-bootstrap';
+import { useQueryClient } from '@tanstack/react-query';
+import { splitFilterTerms, type LogEvent, type WsEvent } from '@bathylog/shared';
+import { errorMessage, type ApiError } from '../../../api/client';
+import { useRealtime, useSubscription } from '../../../api/use-realtime';
+import { ErrorAlert } from '../../../components/alerts';
+import { EmptyText, LoadingText, statusTexts } from '../../../components/status-text';
+import { eventQueue, useQueuedOps } from '../../events/api/event-queue';
+import { eventKeys, useEvents, type EventQuery } from '../../events/api/events';
+import { CommentModal } from '../../events/components/comment-modal';
+import { EventDetailsModal } from '../../events/components/event-details-modal';
+import { EventLine } from '../../events/components/event-line';
+import { useDebouncedValue } from '../hooks/use-debounced-value';
+import { historyRows } from '../lib/history-rows';
+import { NewestEventCard } from './newest-event-card';
+
+/** Console history page size (seed 001 §9). */
+export const historyPageSize = 20;
+/** Filter typing settles for this long before the list is asked again (seed 001 §2.1). */
+export const historySearchDebounceMs = 500;
+
+const asnapTerm = '!ASNAP';
+
+export interface EventHistoryProps {
+  /** The first time a non-admin may see (seed 001 §4.2); undefined = everything. */
+  startTS: string | undefined;
+  /** Loggers get the comment icon; watchers do not. */
+  canComment: boolean;
+}
+
+/**
+ * The newest-event card and the Event History card (client-behaviour §7.4, §7.5): 20 per page,
+ * Newest / Newer / Older, Hide ASNAP (on by default, off while a filter is typed), a debounced
+ * filter, expand / compress and show / hide; live from the event channels. Events this browser
+ * has not delivered yet are listed as pending.
+ */
+export function EventHistory({ startTS, canComment }: EventHistoryProps) {
+  const queryClient = useQueryClient();
+  const realtime = useRealtime();
+  const [page, setPage] = useState(0);
+  const [hideAsnap, setHideAsnap] = useState(true);
+  const [filterText, setFilterText] = useState('');
+  const [expanded, setExpanded] = useState(false);
+  const [showHistory, setShowHistory] = useState(true);
+  const [showNewest, setShowNewest] = useState(true);
+  const [detailsId, setDetailsId] = useState<string | null>(null);
+  const [commentFor, setCommentFor] = useState<LogEvent | null>(null);
+  const [recentlySent, setRecentlySent] = useState<Array<{ event: LogEvent; at: number }>>([]);
+
+  const filter = useDebouncedValue(filterText, historySearchDebounceMs);
+  const terms = useMemo(() => splitFilterTerms([filter]), [filter]);
+  // A typed filter replaces the !ASNAP term (client-behaviour §7.5).
+  const fulltext = terms.length > 0 ? terms : hideAsnap ? [asnapTerm] : undefined;
+
+  useEffect(() => setPage(0), [filter, hideAsnap, startTS]);
+
+  const listQuery: EventQuery = {
+    sort: 'newest',
+    offset: page * historyPageSize,
+    limit: historyPageSize,
+    fulltext,
+    startTS,
+  };
+  const newestQuery: EventQuery = { sort: 'newest', limit: 1, fulltext: hideAsnap ? [asnapTerm] : undefined, startTS };
+  const list = useEvents(listQuery);
+  const newest = useEvents(newestQuery, { enabled: showNewest });
+  const ops = useQueuedOps();
+
+  const serverEvents = useMemo(() => list.data ?? [], [list.data]);
+  const shownRecent = useMemo(
+    () => recentlySent.filter((r) => r.at >= list.dataUpdatedAt).map((r) => r.event),
+    [recentlySent, list.dataUpdatedAt],
+  );
+  const rows = useMemo(
+    () => historyRows({ serverEvents, ops, recentlySent: shownRecent, firstPage: page === 0 }),
+    [serverEvents, ops, shownRecent, page],
+  );
+
+  // Latest values for the push handlers below.
+  const state = useRef({
+    serverEvents,
+    newestTs: newest.data?.[0]?.ts,
+    listKey: eventKeys.list(listQuery),
+    newestKey: eventKeys.list(newestQuery),
+  });
+  state.current = {
+    serverEvents,
+    newestTs: newest.data?.[0]?.ts,
+    listKey: eventKeys.list(listQuery),
+    newestKey: eventKeys.list(newestQuery),
+  };
+
+  /** Refetch what a pushed event can change: the page if it falls within it, the newest card if it is newer. */
+  const onEventPush = (pushed: Pick<WsEvent, 'ts'>) => {
+    const { serverEvents: shown, newestTs, listKey, newestKey } = state.current;
+    const oldest = shown[shown.length - 1]?.ts;
+    if (shown.length < historyPageSize || !oldest || pushed.ts >= oldest)
+      void queryClient.invalidateQueries({ queryKey: listKey });
+    if (!newestTs || pushed.ts >= newestTs) void queryClient.invalidateQueries({ queryKey: newestKey });
+  };
+  useSubscription('newEvents', onEventPush);
+  useSubscription('updateEvents', (e) => {
+    onEventPush(e);
+    void queryClient.invalidateQueries({ queryKey: eventKeys.export(e.id) });
+  });
+  useSubscription('deleteEvents', onEventPush);
+  // New or changed aux data (navigation, frame grabs) shows in the cards of its event.
+  const onAuxPush = (aux: { event_id: string }) =>
+    void queryClient.invalidateQueries({ queryKey: eventKeys.export(aux.event_id) });
+  useSubscription('newEventAuxData', onAuxPush);
+  useSubscription('updateEventAuxData', onAuxPush);
+
+  // What this browser delivered shows at once; the refetch then confirms it.
+  useEffect(
+    () =>
+      eventQueue.onSent((op, response) => {
+        if (op.kind === 'create') {
+          const inserted = (response as { insertedEvent?: LogEvent } | undefined)?.insertedEvent;
+          if (inserted) setRecentlySent((list) => [...list.slice(-50), { event: inserted, at: Date.now() }]);
+        }
+        void queryClient.invalidateQueries({ queryKey: state.current.listKey });
+        void queryClient.invalidateQueries({ queryKey: state.current.newestKey });
+      }),
+    [queryClient],
+  );
+
+  // A link that comes back is a good moment to send what waited.
+  useEffect(() => realtime?.onReconnect(() => eventQueue.retryNow()), [realtime]);
+
+  const waiting = ops.filter((op) => !op.failed);
+  const unreachable =
+    waiting.some((op) => op.attempts > 0) || (list.isError && (list.error as ApiError).statusCode === 0);
+  const older = (list.data?.length ?? 0) < historyPageSize;
+
+  return (
+    <>
+      {showNewest && <NewestEventCard event={newest.data?.[0]} onHide={() => setShowNewest(false)} />}
+      <Card className="mb-2" data-testid="event-history">
+        <Card.Header className="event-history-header">
+          <span>Event History</span>
+          <span className="event-history-tools">
+            {!showNewest && (
+              <Button variant="link" size="sm" className="p-0" onClick={() => setShowNewest(true)}>
+                Show Recent Event
+              </Button>
+            )}
+            {showHistory && (
+              <>
+                <Form.Control
+                  size="sm"
+                  type="search"
+                  placeholder="Filter"
+                  aria-label="Filter"
+                  value={filterText}
+                  onChange={(e) => setFilterText(e.target.value)}
+                  onKeyDown={(e) => {
+                    if (e.key === 'Enter') e.preventDefault();
+                  }}
+                />
+                <button
+                  type="button"
+                  className="header-icon"
+                  title={expanded ? 'Compress event history' : 'Expand event history'}
+                  aria-label={expanded ? 'Compress event history' : 'Expand event history'}
+                  onClick={() => setExpanded((x) => !x)}
+                >
+                  <i className={`bi ${expanded ? 'bi-fullscreen-exit' : 'bi-arrows-fullscreen'}`} aria-hidden="true" />
+                </button>
+              </>
+            )}
+            <button
+              type="button"
+              className="header-icon"
+              title={showHistory ? 'Hide event history' : 'Show event history'}
+              aria-label={showHistory ? 'Hide event history' : 'Show event history'}
+              onClick={() => setShowHistory((x) => !x)}
+            >
+              <i className={`bi ${showHistory ? 'bi-eye-fill' : 'bi-eye-slash-fill'}`} aria-hidden="true" />
+            </button>
+          </span>
+        </Card.Header>
+        {showHistory && (
+          <>
+            {unreachable && waiting.length > 0 && (
+              <Alert variant="warning" className="m-2 py-1 small" data-testid="offline-notice">
+                The server cannot be reached. {waiting.length === 1 ? '1 event is' : `${waiting.length} events are`}{' '}
+                kept in this browser and will be sent when the link returns.
+              </Alert>
+            )}
+            {list.isError && !unreachable && <ErrorAlert className="m-2" message={errorMessage(list.error)} />}
+            <div className={`event-history-body${expanded ? ' expanded' : ''}`} data-testid="event-history-body">
+              {list.isPending && rows.length === 0 ? (
+                <LoadingText text={statusTexts.loading} />
+              ) : rows.length === 0 ? (
+                <EmptyText>{statusTexts.noEvents}</EmptyText>
+              ) : (
+                <ListGroup variant="flush" className="event-list">
+                  {rows.map((row) => (
+                    <EventLine
+                      key={row.event.id}
+                      event={row.event}
+                      pending={row.pending}
+                      onOpen={row.pending ? undefined : (e) => setDetailsId(e.id)}
+                      onComment={canComment && !row.pending ? setCommentFor : undefined}
+                      extra={
+                        row.pending === 'failed' && row.seq !== undefined ? (
+                          <button
+                            type="button"
+                            className="event-icon"
+                            title={`Not saved: ${row.error ?? ''}. Discard it`}
+                            aria-label="Discard this event"
+                            onClick={() => void eventQueue.discard(row.seq!)}
+                          >
+                            <i className="bi bi-x-circle" aria-hidden="true" />
+                          </button>
+                        ) : undefined
+                      }
+                    />
+                  ))}
+                </ListGroup>
+              )}
+            </div>
+            <Card.Footer className="event-history-footer">
+              <span className="d-flex gap-1">
+                <Button variant="outline-primary" size="sm" disabled={page === 0} onClick={() => setPage(0)}>
+                  Newest Events
+                </Button>
+                <Button
+                  variant="outline-primary"
+                  size="sm"
+                  disabled={page === 0}
+                  onClick={() => setPage((p) => Math.max(0, p - 1))}
+                >
+                  Newer Events
+                </Button>
+                <Button
+                  variant="outline-primary"
+                  size="sm"
+                  disabled={older || list.isPlaceholderData}
+                  onClick={() => setPage((p) => p + 1)}
+                >
+                  Older Events
+                </Button>
+              </span>
+              <Form.Check
+                type="switch"
+                id="hide-asnap"
+                label="Hide ASNAP"
+                checked={hideAsnap}
+                disabled={filterText.trim() !== ''}
+                onChange={(e) => setHideAsnap(e.target.checked)}
+              />
+            </Card.Footer>
+          </>
+        )}
+      </Card>
+      <EventDetailsModal eventId={detailsId} onHide={() => setDetailsId(null)} />
+      {canComment && <CommentModal event={commentFor} onHide={() => setCommentFor(null)} />}
+    </>
+  );
+}

@@ -1,0 +1,81 @@
+import { useMemo, useState, type MouseEvent } from 'react';
+import { Alert, Button, Nav } from 'react-bootstrap';
+import type { EventTemplate } from '@bathylog/shared';
+import { errorMessage } from '../../../api/client';
+import { useEventTemplates } from '../../../api/event-templates';
+import { ErrorAlert } from '../../../components/alerts';
+import { LoadingText, statusTexts } from '../../../components/status-text';
+import { getCookie, setCookie } from '../../../lib/cookies';
+import { useSettings } from '../../../lib/settings';
+import { categoryCookie, categoryTabs, initialTab, templatesInTab, usableTemplates } from '../lib/categories';
+
+const oneYear = 365 * 24 * 3600;
+
+export interface TemplateButtonsProps {
+  /** A template button was pressed; `shiftKey` asks for the options modal (custom time). */
+  onTemplate: (template: EventTemplate, shiftKey: boolean) => void;
+}
+
+/**
+ * The template buttons (client-behaviour §7.1): category pills plus All, the chosen tab kept in
+ * the `category` cookie; one large button per enabled template.
+ */
+export function TemplateButtons({ onTemplate }: TemplateButtonsProps) {
+  const settings = useSettings();
+  const query = useEventTemplates();
+  const templates = useMemo(() => usableTemplates(query.data ?? []), [query.data]);
+  const tabs = useMemo(
+    () => categoryTabs(templates, settings.categorySortOrder),
+    [templates, settings.categorySortOrder],
+  );
+  const [chosen, setChosen] = useState<string | null>(() => getCookie(categoryCookie));
+  const tab = initialTab(tabs, chosen);
+  const shown = templatesInTab(templates, tab);
+
+  const choose = (next: string | null) => {
+    if (!next) return;
+    setChosen(next);
+    setCookie(categoryCookie, next, { maxAge: oneYear });
+  };
+
+  if (query.isPending) return <LoadingText text={statusTexts.loading} />;
+  if (query.isError && !query.data) return <ErrorAlert message={errorMessage(query.error)} />;
+  if (templates.length === 0) {
+    return (
+      <Alert variant="danger" className="mb-2">
+        {statusTexts.noEventTemplatesConsole}
+      </Alert>
+    );
+  }
+
+  const click = (template: EventTemplate) => (e: MouseEvent<HTMLButtonElement>) => onTemplate(template, e.shiftKey);
+
+  return (
+    <div className="mb-2" data-testid="template-buttons">
+      {tabs.length > 0 && (
+        <Nav
+          variant="pills"
+          activeKey={tab ?? undefined}
+          onSelect={choose}
+          className="mb-1"
+          aria-label="Template categories"
+        >
+          {tabs.map((c) => (
+            <Nav.Item key={c}>
+              <Nav.Link as="button" eventKey={c} type="button">
+                {c}
+              </Nav.Link>
+            </Nav.Item>
+          ))}
+        </Nav>
+      )}
+      <div className="template-button-grid">
+        {shown.map((t) => (
+          <Button key={t.id} variant="primary" className="template-button" onClick={click(t)} title={t.event_value}>
+            {t.event_name}
+          </Button>
+        ))}
+      </div>
+    </div>
+  );
+}

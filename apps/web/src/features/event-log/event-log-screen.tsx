@@ -1,0 +1,65 @@
+import { useQueryClient } from '@tanstack/react-query';
+import type { Role } from '@bathylog/shared';
+import { eventTemplateKeys } from '../../api/event-templates';
+import { useSubscription } from '../../api/use-realtime';
+import { ErrorAlert } from '../../components/alerts';
+import { LoadingText, statusTexts } from '../../components/status-text';
+import { useAuth } from '../../lib/auth';
+import { useEventWindow } from '../events/api/event-window';
+import { EventOptionsModal } from '../events/components/event-options-modal';
+import { EventHistory } from './components/event-history';
+import { FreeTextInput } from './components/free-text-input';
+import { TemplateButtons } from './components/template-buttons';
+import { useEventLogger } from './hooks/use-event-logger';
+import './event-log.css';
+
+/** Who logs from the console (seed 001 §2.1, §6). */
+export const loggerRoles: Role[] = ['admin', 'cruise_manager', 'event_logger'];
+/** Who sees the history. */
+export const historyRoles: Role[] = [...loggerRoles, 'event_watcher'];
+
+function LoggingControls() {
+  const logger = useEventLogger();
+  const queryClient = useQueryClient();
+  // Template changes by anyone refresh the buttons.
+  const refreshTemplates = () => void queryClient.invalidateQueries({ queryKey: eventTemplateKeys.all });
+  useSubscription('newEventTemplates', refreshTemplates);
+  useSubscription('updateEventTemplates', refreshTemplates);
+  useSubscription('deleteEventTemplates', refreshTemplates);
+  return (
+    <>
+      <ErrorAlert message={logger.error} onClose={logger.clearError} />
+      <TemplateButtons onTemplate={(t, shift) => void logger.logTemplate(t, shift)} />
+      <FreeTextInput onSubmit={(text) => void logger.logFreeText(text)} />
+      <EventOptionsModal
+        template={logger.open?.template ?? null}
+        eventTs={logger.open ? Date.parse(logger.open.event.ts) : 0}
+        onSubmit={logger.submitOptions}
+        onCancel={logger.cancelOptions}
+      />
+    </>
+  );
+}
+
+/**
+ * `/`: the event logging console (seed 001 §2.1). Loggers get the template buttons, the free-text
+ * input and the history; event watchers the history only; other roles nothing.
+ */
+export function EventLogScreen() {
+  const auth = useAuth();
+  const eventWindow = useEventWindow();
+  if (!auth.profile) return <LoadingText text={statusTexts.loading} />;
+  const canLog = auth.hasRole(...loggerRoles);
+  const canWatch = auth.hasRole(...historyRoles);
+  if (!canWatch) return null;
+  return (
+    <div data-testid="event-log-screen">
+      {canLog && <LoggingControls />}
+      {eventWindow.ready ? (
+        <EventHistory startTS={eventWindow.startTS} canComment={canLog} />
+      ) : (
+        <LoadingText text={statusTexts.loading} />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,133 @@
+import { useState } from 'react';
+import { Card, Col, Row } from 'react-bootstrap';
+import { useSettings } from '../../../lib/settings';
+import { eventComment, type ExportedEvent } from '../api/events';
+import { auxDataCards, imageCards, optionRows, type ImageCard } from '../lib/event-format';
+import { ImagePreviewModal } from './image-preview-modal';
+import '../events.css';
+
+/** One frame grab; a broken image shows a placeholder and is no longer clickable (client-behaviour §6.1). */
+function ImageDataCard({
+  image,
+  columns,
+  onOpen,
+}: {
+  image: ImageCard;
+  columns: ColumnProps;
+  onOpen: (image: ImageCard) => void;
+}) {
+  const [broken, setBroken] = useState(false);
+  return (
+    <Col {...columns} className="mb-2">
+      <Card className="data-card h-100">
+        <Card.Body className="p-1">
+          {broken ? (
+            <div className="data-card-image broken">
+              <div className="image-missing">No image</div>
+            </div>
+          ) : (
+            <button
+              type="button"
+              className="data-card-image border-0 p-0 bg-transparent w-100"
+              onClick={() => onOpen(image)}
+              title={`Preview ${image.fileName}`}
+            >
+              <img src={image.url} alt={image.caption} loading="lazy" onError={() => setBroken(true)} />
+            </button>
+          )}
+          <div className="text-center small mt-1">{image.caption}</div>
+        </Card.Body>
+      </Card>
+    </Col>
+  );
+}
+
+interface ColumnProps {
+  sm: number;
+  md: number;
+  lg: number;
+}
+
+function RowsCard({
+  title,
+  rows,
+  columns,
+  testId,
+}: {
+  title: string;
+  rows: Array<{ name: string; value: string }>;
+  columns: ColumnProps;
+  testId?: string;
+}) {
+  return (
+    <Col {...columns} className="mb-2">
+      <Card className="data-card h-100" data-testid={testId}>
+        <Card.Header>{title}</Card.Header>
+        <Card.Body>
+          {rows.map((row, i) => (
+            <div className="data-card-row" key={`${row.name}-${i}`}>
+              <span>{row.name}:</span>
+              <span>{row.value}</span>
+            </div>
+          ))}
+        </Card.Body>
+      </Card>
+    </Col>
+  );
+}
+
+function TextCard({
+  title,
+  text,
+  columns,
+  testId,
+}: {
+  title: string;
+  text: string;
+  columns: ColumnProps;
+  testId: string;
+}) {
+  return (
+    <Col {...columns} className="mb-2">
+      <Card className="data-card h-100" data-testid={testId}>
+        <Card.Header>{title}</Card.Header>
+        <Card.Body className="pre-wrap">{text}</Card.Body>
+      </Card>
+    </Col>
+  );
+}
+
+/**
+ * The row of cards under an event (client-behaviour §6.1): images, aux data (sorted, renamed and
+ * filtered per configuration), Event Options, Free-form Text (when there is text), Comment (when
+ * there is one). Images open the preview.
+ */
+export function DataCards({ event, layout = 'console' }: { event: ExportedEvent; layout?: 'console' | 'modal' }) {
+  const settings = useSettings();
+  const [preview, setPreview] = useState<ImageCard | null>(null);
+  const columns: ColumnProps = { sm: 6, md: 4, lg: layout === 'modal' ? 4 : 3 };
+  const images = imageCards(event.aux_data, settings);
+  const aux = auxDataCards(event.aux_data, settings);
+  const options = optionRows(event);
+  const comment = eventComment(event);
+  return (
+    <>
+      <Row className="g-2">
+        {images.map((image, i) => (
+          <ImageDataCard key={`${image.url}-${i}`} image={image} columns={columns} onOpen={setPreview} />
+        ))}
+        {aux.map((card) => (
+          <RowsCard key={card.source} title={card.title} rows={card.rows} columns={columns} testId="aux-data-card" />
+        ))}
+        {options.length > 0 && (
+          <RowsCard title="Event Options" rows={options} columns={columns} testId="event-options-card" />
+        )}
+        {event.event_free_text && (
+          <TextCard title="Free-form Text" text={event.event_free_text} columns={columns} testId="free-text-card" />
+        )}
+        {comment && <TextCard title="Comment" text={comment} columns={columns} testId="comment-card" />}
+      </Row>
+      <ImagePreviewModal image={preview} onHide={() => setPreview(null)} />
+    </>
+  );
+}

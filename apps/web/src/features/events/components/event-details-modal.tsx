@@ -1,0 +1,41 @@
+import { Card, Modal } from 'react-bootstrap';
+import { errorMessage } from '../../../api/client';
+import { ErrorAlert } from '../../../components/alerts';
+import { LoadingText, statusTexts } from '../../../components/status-text';
+import { useEventExport } from '../api/events';
+import { DataCards } from './data-cards';
+
+/**
+ * "Event Details:" (client-behaviour §6.3): the event with its aux data from event_exports/{id};
+ * a header card (value left, `author @ ts` right), then the data cards. Close button only.
+ */
+export function EventDetailsModal({ eventId, onHide }: { eventId: string | null; onHide: () => void }) {
+  const query = useEventExport(eventId);
+  const event = query.data;
+  return (
+    <Modal show={!!eventId} onHide={onHide} size="lg" aria-labelledby="event-details-title">
+      <Modal.Header closeButton closeVariant="white">
+        <Modal.Title id="event-details-title" as="h5">
+          Event Details:
+        </Modal.Title>
+      </Modal.Header>
+      <Modal.Body>
+        {query.isError && <ErrorAlert message={errorMessage(query.error)} />}
+        {!event && !query.isError && <LoadingText text={statusTexts.loading} />}
+        {event && (
+          <>
+            <Card className="mb-2" data-testid="event-details-header">
+              <Card.Header className="d-flex justify-content-between flex-wrap gap-2">
+                <span>{event.event_value}</span>
+                <span>
+                  <strong className="fst-italic">{event.event_author}</strong> @ {event.ts}
+                </span>
+              </Card.Header>
+            </Card>
+            <DataCards event={event} layout="modal" />
+          </>
+        )}
+      </Modal.Body>
+    </Modal>
+  );
+}

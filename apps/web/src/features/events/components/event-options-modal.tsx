@@ -1,0 +1,237 @@
+import { useState, type FormEvent } from 'react';
+import { Button, Form, Modal } from 'react-bootstrap';
+import {
+  buildEventOptionsUpdate,
+  customTimeFormat,
+  initialEventOptionsValues,
+  validateEventOptions,
+  type EventOptionFieldValue,
+  type EventOptionsFormValues,
+  type EventOptionsUpdate,
+  type EventTemplate,
+  type EventTemplateOption,
+} from '@bathylog/shared';
+import '../events.css';
+
+export interface EventOptionsModalProps {
+  /** The template clicked; null hides the modal. */
+  template: EventTemplate | null;
+  /** The created event's time: the Custom Time starts there (client-behaviour §1 #3). */
+  eventTs: number;
+  /** Called with a valid update; the modal closes itself through the parent. */
+  onSubmit?: (update: EventOptionsUpdate) => void;
+  /** Cancel, ×, Escape and a backdrop click. */
+  onCancel: () => void;
+  /** The template editor's preview: only Cancel, nothing written. */
+  preview?: boolean;
+}
+
+function OptionField({
+  option,
+  index,
+  value,
+  error,
+  onChange,
+}: {
+  option: EventTemplateOption;
+  index: number;
+  value: EventOptionFieldValue | undefined;
+  error: string | undefined;
+  onChange: (value: EventOptionFieldValue) => void;
+}) {
+  const id = `event-option-${index}`;
+  const label = (
+    <>
+      {option.event_option_name}
+      {option.event_option_required && <span className="text-danger"> *</span>}
+    </>
+  );
+  const invalid = !!error;
+  const feedback = error && (
+    <Form.Control.Feedback type="invalid" className="d-block">
+      {error}
+    </Form.Control.Feedback>
+  );
+  switch (option.event_option_type) {
+    case 'static text':
+    case 'text':
+      return (
+        <Form.Group className="mb-2" controlId={id}>
+          <Form.Label className="mb-0 small">{label}</Form.Label>
+          <Form.Control
+            size="sm"
+            type="text"
+            value={typeof value === 'string' ? value : ''}
+            disabled={option.event_option_type === 'static text'}
+            isInvalid={invalid}
+            onChange={(e) => onChange(e.target.value)}
+          />
+          {feedback}
+        </Form.Group>
+      );
+    case 'dropdown':
+      return (
+        <Form.Group className="mb-2" controlId={id}>
+          <Form.Label className="mb-0 small">{label}</Form.Label>
+          <Form.Select
+            size="sm"
+            value={typeof value === 'string' ? value : ''}
+            isInvalid={invalid}
+            onChange={(e) => onChange(e.target.value)}
+          >
+            <option value="" />
+            {option.event_option_values.map((v) => (
+              <option key={v} value={v}>
+                {v}
+              </option>
+            ))}
+          </Form.Select>
+          {feedback}
+        </Form.Group>
+      );
+    case 'checkboxes': {
+      const chosen = Array.isArray(value) ? value : [];
+      return (
+        <fieldset className="mb-2">
+          <legend className="form-label mb-0 small fs-6">{label}</legend>
+          <div>
+            {option.event_option_values.map((v, j) => (
+              <Form.Check
+                inline
+                key={v}
+                type="checkbox"
+                id={`${id}-${j}`}
+                label={v}
+                checked={chosen.includes(v)}
+                isInvalid={invalid}
+                className={chosen.includes(v) ? 'option-choice-checked' : undefined}
+                onChange={(e) => onChange(e.target.checked ? [...chosen, v] : chosen.filter((c) => c !== v))}
+              />
+            ))}
+          </div>
+          {feedback}
+        </fieldset>
+      );
+    }
+    case 'radio buttons':
+      return (
+        <fieldset className="mb-2">
+          <legend className="form-label mb-0 small fs-6">{label}</legend>
+          <div>
+            {option.event_option_values.map((v, j) => (
+              <Form.Check
+                inline
+                key={v}
+                type="radio"
+                name={id}
+                id={`${id}-${j}`}
+                label={v}
+                checked={value === v}
+                isInvalid={invalid}
+                className={value === v ? 'option-choice-checked' : undefined}
+                onChange={() => onChange(v)}
+              />
+            ))}
+          </div>
+          {feedback}
+        </fieldset>
+      );
+    default:
+      return null;
+  }
+}
+
+function OptionsForm({
+  template,
+  eventTs,
+  onSubmit,
+  onCancel,
+  preview,
+}: EventOptionsModalProps & { template: EventTemplate }) {
+  const [values, setValues] = useState<EventOptionsFormValues>(() => initialEventOptionsValues(template, eventTs));
+  const [tried, setTried] = useState(false);
+  const errors = tried ? validateEventOptions(template, values) : null;
+
+  const setOption = (i: number, value: EventOptionFieldValue) =>
+    setValues((v) => ({ ...v, options: v.options.map((o, j) => (j === i ? value : o)) }));
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setTried(true);
+    if (preview || validateEventOptions(template, values)) return;
+    onSubmit?.(buildEventOptionsUpdate(template, values, eventTs));
+  };
+
+  return (
+    <Form noValidate onSubmit={submit}>
+      <Modal.Body>
+        {template.event_options.map((option, i) => (
+          <OptionField
+            key={`${option.event_option_name}-${i}`}
+            option={option}
+            index={i}
+            value={values.options[i]}
+            error={errors?.options[i]}
+            onChange={(value) => setOption(i, value)}
+          />
+        ))}
+        <Form.Group className="mb-2" controlId="event-options-free-text">
+          <Form.Label className="mb-0 small">
+            Additional Text{template.event_free_text_required && <span className="text-danger"> *</span>}
+          </Form.Label>
+          <Form.Control
+            as="textarea"
+            rows={2}
+            size="sm"
+            value={values.freeText}
+            isInvalid={!!errors?.freeText}
+            onChange={(e) => setValues((v) => ({ ...v, freeText: e.target.value }))}
+          />
+          <Form.Control.Feedback type="invalid">{errors?.freeText}</Form.Control.Feedback>
+        </Form.Group>
+        <Form.Group className="mb-2" controlId="event-options-custom-time">
+          <Form.Label className="mb-0 small">
+            Custom Time (UTC)<span className="text-danger"> *</span>
+          </Form.Label>
+          <Form.Control
+            size="sm"
+            type="text"
+            placeholder={customTimeFormat}
+            value={values.customTime}
+            isInvalid={!!errors?.customTime}
+            onChange={(e) => setValues((v) => ({ ...v, customTime: e.target.value }))}
+          />
+          <Form.Control.Feedback type="invalid">{errors?.customTime}</Form.Control.Feedback>
+        </Form.Group>
+      </Modal.Body>
+      <Modal.Footer>
+        <Button variant="secondary" size="sm" onClick={onCancel}>
+          Cancel
+        </Button>
+        {!preview && (
+          <Button variant="primary" size="sm" type="submit">
+            Submit
+          </Button>
+        )}
+      </Modal.Footer>
+    </Form>
+  );
+}
+
+/**
+ * The event options modal (client-behaviour §7.2): one field per option in template order, then
+ * Additional Text and Custom Time (UTC). Titled with the template's event value.
+ */
+export function EventOptionsModal(props: EventOptionsModalProps) {
+  const { template, onCancel } = props;
+  return (
+    <Modal show={!!template} onHide={onCancel} aria-labelledby="event-options-title">
+      <Modal.Header closeButton closeVariant="white">
+        <Modal.Title id="event-options-title" as="h5">
+          {template?.event_value}
+        </Modal.Title>
+      </Modal.Header>
+      {template && <OptionsForm key={`${template.id}-${props.eventTs}`} {...props} template={template} />}
+    </Modal>
+  );
+}
