@@ -7,8 +7,14 @@ import { fileURLToPath } from 'node:url';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** Ports for servers started by the browser tests. */
-export const portRange = { first: 8300, last: 8399 } as const;
+/**
+ * Ports for servers started by the browser tests. E2E_PORT_FIRST / E2E_PORT_LAST move the range,
+ * so engineers running the suite at the same time on one machine keep to their own ports.
+ */
+export const portRange = {
+  first: Number(process.env.E2E_PORT_FIRST ?? 8300),
+  last: Number(process.env.E2E_PORT_LAST ?? (process.env.E2E_PORT_FIRST ? Number(process.env.E2E_PORT_FIRST) + 99 : 8399)),
+} as const;
 
 export interface StartServerOptions {
   /** 'demo' (default) loads the FKt230303 cruise; 'production' seeds only the system users (fast). */
