@@ -3,6 +3,10 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+// One folder per run (workers inherit the variable): runs started by different people at the same
+// time must not clean each other's artifacts or saved session.
+process.env.E2E_RUN_DIR ??= path.join(here, 'test-results', `run-${Date.now().toString(36)}-${process.pid}`);
+const runDir = process.env.E2E_RUN_DIR;
 
 /**
  * Browser tests: Debian's Chromium against the real server started by support/global-setup.ts on
@@ -11,7 +15,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
  */
 export default defineConfig({
   testDir: here,
-  outputDir: path.join(here, 'test-results/artifacts'),
+  outputDir: path.join(runDir, 'artifacts'),
   globalSetup: path.join(here, 'support/global-setup.ts'),
   fullyParallel: false,
   workers: Number(process.env.E2E_WORKERS ?? 2),
@@ -52,7 +56,7 @@ export default defineConfig({
       name: 'chromium',
       testMatch: /.*\.spec\.ts$/,
       dependencies: ['setup'],
-      use: { storageState: path.join(here, 'test-results/.auth/admin.json') }, // = adminStorageState
+      use: { storageState: path.join(runDir, 'admin.json') }, // = adminStorageState
     },
   ],
 });

@@ -1,3 +1,5 @@
+import { readdirSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { startEmbedder } from './embedder';
 import { startServer } from './server';
@@ -9,6 +11,7 @@ import { startServer } from './server';
  * E2E_KEEP_DATA=1 keeps the data folder.
  */
 export default async function globalSetup(_config: FullConfig) {
+  removeOldRuns();
   const embedder = await startEmbedder();
   const server = await startServer({
     mode: 'demo',
@@ -22,4 +25,20 @@ export default async function globalSetup(_config: FullConfig) {
     await embedder.stop();
     await server.stop({ keepData: process.env.E2E_KEEP_DATA === '1' });
   };
+}
+
+/** Folders of earlier runs (e2e/test-results/run-*) older than a day. */
+function removeOldRuns() {
+  const current = process.env.E2E_RUN_DIR;
+  if (!current) return;
+  const parent = path.dirname(current);
+  for (const name of readdirSync(parent)) {
+    const dir = path.join(parent, name);
+    if (!name.startsWith('run-') || dir === current) continue;
+    try {
+      if (Date.now() - statSync(dir).mtimeMs > 24 * 3600 * 1000) rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // gone already
+    }
+  }
 }

@@ -4,21 +4,21 @@ import { LoginScreen } from '../features/auth/login-screen';
 import { LogoutRoute } from '../features/auth/logout-route';
 import { RegisterScreen } from '../features/auth/register-screen';
 import { ResetPasswordScreen } from '../features/auth/reset-password-screen';
+import { EventTemplatesScreen } from '../features/event-templates/event-templates-screen';
 import { ProfileScreen } from '../features/profile/profile-screen';
+import { TasksScreen } from '../features/tasks/tasks-screen';
+import { UsersScreen } from '../features/users/users-screen';
 import { RedirectIfAuthenticated, RequireAuth } from './guards';
 import { AppLayout } from './layout/app-layout';
 import { CruiseMenuRoute } from './routes/cruise-menu';
 import { CruisesRoute } from './routes/cruises';
 import { EventManagementRoute } from './routes/event-management';
-import { EventTemplatesRoute } from './routes/event-templates';
 import { HomeRoute } from './routes/home';
 import { LoweringsRoute } from './routes/lowerings';
 import { NotFoundRoute } from './routes/not-found';
 import { ReviewGalleryRoute } from './routes/review-gallery';
 import { ReviewMapRoute } from './routes/review-map';
 import { ReviewReplayRoute } from './routes/review-replay';
-import { TasksRoute } from './routes/tasks';
-import { UsersRoute } from './routes/users';
 
 /** Old Sealog bookmarks (/lowering_map/:id …) land on the seed's review routes (client-behaviour §1 #2). */
 function RedirectWithId({ to }: { to: string }) {
@@ -50,10 +50,10 @@ export const routes: RouteObject[] = [
           { path: '/cruise_menu', element: <CruiseMenuRoute /> },
           { path: '/cruises', element: <CruisesRoute /> },
           { path: '/lowerings', element: <LoweringsRoute /> },
-          { path: '/users', element: <UsersRoute /> },
-          { path: '/tasks', element: <TasksRoute /> },
+          { path: '/users', element: <UsersScreen /> },
+          { path: '/tasks', element: <TasksScreen /> },
           { path: '/event_management', element: <EventManagementRoute /> },
-          { path: '/event_templates', element: <EventTemplatesRoute /> },
+          { path: '/event_templates', element: <EventTemplatesScreen /> },
           { path: '/review_gallery/:loweringId', element: <ReviewGalleryRoute /> },
           { path: '/review_map/:loweringId', element: <ReviewMapRoute /> },
           { path: '/review_replay/:loweringId', element: <ReviewReplayRoute /> },

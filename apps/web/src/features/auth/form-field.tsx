@@ -32,22 +32,31 @@ export function TextField({
   return (
     <Form.Group className={className} controlId={id}>
       {label && (
-        <Form.Label className="mb-1">
-          {label}
-          {required && <span className="text-danger"> *</span>}
-        </Form.Label>
+        // The asterisk sits beside the label, so the field's name stays exactly the label text.
+        <div className="d-flex mb-1">
+          <Form.Label className="mb-0">{label}</Form.Label>
+          {required && (
+            <span className="text-danger ms-1" aria-hidden="true">
+              *
+            </span>
+          )}
+        </div>
       )}
       <Form.Control
         type={type}
         placeholder={placeholder}
         aria-label={label ? undefined : placeholder}
         isInvalid={!!error}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-feedback` : undefined}
         readOnly={readOnly}
         autoComplete={autoComplete}
         autoFocus={autoFocus}
         {...registration}
       />
-      <Form.Control.Feedback type="invalid">{error?.message}</Form.Control.Feedback>
+      <Form.Control.Feedback type="invalid" id={`${id}-feedback`}>
+        {error?.message}
+      </Form.Control.Feedback>
     </Form.Group>
   );
 }

@@ -91,6 +91,9 @@ export function ProfileScreen() {
     setMessage('');
     try {
       await update.mutateAsync(profileUpdateBody(values));
+      // Show what is stored now (a blank username was not sent, so it comes back).
+      const fresh = queryClient.getQueryData<Profile>(authKeys.profile(auth.token));
+      if (fresh) reset(formValues(fresh));
       setMessage('User updated');
     } catch (err) {
       setError(errorMessage(err));

@@ -1,0 +1,383 @@
+import { useEffect, useState } from 'react';
+import { Button, Card, Col, Form, Row } from 'react-bootstrap';
+import {
+  useFieldArray,
+  useForm,
+  useWatch,
+  type Control,
+  type FieldErrors,
+  type UseFormRegister,
+} from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  emptyTemplateOption,
+  eventOptionTypes,
+  eventTemplateFormSchema,
+  templateFromForm,
+  templateToForm,
+  type EventOptionType,
+  type EventTemplate,
+  type EventTemplateFormValues,
+} from '@bathylog/shared';
+import { errorMessage } from '../../api/client';
+import { createEventTemplate, updateEventTemplate } from '../../api/event-templates';
+import { ErrorAlert, SuccessAlert } from '../../components/alerts';
+
+const Required = () => <span className="text-danger"> *</span>;
+
+/** The values textarea's label per choice type (client-behaviour §13). */
+const valuesLabel: Partial<Record<EventOptionType, string>> = {
+  dropdown: 'Dropdown Options',
+  checkboxes: 'Checkbox Options',
+  'radio buttons': 'Radio Button Options',
+};
+
+/** True when the form is exactly a new, untouched template. */
+export function isBlankTemplateForm(values: EventTemplateFormValues): boolean {
+  return JSON.stringify(values) === JSON.stringify(templateToForm());
+}
+
+function OptionFields({
+  index,
+  count,
+  control,
+  register,
+  errors,
+  onMove,
+  onRemove,
+}: {
+  index: number;
+  count: number;
+  control: Control<EventTemplateFormValues>;
+  register: UseFormRegister<EventTemplateFormValues>;
+  errors: FieldErrors<EventTemplateFormValues>;
+  onMove: (from: number, to: number) => void;
+  onRemove: (index: number) => void;
+}) {
+  const type = useWatch({ control, name: `event_options.${index}.event_option_type` });
+  const optionErrors = errors.event_options?.[index];
+  const id = (field: string) => `template-option-${index}-${field}`;
+  const n = index + 1;
+  const choiceLabel = type ? valuesLabel[type] : undefined;
+
+  return (
+    <fieldset className="border rounded p-2 mb-3" aria-label={`Option #${n}`} data-testid={`template-option-${index}`}>
+      <div className="d-flex align-items-center mb-2">
+        <span className="fw-semibold me-auto">Option #{n}</span>
+        <button
+          type="button"
+          className="btn btn-link p-0 ms-2 lh-1"
+          aria-label={`Move option #${n} up`}
+          title="Move up"
+          disabled={index === 0}
+          onClick={() => onMove(index, index - 1)}
+        >
+          <i className="bi bi-chevron-up" aria-hidden="true" />
+        </button>
+        <button
+          type="button"
+          className="btn btn-link p-0 ms-2 lh-1"
+          aria-label={`Move option #${n} down`}
+          title="Move down"
+          disabled={index === count - 1}
+          onClick={() => onMove(index, index + 1)}
+        >
+          <i className="bi bi-chevron-down" aria-hidden="true" />
+        </button>
+        <button
+          type="button"
+          className="btn btn-link p-0 ms-2 lh-1 text-danger"
+          aria-label={`Remove option #${n}`}
+          title="Remove option"
+          onClick={() => onRemove(index)}
+        >
+          <i className="bi bi-x-lg" aria-hidden="true" />
+        </button>
+      </div>
+      <Row>
+        <Col sm={6}>
+          <Form.Group className="mb-2" controlId={id('name')}>
+            <Form.Label className="mb-1">
+              Name
+              <Required />
+            </Form.Label>
+            <Form.Control
+              type="text"
+              size="sm"
+              isInvalid={!!optionErrors?.event_option_name}
+              {...register(`event_options.${index}.event_option_name`)}
+            />
+            <Form.Control.Feedback type="invalid">{optionErrors?.event_option_name?.message}</Form.Control.Feedback>
+          </Form.Group>
+        </Col>
+        <Col sm={6}>
+          <Form.Group className="mb-2" controlId={id('type')}>
+            <Form.Label className="mb-1">
+              Type
+              <Required />
+            </Form.Label>
+            <Form.Select
+              size="sm"
+              isInvalid={!!optionErrors?.event_option_type}
+              {...register(`event_options.${index}.event_option_type`)}
+            >
+              <option value="" />
+              {eventOptionTypes.map((t) => (
+                <option key={t} value={t}>
+                  {t}
+                </option>
+              ))}
+            </Form.Select>
+            <Form.Control.Feedback type="invalid">{optionErrors?.event_option_type?.message}</Form.Control.Feedback>
+          </Form.Group>
+        </Col>
+      </Row>
+      {type === 'static text' && (
+        <Form.Group className="mb-2" controlId={id('default')}>
+          <Form.Label className="mb-1">
+            Value
+            <Required />
+          </Form.Label>
+          <Form.Control
+            type="text"
+            size="sm"
+            isInvalid={!!optionErrors?.event_option_default_value}
+            {...register(`event_options.${index}.event_option_default_value`)}
+          />
+          <Form.Control.Feedback type="invalid">
+            {optionErrors?.event_option_default_value?.message}
+          </Form.Control.Feedback>
+        </Form.Group>
+      )}
+      {type === 'text' && (
+        <Form.Group className="mb-2" controlId={id('default')}>
+          <Form.Label className="mb-1">Default Value</Form.Label>
+          <Form.Control
+            type="text"
+            size="sm"
+            isInvalid={!!optionErrors?.event_option_default_value}
+            {...register(`event_options.${index}.event_option_default_value`)}
+          />
+          <Form.Control.Feedback type="invalid">
+            {optionErrors?.event_option_default_value?.message}
+          </Form.Control.Feedback>
+        </Form.Group>
+      )}
+      {choiceLabel && (
+        <>
+          <Form.Group className="mb-2" controlId={id('values')}>
+            <Form.Label className="mb-1">
+              {choiceLabel}
+              <Required />
+            </Form.Label>
+            <Form.Control
+              as="textarea"
+              rows={2}
+              size="sm"
+              placeholder="comma delimited, i.e. value1,value2"
+              isInvalid={!!optionErrors?.event_option_values}
+              {...register(`event_options.${index}.event_option_values`)}
+            />
+            <Form.Control.Feedback type="invalid">{optionErrors?.event_option_values?.message}</Form.Control.Feedback>
+          </Form.Group>
+          <Form.Group className="mb-2" controlId={id('default')}>
+            <Form.Label className="mb-1">
+              {type === 'checkboxes' ? 'Default Selection(s)' : 'Default Selection'}
+            </Form.Label>
+            <Form.Control
+              type="text"
+              size="sm"
+              isInvalid={!!optionErrors?.event_option_default_value}
+              {...register(`event_options.${index}.event_option_default_value`)}
+            />
+            <Form.Control.Feedback type="invalid">
+              {optionErrors?.event_option_default_value?.message}
+            </Form.Control.Feedback>
+          </Form.Group>
+        </>
+      )}
+      {type && type !== 'static text' && (
+        <Form.Check
+          type="switch"
+          id={id('required')}
+          label="Required?"
+          {...register(`event_options.${index}.event_option_required`)}
+        />
+      )}
+    </fieldset>
+  );
+}
+
+export interface EventTemplateFormProps {
+  /** The template being edited; null = add mode. */
+  template: EventTemplate | null;
+  isAdmin: boolean;
+  /** After a successful save: refresh the list. */
+  onSaved: (saved: { id: string; created: boolean }) => void | Promise<void>;
+  /** Reports whether the form is a blank new template (Add Event Template is disabled then). */
+  onBlankChange?: (blank: boolean) => void;
+}
+
+/**
+ * The template form on the right of /event_templates (seed 000 §4-5, client-behaviour §13). Mount
+ * it with `key={template?.id ?? 'new'}` so another template starts a fresh form.
+ */
+export function EventTemplateForm({ template, isAdmin, onSaved, onBlankChange }: EventTemplateFormProps) {
+  const [error, setError] = useState('');
+  const [message, setMessage] = useState('');
+  const initial = templateToForm(template ?? undefined);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    control,
+    formState: { errors, isDirty, isSubmitting },
+  } = useForm<EventTemplateFormValues>({ resolver: zodResolver(eventTemplateFormSchema), defaultValues: initial });
+  const { fields, append, remove, move } = useFieldArray({ control, name: 'event_options' });
+
+  const values = useWatch({ control }) as EventTemplateFormValues;
+  const systemTemplate = useWatch({ control, name: 'system_template' });
+  const blank = !template && isBlankTemplateForm({ ...templateToForm(), ...values });
+  useEffect(() => {
+    onBlankChange?.(blank);
+  }, [blank, onBlankChange]);
+
+  const onSubmit = handleSubmit(async (form) => {
+    setError('');
+    setMessage('');
+    const body = templateFromForm(form);
+    try {
+      if (template) {
+        await updateEventTemplate(template.id, body);
+        setMessage('Event Template updated');
+        reset(templateToForm({ ...template, ...body }));
+        await onSaved({ id: template.id, created: false });
+      } else {
+        const id = await createEventTemplate(body);
+        setMessage('Event Template created');
+        reset(templateToForm());
+        await onSaved({ id, created: true });
+      }
+    } catch (err) {
+      setError(errorMessage(err));
+    }
+  });
+
+  const title = template ? 'Update Event Template' : 'Add Event Template';
+
+  return (
+    <Card>
+      <Card.Header as="h2" className="h6 mb-0 py-2">
+        {title}
+      </Card.Header>
+      <Card.Body>
+        <Form noValidate onSubmit={onSubmit} aria-label={title}>
+          <Row>
+            <Col sm={6}>
+              <Form.Group className="mb-3" controlId="template-form-event-name">
+                <Form.Label className="mb-1">
+                  Button Name
+                  <Required />
+                </Form.Label>
+                <Form.Control type="text" isInvalid={!!errors.event_name} {...register('event_name')} />
+                <Form.Control.Feedback type="invalid">{errors.event_name?.message}</Form.Control.Feedback>
+              </Form.Group>
+            </Col>
+            <Col sm={6}>
+              <Form.Group className="mb-3" controlId="template-form-event-value">
+                <Form.Label className="mb-1">
+                  Event Value
+                  <Required />
+                </Form.Label>
+                <Form.Control type="text" isInvalid={!!errors.event_value} {...register('event_value')} />
+                <Form.Control.Feedback type="invalid">{errors.event_value?.message}</Form.Control.Feedback>
+              </Form.Group>
+            </Col>
+          </Row>
+          <Form.Group className="mb-3" controlId="template-form-categories">
+            <Form.Label className="mb-1">Template Categories (comma delimited)</Form.Label>
+            <Form.Control
+              type="text"
+              placeholder="i.e. biology,geology"
+              isInvalid={!!errors.template_categories}
+              {...register('template_categories')}
+            />
+            <Form.Control.Feedback type="invalid">{errors.template_categories?.message}</Form.Control.Feedback>
+          </Form.Group>
+          <Row className="mb-2">
+            <Col sm={6}>
+              <Form.Check
+                type="switch"
+                id="template-form-free-text"
+                label="Free text Required?"
+                {...register('event_free_text_required')}
+              />
+              {isAdmin && (
+                <Form.Check
+                  type="switch"
+                  id="template-form-system"
+                  label="System template"
+                  {...register('system_template')}
+                />
+              )}
+              {isAdmin && systemTemplate && (
+                <Form.Check
+                  type="switch"
+                  id="template-form-admin-only"
+                  label="Only available to admins"
+                  {...register('admin_only')}
+                />
+              )}
+            </Col>
+            {isAdmin && (
+              <Col sm={6}>
+                <Form.Check
+                  type="switch"
+                  id="template-form-disabled"
+                  label="Disable template"
+                  {...register('disabled')}
+                />
+              </Col>
+            )}
+          </Row>
+          {fields.map((field, index) => (
+            <OptionFields
+              key={field.id}
+              index={index}
+              count={fields.length}
+              control={control}
+              register={register}
+              errors={errors}
+              onMove={move}
+              onRemove={remove}
+            />
+          ))}
+          <Button variant="link" className="px-0 mb-3" type="button" onClick={() => append(emptyTemplateOption())}>
+            <i className="bi bi-plus-lg me-1" aria-hidden="true" />
+            Add Option
+          </Button>
+          <ErrorAlert message={error} onClose={() => setError('')} />
+          <SuccessAlert message={message} onClose={() => setMessage('')} />
+          <div className="d-flex justify-content-end gap-2">
+            <Button
+              variant="outline-secondary"
+              size="sm"
+              type="button"
+              disabled={!isDirty || isSubmitting}
+              onClick={() => {
+                reset(initial);
+                setError('');
+                setMessage('');
+              }}
+            >
+              Reset Form
+            </Button>
+            <Button variant="primary" size="sm" type="submit" disabled={isSubmitting || (!!template && !isDirty)}>
+              {template ? 'Update' : 'Add'}
+            </Button>
+          </div>
+        </Form>
+      </Card.Body>
+    </Card>
+  );
+}

@@ -1,0 +1,177 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Button, Col, Row } from 'react-bootstrap';
+import { useQueryClient } from '@tanstack/react-query';
+import type { EventTemplate } from '@bathylog/shared';
+import { errorMessage } from '../../api/client';
+import {
+  deleteAllNonSystemEventTemplates,
+  deleteEventTemplate,
+  eventTemplateKeys,
+  useEventTemplates,
+} from '../../api/event-templates';
+import { ErrorAlert } from '../../components/alerts';
+import { ConfirmModal } from '../../components/confirm-modal';
+import { ImportDialog } from '../../components/import-dialog';
+import { RoleGate } from '../../components/role-gate';
+import { statusTexts } from '../../components/status-text';
+import { useAuth } from '../../lib/auth';
+import { downloadJson } from './download-json';
+import { EventOptionsModal } from './event-options-form';
+import { EventTemplateForm } from './event-template-form';
+import { useLoggedReadError } from './read-errors';
+import { importTemplateRecord } from './template-list';
+import { TemplatesTable, type TemplateRowActions } from './templates-table';
+
+type Confirm = { kind: 'delete'; template: EventTemplate } | { kind: 'deleteAll' } | null;
+
+function EventTemplatesAdmin() {
+  const auth = useAuth();
+  const queryClient = useQueryClient();
+  const isAdmin = auth.hasRole('admin');
+  const templates = useEventTemplates();
+  useLoggedReadError(templates.error, 'event templates');
+
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [formKey, setFormKey] = useState(0);
+  const [formBlank, setFormBlank] = useState(true);
+  const [confirm, setConfirm] = useState<Confirm>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+  const [testing, setTesting] = useState<EventTemplate | null>(null);
+  const [importing, setImporting] = useState(false);
+
+  const all = useMemo(() => templates.data ?? [], [templates.data]);
+  const systemTemplates = useMemo(() => all.filter((t) => t.system_template), [all]);
+  const regularTemplates = useMemo(() => all.filter((t) => !t.system_template), [all]);
+  const selected = all.find((t) => t.id === selectedId) ?? null;
+
+  // After a refresh the selection is picked again by id, and dropped when the template is gone.
+  useEffect(() => {
+    if (selectedId && templates.isSuccess && !selected) setSelectedId(null);
+  }, [selectedId, selected, templates.isSuccess]);
+
+  const refresh = useCallback(() => queryClient.invalidateQueries({ queryKey: eventTemplateKeys.all }), [queryClient]);
+
+  // System templates are edited and deleted by admins only (seed 000 §6).
+  const actionsFor = useCallback(
+    (t: EventTemplate): TemplateRowActions => ({
+      edit: isAdmin || !t.system_template,
+      delete: isAdmin || !t.system_template,
+    }),
+    [isAdmin],
+  );
+
+  const runConfirmed = async () => {
+    if (!confirm) return;
+    setBusy(true);
+    setError('');
+    try {
+      if (confirm.kind === 'delete') {
+        await deleteEventTemplate(confirm.template.id);
+        if (confirm.template.id === selectedId) setSelectedId(null);
+      } else {
+        await deleteAllNonSystemEventTemplates();
+        if (selected && !selected.system_template) setSelectedId(null);
+      }
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+      setConfirm(null);
+      await refresh();
+    }
+  };
+
+  const tableHandlers = {
+    loading: templates.isPending,
+    selectedId,
+    actionsFor,
+    onEdit: (t: EventTemplate) => {
+      setSelectedId(t.id);
+      window.scrollTo({ top: 0 });
+    },
+    onTest: setTesting,
+    onDelete: (t: EventTemplate) => setConfirm({ kind: 'delete', template: t }),
+  };
+
+  return (
+    <Row>
+      <Col sm={12} md={6} lg={6} xl={{ span: 5, offset: 1 }}>
+        <ErrorAlert message={error} onClose={() => setError('')} />
+        <TemplatesTable
+          title="System Event Templates"
+          templates={systemTemplates}
+          emptyText={statusTexts.noEventTemplatesConsole}
+          onExport={() => downloadJson('sealog_systemEventTemplateExport.json', systemTemplates)}
+          {...tableHandlers}
+        />
+        <TemplatesTable
+          title="Event Templates"
+          templates={regularTemplates}
+          emptyText={statusTexts.noEventTemplates}
+          onExport={() => downloadJson('sealog_eventTemplateExport.json', regularTemplates)}
+          onDeleteAll={() => setConfirm({ kind: 'deleteAll' })}
+          {...tableHandlers}
+        />
+        <div className="d-flex justify-content-end gap-2 mb-3">
+          {isAdmin && (
+            <Button variant="outline-primary" size="sm" onClick={() => setImporting(true)}>
+              Import From File
+            </Button>
+          )}
+          <Button
+            variant="outline-primary"
+            size="sm"
+            disabled={!selected && formBlank}
+            onClick={() => {
+              setSelectedId(null);
+              setFormKey((k) => k + 1);
+            }}
+          >
+            Add Event Template
+          </Button>
+        </div>
+      </Col>
+      <Col sm={12} md={6} lg={6} xl={5}>
+        <EventTemplateForm
+          key={`${selected?.id ?? 'new'}-${formKey}`}
+          template={selected}
+          isAdmin={isAdmin}
+          onSaved={() => refresh()}
+          onBlankChange={setFormBlank}
+        />
+      </Col>
+
+      <ConfirmModal
+        show={confirm !== null}
+        body={
+          confirm?.kind === 'deleteAll'
+            ? 'Are you sure you want to delete all non-system event templates?'
+            : 'Are you sure you want to delete this event template?'
+        }
+        busy={busy}
+        onConfirm={() => void runConfirmed()}
+        onHide={() => setConfirm(null)}
+      />
+      {testing && <EventOptionsModal show template={testing} onCancel={() => setTesting(null)} />}
+      {isAdmin && (
+        <ImportDialog<Record<string, unknown>>
+          show={importing}
+          title="Import Event Templates"
+          onHide={() => setImporting(false)}
+          importRecord={importTemplateRecord}
+          onFinished={() => void refresh()}
+        />
+      )}
+    </Row>
+  );
+}
+
+/** /event_templates: admins, cruise managers and template managers (seed 000 §2, §6). */
+export function EventTemplatesScreen() {
+  return (
+    <RoleGate roles={['admin', 'cruise_manager', 'template_manager']}>
+      <EventTemplatesAdmin />
+    </RoleGate>
+  );
+}

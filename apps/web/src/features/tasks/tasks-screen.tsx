@@ -1,0 +1,142 @@
+import { useState } from 'react';
+import { Card, Col, ListGroup, Row } from 'react-bootstrap';
+import { useQueryClient } from '@tanstack/react-query';
+import { errorMessage } from '../../api/client';
+import { wipeAllEvents } from '../../api/event-imports';
+import { ErrorAlert, SuccessAlert } from '../../components/alerts';
+import { ConfirmModal } from '../../components/confirm-modal';
+import { ImportDialog } from '../../components/import-dialog';
+import { RoleGate } from '../../components/role-gate';
+import { importAuxDataRecord, importEventRecord } from './event-import';
+
+type TaskId = 'importEvents' | 'importAuxData' | 'wipe';
+
+/** The entries and their hover descriptions (client-behaviour §13). */
+export const tasks: { id: TaskId; name: string; description: string }[] = [
+  {
+    id: 'importEvents',
+    name: 'Import Event Records',
+    description: 'Add new event data records from a JSON-formated file.',
+  },
+  {
+    id: 'importAuxData',
+    name: 'Import Aux Data Records',
+    description: 'Add new aux data records from a JSON-formated file.',
+  },
+  {
+    id: 'wipe',
+    name: 'Wipe Local Database',
+    description: 'Delete all existing events from the local database.',
+  },
+];
+
+function Tasks() {
+  const queryClient = useQueryClient();
+  // The description shown on the right: the entry under the pointer or with keyboard focus.
+  const [hovered, setHovered] = useState<TaskId | null>(null);
+  const [open, setOpen] = useState<TaskId | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+  const [message, setMessage] = useState('');
+  const described = tasks.find((t) => t.id === hovered);
+
+  // Imports and the wipe change every event list: drop what is cached.
+  const refreshEvents = () => {
+    void queryClient.invalidateQueries({
+      predicate: (q) => ['events', 'event_exports', 'event_aux_data'].includes(String(q.queryKey[0])),
+    });
+  };
+
+  const wipe = async () => {
+    setBusy(true);
+    setError('');
+    setMessage('');
+    try {
+      await wipeAllEvents();
+      setMessage('All event and aux data records deleted.');
+      refreshEvents();
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+      setOpen(null);
+    }
+  };
+
+  return (
+    <Row>
+      <Col sm={12} md={{ span: 6, offset: 1 }} lg={{ span: 5, offset: 1 }}>
+        <Card>
+          <Card.Header as="h2" className="h6 mb-0 py-2">
+            Tasks
+          </Card.Header>
+          <ListGroup variant="flush" aria-label="Tasks">
+            {tasks.map((task) => (
+              <ListGroup.Item
+                key={task.id}
+                action
+                as="button"
+                type="button"
+                aria-describedby={hovered === task.id ? 'task-description' : undefined}
+                onMouseEnter={() => setHovered(task.id)}
+                onFocus={() => setHovered(task.id)}
+                onClick={() => {
+                  setError('');
+                  setMessage('');
+                  setOpen(task.id);
+                }}
+              >
+                {task.name}
+              </ListGroup.Item>
+            ))}
+          </ListGroup>
+        </Card>
+        <ErrorAlert message={error} onClose={() => setError('')} className="mt-3" />
+        <SuccessAlert message={message} onClose={() => setMessage('')} className="mt-3" />
+      </Col>
+      <Col sm={12} md={5} lg={5}>
+        {described && (
+          <Card id="task-description" data-testid="task-description">
+            <Card.Header as="h3" className="h6 mb-0 py-2">
+              {described.name}
+            </Card.Header>
+            <Card.Body>{described.description}</Card.Body>
+          </Card>
+        )}
+      </Col>
+
+      <ImportDialog<Record<string, unknown>>
+        show={open === 'importEvents'}
+        title="Import Event Records"
+        onHide={() => setOpen(null)}
+        importRecord={importEventRecord}
+        onFinished={refreshEvents}
+      />
+      <ImportDialog<Record<string, unknown>>
+        show={open === 'importAuxData'}
+        title="Import Aux Data Records"
+        onHide={() => setOpen(null)}
+        importRecord={importAuxDataRecord}
+        onFinished={refreshEvents}
+        showUpdated
+      />
+      <ConfirmModal
+        show={open === 'wipe'}
+        title="Confirm Wipe"
+        body="Are you sure you want to wipe the local database?"
+        busy={busy}
+        onConfirm={() => void wipe()}
+        onHide={() => setOpen(null)}
+      />
+    </Row>
+  );
+}
+
+/** /tasks: admins only; everyone else is sent home (seed 000 §2). */
+export function TasksScreen() {
+  return (
+    <RoleGate roles={['admin']} redirectTo="/">
+      <Tasks />
+    </RoleGate>
+  );
+}

@@ -1,0 +1,196 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Col, Row } from 'react-bootstrap';
+import { useQueryClient } from '@tanstack/react-query';
+import { isProtectedUsername, type User } from '@bathylog/shared';
+import { authKeys } from '../../api/auth';
+import { errorMessage } from '../../api/client';
+import { deleteAllNonSystemUsers, deleteUser, userKeys, useUsers } from '../../api/users';
+import { ErrorAlert } from '../../components/alerts';
+import { ConfirmModal } from '../../components/confirm-modal';
+import { ImportDialog } from '../../components/import-dialog';
+import { RoleGate } from '../../components/role-gate';
+import { useAuth } from '../../lib/auth';
+import { useSettings } from '../../lib/settings';
+import { downloadJson } from './download-json';
+import { useLoggedReadError } from './read-errors';
+import { importUserRecord } from './user-import';
+import { UserForm } from './user-form';
+import { UserPermissionsModal } from './user-permissions-modal';
+import { UserTokenModal } from './user-token-modal';
+import { UsersTable, UsersTableButtons, type UserRowActions } from './users-table';
+
+/** Page sizes of seed 000 §9. */
+export const systemUsersPageSize = 4;
+export const usersPageSize = 6;
+
+type Confirm = { kind: 'delete'; user: User } | { kind: 'deleteAll' } | null;
+
+function UsersAdmin() {
+  const auth = useAuth();
+  const settings = useSettings();
+  const queryClient = useQueryClient();
+  const isAdmin = auth.hasRole('admin');
+  const users = useUsers();
+  useLoggedReadError(users.error, 'users');
+
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [formBlank, setFormBlank] = useState(true);
+  const [confirm, setConfirm] = useState<Confirm>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+  const [tokenUser, setTokenUser] = useState<User | null>(null);
+  const [permissionsUser, setPermissionsUser] = useState<User | null>(null);
+  const [importing, setImporting] = useState(false);
+  const [formKey, setFormKey] = useState(0);
+
+  const all = useMemo(() => users.data ?? [], [users.data]);
+  const systemUsers = useMemo(() => all.filter((u) => u.system_user), [all]);
+  const regularUsers = useMemo(() => all.filter((u) => !u.system_user), [all]);
+  const selected = all.find((u) => u.id === selectedId) ?? null;
+
+  // After a refresh the selection is picked again by id, and dropped when the user is gone.
+  useEffect(() => {
+    if (selectedId && users.isSuccess && !selected) setSelectedId(null);
+  }, [selectedId, selected, users.isSuccess]);
+
+  const refresh = useCallback(() => queryClient.invalidateQueries({ queryKey: userKeys.all }), [queryClient]);
+
+  const actionsFor = useCallback(
+    (user: User): UserRowActions => {
+      const isSelf = user.id === auth.userId;
+      // A cruise manager edits and deletes regular users that are not admins (seed 000 §6).
+      const manageable = isAdmin || (!user.system_user && !user.roles.includes('admin'));
+      return {
+        edit: manageable,
+        permissions: isAdmin && settings.useAccessControl,
+        token: isAdmin,
+        delete: manageable && !isSelf && !isProtectedUsername(user.username),
+      };
+    },
+    [auth.userId, isAdmin, settings.useAccessControl],
+  );
+
+  const onSaved = useCallback(
+    async ({ id }: { id: string; created: boolean }) => {
+      await refresh();
+      // The profile (header name, roles) follows changes to one's own account.
+      if (id === auth.userId) await queryClient.invalidateQueries({ queryKey: authKeys.all });
+    },
+    [refresh, auth.userId, queryClient],
+  );
+
+  const runConfirmed = async () => {
+    if (!confirm) return;
+    setBusy(true);
+    setError('');
+    try {
+      if (confirm.kind === 'delete') {
+        await deleteUser(confirm.user.id);
+        if (confirm.user.id === selectedId) setSelectedId(null);
+      } else {
+        await deleteAllNonSystemUsers();
+        if (selected && !selected.system_user) setSelectedId(null);
+      }
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+      setConfirm(null);
+      await refresh();
+    }
+  };
+
+  const edit = (user: User) => {
+    setSelectedId(user.id);
+    window.scrollTo({ top: 0 });
+  };
+
+  const tableHandlers = {
+    selectedId,
+    actionsFor,
+    onEdit: edit,
+    onPermissions: setPermissionsUser,
+    onToken: setTokenUser,
+    onDelete: (user: User) => setConfirm({ kind: 'delete', user }),
+  };
+
+  return (
+    <Row>
+      <Col sm={12} md={7} lg={6} xl={{ span: 5, offset: 1 }}>
+        <ErrorAlert message={error} onClose={() => setError('')} />
+        {isAdmin && (
+          <UsersTable
+            title="System Users"
+            users={systemUsers}
+            loading={users.isPending}
+            pageSize={systemUsersPageSize}
+            onExport={() => downloadJson('sealog_systemUserExport.json', systemUsers)}
+            {...tableHandlers}
+          />
+        )}
+        <UsersTable
+          title="Users"
+          users={regularUsers}
+          loading={users.isPending}
+          pageSize={usersPageSize}
+          onExport={() => downloadJson('sealog_userExport.json', regularUsers)}
+          onDeleteAll={() => setConfirm({ kind: 'deleteAll' })}
+          {...tableHandlers}
+        />
+        <UsersTableButtons
+          canImport={isAdmin}
+          onImport={() => setImporting(true)}
+          createDisabled={!selected && formBlank}
+          onCreate={() => {
+            setSelectedId(null);
+            // A fresh create form: remount it even when already in create mode.
+            setFormKey((k) => k + 1);
+          }}
+        />
+      </Col>
+      <Col sm={12} md={5} lg={6} xl={5}>
+        <UserForm
+          key={`${selected?.id ?? 'new'}-${formKey}`}
+          user={selected}
+          viewer={{ id: auth.userId, roles: auth.roles }}
+          onSaved={onSaved}
+          onBlankChange={setFormBlank}
+        />
+      </Col>
+
+      <ConfirmModal
+        show={confirm !== null}
+        body={
+          confirm?.kind === 'deleteAll'
+            ? 'Are you sure you want to delete all non-system users?'
+            : 'Are you sure you want to delete this user?'
+        }
+        busy={busy}
+        onConfirm={() => void runConfirmed()}
+        onHide={() => setConfirm(null)}
+      />
+      <UserTokenModal user={tokenUser} onHide={() => setTokenUser(null)} />
+      {settings.useAccessControl && isAdmin && (
+        <UserPermissionsModal user={permissionsUser} onHide={() => setPermissionsUser(null)} />
+      )}
+      {isAdmin && (
+        <ImportDialog<Record<string, unknown>>
+          show={importing}
+          title="Import Users"
+          onHide={() => setImporting(false)}
+          importRecord={importUserRecord}
+          onFinished={() => void refresh()}
+        />
+      )}
+    </Row>
+  );
+}
+
+/** /users: admins and cruise managers (seed 000 §2); "Loading..." until the roles are known. */
+export function UsersScreen() {
+  return (
+    <RoleGate roles={['admin', 'cruise_manager']}>
+      <UsersAdmin />
+    </RoleGate>
+  );
+}

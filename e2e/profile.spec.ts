@@ -1,0 +1,73 @@
+import { createUser, uniqueName } from './support/api';
+import { loginViaUi } from './support/session';
+import { test, expect } from './support/fixtures';
+
+test.use({ storageState: { cookies: [], origins: [] } });
+
+test('update the full name and password; only filled fields are sent', async ({ page, adminApi }) => {
+  const user = await createUser(adminApi, { roles: ['event_logger'] });
+  await loginViaUi(page, user.username, user.password);
+  await page.getByTestId('user-menu-title').click();
+  await page.getByRole('link', { name: 'User Profile' }).click();
+  await expect(page).toHaveURL(/\/profile$/);
+
+  await expect(page.getByLabel('Username')).toHaveValue(user.username);
+  await expect(page.getByLabel('Email')).toHaveValue(user.email);
+  await expect(page.getByLabel('Email')).not.toBeEditable();
+
+  // Rules and messages.
+  await page.getByLabel('Username').fill('Upper');
+  await page.getByLabel('Full Name').fill('');
+  await page.getByLabel('Password', { exact: true }).fill('newpassword');
+  await page.getByRole('button', { name: 'Update' }).click();
+  await expect(page.getByText('Username can NOT include uppercase letters')).toBeVisible();
+  await expect(page.getByText('Required')).toBeVisible();
+  await expect(page.getByText('Passwords must match')).toBeVisible();
+
+  // Reset Values brings the stored values back.
+  await page.getByRole('button', { name: 'Reset Values' }).click();
+  await expect(page.getByLabel('Username')).toHaveValue(user.username);
+
+  const newName = `Renamed ${uniqueName('n')}`;
+  await page.getByLabel('Full Name').fill(newName);
+  await page.getByLabel('Password', { exact: true }).fill('newpassword');
+  await page.getByLabel('Confirm Password').fill('newpassword');
+  const sent = page.waitForRequest((r) => r.url().endsWith('/auth/profile') && r.method() === 'PATCH');
+  await page.getByLabel('Confirm Password').press('Enter');
+  expect((await sent).postDataJSON()).toEqual({ username: user.username, fullname: newName, password: 'newpassword' });
+  await expect(page.getByRole('status').filter({ hasText: 'Success!' })).toHaveText('Success! User updated');
+  await expect(page.getByTestId('user-menu-title')).toHaveText(new RegExp(newName));
+
+  // A blank username is not sent (and not changed).
+  await page.getByLabel('Username').fill('');
+  const second = page.waitForRequest((r) => r.url().endsWith('/auth/profile') && r.method() === 'PATCH');
+  await page.getByRole('button', { name: 'Update' }).click();
+  expect((await second).postDataJSON()).toEqual({ fullname: newName });
+  await expect(page.getByLabel('Username')).toHaveValue(user.username);
+
+  await page.goto('/logout');
+  await loginViaUi(page, user.username, 'newpassword');
+  await expect(page.getByTestId('user-menu-title')).toHaveText(new RegExp(newName));
+});
+
+test('Show API Token reveals the session token with a warning for 10 seconds', async ({ page, adminApi }) => {
+  const user = await createUser(adminApi);
+  await page.clock.install();
+  await loginViaUi(page, user.username, user.password);
+  await page.goto('/profile');
+  const token = (await page.context().cookies()).find((c) => c.name === 'token')!.value;
+
+  const show = page.getByRole('button', { name: 'Show API Token' });
+  await show.click();
+  const shown = page.getByTestId('api-token');
+  await expect(shown).toBeVisible();
+  await expect(shown.getByRole('textbox', { name: 'API Token' })).toHaveValue(token);
+  await expect(shown).toContainText('Do not share it');
+  await expect(show).toBeDisabled();
+
+  await page.clock.runFor(9_000);
+  await expect(shown).toBeVisible();
+  await page.clock.runFor(1_100);
+  await expect(shown).toBeHidden();
+  await expect(show).toBeEnabled();
+});
