@@ -20,6 +20,13 @@ interface LogEvent {
   event_options: Array<{ event_option_name: string; event_option_value: string }>;
 }
 
+let counter = 0;
+/** Texts unique across the run (uniqueName keeps only 15 characters). */
+function uniqueText(prefix: string): string {
+  counter += 1;
+  return `${prefix}-${Date.now().toString(36)}-${counter}-${Math.random().toString(36).slice(2, 6)}`;
+}
+
 type OptionType = 'static text' | 'text' | 'dropdown' | 'checkboxes' | 'radio buttons';
 
 function option(
@@ -50,7 +57,7 @@ async function makeTemplate(
   body: { event_options?: ReturnType<typeof option>[]; event_free_text_required?: boolean },
   category = uniqueName('cat'),
 ): Promise<Made> {
-  const value = uniqueName('VAL').toUpperCase();
+  const value = uniqueText('VAL').toUpperCase();
   const name = uniqueName('Btn ');
   const res = await adminApi.post<{ insertedId: string }>('event_templates', {
     event_name: name,
@@ -279,13 +286,13 @@ test.describe('event logging console', () => {
     const submit = page.getByRole('button', { name: 'Submit', exact: true });
     await expect(submit).toBeDisabled();
 
-    const first = uniqueName('first note ');
+    const first = uniqueText('first note');
     await input.fill(first);
     await submit.click();
     await expect(input).toHaveValue('');
     await expect(line(page, first)).toContainText(`FREE_FORM`);
 
-    const second = uniqueName('second note ');
+    const second = uniqueText('second note');
     await input.fill(second);
     await input.press('Enter');
     const id = await confirmedId(page, second);
@@ -335,7 +342,7 @@ test.describe('event logging console', () => {
       await loggerSession(adminApi, other);
       const otherPage = await other.newPage();
       await openConsole(otherPage);
-      const text = uniqueName('seen live ');
+      const text = uniqueText('seen live');
       await otherPage.getByPlaceholder('Type new event').fill(text);
       await otherPage.getByPlaceholder('Type new event').press('Enter');
       await expect(line(page, text)).toBeVisible();
@@ -352,7 +359,7 @@ test.describe('event logging console', () => {
 
   test('comments are added and edited from the history', async ({ page, context, adminApi }) => {
     await loggerSession(adminApi, context);
-    const value = uniqueName('COMMENTME').toUpperCase();
+    const value = uniqueText('COMMENTME');
     const { insertedId } = await adminApi.post<{ insertedId: string }>('events', { event_value: value });
     await openConsole(page);
 
@@ -386,7 +393,7 @@ test.describe('event logging console', () => {
 
   test('the details modal shows the event with its cards; Escape closes it', async ({ page, context, adminApi }) => {
     await loggerSession(adminApi, context);
-    const value = uniqueName('DETAILS').toUpperCase();
+    const value = uniqueText('DETAILS');
     const { insertedId } = await adminApi.post<{ insertedId: string }>('events', {
       event_value: value,
       event_free_text: 'looking closer',
@@ -415,7 +422,7 @@ test.describe('event logging console', () => {
 
   test('an event watcher sees the history only', async ({ page, context, adminApi }) => {
     await loggerSession(adminApi, context, ['event_watcher']);
-    const value = uniqueName('WATCHED').toUpperCase();
+    const value = uniqueText('WATCHED');
     await adminApi.post('events', { event_value: value });
     await openConsole(page);
     await expect(line(page, value)).toBeVisible();
@@ -431,7 +438,7 @@ test.describe('event logging console', () => {
     context,
     adminApi,
   }) => {
-    const value = uniqueName('RECENT').toUpperCase();
+    const value = uniqueText('RECENT');
     await adminApi.post('events', { event_value: value });
     // The demo cruise ended in 2023: its last event is older than the non-admin's window.
     const oldText = 'END OF CRUISE';
