@@ -45,9 +45,8 @@ function CruiseRow({ cruise, userId, busy, pending, run }: CruiseRowProps) {
     for (const lowering of lowerings.data ?? []) shown[lowering.id] = true;
     return run(async () => {
       await changeCruisePermissions(cruise.id, { add: [userId] });
-      // The list may not be loaded yet when the switch is used: read it now.
-      const all = lowerings.data ?? (await getLoweringsOfCruise(cruise.id));
-      for (const lowering of all) {
+      // Read the lowerings again: the server may already have granted them with the cruise.
+      for (const lowering of await getLoweringsOfCruise(cruise.id)) {
         if (!(lowering.lowering_access_list ?? []).includes(userId)) {
           await changeLoweringPermissions(lowering.id, { add: [userId] });
         }
