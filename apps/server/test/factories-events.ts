@@ -73,7 +73,7 @@ export interface EventFixture {
   event_value: string;
   event_author?: string;
   event_free_text?: string;
-  event_options?: Array<{ event_option_name: string; event_option_value: string }>;
+  event_options?: ReadonlyArray<{ event_option_name: string; event_option_value: string }>;
 }
 
 export interface AuxFixture {

@@ -3,6 +3,8 @@ import type { ApiInstance } from '../plugins/types.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { usersRoutes } from './users/users.routes.js';
 import { eventsRoutes } from './events/events.routes.js';
+import { eventAuxDataRoutes } from './event-aux-data/event-aux-data.routes.js';
+import { eventExportsRoutes } from './event-exports/event-exports.routes.js';
 import { cruisesRoutes } from './cruises/cruises.routes.js';
 import { loweringsRoutes } from './lowerings/lowerings.routes.js';
 import { eventTemplatesRoutes } from './event-templates/event-templates.routes.js';
@@ -10,4 +12,4 @@ import { customVarsRoutes } from './custom-vars/custom-vars.routes.js';
 import { externalCallsRoutes } from './external-calls/external-calls.routes.js';
 
 /** Every REST module, registered under /sealog-server/api/v1. One line per resource. */
-export const apiModules: Array<(app: ApiInstance, ctx: AppContext) => void> = [authRoutes, usersRoutes, cruisesRoutes, loweringsRoutes, eventTemplatesRoutes, customVarsRoutes, externalCallsRoutes, eventsRoutes];
+export const apiModules: Array<(app: ApiInstance, ctx: AppContext) => void> = [authRoutes, usersRoutes, cruisesRoutes, loweringsRoutes, eventTemplatesRoutes, customVarsRoutes, externalCallsRoutes, eventsRoutes, eventAuxDataRoutes, eventExportsRoutes];

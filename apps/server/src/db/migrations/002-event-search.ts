@@ -6,10 +6,12 @@ import type { Dialect } from '../database.js';
  * free text, option values and author must stay fast over millions of events.
  *
  * SQLite: an FTS5 table with the trigram tokenizer (a phrase query is a substring match, case
- * folded). It is an external-content table over the view `event_search_doc`, so the text is not
- * stored twice, and triggers on `events` keep it in step. FTS5 needs a stable integer row key;
- * `events` has a text primary key and its implicit rowids may be renumbered by VACUUM, so
- * `event_search` gives each event a permanent `seq` (INTEGER PRIMARY KEY) that the index uses.
+ * folded), external-content over `event_search`, a compact projection of each event kept in step
+ * by triggers on `events`. Its integer key `seq` is the event's time: ts × 65536 plus a counter
+ * for events of the same millisecond. FTS5 walks hits in key order and takes key ranges, so a
+ * search's newest page and its time window come out of the index alone, and a count never reads
+ * a table. (`events` has a text primary key, and its implicit rowids may be renumbered by VACUUM:
+ * it could not be the key anyway.)
  *
  * PostgreSQL: pg_trgm GIN indexes on lower() expressions; LIKE '%term%' uses them.
  */
@@ -18,55 +20,85 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   else await upPostgres(db);
 }
 
+/** Key slots per millisecond; more events in one millisecond spill into the next slots (order only). */
+export const searchKeySlots = 65536;
+/** Times beyond ±2^46 ms (about ±2200 years from 1970) share the edge key, so keys stay 64-bit. */
+export const searchKeyTsLimit = 2 ** 46;
+
+/** The FTS key range of an inclusive ts window (BigInt: the keys exceed 2^53). */
+export function searchKeyRange(lo: number, hi: number): [bigint, bigint] {
+  const clamp = (t: number) => BigInt(Math.max(-searchKeyTsLimit, Math.min(searchKeyTsLimit, Math.trunc(t))));
+  const slots = BigInt(searchKeySlots);
+  return [clamp(lo) * slots, clamp(hi) * slots + slots - 1n];
+}
+
 /** Option values of an event as one text, one value per line (SQLite expression over `<row>.event_options`). */
 function sqliteOptionValues(row: 'new' | 'old' | 'e'): string {
   return `(CASE WHEN json_valid(${row}.event_options) THEN coalesce((SELECT group_concat(json_extract(j.value, '$.event_option_value'), char(10)) FROM json_each(${row}.event_options) j), '') ELSE '' END)`;
 }
 
+/** The first key of a ts's millisecond (SQLite expression). */
+function sqliteKeyBase(ts: string): string {
+  return `((CASE WHEN ${ts} > ${searchKeyTsLimit} THEN ${searchKeyTsLimit} WHEN ${ts} < -${searchKeyTsLimit} THEN -${searchKeyTsLimit} ELSE ${ts} END) * ${searchKeySlots})`;
+}
+
+/** The next free key for a ts (SQLite expression): after the last key used in its millisecond. */
+function sqliteNextKey(ts: string): string {
+  const base = sqliteKeyBase(ts);
+  return `coalesce((SELECT max(seq) + 1 FROM event_search WHERE seq >= ${base} AND seq < ${base} + ${searchKeySlots}), ${base})`;
+}
+
 async function upSqlite(db: Kysely<unknown>): Promise<void> {
   const run = (text: string) => sql.raw(text).execute(db);
-  // option_values is kept here rather than computed in the view: FTS5 cannot read a view that
-  // calls json_each (it qualifies the table-valued function with the schema and fails).
   await run(`CREATE TABLE event_search (
-    seq INTEGER PRIMARY KEY, event_id TEXT NOT NULL UNIQUE, option_values TEXT NOT NULL DEFAULT '')`);
-  await run(`CREATE VIEW event_search_doc AS
-    SELECT s.seq AS seq, e.event_value AS event_value, e.event_free_text AS event_free_text,
-           s.option_values AS option_values, e.event_author AS event_author
-    FROM event_search s JOIN events e ON e.id = s.event_id`);
+    seq INTEGER PRIMARY KEY,
+    event_id TEXT NOT NULL UNIQUE,
+    event_value TEXT NOT NULL,
+    event_free_text TEXT NOT NULL,
+    option_values TEXT NOT NULL,
+    event_author TEXT NOT NULL)`);
   await run(`CREATE VIRTUAL TABLE events_fts USING fts5(
     event_value, event_free_text, option_values, event_author,
-    content='event_search_doc', content_rowid='seq', tokenize='trigram')`);
+    content='event_search', content_rowid='seq', tokenize='trigram')`);
 
   const columns = 'event_value, event_free_text, option_values, event_author';
+  // The index is maintained from the events triggers (not from triggers on event_search), so a wipe
+  // can empty the index and event_search first and then delete the events with no index work.
   await run(`CREATE TRIGGER events_search_ai AFTER INSERT ON events BEGIN
-    INSERT INTO event_search(event_id, option_values) VALUES (new.id, ${sqliteOptionValues('new')});
-    INSERT INTO events_fts(rowid, ${columns})
-      SELECT s.seq, new.event_value, new.event_free_text, s.option_values, new.event_author
-      FROM event_search s WHERE s.event_id = new.id;
+    INSERT INTO event_search(seq, event_id, ${columns})
+      VALUES (${sqliteNextKey('new.ts')}, new.id, new.event_value, new.event_free_text, ${sqliteOptionValues('new')}, new.event_author);
+    INSERT INTO events_fts(rowid, ${columns}) SELECT seq, ${columns} FROM event_search WHERE event_id = new.id;
   END`);
-  // An FTS5 external-content delete must be given exactly the values that were indexed.
+  // An external-content delete must be given exactly the values that were indexed: those in event_search.
+  const unindex = (ids: string) =>
+    `INSERT INTO events_fts(events_fts, rowid, ${columns}) SELECT 'delete', seq, ${columns} FROM event_search WHERE event_id IN (${ids});`;
+  const reindex = (ids: string) => `INSERT INTO events_fts(rowid, ${columns}) SELECT seq, ${columns} FROM event_search WHERE event_id IN (${ids});`;
   await run(`CREATE TRIGGER events_search_ad AFTER DELETE ON events BEGIN
-    INSERT INTO events_fts(events_fts, rowid, ${columns})
-      SELECT 'delete', s.seq, old.event_value, old.event_free_text, s.option_values, old.event_author
-      FROM event_search s WHERE s.event_id = old.id;
+    ${unindex('old.id')}
     DELETE FROM event_search WHERE event_id = old.id;
   END`);
+  // (old.id, new.id): right whichever of these triggers runs first when one UPDATE changes several columns.
   await run(`CREATE TRIGGER events_search_au AFTER UPDATE OF event_value, event_free_text, event_options, event_author ON events BEGIN
-    INSERT INTO events_fts(events_fts, rowid, ${columns})
-      SELECT 'delete', s.seq, old.event_value, old.event_free_text, s.option_values, old.event_author
-      FROM event_search s WHERE s.event_id = old.id;
-    UPDATE event_search SET option_values = ${sqliteOptionValues('new')} WHERE event_id = new.id;
-    INSERT INTO events_fts(rowid, ${columns})
-      SELECT s.seq, new.event_value, new.event_free_text, s.option_values, new.event_author
-      FROM event_search s WHERE s.event_id = new.id;
+    ${unindex('old.id, new.id')}
+    UPDATE event_search SET event_value = new.event_value, event_free_text = new.event_free_text,
+      option_values = ${sqliteOptionValues('new')}, event_author = new.event_author
+      WHERE event_id IN (old.id, new.id);
+    ${reindex('old.id, new.id')}
+  END`);
+  await run(`CREATE TRIGGER events_search_ats AFTER UPDATE OF ts ON events WHEN old.ts IS NOT new.ts BEGIN
+    ${unindex('old.id, new.id')}
+    UPDATE event_search SET seq = ${sqliteNextKey('new.ts')} WHERE event_id IN (old.id, new.id);
+    ${reindex('old.id, new.id')}
   END`);
   await run(`CREATE TRIGGER events_search_aid AFTER UPDATE OF id ON events BEGIN
     UPDATE event_search SET event_id = new.id WHERE event_id = old.id;
   END`);
 
-  // Events stored before this migration.
-  await run(`INSERT INTO event_search(event_id, option_values)
-    SELECT e.id, ${sqliteOptionValues('e')} FROM events e ORDER BY e.ts, e.id`);
+  // Events stored before this migration: same-millisecond events numbered in id order.
+  await run(`INSERT INTO event_search(seq, event_id, ${columns})
+    SELECT ${sqliteKeyBase('e.ts')} + (row_number() OVER (PARTITION BY e.ts ORDER BY e.id)) - 1,
+           e.id, e.event_value, e.event_free_text, ${sqliteOptionValues('e')}, e.event_author
+    FROM events e`);
   await run(`INSERT INTO events_fts(events_fts) VALUES ('rebuild')`);
 }
 

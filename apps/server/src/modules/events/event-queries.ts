@@ -3,10 +3,9 @@ import { AppError } from '../../lib/app-error.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { EventAuxDataRepository, type AuxRow } from '../event-aux-data/event-aux-data.repository.js';
 import { buildEventFilter, globalWindow, type FilterQuery, type TimeWindow } from './event-filter.js';
-import { toExportedEvent, toWireEvent, type ChunkSource, type ExportedEvent } from './event-output.js';
+import type { ChunkSource, EventItem } from './event-output.js';
 import { EventSearch, type EventRow, type ResolvedFilter, type SortOrder } from './event-search.js';
 import { RecordIds, RecordWindowsRepository, type RecordKind, type RecordWindow } from './record-windows.repository.js';
-import type { LogEvent } from '@bathylog/shared';
 
 /** A limit up to this is served by one index-driven query; larger or no limit streams in keyset chunks. */
 export const pageMax = 1000;
@@ -62,20 +61,17 @@ export class EventQueries {
     return wanted ? RecordIds.load(this.ctx.database.db) : null;
   }
 
-  /** Rows → wire events (with record ids when asked). */
-  events(source: ChunkSource<EventRow>, ids: RecordIds | null): ChunkSource<LogEvent> {
-    return async function* () {
-      for await (const rows of source()) yield rows.map((row) => toWireEvent(row, ids?.for(row.ts)));
-    };
-  }
-
-  /** Rows → events with their aux data embedded. */
-  exports(source: ChunkSource<EventRow>, ids: RecordIds | null): ChunkSource<ExportedEvent> {
-    const aux = new EventAuxDataRepository(this.ctx.database.db);
+  /** Rows → items with their record ids (when asked) and, for exports, all their aux records. */
+  items(source: ChunkSource<EventRow>, opts: { aux: boolean; ids: RecordIds | null }): ChunkSource<EventItem> {
+    const auxRepo = new EventAuxDataRepository(this.ctx.database.db);
     return async function* () {
       for await (const rows of source()) {
-        const byEvent = groupByEvent(await aux.listByEventIds(rows.map((r) => r.id)));
-        yield rows.map((row) => toExportedEvent(row, byEvent.get(row.id) ?? [], ids?.for(row.ts)));
+        const byEvent = opts.aux ? groupByEvent(await auxRepo.listByEventIds(rows.map((r) => r.id))) : null;
+        yield rows.map((row) => ({
+          row,
+          ...(byEvent ? { aux: byEvent.get(row.id) ?? [] } : {}),
+          ids: opts.ids?.for(row.ts) ?? {},
+        }));
       }
     };
   }
@@ -98,6 +94,31 @@ export function eventChunks(
       cached ??= search.page(resolved, { order: opts.order, offset, limit });
       const rows = await cached;
       if (rows.length > 0) yield rows;
+    };
+  }
+  const check = search.rowCheck(resolved);
+  if (check) {
+    // Rows are checked here, so offset and limit count checked rows; the cursor follows raw rows.
+    return async function* () {
+      let after: { ts: number; id: string } | undefined;
+      let skip = offset;
+      let remaining = limit ?? Number.POSITIVE_INFINITY;
+      for (;;) {
+        const raw = await search.chunk(resolved, { order: opts.order, after, offset: 0, limit: chunkSize, withoutRowCheck: true });
+        if (raw.length === 0) return;
+        let rows = raw.filter(check);
+        if (skip > 0) {
+          const dropped = Math.min(skip, rows.length);
+          rows = rows.slice(dropped);
+          skip -= dropped;
+        }
+        if (rows.length > remaining) rows = rows.slice(0, remaining);
+        remaining -= rows.length;
+        if (rows.length > 0) yield rows;
+        if (remaining <= 0 || raw.length < chunkSize) return;
+        const last = raw[raw.length - 1]!;
+        after = { ts: last.ts, id: last.id };
+      }
     };
   }
   return async function* () {

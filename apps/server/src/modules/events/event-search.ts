@@ -1,22 +1,29 @@
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { Dialect } from '../../db/database.js';
+import { searchKeyRange } from '../../db/migrations/002-event-search.js';
 import type { DB } from '../../db/schema.js';
+import { parseJson } from '../../lib/json.js';
 import type { EventFilter } from './event-filter.js';
 
 /**
  * Everything dialect-specific about searching events lives here (STYLE: one place, tested on
  * both engines). Query shapes and why:
  *
- * - `event_value` and aux `data_source` have few distinct values (template values, inserter
- *   names), so value and datasource terms are first resolved against the distinct values (a
- *   loose index scan: one index probe per distinct value) into an exact `IN` list, which the
- *   (event_value, ts) index then serves. `!ASNAP` becomes "value in (every other value)".
- * - Author, free text and fulltext terms use the substring index: SQLite FTS5 trigram (the match
- *   drives the query; terms under 3 characters, which trigrams cannot index, are checked per
- *   row), PostgreSQL pg_trgm GIN indexes on lower() expressions via LIKE.
- * - Pages and counts use the index-driven shape; streamed lists and exports walk the ts index in
- *   keyset chunks and check every condition per row, which costs the same per chunk however many
- *   events match.
+ * - Pages and counts with a text term of 3+ characters (fulltext, author, free text, value) are
+ *   driven by the substring index. SQLite: FTS5 trigram whose key is the event time (migration
+ *   002), so the newest page is the first hits in key order, the time window is a key range and a
+ *   count reads the index only; `!` value terms become FTS `NOT`. PostgreSQL: pg_trgm GIN indexes
+ *   on lower() expressions via LIKE, planned by the engine.
+ * - Without such a term (e.g. only `!ASNAP`), the (ts, id) index drives. `event_value` and aux
+ *   `data_source` have few distinct values (template values, inserter names), so their terms are
+ *   resolved against the distinct values (a loose index scan: one probe per distinct value) into
+ *   an exact `IN` list: `!ASNAP` becomes "value in (every other value)", which the
+ *   (event_value, ts) index counts without reading rows.
+ * - Terms under 3 characters (trigrams cannot index them) are checked per row with instr/LIKE.
+ * - Streamed lists and exports walk the ts index in keyset chunks and check conditions per row
+ *   (SQLite: text terms in JS, with the index's case folding), so each chunk costs the same
+ *   however many events match.
+ * Within one millisecond, the FTS path orders events by insertion and the others by id.
  */
 
 export type Db = Kysely<DB> | Transaction<DB>;
@@ -52,6 +59,8 @@ export interface EventRow {
 
 export type SortOrder = 'asc' | 'desc';
 
+type TextGroup = 'fulltext' | 'authors' | 'freetext';
+
 const lower = (text: string) => text.toLowerCase();
 
 function matchesAny(text: string, terms: readonly string[]): boolean {
@@ -61,6 +70,7 @@ function matchesAny(text: string, terms: readonly string[]): boolean {
 
 /** Characters, not UTF-16 units: trigram needs three characters. */
 const charLength = (term: string) => [...term].length;
+const indexable = (terms: readonly string[]) => terms.length > 0 && terms.every((t) => charLength(t) >= 3);
 
 function escapeLike(term: string): string {
   return term.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -70,11 +80,32 @@ function ftsPhrase(term: string): string {
   return `"${term.replace(/"/g, '""')}"`;
 }
 
-const ftsColumns = {
+const ftsColumns: Record<TextGroup | 'values', string> = {
   fulltext: '{event_value event_free_text option_values event_author}',
   authors: '{event_author}',
   freetext: '{event_free_text}',
-} as const;
+  values: '{event_value}',
+};
+
+/** How a page or count uses the FTS index (SQLite): the MATCH query and what is left for each hit. */
+interface FtsPlan {
+  match: string;
+  /** Groups the match serves. */
+  served: Set<TextGroup>;
+  valueIncludeServed: boolean;
+  /** Value exclusions too short for the index, checked per hit. */
+  shortExclusions: string[];
+}
+
+interface Columns {
+  id: RawBuilder<unknown>;
+  ts: RawBuilder<unknown>;
+  value: RawBuilder<unknown>;
+  freeText: RawBuilder<unknown>;
+  author: RawBuilder<unknown>;
+  /** Value, free text, option values or author contains the term. */
+  fulltext: (term: string) => RawBuilder<boolean>;
+}
 
 export class EventSearch {
   constructor(
@@ -147,154 +178,240 @@ export class EventSearch {
     return parts.length === 1 ? parts[0]! : sql<boolean>`(${sql.join(parts, sql` OR `)})`;
   }
 
-  private fulltextContains(term: string): RawBuilder<boolean> {
-    if (this.dialect === 'postgres') {
-      return this.contains(
-        sql`e.event_value || chr(31) || e.event_free_text || chr(31) || event_option_values(e.event_options) || chr(31) || e.event_author`,
-        term,
-      );
+  /** Column references on `events e`, or on the `event_search s` projection (SQLite FTS path). */
+  private columns(on: 'events' | 'search'): Columns {
+    if (on === 'search') {
+      return {
+        id: sql.ref('s.event_id'),
+        ts: sql.ref('e.ts'),
+        value: sql.ref('s.event_value'),
+        freeText: sql.ref('s.event_free_text'),
+        author: sql.ref('s.event_author'),
+        fulltext: (term) =>
+          this.anyOf([
+            this.contains(sql.ref('s.event_value'), term),
+            this.contains(sql.ref('s.event_free_text'), term),
+            this.contains(sql.ref('s.option_values'), term),
+            this.contains(sql.ref('s.event_author'), term),
+          ]),
+      };
     }
-    return this.anyOf([
-      this.contains(sql.ref('e.event_value'), term),
-      this.contains(sql.ref('e.event_free_text'), term),
-      sql<boolean>`EXISTS (SELECT 1 FROM json_each(CASE WHEN json_valid(e.event_options) THEN e.event_options ELSE '[]' END) j
-        WHERE instr(lower(json_extract(j.value, '$.event_option_value')), lower(${term})) > 0)`,
-      this.contains(sql.ref('e.event_author'), term),
-    ]);
+    return {
+      id: sql.ref('e.id'),
+      ts: sql.ref('e.ts'),
+      value: sql.ref('e.event_value'),
+      freeText: sql.ref('e.event_free_text'),
+      author: sql.ref('e.event_author'),
+      fulltext: (term) =>
+        this.dialect === 'postgres'
+          ? // Exactly the expression of events_fulltext_trgm_idx, so the index serves it.
+            this.contains(
+              sql`e.event_value || chr(31) || e.event_free_text || chr(31) || event_option_values(e.event_options) || chr(31) || e.event_author`,
+              term,
+            )
+          : this.anyOf([
+              this.contains(sql.ref('e.event_value'), term),
+              this.contains(sql.ref('e.event_free_text'), term),
+              sql<boolean>`EXISTS (SELECT 1 FROM json_each(CASE WHEN json_valid(e.event_options) THEN e.event_options ELSE '[]' END) j
+                WHERE instr(lower(json_extract(j.value, '$.event_option_value')), lower(${term})) > 0)`,
+              this.contains(sql.ref('e.event_author'), term),
+            ]),
+    };
   }
 
-  /** The FTS5 query for the text groups trigrams can serve (SQLite only), or null. */
-  ftsMatch(resolved: ResolvedFilter): string | null {
-    if (this.dialect !== 'sqlite') return null;
-    const groups: string[] = [];
-    for (const key of ['fulltext', 'authors', 'freetext'] as const) {
-      const terms = resolved.filter[key];
-      if (terms.length > 0 && terms.every((t) => charLength(t) >= 3)) {
-        groups.push(`${ftsColumns[key]} : (${terms.map(ftsPhrase).join(' OR ')})`);
-      }
-    }
-    return groups.length > 0 ? groups.map((g) => `(${g})`).join(' AND ') : null;
-  }
-
-  /**
-   * Per-row conditions on `events e`. `useFts`: the text groups in the FTS match are left out.
-   * `valueIndex`: let SQLite use the (event_value, ts) index for the value list; otherwise the
-   * term is written `+e.event_value` so the ts index drives (pages sorted by time, keyset chunks).
-   */
-  conditions(resolved: ResolvedFilter, opts: { useFts: boolean; valueIndex: boolean; after?: { ts: number; id: string } | undefined; order?: SortOrder }): RawBuilder<boolean> {
-    const { filter } = resolved;
-    const parts: RawBuilder<boolean>[] = [sql<boolean>`e.ts >= ${filter.lo}`, sql<boolean>`e.ts <= ${filter.hi}`];
-    if (opts.after) {
-      parts.push(
-        opts.order === 'desc'
-          ? sql<boolean>`(e.ts, e.id) < (${opts.after.ts}, ${opts.after.id})`
-          : sql<boolean>`(e.ts, e.id) > (${opts.after.ts}, ${opts.after.id})`,
-      );
-    }
-    if (resolved.valueList) {
-      const column = this.dialect === 'sqlite' && !opts.valueIndex ? sql`+e.event_value` : sql.ref('e.event_value');
-      parts.push(sql<boolean>`${column} IN (${sql.join(resolved.valueList)})`);
-    }
-    if (resolved.valueTerms) {
-      const { include, exclude } = resolved.valueTerms;
-      if (include.length > 0) parts.push(this.anyOf(include.map((t) => this.contains(sql.ref('e.event_value'), t))));
-      for (const t of exclude) parts.push(sql<boolean>`NOT ${this.contains(sql.ref('e.event_value'), t)}`);
-    }
-    const inFts = opts.useFts ? this.ftsGroups(resolved) : new Set<string>();
-    if (filter.fulltext.length > 0 && !inFts.has('fulltext')) parts.push(this.anyOf(filter.fulltext.map((t) => this.fulltextContains(t))));
-    if (filter.authors.length > 0 && !inFts.has('authors')) parts.push(this.anyOf(filter.authors.map((t) => this.contains(sql.ref('e.event_author'), t))));
-    if (filter.freetext.length > 0 && !inFts.has('freetext')) parts.push(this.anyOf(filter.freetext.map((t) => this.contains(sql.ref('e.event_free_text'), t))));
-    const datasource = this.datasourceCondition(resolved);
-    if (datasource) parts.push(datasource);
-    return sql.join(parts, sql` AND `) as RawBuilder<boolean>;
-  }
-
-  private ftsGroups(resolved: ResolvedFilter): Set<string> {
-    const out = new Set<string>();
+  /** Text groups every term of which the trigram index can serve (SQLite). */
+  private textGroupsIndexable(resolved: ResolvedFilter): Set<TextGroup> {
+    const out = new Set<TextGroup>();
     if (this.dialect !== 'sqlite') return out;
-    for (const key of ['fulltext', 'authors', 'freetext'] as const) {
-      const terms = resolved.filter[key];
-      if (terms.length > 0 && terms.every((t) => charLength(t) >= 3)) out.add(key);
-    }
+    for (const key of ['fulltext', 'authors', 'freetext'] as const) if (indexable(resolved.filter[key])) out.add(key);
     return out;
   }
 
-  private datasourceCondition(resolved: ResolvedFilter): RawBuilder<boolean> | null {
+  /** The FTS plan of a page or count, or null when no term can drive the index (SQLite only). */
+  private ftsPlan(resolved: ResolvedFilter): FtsPlan | null {
+    if (this.dialect !== 'sqlite') return null;
+    const { filter } = resolved;
+    const served = this.textGroupsIndexable(resolved);
+    const valueIncludeServed = indexable(filter.values.include);
+    if (served.size === 0 && !valueIncludeServed) return null;
+    const group = (key: TextGroup | 'values', terms: readonly string[]) => `(${ftsColumns[key]} : (${terms.map(ftsPhrase).join(' OR ')}))`;
+    const positive = [...served].map((key) => group(key, filter[key]));
+    if (valueIncludeServed) positive.push(group('values', filter.values.include));
+    const longExclusions = filter.values.exclude.filter((t) => charLength(t) >= 3);
+    const match = [positive.join(' AND '), ...longExclusions.map((t) => group('values', [t]))].join(' NOT ');
+    return { match, served, valueIncludeServed, shortExclusions: filter.values.exclude.filter((t) => charLength(t) < 3) };
+  }
+
+  /** Conditions the FTS match leaves to each hit, on `event_search s`; null when there are none. */
+  private perHit(resolved: ResolvedFilter, plan: FtsPlan): RawBuilder<boolean> | null {
+    const { filter } = resolved;
+    const c = this.columns('search');
+    const parts: RawBuilder<boolean>[] = [];
+    if (!plan.valueIncludeServed && filter.values.include.length > 0) parts.push(this.anyOf(filter.values.include.map((t) => this.contains(c.value, t))));
+    for (const t of plan.shortExclusions) parts.push(sql<boolean>`NOT ${this.contains(c.value, t)}`);
+    if (filter.fulltext.length > 0 && !plan.served.has('fulltext')) parts.push(this.anyOf(filter.fulltext.map((t) => c.fulltext(t))));
+    if (filter.authors.length > 0 && !plan.served.has('authors')) parts.push(this.anyOf(filter.authors.map((t) => this.contains(c.author, t))));
+    if (filter.freetext.length > 0 && !plan.served.has('freetext')) parts.push(this.anyOf(filter.freetext.map((t) => this.contains(c.freeText, t))));
+    const datasource = this.datasourceCondition(resolved, c.id);
+    if (datasource) parts.push(datasource);
+    return parts.length > 0 ? (sql.join(parts, sql` AND `) as RawBuilder<boolean>) : null;
+  }
+
+  private datasourceCondition(resolved: ResolvedFilter, eventId: RawBuilder<unknown>): RawBuilder<boolean> | null {
     if (resolved.datasourceList) {
-      return sql<boolean>`EXISTS (SELECT 1 FROM event_aux_data a WHERE a.event_id = e.id AND a.data_source IN (${sql.join(resolved.datasourceList)}))`;
+      return sql<boolean>`EXISTS (SELECT 1 FROM event_aux_data a WHERE a.event_id = ${eventId} AND a.data_source IN (${sql.join(resolved.datasourceList)}))`;
     }
-    const terms = resolved.datasourceTerms;
-    if (terms && terms.length > 0) {
-      return sql<boolean>`EXISTS (SELECT 1 FROM event_aux_data a WHERE a.event_id = e.id AND ${this.anyOf(terms.map((t) => this.contains(sql.ref('a.data_source'), t)))})`;
+    if (resolved.datasourceTerms && resolved.datasourceTerms.length > 0) {
+      const any = this.anyOf(resolved.datasourceTerms.map((t) => this.contains(sql.ref('a.data_source'), t)));
+      return sql<boolean>`EXISTS (SELECT 1 FROM event_aux_data a WHERE a.event_id = ${eventId} AND ${any})`;
     }
     return null;
   }
 
-  /** The FROM clause: FTS-driven on SQLite when a match applies (CROSS JOIN fixes the join order). */
-  private from(match: string | null): RawBuilder<unknown> {
-    if (match === null) return sql`events e`;
-    return sql`events_fts CROSS JOIN event_search s CROSS JOIN events e`;
+  /**
+   * Conditions on `events e` (the ts-index paths). `skipIndexable`: leave out the text groups the
+   * caller checks itself (`rowCheck`). `valueIndex`: let SQLite use the (event_value, ts) index for
+   * the value list; otherwise it is written `+e.event_value` so the ts index drives.
+   */
+  private conditions(
+    resolved: ResolvedFilter,
+    opts: { skipIndexable: boolean; valueIndex: boolean; after?: { ts: number; id: string } | undefined; order?: SortOrder },
+  ): RawBuilder<boolean> {
+    const { filter } = resolved;
+    const c = this.columns('events');
+    // A keyset cursor narrows the ts bound itself: the engines start an index range at the plain
+    // ts bound, not at the cursor comparison, and would rescan the window on every chunk.
+    const { after } = opts;
+    const lo = after && opts.order !== 'desc' ? Math.max(filter.lo, after.ts) : filter.lo;
+    const hi = after && opts.order === 'desc' ? Math.min(filter.hi, after.ts) : filter.hi;
+    const parts: RawBuilder<boolean>[] = [sql<boolean>`${c.ts} >= ${lo}`, sql<boolean>`${c.ts} <= ${hi}`];
+    if (after) {
+      parts.push(
+        opts.order === 'desc'
+          ? sql<boolean>`(${c.ts} < ${after.ts} OR (${c.ts} = ${after.ts} AND ${c.id} < ${after.id}))`
+          : sql<boolean>`(${c.ts} > ${after.ts} OR (${c.ts} = ${after.ts} AND ${c.id} > ${after.id}))`,
+      );
+    }
+    if (resolved.valueList) {
+      const column = this.dialect === 'sqlite' && !opts.valueIndex ? sql`+${c.value}` : c.value;
+      parts.push(sql<boolean>`${column} IN (${sql.join(resolved.valueList)})`);
+    }
+    if (resolved.valueTerms) {
+      const { include, exclude } = resolved.valueTerms;
+      if (include.length > 0) parts.push(this.anyOf(include.map((t) => this.contains(c.value, t))));
+      for (const t of exclude) parts.push(sql<boolean>`NOT ${this.contains(c.value, t)}`);
+    }
+    const skipped = opts.skipIndexable ? this.textGroupsIndexable(resolved) : new Set<TextGroup>();
+    if (filter.fulltext.length > 0 && !skipped.has('fulltext')) parts.push(this.anyOf(filter.fulltext.map((t) => c.fulltext(t))));
+    if (filter.authors.length > 0 && !skipped.has('authors')) parts.push(this.anyOf(filter.authors.map((t) => this.contains(c.author, t))));
+    if (filter.freetext.length > 0 && !skipped.has('freetext')) parts.push(this.anyOf(filter.freetext.map((t) => this.contains(c.freeText, t))));
+    const datasource = this.datasourceCondition(resolved, c.id);
+    if (datasource) parts.push(datasource);
+    return sql.join(parts, sql` AND `) as RawBuilder<boolean>;
   }
 
-  private matchCondition(match: string | null): RawBuilder<boolean> {
-    if (match === null) return sql<boolean>`1 = 1`;
-    return sql<boolean>`events_fts MATCH ${match} AND s.seq = events_fts.rowid AND e.id = s.event_id`;
-  }
-
-  private static columns = sql`e.id, e.ts, e.event_author, e.event_value, e.event_options, e.event_free_text`;
+  private static columnsOfE = sql`e.id, e.ts, e.event_author, e.event_value, e.event_options, e.event_free_text`;
 
   private static orderBy(order: SortOrder) {
     return order === 'desc' ? sql`ORDER BY e.ts DESC, e.id DESC` : sql`ORDER BY e.ts ASC, e.id ASC`;
   }
 
+  /** FROM/WHERE of the FTS hits of a plan within the filter's time window (key range). */
+  private ftsHits(resolved: ResolvedFilter, plan: FtsPlan): RawBuilder<unknown> {
+    const [keyLo, keyHi] = searchKeyRange(resolved.filter.lo, resolved.filter.hi);
+    const perHit = this.perHit(resolved, plan);
+    const hits = sql`events_fts.rowid >= ${keyLo} AND events_fts.rowid <= ${keyHi} AND events_fts MATCH ${plan.match}`;
+    return perHit
+      ? sql`events_fts CROSS JOIN event_search s WHERE ${hits} AND s.seq = events_fts.rowid AND ${perHit}`
+      : sql`events_fts WHERE ${hits}`;
+  }
+
+  /** The query of a page (index-driven); also what `explain` shows. */
+  private pageQuery(resolved: ResolvedFilter, opts: { order: SortOrder; offset: number; limit: number }): RawBuilder<EventRow> {
+    const plan = this.ftsPlan(resolved);
+    if (plan) {
+      // The index yields hits in time order: the page is its first hits; only they are read from events.
+      const direction = opts.order === 'desc' ? sql`DESC` : sql`ASC`;
+      return sql<EventRow>`
+        SELECT ${EventSearch.columnsOfE} FROM (
+          SELECT events_fts.rowid AS seq FROM ${this.ftsHits(resolved, plan)}
+          ORDER BY events_fts.rowid ${direction} LIMIT ${opts.limit} OFFSET ${opts.offset}
+        ) h CROSS JOIN event_search hs CROSS JOIN events e
+        WHERE hs.seq = h.seq AND e.id = hs.event_id ORDER BY h.seq ${direction}`;
+    }
+    // Exclusion-only value lists are most values: walking the ts index finds a page fastest.
+    const where = this.conditions(resolved, { skipIndexable: false, valueIndex: !resolved.valueListFromExclusions });
+    return sql<EventRow>`SELECT ${EventSearch.columnsOfE} FROM events e WHERE ${where}
+      ${EventSearch.orderBy(opts.order)} LIMIT ${opts.limit} OFFSET ${opts.offset}`;
+  }
+
+  private countQuery(resolved: ResolvedFilter): RawBuilder<{ n: number | string }> {
+    const plan = this.ftsPlan(resolved);
+    if (plan) return sql`SELECT count(*) AS n FROM ${this.ftsHits(resolved, plan)}`;
+    const where = this.conditions(resolved, { skipIndexable: false, valueIndex: true });
+    return sql`SELECT count(*) AS n FROM events e WHERE ${where}`;
+  }
+
   /** One page (limit bounded by the caller), index-driven. */
   async page(resolved: ResolvedFilter, opts: { order: SortOrder; offset: number; limit: number }): Promise<EventRow[]> {
     if (resolved.none) return [];
-    const match = this.ftsMatch(resolved);
-    // Exclusion-only value lists are most values: walking the ts index finds a page fastest.
-    const valueIndex = match === null && !resolved.valueListFromExclusions;
-    const where = this.conditions(resolved, { useFts: match !== null, valueIndex });
-    const result = await sql<EventRow>`
-      SELECT ${EventSearch.columns} FROM ${this.from(match)}
-      WHERE ${this.matchCondition(match)} AND ${where}
-      ${EventSearch.orderBy(opts.order)} LIMIT ${opts.limit} OFFSET ${opts.offset}`.execute(this.db);
-    return result.rows.map(normalizeRow);
+    return (await this.pageQuery(resolved, opts).execute(this.db)).rows.map(normalizeRow);
   }
 
   async count(resolved: ResolvedFilter): Promise<number> {
     if (resolved.none) return 0;
-    const match = this.ftsMatch(resolved);
-    const where = this.conditions(resolved, { useFts: match !== null, valueIndex: match === null });
-    const result = await sql<{ n: number | string }>`
-      SELECT count(*) AS n FROM ${this.from(match)} WHERE ${this.matchCondition(match)} AND ${where}`.execute(this.db);
-    return Number(result.rows[0]?.n ?? 0);
+    return Number((await this.countQuery(resolved).execute(this.db)).rows[0]?.n ?? 0);
+  }
+
+  /**
+   * SQLite only: the text groups the FTS index serves, as a check on a fetched row, for the keyset
+   * walk (a per-row FTS probe costs far more than reading the row). It folds case as the index
+   * does, so a streamed list and a page agree on non-ASCII letters, which SQLite's lower() does
+   * not fold. Null when there is nothing to check this way.
+   */
+  rowCheck(resolved: ResolvedFilter): ((row: EventRow) => boolean) | null {
+    const groups = this.textGroupsIndexable(resolved);
+    if (groups.size === 0) return null;
+    const lowered = (terms: readonly string[]) => terms.map((t) => t.toLowerCase());
+    const fulltext = groups.has('fulltext') ? lowered(resolved.filter.fulltext) : null;
+    const authors = groups.has('authors') ? lowered(resolved.filter.authors) : null;
+    const freetext = groups.has('freetext') ? lowered(resolved.filter.freetext) : null;
+    const hit = (text: string, terms: readonly string[]) => {
+      const t = text.toLowerCase();
+      return terms.some((term) => t.includes(term));
+    };
+    return (row) => {
+      if (authors && !hit(row.event_author, authors)) return false;
+      if (freetext && !hit(row.event_free_text, freetext)) return false;
+      if (fulltext) {
+        if (hit(row.event_value, fulltext) || hit(row.event_free_text, fulltext) || hit(row.event_author, fulltext)) return true;
+        const options = parseJson<Array<{ event_option_value?: unknown }>>(row.event_options, []);
+        return options.some((o) => typeof o.event_option_value === 'string' && hit(o.event_option_value, fulltext));
+      }
+      return true;
+    };
   }
 
   /**
    * One keyset chunk in ts order: events after `after` (exclusive), skipping `offset` (first
    * chunk only). Walks the ts index; the cost per chunk does not grow with the result size.
+   * `withoutRowCheck`: leave out the conditions `rowCheck` applies (the caller filters rows).
    */
   async chunk(
     resolved: ResolvedFilter,
-    opts: { order: SortOrder; after?: { ts: number; id: string } | undefined; offset: number; limit: number },
+    opts: { order: SortOrder; after?: { ts: number; id: string } | undefined; offset: number; limit: number; withoutRowCheck?: boolean },
   ): Promise<EventRow[]> {
     if (resolved.none) return [];
-    const where = this.conditions(resolved, { useFts: false, valueIndex: false, after: opts.after, order: opts.order });
+    const where = this.conditions(resolved, { skipIndexable: opts.withoutRowCheck === true, valueIndex: false, after: opts.after, order: opts.order });
     const result = await sql<EventRow>`
-      SELECT ${EventSearch.columns} FROM events e WHERE ${where}
+      SELECT ${EventSearch.columnsOfE} FROM events e WHERE ${where}
       ${EventSearch.orderBy(opts.order)} LIMIT ${opts.limit} OFFSET ${opts.offset}`.execute(this.db);
     return result.rows.map(normalizeRow);
   }
 
   /** The query plan of a page or count (tests and the benchmark check which indexes are used). */
   async explain(resolved: ResolvedFilter, kind: 'page' | 'count', order: SortOrder = 'desc', limit = 20): Promise<string> {
-    const match = this.ftsMatch(resolved);
-    const valueIndex = kind === 'count' ? match === null : match === null && !resolved.valueListFromExclusions;
-    const where = this.conditions(resolved, { useFts: match !== null, valueIndex });
-    const body =
-      kind === 'count'
-        ? sql`SELECT count(*) AS n FROM ${this.from(match)} WHERE ${this.matchCondition(match)} AND ${where}`
-        : sql`SELECT ${EventSearch.columns} FROM ${this.from(match)} WHERE ${this.matchCondition(match)} AND ${where} ${EventSearch.orderBy(order)} LIMIT ${limit}`;
+    const body = kind === 'count' ? this.countQuery(resolved) : this.pageQuery(resolved, { order, offset: 0, limit });
     const prefix = this.dialect === 'sqlite' ? sql`EXPLAIN QUERY PLAN ` : sql`EXPLAIN `;
     const result = await sql<Record<string, unknown>>`${prefix}${body}`.execute(this.db);
     return result.rows.map((r) => String(r.detail ?? r['QUERY PLAN'] ?? JSON.stringify(r))).join('\n');

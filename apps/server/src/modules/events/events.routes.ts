@@ -1,14 +1,9 @@
-import type { FastifyReply } from 'fastify';
 import { createEventSchema, eventGetQuerySchema, eventListQuerySchema, idParamsSchema, updateEventSchema } from '@bathylog/shared';
 import type { AppContext } from '../../context.js';
 import { caller } from '../../plugins/auth.js';
 import type { ApiInstance } from '../../plugins/types.js';
-import type { Output } from './event-output.js';
+import { sendOutput } from './event-output.js';
 import { EventsService } from './events.service.js';
-
-export function sendOutput(reply: FastifyReply, out: Output) {
-  return reply.type(out.contentType).send(out.body);
-}
 
 /** Events routes (reference §5.6). Literal segments (`count`, `all`, `bycruise`) win over `{id}`. */
 export function eventsRoutes(app: ApiInstance, ctx: AppContext): void {

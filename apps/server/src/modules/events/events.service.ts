@@ -18,7 +18,18 @@ import { AppError } from '../../lib/app-error.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { EventAuxDataRepository } from '../event-aux-data/event-aux-data.repository.js';
 import { buildEventFilter, globalWindow } from './event-filter.js';
-import { csvContentType, eventCsvOutput, jsonArrayOutput, jsonContentType, toWireAux, toWireEvent, type Output } from './event-output.js';
+import {
+  csvContentType,
+  csvEvent,
+  eventCsvOutput,
+  eventJson,
+  jsonArrayOutput,
+  jsonContentType,
+  mapChunks,
+  toWireAux,
+  toWireEvent,
+  type Output,
+} from './event-output.js';
 import { EventQueries, eventChunks, type EventScope } from './event-queries.js';
 import { EventSearch, type EventRow } from './event-search.js';
 import { EventsRepository } from './events.repository.js';
@@ -66,8 +77,8 @@ export class EventsService {
     const resolved = await this.queries.resolve(query, window, 'substring');
     const rows = this.queries.rows(resolved, { order: query.sort === 'newest' ? 'desc' : 'asc', offset: query.offset, limit: query.limit });
     // Unlike Sealog (§12 item 9), format and add_record_ids apply with a datasource filter too.
-    const events = this.queries.events(rows, await this.queries.recordIds(query.add_record_ids));
-    return query.format === 'csv' ? eventCsvOutput(events) : jsonArrayOutput(events);
+    const items = this.queries.items(rows, { aux: false, ids: await this.queries.recordIds(query.add_record_ids) });
+    return query.format === 'csv' ? eventCsvOutput(items) : jsonArrayOutput(mapChunks(items, eventJson));
   }
 
   async count(caller: AuthContext, query: EventListQuery, scope: EventScope): Promise<{ events: number }> {
@@ -79,10 +90,9 @@ export class EventsService {
   async get(id: string, query: EventGetQuery): Promise<Output> {
     const row = await new EventsRepository(this.db).findById(id);
     if (!row) throw new AppError('NOT_FOUND', `No record found for id: ${id}`);
-    const ids = query.add_record_ids ? (await RecordIds.load(this.db)).for(row.ts) : {};
-    const event = toWireEvent(row, ids);
-    if (query.format === 'csv') return { contentType: csvContentType, body: eventsToCsv([event]) };
-    return { contentType: jsonContentType, body: JSON.stringify(event) };
+    const item = { row, ids: query.add_record_ids ? (await RecordIds.load(this.db)).for(row.ts) : {} };
+    if (query.format === 'csv') return { contentType: csvContentType, body: eventsToCsv([csvEvent(item)]) };
+    return { contentType: jsonContentType, body: eventJson(item) };
   }
 
   async create(caller: AuthContext, body: CreateEvent): Promise<CreateEventResponse> {

@@ -1,0 +1,54 @@
+import {
+  auxDataByRecordQuerySchema,
+  auxDataListQuerySchema,
+  createEventAuxDataSchema,
+  idParamsSchema,
+  updateEventAuxDataSchema,
+} from '@bathylog/shared';
+import type { AppContext } from '../../context.js';
+import { caller } from '../../plugins/auth.js';
+import type { ApiInstance } from '../../plugins/types.js';
+import { sendOutput } from '../events/event-output.js';
+import { EventAuxDataService } from './event-aux-data.service.js';
+
+/** Event aux-data routes (reference §5.7). */
+export function eventAuxDataRoutes(app: ApiInstance, ctx: AppContext): void {
+  const service = new EventAuxDataService(ctx);
+  const read = { auth: true, scopes: ['admin', 'read_events'] } as const;
+  const write = { auth: true, scopes: ['admin', 'write_events'] } as const;
+  const tags = ['event_aux_data'];
+
+  app.get('/event_aux_data', { config: read, schema: { querystring: auxDataListQuerySchema, tags } }, async (req, reply) =>
+    sendOutput(reply, await service.list(req.query)),
+  );
+
+  for (const kind of ['cruise', 'lowering'] as const) {
+    app.get(
+      `/event_aux_data/by${kind}/:id`,
+      { config: read, schema: { params: idParamsSchema, querystring: auxDataByRecordQuerySchema, tags } },
+      async (req, reply) => sendOutput(reply, await service.byRecord(caller(req), kind, req.params.id, req.query)),
+    );
+  }
+
+  app.get('/event_aux_data/:id', { config: read, schema: { params: idParamsSchema, tags } }, (req) => service.get(req.params.id));
+
+  app.post('/event_aux_data', { config: write, schema: { body: createEventAuxDataSchema, tags } }, async (req, reply) => {
+    const created = await service.create(req.body);
+    if (created === null) return reply.code(204).send();
+    return reply.code(201).send({ acknowledged: true, insertedId: created.insertedId });
+  });
+
+  app.patch(
+    '/event_aux_data/:id',
+    { config: write, schema: { params: idParamsSchema, body: updateEventAuxDataSchema, tags } },
+    async (req, reply) => {
+      await service.update(req.params.id, req.body);
+      return reply.code(204).send();
+    },
+  );
+
+  app.delete('/event_aux_data/:id', { config: write, schema: { params: idParamsSchema, tags } }, async (req, reply) => {
+    await service.remove(req.params.id);
+    return reply.code(204).send();
+  });
+}

@@ -1,0 +1,219 @@
+import {
+  mergeAuxDataArrays,
+  newObjectId,
+  shouldPublish,
+  splitFilterTerms,
+  type AuxDataByRecordQuery,
+  type AuxDataItem,
+  type AuxDataListQuery,
+  type CreateEventAuxData,
+  type EventAuxData,
+  type UpdateEventAuxData,
+} from '@bathylog/shared';
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../lib/app-error.js';
+import { parseJson } from '../../lib/json.js';
+import type { AuthContext } from '../../plugins/auth.js';
+import { globalWindow } from '../events/event-filter.js';
+import { auxJson, jsonArrayOutput, toWireAux, type ChunkSource, type Output } from '../events/event-output.js';
+import { EventQueries, groupByEvent } from '../events/event-queries.js';
+import type { EventRow } from '../events/event-search.js';
+import { EventsRepository } from '../events/events.repository.js';
+import type { RecordKind } from '../events/record-windows.repository.js';
+import { EventAuxDataRepository, type AuxRow } from './event-aux-data.repository.js';
+
+const chunkSize = 1000;
+
+/** The not-found answers of the by-record routes, spelt as Sealog spells them (reference §5.7). */
+const recordNotFound: Record<RecordKind, (id: string) => AppError> = {
+  cruise: (id) => new AppError('BAD_REQUEST', `Cruise not found for id${id}`),
+  lowering: () => new AppError('NOT_FOUND', 'lowering not found for that id'),
+};
+
+const eventNotFound = () => new AppError('BAD_REQUEST', 'event not found');
+const pairTaken = () => new AppError('BAD_REQUEST', 'aux data for this event and data source already exists');
+
+/** Exact aux-data sources asked for, or null for any. */
+function datasourceList(values: string[] | undefined): string[] | null {
+  const terms = [...new Set(splitFilterTerms(values))];
+  return terms.length > 0 ? terms : null;
+}
+
+/** Applies offset and limit to aux records as they stream. */
+function page<T>(source: ChunkSource<T>, offset: number | undefined, limit: number | undefined): ChunkSource<T> {
+  return async function* () {
+    let skip = offset ?? 0;
+    let remaining = limit ?? Number.POSITIVE_INFINITY;
+    for await (let chunk of source()) {
+      if (skip > 0) {
+        const dropped = Math.min(skip, chunk.length);
+        chunk = chunk.slice(dropped);
+        skip -= dropped;
+      }
+      if (chunk.length === 0) continue;
+      if (chunk.length > remaining) chunk = chunk.slice(0, remaining);
+      remaining -= chunk.length;
+      yield chunk;
+      if (remaining <= 0) return;
+    }
+  };
+}
+
+/**
+ * Event aux data (reference §5.7) with Sealog's defects fixed: a record always belongs to an
+ * existing event (no orphans), PATCH keeps the event id and lets new values win, `data_uom` may be
+ * empty, and updates and deletes are published too.
+ */
+export class EventAuxDataService {
+  private readonly queries: EventQueries;
+
+  constructor(private readonly ctx: AppContext) {
+    this.queries = new EventQueries(ctx);
+  }
+
+  private get repo() {
+    return new EventAuxDataRepository(this.ctx.database.db);
+  }
+
+  /** Aux records of the events a source yields, in event order, of the given sources only. */
+  private auxOfEvents(events: ChunkSource<EventRow>, sources: string[] | null): ChunkSource<string> {
+    const repo = this.repo;
+    return async function* () {
+      for await (const rows of events()) {
+        const byEvent = groupByEvent(await repo.listByEventIds(rows.map((r) => r.id), sources));
+        const out: string[] = [];
+        for (const row of rows) for (const aux of byEvent.get(row.id) ?? []) out.push(auxJson(aux));
+        if (out.length > 0) yield out;
+      }
+    };
+  }
+
+  private async auxOfFilteredEvents(
+    query: AuxDataByRecordQuery,
+    window: { lo: number; hi: number },
+  ): Promise<Output> {
+    const sources = datasourceList(query.datasource);
+    const resolved = await this.queries.resolve(query, window, 'exact');
+    const events = this.queries.rows(resolved, { order: 'asc' });
+    return jsonArrayOutput(page(this.auxOfEvents(events, sources), query.offset, query.limit));
+  }
+
+  async list(query: AuxDataListQuery): Promise<Output> {
+    const eventFilter = ['author', 'value', 'freetext', 'startTS', 'stopTS'].some((k) => query[k as keyof AuxDataListQuery] !== undefined);
+    if (eventFilter) {
+      if (query.eventID !== undefined) {
+        throw new AppError('BAD_REQUEST', 'Cannot include param eventID when using author, value, freetext, startTS or stopTS');
+      }
+      return this.auxOfFilteredEvents(query, globalWindow());
+    }
+    const sources = datasourceList(query.datasource);
+    const repo = this.repo;
+    const records: ChunkSource<string> = async function* () {
+      let afterId: string | undefined;
+      let skip = query.offset ?? 0;
+      let remaining = query.limit ?? Number.POSITIVE_INFINITY;
+      while (remaining > 0) {
+        const take = Math.min(chunkSize, remaining);
+        const rows = await repo.chunk({ eventId: query.eventID, sources, afterId, offset: skip, limit: take });
+        if (rows.length === 0) return;
+        yield rows.map(auxJson);
+        remaining -= rows.length;
+        if (rows.length < take) return;
+        skip = 0;
+        afterId = rows[rows.length - 1]!.id;
+      }
+    };
+    return jsonArrayOutput(records);
+  }
+
+  async byRecord(caller: AuthContext, kind: RecordKind, id: string, query: AuxDataByRecordQuery): Promise<Output> {
+    const record = await this.queries.record(caller, kind, id, recordNotFound[kind](id));
+    return this.auxOfFilteredEvents(query, { lo: record.start_ts, hi: record.stop_ts });
+  }
+
+  async get(id: string): Promise<EventAuxData> {
+    const row = await this.repo.findById(id);
+    if (!row) throw new AppError('NOT_FOUND', `No record found for id: ${id}`);
+    return toWireAux(row);
+  }
+
+  /**
+   * POST is an upsert (reference §5.7): a record for the same (event, data source) has its
+   * data_array replaced (204); otherwise a record is created (201). A client id names the record
+   * to create or replace. The event must exist either way. Published on the event's live window.
+   */
+  async create(body: CreateEventAuxData): Promise<{ insertedId: string } | null> {
+    const repo = this.repo;
+    const event = await new EventsRepository(this.ctx.database.db).findById(body.event_id);
+    if (!event) throw eventNotFound();
+    const dataArray = JSON.stringify(body.data_array ?? []);
+    const live = shouldPublish(event.ts, true);
+
+    const replace = async (target: AuxRow, patch: Partial<AuxRow>) => {
+      await repo.update(target.id, patch);
+      const updated = { ...target, ...patch };
+      if (live && updated.data_array !== target.data_array) this.ctx.bus.publish('updateEventAuxData', toWireAux(updated));
+      return null;
+    };
+
+    if (body.id !== undefined) {
+      const byId = await repo.findById(body.id);
+      if (byId) {
+        const holder = await repo.findByEventAndSource(body.event_id, body.data_source);
+        if (holder && holder.id !== byId.id) throw pairTaken();
+        return replace(byId, { event_id: body.event_id, data_source: body.data_source, data_array: dataArray });
+      }
+    }
+    const existing = await repo.findByEventAndSource(body.event_id, body.data_source);
+    if (existing) return replace(existing, { data_array: dataArray });
+
+    const row: AuxRow = { id: body.id ?? newObjectId(), event_id: body.event_id, data_source: body.data_source, data_array: dataArray };
+    try {
+      await repo.insert(row);
+    } catch (err) {
+      // A concurrent POST for the same event and source (or id) won the race: replace its data.
+      const winner = (await repo.findByEventAndSource(row.event_id, row.data_source)) ?? (await repo.findById(row.id));
+      if (!winner) throw err;
+      if (winner.event_id !== row.event_id || winner.data_source !== row.data_source) throw pairTaken();
+      return replace(winner, { data_array: dataArray });
+    }
+    if (live) this.ctx.bus.publish('newEventAuxData', toWireAux(row));
+    return { insertedId: row.id };
+  }
+
+  async update(id: string, body: UpdateEventAuxData): Promise<void> {
+    const repo = this.repo;
+    const existing = await repo.findById(id);
+    if (!existing) throw new AppError('NOT_FOUND', `No record found for id: ${id}`);
+    if (body.event_id !== undefined && !(await new EventsRepository(this.ctx.database.db).exists(body.event_id))) throw eventNotFound();
+    const eventId = body.event_id ?? existing.event_id;
+    const dataSource = body.data_source ?? existing.data_source;
+    if (eventId !== existing.event_id || dataSource !== existing.data_source) {
+      const holder = await repo.findByEventAndSource(eventId, dataSource);
+      if (holder && holder.id !== id) throw pairTaken();
+    }
+    const dataArray =
+      body.data_array === undefined
+        ? existing.data_array
+        : JSON.stringify(mergeAuxDataArrays(parseJson<AuxDataItem[]>(existing.data_array, []), body.data_array));
+    const updated: AuxRow = { id, event_id: eventId, data_source: dataSource, data_array: dataArray };
+    const changed = updated.event_id !== existing.event_id || updated.data_source !== existing.data_source || updated.data_array !== existing.data_array;
+    if (!changed) return; // Nothing to store or announce (this also ends echo loops between mirrored servers).
+    try {
+      await repo.update(id, { event_id: eventId, data_source: dataSource, data_array: dataArray });
+    } catch (err) {
+      if (await repo.findByEventAndSource(eventId, dataSource)) throw pairTaken();
+      throw err;
+    }
+    this.ctx.bus.publish('updateEventAuxData', toWireAux(updated));
+  }
+
+  async remove(id: string): Promise<void> {
+    const repo = this.repo;
+    const existing = await repo.findById(id);
+    if (!existing) throw new AppError('NOT_FOUND', `No record found for id: ${id}`);
+    await repo.delete(id);
+    this.ctx.bus.publish('deleteEventAuxData', toWireAux(existing));
+  }
+}
+
