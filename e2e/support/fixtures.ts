@@ -73,7 +73,7 @@ export const test = base.extend<{ consoleErrors: ConsoleGuard; adminApi: ApiClie
 export { expect };
 
 /** Storage state of the admin session saved by the setup project. */
-export const adminStorageState = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../test-results/.auth/admin.json',
+export const adminStorageState = path.join(
+  process.env.E2E_RUN_DIR ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../test-results'),
+  'admin.json',
 );

@@ -13,7 +13,9 @@ export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)
  */
 export const portRange = {
   first: Number(process.env.E2E_PORT_FIRST ?? 8300),
-  last: Number(process.env.E2E_PORT_LAST ?? (process.env.E2E_PORT_FIRST ? Number(process.env.E2E_PORT_FIRST) + 99 : 8399)),
+  last: Number(
+    process.env.E2E_PORT_LAST ?? (process.env.E2E_PORT_FIRST ? Number(process.env.E2E_PORT_FIRST) + 99 : 8399),
+  ),
 } as const;
 
 export interface StartServerOptions {

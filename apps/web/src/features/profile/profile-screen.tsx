@@ -101,6 +101,8 @@ export function ProfileScreen() {
   });
 
   if (!profile) return <LoadingText text={statusTexts.loading} />;
+  // The shared guest account has no profile to edit (seed 000 §6).
+  if (auth.isGuest) return <div className="text-center p-4 text-secondary">{statusTexts.notAllowed}</div>;
 
   return (
     <Row className="justify-content-center">
