@@ -14,7 +14,10 @@ test.describe('login and logout', () => {
     await expect(page).toHaveURL(/\/login$/);
     await page.getByPlaceholder('Username').fill('Admin'); // lower-cased before sending
     await page.getByPlaceholder('Password').fill('demo');
+    const sent = page.waitForRequest((r) => r.url().endsWith('/auth/login'));
     await page.getByRole('button', { name: 'Login', exact: true }).click();
+    // Without a captcha site key the captcha field is null.
+    expect((await sent).postDataJSON()).toEqual({ username: 'admin', password: 'demo', reCaptcha: null });
 
     await expect(page).toHaveURL(/\/$/);
     const header = page.getByRole('navigation').first();
