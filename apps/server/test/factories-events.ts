@@ -154,7 +154,8 @@ export interface DemoLowering {
  * frame grab on every SAMPLE and FRAMEGRAB event.
  */
 export async function loadDemoLowering(db: Kysely<DB>): Promise<DemoLowering> {
-  const lowering = JSON.parse(readFileSync(demoFile('FKt230303_S0492_loweringRecord.json'), 'utf8')) as Record<string, string>;
+  const record = JSON.parse(readFileSync(demoFile('FKt230303_S0492_loweringRecord.json'), 'utf8')) as unknown;
+  const lowering = (Array.isArray(record) ? record[0] : record) as Record<string, string>;
   const loweringId = await insertLowering(db, {
     id: lowering.id!,
     lowering_id: lowering.lowering_id!,

@@ -1,0 +1,187 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newObjectId } from '@bathylog/shared';
+import { createTestApp, engines, type TestApp } from '../../../test/test-app.js';
+import { createRoleUsers, type RoleUsers } from '../../../test/role-tokens.js';
+import { insertCruise, insertLowering, loadDemoLowering, type DemoLowering } from '../../../test/factories-events.js';
+
+type Json = Record<string, unknown>;
+
+/** Splits CSV text into rows of cells (RFC 4180 quoting), to check what spreadsheets will read. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else cell += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (ch === '\n') {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+    } else cell += ch;
+  }
+  row.push(cell);
+  rows.push(row);
+  return rows;
+}
+
+describe.each(engines)('event exports API on %s', (engine) => {
+  let t: TestApp;
+  let users: RoleUsers;
+  let admin: string;
+  let demo: DemoLowering;
+
+  beforeAll(async () => {
+    t = await createTestApp(engine);
+    users = await createRoleUsers(t);
+    admin = users.tokens.admin!;
+    demo = await loadDemoLowering(t.ctx.database.db);
+  });
+  afterAll(() => t?.close());
+
+  const get = (url: string, token: string | undefined = admin) => t.api('GET', url, { token });
+
+  it('exports the demo lowering S0492 as JSON: every event, oldest first, with its aux data and no aux ids', async () => {
+    const res = await get(`/event_exports/bylowering/${demo.loweringId}?add_record_ids=true`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    const events = res.json() as Json[];
+    expect(events).toHaveLength(4540);
+    expect(events.map((e) => e.id)).toEqual(demo.events.map((e) => e.id));
+    const first = demo.events[0]!;
+    expect(events[0]).toEqual({
+      id: first.id,
+      ts: '2023-03-14T22:15:39.479Z',
+      event_author: 'mt',
+      event_value: 'VEHICLE',
+      event_options: [{ event_option_name: 'milestone', event_option_value: 'Off deck' }],
+      event_free_text: '',
+      lowering_id: 'S0492',
+      aux_data: [
+        {
+          data_source: 'vehicleRealtimeNavData',
+          data_array: [
+            { data_name: 'latitude', data_value: '23.550000', data_uom: 'ddeg' },
+            { data_name: 'longitude', data_value: '-45.140000', data_uom: 'ddeg' },
+            { data_name: 'depth', data_value: '1000.00', data_uom: 'meters' },
+            { data_name: 'heading', data_value: '0', data_uom: 'deg' },
+          ],
+        },
+      ],
+    });
+    const sample = events.find((e) => e.event_value === 'SAMPLE')!;
+    expect((sample.aux_data as Json[]).map((a) => a.data_source)).toEqual(['vehicleRealtimeNavData', 'framegrabber']);
+    expect(events.reduce((n, e) => n + (e.aux_data as unknown[]).length, 0)).toBe(demo.auxCount);
+  });
+
+  it('exports the demo lowering as CSV: header per §6.1 with lowering_id at position 2, one line per event', async () => {
+    const res = await get(`/event_exports/bylowering/${demo.loweringId}?format=csv&add_record_ids=true`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.body.endsWith('\n')).toBe(false);
+    const lines = res.body.split('\n');
+    expect(lines).toHaveLength(4541);
+    const rows = parseCsv(res.body);
+    const header = rows[0]!;
+    expect(header.slice(0, 6)).toEqual(['id', 'ts', 'lowering_id', 'event_value', 'event_author', 'event_free_text']);
+    const options = header.filter((c) => c.startsWith('event_option.'));
+    expect(options).toEqual([...options].sort());
+    expect(header.indexOf(options.at(-1)!)).toBeLessThan(header.indexOf('framegrabber.camera_name_2_uom'));
+    expect(header.slice(-12)).toEqual([
+      'framegrabber.filename_2_uom',
+      'framegrabber.filename_2_value',
+      'framegrabber.filename_uom',
+      'framegrabber.filename_value',
+      'vehicleRealtimeNavData.depth_uom',
+      'vehicleRealtimeNavData.depth_value',
+      'vehicleRealtimeNavData.heading_uom',
+      'vehicleRealtimeNavData.heading_value',
+      'vehicleRealtimeNavData.latitude_uom',
+      'vehicleRealtimeNavData.latitude_value',
+      'vehicleRealtimeNavData.longitude_uom',
+      'vehicleRealtimeNavData.longitude_value',
+    ]);
+    expect(rows.every((r) => r.length === header.length)).toBe(true);
+    const cell = (row: string[], column: string) => row[header.indexOf(column)];
+    const first = rows[1]!;
+    expect([cell(first, 'id'), cell(first, 'lowering_id'), cell(first, 'event_option.milestone'), cell(first, 'vehicleRealtimeNavData.depth_value')]).toEqual([
+      demo.events[0]!.id,
+      'S0492',
+      'Off deck',
+      '1000.00',
+    ]);
+    // Every line break of free text is written as \n, so multi-line notes stay on their line.
+    const multiLine = demo.events.findIndex((e) => (e.event_free_text ?? '').includes('\n'));
+    if (multiLine >= 0) expect(cell(rows[multiLine + 1]!, 'event_free_text')).toBe(demo.events[multiLine]!.event_free_text!.replace(/\r\n|\r|\n/g, '\\n'));
+  });
+
+  it('filters like the events routes; datasource is an exact source and keeps every aux source of the kept events', async () => {
+    const noAsnap = (await get(`/event_exports/bylowering/${demo.loweringId}?value=!ASNAP`)).json() as Json[];
+    expect(noAsnap).toHaveLength(4540 - 3701);
+    const framed = (await get(`/event_exports/bylowering/${demo.loweringId}?datasource=framegrabber`)).json() as Json[];
+    expect(framed.map((e) => e.event_value).sort()).toEqual(demo.events.filter((e) => e.event_value === 'SAMPLE' || e.event_value === 'FRAMEGRAB').map((e) => e.event_value).sort());
+    expect((framed[0]!.aux_data as Json[]).map((a) => a.data_source)).toEqual(['vehicleRealtimeNavData', 'framegrabber']);
+    expect((await get(`/event_exports/bylowering/${demo.loweringId}?datasource=frame`)).statusCode).toBe(404);
+    const csv = await get(`/event_exports/bylowering/${demo.loweringId}?datasource=framegrabber&format=csv`);
+    expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(csv.body.split('\n')).toHaveLength(framed.length + 1);
+    const fulltext = (await get(`/event_exports/bylowering/${demo.loweringId}?fulltext=basalt`)).json() as Json[];
+    expect(fulltext.length).toBeGreaterThan(0);
+    expect(fulltext.every((e) => JSON.stringify([e.event_value, e.event_free_text, e.event_options, e.event_author]).toLowerCase().includes('basalt'))).toBe(true);
+  });
+
+  it('pages offset first, then limit (Sealog applied the limit first, §12 item 8); no row cap', async () => {
+    const page = (await get(`/event_exports/bylowering/${demo.loweringId}?offset=2&limit=3`)).json() as Json[];
+    expect(page.map((e) => e.id)).toEqual(demo.events.slice(2, 5).map((e) => e.id));
+    const tail = (await get(`/event_exports/bylowering/${demo.loweringId}?offset=4000&limit=2000`)).json() as Json[];
+    expect(tail.map((e) => e.id)).toEqual(demo.events.slice(4000).map((e) => e.id));
+  });
+
+  it('exports one event with its aux data as JSON or a one-row CSV; 404 No records found when missing', async () => {
+    const sample = demo.events.find((e) => e.event_value === 'SAMPLE')!;
+    const json = (await get(`/event_exports/${sample.id}`)).json() as Json;
+    expect(json).toMatchObject({ id: sample.id, event_value: 'SAMPLE' });
+    expect((json.aux_data as Json[]).map((a) => a.data_source)).toEqual(['vehicleRealtimeNavData', 'framegrabber']);
+    const csv = parseCsv((await get(`/event_exports/${sample.id}?format=csv&add_record_ids=true`)).body);
+    expect(csv).toHaveLength(2);
+    expect(csv[0]!.slice(0, 3)).toEqual(['id', 'ts', 'lowering_id']);
+    expect(csv[1]![csv[0]!.indexOf('framegrabber.camera_name_2_value')]).toBe('Down Camera');
+    expect((await get(`/event_exports/${newObjectId()}`)).json()).toEqual({ statusCode: 404, error: 'Not Found', message: 'No records found' });
+  });
+
+  it('the global list covers 1970 up to now; bycruise uses the cruise window; not-found answers as Sealog', async () => {
+    expect(((await get('/event_exports?limit=5')).json() as Json[]).map((e) => e.id)).toEqual(demo.events.slice(0, 5).map((e) => e.id));
+    expect((await get(`/event_exports?startTS=1678832139479&stopTS=2023-03-14T22:16:00Z`)).json()).toHaveLength(3);
+    const cruise = await insertCruise(t.ctx.database.db, { cruise_id: 'FKt230303', start_ts: '2023-03-03T00:00:00Z', stop_ts: '2023-04-11T23:59:59Z' });
+    const withIds = (await get(`/event_exports/bycruise/${cruise}?limit=1&add_record_ids=true`)).json() as Json[];
+    expect(withIds[0]).toMatchObject({ cruise_id: 'FKt230303', lowering_id: 'S0492' });
+    const csvHeader = (await get(`/event_exports/bycruise/${cruise}?limit=1&add_record_ids=true&format=csv`)).body.split('\n')[0];
+    expect(csvHeader!.startsWith('"id","cruise_id","lowering_id","ts","event_value"')).toBe(true);
+    const missing = newObjectId();
+    expect((await get(`/event_exports/bycruise/${missing}`)).json()).toEqual({ statusCode: 404, error: 'Not Found', message: 'cruise not found for that id' });
+    expect((await get(`/event_exports/bylowering/${missing}`)).json()).toEqual({ statusCode: 404, error: 'Not Found', message: 'lowering not found for that id' });
+    const empty = await insertLowering(t.ctx.database.db, { start_ts: '2030-01-01T00:00:00Z', stop_ts: '2030-01-02T00:00:00Z' });
+    expect((await get(`/event_exports/bylowering/${empty}`)).json()).toEqual({ statusCode: 404, error: 'Not Found', message: 'No records found' });
+  });
+
+  it('refuses sort and other unknown or bad query input; reads need read_events', async () => {
+    expect((await get(`/event_exports/bylowering/${demo.loweringId}?sort=newest`)).json()).toEqual({ statusCode: 400, error: 'Bad Request', message: '"sort" is not allowed' });
+    expect((await get('/event_exports?startTS=never')).statusCode).toBe(400);
+    expect((await get('/event_exports?limit=0')).statusCode).toBe(400);
+    expect((await get('/event_exports/bylowering/xyz')).statusCode).toBe(400);
+    expect((await get('/event_exports?limit=1', users.tokens.event_watcher)).statusCode).toBe(200);
+    expect((await t.api('GET', '/event_exports?limit=1')).statusCode).toBe(401);
+    expect((await get('/event_exports?limit=1', users.tokens.disabled)).statusCode).toBe(401);
+  });
+});
