@@ -1,4 +1,13 @@
-import { createContext, useContext, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type ReactNode,
+} from 'react';
 import { useQueryClient, type QueryKey } from '@tanstack/react-query';
 import type { WsChannel, WsCustomVar, WsPayloads } from '@bathylog/shared';
 import { useAuth } from '../lib/auth';
@@ -52,8 +61,9 @@ const noop = () => () => undefined;
 
 export function useRealtimeState(): RealtimeState {
   const client = useRealtime();
+  const subscribe = useCallback((cb: () => void) => (client ? client.onState(cb) : noop()), [client]);
   return useSyncExternalStore(
-    client ? (cb) => client.onState(cb) : noop,
+    subscribe,
     () => client?.state ?? 'idle',
     () => 'idle' as RealtimeState,
   );
