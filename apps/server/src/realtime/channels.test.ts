@@ -225,35 +225,47 @@ describe.each(engines)('realtime channels on %s', (engine) => {
     expect(w.pubs(wsPath('newEvents')).map((p) => (p as { event_value: string }).event_value)).toEqual(['FISH']);
   });
 
-  it('delivers the aux-data channels (and events published by other code) to readers of events', async () => {
-    const channels: WsChannel[] = [
-      'newEvents',
-      'updateEvents',
-      'deleteEvents',
-      'newEventAuxData',
-      'updateEventAuxData',
-      'deleteEventAuxData',
-    ];
+  it('publishes aux data created, replaced, updated and deleted through the REST API', async () => {
+    const channels: WsChannel[] = ['newEventAuxData', 'updateEventAuxData', 'deleteEventAuxData'];
     const w = await subscriber(users.tokens.event_watcher!, channels);
-    const event = {
-      id: '6b02c84cfc29901d2400d502',
-      ts: new Date().toISOString(),
-      event_author: 'guest',
-      event_value: 'FISH',
-      event_options: [{ event_option_name: 'color', event_option_value: 'red' }],
-      event_free_text: 'x',
-    };
-    const aux = {
-      event_id: event.id,
+    const post = await t.api('POST', '/events', { token: guest, body: { event_value: 'SAMPLE' } });
+    const eventId = (post.json() as { insertedId: string }).insertedId;
+    const nav = {
+      event_id: eventId,
       data_source: 'vehicleRealtimeNavData',
       data_array: [{ data_name: 'depth', data_value: '1000', data_uom: 'm' }],
-      id: '6b02c84cfc29901d2400d503',
     };
-    for (const channel of channels) t.ctx.bus.publish(channel, channel.includes('Aux') ? aux : event);
-    await barrier(w);
-    for (const channel of channels) {
-      expect(w.pubs(wsPath(channel))).toEqual([channel.includes('Aux') ? aux : event]);
-    }
+
+    const created = w.nextPub(wsPath('newEventAuxData'));
+    const aux = await t.api('POST', '/event_aux_data', { token: admin, body: nav });
+    expect(aux.statusCode).toBe(201);
+    const auxId = (aux.json() as { insertedId: string }).insertedId;
+    const stored = () =>
+      t.api('GET', `/event_aux_data/${auxId}`, { token: admin }).then((r) => r.json() as Record<string, unknown>);
+    expect(await created).toEqual(await stored());
+    expect(await stored()).toEqual({ ...nav, id: auxId });
+
+    // The same event and source again replaces the data: an update.
+    const replaced = w.nextPub(wsPath('updateEventAuxData'));
+    const again = await t.api('POST', '/event_aux_data', {
+      token: admin,
+      body: { ...nav, data_array: [{ data_name: 'depth', data_value: '1001', data_uom: 'm' }] },
+    });
+    expect(again.statusCode).toBe(204);
+    expect(await replaced).toEqual(await stored());
+
+    const patched = w.nextPub(wsPath('updateEventAuxData'));
+    const patch = await t.api('PATCH', `/event_aux_data/${auxId}`, {
+      token: admin,
+      body: { data_array: [{ data_name: 'heading', data_value: '90', data_uom: 'deg' }] },
+    });
+    expect(patch.statusCode).toBe(204);
+    const afterPatch = await stored();
+    expect(await patched).toEqual(afterPatch);
+
+    const deleted = w.nextPub(wsPath('deleteEventAuxData'));
+    expect((await t.api('DELETE', `/event_aux_data/${auxId}`, { token: admin })).statusCode).toBe(204);
+    expect(await deleted).toEqual(afterPatch);
   });
 });
 
