@@ -29,7 +29,12 @@ export interface EventOptionsFormProps {
   busy?: boolean;
 }
 
-const Required = () => <span className="text-danger"> *</span>;
+const Required = () => (
+  <span className="text-danger" aria-hidden="true">
+    {' '}
+    *
+  </span>
+);
 
 function OptionControl({
   option,
@@ -67,7 +72,12 @@ function OptionControl({
             {required && <Required />}
           </Form.Label>
           {option.event_option_type === 'dropdown' ? (
-            <Form.Select value={text} isInvalid={!!error} onChange={(e) => onChange(e.target.value)}>
+            <Form.Select
+              value={text}
+              isInvalid={!!error}
+              aria-describedby={error ? `${id}-error` : undefined}
+              onChange={(e) => onChange(e.target.value)}
+            >
               <option value="" />
               {option.event_option_values.map((v) => (
                 <option key={v} value={v}>
@@ -81,6 +91,7 @@ function OptionControl({
               value={text}
               disabled={option.event_option_type === 'static text'}
               isInvalid={!!error}
+              aria-describedby={error ? `${id}-error` : undefined}
               onChange={(e) => onChange(e.target.value)}
             />
           )}
@@ -92,7 +103,12 @@ function OptionControl({
       const radio = option.event_option_type === 'radio buttons';
       const labelId = `${id}-label`;
       return (
-        <div className="mb-3" role="group" aria-labelledby={labelId}>
+        <div
+          className="mb-3"
+          role="group"
+          aria-labelledby={labelId}
+          aria-describedby={error ? `${id}-error` : undefined}
+        >
           <div className="form-label mb-1" id={labelId}>
             {option.event_option_name}
             {required && <Required />}
@@ -173,9 +189,12 @@ export function EventOptionsForm({ template, initialTs, onSubmit, onCancel, busy
           rows={2}
           value={state.freeText}
           isInvalid={!!errors.freeText}
+          aria-describedby={errors.freeText ? `${idPrefix}-free-text-feedback` : undefined}
           onChange={(e) => setState((s) => ({ ...s, freeText: e.target.value }))}
         />
-        <Form.Control.Feedback type="invalid">{errors.freeText}</Form.Control.Feedback>
+        <Form.Control.Feedback type="invalid" id={`${idPrefix}-free-text-feedback`}>
+          {errors.freeText}
+        </Form.Control.Feedback>
       </Form.Group>
       <Form.Group className="mb-3" controlId={`${idPrefix}-time`}>
         <Form.Label className="mb-1">
@@ -187,9 +206,12 @@ export function EventOptionsForm({ template, initialTs, onSubmit, onCancel, busy
           placeholder={customTimeFormat}
           value={state.time}
           isInvalid={!!errors.time}
+          aria-describedby={errors.time ? `${idPrefix}-time-feedback` : undefined}
           onChange={(e) => setState((s) => ({ ...s, time: e.target.value }))}
         />
-        <Form.Control.Feedback type="invalid">{errors.time}</Form.Control.Feedback>
+        <Form.Control.Feedback type="invalid" id={`${idPrefix}-time-feedback`}>
+          {errors.time}
+        </Form.Control.Feedback>
       </Form.Group>
       <div className="d-flex justify-content-end gap-2 border-top pt-3">
         <Button variant="secondary" size="sm" type="button" onClick={onCancel} disabled={busy}>

@@ -23,7 +23,17 @@ import { errorMessage } from '../../api/client';
 import { createEventTemplate, updateEventTemplate } from '../../api/event-templates';
 import { ErrorAlert, SuccessAlert } from '../../components/alerts';
 
-const Required = () => <span className="text-danger"> *</span>;
+const Required = () => (
+  <span className="text-danger" aria-hidden="true">
+    {' '}
+    *
+  </span>
+);
+
+/** Links a field to its message, so the message is read with the field. */
+function described(id: string, message: string | undefined) {
+  return message ? { 'aria-invalid': true, 'aria-describedby': `${id}-feedback` } : {};
+}
 
 /** The values textarea's label per choice type (client-behaviour §13). */
 const valuesLabel: Partial<Record<EventOptionType, string>> = {
@@ -105,9 +115,12 @@ function OptionFields({
               type="text"
               size="sm"
               isInvalid={!!optionErrors?.event_option_name}
+              {...described(id('name'), optionErrors?.event_option_name?.message)}
               {...register(`event_options.${index}.event_option_name`)}
             />
-            <Form.Control.Feedback type="invalid">{optionErrors?.event_option_name?.message}</Form.Control.Feedback>
+            <Form.Control.Feedback type="invalid" id={`${id('name')}-feedback`}>
+              {optionErrors?.event_option_name?.message}
+            </Form.Control.Feedback>
           </Form.Group>
         </Col>
         <Col sm={6}>
@@ -119,6 +132,7 @@ function OptionFields({
             <Form.Select
               size="sm"
               isInvalid={!!optionErrors?.event_option_type}
+              {...described(id('type'), optionErrors?.event_option_type?.message)}
               {...register(`event_options.${index}.event_option_type`)}
             >
               <option value="" />
@@ -128,7 +142,9 @@ function OptionFields({
                 </option>
               ))}
             </Form.Select>
-            <Form.Control.Feedback type="invalid">{optionErrors?.event_option_type?.message}</Form.Control.Feedback>
+            <Form.Control.Feedback type="invalid" id={`${id('type')}-feedback`}>
+              {optionErrors?.event_option_type?.message}
+            </Form.Control.Feedback>
           </Form.Group>
         </Col>
       </Row>
@@ -142,9 +158,10 @@ function OptionFields({
             type="text"
             size="sm"
             isInvalid={!!optionErrors?.event_option_default_value}
+            {...described(id('default'), optionErrors?.event_option_default_value?.message)}
             {...register(`event_options.${index}.event_option_default_value`)}
           />
-          <Form.Control.Feedback type="invalid">
+          <Form.Control.Feedback type="invalid" id={`${id('default')}-feedback`}>
             {optionErrors?.event_option_default_value?.message}
           </Form.Control.Feedback>
         </Form.Group>
@@ -156,9 +173,10 @@ function OptionFields({
             type="text"
             size="sm"
             isInvalid={!!optionErrors?.event_option_default_value}
+            {...described(id('default'), optionErrors?.event_option_default_value?.message)}
             {...register(`event_options.${index}.event_option_default_value`)}
           />
-          <Form.Control.Feedback type="invalid">
+          <Form.Control.Feedback type="invalid" id={`${id('default')}-feedback`}>
             {optionErrors?.event_option_default_value?.message}
           </Form.Control.Feedback>
         </Form.Group>
@@ -176,9 +194,12 @@ function OptionFields({
               size="sm"
               placeholder="comma delimited, i.e. value1,value2"
               isInvalid={!!optionErrors?.event_option_values}
+              {...described(id('values'), optionErrors?.event_option_values?.message)}
               {...register(`event_options.${index}.event_option_values`)}
             />
-            <Form.Control.Feedback type="invalid">{optionErrors?.event_option_values?.message}</Form.Control.Feedback>
+            <Form.Control.Feedback type="invalid" id={`${id('values')}-feedback`}>
+              {optionErrors?.event_option_values?.message}
+            </Form.Control.Feedback>
           </Form.Group>
           <Form.Group className="mb-2" controlId={id('default')}>
             <Form.Label className="mb-1">
@@ -188,9 +209,10 @@ function OptionFields({
               type="text"
               size="sm"
               isInvalid={!!optionErrors?.event_option_default_value}
+              {...described(id('default'), optionErrors?.event_option_default_value?.message)}
               {...register(`event_options.${index}.event_option_default_value`)}
             />
-            <Form.Control.Feedback type="invalid">
+            <Form.Control.Feedback type="invalid" id={`${id('default')}-feedback`}>
               {optionErrors?.event_option_default_value?.message}
             </Form.Control.Feedback>
           </Form.Group>
@@ -279,8 +301,15 @@ export function EventTemplateForm({ template, isAdmin, onSaved, onBlankChange }:
                   Button Name
                   <Required />
                 </Form.Label>
-                <Form.Control type="text" isInvalid={!!errors.event_name} {...register('event_name')} />
-                <Form.Control.Feedback type="invalid">{errors.event_name?.message}</Form.Control.Feedback>
+                <Form.Control
+                  type="text"
+                  isInvalid={!!errors.event_name}
+                  {...described('template-form-event-name', errors.event_name?.message)}
+                  {...register('event_name')}
+                />
+                <Form.Control.Feedback type="invalid" id="template-form-event-name-feedback">
+                  {errors.event_name?.message}
+                </Form.Control.Feedback>
               </Form.Group>
             </Col>
             <Col sm={6}>
@@ -289,8 +318,15 @@ export function EventTemplateForm({ template, isAdmin, onSaved, onBlankChange }:
                   Event Value
                   <Required />
                 </Form.Label>
-                <Form.Control type="text" isInvalid={!!errors.event_value} {...register('event_value')} />
-                <Form.Control.Feedback type="invalid">{errors.event_value?.message}</Form.Control.Feedback>
+                <Form.Control
+                  type="text"
+                  isInvalid={!!errors.event_value}
+                  {...described('template-form-event-value', errors.event_value?.message)}
+                  {...register('event_value')}
+                />
+                <Form.Control.Feedback type="invalid" id="template-form-event-value-feedback">
+                  {errors.event_value?.message}
+                </Form.Control.Feedback>
               </Form.Group>
             </Col>
           </Row>
@@ -300,9 +336,12 @@ export function EventTemplateForm({ template, isAdmin, onSaved, onBlankChange }:
               type="text"
               placeholder="i.e. biology,geology"
               isInvalid={!!errors.template_categories}
+              {...described('template-form-categories', errors.template_categories?.message)}
               {...register('template_categories')}
             />
-            <Form.Control.Feedback type="invalid">{errors.template_categories?.message}</Form.Control.Feedback>
+            <Form.Control.Feedback type="invalid" id="template-form-categories-feedback">
+              {errors.template_categories?.message}
+            </Form.Control.Feedback>
           </Form.Group>
           <Row className="mb-2">
             <Col sm={6}>
@@ -352,7 +391,12 @@ export function EventTemplateForm({ template, isAdmin, onSaved, onBlankChange }:
               onRemove={remove}
             />
           ))}
-          <Button variant="link" className="px-0 mb-3" type="button" onClick={() => append(emptyTemplateOption())}>
+          <Button
+            variant="link"
+            className="px-0 mb-3 text-decoration-none"
+            type="button"
+            onClick={() => append(emptyTemplateOption())}
+          >
             <i className="bi bi-plus-lg me-1" aria-hidden="true" />
             Add Option
           </Button>

@@ -75,7 +75,12 @@ function Field({
     <Form.Group className="mb-3" controlId={`user-form-${registration.name}`}>
       <Form.Label className="mb-1">
         {label}
-        {required && <span className="text-danger"> *</span>}
+        {required && (
+          <span className="text-danger" aria-hidden="true">
+            {' '}
+            *
+          </span>
+        )}
       </Form.Label>
       <Form.Control type={type} isInvalid={!!error} readOnly={readOnly} autoComplete={autoComplete} {...registration} />
       <Form.Control.Feedback type="invalid">{error?.message}</Form.Control.Feedback>
@@ -212,7 +217,11 @@ export function UserForm({ user, viewer, onSaved, onBlankChange }: UserFormProps
           )}
           <fieldset className="mb-3" aria-describedby="user-form-roles-error">
             <legend className="fs-6 mb-1">
-              Roles<span className="text-danger"> *</span>
+              Roles
+              <span className="text-danger" aria-hidden="true">
+                {' '}
+                *
+              </span>
             </legend>
             {grantable.map((role) => {
               const info = roleInfo(role, names);

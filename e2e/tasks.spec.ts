@@ -1,0 +1,199 @@
+import { writeFileSync } from 'node:fs';
+import type { BrowserContext, Page } from '@playwright/test';
+import { apiLogin, createUser, type ApiClient } from './support/api';
+import { test, expect } from './support/fixtures';
+import { startServer, type StartedServer } from './support/server';
+import { useSessionOf } from './support/session';
+
+/**
+ * Admin tasks (/tasks, seed 000 §2, §8): imports of event and aux-data records and the wipe. They
+ * change every event, so they run on a server of their own.
+ */
+
+const ids = {
+  first: '64025492c476e18a7cfc0001',
+  second: '64025492c476e18a7cfc0002',
+  existing: '64025492c476e18a7cfc0003',
+  aux: '64025492c476e18a7cfc00a1',
+};
+
+async function sessionOn(context: BrowserContext, url: string, client: ApiClient) {
+  await context.clearCookies();
+  await context.addCookies([
+    { name: 'token', value: client.token, url },
+    { name: 'id', value: client.userId, url },
+  ]);
+}
+
+async function openTask(page: Page, name: string, dialog: string) {
+  await page.getByRole('button', { name }).click();
+  return page.getByRole('dialog', { name: dialog });
+}
+
+/** GET on a list: Sealog answers an empty list with 404. */
+async function count(api: ApiClient, path: string): Promise<number> {
+  const res = await api.context.get(`/sealog-server/api/v1/${path}`);
+  if (res.status() === 404) return 0;
+  expect(res.status()).toBe(200);
+  return ((await res.json()) as unknown[]).length;
+}
+
+test.describe('tasks on a server of their own', () => {
+  test.describe.configure({ mode: 'serial' });
+  let server: StartedServer;
+  let admin: ApiClient;
+
+  test.beforeAll(async () => {
+    server = await startServer({ mode: 'production' });
+    admin = await apiLogin('admin', 'demo', server.url);
+  });
+
+  test.afterAll(async () => {
+    await admin?.dispose();
+    await server?.stop();
+  });
+
+  test('hovering or focusing an entry describes it', async ({ page, context }) => {
+    await sessionOn(context, server.url, admin);
+    await page.goto(`${server.url}/tasks`);
+    await page.getByRole('button', { name: 'Import Event Records' }).hover();
+    await expect(page.getByTestId('task-description')).toHaveText(
+      'Import Event RecordsAdd new event data records from a JSON-formated file.',
+    );
+    await page.getByRole('button', { name: 'Wipe Local Database' }).hover();
+    await expect(page.getByTestId('task-description')).toContainText(
+      'Delete all existing events from the local database.',
+    );
+    // Keyboard users get the same text.
+    await page.getByRole('button', { name: 'Import Aux Data Records' }).focus();
+    await expect(page.getByTestId('task-description')).toContainText(
+      'Add new aux data records from a JSON-formated file.',
+    );
+    await expect(page.getByRole('button', { name: 'Import Aux Data Records' })).toHaveAccessibleDescription(
+      /Add new aux data records/,
+    );
+  });
+
+  test('event import: new records imported, an existing id skipped, a bad record logged', async ({
+    page,
+    context,
+  }, testInfo) => {
+    await admin.post('events', { id: ids.existing, event_value: 'ALREADY', ts: '2023-03-03T16:00:00.000Z' });
+    const records = [
+      {
+        id: ids.first,
+        ts: '2023-03-03T17:00:00.000Z',
+        event_author: 'mt',
+        event_value: 'CRUISE',
+        event_free_text: '',
+        event_options: [{ event_option_name: 'status', event_option_value: 'Start of Cruise' }],
+        // Export files with aux data carry more fields: they are left out.
+        aux_data: [],
+      },
+      {
+        id: ids.existing,
+        ts: '2023-03-03T16:00:00.000Z',
+        event_author: 'mt',
+        event_value: 'ALREADY',
+        event_free_text: '',
+        event_options: [],
+      },
+      {
+        id: ids.second,
+        ts: '2023-03-03T18:00:00.000Z',
+        event_author: 'mt',
+        event_value: 'SONAR',
+        event_free_text: 'ping',
+        event_options: [],
+      },
+      { id: '64025492c476e18a7cfc0bad', ts: 'yesterday', event_author: 'mt', event_value: 'BAD', event_options: [] },
+    ];
+    const file = testInfo.outputPath('events.json');
+    writeFileSync(file, JSON.stringify(records));
+
+    await sessionOn(context, server.url, admin);
+    await page.goto(`${server.url}/tasks`);
+    const dialog = await openTask(page, 'Import Event Records', 'Import Event Records');
+    await dialog.getByTestId('import-file-input').setInputFiles(file);
+    await expect(dialog.getByTestId('import-pending')).toHaveText('Complete');
+    await expect(dialog.getByTestId('import-imported')).toHaveText('2');
+    await expect(dialog.getByTestId('import-skipped')).toHaveText('1');
+    await expect(dialog.getByTestId('import-errors')).toHaveText('1');
+    await expect(dialog.getByTestId('import-log')).toContainText('64025492c476e18a7cfc0bad:');
+    await dialog.getByRole('button', { name: 'Close' }).last().click();
+
+    const first = await admin.get<{ event_author: string; ts: string; event_options: unknown[] }>(
+      `events/${ids.first}`,
+    );
+    expect(first).toMatchObject({
+      event_author: 'mt',
+      ts: '2023-03-03T17:00:00.000Z',
+      event_options: [{ event_option_name: 'status', event_option_value: 'Start of Cruise' }],
+    });
+    expect(await count(admin, 'events')).toBe(3);
+  });
+
+  test('aux-data import: created, replaced (updated) and refused records are counted apart', async ({
+    page,
+    context,
+  }, testInfo) => {
+    const nav = (lat: string) => ({
+      event_id: ids.first,
+      data_source: 'vesselRealtimeNavData',
+      data_array: [{ data_name: 'latitude', data_value: lat, data_uom: 'ddeg' }],
+    });
+    const records = [
+      { ...nav('18.5'), id: ids.aux },
+      nav('18.6'), // same event and source: the server replaces the data
+      { event_id: '64025492c476e18a7cfc0fff', data_source: 'vesselRealtimeNavData', data_array: [] },
+    ];
+    const file = testInfo.outputPath('aux.json');
+    writeFileSync(file, JSON.stringify(records));
+
+    await sessionOn(context, server.url, admin);
+    await page.goto(`${server.url}/tasks`);
+    const dialog = await openTask(page, 'Import Aux Data Records', 'Import Aux Data Records');
+    await dialog.getByTestId('import-file-input').setInputFiles(file);
+    await expect(dialog.getByTestId('import-pending')).toHaveText('Complete');
+    await expect(dialog.getByTestId('import-imported')).toHaveText('1');
+    await expect(dialog.getByTestId('import-updated')).toHaveText('1');
+    await expect(dialog.getByTestId('import-skipped')).toHaveText('0');
+    await expect(dialog.getByTestId('import-errors')).toHaveText('1');
+    await expect(dialog.getByTestId('import-log')).toContainText('unknown:');
+    await dialog.getByRole('button', { name: 'Close' }).last().click();
+
+    const aux = await admin.get<{ data_array: Array<{ data_value: string }> }>(`event_aux_data/${ids.aux}`);
+    expect(aux.data_array[0]!.data_value).toBe('18.6');
+  });
+
+  test('wipe asks first; Cancel keeps everything, Yup! deletes every event and aux-data record', async ({
+    page,
+    context,
+  }) => {
+    expect(await count(admin, 'events')).toBeGreaterThan(0);
+    expect(await count(admin, 'event_aux_data')).toBeGreaterThan(0);
+    await sessionOn(context, server.url, admin);
+    await page.goto(`${server.url}/tasks`);
+
+    await page.getByRole('button', { name: 'Wipe Local Database' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Confirm Wipe' });
+    await expect(confirm).toContainText('Are you sure you want to wipe the local database?');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await expect(confirm).toBeHidden();
+    expect(await count(admin, 'events')).toBe(3);
+
+    await page.getByRole('button', { name: 'Wipe Local Database' }).click();
+    await confirm.getByRole('button', { name: 'Yup!' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'deleted' })).toBeVisible();
+    expect(await count(admin, 'events')).toBe(0);
+    expect(await count(admin, 'event_aux_data')).toBe(0);
+  });
+});
+
+test('tasks: anyone but an admin is sent home', async ({ page, context, adminApi }) => {
+  const manager = await createUser(adminApi, { roles: ['cruise_manager'], password: 'password1' });
+  await useSessionOf(context, manager.username, 'password1');
+  await page.goto('/tasks');
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('button', { name: 'Wipe Local Database' })).toHaveCount(0);
+});
