@@ -40,7 +40,10 @@ export class IndexedDbQueueStorage implements QueueStorage {
     return this.db;
   }
 
-  async transact<R>(plan: (ops: readonly QueuedOp[]) => { changes: QueueChange[]; result: R }) {
+  async transact<R>(
+    plan: (ops: readonly QueuedOp[]) => { changes: QueueChange[]; result: R },
+    opts: { durable?: boolean } = {},
+  ) {
     if (this.fallback) return this.fallback.transact(plan);
     let db: IDBDatabase;
     try {
@@ -54,7 +57,8 @@ export class IndexedDbQueueStorage implements QueueStorage {
       return this.fallback.transact(plan);
     }
     return new Promise<{ ops: QueuedOp[]; result: R }>((resolve, reject) => {
-      const tx = db.transaction(storeName, 'readwrite');
+      // What the user logged is flushed to disk before the line shows; the rest may wait.
+      const tx = db.transaction(storeName, 'readwrite', { durability: opts.durable ? 'strict' : 'relaxed' });
       const store = tx.objectStore(storeName);
       let before: QueuedOp[] = [];
       let planned: { changes: QueueChange[]; result: R } | null = null;

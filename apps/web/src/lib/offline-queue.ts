@@ -43,10 +43,13 @@ export type QueueChange =
 export interface QueueStorage {
   /**
    * Reads every operation (in seq order), lets `plan` decide the changes from them, applies the
-   * changes atomically and returns the operations after it plus the plan's result.
+   * changes atomically and returns the operations after it plus the plan's result. `durable`
+   * asks that the changes be on disk before it resolves (a new event); bookkeeping (claims,
+   * attempts) may be written lazily, since losing it only causes a harmless resend.
    */
   transact<R>(
     plan: (ops: readonly QueuedOp[]) => { changes: QueueChange[]; result: R },
+    opts?: { durable?: boolean },
   ): Promise<{ ops: QueuedOp[]; result: R }>;
 }
 
@@ -237,7 +240,9 @@ export class OfflineQueue {
   private async change(plan: (ops: readonly QueuedOp[]) => QueueChange[]): Promise<void> {
     if (!this.started) void this.start();
     await this.ensureLoaded();
-    const { ops } = await this.storage.transact((current) => ({ changes: plan(current), result: null }));
+    const { ops } = await this.storage.transact((current) => ({ changes: plan(current), result: null }), {
+      durable: true,
+    });
     this.setSnapshot(ops);
     void this.flush();
   }
