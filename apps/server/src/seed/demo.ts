@@ -278,6 +278,21 @@ export async function loadDemo(ctx: AppContext, opts: LoadDemoOptions = {}): Pro
     { start_ts: loweringRow.start_ts, stop_ts: loweringRow.stop_ts, milestones: meta.milestones ?? {} },
     diveRows.map((e, i) => ({ ts: e.ts as number, event_options: diveEvents[i]!.event_options ?? [] })),
   );
+  // The shipped record says off-bottom 01:39:44, but the pilots logged "Off bottom" at 07:35:21 and
+  // 262 photo/sample events lie between. Store the milestones the dive's own events give, so the
+  // milestones shown agree with the depth profile and the images.
+  const milestoneKeys = {
+    lowering_descending: timeline.descending,
+    lowering_on_bottom: timeline.onBottom,
+    lowering_off_bottom: timeline.offBottom,
+    lowering_on_surface: timeline.onSurface,
+  };
+  const storedMeta = JSON.parse(String(loweringRow.lowering_additional_meta ?? '{}')) as Record<string, unknown>;
+  storedMeta.milestones = {
+    ...(meta.milestones ?? {}),
+    ...Object.fromEntries(Object.entries(milestoneKeys).map(([k, t]) => [k, new Date(t).toISOString()])),
+  };
+  loweringRow.lowering_additional_meta = JSON.stringify(storedMeta);
   const maxDepth = Number(meta.stats?.max_depth);
   if (!Number.isFinite(maxDepth) || maxDepth <= 0)
     throw new Error(`demo data: lowering ${lowering.id} has no stats.max_depth`);
