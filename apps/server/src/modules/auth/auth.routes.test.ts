@@ -613,3 +613,24 @@ describe.each(engines)('login rate limit and registration settings on %s', (engi
     expect(row).toEqual({ roles: '["event_watcher"]', disabled: 1 });
   });
 });
+
+describe.each(engines)('reset links with a configured public URL on %s', (engine) => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    app = await createTestApp(engine, { publicUrl: 'https://ship.example/bathylog/' });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it("points at this server's client, whatever resetURL the caller sent", async () => {
+    const res = await app.api('POST', '/auth/forgotPassword', {
+      body: { email: 'admin@notarealserver.com', resetURL: 'https://evil.example/steal/' },
+    });
+    expect(res.statusCode).toBe(200);
+    const mail = outbox(app).find((m) => m.includes('To: admin@notarealserver.com'));
+    expect(mail).toMatch(/https:\/\/ship\.example\/bathylog\/resetPassword\/[0-9a-f]{40}/);
+    expect(mail).not.toContain('evil.example');
+  });
+});

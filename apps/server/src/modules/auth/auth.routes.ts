@@ -1,4 +1,10 @@
-import { forgotPasswordSchema, loginSchema, registerSchema, resetPasswordSchema, updateProfileSchema } from '@bathylog/shared';
+import {
+  forgotPasswordSchema,
+  loginSchema,
+  registerSchema,
+  resetPasswordSchema,
+  updateProfileSchema,
+} from '@bathylog/shared';
 import type { AppContext } from '../../context.js';
 import { caller } from '../../plugins/auth.js';
 import type { ApiInstance } from '../../plugins/types.js';
@@ -29,10 +35,14 @@ export function authRoutes(app: ApiInstance, ctx: AppContext): void {
 
   app.get('/auth/profile', { config: { auth: true }, schema: { tags } }, async (req) => service.profile(caller(req)));
 
-  app.patch('/auth/profile', { config: { auth: true }, schema: { body: updateProfileSchema, tags } }, async (req, reply) => {
-    await service.updateProfile(caller(req), req.body);
-    return reply.code(204).send();
-  });
+  app.patch(
+    '/auth/profile',
+    { config: { auth: true }, schema: { body: updateProfileSchema, tags } },
+    async (req, reply) => {
+      await service.updateProfile(caller(req), req.body);
+      return reply.code(204).send();
+    },
+  );
 
   app.get('/auth/profile/token', { config: { auth: true }, schema: { tags } }, async (req) => ({
     token: service.profileToken(caller(req)),

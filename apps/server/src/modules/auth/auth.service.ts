@@ -4,6 +4,7 @@ import { AppError } from '../../lib/app-error.js';
 import { FailureLimiter } from '../../lib/failure-limiter.js';
 import { checkPassword, hashPassword } from '../../lib/passwords.js';
 import { randomHexToken } from '../../lib/random.js';
+import { resetLinkBase } from '../../lib/reset-link.js';
 import { verifyRecaptcha } from '../../lib/recaptcha.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { UsersRepository } from '../users/users.repository.js';
@@ -119,7 +120,7 @@ export class AuthService {
     await this.ctx.mailer.send({
       to: user.email,
       subject: 'Bathylog Password Reset Request',
-      text: `Hi ${user.fullname},\n\nA password reset was requested for the account ${user.username}.\nFollow this link within 15 minutes to set a new password:\n\n${body.resetURL}${token}\n\nIf you did not ask for this, ignore this message.\n`,
+      text: `Hi ${user.fullname},\n\nA password reset was requested for the account ${user.username}.\nFollow this link within 15 minutes to set a new password:\n\n${resetLinkBase(this.ctx.config, body.resetURL)}${token}\n\nIf you did not ask for this, ignore this message.\n`,
     });
     return 'password reset email sent';
   }

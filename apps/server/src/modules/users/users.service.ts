@@ -1,10 +1,20 @@
-import { isProtectedUsername, messages, newObjectId, scopesForRoles, toIso, type CreateUser, type UpdateUser, type User } from '@bathylog/shared';
+import {
+  isProtectedUsername,
+  messages,
+  newObjectId,
+  scopesForRoles,
+  toIso,
+  type CreateUser,
+  type UpdateUser,
+  type User,
+} from '@bathylog/shared';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { signToken } from '../../lib/jwt.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { randomAlphanumeric, randomHexToken } from '../../lib/random.js';
 import type { AuthContext } from '../../plugins/auth.js';
+import { resetLinkBase } from '../../lib/reset-link.js';
 import { AccessListsRepository } from '../access/access.repository.js';
 import { UsersRepository, type UserRecord } from './users.repository.js';
 
@@ -71,7 +81,10 @@ export class UsersService {
     return new UsersRepository(this.ctx.database.db);
   }
 
-  async list(caller: AuthContext, query: { system_user?: boolean; sort?: 'username' | 'last_login'; offset?: number; limit?: number }) {
+  async list(
+    caller: AuthContext,
+    query: { system_user?: boolean; sort?: 'username' | 'last_login'; offset?: number; limit?: number },
+  ) {
     const systemUser = caller.isAdmin ? query.system_user : false;
     const rows = await this.repo.list({
       ...(systemUser !== undefined ? { systemUser } : {}),
@@ -110,12 +123,13 @@ export class UsersService {
       if (await repo.findByUsername(record.username)) throw new AppError('CONFLICT', 'Username already exists');
       throw err;
     }
+    const linkBase = resetLinkBase(this.ctx.config, body.resetURL);
     await this.ctx.mailer.send({
       to: record.email,
       subject: 'Bathylog - New User Created',
       text:
         `Hi ${record.fullname},\n\nAn account has been created for you with the username ${record.username}.` +
-        (body.resetURL ? `\n\nSet your password here (the link is valid for 24 hours):\n${body.resetURL}${reset.token}\n` : '\n'),
+        (linkBase ? `\n\nSet your password here (the link is valid for 24 hours):\n${linkBase}${reset.token}\n` : '\n'),
     });
     return record.id;
   }
@@ -124,13 +138,16 @@ export class UsersService {
     const isOwner = caller.user.id === id;
     const canManage = caller.isAdmin || caller.scopes.includes('write_users');
     if (!isOwner && !canManage) throw new AppError('BAD_REQUEST', 'Only admins and the owner can edit users');
-    if (body.roles?.includes('admin') && !caller.isAdmin) throw new AppError('BAD_REQUEST', 'Only admins create other admins');
-    if (body.disabled !== undefined && !caller.isAdmin) throw new AppError('BAD_REQUEST', 'Only admins can enable/disabled users');
+    if (body.roles?.includes('admin') && !caller.isAdmin)
+      throw new AppError('BAD_REQUEST', 'Only admins create other admins');
+    if (body.disabled !== undefined && !caller.isAdmin)
+      throw new AppError('BAD_REQUEST', 'Only admins can enable/disabled users');
     if (body.system_user !== undefined && !caller.isAdmin) {
       throw new AppError('BAD_REQUEST', 'Only admins can promote/demote users to system users');
     }
     if (body.disabled === true && isOwner) throw new AppError('BAD_REQUEST', 'Users cannot disable themselves');
-    if (body.roles !== undefined && !canManage) throw new AppError('BAD_REQUEST', 'Only user managers can change roles');
+    if (body.roles !== undefined && !canManage)
+      throw new AppError('BAD_REQUEST', 'Only user managers can change roles');
     const repo = this.repo;
     const user = await repo.findById(id);
     if (!user) throw new AppError('BAD_REQUEST', `No record found for id: ${id}`);
@@ -169,9 +186,7 @@ export class UsersService {
       const all = await repo.list({ systemUser: false, sort: 'username' });
       const doomed = all.filter(
         (u) =>
-          u.id !== caller.user.id &&
-          !isProtectedUsername(u.username) &&
-          (caller.isAdmin || !u.roles.includes('admin')),
+          u.id !== caller.user.id && !isProtectedUsername(u.username) && (caller.isAdmin || !u.roles.includes('admin')),
       );
       const access = new AccessListsRepository(trx);
       for (const u of doomed) await access.removeUserEverywhere(u.id);
