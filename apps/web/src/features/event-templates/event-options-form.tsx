@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Button, Form, Modal } from 'react-bootstrap';
 import type { EventTemplate, EventTemplateOption } from '@bathylog/shared';
 import {
@@ -11,6 +11,20 @@ import {
   type EventOptionsValues,
   type OptionAnswer,
 } from './event-options';
+
+/** A field label with the required asterisk beside it, so the field's name is exactly the label. */
+function FieldLabel({ children, required = false }: { children: ReactNode; required?: boolean }) {
+  return (
+    <div className="d-flex mb-1">
+      <Form.Label className="mb-0">{children}</Form.Label>
+      {required && (
+        <span className="text-danger ms-1" aria-hidden="true">
+          *
+        </span>
+      )}
+    </div>
+  );
+}
 
 export type { EventOptionsValues } from './event-options';
 
@@ -67,10 +81,7 @@ function OptionControl({
     case 'dropdown':
       return (
         <Form.Group className="mb-3" controlId={id}>
-          <Form.Label className="mb-1">
-            {option.event_option_name}
-            {required && <Required />}
-          </Form.Label>
+          <FieldLabel required={required}>{option.event_option_name}</FieldLabel>
           {option.event_option_type === 'dropdown' ? (
             <Form.Select
               value={text}
@@ -180,10 +191,7 @@ export function EventOptionsForm({ template, initialTs, onSubmit, onCancel, busy
         />
       ))}
       <Form.Group className="mb-3" controlId={`${idPrefix}-free-text`}>
-        <Form.Label className="mb-1">
-          Additional Text
-          {template.event_free_text_required && <Required />}
-        </Form.Label>
+        <FieldLabel required={template.event_free_text_required}>Additional Text</FieldLabel>
         <Form.Control
           as="textarea"
           rows={2}
@@ -197,10 +205,7 @@ export function EventOptionsForm({ template, initialTs, onSubmit, onCancel, busy
         </Form.Control.Feedback>
       </Form.Group>
       <Form.Group className="mb-3" controlId={`${idPrefix}-time`}>
-        <Form.Label className="mb-1">
-          Custom Time (UTC)
-          <Required />
-        </Form.Label>
+        <FieldLabel required>Custom Time (UTC)</FieldLabel>
         <Form.Control
           type="text"
           placeholder={customTimeFormat}

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Button, Card, Col, Form, Row } from 'react-bootstrap';
 import {
   useFieldArray,
@@ -23,12 +23,19 @@ import { errorMessage } from '../../api/client';
 import { createEventTemplate, updateEventTemplate } from '../../api/event-templates';
 import { ErrorAlert, SuccessAlert } from '../../components/alerts';
 
-const Required = () => (
-  <span className="text-danger" aria-hidden="true">
-    {' '}
-    *
-  </span>
-);
+/** A field label with the required asterisk beside it, so the field's name is exactly the label. */
+function FieldLabel({ children, required = false }: { children: ReactNode; required?: boolean }) {
+  return (
+    <div className="d-flex mb-1">
+      <Form.Label className="mb-0">{children}</Form.Label>
+      {required && (
+        <span className="text-danger ms-1" aria-hidden="true">
+          *
+        </span>
+      )}
+    </div>
+  );
+}
 
 /** Links a field to its message, so the message is read with the field. */
 function described(id: string, message: string | undefined) {
@@ -107,10 +114,7 @@ function OptionFields({
       <Row>
         <Col sm={6}>
           <Form.Group className="mb-2" controlId={id('name')}>
-            <Form.Label className="mb-1">
-              Name
-              <Required />
-            </Form.Label>
+            <FieldLabel required>Name</FieldLabel>
             <Form.Control
               type="text"
               size="sm"
@@ -125,10 +129,7 @@ function OptionFields({
         </Col>
         <Col sm={6}>
           <Form.Group className="mb-2" controlId={id('type')}>
-            <Form.Label className="mb-1">
-              Type
-              <Required />
-            </Form.Label>
+            <FieldLabel required>Type</FieldLabel>
             <Form.Select
               size="sm"
               isInvalid={!!optionErrors?.event_option_type}
@@ -150,10 +151,7 @@ function OptionFields({
       </Row>
       {type === 'static text' && (
         <Form.Group className="mb-2" controlId={id('default')}>
-          <Form.Label className="mb-1">
-            Value
-            <Required />
-          </Form.Label>
+          <FieldLabel required>Value</FieldLabel>
           <Form.Control
             type="text"
             size="sm"
@@ -168,7 +166,7 @@ function OptionFields({
       )}
       {type === 'text' && (
         <Form.Group className="mb-2" controlId={id('default')}>
-          <Form.Label className="mb-1">Default Value</Form.Label>
+          <FieldLabel>Default Value</FieldLabel>
           <Form.Control
             type="text"
             size="sm"
@@ -184,10 +182,7 @@ function OptionFields({
       {choiceLabel && (
         <>
           <Form.Group className="mb-2" controlId={id('values')}>
-            <Form.Label className="mb-1">
-              {choiceLabel}
-              <Required />
-            </Form.Label>
+            <FieldLabel required>{choiceLabel}</FieldLabel>
             <Form.Control
               as="textarea"
               rows={2}
@@ -202,9 +197,7 @@ function OptionFields({
             </Form.Control.Feedback>
           </Form.Group>
           <Form.Group className="mb-2" controlId={id('default')}>
-            <Form.Label className="mb-1">
-              {type === 'checkboxes' ? 'Default Selection(s)' : 'Default Selection'}
-            </Form.Label>
+            <FieldLabel>{type === 'checkboxes' ? 'Default Selection(s)' : 'Default Selection'}</FieldLabel>
             <Form.Control
               type="text"
               size="sm"
@@ -297,10 +290,7 @@ export function EventTemplateForm({ template, isAdmin, onSaved, onBlankChange }:
           <Row>
             <Col sm={6}>
               <Form.Group className="mb-3" controlId="template-form-event-name">
-                <Form.Label className="mb-1">
-                  Button Name
-                  <Required />
-                </Form.Label>
+                <FieldLabel required>Button Name</FieldLabel>
                 <Form.Control
                   type="text"
                   isInvalid={!!errors.event_name}
@@ -314,10 +304,7 @@ export function EventTemplateForm({ template, isAdmin, onSaved, onBlankChange }:
             </Col>
             <Col sm={6}>
               <Form.Group className="mb-3" controlId="template-form-event-value">
-                <Form.Label className="mb-1">
-                  Event Value
-                  <Required />
-                </Form.Label>
+                <FieldLabel required>Event Value</FieldLabel>
                 <Form.Control
                   type="text"
                   isInvalid={!!errors.event_value}
@@ -331,7 +318,7 @@ export function EventTemplateForm({ template, isAdmin, onSaved, onBlankChange }:
             </Col>
           </Row>
           <Form.Group className="mb-3" controlId="template-form-categories">
-            <Form.Label className="mb-1">Template Categories (comma delimited)</Form.Label>
+            <FieldLabel>Template Categories (comma delimited)</FieldLabel>
             <Form.Control
               type="text"
               placeholder="i.e. biology,geology"

@@ -73,17 +73,26 @@ function Field({
 }) {
   return (
     <Form.Group className="mb-3" controlId={`user-form-${registration.name}`}>
-      <Form.Label className="mb-1">
-        {label}
+      <div className="d-flex mb-1">
+        <Form.Label className="mb-0">{label}</Form.Label>
         {required && (
-          <span className="text-danger" aria-hidden="true">
-            {' '}
+          <span className="text-danger ms-1" aria-hidden="true">
             *
           </span>
         )}
-      </Form.Label>
-      <Form.Control type={type} isInvalid={!!error} readOnly={readOnly} autoComplete={autoComplete} {...registration} />
-      <Form.Control.Feedback type="invalid">{error?.message}</Form.Control.Feedback>
+      </div>
+      <Form.Control
+        type={type}
+        isInvalid={!!error}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `user-form-${registration.name}-feedback` : undefined}
+        readOnly={readOnly}
+        autoComplete={autoComplete}
+        {...registration}
+      />
+      <Form.Control.Feedback type="invalid" id={`user-form-${registration.name}-feedback`}>
+        {error?.message}
+      </Form.Control.Feedback>
     </Form.Group>
   );
 }
