@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { BrowserContext, Locator, Page } from '@playwright/test';
 import { apiLogin, createUser, uniqueName, type ApiClient } from './support/api';
 import { test, expect } from './support/fixtures';
@@ -335,6 +335,15 @@ test.describe('event templates as admin', () => {
     await expect(page.getByTestId(`template-row-${b.id}`)).toBeVisible();
     await regularTable(page).getByRole('searchbox').fill(a.event_name.toLowerCase());
     await expect(regularTable(page).locator('tbody tr')).toHaveCount(1);
+
+    // Export saves the whole regular list (not only the matches) as the import file format.
+    const download = page.waitForEvent('download');
+    await regularTable(page).getByRole('button', { name: 'Export Event Templates as JSON' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe('sealog_eventTemplateExport.json');
+    const exported = JSON.parse(readFileSync(await file.path(), 'utf8')) as StoredTemplate[];
+    expect(exported.map((t) => t.id)).toEqual(expect.arrayContaining([a.id, b.id]));
+    expect(exported.some((t) => t.system_template)).toBe(false);
   });
 });
 

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { BrowserContext, Page } from '@playwright/test';
 import { apiLogin, createUser, uniqueName, type ApiClient } from './support/api';
 import { test, expect } from './support/fixtures';
@@ -62,6 +62,19 @@ test.describe('users as admin', () => {
     await expect(row(page, user.username)).toContainText('Row Actions Person');
     expect(await rowButtons(page, user.username)).toEqual(['Edit user', "Show user's JWT token", 'Delete user']);
     await expect(page.getByRole('button', { name: 'Import', exact: true })).toBeVisible();
+
+    // Export saves the table's whole list as the file the import reads.
+    await find(page, 'System Users', '');
+    const download = page.waitForEvent('download');
+    await table(page, 'System Users').getByRole('button', { name: 'Export System Users as JSON' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe('sealog_systemUserExport.json');
+    const exported = JSON.parse(readFileSync(await file.path(), 'utf8')) as Array<{
+      username: string;
+      system_user: boolean;
+    }>;
+    expect(exported.map((u) => u.username)).toEqual(expect.arrayContaining(['admin', 'guest', 'pi']));
+    expect(exported.every((u) => u.system_user)).toBe(true);
     // The form is already blank: nothing to clear.
     await expect(page.getByRole('button', { name: 'Create User' })).toBeDisabled();
   });

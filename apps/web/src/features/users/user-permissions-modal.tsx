@@ -36,6 +36,8 @@ function CruiseRow({ cruise, userId, busy, pending, run }: CruiseRowProps) {
   const names = useEntityNames();
   const lowerings = useLoweringsOfCruise(cruise.id, true);
   useLoggedReadError(lowerings.error, names.lowerings);
+  // Dives in the order they happened.
+  const sorted = [...(lowerings.data ?? [])].sort((a, b) => a.start_ts.localeCompare(b.start_ts));
   const hasCruise = pending[cruise.id] ?? (cruise.cruise_access_list ?? []).includes(userId);
   const name = cruise.cruise_additional_meta.cruise_name ?? '';
 
@@ -64,9 +66,9 @@ function CruiseRow({ cruise, userId, busy, pending, run }: CruiseRowProps) {
         disabled={busy}
         onChange={() => void toggleCruise()}
       />
-      {(lowerings.data ?? []).length > 0 && (
+      {sorted.length > 0 && (
         <ul className="list-unstyled ms-4 mt-1">
-          {lowerings.data!.map((lowering) => {
+          {sorted.map((lowering) => {
             const hasLowering = pending[lowering.id] ?? (lowering.lowering_access_list ?? []).includes(userId);
             return (
               <li key={lowering.id}>
