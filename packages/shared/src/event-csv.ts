@@ -50,7 +50,7 @@ function escapeLineBreaks(text: string): string {
 }
 
 function textCell(value: unknown): unknown {
-  return typeof value === 'string' ? escapeLineBreaks(value) : value;
+  return typeof value === 'string' && (value.includes('\n') || value.includes('\r')) ? escapeLineBreaks(value) : value;
 }
 
 /** Flattens one event into its CSV row (column name → value). */
@@ -62,16 +62,17 @@ export function flattenEventForCsv(event: CsvEvent): EventCsvRow {
   row.set('event_author', textCell(event.event_author));
   row.set('event_free_text', textCell(event.event_free_text));
   for (const option of event.event_options) {
-    const base = `${optionPrefix}${option.event_option_name}`;
+    const base = optionPrefix + option.event_option_name;
     let key = base;
-    for (let n = 2; row.has(key); n++) key = `${base}_${n}`;
+    if (row.has(key)) for (let n = 2; row.has((key = `${base}_${n}`)); n++);
     row.set(key, textCell(option.event_option_value));
   }
   for (const aux of event.aux_data ?? []) {
+    const source = `${aux.data_source}.`;
     for (const datum of aux.data_array) {
-      const base = `${aux.data_source}.${datum.data_name}`;
+      const base = source + datum.data_name;
       let stem = base;
-      for (let n = 2; row.has(`${stem}_value`); n++) stem = `${base}_${n}`;
+      if (row.has(`${stem}_value`)) for (let n = 2; row.has(`${(stem = `${base}_${n}`)}_value`); n++);
       row.set(`${stem}_value`, textCell(datum.data_value));
       row.set(`${stem}_uom`, textCell(datum.data_uom));
     }

@@ -9,11 +9,11 @@ import type { EventFilter } from './event-filter.js';
  * Everything dialect-specific about searching events lives here (STYLE: one place, tested on
  * both engines). Query shapes and why:
  *
- * - Pages and counts with a text term of 3+ characters (fulltext, author, free text, value) are
- *   driven by the substring index. SQLite: FTS5 trigram whose key is the event time (migration
- *   002), so the newest page is the first hits in key order, the time window is a key range and a
- *   count reads the index only; `!` value terms become FTS `NOT`. PostgreSQL: pg_trgm GIN indexes
- *   on lower() expressions via LIKE, planned by the engine.
+ * - Pages and counts with a text term of 3+ characters (fulltext, author, free text) are driven
+ *   by the substring index. SQLite: FTS5 trigram whose key is the event time (migration 002), so
+ *   the newest page is the first hits in key order and the time window is a key range; a count
+ *   reads the index, plus each hit's value when values are filtered. PostgreSQL: pg_trgm GIN
+ *   indexes on lower() expressions via LIKE, planned by the engine.
  * - Without such a term (e.g. only `!ASNAP`), the (ts, id) index drives. `event_value` and aux
  *   `data_source` have few distinct values (template values, inserter names), so their terms are
  *   resolved against the distinct values (a loose index scan: one probe per distinct value) into
@@ -80,11 +80,10 @@ function ftsPhrase(term: string): string {
   return `"${term.replace(/"/g, '""')}"`;
 }
 
-const ftsColumns: Record<TextGroup | 'values', string> = {
+const ftsColumns: Record<TextGroup, string> = {
   fulltext: '{event_value event_free_text option_values event_author}',
   authors: '{event_author}',
   freetext: '{event_free_text}',
-  values: '{event_value}',
 };
 
 /** How a page or count uses the FTS index (SQLite): the MATCH query and what is left for each hit. */
@@ -92,9 +91,6 @@ interface FtsPlan {
   match: string;
   /** Groups the match serves. */
   served: Set<TextGroup>;
-  valueIncludeServed: boolean;
-  /** Value exclusions too short for the index, checked per hit. */
-  shortExclusions: string[];
 }
 
 interface Columns {
@@ -227,19 +223,17 @@ export class EventSearch {
     return out;
   }
 
-  /** The FTS plan of a page or count, or null when no term can drive the index (SQLite only). */
+  /**
+   * The FTS plan of a page or count, or null when no text term can drive the index (SQLite only).
+   * Value terms stay out of the match: a common value (ASNAP is three events in four) makes FTS
+   * read its whole doclist, while checking each hit's value on event_search costs a row lookup.
+   */
   private ftsPlan(resolved: ResolvedFilter): FtsPlan | null {
     if (this.dialect !== 'sqlite') return null;
-    const { filter } = resolved;
     const served = this.textGroupsIndexable(resolved);
-    const valueIncludeServed = indexable(filter.values.include);
-    if (served.size === 0 && !valueIncludeServed) return null;
-    const group = (key: TextGroup | 'values', terms: readonly string[]) => `(${ftsColumns[key]} : (${terms.map(ftsPhrase).join(' OR ')}))`;
-    const positive = [...served].map((key) => group(key, filter[key]));
-    if (valueIncludeServed) positive.push(group('values', filter.values.include));
-    const longExclusions = filter.values.exclude.filter((t) => charLength(t) >= 3);
-    const match = [positive.join(' AND '), ...longExclusions.map((t) => group('values', [t]))].join(' NOT ');
-    return { match, served, valueIncludeServed, shortExclusions: filter.values.exclude.filter((t) => charLength(t) < 3) };
+    if (served.size === 0) return null;
+    const match = [...served].map((key) => `(${ftsColumns[key]} : (${resolved.filter[key].map(ftsPhrase).join(' OR ')}))`).join(' AND ');
+    return { match, served };
   }
 
   /** Conditions the FTS match leaves to each hit, on `event_search s`; null when there are none. */
@@ -247,8 +241,12 @@ export class EventSearch {
     const { filter } = resolved;
     const c = this.columns('search');
     const parts: RawBuilder<boolean>[] = [];
-    if (!plan.valueIncludeServed && filter.values.include.length > 0) parts.push(this.anyOf(filter.values.include.map((t) => this.contains(c.value, t))));
-    for (const t of plan.shortExclusions) parts.push(sql<boolean>`NOT ${this.contains(c.value, t)}`);
+    if (resolved.valueList) parts.push(sql<boolean>`${c.value} IN (${sql.join(resolved.valueList)})`);
+    if (resolved.valueTerms) {
+      const { include, exclude } = resolved.valueTerms;
+      if (include.length > 0) parts.push(this.anyOf(include.map((t) => this.contains(c.value, t))));
+      for (const t of exclude) parts.push(sql<boolean>`NOT ${this.contains(c.value, t)}`);
+    }
     if (filter.fulltext.length > 0 && !plan.served.has('fulltext')) parts.push(this.anyOf(filter.fulltext.map((t) => c.fulltext(t))));
     if (filter.authors.length > 0 && !plan.served.has('authors')) parts.push(this.anyOf(filter.authors.map((t) => this.contains(c.author, t))));
     if (filter.freetext.length > 0 && !plan.served.has('freetext')) parts.push(this.anyOf(filter.freetext.map((t) => this.contains(c.freeText, t))));
