@@ -131,10 +131,16 @@ test.describe('users as admin', () => {
     // The form is not blank any more: Create User clears it.
     await expect(page.getByRole('button', { name: 'Create User' })).toBeEnabled();
 
-    await field('Username').fill(username);
+    // The server's refusal shows as Oops! with its message; the form keeps what was typed.
+    await field('Username').fill('admin');
     await field('Email').fill(`${username}@example.org`);
     await field('Confirm Password').fill('secret123');
     await form.getByLabel('Event Logger').check();
+    await form.getByRole('button', { name: 'Create' }).click();
+    await expect(form.getByRole('alert')).toHaveText('Oops! Username already exists');
+    await expect(field('Full Name')).toHaveValue('Form Person');
+
+    await field('Username').fill(username);
     await form.getByRole('button', { name: 'Create' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'User created' })).toHaveText('Success! User created');
     await expect(field('Username')).toHaveValue('');
