@@ -15,6 +15,8 @@
  * so each event stays on one line (as the cruise and lowering CSV do).
  */
 
+import { compareCodeUnits, csvCell, csvHeader, escapeNewlines } from './csv.js';
+
 export interface CsvEventOption {
   event_option_name: string;
   event_option_value: string;
@@ -45,12 +47,8 @@ export const eventCsvBaseColumns = ['id', 'ts', 'event_value', 'event_author', '
 
 const optionPrefix = 'event_option.';
 
-function escapeLineBreaks(text: string): string {
-  return text.replace(/\r\n|\r|\n/g, '\\n');
-}
-
 function textCell(value: unknown): unknown {
-  return typeof value === 'string' && (value.includes('\n') || value.includes('\r')) ? escapeLineBreaks(value) : value;
+  return typeof value === 'string' && (value.includes('\n') || value.includes('\r')) ? escapeNewlines(value) : value;
 }
 
 /** Flattens one event into its CSV row (column name → value). */
@@ -82,8 +80,6 @@ export function flattenEventForCsv(event: CsvEvent): EventCsvRow {
   return row;
 }
 
-const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
 /**
  * The header for a set of column names (reference §6.1 "Header construction"): the five base
  * columns, then the option columns in code-unit order, then all others in code-unit order; then
@@ -97,7 +93,7 @@ export function eventCsvHeader(columns: Iterable<string>): string[] {
     if (base.has(column)) continue;
     (column.startsWith(optionPrefix) ? options : others).push(column);
   }
-  const header = [...eventCsvBaseColumns, ...options.sort(byCodeUnits), ...others.sort(byCodeUnits)];
+  const header = [...eventCsvBaseColumns, ...options.sort(compareCodeUnits), ...others.sort(compareCodeUnits)];
   for (const [column, position] of [
     ['cruise_id', 1],
     ['lowering_id', 2],
@@ -123,21 +119,12 @@ export class EventCsvColumns {
   }
 }
 
-/** One cell as json2csv wrote it: strings quoted, numbers and booleans bare, missing empty. */
-export function eventCsvCell(value: unknown): string {
-  if (value === undefined || value === null) return '';
-  if (typeof value === 'string') return `"${value.replace(/"/g, '""')}"`;
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
-  if (typeof value === 'boolean') return String(value);
-  return `"${JSON.stringify(value).replace(/"/g, '""')}"`;
-}
-
 export function eventCsvHeaderLine(header: readonly string[]): string {
-  return header.map(eventCsvCell).join(',');
+  return csvHeader(header);
 }
 
 export function eventCsvLine(header: readonly string[], row: EventCsvRow): string {
-  return header.map((column) => eventCsvCell(row.get(column))).join(',');
+  return header.map((column) => csvCell(row.get(column))).join(',');
 }
 
 /** A whole CSV document for events held in memory (the client, single events). */

@@ -1,0 +1,370 @@
+/**
+ * Search and export benchmark (issue 3 "Search that scales").
+ *
+ * Loads 1,000,000 synthetic events with aux data into a fresh SQLite file (and a fresh PostgreSQL
+ * database when BENCH_DATABASE_URL is set), starts the real server on it in a child process, and
+ * measures over HTTP:
+ * - the event management page: fulltext filter with ASNAP hidden, newest first, 15 per page,
+ *   plus its count (the two requests the page makes), for terms from frequent to rare;
+ * - the same page with only ASNAP hidden (the page as it opens);
+ * - the console history page: `fulltext=!ASNAP`, newest first, 20 per page (first and deeper pages);
+ * - the export of a 100,000-event lowering with aux data, JSON and CSV: rows/s and the server's
+ *   peak resident memory while streaming.
+ * Writes bench/results/search-export.json and .md.
+ *
+ * Env: BENCH_EVENTS (default 1000000), BENCH_DATABASE_URL (postgres://… to include PostgreSQL),
+ * BENCH_ENGINES (default "sqlite,postgres"), BENCH_PORT (default 8500), BENCH_REPEAT (default 15),
+ * BENCH_KEEP=1 keeps the loaded databases (their location is printed) for a look with EXPLAIN.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'kysely';
+import { migrateToLatest, openDatabase, type Database } from '../apps/server/src/db/database.js';
+import { EventSearch } from '../apps/server/src/modules/events/event-search.js';
+import { buildEventFilter, globalWindow } from '../apps/server/src/modules/events/event-filter.js';
+import { analyze, defaultPlan, loadSynthetic, searchTerms, type SyntheticPlan } from './synthetic-events.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '..');
+const resultsDir = path.join(here, 'results');
+const eventsWanted = Number(process.env.BENCH_EVENTS ?? defaultPlan.events);
+const port = Number(process.env.BENCH_PORT ?? 8500);
+const repeat = Number(process.env.BENCH_REPEAT ?? 15);
+const adminPassword = 'bench-admin';
+
+type Engine = 'sqlite' | 'postgres';
+
+interface Stats {
+  n: number;
+  p50: number;
+  p95: number;
+  max: number;
+}
+
+function stats(samples: number[]): Stats {
+  const s = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)]!;
+  return { n: s.length, p50: round(at(0.5)), p95: round(at(0.95)), max: round(s[s.length - 1]!) };
+}
+
+const round = (x: number) => Math.round(x * 10) / 10;
+
+function log(message: string) {
+  process.stdout.write(`[bench] ${message}\n`);
+}
+
+/** Peak and current resident memory of a process, from /proc (kB → MB). */
+function memoryOf(pid: number): { rssMb: number; hwmMb: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { rssMb: round(kb('VmRSS') / 1024), hwmMb: round(kb('VmHWM') / 1024) };
+}
+
+interface Target {
+  engine: Engine;
+  env: Record<string, string>;
+  open(): Database;
+  cleanup(): Promise<void>;
+}
+
+async function sqliteTarget(): Promise<Target> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bathylog-bench-'));
+  const file = path.join(dir, 'bathylog.sqlite');
+  return {
+    engine: 'sqlite',
+    env: { BATHYLOG_DATA: dir },
+    open: () => openDatabase({ url: null, sqlitePath: file }),
+    cleanup: async () => {
+      if (process.env.BENCH_KEEP) log(`kept ${file}`);
+      else rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function postgresTarget(baseUrl: string): Promise<Target> {
+  const name = `bathylog_bench_${process.pid}`;
+  const admin = openDatabase({ url: baseUrl, poolSize: 1 });
+  await sql.raw(`DROP DATABASE IF EXISTS ${name}`).execute(admin.db);
+  await sql.raw(`CREATE DATABASE ${name}`).execute(admin.db);
+  await admin.close();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bathylog-bench-pg-'));
+  return {
+    engine: 'postgres',
+    env: { BATHYLOG_DATA: dir, DATABASE_URL: url.toString() },
+    open: () => openDatabase({ url: url.toString(), poolSize: 4 }),
+    cleanup: async () => {
+      rmSync(dir, { recursive: true, force: true });
+      if (process.env.BENCH_KEEP) return log(`kept database ${name}`);
+      const a = openDatabase({ url: baseUrl, poolSize: 1 });
+      await sql.raw(`DROP DATABASE IF EXISTS ${name}`).execute(a.db);
+      await a.close();
+    },
+  };
+}
+
+async function startServer(target: Target): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      ...target.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      BATHYLOG_MODE: 'production',
+      BATHYLOG_ADMIN_PASSWORD: adminPassword,
+      BATHYLOG_SECRET: 'bench-secret',
+      BATHYLOG_ASNAP_ENABLED: 'false',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/sealog-server`);
+      if (res.ok) return child;
+    } catch {
+      // not up yet
+    }
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    if (Date.now() > deadline) throw new Error('server did not start');
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+const api = `http://127.0.0.1:${port}/sealog-server/api/v1`;
+
+async function login(): Promise<string> {
+  const res = await fetch(`${api}/auth/login`, { method: 'POST', body: JSON.stringify({ username: 'admin', password: adminPassword }), headers: { 'content-type': 'application/json' } });
+  if (!res.ok) throw new Error(`login: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { token: string }).token;
+}
+
+async function timedGet(token: string, pathAndQuery: string): Promise<{ ms: number; status: number; body: string }> {
+  const t0 = performance.now();
+  const res = await fetch(`${api}${pathAndQuery}`, { headers: { authorization: `Bearer ${token}` } });
+  const body = await res.text();
+  return { ms: performance.now() - t0, status: res.status, body };
+}
+
+/** Streams a response, counting bytes, while sampling the server's memory. */
+async function timedExport(token: string, pathAndQuery: string, serverPid: number) {
+  const before = memoryOf(serverPid);
+  let peakRss = before.rssMb;
+  const sampler = setInterval(() => {
+    peakRss = Math.max(peakRss, memoryOf(serverPid).rssMb);
+  }, 20);
+  const t0 = performance.now();
+  const res = await fetch(`${api}${pathAndQuery}`, { headers: { authorization: `Bearer ${token}` } });
+  let bytes = 0;
+  let firstByteMs = 0;
+  const reader = res.body!.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (bytes === 0) firstByteMs = performance.now() - t0;
+    bytes += value.byteLength;
+  }
+  const ms = performance.now() - t0;
+  clearInterval(sampler);
+  peakRss = Math.max(peakRss, memoryOf(serverPid).rssMb);
+  return { status: res.status, ms: round(ms), firstByteMs: round(firstByteMs), bytes, rssBeforeMb: before.rssMb, peakRssMb: peakRss };
+}
+
+async function queryPlans(database: Database): Promise<Record<string, string>> {
+  const search = new EventSearch(database.db, database.dialect);
+  const plans: Record<string, string> = {};
+  const resolve = (q: Parameters<typeof buildEventFilter>[0]) => search.resolve(buildEventFilter(q, globalWindow(), 'substring'));
+  const page = await resolve({ fulltext: ['octopus'], value: ['!ASNAP'] });
+  plans['management page (fulltext=octopus, value=!ASNAP)'] = await search.explain(page, 'page', 'desc', 15);
+  plans['management count (fulltext=octopus, value=!ASNAP)'] = await search.explain(page, 'count');
+  const hidden = await resolve({ value: ['!ASNAP'] });
+  plans['management page (value=!ASNAP)'] = await search.explain(hidden, 'page', 'desc', 15);
+  plans['management count (value=!ASNAP)'] = await search.explain(hidden, 'count');
+  const history = await resolve({ fulltext: ['!ASNAP'] });
+  plans['history page (fulltext=!ASNAP)'] = await search.explain(history, 'page', 'desc', 20);
+  return plans;
+}
+
+/**
+ * Bulk-load settings. SQLite: a large page cache for the loading connection. PostgreSQL: the
+ * secondary indexes of events and aux data are dropped and rebuilt after the load (the usual way
+ * to bulk load; their definitions are read back from pg_indexes, so they are exactly the
+ * migrations'). Returns what restores them.
+ */
+async function prepareBulkLoad(database: Database): Promise<() => Promise<void>> {
+  if (database.dialect === 'sqlite') {
+    await sql`PRAGMA cache_size = -262144`.execute(database.db);
+    return async () => {};
+  }
+  const indexes = await sql<{ name: string; def: string }>`
+    SELECT indexname AS name, indexdef AS def FROM pg_indexes
+    WHERE schemaname = current_schema() AND tablename IN ('events', 'event_aux_data')
+      AND indexdef NOT LIKE 'CREATE UNIQUE INDEX%'`.execute(database.db);
+  for (const index of indexes.rows) await sql.raw(`DROP INDEX ${index.name}`).execute(database.db);
+  return async () => {
+    const t = performance.now();
+    for (const index of indexes.rows) await sql.raw(index.def).execute(database.db);
+    log(`  rebuilt ${indexes.rows.length} indexes in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  };
+}
+
+async function benchEngine(target: Target) {
+  const result: Record<string, unknown> = { engine: target.engine, events: eventsWanted };
+  const database = target.open();
+  await migrateToLatest(database);
+  log(`${target.engine}: loading ${eventsWanted.toLocaleString('en')} events with aux data`);
+  const t0 = performance.now();
+  let plan: SyntheticPlan;
+  try {
+    const restoreIndexes = await prepareBulkLoad(database);
+    plan = await loadSynthetic(database.db, {
+      ...defaultPlan,
+      events: eventsWanted,
+      bigLoweringEvents: Math.min(defaultPlan.bigLoweringEvents, eventsWanted),
+      onProgress: (n) => {
+        if (n % 200_000 === 0) log(`  ${n.toLocaleString('en')} events (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+      },
+    });
+    await restoreIndexes();
+    const loadMs = performance.now() - t0;
+    const t1 = performance.now();
+    await analyze(database.db, database.dialect);
+    const auxRows = Number((await sql<{ n: number }>`SELECT count(*) AS n FROM event_aux_data`.execute(database.db)).rows[0]!.n);
+    result.load = { seconds: round(loadMs / 1000), eventsPerSecond: Math.round(eventsWanted / (loadMs / 1000)), auxRows, analyzeSeconds: round((performance.now() - t1) / 1000) };
+    log(`${target.engine}: loaded in ${(loadMs / 1000).toFixed(1)} s (${auxRows.toLocaleString('en')} aux rows)`);
+    result.plans = await queryPlans(database);
+  } finally {
+    await database.close();
+  }
+
+  const server = await startServer(target);
+  try {
+    const token = await login();
+    const runs = async (label: string, paths: string[]) => {
+      for (const p of paths) await timedGet(token, p); // warm up each query once
+      const samples: number[] = [];
+      const statuses = new Set<number>();
+      for (let i = 0; i < repeat; i++) {
+        for (const p of paths) {
+          const r = await timedGet(token, p);
+          statuses.add(r.status);
+          samples.push(r.ms);
+        }
+      }
+      log(`${target.engine}: ${label}: p50 ${stats(samples).p50} ms, p95 ${stats(samples).p95} ms`);
+      return { ...stats(samples), statuses: [...statuses] };
+    };
+    // The management page makes two requests; a sample is the pair.
+    const pairs = async (label: string, make: (term: string | null) => [string, string], terms: Array<string | null>) => {
+      for (const term of terms) for (const p of make(term)) await timedGet(token, p);
+      const samples: number[] = [];
+      const perTerm: Record<string, { p50: number; count: number }> = {};
+      for (const term of terms) {
+        const own: number[] = [];
+        let count = 0;
+        for (let i = 0; i < repeat; i++) {
+          const [pagePath, countPath] = make(term);
+          const a = await timedGet(token, pagePath);
+          const b = await timedGet(token, countPath);
+          count = (JSON.parse(b.body) as { events: number }).events;
+          own.push(a.ms + b.ms);
+        }
+        samples.push(...own);
+        perTerm[term ?? '(none)'] = { p50: stats(own).p50, count };
+      }
+      log(`${target.engine}: ${label}: p50 ${stats(samples).p50} ms, p95 ${stats(samples).p95} ms`);
+      return { ...stats(samples), perTerm };
+    };
+    const q = (term: string) => encodeURIComponent(term);
+    result.managementPageFulltext = await pairs(
+      'management page + count (fulltext, ASNAP hidden)',
+      (term) => [`/events?fulltext=${q(term!)}&value=!ASNAP&sort=newest&offset=0&limit=15`, `/events/count?fulltext=${q(term!)}&value=!ASNAP`],
+      searchTerms,
+    );
+    result.managementPageDefault = await pairs(
+      'management page + count (ASNAP hidden only)',
+      () => ['/events?value=!ASNAP&sort=newest&offset=0&limit=15', '/events/count?value=!ASNAP'],
+      [null],
+    );
+    result.historyFirstPage = await runs('history page (fulltext=!ASNAP, newest, 20)', ['/events?fulltext=!ASNAP&sort=newest&offset=0&limit=20']);
+    result.historyDeeperPages = await runs('history pages 2-50', [20, 200, 980].map((o) => `/events?fulltext=!ASNAP&sort=newest&offset=${o}&limit=20`));
+
+    const exports: Record<string, unknown> = {};
+    for (const format of ['json', 'csv'] as const) {
+      const r = await timedExport(token, `/event_exports/bylowering/${plan.bigLoweringId}?format=${format}&add_record_ids=true`, server.pid!);
+      const rowsPerSecond = Math.round(plan.bigLoweringEvents / (r.ms / 1000));
+      exports[format] = { ...r, rows: plan.bigLoweringEvents, rowsPerSecond, megabytes: round(r.bytes / 1e6) };
+      log(`${target.engine}: export ${format}: ${plan.bigLoweringEvents.toLocaleString('en')} events in ${r.ms} ms = ${rowsPerSecond.toLocaleString('en')} rows/s, ${round(r.bytes / 1e6)} MB, server RSS ${r.rssBeforeMb} → peak ${r.peakRssMb} MB`);
+    }
+    result.loweringExport = exports;
+    result.serverPeakRssMb = memoryOf(server.pid!).hwmMb;
+  } finally {
+    await stopServer(server);
+  }
+  return result;
+}
+
+function markdown(results: Array<Record<string, any>>, meta: Record<string, unknown>): string {
+  const lines = [
+    '# Search and export benchmark',
+    '',
+    `Run ${meta.date} on ${meta.host} (${meta.cpus} cores, Node ${meta.node}). ${Number(meta.events).toLocaleString('en')} synthetic events shaped like the demo dive (75 % ASNAP), each with navigation aux data, a quarter with frame grabs; HTTP requests to the real server in a child process; ${repeat} repetitions after one warm-up. Times in ms (client wall time, including HTTP).`,
+    '',
+    '| | ' + results.map((r) => r.engine).join(' | ') + ' |',
+    '|---|' + results.map(() => '---|').join(''),
+  ];
+  const row = (label: string, f: (r: Record<string, any>) => string) => lines.push(`| ${label} | ${results.map(f).join(' | ')} |`);
+  row('load 1M events + aux (s)', (r) => `${r.load.seconds} (${r.load.eventsPerSecond.toLocaleString('en')} ev/s)`);
+  row('management page + count, fulltext (p50 / p95)', (r) => `${r.managementPageFulltext.p50} / ${r.managementPageFulltext.p95}`);
+  row('management page + count, ASNAP hidden only (p50 / p95)', (r) => `${r.managementPageDefault.p50} / ${r.managementPageDefault.p95}`);
+  row('history page `!ASNAP`, first (p50 / p95)', (r) => `${r.historyFirstPage.p50} / ${r.historyFirstPage.p95}`);
+  row('history pages 2-50 (p50 / p95)', (r) => `${r.historyDeeperPages.p50} / ${r.historyDeeperPages.p95}`);
+  row('export 100k events + aux, JSON (rows/s)', (r) => `${r.loweringExport.json.rowsPerSecond.toLocaleString('en')} (${r.loweringExport.json.ms} ms, ${r.loweringExport.json.megabytes} MB)`);
+  row('export 100k events + aux, CSV (rows/s)', (r) => `${r.loweringExport.csv.rowsPerSecond.toLocaleString('en')} (${r.loweringExport.csv.ms} ms, ${r.loweringExport.csv.megabytes} MB)`);
+  row('server RSS during export: before → peak (MB)', (r) => `${r.loweringExport.json.rssBeforeMb} → ${Math.max(r.loweringExport.json.peakRssMb, r.loweringExport.csv.peakRssMb)}`);
+  lines.push('', 'Per fulltext term (p50 of page + count, matching events):', '');
+  lines.push('| term | ' + results.map((r) => r.engine).join(' | ') + ' |', '|---|' + results.map(() => '---|').join(''));
+  for (const term of Object.keys(results[0]!.managementPageFulltext.perTerm)) {
+    lines.push(`| ${term} | ${results.map((r) => `${r.managementPageFulltext.perTerm[term].p50} (${r.managementPageFulltext.perTerm[term].count.toLocaleString('en')})`).join(' | ')} |`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+async function main() {
+  mkdirSync(resultsDir, { recursive: true });
+  const engines = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',');
+  const targets: Array<() => Promise<Target>> = [];
+  if (engines.includes('sqlite')) targets.push(sqliteTarget);
+  if (process.env.BENCH_DATABASE_URL && engines.includes('postgres')) targets.push(() => postgresTarget(process.env.BENCH_DATABASE_URL!));
+  const results: Array<Record<string, unknown>> = [];
+  for (const make of targets) {
+    const target = await make();
+    try {
+      results.push(await benchEngine(target));
+    } finally {
+      await target.cleanup();
+    }
+  }
+  const meta = { date: new Date().toISOString(), host: os.hostname(), cpus: os.cpus().length, node: process.version, events: eventsWanted, repeat };
+  writeFileSync(path.join(resultsDir, 'search-export.json'), JSON.stringify({ meta, results }, null, 2) + '\n');
+  writeFileSync(path.join(resultsDir, 'search-export.md'), markdown(results as Array<Record<string, any>>, meta));
+  log(`results in ${path.relative(root, resultsDir)}/search-export.{json,md}`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,219 @@
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../apps/server/src/db/schema.js';
+
+/**
+ * Deterministic synthetic dive logs shaped like the demo dive S0492: three in four events are
+ * ASNAP, the rest come from the demo templates' values with their options, some free text and
+ * comments; every event has vehicle navigation, a quarter have frame grabs, some CTD data.
+ * Events follow each other about every 10 s; lowerings of 3,600 events, one of 100,000 (the
+ * export benchmark), cruises of 30 lowerings.
+ */
+
+function mulberry32(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const animals = ['octopus', 'squid', 'eel', 'rattail', 'chimaera', 'anemone', 'sea star', 'brittle star', 'holothurian', 'crab', 'shrimp', 'sponge', 'black coral', 'bamboo coral', 'sea pen', 'crinoid', 'urchin', 'siphonophore', 'jellyfish', 'grenadier'];
+const geology = ['basalt', 'pillow lava', 'sheet flow', 'talus', 'sediment', 'chimney', 'carbonate', 'serpentinite', 'gabbro', 'breccia', 'fault scarp', 'fissure', 'hydrothermal deposit', 'manganese crust', 'ooze'];
+const words = [...animals, ...geology, 'near', 'the', 'vehicle', 'slope', 'ledge', 'small', 'large', 'white', 'orange', 'colony', 'patch', 'field', 'seep', 'vent', 'outcrop', 'survey', 'transect', 'waypoint', 'heading', 'north', 'south', 'east', 'west', 'sample', 'core', 'bag', 'manipulator', 'arm', 'camera', 'zoom', 'lights', 'pilot', 'notes', 'possible', 'many', 'few', 'dead', 'alive', 'moving'];
+const authors = ['admin', 'mt', 'kim', 'alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace', 'heidi', 'ivan', 'judy', 'mallory', 'oscar', 'peggy', 'sybil', 'trent', 'victor', 'walter'];
+
+interface ValueSpec {
+  value: string;
+  weight: number;
+  options: (r: () => number, n: number) => Array<{ event_option_name: string; event_option_value: string }>;
+  freeText?: number;
+}
+
+const pick = <T>(r: () => number, list: readonly T[]): T => list[Math.floor(r() * list.length)]!;
+const opt = (name: string, value: string) => ({ event_option_name: name, event_option_value: value });
+
+const valueSpecs: ValueSpec[] = [
+  { value: 'ASNAP', weight: 750, options: () => [] },
+  { value: 'OBSERVATION', weight: 80, options: (r) => [opt('type', pick(r, animals)), opt('quantity_of_animals', pick(r, ['1', '2-10', '11-100', '>100']))], freeText: 0.2 },
+  { value: 'Photo - General', weight: 30, options: (r) => [opt('general_photo_type', pick(r, ['geology', 'biology', 'vehicle', 'context']))] },
+  { value: 'FREE_FORM', weight: 40, options: () => [], freeText: 1 },
+  { value: 'FISH', weight: 20, options: (r) => [opt('fish_type', pick(r, ['rattail', 'eel', 'chimaera', 'grenadier', 'cusk eel', 'lizardfish']))] },
+  { value: 'CORAL', weight: 15, options: (r) => [opt('coral_group', pick(r, ['black coral', 'bamboo coral', 'octocoral', 'stony coral'])), opt('status', pick(r, ['alive', 'dead']))] },
+  { value: 'SAMPLE', weight: 10, options: (r, n) => [opt('sample_id', `S-${String(n % 10000).padStart(4, '0')}`), opt('sample_type', pick(r, ['push core', 'rock', 'biology', 'niskin']))], freeText: 0.5 },
+  { value: 'GEOLOGY', weight: 20, options: (r) => [opt('igneous_rock_type', pick(r, geology)), opt('sediment_cover', pick(r, ['0%', '<25%', '25-75%', '>75%']))] },
+  { value: 'PROBLEM', weight: 5, options: () => [], freeText: 1 },
+  { value: 'FRAMEGRAB', weight: 5, options: () => [] },
+  { value: 'VEHICLE', weight: 2, options: (r) => [opt('milestone', pick(r, ['Off deck', 'On bottom', 'Off bottom', 'On deck']))] },
+  { value: 'WATCH CHANGE', weight: 3, options: (r) => [opt('pilot', pick(r, authors)), opt('co-pilot', pick(r, authors))] },
+  { value: 'Beauty Shot', weight: 8, options: () => [] },
+  { value: 'MMC Video Highlight', weight: 6, options: () => [], freeText: 0.5 },
+  { value: 'Methane Spec Start/End', weight: 3, options: (r) => [opt('start/end', pick(r, ['start', 'end']))] },
+  { value: 'FLOAT ON', weight: 3, options: () => [] },
+];
+const totalWeight = valueSpecs.reduce((s, v) => s + v.weight, 0);
+
+function pickValue(r: () => number): ValueSpec {
+  let x = r() * totalWeight;
+  for (const spec of valueSpecs) {
+    x -= spec.weight;
+    if (x < 0) return spec;
+  }
+  return valueSpecs[0]!;
+}
+
+function sentence(r: () => number): string {
+  const n = 3 + Math.floor(r() * 8);
+  return Array.from({ length: n }, () => pick(r, words)).join(' ');
+}
+
+/** A 24-hex id whose first 4 bytes are the event's second, like the server's ObjectIds. */
+function objectId(seconds: number, n: number): string {
+  return seconds.toString(16).padStart(8, '0') + 'b0' + n.toString(16).padStart(14, '0');
+}
+
+export interface SyntheticPlan {
+  events: number;
+  /** The id of the lowering with `bigLoweringEvents` events. */
+  bigLoweringId: string;
+  bigLoweringEvents: number;
+}
+
+export const defaultPlan = { events: 1_000_000, bigLoweringEvents: 100_000, loweringEvents: 3_600, loweringsPerCruise: 30 };
+
+const startMs = Date.UTC(2023, 0, 1);
+const stepMs = 10_000;
+
+/** Terms of the event-management benchmark, from frequent to rare. */
+export const searchTerms = ['sample', 'octopus', 'basalt', 'push core', 'chimaera', 'manganese crust', 'S-0042', 'mallory'];
+
+/**
+ * Writes cruises, lowerings, events and aux data in large transactions (multi-row inserts).
+ * Returns the plan with the big lowering's id.
+ */
+export async function loadSynthetic(
+  db: Kysely<DB>,
+  opts: { events: number; bigLoweringEvents: number; loweringEvents: number; loweringsPerCruise: number; onProgress?: (n: number) => void },
+): Promise<SyntheticPlan> {
+  const r = mulberry32(20230303);
+  const batch = 1000;
+  const txEvents = 50_000;
+  // Lowering boundaries: the big one first, then regular ones.
+  const lowerings: Array<{ first: number; last: number }> = [];
+  let at = 0;
+  const bigCount = Math.min(opts.bigLoweringEvents, opts.events);
+  lowerings.push({ first: 0, last: bigCount - 1 });
+  at = bigCount;
+  while (at < opts.events) {
+    const last = Math.min(opts.events - 1, at + opts.loweringEvents - 1);
+    lowerings.push({ first: at, last });
+    at = last + 1;
+  }
+  const tsOf = (n: number) => startMs + n * stepMs + (n % 7) * 13;
+  const loweringRows = lowerings.map((l, i) => ({
+    id: objectId(Math.floor(tsOf(l.first) / 1000), 0xf00000 + i),
+    lowering_id: i === 0 ? 'BIG-100K' : `L${String(i).padStart(4, '0')}`,
+    start_ts: tsOf(l.first) - 1000,
+    stop_ts: tsOf(l.last) + 1000,
+    lowering_location: 'Synthetic Ridge',
+    lowering_tags: '[]',
+    lowering_hidden: 0,
+    lowering_access_list: '[]',
+    lowering_additional_meta: JSON.stringify({ lowering_description: 'synthetic' }),
+  }));
+  const cruiseRows: Array<DB['cruises']> = [];
+  for (let i = 0; i < loweringRows.length; i += opts.loweringsPerCruise) {
+    const group = loweringRows.slice(i, i + opts.loweringsPerCruise);
+    cruiseRows.push({
+      id: objectId(Math.floor(group[0]!.start_ts / 1000), 0xe00000 + i),
+      cruise_id: `SYN${String(cruiseRows.length + 1).padStart(3, '0')}`,
+      start_ts: group[0]!.start_ts - 60_000,
+      stop_ts: group[group.length - 1]!.stop_ts + 60_000,
+      cruise_location: 'Synthetic Ocean',
+      cruise_tags: '[]',
+      cruise_hidden: 0,
+      cruise_access_list: '[]',
+      cruise_additional_meta: JSON.stringify({ cruise_name: 'synthetic', cruise_description: 'synthetic' }),
+    });
+  }
+  await db.transaction().execute(async (trx) => {
+    for (let i = 0; i < loweringRows.length; i += batch) await trx.insertInto('lowerings').values(loweringRows.slice(i, i + batch)).execute();
+    for (let i = 0; i < cruiseRows.length; i += batch) await trx.insertInto('cruises').values(cruiseRows.slice(i, i + batch)).execute();
+  });
+
+  for (let start = 0; start < opts.events; start += txEvents) {
+    const end = Math.min(opts.events, start + txEvents);
+    await db.transaction().execute(async (trx) => {
+      for (let b = start; b < end; b += batch) {
+        const events: Array<DB['events']> = [];
+        const aux: Array<DB['event_aux_data']> = [];
+        for (let n = b; n < Math.min(end, b + batch); n++) {
+          const ts = tsOf(n);
+          const id = objectId(Math.floor(ts / 1000), n);
+          const spec = pickValue(r);
+          const options = spec.options(r, n);
+          if (spec.value !== 'ASNAP' && r() < 0.03) options.push(opt('event_comment', sentence(r)));
+          events.push({
+            id,
+            ts,
+            event_author: spec.value === 'ASNAP' ? 'admin' : pick(r, authors),
+            event_value: spec.value,
+            event_options: JSON.stringify(options),
+            event_free_text: spec.freeText && r() < spec.freeText ? sentence(r) : '',
+          });
+          const depth = 1500 + 500 * Math.sin(n / 5000);
+          aux.push({
+            id: objectId(Math.floor(ts / 1000), 0x100000000 + n),
+            event_id: id,
+            data_source: 'vehicleRealtimeNavData',
+            data_array: JSON.stringify([
+              { data_name: 'latitude', data_value: (23.5 + n * 1e-7).toFixed(6), data_uom: 'ddeg' },
+              { data_name: 'longitude', data_value: (-45.1 - n * 1e-7).toFixed(6), data_uom: 'ddeg' },
+              { data_name: 'depth', data_value: depth.toFixed(2), data_uom: 'meters' },
+              { data_name: 'heading', data_value: String(n % 360), data_uom: 'deg' },
+              { data_name: 'pitch', data_value: (r() * 4 - 2).toFixed(1), data_uom: 'deg' },
+              { data_name: 'roll', data_value: (r() * 4 - 2).toFixed(1), data_uom: 'deg' },
+            ]),
+          });
+          if (n % 4 === 0) {
+            aux.push({
+              id: objectId(Math.floor(ts / 1000), 0x200000000 + n),
+              event_id: id,
+              data_source: 'framegrabber',
+              data_array: JSON.stringify([
+                { data_name: 'camera_name', data_value: 'Main Camera' },
+                { data_name: 'filename', data_value: `/data/images/${id}_main.jpg` },
+                { data_name: 'camera_name', data_value: 'Down Camera' },
+                { data_name: 'filename', data_value: `/data/images/${id}_down.jpg` },
+              ]),
+            });
+          }
+          if (n % 10 === 3) {
+            aux.push({
+              id: objectId(Math.floor(ts / 1000), 0x300000000 + n),
+              event_id: id,
+              data_source: 'vehicleRealtimeCTDData',
+              data_array: JSON.stringify([
+                { data_name: 'temperature', data_value: (2 + r()).toFixed(3), data_uom: 'degC' },
+                { data_name: 'salinity', data_value: (34.9 + r() * 0.1).toFixed(3), data_uom: 'psu' },
+                { data_name: 'oxygen', data_value: (250 + r() * 10).toFixed(1), data_uom: 'umol/kg' },
+              ]),
+            });
+          }
+        }
+        await trx.insertInto('events').values(events).execute();
+        for (let i = 0; i < aux.length; i += batch) await trx.insertInto('event_aux_data').values(aux.slice(i, i + batch)).execute();
+      }
+    });
+    opts.onProgress?.(end);
+  }
+  return { events: opts.events, bigLoweringId: loweringRows[0]!.id, bigLoweringEvents: bigCount };
+}
+
+/** Refreshes planner statistics after the bulk load (PostgreSQL plans need them; SQLite's ANALYZE helps too). */
+export async function analyze(db: Kysely<DB>, dialect: 'sqlite' | 'postgres'): Promise<void> {
+  if (dialect === 'postgres') await sql`VACUUM ANALYZE`.execute(db);
+  else await sql`PRAGMA optimize`.execute(db);
+}
