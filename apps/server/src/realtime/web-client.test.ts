@@ -207,6 +207,30 @@ describe('web realtime client against the server', () => {
     expect(await templates).toMatchObject({ event_value: 'CRAB' });
   });
 
+  it('sends subscriptions made while the hello is on its way once the socket is open', async () => {
+    let late: Promise<unknown> | null = null;
+    const c: RealtimeClient = client(() => admin, {
+      createSocket: (url) => {
+        const ws = nodeSocket(url);
+        const send = ws.send.bind(ws);
+        ws.send = (data: string) => {
+          send(data);
+          // A screen mounting between the hello and its answer subscribes now.
+          if (!late && (JSON.parse(data) as { type: string }).type === 'hello') {
+            late = waitFor<unknown>((resolve) => c.subscribe('updateCustomVars', resolve));
+          }
+        };
+        return ws;
+      },
+    });
+    c.connect();
+    await stateReached(c, 'open');
+    await new Promise((r) => setTimeout(r, 200));
+    const value = await flipAsnap();
+    expect(late).not.toBeNull();
+    expect(await late).toMatchObject({ custom_var_value: value });
+  });
+
   it('runs nes requests', async () => {
     const c = client(() => users.tokens.guest!);
     c.connect();

@@ -291,7 +291,7 @@ export class RealtimeClient {
       { type: 'hello', version: nesProtocolVersion, auth: authOf(token ?? ''), ...(subs.length ? { subs } : {}) },
       ws,
     ).then(
-      (reply) => this.opened(reply),
+      (reply) => this.opened(reply, subs),
       (err: RealtimeError) => {
         if (err.statusCode === 401) {
           this.setState('unauthorized');
@@ -304,7 +304,7 @@ export class RealtimeClient {
           // subscribed: subscribe the rest one by one.
           this.refused.add(err.path);
           this.report(err);
-          this.opened({});
+          this.opened({}, subs);
           const after = subs.slice(subs.indexOf(err.path) + 1);
           for (const path of after) this.sendSub(path);
           return;
@@ -315,13 +315,15 @@ export class RealtimeClient {
     );
   }
 
-  private opened(reply: Record<string, unknown>): void {
+  private opened(reply: Record<string, unknown>, sentInHello: readonly string[]): void {
     const hb = reply.heartbeat as NesHeartbeat | false | undefined;
     if (hb) this.heartbeat = hb;
     this.attempt = 0;
     const again = this.everOpened;
     this.everOpened = true;
     this.setState('open');
+    // Subscriptions made while the hello was on its way were in neither the hello nor a sub frame.
+    for (const path of this.handlers.keys()) if (!sentInHello.includes(path)) this.sendSub(path);
     this.beat();
     if (again) for (const h of [...this.reconnectHandlers]) h();
   }
