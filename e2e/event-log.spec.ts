@@ -270,8 +270,10 @@ test.describe('event logging console', () => {
       await closeIt();
       await expect(dialog).toHaveCount(0);
       await expect(line(page, t.value)).toHaveCount(0);
-      const res = await adminApi.context.get(`/sealog-server/api/v1/events/${id}`);
-      expect(res.status()).toBe(404);
+      // The line goes at once; the delete reaches the server through the queue right after.
+      await expect
+        .poll(async () => (await adminApi.context.get(`/sealog-server/api/v1/events/${id}`)).status())
+        .toBe(404);
     }
   });
 
@@ -347,6 +349,14 @@ test.describe('event logging console', () => {
       await otherPage.getByPlaceholder('Type new event').press('Enter');
       await expect(line(page, text)).toBeVisible();
       await expect(page.getByTestId('newest-event-card')).toContainText(text);
+      // Navigation added by an inserter shows in the newest-event card as it arrives.
+      const id = await confirmedId(page, text);
+      await adminApi.post('event_aux_data', {
+        event_id: id,
+        data_source: 'vehicleRealtimeNavData',
+        data_array: [{ data_name: 'depth', data_value: '2011.5', data_uom: 'm' }],
+      });
+      await expect(page.getByTestId('newest-event-card').getByTestId('aux-data-card')).toContainText('2011.5 m');
 
       await pressTemplate(otherPage, t);
       await expect(line(page, t.value)).toBeVisible();
@@ -355,6 +365,17 @@ test.describe('event logging console', () => {
     } finally {
       await other.close();
     }
+  });
+
+  test('a template added or disabled elsewhere shows or goes without a reload', async ({ page, context, adminApi }) => {
+    const first = await makeTemplate(adminApi, {});
+    await loggerSession(adminApi, context);
+    await openConsole(page);
+    await page.getByRole('button', { name: new RegExp(`^${first.category}$`, 'i') }).click();
+    const second = await makeTemplate(adminApi, {}, first.category);
+    await expect(page.getByRole('button', { name: second.name, exact: true })).toBeVisible();
+    await adminApi.del(`event_templates/${first.id}`);
+    await expect(page.getByRole('button', { name: first.name, exact: true })).toHaveCount(0);
   });
 
   test('comments are added and edited from the history', async ({ page, context, adminApi }) => {

@@ -86,7 +86,7 @@ test.describe('event management', () => {
     await open(page);
     await expect(lines(page)).toHaveCount(15);
     const first = await lines(page).first().innerText();
-    await page.getByRole('navigation', { name: 'Event pages' }).getByRole('button', { name: '2' }).click();
+    await page.getByRole('navigation', { name: 'Event pages' }).getByRole('button', { name: '2', exact: true }).click();
     await expect(lines(page)).toHaveCount(15);
     await expect(lines(page).first()).not.toHaveText(first);
 

@@ -1,7 +1,8 @@
 import { Card } from 'react-bootstrap';
 import type { LogEvent } from '@bathylog/shared';
 import { useEventExport } from '../../events/api/events';
-import { DataCards } from '../../events/components/data-cards';
+import { DataCards, hasDataCards } from '../../events/components/data-cards';
+import { useSettings } from '../../../lib/settings';
 
 /**
  * The newest event in full above the history (client-behaviour §7.4): value left, `author @ ts`
@@ -9,6 +10,7 @@ import { DataCards } from '../../events/components/data-cards';
  * Nothing at all when there is no event.
  */
 export function NewestEventCard({ event, onHide }: { event: LogEvent | undefined; onHide: () => void }) {
+  const settings = useSettings();
   const details = useEventExport(event?.id);
   if (!event) return null;
   // Until the aux data arrives, show what the list already knows.
@@ -30,9 +32,11 @@ export function NewestEventCard({ event, onHide }: { event: LogEvent | undefined
           </button>
         </span>
       </Card.Header>
-      <Card.Body className="p-2">
-        <DataCards event={full} />
-      </Card.Body>
+      {hasDataCards(full, settings) && (
+        <Card.Body className="p-2">
+          <DataCards event={full} />
+        </Card.Body>
+      )}
     </Card>
   );
 }

@@ -97,6 +97,17 @@ function TextCard({
   );
 }
 
+/** Whether the event has anything for the card row (the newest-event card hides an empty body). */
+export function hasDataCards(event: ExportedEvent, settings: Parameters<typeof auxDataCards>[1]): boolean {
+  return (
+    imageCards(event.aux_data, settings).length > 0 ||
+    auxDataCards(event.aux_data, settings).length > 0 ||
+    optionRows(event).length > 0 ||
+    event.event_free_text !== '' ||
+    eventComment(event) !== ''
+  );
+}
+
 /**
  * The row of cards under an event (client-behaviour §6.1): images, aux data (sorted, renamed and
  * filtered per configuration), Event Options, Free-form Text (when there is text), Comment (when

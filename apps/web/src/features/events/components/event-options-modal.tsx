@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Button, Form, Modal } from 'react-bootstrap';
 import {
   buildEventOptionsUpdate,
@@ -149,21 +149,35 @@ function OptionsForm({
   preview,
 }: EventOptionsModalProps & { template: EventTemplate }) {
   const [values, setValues] = useState<EventOptionsFormValues>(() => initialEventOptionsValues(template, eventTs));
-  const [tried, setTried] = useState(false);
+  const [tried, setTried] = useState(0);
   const errors = tried ? validateEventOptions(template, values) : null;
+  const formRef = useRef<HTMLFormElement>(null);
+
+  // A refused submit brings the first field to fix into view (long templates scroll).
+  useEffect(() => {
+    if (!tried) return;
+    const first = formRef.current?.querySelector<HTMLElement>('.is-invalid');
+    first?.focus();
+    first?.scrollIntoView({ block: 'center' });
+  }, [tried]);
 
   const setOption = (i: number, value: EventOptionFieldValue) =>
     setValues((v) => ({ ...v, options: v.options.map((o, j) => (j === i ? value : o)) }));
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    setTried(true);
-    if (preview || validateEventOptions(template, values)) return;
+    const invalid = validateEventOptions(template, values);
+    if (invalid || preview) {
+      setTried((n) => n + 1);
+      return;
+    }
     onSubmit?.(buildEventOptionsUpdate(template, values, eventTs));
   };
 
   return (
-    <Form noValidate onSubmit={submit}>
+    // Inside a scrollable modal the form must pass the flex layout on, so only the body scrolls
+    // and Submit stays in view for templates with many options.
+    <Form ref={formRef} noValidate onSubmit={submit} className="d-flex flex-column" style={{ minHeight: 0, flex: '1 1 auto' }}>
       <Modal.Body>
         {template.event_options.map((option, i) => (
           <OptionField
@@ -225,7 +239,7 @@ function OptionsForm({
 export function EventOptionsModal(props: EventOptionsModalProps) {
   const { template, onCancel } = props;
   return (
-    <Modal show={!!template} onHide={onCancel} aria-labelledby="event-options-title">
+    <Modal show={!!template} onHide={onCancel} scrollable aria-labelledby="event-options-title">
       <Modal.Header closeButton closeVariant="white">
         <Modal.Title id="event-options-title" as="h5">
           {template?.event_value}

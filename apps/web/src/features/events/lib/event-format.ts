@@ -1,4 +1,4 @@
-import type { ClientSettings, LogEvent } from '@bathylog/shared';
+import { normalizeOptionName, type ClientSettings, type LogEvent } from '@bathylog/shared';
 import { serverRoot } from '../../../api/client';
 import { commentOptionName, type ExportedAux } from '../api/events';
 
@@ -24,7 +24,8 @@ export function humanize(name: string): string {
 export function eventDetailsText(event: Pick<LogEvent, 'event_options' | 'event_free_text'>): string {
   const parts = event.event_options
     .filter((o) => o.event_option_name !== commentOptionName)
-    .map((o) => `${o.event_option_name.replace(/_/g, ' ')}: "${o.event_option_value}"`);
+    // Names as the server stores them (a line still waiting in the browser has the template's spelling).
+    .map((o) => `${normalizeOptionName(o.event_option_name).replace(/_/g, ' ')}: "${o.event_option_value}"`);
   if (event.event_free_text) parts.push(`free_text: "${event.event_free_text}"`);
   return parts.join(', ');
 }
