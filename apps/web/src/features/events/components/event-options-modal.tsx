@@ -177,7 +177,13 @@ function OptionsForm({
   return (
     // Inside a scrollable modal the form must pass the flex layout on, so only the body scrolls
     // and Submit stays in view for templates with many options.
-    <Form ref={formRef} noValidate onSubmit={submit} className="d-flex flex-column" style={{ minHeight: 0, flex: '1 1 auto' }}>
+    <Form
+      ref={formRef}
+      noValidate
+      onSubmit={submit}
+      className="d-flex flex-column"
+      style={{ minHeight: 0, flex: '1 1 auto' }}
+    >
       <Modal.Body>
         {template.event_options.map((option, i) => (
           <OptionField
