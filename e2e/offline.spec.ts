@@ -229,3 +229,73 @@ test('waiting events survive a browser restart and are sent by the next session'
     await next.close();
   }
 });
+
+test('what the server refuses is shown, does not hold up the rest, and can be dismissed', async ({
+  context,
+  adminApi,
+}) => {
+  const user = await createUser(adminApi, { roles: ['event_logger'] });
+  const category = uniqueName('cat');
+  const withOptions = await makeTemplate(adminApi, category, [
+    {
+      event_option_name: 'Count',
+      event_option_type: 'text',
+      event_option_values: [],
+      event_option_default_value: '',
+      event_option_allow_freeform: false,
+      event_option_required: false,
+    },
+  ]);
+  await useSessionOf(context, user.username, user.password);
+  const page = await openConsole(context);
+  const refused = uniqueText('refused note');
+  // The server refuses one event and any delete (as it would a stale or foreign one).
+  await page.route('**/sealog-server/api/v1/events**', async (route) => {
+    const req = route.request();
+    const body = req.method() === 'POST' ? (req.postDataJSON() as { event_free_text?: string }) : null;
+    if (body?.event_free_text === refused) {
+      await route.fulfill({
+        status: 400,
+        json: { statusCode: 400, error: 'Bad Request', message: 'event_value is not allowed' },
+      });
+      return;
+    }
+    if (req.method() === 'DELETE') {
+      await route.fulfill({
+        status: 403,
+        json: { statusCode: 403, error: 'Forbidden', message: 'Only admins and event managers can delete this event' },
+      });
+      return;
+    }
+    await route.continue();
+  });
+
+  await freeText(page, refused);
+  const accepted = uniqueText('accepted note');
+  await freeText(page, accepted);
+  const body = page.getByTestId('event-history-body');
+  const refusedLine = body.getByTestId('event-line').filter({ hasText: refused });
+  await expect(refusedLine.getByTestId('event-failed')).toBeVisible();
+  await expect(body.getByTestId('event-line').filter({ hasText: accepted }).getByTestId('event-pending')).toHaveCount(
+    0,
+  );
+  await expect(page.getByTestId('pending-events')).toHaveText(/1 not saved/);
+
+  await page.getByRole('button', { name: new RegExp(`^${category}$`, 'i') }).click();
+  await page.getByRole('button', { name: withOptions.name, exact: true }).click();
+  // Let the bare event reach the server, so that the cancel has to send a delete.
+  await expect(
+    body.getByTestId('event-line').filter({ hasText: withOptions.value }).getByTestId('event-pending'),
+  ).toHaveCount(0);
+  await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByTestId('refused-changes')).toContainText(
+    'Only admins and event managers can delete this event',
+  );
+  await expect(page.getByTestId('pending-events')).toHaveText(/2 not saved/);
+
+  await page.getByTestId('refused-changes').getByRole('button', { name: 'Dismiss' }).click();
+  await refusedLine.getByRole('button', { name: 'Discard this event' }).click();
+  await expect(refusedLine).toHaveCount(0);
+  await expect(page.getByTestId('refused-changes')).toHaveCount(0);
+  await expect(page.getByTestId('pending-events')).toHaveCount(0);
+});

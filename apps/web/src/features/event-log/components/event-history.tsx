@@ -128,9 +128,11 @@ export function EventHistory({ startTS, canComment }: EventHistoryProps) {
   // A link that comes back is a good moment to send what waited.
   useEffect(() => realtime?.onReconnect(() => eventQueue.retryNow()), [realtime]);
 
-  const waiting = ops.filter((op) => !op.failed);
+  const waiting = [...new Set(ops.filter((op) => !op.failed).map((op) => op.eventId))];
+  // Refused changes to events (a failed create shows as its own line instead).
+  const refusedChanges = ops.filter((op) => op.failed && op.kind !== 'create');
   const unreachable =
-    waiting.some((op) => op.attempts > 0) || (list.isError && (list.error as ApiError).statusCode === 0);
+    ops.some((op) => !op.failed && op.attempts > 0) || (list.isError && (list.error as ApiError).statusCode === 0);
   const older = (list.data?.length ?? 0) < historyPageSize;
 
   return (
@@ -186,6 +188,26 @@ export function EventHistory({ startTS, canComment }: EventHistoryProps) {
               <Alert variant="warning" className="m-2 py-1 small" data-testid="offline-notice">
                 The server cannot be reached. {waiting.length === 1 ? '1 event is' : `${waiting.length} events are`}{' '}
                 kept in this browser and will be sent when the link returns.
+              </Alert>
+            )}
+            {refusedChanges.length > 0 && (
+              <Alert
+                variant="danger"
+                className="m-2 py-1 small d-flex justify-content-between align-items-center gap-2"
+                data-testid="refused-changes"
+              >
+                <span>
+                  <strong>Oops!</strong> The server refused{' '}
+                  {refusedChanges.length === 1 ? 'a change' : `${refusedChanges.length} changes`} made while offline:{' '}
+                  {refusedChanges[0]!.failed}
+                </span>
+                <Button
+                  size="sm"
+                  variant="light"
+                  onClick={() => refusedChanges.forEach((op) => void eventQueue.discard(op.seq))}
+                >
+                  Dismiss
+                </Button>
               </Alert>
             )}
             {list.isError && !unreachable && <ErrorAlert className="m-2" message={errorMessage(list.error)} />}
