@@ -211,7 +211,7 @@ async function prepareBulkLoad(database: Database): Promise<() => Promise<void>>
   }
   const indexes = await sql<{ name: string; def: string }>`
     SELECT indexname AS name, indexdef AS def FROM pg_indexes
-    WHERE schemaname = current_schema() AND tablename IN ('events', 'event_aux_data')
+    WHERE schemaname = current_schema() AND tablename IN ('events', 'event_aux_data', 'event_search')
       AND indexdef NOT LIKE 'CREATE UNIQUE INDEX%'`.execute(database.db);
   for (const index of indexes.rows) await sql.raw(`DROP INDEX ${index.name}`).execute(database.db);
   return async () => {

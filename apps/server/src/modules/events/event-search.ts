@@ -13,7 +13,8 @@ import type { EventFilter } from './event-filter.js';
  *   by the substring index. SQLite: FTS5 trigram whose key is the event time (migration 002), so
  *   the newest page is the first hits in key order and the time window is a key range; a count
  *   reads the index, plus each hit's value when values are filtered. PostgreSQL: pg_trgm GIN
- *   indexes on lower() expressions via LIKE, planned by the engine.
+ *   indexes via LIKE, planned by the engine; fulltext runs on the `event_search` table (stored
+ *   lower-cased document, ts and value), author and free text on indexes of events.
  * - Without such a term (e.g. only `!ASNAP`), the (ts, id) index drives. `event_value` and aux
  *   `data_source` have few distinct values (template values, inserter names), so their terms are
  *   resolved against the distinct values (a loose index scan: one probe per distinct value) into
@@ -176,6 +177,18 @@ export class EventSearch {
 
   /** Column references on `events e`, or on the `event_search s` projection (SQLite FTS path). */
   private columns(on: 'events' | 'search'): Columns {
+    if (on === 'search' && this.dialect === 'postgres') {
+      // event_search holds id, ts, value and the lower-cased document; author and free text are
+      // read from the events row joined to it (their own trigram indexes live there).
+      return {
+        id: sql.ref('s.event_id'),
+        ts: sql.ref('s.ts'),
+        value: sql.ref('s.event_value'),
+        freeText: sql.ref('e.event_free_text'),
+        author: sql.ref('e.event_author'),
+        fulltext: (term) => this.docContains(sql.ref('s.doc'), term),
+      };
+    }
     if (on === 'search') {
       return {
         id: sql.ref('s.event_id'),
@@ -200,11 +213,7 @@ export class EventSearch {
       author: sql.ref('e.event_author'),
       fulltext: (term) =>
         this.dialect === 'postgres'
-          ? // Exactly the expression of events_fulltext_trgm_idx, so the index serves it.
-            this.contains(
-              sql`e.event_value || chr(31) || e.event_free_text || chr(31) || event_option_values(e.event_options) || chr(31) || e.event_author`,
-              term,
-            )
+          ? sql<boolean>`EXISTS (SELECT 1 FROM event_search fs WHERE fs.event_id = e.id AND ${this.docContains(sql.ref('fs.doc'), term)})`
           : this.anyOf([
               this.contains(sql.ref('e.event_value'), term),
               this.contains(sql.ref('e.event_free_text'), term),
@@ -213,6 +222,11 @@ export class EventSearch {
               this.contains(sql.ref('e.event_author'), term),
             ]),
     };
+  }
+
+  /** PostgreSQL: the stored document is lower-cased already, so the trigram index matches it as is. */
+  private docContains(doc: RawBuilder<unknown>, term: string): RawBuilder<boolean> {
+    return sql<boolean>`${doc} LIKE lower(${`%${escapeLike(term)}%`})`;
   }
 
   /** Text groups every term of which the trigram index can serve (SQLite). */
@@ -324,18 +338,53 @@ export class EventSearch {
       : sql`events_fts WHERE ${hits}`;
   }
 
+  /**
+   * PostgreSQL with fulltext terms: the search runs on event_search (trigram index on the stored
+   * document, ts and value beside it), joining events only for author, free text or datasource.
+   */
+  private pgSearch(resolved: ResolvedFilter): RawBuilder<unknown> | null {
+    if (this.dialect !== 'postgres' || resolved.filter.fulltext.length === 0) return null;
+    const { filter } = resolved;
+    const c = this.columns('search');
+    const parts: RawBuilder<boolean>[] = [
+      this.anyOf(filter.fulltext.map((t) => c.fulltext(t))),
+      sql<boolean>`s.ts >= ${filter.lo}`,
+      sql<boolean>`s.ts <= ${filter.hi}`,
+    ];
+    if (resolved.valueList) parts.push(sql<boolean>`s.event_value IN (${sql.join(resolved.valueList)})`);
+    if (resolved.valueTerms) {
+      const { include, exclude } = resolved.valueTerms;
+      if (include.length > 0) parts.push(this.anyOf(include.map((t) => this.contains(c.value, t))));
+      for (const t of exclude) parts.push(sql<boolean>`NOT ${this.contains(c.value, t)}`);
+    }
+    const joined: RawBuilder<boolean>[] = [];
+    if (filter.authors.length > 0) joined.push(this.anyOf(filter.authors.map((t) => this.contains(c.author, t))));
+    if (filter.freetext.length > 0) joined.push(this.anyOf(filter.freetext.map((t) => this.contains(c.freeText, t))));
+    const datasource = this.datasourceCondition(resolved, c.id);
+    if (datasource) parts.push(datasource);
+    const where = sql.join([...parts, ...joined], sql` AND `);
+    return joined.length > 0 ? sql`event_search s JOIN events e ON e.id = s.event_id WHERE ${where}` : sql`event_search s WHERE ${where}`;
+  }
+
   /** The query of a page (index-driven); also what `explain` shows. */
   private pageQuery(resolved: ResolvedFilter, opts: { order: SortOrder; offset: number; limit: number }): RawBuilder<EventRow> {
+    const direction = opts.order === 'desc' ? sql`DESC` : sql`ASC`;
     const plan = this.ftsPlan(resolved);
     if (plan) {
       // The index yields hits in time order: the page is its first hits; only they are read from events.
-      const direction = opts.order === 'desc' ? sql`DESC` : sql`ASC`;
       return sql<EventRow>`
         SELECT ${EventSearch.columnsOfE} FROM (
           SELECT events_fts.rowid AS seq FROM ${this.ftsHits(resolved, plan)}
           ORDER BY events_fts.rowid ${direction} LIMIT ${opts.limit} OFFSET ${opts.offset}
         ) h CROSS JOIN event_search hs CROSS JOIN events e
         WHERE hs.seq = h.seq AND e.id = hs.event_id ORDER BY h.seq ${direction}`;
+    }
+    const pg = this.pgSearch(resolved);
+    if (pg) {
+      return sql<EventRow>`
+        SELECT ${EventSearch.columnsOfE} FROM (
+          SELECT s.event_id, s.ts FROM ${pg} ORDER BY s.ts ${direction}, s.event_id ${direction} LIMIT ${opts.limit} OFFSET ${opts.offset}
+        ) h JOIN events e ON e.id = h.event_id ORDER BY h.ts ${direction}, h.event_id ${direction}`;
     }
     // Exclusion-only value lists are most values: walking the ts index finds a page fastest.
     const where = this.conditions(resolved, { skipIndexable: false, valueIndex: !resolved.valueListFromExclusions });
@@ -346,6 +395,8 @@ export class EventSearch {
   private countQuery(resolved: ResolvedFilter): RawBuilder<{ n: number | string }> {
     const plan = this.ftsPlan(resolved);
     if (plan) return sql`SELECT count(*) AS n FROM ${this.ftsHits(resolved, plan)}`;
+    const pg = this.pgSearch(resolved);
+    if (pg) return sql`SELECT count(*) AS n FROM ${pg}`;
     const where = this.conditions(resolved, { skipIndexable: false, valueIndex: true });
     return sql`SELECT count(*) AS n FROM events e WHERE ${where}`;
   }
