@@ -21,6 +21,8 @@ export const historyPageSize = 20;
 export const historySearchDebounceMs = 500;
 
 const asnapTerm = '!ASNAP';
+/** How long a delivered event is shown before the server lists it, at most. */
+const recentHoldMs = 30_000;
 
 export interface EventHistoryProps {
   /** The first time a non-admin may see (seed 001 §4.2); undefined = everything. */
@@ -68,10 +70,27 @@ export function EventHistory({ startTS, canComment }: EventHistoryProps) {
   const ops = useQueuedOps();
 
   const serverEvents = useMemo(() => list.data ?? [], [list.data]);
-  const shownRecent = useMemo(
-    () => recentlySent.filter((r) => r.at >= list.dataUpdatedAt).map((r) => r.event),
-    [recentlySent, list.dataUpdatedAt],
-  );
+  // Events this browser just delivered stay listed until the server's list has them: a refetch
+  // may come back before the server's clock reaches their time (lists end at the server's now).
+  // With a filter typed or ASNAP hidden they may never come, so the next answer settles it then.
+  const unconfirmed = useMemo(() => {
+    const onServer = new Set(serverEvents.map((e) => e.id));
+    return recentlySent.filter((r) => {
+      if (onServer.has(r.event.id)) return false;
+      if (terms.length > 0 || (hideAsnap && /asnap/i.test(r.event.event_value))) return r.at >= list.dataUpdatedAt;
+      return Date.now() - r.at < recentHoldMs;
+    });
+  }, [recentlySent, serverEvents, terms, hideAsnap, list.dataUpdatedAt]);
+  const shownRecent = useMemo(() => unconfirmed.map((r) => r.event), [unconfirmed]);
+  // Ask again until they are in (or given up on).
+  useEffect(() => {
+    if (unconfirmed.length === 0 || page !== 0) return;
+    const timer = setTimeout(() => {
+      setRecentlySent((list) => list.filter((r) => Date.now() - r.at < recentHoldMs));
+      void queryClient.invalidateQueries({ queryKey: state.current.listKey });
+    }, 2000);
+    return () => clearTimeout(timer);
+  }, [unconfirmed, page, queryClient]);
   const rows = useMemo(
     () => historyRows({ serverEvents, ops, recentlySent: shownRecent, firstPage: page === 0 }),
     [serverEvents, ops, shownRecent, page],
@@ -104,7 +123,10 @@ export function EventHistory({ startTS, canComment }: EventHistoryProps) {
     onEventPush(e);
     void queryClient.invalidateQueries({ queryKey: eventKeys.export(e.id) });
   });
-  useSubscription('deleteEvents', onEventPush);
+  useSubscription('deleteEvents', (e) => {
+    setRecentlySent((list) => (list.some((r) => r.event.id === e.id) ? list.filter((r) => r.event.id !== e.id) : list));
+    onEventPush(e);
+  });
   // New or changed aux data (navigation, frame grabs) shows in the cards of its event.
   const onAuxPush = (aux: { event_id: string }) =>
     void queryClient.invalidateQueries({ queryKey: eventKeys.export(aux.event_id) });

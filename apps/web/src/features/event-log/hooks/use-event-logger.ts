@@ -9,6 +9,7 @@ import {
 import { errorMessage } from '../../../api/client';
 import { useAuth } from '../../../lib/auth';
 import { eventQueue, queueNewEvent } from '../../events/api/event-queue';
+import { syncServerClock } from '../../events/api/server-clock';
 
 /** The event the options modal is open for, and the template it came from. */
 export interface OpenOptions {
@@ -87,6 +88,13 @@ export function useEventLogger() {
     setOpen(null);
     void run(() => eventQueue.enqueueDelete(current.event.id));
   }, [run]);
+
+  // Click times follow the server's clock; check it now and then (laptop clocks drift).
+  useEffect(() => {
+    void syncServerClock();
+    const timer = setInterval(() => void syncServerClock(), 10 * 60_000);
+    return () => clearInterval(timer);
+  }, []);
 
   // Leaving the console with the modal open is a cancel too: the bare event must not linger.
   useEffect(

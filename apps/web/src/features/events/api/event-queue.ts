@@ -5,6 +5,7 @@ import { currentToken } from '../../../lib/session';
 import { OfflineQueue, type QueuedOp, type SendResult } from '../../../lib/offline-queue';
 import { createQueueStorage } from '../../../lib/offline-queue-idb';
 import { createEvent, deleteEvent, updateEvent } from './events';
+import { serverNow } from './server-clock';
 
 /**
  * The console's writes go through the durable queue (lib/offline-queue.ts): each event gets its
@@ -56,10 +57,11 @@ export interface NewEventInput {
 }
 
 /**
- * Logs an event: id and ts are made now, on this machine, and the event is stored before anything
- * is sent. Resolves with the event as it will be on the server, once it is stored.
+ * Logs an event: id and ts are made now, on this machine (by the server's clock as last measured,
+ * see server-clock.ts), and the event is stored before anything is sent. Resolves with the event
+ * as it will be on the server, once it is stored.
  */
-export async function queueNewEvent(input: NewEventInput, now = new Date()): Promise<LogEvent> {
+export async function queueNewEvent(input: NewEventInput, now = serverNow()): Promise<LogEvent> {
   const event: LogEvent = {
     id: newObjectId(now),
     ts: now.toISOString(),
