@@ -305,6 +305,23 @@ test.describe('event logging console', () => {
     });
   });
 
+  test('a browser clock that is off does not move events: click times follow the server clock', async ({
+    page,
+    context,
+    adminApi,
+  }) => {
+    await loggerSession(adminApi, context);
+    // The laptop thinks it is an hour later than the ship.
+    await page.clock.setFixedTime(new Date(Date.now() + 3600_000));
+    await openConsole(page);
+    const text = uniqueText('clock check');
+    await page.getByPlaceholder('Type new event').fill(text);
+    await page.getByPlaceholder('Type new event').press('Enter');
+    const id = await confirmedId(page, text);
+    const stored = await adminApi.get<LogEvent>(`events/${id}`);
+    expect(Math.abs(Date.parse(stored.ts) - Date.now())).toBeLessThan(5 * 60_000);
+  });
+
   test('template buttons are reached and pressed with the keyboard; the category tab is remembered', async ({
     page,
     context,
