@@ -18,7 +18,10 @@ const files = readdirSync(here)
 let failed = 0;
 for (const file of files) {
   process.stdout.write(`\n== ${file}\n`);
-  const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(here, file)], { stdio: 'inherit', env: process.env });
+  const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(here, file)], {
+    stdio: 'inherit',
+    env: process.env,
+  });
   if (run.status !== 0) {
     failed++;
     process.stdout.write(`!! ${file} failed (exit ${run.status})\n`);

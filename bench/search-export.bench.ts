@@ -44,6 +44,30 @@ interface Stats {
   max: number;
 }
 
+interface PairStats extends Stats {
+  perTerm: Record<string, { p50: number; count: number }>;
+}
+
+type ExportResult = Awaited<ReturnType<typeof timedExport>> & {
+  rows: number;
+  rowsPerSecond: number;
+  megabytes: number;
+};
+
+/** What one engine's run measured (written to search-export.json). */
+interface EngineResult {
+  engine: Engine;
+  events: number;
+  load?: { seconds: number; eventsPerSecond: number; auxRows: number; analyzeSeconds: number };
+  plans?: Record<string, string>;
+  managementPageFulltext?: PairStats;
+  managementPageDefault?: PairStats;
+  historyFirstPage?: Stats & { statuses: number[] };
+  historyDeeperPages?: Stats & { statuses: number[] };
+  loweringExport?: Record<'json' | 'csv', ExportResult>;
+  serverPeakRssMb?: number;
+}
+
 function stats(samples: number[]): Stats {
   const s = [...samples].sort((a, b) => a - b);
   const at = (q: number) => s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)]!;
@@ -56,11 +80,15 @@ function log(message: string) {
   process.stdout.write(`[bench] ${message}\n`);
 }
 
-/** Peak and current resident memory of a process, from /proc (kB → MB). */
-function memoryOf(pid: number): { rssMb: number; hwmMb: number } {
+/**
+ * Resident memory of a process, from /proc (kB → MB). `anonMb` is the process's own memory (heap,
+ * buffers); the rest of RSS is file pages it has mapped, e.g. SQLite's memory-mapped database,
+ * which are the OS page cache and are reclaimed under pressure.
+ */
+function memoryOf(pid: number): { rssMb: number; anonMb: number; hwmMb: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  return { rssMb: round(kb('VmRSS') / 1024), hwmMb: round(kb('VmHWM') / 1024) };
+  return { rssMb: round(kb('VmRSS') / 1024), anonMb: round(kb('RssAnon') / 1024), hwmMb: round(kb('VmHWM') / 1024) };
 }
 
 interface Target {
@@ -147,7 +175,11 @@ async function stopServer(child: ChildProcess): Promise<void> {
 const api = `http://127.0.0.1:${port}/sealog-server/api/v1`;
 
 async function login(): Promise<string> {
-  const res = await fetch(`${api}/auth/login`, { method: 'POST', body: JSON.stringify({ username: 'admin', password: adminPassword }), headers: { 'content-type': 'application/json' } });
+  const res = await fetch(`${api}/auth/login`, {
+    method: 'POST',
+    body: JSON.stringify({ username: 'admin', password: adminPassword }),
+    headers: { 'content-type': 'application/json' },
+  });
   if (!res.ok) throw new Error(`login: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { token: string }).token;
 }
@@ -163,9 +195,13 @@ async function timedGet(token: string, pathAndQuery: string): Promise<{ ms: numb
 async function timedExport(token: string, pathAndQuery: string, serverPid: number) {
   const before = memoryOf(serverPid);
   let peakRss = before.rssMb;
-  const sampler = setInterval(() => {
-    peakRss = Math.max(peakRss, memoryOf(serverPid).rssMb);
-  }, 20);
+  let peakAnon = before.anonMb;
+  const sample = () => {
+    const now = memoryOf(serverPid);
+    peakRss = Math.max(peakRss, now.rssMb);
+    peakAnon = Math.max(peakAnon, now.anonMb);
+  };
+  const sampler = setInterval(sample, 20);
   const t0 = performance.now();
   const res = await fetch(`${api}${pathAndQuery}`, { headers: { authorization: `Bearer ${token}` } });
   let bytes = 0;
@@ -179,14 +215,24 @@ async function timedExport(token: string, pathAndQuery: string, serverPid: numbe
   }
   const ms = performance.now() - t0;
   clearInterval(sampler);
-  peakRss = Math.max(peakRss, memoryOf(serverPid).rssMb);
-  return { status: res.status, ms: round(ms), firstByteMs: round(firstByteMs), bytes, rssBeforeMb: before.rssMb, peakRssMb: peakRss };
+  sample();
+  return {
+    status: res.status,
+    ms: round(ms),
+    firstByteMs: round(firstByteMs),
+    bytes,
+    rssBeforeMb: before.rssMb,
+    peakRssMb: peakRss,
+    anonBeforeMb: before.anonMb,
+    peakAnonMb: peakAnon,
+  };
 }
 
 async function queryPlans(database: Database): Promise<Record<string, string>> {
   const search = new EventSearch(database.db, database.dialect);
   const plans: Record<string, string> = {};
-  const resolve = (q: Parameters<typeof buildEventFilter>[0]) => search.resolve(buildEventFilter(q, globalWindow(), 'substring'));
+  const resolve = (q: Parameters<typeof buildEventFilter>[0]) =>
+    search.resolve(buildEventFilter(q, globalWindow(), 'substring'));
   const page = await resolve({ fulltext: ['octopus'], value: ['!ASNAP'] });
   plans['management page (fulltext=octopus, value=!ASNAP)'] = await search.explain(page, 'page', 'desc', 15);
   plans['management count (fulltext=octopus, value=!ASNAP)'] = await search.explain(page, 'count');
@@ -221,8 +267,8 @@ async function prepareBulkLoad(database: Database): Promise<() => Promise<void>>
   };
 }
 
-async function benchEngine(target: Target) {
-  const result: Record<string, unknown> = { engine: target.engine, events: eventsWanted };
+async function benchEngine(target: Target): Promise<EngineResult> {
+  const result: EngineResult = { engine: target.engine, events: eventsWanted };
   const database = target.open();
   await migrateToLatest(database);
   log(`${target.engine}: loading ${eventsWanted.toLocaleString('en')} events with aux data`);
@@ -235,15 +281,23 @@ async function benchEngine(target: Target) {
       events: eventsWanted,
       bigLoweringEvents: Math.min(defaultPlan.bigLoweringEvents, eventsWanted),
       onProgress: (n) => {
-        if (n % 200_000 === 0) log(`  ${n.toLocaleString('en')} events (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+        if (n % 200_000 === 0)
+          log(`  ${n.toLocaleString('en')} events (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
       },
     });
     await restoreIndexes();
     const loadMs = performance.now() - t0;
     const t1 = performance.now();
     await analyze(database.db, database.dialect);
-    const auxRows = Number((await sql<{ n: number }>`SELECT count(*) AS n FROM event_aux_data`.execute(database.db)).rows[0]!.n);
-    result.load = { seconds: round(loadMs / 1000), eventsPerSecond: Math.round(eventsWanted / (loadMs / 1000)), auxRows, analyzeSeconds: round((performance.now() - t1) / 1000) };
+    const auxRows = Number(
+      (await sql<{ n: number }>`SELECT count(*) AS n FROM event_aux_data`.execute(database.db)).rows[0]!.n,
+    );
+    result.load = {
+      seconds: round(loadMs / 1000),
+      eventsPerSecond: Math.round(eventsWanted / (loadMs / 1000)),
+      auxRows,
+      analyzeSeconds: round((performance.now() - t1) / 1000),
+    };
     log(`${target.engine}: loaded in ${(loadMs / 1000).toFixed(1)} s (${auxRows.toLocaleString('en')} aux rows)`);
     result.plans = await queryPlans(database);
   } finally {
@@ -268,7 +322,11 @@ async function benchEngine(target: Target) {
       return { ...stats(samples), statuses: [...statuses] };
     };
     // The management page makes two requests; a sample is the pair.
-    const pairs = async (label: string, make: (term: string | null) => [string, string], terms: Array<string | null>) => {
+    const pairs = async (
+      label: string,
+      make: (term: string | null) => [string, string],
+      terms: Array<string | null>,
+    ) => {
       for (const term of terms) for (const p of make(term)) await timedGet(token, p);
       const samples: number[] = [];
       const perTerm: Record<string, { p50: number; count: number }> = {};
@@ -291,7 +349,10 @@ async function benchEngine(target: Target) {
     const q = (term: string) => encodeURIComponent(term);
     result.managementPageFulltext = await pairs(
       'management page + count (fulltext, ASNAP hidden)',
-      (term) => [`/events?fulltext=${q(term!)}&value=!ASNAP&sort=newest&offset=0&limit=15`, `/events/count?fulltext=${q(term!)}&value=!ASNAP`],
+      (term) => [
+        `/events?fulltext=${q(term!)}&value=!ASNAP&sort=newest&offset=0&limit=15`,
+        `/events/count?fulltext=${q(term!)}&value=!ASNAP`,
+      ],
       searchTerms,
     );
     result.managementPageDefault = await pairs(
@@ -299,15 +360,27 @@ async function benchEngine(target: Target) {
       () => ['/events?value=!ASNAP&sort=newest&offset=0&limit=15', '/events/count?value=!ASNAP'],
       [null],
     );
-    result.historyFirstPage = await runs('history page (fulltext=!ASNAP, newest, 20)', ['/events?fulltext=!ASNAP&sort=newest&offset=0&limit=20']);
-    result.historyDeeperPages = await runs('history pages 2-50', [20, 200, 980].map((o) => `/events?fulltext=!ASNAP&sort=newest&offset=${o}&limit=20`));
+    result.historyFirstPage = await runs('history page (fulltext=!ASNAP, newest, 20)', [
+      '/events?fulltext=!ASNAP&sort=newest&offset=0&limit=20',
+    ]);
+    result.historyDeeperPages = await runs(
+      'history pages 2-50',
+      [20, 200, 980].map((o) => `/events?fulltext=!ASNAP&sort=newest&offset=${o}&limit=20`),
+    );
 
-    const exports: Record<string, unknown> = {};
+    const exports = {} as Record<'json' | 'csv', ExportResult>;
     for (const format of ['json', 'csv'] as const) {
-      const r = await timedExport(token, `/event_exports/bylowering/${plan.bigLoweringId}?format=${format}&add_record_ids=true`, server.pid!);
+      const r = await timedExport(
+        token,
+        `/event_exports/bylowering/${plan.bigLoweringId}?format=${format}&add_record_ids=true`,
+        server.pid!,
+      );
       const rowsPerSecond = Math.round(plan.bigLoweringEvents / (r.ms / 1000));
       exports[format] = { ...r, rows: plan.bigLoweringEvents, rowsPerSecond, megabytes: round(r.bytes / 1e6) };
-      log(`${target.engine}: export ${format}: ${plan.bigLoweringEvents.toLocaleString('en')} events in ${r.ms} ms = ${rowsPerSecond.toLocaleString('en')} rows/s, ${round(r.bytes / 1e6)} MB, server RSS ${r.rssBeforeMb} → peak ${r.peakRssMb} MB`);
+      log(
+        `${target.engine}: export ${format}: ${plan.bigLoweringEvents.toLocaleString('en')} events in ${r.ms} ms = ${rowsPerSecond.toLocaleString('en')} rows/s, ` +
+          `${round(r.bytes / 1e6)} MB; server RSS ${r.rssBeforeMb} → peak ${r.peakRssMb} MB (own memory ${r.anonBeforeMb} → ${r.peakAnonMb} MB)`,
+      );
     }
     result.loweringExport = exports;
     result.serverPeakRssMb = memoryOf(server.pid!).hwmMb;
@@ -317,7 +390,7 @@ async function benchEngine(target: Target) {
   return result;
 }
 
-function markdown(results: Array<Record<string, any>>, meta: Record<string, unknown>): string {
+function markdown(results: EngineResult[], meta: Record<string, unknown>): string {
   const lines = [
     '# Search and export benchmark',
     '',
@@ -326,19 +399,54 @@ function markdown(results: Array<Record<string, any>>, meta: Record<string, unkn
     '| | ' + results.map((r) => r.engine).join(' | ') + ' |',
     '|---|' + results.map(() => '---|').join(''),
   ];
-  const row = (label: string, f: (r: Record<string, any>) => string) => lines.push(`| ${label} | ${results.map(f).join(' | ')} |`);
+  const row = (label: string, f: (r: Required<EngineResult>) => string) =>
+    lines.push(`| ${label} | ${results.map((r) => f(r as Required<EngineResult>)).join(' | ')} |`);
   row('load 1M events + aux (s)', (r) => `${r.load.seconds} (${r.load.eventsPerSecond.toLocaleString('en')} ev/s)`);
-  row('management page + count, fulltext (p50 / p95)', (r) => `${r.managementPageFulltext.p50} / ${r.managementPageFulltext.p95}`);
-  row('management page + count, ASNAP hidden only (p50 / p95)', (r) => `${r.managementPageDefault.p50} / ${r.managementPageDefault.p95}`);
+  row(
+    'management page + count, fulltext (p50 / p95)',
+    (r) => `${r.managementPageFulltext.p50} / ${r.managementPageFulltext.p95}`,
+  );
+  row(
+    'management page + count, ASNAP hidden only (p50 / p95)',
+    (r) => `${r.managementPageDefault.p50} / ${r.managementPageDefault.p95}`,
+  );
   row('history page `!ASNAP`, first (p50 / p95)', (r) => `${r.historyFirstPage.p50} / ${r.historyFirstPage.p95}`);
   row('history pages 2-50 (p50 / p95)', (r) => `${r.historyDeeperPages.p50} / ${r.historyDeeperPages.p95}`);
-  row('export 100k events + aux, JSON (rows/s)', (r) => `${r.loweringExport.json.rowsPerSecond.toLocaleString('en')} (${r.loweringExport.json.ms} ms, ${r.loweringExport.json.megabytes} MB)`);
-  row('export 100k events + aux, CSV (rows/s)', (r) => `${r.loweringExport.csv.rowsPerSecond.toLocaleString('en')} (${r.loweringExport.csv.ms} ms, ${r.loweringExport.csv.megabytes} MB)`);
-  row('server RSS during export: before → peak (MB)', (r) => `${r.loweringExport.json.rssBeforeMb} → ${Math.max(r.loweringExport.json.peakRssMb, r.loweringExport.csv.peakRssMb)}`);
+  row(
+    'export 100k events + aux, JSON (rows/s)',
+    (r) =>
+      `${r.loweringExport.json.rowsPerSecond.toLocaleString('en')} (${r.loweringExport.json.ms} ms, ${r.loweringExport.json.megabytes} MB)`,
+  );
+  row(
+    'export 100k events + aux, CSV (rows/s)',
+    (r) =>
+      `${r.loweringExport.csv.rowsPerSecond.toLocaleString('en')} (${r.loweringExport.csv.ms} ms, ${r.loweringExport.csv.megabytes} MB)`,
+  );
+  row(
+    'server RSS during exports: before → peak (MB)',
+    (r) =>
+      `${r.loweringExport.json.rssBeforeMb} → ${Math.max(r.loweringExport.json.peakRssMb, r.loweringExport.csv.peakRssMb)}`,
+  );
+  row(
+    '  of which its own memory (RssAnon, MB)',
+    (r) =>
+      `${r.loweringExport.json.anonBeforeMb} → ${Math.max(r.loweringExport.json.peakAnonMb, r.loweringExport.csv.peakAnonMb)}`,
+  );
+  lines.push(
+    '',
+    'RSS includes file pages the server has mapped (SQLite reads its database through mmap; they are the OS page cache). RssAnon is the memory the process itself holds: heap and buffers.',
+  );
   lines.push('', 'Per fulltext term (p50 of page + count, matching events):', '');
-  lines.push('| term | ' + results.map((r) => r.engine).join(' | ') + ' |', '|---|' + results.map(() => '---|').join(''));
-  for (const term of Object.keys(results[0]!.managementPageFulltext.perTerm)) {
-    lines.push(`| ${term} | ${results.map((r) => `${r.managementPageFulltext.perTerm[term].p50} (${r.managementPageFulltext.perTerm[term].count.toLocaleString('en')})`).join(' | ')} |`);
+  lines.push(
+    '| term | ' + results.map((r) => r.engine).join(' | ') + ' |',
+    '|---|' + results.map(() => '---|').join(''),
+  );
+  for (const term of Object.keys(results[0]?.managementPageFulltext?.perTerm ?? {})) {
+    const cell = (r: EngineResult) => {
+      const t = r.managementPageFulltext?.perTerm[term];
+      return t ? `${t.p50} (${t.count.toLocaleString('en')})` : '';
+    };
+    lines.push(`| ${term} | ${results.map(cell).join(' | ')} |`);
   }
   return lines.join('\n') + '\n';
 }
@@ -348,8 +456,9 @@ async function main() {
   const engines = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',');
   const targets: Array<() => Promise<Target>> = [];
   if (engines.includes('sqlite')) targets.push(sqliteTarget);
-  if (process.env.BENCH_DATABASE_URL && engines.includes('postgres')) targets.push(() => postgresTarget(process.env.BENCH_DATABASE_URL!));
-  const results: Array<Record<string, unknown>> = [];
+  if (process.env.BENCH_DATABASE_URL && engines.includes('postgres'))
+    targets.push(() => postgresTarget(process.env.BENCH_DATABASE_URL!));
+  const results: EngineResult[] = [];
   for (const make of targets) {
     const target = await make();
     try {
@@ -358,9 +467,16 @@ async function main() {
       await target.cleanup();
     }
   }
-  const meta = { date: new Date().toISOString(), host: os.hostname(), cpus: os.cpus().length, node: process.version, events: eventsWanted, repeat };
+  const meta = {
+    date: new Date().toISOString(),
+    host: os.hostname(),
+    cpus: os.cpus().length,
+    node: process.version,
+    events: eventsWanted,
+    repeat,
+  };
   writeFileSync(path.join(resultsDir, 'search-export.json'), JSON.stringify({ meta, results }, null, 2) + '\n');
-  writeFileSync(path.join(resultsDir, 'search-export.md'), markdown(results as Array<Record<string, any>>, meta));
+  writeFileSync(path.join(resultsDir, 'search-export.md'), markdown(results, meta));
   log(`results in ${path.relative(root, resultsDir)}/search-export.{json,md}`);
 }
 

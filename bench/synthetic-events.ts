@@ -20,10 +20,110 @@ function mulberry32(seed: number) {
   };
 }
 
-const animals = ['octopus', 'squid', 'eel', 'rattail', 'chimaera', 'anemone', 'sea star', 'brittle star', 'holothurian', 'crab', 'shrimp', 'sponge', 'black coral', 'bamboo coral', 'sea pen', 'crinoid', 'urchin', 'siphonophore', 'jellyfish', 'grenadier'];
-const geology = ['basalt', 'pillow lava', 'sheet flow', 'talus', 'sediment', 'chimney', 'carbonate', 'serpentinite', 'gabbro', 'breccia', 'fault scarp', 'fissure', 'hydrothermal deposit', 'manganese crust', 'ooze'];
-const words = [...animals, ...geology, 'near', 'the', 'vehicle', 'slope', 'ledge', 'small', 'large', 'white', 'orange', 'colony', 'patch', 'field', 'seep', 'vent', 'outcrop', 'survey', 'transect', 'waypoint', 'heading', 'north', 'south', 'east', 'west', 'sample', 'core', 'bag', 'manipulator', 'arm', 'camera', 'zoom', 'lights', 'pilot', 'notes', 'possible', 'many', 'few', 'dead', 'alive', 'moving'];
-const authors = ['admin', 'mt', 'kim', 'alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace', 'heidi', 'ivan', 'judy', 'mallory', 'oscar', 'peggy', 'sybil', 'trent', 'victor', 'walter'];
+const animals = [
+  'octopus',
+  'squid',
+  'eel',
+  'rattail',
+  'chimaera',
+  'anemone',
+  'sea star',
+  'brittle star',
+  'holothurian',
+  'crab',
+  'shrimp',
+  'sponge',
+  'black coral',
+  'bamboo coral',
+  'sea pen',
+  'crinoid',
+  'urchin',
+  'siphonophore',
+  'jellyfish',
+  'grenadier',
+];
+const geology = [
+  'basalt',
+  'pillow lava',
+  'sheet flow',
+  'talus',
+  'sediment',
+  'chimney',
+  'carbonate',
+  'serpentinite',
+  'gabbro',
+  'breccia',
+  'fault scarp',
+  'fissure',
+  'hydrothermal deposit',
+  'manganese crust',
+  'ooze',
+];
+const words = [
+  ...animals,
+  ...geology,
+  'near',
+  'the',
+  'vehicle',
+  'slope',
+  'ledge',
+  'small',
+  'large',
+  'white',
+  'orange',
+  'colony',
+  'patch',
+  'field',
+  'seep',
+  'vent',
+  'outcrop',
+  'survey',
+  'transect',
+  'waypoint',
+  'heading',
+  'north',
+  'south',
+  'east',
+  'west',
+  'sample',
+  'core',
+  'bag',
+  'manipulator',
+  'arm',
+  'camera',
+  'zoom',
+  'lights',
+  'pilot',
+  'notes',
+  'possible',
+  'many',
+  'few',
+  'dead',
+  'alive',
+  'moving',
+];
+const authors = [
+  'admin',
+  'mt',
+  'kim',
+  'alice',
+  'bob',
+  'carol',
+  'dave',
+  'erin',
+  'frank',
+  'grace',
+  'heidi',
+  'ivan',
+  'judy',
+  'mallory',
+  'oscar',
+  'peggy',
+  'sybil',
+  'trent',
+  'victor',
+  'walter',
+];
 
 interface ValueSpec {
   value: string;
@@ -37,17 +137,63 @@ const opt = (name: string, value: string) => ({ event_option_name: name, event_o
 
 const valueSpecs: ValueSpec[] = [
   { value: 'ASNAP', weight: 750, options: () => [] },
-  { value: 'OBSERVATION', weight: 80, options: (r) => [opt('type', pick(r, animals)), opt('quantity_of_animals', pick(r, ['1', '2-10', '11-100', '>100']))], freeText: 0.2 },
-  { value: 'Photo - General', weight: 30, options: (r) => [opt('general_photo_type', pick(r, ['geology', 'biology', 'vehicle', 'context']))] },
+  {
+    value: 'OBSERVATION',
+    weight: 80,
+    options: (r) => [
+      opt('type', pick(r, animals)),
+      opt('quantity_of_animals', pick(r, ['1', '2-10', '11-100', '>100'])),
+    ],
+    freeText: 0.2,
+  },
+  {
+    value: 'Photo - General',
+    weight: 30,
+    options: (r) => [opt('general_photo_type', pick(r, ['geology', 'biology', 'vehicle', 'context']))],
+  },
   { value: 'FREE_FORM', weight: 40, options: () => [], freeText: 1 },
-  { value: 'FISH', weight: 20, options: (r) => [opt('fish_type', pick(r, ['rattail', 'eel', 'chimaera', 'grenadier', 'cusk eel', 'lizardfish']))] },
-  { value: 'CORAL', weight: 15, options: (r) => [opt('coral_group', pick(r, ['black coral', 'bamboo coral', 'octocoral', 'stony coral'])), opt('status', pick(r, ['alive', 'dead']))] },
-  { value: 'SAMPLE', weight: 10, options: (r, n) => [opt('sample_id', `S-${String(n % 10000).padStart(4, '0')}`), opt('sample_type', pick(r, ['push core', 'rock', 'biology', 'niskin']))], freeText: 0.5 },
-  { value: 'GEOLOGY', weight: 20, options: (r) => [opt('igneous_rock_type', pick(r, geology)), opt('sediment_cover', pick(r, ['0%', '<25%', '25-75%', '>75%']))] },
+  {
+    value: 'FISH',
+    weight: 20,
+    options: (r) => [opt('fish_type', pick(r, ['rattail', 'eel', 'chimaera', 'grenadier', 'cusk eel', 'lizardfish']))],
+  },
+  {
+    value: 'CORAL',
+    weight: 15,
+    options: (r) => [
+      opt('coral_group', pick(r, ['black coral', 'bamboo coral', 'octocoral', 'stony coral'])),
+      opt('status', pick(r, ['alive', 'dead'])),
+    ],
+  },
+  {
+    value: 'SAMPLE',
+    weight: 10,
+    options: (r, n) => [
+      opt('sample_id', `S-${String(n % 10000).padStart(4, '0')}`),
+      opt('sample_type', pick(r, ['push core', 'rock', 'biology', 'niskin'])),
+    ],
+    freeText: 0.5,
+  },
+  {
+    value: 'GEOLOGY',
+    weight: 20,
+    options: (r) => [
+      opt('igneous_rock_type', pick(r, geology)),
+      opt('sediment_cover', pick(r, ['0%', '<25%', '25-75%', '>75%'])),
+    ],
+  },
   { value: 'PROBLEM', weight: 5, options: () => [], freeText: 1 },
   { value: 'FRAMEGRAB', weight: 5, options: () => [] },
-  { value: 'VEHICLE', weight: 2, options: (r) => [opt('milestone', pick(r, ['Off deck', 'On bottom', 'Off bottom', 'On deck']))] },
-  { value: 'WATCH CHANGE', weight: 3, options: (r) => [opt('pilot', pick(r, authors)), opt('co-pilot', pick(r, authors))] },
+  {
+    value: 'VEHICLE',
+    weight: 2,
+    options: (r) => [opt('milestone', pick(r, ['Off deck', 'On bottom', 'Off bottom', 'On deck']))],
+  },
+  {
+    value: 'WATCH CHANGE',
+    weight: 3,
+    options: (r) => [opt('pilot', pick(r, authors)), opt('co-pilot', pick(r, authors))],
+  },
   { value: 'Beauty Shot', weight: 8, options: () => [] },
   { value: 'MMC Video Highlight', weight: 6, options: () => [], freeText: 0.5 },
   { value: 'Methane Spec Start/End', weight: 3, options: (r) => [opt('start/end', pick(r, ['start', 'end']))] },
@@ -81,13 +227,27 @@ export interface SyntheticPlan {
   bigLoweringEvents: number;
 }
 
-export const defaultPlan = { events: 1_000_000, bigLoweringEvents: 100_000, loweringEvents: 3_600, loweringsPerCruise: 30 };
+export const defaultPlan = {
+  events: 1_000_000,
+  bigLoweringEvents: 100_000,
+  loweringEvents: 3_600,
+  loweringsPerCruise: 30,
+};
 
 const startMs = Date.UTC(2023, 0, 1);
 const stepMs = 10_000;
 
 /** Terms of the event-management benchmark, from frequent to rare. */
-export const searchTerms = ['sample', 'octopus', 'basalt', 'push core', 'chimaera', 'manganese crust', 'S-0042', 'mallory'];
+export const searchTerms = [
+  'sample',
+  'octopus',
+  'basalt',
+  'push core',
+  'chimaera',
+  'manganese crust',
+  'S-0042',
+  'mallory',
+];
 
 /**
  * Writes cruises, lowerings, events and aux data in large transactions (multi-row inserts).
@@ -95,7 +255,13 @@ export const searchTerms = ['sample', 'octopus', 'basalt', 'push core', 'chimaer
  */
 export async function loadSynthetic(
   db: Kysely<DB>,
-  opts: { events: number; bigLoweringEvents: number; loweringEvents: number; loweringsPerCruise: number; onProgress?: (n: number) => void },
+  opts: {
+    events: number;
+    bigLoweringEvents: number;
+    loweringEvents: number;
+    loweringsPerCruise: number;
+    onProgress?: (n: number) => void;
+  },
 ): Promise<SyntheticPlan> {
   const r = mulberry32(20230303);
   const batch = 1000;
@@ -139,8 +305,16 @@ export async function loadSynthetic(
     });
   }
   await db.transaction().execute(async (trx) => {
-    for (let i = 0; i < loweringRows.length; i += batch) await trx.insertInto('lowerings').values(loweringRows.slice(i, i + batch)).execute();
-    for (let i = 0; i < cruiseRows.length; i += batch) await trx.insertInto('cruises').values(cruiseRows.slice(i, i + batch)).execute();
+    for (let i = 0; i < loweringRows.length; i += batch)
+      await trx
+        .insertInto('lowerings')
+        .values(loweringRows.slice(i, i + batch))
+        .execute();
+    for (let i = 0; i < cruiseRows.length; i += batch)
+      await trx
+        .insertInto('cruises')
+        .values(cruiseRows.slice(i, i + batch))
+        .execute();
   });
 
   for (let start = 0; start < opts.events; start += txEvents) {
@@ -204,7 +378,11 @@ export async function loadSynthetic(
           }
         }
         await trx.insertInto('events').values(events).execute();
-        for (let i = 0; i < aux.length; i += batch) await trx.insertInto('event_aux_data').values(aux.slice(i, i + batch)).execute();
+        for (let i = 0; i < aux.length; i += batch)
+          await trx
+            .insertInto('event_aux_data')
+            .values(aux.slice(i, i + batch))
+            .execute();
       }
     });
     opts.onProgress?.(end);

@@ -162,7 +162,9 @@ export async function loadDemoLowering(db: Kysely<DB>): Promise<DemoLowering> {
     start_ts: lowering.start_ts!,
     stop_ts: lowering.stop_ts!,
   });
-  const events = JSON.parse(readFileSync(demoFile('FKt230303_S0492_eventOnlyExport.json'), 'utf8')) as Array<EventFixture & { id: string }>;
+  const events = JSON.parse(readFileSync(demoFile('FKt230303_S0492_eventOnlyExport.json'), 'utf8')) as Array<
+    EventFixture & { id: string }
+  >;
   await insertEvents(db, events);
   const aux: AuxFixture[] = [];
   events.forEach((e, n) => {

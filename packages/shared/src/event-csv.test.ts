@@ -80,12 +80,17 @@ describe('event CSV (reference §6.1)', () => {
   });
 
   it('puts lowering_id at position 2 when only it is present', () => {
-    expect(eventCsvHeader(['id', 'ts', 'event_value', 'event_author', 'event_free_text', 'lowering_id', 'event_option.a']).slice(0, 4)).toEqual([
-      'id',
-      'ts',
-      'lowering_id',
-      'event_value',
-    ]);
+    expect(
+      eventCsvHeader([
+        'id',
+        'ts',
+        'event_value',
+        'event_author',
+        'event_free_text',
+        'lowering_id',
+        'event_option.a',
+      ]).slice(0, 4),
+    ).toEqual(['id', 'ts', 'lowering_id', 'event_value']);
   });
 
   it('suffixes repeated option names with _2, _3 and sorts option columns before aux columns', () => {
@@ -98,8 +103,20 @@ describe('event CSV (reference §6.1)', () => {
       ],
       aux_data: [{ data_source: 'a', data_array: [{ data_name: 'x', data_value: 1 }] }],
     });
-    expect([...row.keys()].slice(5)).toEqual(['event_option.b', 'event_option.b_2', 'event_option.b_3', 'a.x_value', 'a.x_uom']);
-    expect(eventCsvHeader(row.keys()).slice(5)).toEqual(['event_option.b', 'event_option.b_2', 'event_option.b_3', 'a.x_uom', 'a.x_value']);
+    expect([...row.keys()].slice(5)).toEqual([
+      'event_option.b',
+      'event_option.b_2',
+      'event_option.b_3',
+      'a.x_value',
+      'a.x_uom',
+    ]);
+    expect(eventCsvHeader(row.keys()).slice(5)).toEqual([
+      'event_option.b',
+      'event_option.b_2',
+      'event_option.b_3',
+      'a.x_uom',
+      'a.x_value',
+    ]);
   });
 
   it('writes numbers and booleans bare, doubles quotes, leaves missing cells empty, joins rows without a trailing newline', () => {
@@ -124,13 +141,23 @@ describe('event CSV (reference §6.1)', () => {
     const lines = csv.split('\n');
     expect(lines).toHaveLength(3);
     expect(csv.endsWith('\n')).toBe(false);
-    expect(lines[0]).toBe('"id","ts","event_value","event_author","event_free_text","s.blank_uom","s.blank_value","s.depth_uom","s.depth_value","s.ok_uom","s.ok_value"');
-    expect(lines[1]).toBe('"5981f167212b348aed7fa9f6","2017-06-14T19:11:00.000Z","CORAL","user","say ""hi""","","","m",12.5,,true');
+    expect(lines[0]).toBe(
+      '"id","ts","event_value","event_author","event_free_text","s.blank_uom","s.blank_value","s.depth_uom","s.depth_value","s.ok_uom","s.ok_value"',
+    );
+    expect(lines[1]).toBe(
+      '"5981f167212b348aed7fa9f6","2017-06-14T19:11:00.000Z","CORAL","user","say ""hi""","","","m",12.5,,true',
+    );
     expect(lines[2]).toBe(`"${'b'.repeat(24)}","2017-06-14T19:11:00.000Z","CORAL","user","some more text",,,,,,`);
   });
 
   it('escapes every line break in text cells so each event stays on one line (Sealog escaped only the first, §12 item 10)', () => {
-    const csv = eventsToCsv([{ ...base, event_free_text: 'say "hi"\nline2\r\nline3', event_options: [{ event_option_name: 'event_comment', event_option_value: 'a\nb' }] }]);
+    const csv = eventsToCsv([
+      {
+        ...base,
+        event_free_text: 'say "hi"\nline2\r\nline3',
+        event_options: [{ event_option_name: 'event_comment', event_option_value: 'a\nb' }],
+      },
+    ]);
     expect(csv.split('\n')).toHaveLength(2);
     expect(csv).toContain('"say ""hi""\\nline2\\nline3"');
     expect(csv).toContain('"a\\nb"');

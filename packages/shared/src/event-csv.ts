@@ -24,7 +24,11 @@ export interface CsvEventOption {
 
 export interface CsvAuxRecord {
   data_source: string;
-  data_array: ReadonlyArray<{ data_name: string; data_value: string | number | boolean; data_uom?: string | undefined }>;
+  data_array: ReadonlyArray<{
+    data_name: string;
+    data_value: string | number | boolean;
+    data_uom?: string | undefined;
+  }>;
 }
 
 /** An event in its wire shape (ISO `ts`), optionally with aux data and record ids. */

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { isoTimestampSchema, looseTimestampSchema, objectIdSchema, queryBooleanSchema, queryIntSchema, queryListSchema } from './common.js';
+import {
+  isoTimestampSchema,
+  looseTimestampSchema,
+  objectIdSchema,
+  queryBooleanSchema,
+  queryIntSchema,
+  queryListSchema,
+} from './common.js';
 
 /**
  * Events (reference §5.5, §5.6). Timestamps are ISO strings on the wire; schemas that read them
@@ -83,7 +90,10 @@ export const ownEventDeleteWindowMs = 60 * 60 * 1000;
  */
 export function splitFilterTerms(values: readonly string[] | undefined): string[] {
   if (!values) return [];
-  return values.flatMap((v) => v.split(',')).map((t) => t.trim()).filter((t) => t !== '');
+  return values
+    .flatMap((v) => v.split(','))
+    .map((t) => t.trim())
+    .filter((t) => t !== '');
 }
 
 /**

@@ -73,7 +73,8 @@ async function upSqlite(db: Kysely<unknown>): Promise<void> {
   // An external-content delete must be given exactly the values that were indexed: those in event_search.
   const unindex = (ids: string) =>
     `INSERT INTO events_fts(events_fts, rowid, ${columns}) SELECT 'delete', seq, ${columns} FROM event_search WHERE event_id IN (${ids});`;
-  const reindex = (ids: string) => `INSERT INTO events_fts(rowid, ${columns}) SELECT seq, ${columns} FROM event_search WHERE event_id IN (${ids});`;
+  const reindex = (ids: string) =>
+    `INSERT INTO events_fts(rowid, ${columns}) SELECT seq, ${columns} FROM event_search WHERE event_id IN (${ids});`;
   await run(`CREATE TRIGGER events_search_ad AFTER DELETE ON events BEGIN
     ${unindex('old.id')}
     DELETE FROM event_search WHERE event_id = old.id;
@@ -113,7 +114,9 @@ async function upPostgres(db: Kysely<unknown>): Promise<void> {
       RAISE NOTICE 'pg_trgm not installed: %', SQLERRM;
     END $$`.execute(db);
   const found = await sql<{ schema: string }>`
-    SELECT n.nspname AS schema FROM pg_extension x JOIN pg_namespace n ON n.oid = x.extnamespace WHERE x.extname = 'pg_trgm'`.execute(db);
+    SELECT n.nspname AS schema FROM pg_extension x JOIN pg_namespace n ON n.oid = x.extnamespace WHERE x.extname = 'pg_trgm'`.execute(
+    db,
+  );
   const trgmSchema = found.rows[0]?.schema;
 
   await sql`CREATE OR REPLACE FUNCTION event_option_values(opts text) RETURNS text

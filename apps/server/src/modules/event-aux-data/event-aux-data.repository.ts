@@ -29,7 +29,13 @@ export class EventAuxDataRepository {
   }
 
   /** A keyset chunk of records in id order, by exact event id and/or sources (no event filter). */
-  async chunk(opts: { eventId?: string | undefined; sources: readonly string[] | null; afterId?: string | undefined; offset: number; limit: number }): Promise<AuxRow[]> {
+  async chunk(opts: {
+    eventId?: string | undefined;
+    sources: readonly string[] | null;
+    afterId?: string | undefined;
+    offset: number;
+    limit: number;
+  }): Promise<AuxRow[]> {
     if (opts.sources !== null && opts.sources.length === 0) return [];
     let q = this.db.selectFrom('event_aux_data').selectAll();
     if (opts.eventId !== undefined) q = q.where('event_id', '=', opts.eventId);

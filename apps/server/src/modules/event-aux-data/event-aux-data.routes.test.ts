@@ -2,7 +2,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { newObjectId } from '@bathylog/shared';
 import { createTestApp, engines, type TestApp } from '../../../test/test-app.js';
 import { createRoleUsers, type RoleUsers } from '../../../test/role-tokens.js';
-import { framegrabData, insertAux, insertCruise, insertEvents, insertLowering, navData } from '../../../test/factories-events.js';
+import {
+  framegrabData,
+  insertAux,
+  insertCruise,
+  insertEvents,
+  insertLowering,
+  navData,
+} from '../../../test/factories-events.js';
 
 type Json = Record<string, unknown>;
 
@@ -40,7 +47,9 @@ describe.each(engines)('event aux data API on %s', (engine) => {
     const offs = channels.map((c) => t.ctx.bus.subscribe(c, (payload) => seen.push([c, payload as Json])));
     return { seen, stop: () => offs.forEach((off) => off()) };
   };
-  const liveEvent = async () => ((await t.api('POST', '/events', { token: admin, body: { event_value: 'FISH' } })).json() as { insertedId: string }).insertedId;
+  const liveEvent = async () =>
+    ((await t.api('POST', '/events', { token: admin, body: { event_value: 'FISH' } })).json() as { insertedId: string })
+      .insertedId;
 
   describe('create (an upsert by event and data source, reference §5.7)', () => {
     it('inserts (201, insert result), then replaces data_array for the same event and source (204)', async () => {
@@ -49,7 +58,11 @@ describe.each(engines)('event aux data API on %s', (engine) => {
       expect(created.statusCode, created.body).toBe(201);
       const { insertedId } = created.json() as { insertedId: string };
       expect(created.json()).toEqual({ acknowledged: true, insertedId });
-      const replaced = await post({ event_id: eventId, data_source: 'vehicleRealtimeNavData', data_array: [{ data_name: 'depth', data_value: '10' }] });
+      const replaced = await post({
+        event_id: eventId,
+        data_source: 'vehicleRealtimeNavData',
+        data_array: [{ data_name: 'depth', data_value: '10' }],
+      });
       expect(replaced.statusCode).toBe(204);
       expect(replaced.body).toBe('');
       expect((await get(`/event_aux_data/${insertedId}`)).json()).toEqual({
@@ -75,25 +88,44 @@ describe.each(engines)('event aux data API on %s', (engine) => {
       expect(res.statusCode, res.body).toBe(201);
       const empty = await post({ event_id: eventId, data_source: 'nothing' });
       expect(empty.statusCode).toBe(201);
-      expect((await get(`/event_aux_data/${(empty.json() as Json).insertedId}`)).json()).toMatchObject({ data_array: [] });
+      expect((await get(`/event_aux_data/${(empty.json() as Json).insertedId}`)).json()).toMatchObject({
+        data_array: [],
+      });
     });
 
     it('takes a client id: created with it, replaced on a repeat; never creates an orphan', async () => {
       const [eventId] = await insertEvents(t.ctx.database.db, [{ ts: at(1), event_value: 'FISH' }]);
       const auxId = newObjectId();
-      const first = await post({ id: auxId, event_id: eventId, data_source: 'vehicleRealtimeNavData', data_array: nav });
+      const first = await post({
+        id: auxId,
+        event_id: eventId,
+        data_source: 'vehicleRealtimeNavData',
+        data_array: nav,
+      });
       expect(first.json()).toEqual({ acknowledged: true, insertedId: auxId });
-      expect((await post({ id: auxId, event_id: eventId, data_source: 'vehicleRealtimeNavData', data_array: [] })).statusCode).toBe(204);
+      expect(
+        (await post({ id: auxId, event_id: eventId, data_source: 'vehicleRealtimeNavData', data_array: [] }))
+          .statusCode,
+      ).toBe(204);
       expect((await get(`/event_aux_data/${auxId}`)).json()).toMatchObject({ data_array: [] });
       // Another id for a pair that already has a record: the record is replaced, not duplicated.
-      expect((await post({ id: newObjectId(), event_id: eventId, data_source: 'vehicleRealtimeNavData', data_array: nav })).statusCode).toBe(204);
-      expect((await get(`/event_aux_data?eventID=${eventId}`)).json()).toEqual([{ id: auxId, event_id: eventId, data_source: 'vehicleRealtimeNavData', data_array: nav }]);
+      expect(
+        (await post({ id: newObjectId(), event_id: eventId, data_source: 'vehicleRealtimeNavData', data_array: nav }))
+          .statusCode,
+      ).toBe(204);
+      expect((await get(`/event_aux_data?eventID=${eventId}`)).json()).toEqual([
+        { id: auxId, event_id: eventId, data_source: 'vehicleRealtimeNavData', data_array: nav },
+      ]);
 
       for (const body of [
         { event_id: newObjectId(), data_source: 'x', data_array: [] },
         { id: newObjectId(), event_id: newObjectId(), data_source: 'x', data_array: [] },
       ]) {
-        expect((await post(body)).json()).toEqual({ statusCode: 400, error: 'Bad Request', message: 'event not found' });
+        expect((await post(body)).json()).toEqual({
+          statusCode: 400,
+          error: 'Bad Request',
+          message: 'event not found',
+        });
       }
       expect((await get('/event_aux_data')).json()).toHaveLength(1);
     });
@@ -106,14 +138,33 @@ describe.each(engines)('event aux data API on %s', (engine) => {
         [{ event_id: eventId }, '"data_source" is required'],
         [{ event_id: eventId, data_source: '' }, '"data_source" is not allowed to be empty'],
         [{ event_id: eventId, data_source: 'x', extra: 1 }, '"extra" is not allowed'],
-        [{ event_id: eventId, data_source: 'x', data_array: [{ data_value: '1' }] }, '"data_array[0].data_name" is required'],
-        [{ event_id: eventId, data_source: 'x', data_array: [{ data_name: 'a' }] }, '"data_array[0].data_value" is required'],
-        [{ event_id: eventId, data_source: 'x', data_array: [{ data_name: 'a', data_value: null }] }, '"data_array[0].data_value" must be a string'],
-        [{ event_id: eventId, data_source: 'x', data_array: [{ data_name: 'a', data_value: '1', data_uom: 3 }] }, '"data_array[0].data_uom" must be a string'],
-        [{ event_id: eventId, data_source: 'x', data_array: [{ data_name: 'a', data_value: '1', unit: 'm' }] }, '"data_array[0].unit" is not allowed'],
+        [
+          { event_id: eventId, data_source: 'x', data_array: [{ data_value: '1' }] },
+          '"data_array[0].data_name" is required',
+        ],
+        [
+          { event_id: eventId, data_source: 'x', data_array: [{ data_name: 'a' }] },
+          '"data_array[0].data_value" is required',
+        ],
+        [
+          { event_id: eventId, data_source: 'x', data_array: [{ data_name: 'a', data_value: null }] },
+          '"data_array[0].data_value" must be a string',
+        ],
+        [
+          { event_id: eventId, data_source: 'x', data_array: [{ data_name: 'a', data_value: '1', data_uom: 3 }] },
+          '"data_array[0].data_uom" must be a string',
+        ],
+        [
+          { event_id: eventId, data_source: 'x', data_array: [{ data_name: 'a', data_value: '1', unit: 'm' }] },
+          '"data_array[0].unit" is not allowed',
+        ],
       ];
       for (const [body, message] of cases) {
-        expect((await post(body)).json(), JSON.stringify(body)).toEqual({ statusCode: 400, error: 'Bad Request', message });
+        expect((await post(body)).json(), JSON.stringify(body)).toEqual({
+          statusCode: 400,
+          error: 'Bad Request',
+          message,
+        });
       }
     });
 
@@ -177,18 +228,34 @@ describe.each(engines)('event aux data API on %s', (engine) => {
         { ts: at(1), event_value: 'FISH' },
         { ts: at(2), event_value: 'CORAL' },
       ]);
-      const [navA, frameA, navB] = await insertAux(t.ctx.database.db, [navData(a!, 1), framegrabData(a!, 1), navData(b!, 2)]);
+      const [navA, frameA, navB] = await insertAux(t.ctx.database.db, [
+        navData(a!, 1),
+        framegrabData(a!, 1),
+        navData(b!, 2),
+      ]);
       expect((await patch(frameA!, { event_id: b })).statusCode).toBe(204);
       expect((await get(`/event_aux_data/${frameA}`)).json()).toMatchObject({ event_id: b });
-      expect((await patch(navA!, { event_id: newObjectId() })).json()).toEqual({ statusCode: 400, error: 'Bad Request', message: 'event not found' });
+      expect((await patch(navA!, { event_id: newObjectId() })).json()).toEqual({
+        statusCode: 400,
+        error: 'Bad Request',
+        message: 'event not found',
+      });
       expect((await patch(navA!, { event_id: b })).json()).toEqual({
         statusCode: 400,
         error: 'Bad Request',
         message: 'aux data for this event and data source already exists',
       });
-      expect((await patch(navB!, {})).json()).toEqual({ statusCode: 400, error: 'Bad Request', message: '"eventAuxDataUpdate" must have at least 1 key' });
+      expect((await patch(navB!, {})).json()).toEqual({
+        statusCode: 400,
+        error: 'Bad Request',
+        message: '"eventAuxDataUpdate" must have at least 1 key',
+      });
       const missing = newObjectId();
-      expect((await patch(missing, { data_source: 'x' })).json()).toEqual({ statusCode: 404, error: 'Not Found', message: `No record found for id: ${missing}` });
+      expect((await patch(missing, { data_source: 'x' })).json()).toEqual({
+        statusCode: 404,
+        error: 'Not Found',
+        message: `No record found for id: ${missing}`,
+      });
       expect((await get(`/event_aux_data/${navA}`)).json()).toMatchObject({ event_id: a });
     });
 
@@ -198,8 +265,22 @@ describe.each(engines)('event aux data API on %s', (engine) => {
       const tap = capture('deleteEventAuxData');
       try {
         expect((await t.api('DELETE', `/event_aux_data/${auxId}`, { token: admin })).statusCode).toBe(204);
-        expect(tap.seen).toEqual([['deleteEventAuxData', { id: auxId, event_id: eventId, data_source: 'vehicleRealtimeNavData', data_array: navData(eventId!, 1).data_array }]]);
-        expect((await get(`/event_aux_data/${auxId}`)).json()).toEqual({ statusCode: 404, error: 'Not Found', message: `No record found for id: ${auxId}` });
+        expect(tap.seen).toEqual([
+          [
+            'deleteEventAuxData',
+            {
+              id: auxId,
+              event_id: eventId,
+              data_source: 'vehicleRealtimeNavData',
+              data_array: navData(eventId!, 1).data_array,
+            },
+          ],
+        ]);
+        expect((await get(`/event_aux_data/${auxId}`)).json()).toEqual({
+          statusCode: 404,
+          error: 'Not Found',
+          message: `No record found for id: ${auxId}`,
+        });
         expect((await t.api('DELETE', `/event_aux_data/${auxId}`, { token: admin })).statusCode).toBe(404);
       } finally {
         tap.stop();
@@ -236,7 +317,11 @@ describe.each(engines)('event aux data API on %s', (engine) => {
       expect(idsOf(await get(`/event_aux_data?datasource=framegrabber&eventID=${ids[0]}`))).toEqual([1]);
       expect(idsOf(await get('/event_aux_data?offset=2&limit=3'))).toEqual([2, 3, 4]);
       // Exact sources here (Sealog): a part of a name finds nothing.
-      expect((await get('/event_aux_data?datasource=frame')).json()).toEqual({ statusCode: 404, error: 'Not Found', message: 'No records found' });
+      expect((await get('/event_aux_data?datasource=frame')).json()).toEqual({
+        statusCode: 404,
+        error: 'Not Found',
+        message: 'No records found',
+      });
     });
 
     it('with event filters, lists the aux data of the matching events in event order', async () => {
@@ -263,13 +348,33 @@ describe.each(engines)('event aux data API on %s', (engine) => {
       const cruise = await insertCruise(t.ctx.database.db, { start_ts: at(0), stop_ts: at(2) });
       const lowering = await insertLowering(t.ctx.database.db, { start_ts: at(2), stop_ts: at(10) });
       expect(idsOf(await get(`/event_aux_data/bycruise/${cruise}`))).toEqual([0, 1, 2]);
-      expect(idsOf(await get(`/event_aux_data/bylowering/${lowering}?datasource=framegrabber&value=!ASNAP`))).toEqual([4]);
-      expect(idsOf(await get(`/event_aux_data/bylowering/${lowering}?datasource=framegrabber&datasource=vehicleRealtimeNavData&limit=2`))).toEqual([2, 3]);
+      expect(idsOf(await get(`/event_aux_data/bylowering/${lowering}?datasource=framegrabber&value=!ASNAP`))).toEqual([
+        4,
+      ]);
+      expect(
+        idsOf(
+          await get(
+            `/event_aux_data/bylowering/${lowering}?datasource=framegrabber&datasource=vehicleRealtimeNavData&limit=2`,
+          ),
+        ),
+      ).toEqual([2, 3]);
       const empty = await insertLowering(t.ctx.database.db, { start_ts: at(100), stop_ts: at(200) });
-      expect((await get(`/event_aux_data/bylowering/${empty}`)).json()).toEqual({ statusCode: 404, error: 'Not Found', message: 'No records found' });
+      expect((await get(`/event_aux_data/bylowering/${empty}`)).json()).toEqual({
+        statusCode: 404,
+        error: 'Not Found',
+        message: 'No records found',
+      });
       const missing = newObjectId();
-      expect((await get(`/event_aux_data/bycruise/${missing}`)).json()).toEqual({ statusCode: 400, error: 'Bad Request', message: `Cruise not found for id${missing}` });
-      expect((await get(`/event_aux_data/bylowering/${missing}`)).json()).toEqual({ statusCode: 404, error: 'Not Found', message: 'lowering not found for that id' });
+      expect((await get(`/event_aux_data/bycruise/${missing}`)).json()).toEqual({
+        statusCode: 400,
+        error: 'Bad Request',
+        message: `Cruise not found for id${missing}`,
+      });
+      expect((await get(`/event_aux_data/bylowering/${missing}`)).json()).toEqual({
+        statusCode: 404,
+        error: 'Not Found',
+        message: 'lowering not found for that id',
+      });
     });
   });
 
@@ -277,15 +382,37 @@ describe.each(engines)('event aux data API on %s', (engine) => {
     it('read with read_events, write with write_events; watchers only read', async () => {
       const [eventId] = await insertEvents(t.ctx.database.db, [{ ts: at(1), event_value: 'FISH' }]);
       const [auxId] = await insertAux(t.ctx.database.db, [navData(eventId!, 1)]);
-      for (const who of ['admin', 'cruise_manager', 'event_manager', 'template_manager', 'event_logger', 'event_watcher', 'guest'] as const) {
+      for (const who of [
+        'admin',
+        'cruise_manager',
+        'event_manager',
+        'template_manager',
+        'event_logger',
+        'event_watcher',
+        'guest',
+      ] as const) {
         expect((await get(`/event_aux_data/${auxId}`, users.tokens[who])).statusCode, who).toBe(200);
       }
       for (const who of ['cruise_manager', 'event_manager', 'template_manager', 'event_logger', 'guest'] as const) {
-        expect((await post({ event_id: eventId, data_source: who, data_array: [] }, users.tokens[who])).statusCode, who).toBe(201);
+        expect(
+          (await post({ event_id: eventId, data_source: who, data_array: [] }, users.tokens[who])).statusCode,
+          who,
+        ).toBe(201);
       }
-      expect((await post({ event_id: eventId, data_source: 'w', data_array: [] }, users.tokens.event_watcher)).statusCode).toBe(403);
-      expect((await t.api('DELETE', `/event_aux_data/${auxId}`, { token: users.tokens.event_watcher })).statusCode).toBe(403);
-      expect((await t.api('PATCH', `/event_aux_data/${auxId}`, { token: users.tokens.event_watcher, body: { data_source: 'x' } })).statusCode).toBe(403);
+      expect(
+        (await post({ event_id: eventId, data_source: 'w', data_array: [] }, users.tokens.event_watcher)).statusCode,
+      ).toBe(403);
+      expect(
+        (await t.api('DELETE', `/event_aux_data/${auxId}`, { token: users.tokens.event_watcher })).statusCode,
+      ).toBe(403);
+      expect(
+        (
+          await t.api('PATCH', `/event_aux_data/${auxId}`, {
+            token: users.tokens.event_watcher,
+            body: { data_source: 'x' },
+          })
+        ).statusCode,
+      ).toBe(403);
       expect((await t.api('GET', '/event_aux_data')).statusCode).toBe(401);
       expect((await get('/event_aux_data', users.tokens.disabled)).statusCode).toBe(401);
     });

@@ -18,8 +18,10 @@ export function eventAuxDataRoutes(app: ApiInstance, ctx: AppContext): void {
   const write = { auth: true, scopes: ['admin', 'write_events'] } as const;
   const tags = ['event_aux_data'];
 
-  app.get('/event_aux_data', { config: read, schema: { querystring: auxDataListQuerySchema, tags } }, async (req, reply) =>
-    sendOutput(reply, await service.list(req.query)),
+  app.get(
+    '/event_aux_data',
+    { config: read, schema: { querystring: auxDataListQuerySchema, tags } },
+    async (req, reply) => sendOutput(reply, await service.list(req.query)),
   );
 
   for (const kind of ['cruise', 'lowering'] as const) {
@@ -30,13 +32,19 @@ export function eventAuxDataRoutes(app: ApiInstance, ctx: AppContext): void {
     );
   }
 
-  app.get('/event_aux_data/:id', { config: read, schema: { params: idParamsSchema, tags } }, (req) => service.get(req.params.id));
+  app.get('/event_aux_data/:id', { config: read, schema: { params: idParamsSchema, tags } }, (req) =>
+    service.get(req.params.id),
+  );
 
-  app.post('/event_aux_data', { config: write, schema: { body: createEventAuxDataSchema, tags } }, async (req, reply) => {
-    const created = await service.create(req.body);
-    if (created === null) return reply.code(204).send();
-    return reply.code(201).send({ acknowledged: true, insertedId: created.insertedId });
-  });
+  app.post(
+    '/event_aux_data',
+    { config: write, schema: { body: createEventAuxDataSchema, tags } },
+    async (req, reply) => {
+      const created = await service.create(req.body);
+      if (created === null) return reply.code(204).send();
+      return reply.code(201).send({ acknowledged: true, insertedId: created.insertedId });
+    },
+  );
 
   app.patch(
     '/event_aux_data/:id',

@@ -80,7 +80,12 @@ export class EventAuxDataService {
     const repo = this.repo;
     return async function* () {
       for await (const rows of events()) {
-        const byEvent = groupByEvent(await repo.listByEventIds(rows.map((r) => r.id), sources));
+        const byEvent = groupByEvent(
+          await repo.listByEventIds(
+            rows.map((r) => r.id),
+            sources,
+          ),
+        );
         const out: string[] = [];
         for (const row of rows) for (const aux of byEvent.get(row.id) ?? []) out.push(auxJson(aux));
         if (out.length > 0) yield out;
@@ -88,10 +93,7 @@ export class EventAuxDataService {
     };
   }
 
-  private async auxOfFilteredEvents(
-    query: AuxDataByRecordQuery,
-    window: { lo: number; hi: number },
-  ): Promise<Output> {
+  private async auxOfFilteredEvents(query: AuxDataByRecordQuery, window: { lo: number; hi: number }): Promise<Output> {
     const sources = datasourceList(query.datasource);
     const resolved = await this.queries.resolve(query, window, 'exact');
     const events = this.queries.rows(resolved, { order: 'asc' });
@@ -99,10 +101,15 @@ export class EventAuxDataService {
   }
 
   async list(query: AuxDataListQuery): Promise<Output> {
-    const eventFilter = ['author', 'value', 'freetext', 'startTS', 'stopTS'].some((k) => query[k as keyof AuxDataListQuery] !== undefined);
+    const eventFilter = ['author', 'value', 'freetext', 'startTS', 'stopTS'].some(
+      (k) => query[k as keyof AuxDataListQuery] !== undefined,
+    );
     if (eventFilter) {
       if (query.eventID !== undefined) {
-        throw new AppError('BAD_REQUEST', 'Cannot include param eventID when using author, value, freetext, startTS or stopTS');
+        throw new AppError(
+          'BAD_REQUEST',
+          'Cannot include param eventID when using author, value, freetext, startTS or stopTS',
+        );
       }
       return this.auxOfFilteredEvents(query, globalWindow());
     }
@@ -152,7 +159,8 @@ export class EventAuxDataService {
     const replace = async (target: AuxRow, patch: Partial<AuxRow>) => {
       await repo.update(target.id, patch);
       const updated = { ...target, ...patch };
-      if (live && updated.data_array !== target.data_array) this.ctx.bus.publish('updateEventAuxData', toWireAux(updated));
+      if (live && updated.data_array !== target.data_array)
+        this.ctx.bus.publish('updateEventAuxData', toWireAux(updated));
       return null;
     };
 
@@ -167,7 +175,12 @@ export class EventAuxDataService {
     const existing = await repo.findByEventAndSource(body.event_id, body.data_source);
     if (existing) return replace(existing, { data_array: dataArray });
 
-    const row: AuxRow = { id: body.id ?? newObjectId(), event_id: body.event_id, data_source: body.data_source, data_array: dataArray };
+    const row: AuxRow = {
+      id: body.id ?? newObjectId(),
+      event_id: body.event_id,
+      data_source: body.data_source,
+      data_array: dataArray,
+    };
     try {
       await repo.insert(row);
     } catch (err) {
@@ -185,7 +198,8 @@ export class EventAuxDataService {
     const repo = this.repo;
     const existing = await repo.findById(id);
     if (!existing) throw new AppError('NOT_FOUND', `No record found for id: ${id}`);
-    if (body.event_id !== undefined && !(await new EventsRepository(this.ctx.database.db).exists(body.event_id))) throw eventNotFound();
+    if (body.event_id !== undefined && !(await new EventsRepository(this.ctx.database.db).exists(body.event_id)))
+      throw eventNotFound();
     const eventId = body.event_id ?? existing.event_id;
     const dataSource = body.data_source ?? existing.data_source;
     if (eventId !== existing.event_id || dataSource !== existing.data_source) {
@@ -197,7 +211,10 @@ export class EventAuxDataService {
         ? existing.data_array
         : JSON.stringify(mergeAuxDataArrays(parseJson<AuxDataItem[]>(existing.data_array, []), body.data_array));
     const updated: AuxRow = { id, event_id: eventId, data_source: dataSource, data_array: dataArray };
-    const changed = updated.event_id !== existing.event_id || updated.data_source !== existing.data_source || updated.data_array !== existing.data_array;
+    const changed =
+      updated.event_id !== existing.event_id ||
+      updated.data_source !== existing.data_source ||
+      updated.data_array !== existing.data_array;
     if (!changed) return; // Nothing to store or announce (this also ends echo loops between mirrored servers).
     try {
       await repo.update(id, { event_id: eventId, data_source: dataSource, data_array: dataArray });
@@ -216,4 +233,3 @@ export class EventAuxDataService {
     this.ctx.bus.publish('deleteEventAuxData', toWireAux(existing));
   }
 }
-

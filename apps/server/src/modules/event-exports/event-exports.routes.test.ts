@@ -115,30 +115,47 @@ describe.each(engines)('event exports API on %s', (engine) => {
     expect(rows.every((r) => r.length === header.length)).toBe(true);
     const cell = (row: string[], column: string) => row[header.indexOf(column)];
     const first = rows[1]!;
-    expect([cell(first, 'id'), cell(first, 'lowering_id'), cell(first, 'event_option.milestone'), cell(first, 'vehicleRealtimeNavData.depth_value')]).toEqual([
-      demo.events[0]!.id,
-      'S0492',
-      'Off deck',
-      '1000.00',
-    ]);
+    expect([
+      cell(first, 'id'),
+      cell(first, 'lowering_id'),
+      cell(first, 'event_option.milestone'),
+      cell(first, 'vehicleRealtimeNavData.depth_value'),
+    ]).toEqual([demo.events[0]!.id, 'S0492', 'Off deck', '1000.00']);
     // Every line break of free text is written as \n, so multi-line notes stay on their line.
     const multiLine = demo.events.findIndex((e) => (e.event_free_text ?? '').includes('\n'));
-    if (multiLine >= 0) expect(cell(rows[multiLine + 1]!, 'event_free_text')).toBe(demo.events[multiLine]!.event_free_text!.replace(/\r\n|\r|\n/g, '\\n'));
+    if (multiLine >= 0)
+      expect(cell(rows[multiLine + 1]!, 'event_free_text')).toBe(
+        demo.events[multiLine]!.event_free_text!.replace(/\r\n|\r|\n/g, '\\n'),
+      );
   });
 
   it('filters like the events routes; datasource is an exact source and keeps every aux source of the kept events', async () => {
     const noAsnap = (await get(`/event_exports/bylowering/${demo.loweringId}?value=!ASNAP`)).json() as Json[];
     expect(noAsnap).toHaveLength(4540 - 3701);
     const framed = (await get(`/event_exports/bylowering/${demo.loweringId}?datasource=framegrabber`)).json() as Json[];
-    expect(framed.map((e) => e.event_value).sort()).toEqual(demo.events.filter((e) => e.event_value === 'SAMPLE' || e.event_value === 'FRAMEGRAB').map((e) => e.event_value).sort());
-    expect((framed[0]!.aux_data as Json[]).map((a) => a.data_source)).toEqual(['vehicleRealtimeNavData', 'framegrabber']);
+    expect(framed.map((e) => e.event_value).sort()).toEqual(
+      demo.events
+        .filter((e) => e.event_value === 'SAMPLE' || e.event_value === 'FRAMEGRAB')
+        .map((e) => e.event_value)
+        .sort(),
+    );
+    expect((framed[0]!.aux_data as Json[]).map((a) => a.data_source)).toEqual([
+      'vehicleRealtimeNavData',
+      'framegrabber',
+    ]);
     expect((await get(`/event_exports/bylowering/${demo.loweringId}?datasource=frame`)).statusCode).toBe(404);
     const csv = await get(`/event_exports/bylowering/${demo.loweringId}?datasource=framegrabber&format=csv`);
     expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(csv.body.split('\n')).toHaveLength(framed.length + 1);
     const fulltext = (await get(`/event_exports/bylowering/${demo.loweringId}?fulltext=basalt`)).json() as Json[];
     expect(fulltext.length).toBeGreaterThan(0);
-    expect(fulltext.every((e) => JSON.stringify([e.event_value, e.event_free_text, e.event_options, e.event_author]).toLowerCase().includes('basalt'))).toBe(true);
+    expect(
+      fulltext.every((e) =>
+        JSON.stringify([e.event_value, e.event_free_text, e.event_options, e.event_author])
+          .toLowerCase()
+          .includes('basalt'),
+      ),
+    ).toBe(true);
   });
 
   it('pages offset first, then limit (Sealog applied the limit first, §12 item 8); no row cap', async () => {
@@ -157,26 +174,57 @@ describe.each(engines)('event exports API on %s', (engine) => {
     expect(csv).toHaveLength(2);
     expect(csv[0]!.slice(0, 3)).toEqual(['id', 'ts', 'lowering_id']);
     expect(csv[1]![csv[0]!.indexOf('framegrabber.camera_name_2_value')]).toBe('Down Camera');
-    expect((await get(`/event_exports/${newObjectId()}`)).json()).toEqual({ statusCode: 404, error: 'Not Found', message: 'No records found' });
+    expect((await get(`/event_exports/${newObjectId()}`)).json()).toEqual({
+      statusCode: 404,
+      error: 'Not Found',
+      message: 'No records found',
+    });
   });
 
   it('the global list covers 1970 up to now; bycruise uses the cruise window; not-found answers as Sealog', async () => {
-    expect(((await get('/event_exports?limit=5')).json() as Json[]).map((e) => e.id)).toEqual(demo.events.slice(0, 5).map((e) => e.id));
+    expect(((await get('/event_exports?limit=5')).json() as Json[]).map((e) => e.id)).toEqual(
+      demo.events.slice(0, 5).map((e) => e.id),
+    );
     expect((await get(`/event_exports?startTS=1678832139479&stopTS=2023-03-14T22:16:00Z`)).json()).toHaveLength(3);
-    const cruise = await insertCruise(t.ctx.database.db, { cruise_id: 'FKt230303', start_ts: '2023-03-03T00:00:00Z', stop_ts: '2023-04-11T23:59:59Z' });
+    const cruise = await insertCruise(t.ctx.database.db, {
+      cruise_id: 'FKt230303',
+      start_ts: '2023-03-03T00:00:00Z',
+      stop_ts: '2023-04-11T23:59:59Z',
+    });
     const withIds = (await get(`/event_exports/bycruise/${cruise}?limit=1&add_record_ids=true`)).json() as Json[];
     expect(withIds[0]).toMatchObject({ cruise_id: 'FKt230303', lowering_id: 'S0492' });
-    const csvHeader = (await get(`/event_exports/bycruise/${cruise}?limit=1&add_record_ids=true&format=csv`)).body.split('\n')[0];
+    const csvHeader = (
+      await get(`/event_exports/bycruise/${cruise}?limit=1&add_record_ids=true&format=csv`)
+    ).body.split('\n')[0];
     expect(csvHeader!.startsWith('"id","cruise_id","lowering_id","ts","event_value"')).toBe(true);
     const missing = newObjectId();
-    expect((await get(`/event_exports/bycruise/${missing}`)).json()).toEqual({ statusCode: 404, error: 'Not Found', message: 'cruise not found for that id' });
-    expect((await get(`/event_exports/bylowering/${missing}`)).json()).toEqual({ statusCode: 404, error: 'Not Found', message: 'lowering not found for that id' });
-    const empty = await insertLowering(t.ctx.database.db, { start_ts: '2030-01-01T00:00:00Z', stop_ts: '2030-01-02T00:00:00Z' });
-    expect((await get(`/event_exports/bylowering/${empty}`)).json()).toEqual({ statusCode: 404, error: 'Not Found', message: 'No records found' });
+    expect((await get(`/event_exports/bycruise/${missing}`)).json()).toEqual({
+      statusCode: 404,
+      error: 'Not Found',
+      message: 'cruise not found for that id',
+    });
+    expect((await get(`/event_exports/bylowering/${missing}`)).json()).toEqual({
+      statusCode: 404,
+      error: 'Not Found',
+      message: 'lowering not found for that id',
+    });
+    const empty = await insertLowering(t.ctx.database.db, {
+      start_ts: '2030-01-01T00:00:00Z',
+      stop_ts: '2030-01-02T00:00:00Z',
+    });
+    expect((await get(`/event_exports/bylowering/${empty}`)).json()).toEqual({
+      statusCode: 404,
+      error: 'Not Found',
+      message: 'No records found',
+    });
   });
 
   it('refuses sort and other unknown or bad query input; reads need read_events', async () => {
-    expect((await get(`/event_exports/bylowering/${demo.loweringId}?sort=newest`)).json()).toEqual({ statusCode: 400, error: 'Bad Request', message: '"sort" is not allowed' });
+    expect((await get(`/event_exports/bylowering/${demo.loweringId}?sort=newest`)).json()).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: '"sort" is not allowed',
+    });
     expect((await get('/event_exports?startTS=never')).statusCode).toBe(400);
     expect((await get('/event_exports?limit=0')).statusCode).toBe(400);
     expect((await get('/event_exports/bylowering/xyz')).statusCode).toBe(400);

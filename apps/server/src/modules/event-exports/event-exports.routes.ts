@@ -11,8 +11,10 @@ export function eventExportsRoutes(app: ApiInstance, ctx: AppContext): void {
   const read = { auth: true, scopes: ['admin', 'read_events'] } as const;
   const tags = ['event_exports'];
 
-  app.get('/event_exports', { config: read, schema: { querystring: eventExportQuerySchema, tags } }, async (req, reply) =>
-    sendOutput(reply, await service.list(caller(req), req.query, { kind: 'all' })),
+  app.get(
+    '/event_exports',
+    { config: read, schema: { querystring: eventExportQuerySchema, tags } },
+    async (req, reply) => sendOutput(reply, await service.list(caller(req), req.query, { kind: 'all' })),
   );
 
   for (const kind of ['cruise', 'lowering'] as const) {

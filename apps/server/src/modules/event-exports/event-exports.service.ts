@@ -3,7 +3,16 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { EventAuxDataRepository } from '../event-aux-data/event-aux-data.repository.js';
-import { csvContentType, csvEvent, eventCsvOutput, eventJson, jsonArrayOutput, jsonContentType, mapChunks, type Output } from '../events/event-output.js';
+import {
+  csvContentType,
+  csvEvent,
+  eventCsvOutput,
+  eventJson,
+  jsonArrayOutput,
+  jsonContentType,
+  mapChunks,
+  type Output,
+} from '../events/event-output.js';
 import { EventQueries, type EventScope } from '../events/event-queries.js';
 import { EventsRepository } from '../events/events.repository.js';
 import { RecordIds } from '../events/record-windows.repository.js';

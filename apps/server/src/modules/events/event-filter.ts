@@ -44,7 +44,11 @@ export function globalWindow(now = Date.now()): TimeWindow {
  * Builds the filter. startTS/stopTS outside the window fall back to its bounds, as Sealog does
  * (a start in the future means "from the beginning"); a stop before the start is refused.
  */
-export function buildEventFilter(query: FilterQuery, window: TimeWindow, datasourceMatch: 'substring' | 'exact'): EventFilter {
+export function buildEventFilter(
+  query: FilterQuery,
+  window: TimeWindow,
+  datasourceMatch: 'substring' | 'exact',
+): EventFilter {
   if (query.startTS !== undefined && query.stopTS !== undefined && query.stopTS < query.startTS) {
     throw new AppError('BAD_REQUEST', '"stopTS" must be later than "startTS"');
   }

@@ -69,7 +69,10 @@ function rawArray(text: string): string {
 const str = (value: string) => JSON.stringify(value);
 
 function recordIdsJson(ids: RecordIdFields): string {
-  return (ids.cruise_id !== undefined ? `,"cruise_id":${str(ids.cruise_id)}` : '') + (ids.lowering_id !== undefined ? `,"lowering_id":${str(ids.lowering_id)}` : '');
+  return (
+    (ids.cruise_id !== undefined ? `,"cruise_id":${str(ids.cruise_id)}` : '') +
+    (ids.lowering_id !== undefined ? `,"lowering_id":${str(ids.lowering_id)}` : '')
+  );
 }
 
 /** An event as JSON (reference §5.6), with `aux_data` (no aux ids, reference §5.8) for exports. */
@@ -115,7 +118,12 @@ export function csvEvent(item: EventItem): CsvEvent {
   return {
     ...toWireEvent(item.row),
     ...(item.aux !== undefined
-      ? { aux_data: item.aux.map((a) => ({ data_source: a.data_source, data_array: parseJson<EventAuxData['data_array']>(a.data_array, []) })) }
+      ? {
+          aux_data: item.aux.map((a) => ({
+            data_source: a.data_source,
+            data_array: parseJson<EventAuxData['data_array']>(a.data_array, []),
+          })),
+        }
       : {}),
     ...item.ids,
   };
@@ -140,9 +148,17 @@ function csvColumnsEvent(item: EventItem): CsvEvent {
     event_value: '',
     event_author: '',
     event_free_text: '',
-    event_options: namesIn(row.event_options, optionNamePattern).map((name) => ({ event_option_name: name, event_option_value: '' })),
+    event_options: namesIn(row.event_options, optionNamePattern).map((name) => ({
+      event_option_name: name,
+      event_option_value: '',
+    })),
     ...(item.aux !== undefined
-      ? { aux_data: item.aux.map((a) => ({ data_source: a.data_source, data_array: namesIn(a.data_array, dataNamePattern).map((name) => ({ data_name: name, data_value: '' })) })) }
+      ? {
+          aux_data: item.aux.map((a) => ({
+            data_source: a.data_source,
+            data_array: namesIn(a.data_array, dataNamePattern).map((name) => ({ data_name: name, data_value: '' })),
+          })),
+        }
       : {}),
     ...item.ids,
   };
@@ -194,7 +210,8 @@ export async function eventCsvOutput(source: ChunkSource<EventItem>): Promise<Ou
   async function* write() {
     yield eventCsvHeaderLine(header);
     for await (const chunk of source()) {
-      if (chunk.length > 0) yield `\n${chunk.map((item) => eventCsvLine(header, flattenEventForCsv(csvEvent(item)))).join('\n')}`;
+      if (chunk.length > 0)
+        yield `\n${chunk.map((item) => eventCsvLine(header, flattenEventForCsv(csvEvent(item)))).join('\n')}`;
     }
   }
   return { contentType: csvContentType, body: Readable.from(write(), { objectMode: false }) };

@@ -48,12 +48,19 @@ export class EventQueries {
     return { lo: record.start_ts, hi: record.stop_ts };
   }
 
-  async resolve(query: FilterQuery, window: TimeWindow, datasourceMatch: 'substring' | 'exact'): Promise<ResolvedFilter> {
+  async resolve(
+    query: FilterQuery,
+    window: TimeWindow,
+    datasourceMatch: 'substring' | 'exact',
+  ): Promise<ResolvedFilter> {
     return this.search.resolve(buildEventFilter(query, window, datasourceMatch));
   }
 
   /** The matching events as chunks (see `eventChunks`). */
-  rows(resolved: ResolvedFilter, opts: { order: SortOrder; offset?: number | undefined; limit?: number | undefined }): ChunkSource<EventRow> {
+  rows(
+    resolved: ResolvedFilter,
+    opts: { order: SortOrder; offset?: number | undefined; limit?: number | undefined },
+  ): ChunkSource<EventRow> {
     return eventChunks(this.search, resolved, opts);
   }
 
@@ -104,7 +111,13 @@ export function eventChunks(
       let skip = offset;
       let remaining = limit ?? Number.POSITIVE_INFINITY;
       for (;;) {
-        const raw = await search.chunk(resolved, { order: opts.order, after, offset: 0, limit: chunkSize, withoutRowCheck: true });
+        const raw = await search.chunk(resolved, {
+          order: opts.order,
+          after,
+          offset: 0,
+          limit: chunkSize,
+          withoutRowCheck: true,
+        });
         if (raw.length === 0) return;
         let rows = raw.filter(check);
         if (skip > 0) {

@@ -35,14 +35,24 @@ describe.each(engines)('event search indexes on %s', (engine) => {
     await migrations['001-initial']!.up(database.db as unknown as Kysely<unknown>);
     await insertEvents(database.db, [
       { ts: 1000, event_value: 'FISH', event_free_text: 'an octopus', id: 'b'.repeat(24) },
-      { ts: 1000, event_value: 'FISH', event_options: [{ event_option_name: 'x', event_option_value: 'Octopus vulgaris' }], id: 'a'.repeat(24) },
+      {
+        ts: 1000,
+        event_value: 'FISH',
+        event_options: [{ event_option_name: 'x', event_option_value: 'Octopus vulgaris' }],
+        id: 'a'.repeat(24),
+      },
       { ts: 2000, event_value: 'ASNAP' },
     ]);
-    await database.db.transaction().execute((trx) => migrations['002-event-search']!.up(trx as unknown as Kysely<unknown>));
+    await database.db
+      .transaction()
+      .execute((trx) => migrations['002-event-search']!.up(trx as unknown as Kysely<unknown>));
     const search = new EventSearch(database.db, database.dialect);
     const found = await resolve(search, { fulltext: ['octopus'] });
     expect(await search.count(found)).toBe(2);
-    expect((await search.page(found, { order: 'asc', offset: 0, limit: 10 })).map((e) => e.id)).toEqual(['a'.repeat(24), 'b'.repeat(24)]);
+    expect((await search.page(found, { order: 'asc', offset: 0, limit: 10 })).map((e) => e.id)).toEqual([
+      'a'.repeat(24),
+      'b'.repeat(24),
+    ]);
   });
 
   it('keeps the index in step with inserts, edits, time changes and deletes', async () => {
@@ -59,7 +69,11 @@ describe.each(engines)('event search indexes on %s', (engine) => {
     await db.updateTable('events').set({ event_free_text: 'second look', ts: 9000 }).where('id', '=', one!).execute();
     expect(await count({ freetext: ['sighting'] })).toBe(0);
     expect(await count({ freetext: ['second'] })).toBe(1);
-    const page = await search.page(await resolve(search, { fulltext: ['second', 'alice'] }), { order: 'desc', offset: 0, limit: 10 });
+    const page = await search.page(await resolve(search, { fulltext: ['second', 'alice'] }), {
+      order: 'desc',
+      offset: 0,
+      limit: 10,
+    });
     expect(page.map((e) => [e.id, e.ts])).toEqual([
       [one, 9000],
       [two, 6000],
@@ -104,7 +118,9 @@ describe.each(engines)('event search indexes on %s', (engine) => {
         expect(plans.hiddenCount).toMatch(/USING COVERING INDEX events_value_ts_idx/);
       } else {
         // With the value list too, PostgreSQL may pick either index by its statistics; alone, the term uses trigrams.
-        expect(await search.explain(await resolve(search, { fulltext: ['octopus'] }), 'count')).toMatch(/event_search_doc_trgm_idx/);
+        expect(await search.explain(await resolve(search, { fulltext: ['octopus'] }), 'count')).toMatch(
+          /event_search_doc_trgm_idx/,
+        );
         expect(plans.hiddenPage).toMatch(/events_ts_idx|events_value_ts_idx/);
         expect(plans.hiddenCount).toMatch(/events_value_ts_idx/);
       }

@@ -111,7 +111,10 @@ export class EventSearch {
   ) {}
 
   /** Distinct values of an indexed text column, in index order; null when there are more than the cap. */
-  private async distinct(table: 'events' | 'event_aux_data', column: 'event_value' | 'data_source'): Promise<string[] | null> {
+  private async distinct(
+    table: 'events' | 'event_aux_data',
+    column: 'event_value' | 'data_source',
+  ): Promise<string[] | null> {
     const t = sql.table(table);
     const c = sql.ref(column);
     const result = await sql<{ v: string }>`
@@ -246,7 +249,9 @@ export class EventSearch {
     if (this.dialect !== 'sqlite') return null;
     const served = this.textGroupsIndexable(resolved);
     if (served.size === 0) return null;
-    const match = [...served].map((key) => `(${ftsColumns[key]} : (${resolved.filter[key].map(ftsPhrase).join(' OR ')}))`).join(' AND ');
+    const match = [...served]
+      .map((key) => `(${ftsColumns[key]} : (${resolved.filter[key].map(ftsPhrase).join(' OR ')}))`)
+      .join(' AND ');
     return { match, served };
   }
 
@@ -261,9 +266,12 @@ export class EventSearch {
       if (include.length > 0) parts.push(this.anyOf(include.map((t) => this.contains(c.value, t))));
       for (const t of exclude) parts.push(sql<boolean>`NOT ${this.contains(c.value, t)}`);
     }
-    if (filter.fulltext.length > 0 && !plan.served.has('fulltext')) parts.push(this.anyOf(filter.fulltext.map((t) => c.fulltext(t))));
-    if (filter.authors.length > 0 && !plan.served.has('authors')) parts.push(this.anyOf(filter.authors.map((t) => this.contains(c.author, t))));
-    if (filter.freetext.length > 0 && !plan.served.has('freetext')) parts.push(this.anyOf(filter.freetext.map((t) => this.contains(c.freeText, t))));
+    if (filter.fulltext.length > 0 && !plan.served.has('fulltext'))
+      parts.push(this.anyOf(filter.fulltext.map((t) => c.fulltext(t))));
+    if (filter.authors.length > 0 && !plan.served.has('authors'))
+      parts.push(this.anyOf(filter.authors.map((t) => this.contains(c.author, t))));
+    if (filter.freetext.length > 0 && !plan.served.has('freetext'))
+      parts.push(this.anyOf(filter.freetext.map((t) => this.contains(c.freeText, t))));
     const datasource = this.datasourceCondition(resolved, c.id);
     if (datasource) parts.push(datasource);
     return parts.length > 0 ? (sql.join(parts, sql` AND `) as RawBuilder<boolean>) : null;
@@ -287,7 +295,12 @@ export class EventSearch {
    */
   private conditions(
     resolved: ResolvedFilter,
-    opts: { skipIndexable: boolean; valueIndex: boolean; after?: { ts: number; id: string } | undefined; order?: SortOrder },
+    opts: {
+      skipIndexable: boolean;
+      valueIndex: boolean;
+      after?: { ts: number; id: string } | undefined;
+      order?: SortOrder;
+    },
   ): RawBuilder<boolean> {
     const { filter } = resolved;
     const c = this.columns('events');
@@ -314,9 +327,12 @@ export class EventSearch {
       for (const t of exclude) parts.push(sql<boolean>`NOT ${this.contains(c.value, t)}`);
     }
     const skipped = opts.skipIndexable ? this.textGroupsIndexable(resolved) : new Set<TextGroup>();
-    if (filter.fulltext.length > 0 && !skipped.has('fulltext')) parts.push(this.anyOf(filter.fulltext.map((t) => c.fulltext(t))));
-    if (filter.authors.length > 0 && !skipped.has('authors')) parts.push(this.anyOf(filter.authors.map((t) => this.contains(c.author, t))));
-    if (filter.freetext.length > 0 && !skipped.has('freetext')) parts.push(this.anyOf(filter.freetext.map((t) => this.contains(c.freeText, t))));
+    if (filter.fulltext.length > 0 && !skipped.has('fulltext'))
+      parts.push(this.anyOf(filter.fulltext.map((t) => c.fulltext(t))));
+    if (filter.authors.length > 0 && !skipped.has('authors'))
+      parts.push(this.anyOf(filter.authors.map((t) => this.contains(c.author, t))));
+    if (filter.freetext.length > 0 && !skipped.has('freetext'))
+      parts.push(this.anyOf(filter.freetext.map((t) => this.contains(c.freeText, t))));
     const datasource = this.datasourceCondition(resolved, c.id);
     if (datasource) parts.push(datasource);
     return sql.join(parts, sql` AND `) as RawBuilder<boolean>;
@@ -363,11 +379,16 @@ export class EventSearch {
     const datasource = this.datasourceCondition(resolved, c.id);
     if (datasource) parts.push(datasource);
     const where = sql.join([...parts, ...joined], sql` AND `);
-    return joined.length > 0 ? sql`event_search s JOIN events e ON e.id = s.event_id WHERE ${where}` : sql`event_search s WHERE ${where}`;
+    return joined.length > 0
+      ? sql`event_search s JOIN events e ON e.id = s.event_id WHERE ${where}`
+      : sql`event_search s WHERE ${where}`;
   }
 
   /** The query of a page (index-driven); also what `explain` shows. */
-  private pageQuery(resolved: ResolvedFilter, opts: { order: SortOrder; offset: number; limit: number }): RawBuilder<EventRow> {
+  private pageQuery(
+    resolved: ResolvedFilter,
+    opts: { order: SortOrder; offset: number; limit: number },
+  ): RawBuilder<EventRow> {
     const direction = opts.order === 'desc' ? sql`DESC` : sql`ASC`;
     const plan = this.ftsPlan(resolved);
     if (plan) {
@@ -433,7 +454,8 @@ export class EventSearch {
       if (authors && !hit(row.event_author, authors)) return false;
       if (freetext && !hit(row.event_free_text, freetext)) return false;
       if (fulltext) {
-        if (hit(row.event_value, fulltext) || hit(row.event_free_text, fulltext) || hit(row.event_author, fulltext)) return true;
+        if (hit(row.event_value, fulltext) || hit(row.event_free_text, fulltext) || hit(row.event_author, fulltext))
+          return true;
         const options = parseJson<Array<{ event_option_value?: unknown }>>(row.event_options, []);
         return options.some((o) => typeof o.event_option_value === 'string' && hit(o.event_option_value, fulltext));
       }
@@ -448,10 +470,21 @@ export class EventSearch {
    */
   async chunk(
     resolved: ResolvedFilter,
-    opts: { order: SortOrder; after?: { ts: number; id: string } | undefined; offset: number; limit: number; withoutRowCheck?: boolean },
+    opts: {
+      order: SortOrder;
+      after?: { ts: number; id: string } | undefined;
+      offset: number;
+      limit: number;
+      withoutRowCheck?: boolean;
+    },
   ): Promise<EventRow[]> {
     if (resolved.none) return [];
-    const where = this.conditions(resolved, { skipIndexable: opts.withoutRowCheck === true, valueIndex: false, after: opts.after, order: opts.order });
+    const where = this.conditions(resolved, {
+      skipIndexable: opts.withoutRowCheck === true,
+      valueIndex: false,
+      after: opts.after,
+      order: opts.order,
+    });
     const result = await sql<EventRow>`
       SELECT ${EventSearch.columnsOfE} FROM events e WHERE ${where}
       ${EventSearch.orderBy(opts.order)} LIMIT ${opts.limit} OFFSET ${opts.offset}`.execute(this.db);
@@ -459,7 +492,12 @@ export class EventSearch {
   }
 
   /** The query plan of a page or count (tests and the benchmark check which indexes are used). */
-  async explain(resolved: ResolvedFilter, kind: 'page' | 'count', order: SortOrder = 'desc', limit = 20): Promise<string> {
+  async explain(
+    resolved: ResolvedFilter,
+    kind: 'page' | 'count',
+    order: SortOrder = 'desc',
+    limit = 20,
+  ): Promise<string> {
     const body = kind === 'count' ? this.countQuery(resolved) : this.pageQuery(resolved, { order, offset: 0, limit });
     const prefix = this.dialect === 'sqlite' ? sql`EXPLAIN QUERY PLAN ` : sql`EXPLAIN `;
     const result = await sql<Record<string, unknown>>`${prefix}${body}`.execute(this.db);

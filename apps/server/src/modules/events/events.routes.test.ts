@@ -2,7 +2,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { newObjectId } from '@bathylog/shared';
 import { createTestApp, engines, type TestApp } from '../../../test/test-app.js';
 import { createRoleUsers, type RoleUsers } from '../../../test/role-tokens.js';
-import { framegrabData, insertAux, insertCruise, insertEvents, insertLowering, navData } from '../../../test/factories-events.js';
+import {
+  framegrabData,
+  insertAux,
+  insertCruise,
+  insertEvents,
+  insertLowering,
+  navData,
+} from '../../../test/factories-events.js';
 
 type Json = Record<string, unknown>;
 
@@ -12,9 +19,22 @@ const at = (minutes: number) => new Date(T0 + minutes * 60_000).toISOString();
 /** Events with known text, so every filter has an exact expected answer. */
 const fixture = [
   { key: 'a', ts: at(1), event_value: 'ASNAP', event_author: 'admin' },
-  { key: 'b', ts: at(2), event_value: 'FISH', event_author: 'alice', event_free_text: 'big one', event_options: [{ event_option_name: 'status', event_option_value: 'Alive Octopus' }] },
+  {
+    key: 'b',
+    ts: at(2),
+    event_value: 'FISH',
+    event_author: 'alice',
+    event_free_text: 'big one',
+    event_options: [{ event_option_name: 'status', event_option_value: 'Alive Octopus' }],
+  },
   { key: 'c', ts: at(3), event_value: 'CORAL', event_author: 'bob', event_free_text: 'coral reef 50% cover' },
-  { key: 'd', ts: at(4), event_value: 'SAMPLE', event_author: 'Alice', event_options: [{ event_option_name: 'sample_id', event_option_value: 'S-01' }] },
+  {
+    key: 'd',
+    ts: at(4),
+    event_value: 'SAMPLE',
+    event_author: 'Alice',
+    event_options: [{ event_option_name: 'sample_id', event_option_value: 'S-01' }],
+  },
   { key: 'e', ts: at(5), event_value: 'FREE_FORM', event_author: 'carol', event_free_text: 'ab_c [test] (x) a.b' },
   { key: 'f', ts: at(6), event_value: 'ASNAP', event_author: 'admin' },
   { key: 'h', ts: at(7), event_value: 'Fish Count', event_author: 'dave', event_free_text: 'ÉCHO line' },
@@ -50,7 +70,10 @@ describe.each(engines)('events API on %s', (engine) => {
   describe('filters (reference §5.5)', () => {
     beforeAll(async () => {
       await wipe();
-      const ids = await insertEvents(t.ctx.database.db, fixture.map(({ key: _k, ...e }) => ({ ...e })));
+      const ids = await insertEvents(
+        t.ctx.database.db,
+        fixture.map(({ key: _k, ...e }) => ({ ...e })),
+      );
       fixture.forEach((e, i) => (id[e.key] = ids[i]!));
       await insertAux(t.ctx.database.db, [navData(id.b!, 1), navData(id.d!, 2), framegrabData(id.d!, 2)]);
     });
@@ -199,7 +222,11 @@ describe.each(engines)('events API on %s', (engine) => {
 
     it('adds the human cruise_id and lowering_id of the windows holding each event on add_record_ids', async () => {
       const cruise = await insertCruise(t.ctx.database.db, { cruise_id: 'AT37-14', start_ts: at(0), stop_ts: at(10) });
-      const lowering = await insertLowering(t.ctx.database.db, { lowering_id: '4928', start_ts: at(3), stop_ts: at(4) });
+      const lowering = await insertLowering(t.ctx.database.db, {
+        lowering_id: '4928',
+        start_ts: at(3),
+        stop_ts: at(4),
+      });
       try {
         const list = (await get('/events?add_record_ids=true&value=!ASNAP')).json() as Json[];
         expect(list.map((e) => [key(e.id as string), e.cruise_id, e.lowering_id])).toEqual([
@@ -210,7 +237,9 @@ describe.each(engines)('events API on %s', (engine) => {
           ['h', 'AT37-14', undefined],
         ]);
         const csv = (await get('/events?add_record_ids=true&format=csv&value=CORAL')).body;
-        expect(csv).toBe(`"id","cruise_id","lowering_id","ts","event_value","event_author","event_free_text"\n"${id.c}","AT37-14","4928","${at(3)}","CORAL","bob","coral reef 50% cover"`);
+        expect(csv).toBe(
+          `"id","cruise_id","lowering_id","ts","event_value","event_author","event_free_text"\n"${id.c}","AT37-14","4928","${at(3)}","CORAL","bob","coral reef 50% cover"`,
+        );
         const one = (await get(`/events/${id.c}?add_record_ids=true`)).json() as Json;
         expect([one.cruise_id, one.lowering_id]).toEqual(['AT37-14', '4928']);
       } finally {
@@ -226,12 +255,21 @@ describe.each(engines)('events API on %s', (engine) => {
     let hidden: string;
     beforeAll(async () => {
       await wipe();
-      const ids = await insertEvents(t.ctx.database.db, fixture.map(({ key: _k, ...e }) => ({ ...e })));
+      const ids = await insertEvents(
+        t.ctx.database.db,
+        fixture.map(({ key: _k, ...e }) => ({ ...e })),
+      );
       fixture.forEach((e, i) => (id[e.key] = ids[i]!));
       await insertAux(t.ctx.database.db, [navData(id.b!, 1)]);
       cruise = await insertCruise(t.ctx.database.db, { cruise_id: 'C1', start_ts: at(2), stop_ts: at(5) });
       lowering = await insertLowering(t.ctx.database.db, { lowering_id: 'L1', start_ts: at(3), stop_ts: at(6) });
-      hidden = await insertLowering(t.ctx.database.db, { lowering_id: 'H1', start_ts: at(0), stop_ts: at(9), hidden: true, accessList: [users.ids.event_logger!] });
+      hidden = await insertLowering(t.ctx.database.db, {
+        lowering_id: 'H1',
+        start_ts: at(0),
+        stop_ts: at(9),
+        hidden: true,
+        accessList: [users.ids.event_logger!],
+      });
     });
 
     it('uses the record window (inclusive) and the same filters', async () => {
@@ -250,7 +288,11 @@ describe.each(engines)('events API on %s', (engine) => {
 
     it('answers 404 No records found for an empty window and {events: 0} for its count', async () => {
       const empty = await insertLowering(t.ctx.database.db, { start_ts: at(100), stop_ts: at(200) });
-      expect((await get(`/events/bylowering/${empty}`)).json()).toEqual({ statusCode: 404, error: 'Not Found', message: 'No records found' });
+      expect((await get(`/events/bylowering/${empty}`)).json()).toEqual({
+        statusCode: 404,
+        error: 'Not Found',
+        message: 'No records found',
+      });
       expect((await get(`/events/bylowering/${empty}/count`)).json()).toEqual({ events: 0 });
     });
 
@@ -286,7 +328,13 @@ describe.each(engines)('events API on %s', (engine) => {
         const refused = await read(strictUsers.tokens.event_watcher);
         expect(refused.statusCode).toBe(401);
         expect((refused.json() as Json).message).toBe('User not authorized to retrieve this lowering');
-        expect((await strict.api('GET', `/events/bylowering/${restricted}/count`, { token: strictUsers.tokens.event_watcher })).statusCode).toBe(401);
+        expect(
+          (
+            await strict.api('GET', `/events/bylowering/${restricted}/count`, {
+              token: strictUsers.tokens.event_watcher,
+            })
+          ).statusCode,
+        ).toBe(401);
       } finally {
         await strict.close();
       }
@@ -302,7 +350,13 @@ describe.each(engines)('events API on %s', (engine) => {
 
     it('answers JSON, or one-row CSV on format=csv; 404 for an unknown id, 400 for a bad one', async () => {
       const [eventId] = await insertEvents(t.ctx.database.db, [
-        { ts: at(1), event_value: 'FISH', event_author: 'mt', event_free_text: 'line1\nline2', event_options: [{ event_option_name: 'a', event_option_value: 'x' }] },
+        {
+          ts: at(1),
+          event_value: 'FISH',
+          event_author: 'mt',
+          event_free_text: 'line1\nline2',
+          event_options: [{ event_option_name: 'a', event_option_value: 'x' }],
+        },
       ]);
       const json = await get(`/events/${eventId}`);
       expect(json.statusCode).toBe(200);
@@ -316,9 +370,15 @@ describe.each(engines)('events API on %s', (engine) => {
       });
       const csv = await get(`/events/${eventId}?format=csv`);
       expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
-      expect(csv.body).toBe(`"id","ts","event_value","event_author","event_free_text","event_option.a"\n"${eventId}","${at(1)}","FISH","mt","line1\\nline2","x"`);
+      expect(csv.body).toBe(
+        `"id","ts","event_value","event_author","event_free_text","event_option.a"\n"${eventId}","${at(1)}","FISH","mt","line1\\nline2","x"`,
+      );
       const missing = newObjectId();
-      expect((await get(`/events/${missing}`)).json()).toEqual({ statusCode: 404, error: 'Not Found', message: `No record found for id: ${missing}` });
+      expect((await get(`/events/${missing}`)).json()).toEqual({
+        statusCode: 404,
+        error: 'Not Found',
+        message: `No record found for id: ${missing}`,
+      });
       expect((await get('/events/123')).statusCode).toBe(400);
       expect((await get(`/events/${eventId}?sort=newest`)).statusCode).toBe(400);
     });
@@ -366,12 +426,23 @@ describe.each(engines)('events API on %s', (engine) => {
 
     it('takes a client id, author and ts with 0-6 fractional digits; a repeated id is 400 duplicate event ID', async () => {
       const eventId = newObjectId();
-      const body = { id: eventId, event_value: 'ASNAP', event_author: 'someone', ts: '2023-03-14T22:15:39.479123Z', event_free_text: 'x' };
+      const body = {
+        id: eventId,
+        event_value: 'ASNAP',
+        event_author: 'someone',
+        ts: '2023-03-14T22:15:39.479123Z',
+        event_free_text: 'x',
+      };
       const res = await t.api('POST', '/events', { token: admin, body });
       expect(res.statusCode).toBe(201);
-      expect(res.json()).toMatchObject({ insertedId: eventId, insertedEvent: { ts: '2023-03-14T22:15:39.479Z', event_author: 'someone' } });
+      expect(res.json()).toMatchObject({
+        insertedId: eventId,
+        insertedEvent: { ts: '2023-03-14T22:15:39.479Z', event_author: 'someone' },
+      });
       for (const ts of ['2023-03-14T22:15:39Z', '2023-03-14T22:15:39.4Z', '2023-03-15']) {
-        expect((await t.api('POST', '/events', { token: admin, body: { event_value: 'X', ts } })).statusCode, ts).toBe(201);
+        expect((await t.api('POST', '/events', { token: admin, body: { event_value: 'X', ts } })).statusCode, ts).toBe(
+          201,
+        );
       }
       const again = await t.api('POST', '/events', { token: admin, body });
       expect(again.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: 'duplicate event ID' });
@@ -386,17 +457,34 @@ describe.each(engines)('events API on %s', (engine) => {
         [{ event_value: 'X', ts: 'yesterday' }, '"ts" must be a valid ISO 8601 date'],
         [{ event_value: 'X', ts: 1700000000000 }, '"ts" must be a string'],
         [{ event_value: 'X', id: 'abc' }, '"id" must be a 24-character hex id'],
-        [{ event_value: 'X', event_options: [{ event_option_name: '', event_option_value: 'v' }] }, '"event_options[0].event_option_name" is not allowed to be empty'],
-        [{ event_value: 'X', event_options: [{ event_option_name: 'a' }] }, '"event_options[0].event_option_value" is required'],
-        [{ event_value: 'X', event_options: [{ event_option_name: 'a', event_option_value: 'v', x: 1 }] }, '"event_options[0].x" is not allowed'],
+        [
+          { event_value: 'X', event_options: [{ event_option_name: '', event_option_value: 'v' }] },
+          '"event_options[0].event_option_name" is not allowed to be empty',
+        ],
+        [
+          { event_value: 'X', event_options: [{ event_option_name: 'a' }] },
+          '"event_options[0].event_option_value" is required',
+        ],
+        [
+          { event_value: 'X', event_options: [{ event_option_name: 'a', event_option_value: 'v', x: 1 }] },
+          '"event_options[0].x" is not allowed',
+        ],
         [{ event_value: 'X', publish: 'yes' }, '"publish" must be a boolean'],
       ];
       for (const [body, message] of cases) {
         const res = await t.api('POST', '/events', { token: admin, body });
         expect(res.json(), JSON.stringify(body)).toEqual({ statusCode: 400, error: 'Bad Request', message });
       }
-      const malformed = await t.api('POST', '/events', { token: admin, body: '{"event_value":', headers: { 'content-type': 'application/json' } });
-      expect(malformed.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: 'Invalid request payload JSON format' });
+      const malformed = await t.api('POST', '/events', {
+        token: admin,
+        body: '{"event_value":',
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(malformed.json()).toEqual({
+        statusCode: 400,
+        error: 'Bad Request',
+        message: 'Invalid request payload JSON format',
+      });
       expect((await get('/events/count')).json()).toEqual({ events: 0 });
     });
 
@@ -415,8 +503,16 @@ describe.each(engines)('events API on %s', (engine) => {
     beforeEach(wipe);
 
     it('sets the given fields, replaces the options (normalised); 400 when missing; 400 for an empty body', async () => {
-      const [eventId] = await insertEvents(t.ctx.database.db, [{ ts: at(1), event_value: 'FISH', event_options: [{ event_option_name: 'a', event_option_value: '1' }] }]);
-      const res = await t.api('PATCH', `/events/${eventId}`, { token: users.tokens.event_logger, body: { event_free_text: 'edited', event_options: [{ event_option_name: 'Event Comment', event_option_value: 'nice' }] } });
+      const [eventId] = await insertEvents(t.ctx.database.db, [
+        { ts: at(1), event_value: 'FISH', event_options: [{ event_option_name: 'a', event_option_value: '1' }] },
+      ]);
+      const res = await t.api('PATCH', `/events/${eventId}`, {
+        token: users.tokens.event_logger,
+        body: {
+          event_free_text: 'edited',
+          event_options: [{ event_option_name: 'Event Comment', event_option_value: 'nice' }],
+        },
+      });
       expect(res.statusCode, res.body).toBe(204);
       expect(res.body).toBe('');
       expect((await get(`/events/${eventId}`)).json()).toMatchObject({
@@ -425,18 +521,24 @@ describe.each(engines)('events API on %s', (engine) => {
         event_options: [{ event_option_name: 'event_comment', event_option_value: 'nice' }],
       });
       const missing = newObjectId();
-      expect((await t.api('PATCH', `/events/${missing}`, { token: admin, body: { event_value: 'X' } })).json()).toEqual({
-        statusCode: 400,
-        error: 'Bad Request',
-        message: `No event record found for id: ${missing}`,
-      });
+      expect((await t.api('PATCH', `/events/${missing}`, { token: admin, body: { event_value: 'X' } })).json()).toEqual(
+        {
+          statusCode: 400,
+          error: 'Bad Request',
+          message: `No event record found for id: ${missing}`,
+        },
+      );
       expect((await t.api('PATCH', `/events/${eventId}`, { token: admin, body: {} })).json()).toEqual({
         statusCode: 400,
         error: 'Bad Request',
         message: '"eventUpdateResponse" must have at least 1 key',
       });
-      expect((await t.api('PATCH', `/events/${eventId}`, { token: admin, body: { id: eventId } })).statusCode).toBe(400);
-      expect((await t.api('PATCH', `/events/${eventId}`, { token: admin, body: { publish: false } })).statusCode).toBe(400);
+      expect((await t.api('PATCH', `/events/${eventId}`, { token: admin, body: { id: eventId } })).statusCode).toBe(
+        400,
+      );
+      expect((await t.api('PATCH', `/events/${eventId}`, { token: admin, body: { publish: false } })).statusCode).toBe(
+        400,
+      );
     });
 
     it('keeps the aux data when the ts changes (Sealog deleted it) and finds the event at its new time', async () => {
@@ -449,8 +551,16 @@ describe.each(engines)('events API on %s', (engine) => {
     });
 
     it('keeps the search index in step with edits', async () => {
-      const [eventId] = await insertEvents(t.ctx.database.db, [{ ts: at(1), event_value: 'FISH', event_free_text: 'first words' }]);
-      await t.api('PATCH', `/events/${eventId}`, { token: admin, body: { event_free_text: 'second thoughts', event_options: [{ event_option_name: 'x', event_option_value: 'octopus' }] } });
+      const [eventId] = await insertEvents(t.ctx.database.db, [
+        { ts: at(1), event_value: 'FISH', event_free_text: 'first words' },
+      ]);
+      await t.api('PATCH', `/events/${eventId}`, {
+        token: admin,
+        body: {
+          event_free_text: 'second thoughts',
+          event_options: [{ event_option_name: 'x', event_option_value: 'octopus' }],
+        },
+      });
       expect((await get('/events/count?fulltext=first')).json()).toEqual({ events: 0 });
       expect((await get('/events/count?fulltext=second')).json()).toEqual({ events: 1 });
       expect((await get('/events/count?fulltext=octopus')).json()).toEqual({ events: 1 });
@@ -526,7 +636,10 @@ describe.each(engines)('events API on %s', (engine) => {
         const live = await t.api('POST', '/events', { token: admin, body: { event_value: 'LIVE' } });
         await t.api('POST', '/events', { token: admin, body: { event_value: 'OLD', ts: at(1) } });
         await t.api('POST', '/events', { token: admin, body: { event_value: 'QUIET', publish: false } });
-        await t.api('POST', '/events', { token: admin, body: { event_value: 'SOON', ts: new Date(Date.now() + 60_000).toISOString() } });
+        await t.api('POST', '/events', {
+          token: admin,
+          body: { event_value: 'SOON', ts: new Date(Date.now() + 60_000).toISOString() },
+        });
         expect(tap.seen.map(([, p]) => p.event_value)).toEqual(['LIVE', 'SOON']);
         // The payload is a valid POST body for the repeater: the stored event, no extra keys.
         expect(tap.seen[0]![1]).toEqual((live.json() as { insertedEvent: Json }).insertedEvent);
@@ -543,7 +656,14 @@ describe.each(engines)('events API on %s', (engine) => {
         await t.api('PATCH', `/events/${eventId}`, { token: admin, body: { ts: at(1) } });
         await t.api('PATCH', `/events/${eventId}`, { token: admin, body: { ts: at(2) } });
         expect(tap.seen.map(([c]) => c)).toEqual(['updateEvents', 'updateEvents', 'deleteEvents', 'newEvents']);
-        expect(tap.seen[3]![1]).toEqual({ id: eventId, ts: at(2), event_author: 'tester', event_value: 'FISH', event_options: [], event_free_text: 'x' });
+        expect(tap.seen[3]![1]).toEqual({
+          id: eventId,
+          ts: at(2),
+          event_author: 'tester',
+          event_value: 'FISH',
+          event_options: [],
+          event_free_text: 'x',
+        });
         expect(tap.seen[2]![1]).toEqual(tap.seen[3]![1]);
       } finally {
         tap.stop();
@@ -560,7 +680,11 @@ describe.each(engines)('events API on %s', (engine) => {
       try {
         await t.api('DELETE', `/events/${eventId}`, { token: admin });
         expect(tap.seen).toHaveLength(1);
-        expect(tap.seen[0]![1]).toMatchObject({ id: eventId, event_value: 'FISH', aux_data: [{ id: auxId, event_id: eventId, data_source: 'vehicleRealtimeNavData' }] });
+        expect(tap.seen[0]![1]).toMatchObject({
+          id: eventId,
+          event_value: 'FISH',
+          aux_data: [{ id: auxId, event_id: eventId, data_source: 'vehicleRealtimeNavData' }],
+        });
         await t.api('DELETE', '/events', { token: admin });
         await insertEvents(t.ctx.database.db, [{ ts: at(3), event_value: 'X' }]);
         await t.api('DELETE', '/events/all', { token: admin });
@@ -577,21 +701,43 @@ describe.each(engines)('events API on %s', (engine) => {
 
     it('reads with read_events; watchers cannot write; no token is 401', async () => {
       await insertEvents(t.ctx.database.db, [{ ts: at(1), event_value: 'FISH' }]);
-      for (const who of ['admin', 'cruise_manager', 'event_manager', 'template_manager', 'event_logger', 'event_watcher', 'guest'] as const) {
+      for (const who of [
+        'admin',
+        'cruise_manager',
+        'event_manager',
+        'template_manager',
+        'event_logger',
+        'event_watcher',
+        'guest',
+      ] as const) {
         expect((await get('/events', users.tokens[who])).statusCode, who).toBe(200);
       }
       expect((await t.api('GET', '/events')).statusCode).toBe(401);
       expect((await get('/events', users.tokens.disabled)).statusCode).toBe(401);
       const watcher = await t.api('POST', '/events', { token: users.tokens.event_watcher, body: { event_value: 'X' } });
       expect(watcher.json()).toEqual({ statusCode: 403, error: 'Forbidden', message: 'Insufficient scope' });
-      for (const who of ['admin', 'cruise_manager', 'event_manager', 'template_manager', 'event_logger', 'guest'] as const) {
-        expect((await t.api('POST', '/events', { token: users.tokens[who], body: { event_value: 'X' } })).statusCode, who).toBe(201);
+      for (const who of [
+        'admin',
+        'cruise_manager',
+        'event_manager',
+        'template_manager',
+        'event_logger',
+        'guest',
+      ] as const) {
+        expect(
+          (await t.api('POST', '/events', { token: users.tokens[who], body: { event_value: 'X' } })).statusCode,
+          who,
+        ).toBe(201);
       }
     });
 
-    it("admins and event managers delete any event; others only their own, within an hour of creating it", async () => {
+    it('admins and event managers delete any event; others only their own, within an hour of creating it', async () => {
       const create = async (token: string | undefined, body: Json = {}) =>
-        ((await t.api('POST', '/events', { token, body: { event_value: 'X', ...body } })).json() as { insertedId: string }).insertedId;
+        (
+          (await t.api('POST', '/events', { token, body: { event_value: 'X', ...body } })).json() as {
+            insertedId: string;
+          }
+        ).insertedId;
       const del = (eventId: string, token: string | undefined) => t.api('DELETE', `/events/${eventId}`, { token });
 
       // The console's cancel: the logger deletes the bare event the click just made.

@@ -1,4 +1,10 @@
-import { createEventSchema, eventGetQuerySchema, eventListQuerySchema, idParamsSchema, updateEventSchema } from '@bathylog/shared';
+import {
+  createEventSchema,
+  eventGetQuerySchema,
+  eventListQuerySchema,
+  idParamsSchema,
+  updateEventSchema,
+} from '@bathylog/shared';
 import type { AppContext } from '../../context.js';
 import { caller } from '../../plugins/auth.js';
 import type { ApiInstance } from '../../plugins/types.js';
@@ -34,18 +40,24 @@ export function eventsRoutes(app: ApiInstance, ctx: AppContext): void {
     );
   }
 
-  app.get('/events/:id', { config: read, schema: { params: idParamsSchema, querystring: eventGetQuerySchema, tags } }, async (req, reply) =>
-    sendOutput(reply, await service.get(req.params.id, req.query)),
+  app.get(
+    '/events/:id',
+    { config: read, schema: { params: idParamsSchema, querystring: eventGetQuerySchema, tags } },
+    async (req, reply) => sendOutput(reply, await service.get(req.params.id, req.query)),
   );
 
   app.post('/events', { config: write, schema: { body: createEventSchema, tags } }, async (req, reply) =>
     reply.code(201).send(await service.create(caller(req), req.body)),
   );
 
-  app.patch('/events/:id', { config: write, schema: { params: idParamsSchema, body: updateEventSchema, tags } }, async (req, reply) => {
-    await service.update(req.params.id, req.body);
-    return reply.code(204).send();
-  });
+  app.patch(
+    '/events/:id',
+    { config: write, schema: { params: idParamsSchema, body: updateEventSchema, tags } },
+    async (req, reply) => {
+      await service.update(req.params.id, req.body);
+      return reply.code(204).send();
+    },
+  );
 
   // The seeds' client calls DELETE /events/all (wipe); the reference has the filtered bulk delete. Serve both.
   app.delete('/events/all', { config: adminOnly, schema: { tags } }, async (_req, reply) => {

@@ -36,7 +36,10 @@ import { EventsRepository } from './events.repository.js';
 import { RecordIds } from './record-windows.repository.js';
 
 function normalizeOptions(options: readonly EventOption[]): EventOption[] {
-  return options.map((o) => ({ event_option_name: normalizeOptionName(o.event_option_name), event_option_value: o.event_option_value }));
+  return options.map((o) => ({
+    event_option_name: normalizeOptionName(o.event_option_name),
+    event_option_value: o.event_option_value,
+  }));
 }
 
 /** When the server made an ObjectId (its first four bytes are the creation second). */
@@ -57,7 +60,9 @@ const scopeNotFound = {
 };
 
 function notFoundFor(route: 'list' | 'count', scope: EventScope): AppError {
-  return scope.kind === 'all' ? new AppError('NOT_FOUND', messages.noRecords) : scopeNotFound[route][scope.kind](scope.id);
+  return scope.kind === 'all'
+    ? new AppError('NOT_FOUND', messages.noRecords)
+    : scopeNotFound[route][scope.kind](scope.id);
 }
 
 /** Events (reference §5.5, §5.6): search, CRUD, the live channels and the delete rules. */
@@ -75,7 +80,11 @@ export class EventsService {
   async list(caller: AuthContext, query: EventListQuery, scope: EventScope): Promise<Output> {
     const window = await this.queries.window(caller, scope, notFoundFor('list', scope));
     const resolved = await this.queries.resolve(query, window, 'substring');
-    const rows = this.queries.rows(resolved, { order: query.sort === 'newest' ? 'desc' : 'asc', offset: query.offset, limit: query.limit });
+    const rows = this.queries.rows(resolved, {
+      order: query.sort === 'newest' ? 'desc' : 'asc',
+      offset: query.offset,
+      limit: query.limit,
+    });
     // Unlike Sealog (§12 item 9), format and add_record_ids apply with a datasource filter too.
     const items = this.queries.items(rows, { aux: false, ids: await this.queries.recordIds(query.add_record_ids) });
     return query.format === 'csv' ? eventCsvOutput(items) : jsonArrayOutput(mapChunks(items, eventJson));
@@ -97,7 +106,8 @@ export class EventsService {
 
   async create(caller: AuthContext, body: CreateEvent): Promise<CreateEventResponse> {
     const repo = new EventsRepository(this.db);
-    if (body.id !== undefined && (await repo.exists(body.id))) throw new AppError('BAD_REQUEST', messages.duplicateEvent);
+    if (body.id !== undefined && (await repo.exists(body.id)))
+      throw new AppError('BAD_REQUEST', messages.duplicateEvent);
     const row: EventsTable = {
       id: body.id ?? newObjectId(),
       ts: body.ts ?? Date.now(),
@@ -131,7 +141,9 @@ export class EventsService {
       ...(body.event_author !== undefined ? { event_author: body.event_author } : {}),
       ...(body.ts !== undefined ? { ts: body.ts } : {}),
       ...(body.event_value !== undefined ? { event_value: body.event_value } : {}),
-      ...(body.event_options !== undefined ? { event_options: JSON.stringify(normalizeOptions(body.event_options)) } : {}),
+      ...(body.event_options !== undefined
+        ? { event_options: JSON.stringify(normalizeOptions(body.event_options)) }
+        : {}),
       ...(body.event_free_text !== undefined ? { event_free_text: body.event_free_text } : {}),
     };
     await repo.update(id, patch);
@@ -185,7 +197,11 @@ export class EventsService {
       const aux = new EventAuxDataRepository(trx);
       let deletedCount = 0;
       // Keyset chunks: rows already deleted lie behind the cursor, so deleting as we go is safe.
-      const chunks = eventChunks(search, resolved, { order: query.sort === 'newest' ? 'desc' : 'asc', offset: query.offset, limit: query.limit });
+      const chunks = eventChunks(search, resolved, {
+        order: query.sort === 'newest' ? 'desc' : 'asc',
+        offset: query.offset,
+        limit: query.limit,
+      });
       for await (const rows of chunks()) {
         const ids = rows.map((r) => r.id);
         await aux.deleteByEventIds(ids);

@@ -52,8 +52,18 @@ export class RecordWindowsRepository {
   async listWindows(kind: RecordKind): Promise<Array<{ humanId: string; start_ts: number; stop_ts: number }>> {
     const rows =
       kind === 'cruise'
-        ? await this.db.selectFrom('cruises').select(['cruise_id as humanId', 'start_ts', 'stop_ts', 'id']).orderBy('start_ts').orderBy('id').execute()
-        : await this.db.selectFrom('lowerings').select(['lowering_id as humanId', 'start_ts', 'stop_ts', 'id']).orderBy('start_ts').orderBy('id').execute();
+        ? await this.db
+            .selectFrom('cruises')
+            .select(['cruise_id as humanId', 'start_ts', 'stop_ts', 'id'])
+            .orderBy('start_ts')
+            .orderBy('id')
+            .execute()
+        : await this.db
+            .selectFrom('lowerings')
+            .select(['lowering_id as humanId', 'start_ts', 'stop_ts', 'id'])
+            .orderBy('start_ts')
+            .orderBy('id')
+            .execute();
     return rows.map((r) => ({ humanId: r.humanId, start_ts: Number(r.start_ts), stop_ts: Number(r.stop_ts) }));
   }
 }
@@ -74,7 +84,10 @@ export class RecordIds {
     return new RecordIds(await repo.listWindows('cruise'), await repo.listWindows('lowering'));
   }
 
-  private static first(list: Array<{ humanId: string; start_ts: number; stop_ts: number }>, ts: number): string | undefined {
+  private static first(
+    list: Array<{ humanId: string; start_ts: number; stop_ts: number }>,
+    ts: number,
+  ): string | undefined {
     for (const w of list) {
       if (w.start_ts > ts) return undefined; // sorted by start: no later window can hold ts
       if (ts <= w.stop_ts) return w.humanId;
@@ -85,6 +98,9 @@ export class RecordIds {
   for(ts: number): { cruise_id?: string; lowering_id?: string } {
     const cruise = RecordIds.first(this.cruises, ts);
     const lowering = RecordIds.first(this.lowerings, ts);
-    return { ...(cruise !== undefined ? { cruise_id: cruise } : {}), ...(lowering !== undefined ? { lowering_id: lowering } : {}) };
+    return {
+      ...(cruise !== undefined ? { cruise_id: cruise } : {}),
+      ...(lowering !== undefined ? { lowering_id: lowering } : {}),
+    };
   }
 }
