@@ -72,7 +72,11 @@ export class UsersRepository {
   }
 
   async findByResetToken(token: string): Promise<UserRecord | undefined> {
-    const row = await this.db.selectFrom('users').selectAll().where('reset_password_token', '=', token).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('reset_password_token', '=', token)
+      .executeTakeFirst();
     return row && fromRow(row);
   }
 
@@ -81,17 +85,24 @@ export class UsersRepository {
     if (query.systemUser !== undefined) q = q.where('system_user', '=', query.systemUser ? 1 : 0);
     q = q.orderBy(query.sort, 'asc').orderBy('id', 'asc');
     if (query.limit !== undefined) q = q.limit(query.limit);
-    if (query.offset) q = q.offset(query.offset).$if(query.limit === undefined, (qb) => qb.limit(Number.MAX_SAFE_INTEGER));
+    if (query.offset)
+      q = q.offset(query.offset).$if(query.limit === undefined, (qb) => qb.limit(Number.MAX_SAFE_INTEGER));
     return (await q.execute()).map(fromRow);
   }
 
   async count(): Promise<number> {
-    const row = await this.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
   async insert(user: UserRecord): Promise<void> {
-    await this.db.insertInto('users').values(toRow(user) as UsersTable).execute();
+    await this.db
+      .insertInto('users')
+      .values(toRow(user) as UsersTable)
+      .execute();
   }
 
   async update(id: string, patch: UserPatch): Promise<void> {

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { createUserSchema, idParamsSchema, queryBooleanSchema, queryIntSchema, updateUserSchema, userSortValues } from '@bathylog/shared';
+import {
+  createUserSchema,
+  idParamsSchema,
+  queryBooleanSchema,
+  queryIntSchema,
+  updateUserSchema,
+  userSortValues,
+} from '@bathylog/shared';
 import type { AppContext } from '../../context.js';
 import { caller } from '../../plugins/auth.js';
 import type { ApiInstance } from '../../plugins/types.js';
@@ -45,14 +52,22 @@ export function usersRoutes(app: ApiInstance, ctx: AppContext): void {
     },
   );
 
-  app.delete('/users/:id', { config: write, schema: { params: idParamsSchema, tags: ['users'] } }, async (req, reply) => {
-    await service.remove(caller(req), req.params.id);
-    return reply.code(204).send();
-  });
+  app.delete(
+    '/users/:id',
+    { config: write, schema: { params: idParamsSchema, tags: ['users'] } },
+    async (req, reply) => {
+      await service.remove(caller(req), req.params.id);
+      return reply.code(204).send();
+    },
+  );
 
-  app.get('/users/:id/token', { config: { auth: true }, schema: { params: idParamsSchema, tags: ['users'] } }, async (req) => ({
-    token: await service.token(caller(req), req.params.id),
-  }));
+  app.get(
+    '/users/:id/token',
+    { config: { auth: true }, schema: { params: idParamsSchema, tags: ['users'] } },
+    async (req) => ({
+      token: await service.token(caller(req), req.params.id),
+    }),
+  );
 
   app.get(
     '/users/:id/loginToken',
