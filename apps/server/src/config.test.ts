@@ -1,0 +1,69 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, isPostgres, loadConfig } from './config.js';
+
+describe('configuration', () => {
+  it('has working defaults: port 8000, production, SQLite in ./data', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(8000);
+    expect(config.mode).toBe('production');
+    expect(config.dataDir).toBe(path.resolve('./data'));
+    expect(isPostgres(config)).toBe(false);
+    expect(config.client.headerTitle).toBe('Bathylog');
+  });
+
+  it('reads environment variables, including the Sealog names', () => {
+    const config = loadConfig({
+      SEALOG_SERVER_PORT: '8100',
+      BATHYLOG_DATA: '/tmp/ship',
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/sealog',
+      BATHYLOG_MODE: 'demo',
+      BATHYLOG_REGISTRATION_ROLES: 'event_watcher, event_logger',
+      BATHYLOG_ACCESS_CONTROL: 'true',
+      BATHYLOG_HEADER_TITLE: 'Sealog for Jason',
+    });
+    expect(config.port).toBe(8100);
+    expect(config.dataDir).toBe('/tmp/ship');
+    expect(isPostgres(config)).toBe(true);
+    expect(config.mode).toBe('demo');
+    expect(config.registration.roles).toEqual(['event_watcher', 'event_logger']);
+    expect(config.useAccessControl).toBe(true);
+    // One switch for both ends.
+    expect(config.client.useAccessControl).toBe(true);
+    expect(config.client.headerTitle).toBe('Sealog for Jason');
+  });
+
+  it('demo mode brings demo client settings that the file and environment can still override', () => {
+    expect(loadConfig({ BATHYLOG_MODE: 'demo' }).client.defaultVessel).toBe('R/V Falkor (too)');
+    expect(loadConfig({ BATHYLOG_MODE: 'demo', BATHYLOG_HEADER_TITLE: 'Mine' }).client.headerTitle).toBe('Mine');
+  });
+
+  it('merges a JSON config file under the environment', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'bathylog-config-'));
+    const file = path.join(dir, 'config.json');
+    writeFileSync(
+      file,
+      JSON.stringify({ port: 9000, client: { customLoweringName: ['dive', 'dives'], categorySortOrder: ['vehicle'] } }),
+    );
+    const config = loadConfig({ BATHYLOG_CONFIG: file, PORT: '9100' });
+    expect(config.port).toBe(9100);
+    expect(config.client.customLoweringName).toEqual(['dive', 'dives']);
+    expect(config.client.categorySortOrder).toEqual(['vehicle']);
+  });
+
+  it('stops with a message naming the bad key', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError);
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/port/);
+    expect(() => loadConfig({ BATHYLOG_MODE: 'test' })).toThrow(/mode/);
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'bathylog-config-'));
+    const file = path.join(dir, 'config.json');
+    writeFileSync(file, JSON.stringify({ client: { eventExportLimit: -5 } }));
+    expect(() => loadConfig({ BATHYLOG_CONFIG: file })).toThrow(/client\.eventExportLimit/);
+    writeFileSync(file, JSON.stringify({ smtpHost: 'mail' }));
+    expect(() => loadConfig({ BATHYLOG_CONFIG: file })).toThrow(/smtpHost/);
+    writeFileSync(file, '{ not json');
+    expect(() => loadConfig({ BATHYLOG_CONFIG: file })).toThrow(/Invalid configuration file/);
+  });
+});
