@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import type { EventTemplate } from '@bathylog/shared';
-import { EventOptionsForm } from './event-options-form';
+import { EventOptionsModal } from './event-options-modal';
 
 afterEach(cleanup);
 
@@ -25,10 +25,10 @@ const template: EventTemplate = {
   ],
 };
 
-describe('EventOptionsForm', () => {
-  it('offers only Cancel without onSubmit (template preview)', () => {
+describe('EventOptionsModal', () => {
+  it('offers only Cancel as a preview (Event Templates → test)', () => {
     const onCancel = vi.fn();
-    render(<EventOptionsForm template={template} onCancel={onCancel} />);
+    render(<EventOptionsModal preview template={template} eventTs={Date.now()} onCancel={onCancel} />);
     expect(screen.queryByRole('button', { name: 'Submit' })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(onCancel).toHaveBeenCalledOnce();
@@ -37,9 +37,9 @@ describe('EventOptionsForm', () => {
   it('checks the answers, then hands back the values', async () => {
     const onSubmit = vi.fn();
     render(
-      <EventOptionsForm
+      <EventOptionsModal
         template={template}
-        initialTs="2025-05-06T11:54:49.000Z"
+        eventTs={Date.parse('2025-05-06T11:54:49.000Z')}
         onSubmit={onSubmit}
         onCancel={vi.fn()}
       />,

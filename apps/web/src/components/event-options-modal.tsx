@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Button, Form, Modal } from 'react-bootstrap';
 import {
   buildEventOptionsUpdate,
@@ -11,7 +11,6 @@ import {
   type EventTemplate,
   type EventTemplateOption,
 } from '@bathylog/shared';
-import '../events.css';
 
 export interface EventOptionsModalProps {
   /** The template clicked; null hides the modal. */
@@ -22,8 +21,29 @@ export interface EventOptionsModalProps {
   onSubmit?: (update: EventOptionsUpdate) => void;
   /** Cancel, ×, Escape and a backdrop click. */
   onCancel: () => void;
-  /** The template editor's preview: only Cancel, nothing written. */
+  /** The template editor's test preview: only Cancel, nothing written. */
   preview?: boolean;
+}
+
+/**
+ * A field's label with the required asterisk beside it, not inside it, so the field's accessible
+ * name is exactly the option's name.
+ */
+function FieldLabel({ children, required }: { children: ReactNode; required: boolean }) {
+  return (
+    <div className="d-flex">
+      <Form.Label className="mb-0 small">{children}</Form.Label>
+      {required && <RequiredMark />}
+    </div>
+  );
+}
+
+function RequiredMark() {
+  return (
+    <span className="text-danger small ms-1" aria-hidden="true">
+      *
+    </span>
+  );
 }
 
 function OptionField({
@@ -40,11 +60,13 @@ function OptionField({
   onChange: (value: EventOptionFieldValue) => void;
 }) {
   const id = `event-option-${index}`;
-  const label = (
-    <>
+  const required = option.event_option_required;
+  const label = <FieldLabel required={required}>{option.event_option_name}</FieldLabel>;
+  const legend = (
+    <legend className="form-label mb-0 small fs-6">
       {option.event_option_name}
-      {option.event_option_required && <span className="text-danger"> *</span>}
-    </>
+      {required && <RequiredMark />}
+    </legend>
   );
   const invalid = !!error;
   const feedback = error && (
@@ -57,7 +79,7 @@ function OptionField({
     case 'text':
       return (
         <Form.Group className="mb-2" controlId={id}>
-          <Form.Label className="mb-0 small">{label}</Form.Label>
+          {label}
           <Form.Control
             size="sm"
             type="text"
@@ -72,7 +94,7 @@ function OptionField({
     case 'dropdown':
       return (
         <Form.Group className="mb-2" controlId={id}>
-          <Form.Label className="mb-0 small">{label}</Form.Label>
+          {label}
           <Form.Select
             size="sm"
             value={typeof value === 'string' ? value : ''}
@@ -93,7 +115,7 @@ function OptionField({
       const chosen = Array.isArray(value) ? value : [];
       return (
         <fieldset className="mb-2">
-          <legend className="form-label mb-0 small fs-6">{label}</legend>
+          {legend}
           <div>
             {option.event_option_values.map((v, j) => (
               <Form.Check
@@ -104,7 +126,7 @@ function OptionField({
                 label={v}
                 checked={chosen.includes(v)}
                 isInvalid={invalid}
-                className={chosen.includes(v) ? 'option-choice-checked' : undefined}
+                className={chosen.includes(v) ? 'text-selected' : undefined}
                 onChange={(e) => onChange(e.target.checked ? [...chosen, v] : chosen.filter((c) => c !== v))}
               />
             ))}
@@ -116,7 +138,7 @@ function OptionField({
     case 'radio buttons':
       return (
         <fieldset className="mb-2">
-          <legend className="form-label mb-0 small fs-6">{label}</legend>
+          {legend}
           <div>
             {option.event_option_values.map((v, j) => (
               <Form.Check
@@ -128,7 +150,7 @@ function OptionField({
                 label={v}
                 checked={value === v}
                 isInvalid={invalid}
-                className={value === v ? 'option-choice-checked' : undefined}
+                className={value === v ? 'text-selected' : undefined}
                 onChange={() => onChange(v)}
               />
             ))}
@@ -196,9 +218,7 @@ function OptionsForm({
           />
         ))}
         <Form.Group className="mb-2" controlId="event-options-free-text">
-          <Form.Label className="mb-0 small">
-            Additional Text{template.event_free_text_required && <span className="text-danger"> *</span>}
-          </Form.Label>
+          <FieldLabel required={template.event_free_text_required}>Additional Text</FieldLabel>
           <Form.Control
             as="textarea"
             rows={2}
@@ -210,9 +230,7 @@ function OptionsForm({
           <Form.Control.Feedback type="invalid">{errors?.freeText}</Form.Control.Feedback>
         </Form.Group>
         <Form.Group className="mb-2" controlId="event-options-custom-time">
-          <Form.Label className="mb-0 small">
-            Custom Time (UTC)<span className="text-danger"> *</span>
-          </Form.Label>
+          <FieldLabel required>Custom Time (UTC)</FieldLabel>
           <Form.Control
             size="sm"
             type="text"
@@ -240,7 +258,8 @@ function OptionsForm({
 
 /**
  * The event options modal (client-behaviour §7.2): one field per option in template order, then
- * Additional Text and Custom Time (UTC). Titled with the template's event value.
+ * Additional Text and Custom Time (UTC). Titled with the template's event value. The logging
+ * console submits it; the template editor's Test shows it as a `preview`.
  */
 export function EventOptionsModal(props: EventOptionsModalProps) {
   const { template, onCancel } = props;

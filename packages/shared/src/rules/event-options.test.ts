@@ -119,6 +119,25 @@ describe('initialEventOptionsValues', () => {
       customTime: '2023-03-14 23:56:07',
     });
   });
+
+  it('keeps only the listed values of a checkbox default, and shows whole seconds', () => {
+    const gear = {
+      event_free_text_required: false,
+      event_options: [
+        option({
+          event_option_name: 'Gear',
+          event_option_type: 'checkboxes',
+          event_option_values: ['net', 'trap', 'core'],
+          event_option_default_value: 'net, gone',
+        }),
+      ],
+    };
+    expect(initialEventOptionsValues(gear, Date.parse('2024-05-06T23:59:59.999Z'))).toEqual({
+      options: [['net']],
+      freeText: '',
+      customTime: '2024-05-06 23:59:59',
+    });
+  });
 });
 
 describe('validateEventOptions (seed 001 §5)', () => {

@@ -11,12 +11,12 @@ import {
 } from '../../api/event-templates';
 import { ErrorAlert } from '../../components/alerts';
 import { ConfirmModal } from '../../components/confirm-modal';
+import { EventOptionsModal } from '../../components/event-options-modal';
 import { ImportDialog } from '../../components/import-dialog';
 import { RoleGate } from '../../components/role-gate';
 import { statusTexts } from '../../components/status-text';
 import { useAuth } from '../../lib/auth';
 import { downloadJson } from './download-json';
-import { EventOptionsModal } from './event-options-form';
 import { EventTemplateForm } from './event-template-form';
 import { useLoggedReadError } from './read-errors';
 import { importTemplateRecord } from './template-list';
@@ -37,7 +37,8 @@ function EventTemplatesAdmin() {
   const [confirm, setConfirm] = useState<Confirm>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
-  const [testing, setTesting] = useState<EventTemplate | null>(null);
+  // Test opens the options modal as a preview; its Custom Time starts at the click.
+  const [testing, setTesting] = useState<{ template: EventTemplate; ts: number } | null>(null);
   const [importing, setImporting] = useState(false);
 
   const all = useMemo(() => templates.data ?? [], [templates.data]);
@@ -90,7 +91,7 @@ function EventTemplatesAdmin() {
       setSelectedId(t.id);
       window.scrollTo({ top: 0 });
     },
-    onTest: setTesting,
+    onTest: (t: EventTemplate) => setTesting({ template: t, ts: Date.now() }),
     onDelete: (t: EventTemplate) => setConfirm({ kind: 'delete', template: t }),
   };
 
@@ -153,7 +154,12 @@ function EventTemplatesAdmin() {
         onConfirm={() => void runConfirmed()}
         onHide={() => setConfirm(null)}
       />
-      {testing && <EventOptionsModal show template={testing} onCancel={() => setTesting(null)} />}
+      <EventOptionsModal
+        preview
+        template={testing?.template ?? null}
+        eventTs={testing?.ts ?? 0}
+        onCancel={() => setTesting(null)}
+      />
       {isAdmin && (
         <ImportDialog<Record<string, unknown>>
           show={importing}
