@@ -17,7 +17,7 @@
  * BENCH_KEEP=1 keeps the loaded databases (their location is printed) for a look with EXPLAIN.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -58,6 +58,9 @@ type ExportResult = Awaited<ReturnType<typeof timedExport>> & {
 interface EngineResult {
   engine: Engine;
   events: number;
+  /** When this engine was measured, and the machine's 1-minute load average around the queries. */
+  date?: string;
+  loadAverage?: { queries: number; exports: number };
   load?: { seconds: number; eventsPerSecond: number; auxRows: number; analyzeSeconds: number };
   plans?: Record<string, string>;
   managementPageFulltext?: PairStats;
@@ -268,7 +271,7 @@ async function prepareBulkLoad(database: Database): Promise<() => Promise<void>>
 }
 
 async function benchEngine(target: Target): Promise<EngineResult> {
-  const result: EngineResult = { engine: target.engine, events: eventsWanted };
+  const result: EngineResult = { engine: target.engine, events: eventsWanted, date: new Date().toISOString() };
   const database = target.open();
   await migrateToLatest(database);
   log(`${target.engine}: loading ${eventsWanted.toLocaleString('en')} events with aux data`);
@@ -347,6 +350,7 @@ async function benchEngine(target: Target): Promise<EngineResult> {
       return { ...stats(samples), perTerm };
     };
     const q = (term: string) => encodeURIComponent(term);
+    const queriesLoad = os.loadavg()[0]!;
     result.managementPageFulltext = await pairs(
       'management page + count (fulltext, ASNAP hidden)',
       (term) => [
@@ -368,6 +372,8 @@ async function benchEngine(target: Target): Promise<EngineResult> {
       [20, 200, 980].map((o) => `/events?fulltext=!ASNAP&sort=newest&offset=${o}&limit=20`),
     );
 
+    const exportsLoad = os.loadavg()[0]!;
+    result.loadAverage = { queries: round(queriesLoad), exports: round(exportsLoad) };
     const exports = {} as Record<'json' | 'csv', ExportResult>;
     for (const format of ['json', 'csv'] as const) {
       const r = await timedExport(
@@ -394,13 +400,18 @@ function markdown(results: EngineResult[], meta: Record<string, unknown>): strin
   const lines = [
     '# Search and export benchmark',
     '',
-    `Run ${meta.date} on ${meta.host} (${meta.cpus} cores, Node ${meta.node}). ${Number(meta.events).toLocaleString('en')} synthetic events shaped like the demo dive (75 % ASNAP), each with navigation aux data, a quarter with frame grabs; HTTP requests to the real server in a child process; ${repeat} repetitions after one warm-up. Times in ms (client wall time, including HTTP).`,
+    `Run ${meta.date} on ${meta.host} (${meta.cpus} cores, Node ${meta.node}). ${Number(meta.events).toLocaleString('en')} synthetic events shaped like the demo dive (75 % ASNAP), each with navigation aux data, a quarter with frame grabs; HTTP requests to the real server in a child process; ${repeat} repetitions after one warm-up. Times in ms (client wall time, including HTTP). The machine is shared: a load average above its 2 cores means other work competed with the measurement.`,
     '',
     '| | ' + results.map((r) => r.engine).join(' | ') + ' |',
     '|---|' + results.map(() => '---|').join(''),
   ];
   const row = (label: string, f: (r: Required<EngineResult>) => string) =>
     lines.push(`| ${label} | ${results.map((r) => f(r as Required<EngineResult>)).join(' | ')} |`);
+  row('measured at (UTC)', (r) => (r as EngineResult).date?.slice(0, 16).replace('T', ' ') ?? '');
+  row('machine load average (queries / exports)', (r) => {
+    const load = (r as EngineResult).loadAverage;
+    return load ? `${load.queries} / ${load.exports}` : '';
+  });
   row('load 1M events + aux (s)', (r) => `${r.load.seconds} (${r.load.eventsPerSecond.toLocaleString('en')} ev/s)`);
   row(
     'management page + count, fulltext (p50 / p95)',
@@ -467,6 +478,14 @@ async function main() {
       await target.cleanup();
     }
   }
+  // Engines not measured in this run keep their earlier figures (BENCH_ENGINES runs a subset).
+  const file = path.join(resultsDir, 'search-export.json');
+  if (existsSync(file)) {
+    const earlier = (JSON.parse(readFileSync(file, 'utf8')) as { results?: EngineResult[] }).results ?? [];
+    for (const old of earlier)
+      if (!results.some((r) => r.engine === old.engine) && old.events === eventsWanted) results.push(old);
+    results.sort((a, b) => a.engine.localeCompare(b.engine));
+  }
   const meta = {
     date: new Date().toISOString(),
     host: os.hostname(),
@@ -475,7 +494,7 @@ async function main() {
     events: eventsWanted,
     repeat,
   };
-  writeFileSync(path.join(resultsDir, 'search-export.json'), JSON.stringify({ meta, results }, null, 2) + '\n');
+  writeFileSync(file, JSON.stringify({ meta, results }, null, 2) + '\n');
   writeFileSync(path.join(resultsDir, 'search-export.md'), markdown(results, meta));
   log(`results in ${path.relative(root, resultsDir)}/search-export.{json,md}`);
 }
