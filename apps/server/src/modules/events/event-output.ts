@@ -136,27 +136,46 @@ function namesIn(text: string, pattern: RegExp): string[] {
   return [...text.matchAll(pattern)].map((m) => JSON.parse(m[1]!) as string);
 }
 
-/**
- * The same event with names only (values blank): enough to know its CSV columns, read from the
- * stored JSON without parsing it, for the first of the two CSV passes.
- */
-function csvColumnsEvent(item: EventItem): CsvEvent {
-  const { row } = item;
+/** The names an event's CSV columns come from, read from the stored JSON without parsing it. */
+interface ColumnNames {
+  options: string[];
+  aux: Array<{ source: string; names: string[] }>;
+  ids: RecordIdFields;
+}
+
+function columnNames(item: EventItem): ColumnNames {
   return {
-    id: row.id,
+    options: namesIn(item.row.event_options, optionNamePattern),
+    aux: (item.aux ?? []).map((a) => ({ source: a.data_source, names: namesIn(a.data_array, dataNamePattern) })),
+    ids: item.ids,
+  };
+}
+
+/** Events with the same names have the same columns: the first pass flattens each shape once. */
+function shapeKey(names: ColumnNames): string {
+  const sep = '\u0000';
+  return [
+    names.ids.cruise_id !== undefined ? 'c' : '',
+    names.ids.lowering_id !== undefined ? 'l' : '',
+    names.options.join(sep),
+    ...names.aux.map((a) => `${a.source}${sep}${a.names.join(sep)}`),
+  ].join('\u0001');
+}
+
+/** The same event with names only (values blank): enough to know its CSV columns. */
+function columnsEvent(item: EventItem, names: ColumnNames): CsvEvent {
+  return {
+    id: item.row.id,
     ts: '',
     event_value: '',
     event_author: '',
     event_free_text: '',
-    event_options: namesIn(row.event_options, optionNamePattern).map((name) => ({
-      event_option_name: name,
-      event_option_value: '',
-    })),
+    event_options: names.options.map((name) => ({ event_option_name: name, event_option_value: '' })),
     ...(item.aux !== undefined
       ? {
-          aux_data: item.aux.map((a) => ({
-            data_source: a.data_source,
-            data_array: namesIn(a.data_array, dataNamePattern).map((name) => ({ data_name: name, data_value: '' })),
+          aux_data: names.aux.map((a) => ({
+            data_source: a.source,
+            data_array: a.names.map((name) => ({ data_name: name, data_value: '' })),
           })),
         }
       : {}),
@@ -200,9 +219,17 @@ export async function jsonArrayOutput(source: ChunkSource<string>): Promise<Outp
  */
 export async function eventCsvOutput(source: ChunkSource<EventItem>): Promise<Output> {
   const columns = new EventCsvColumns();
+  const shapes = new Set<string>();
   let rows = 0;
   for await (const chunk of source()) {
-    for (const item of chunk) columns.add(flattenEventForCsv(csvColumnsEvent(item)));
+    for (const item of chunk) {
+      const names = columnNames(item);
+      const key = shapeKey(names);
+      if (shapes.has(key)) continue;
+      if (shapes.size < 10_000) shapes.add(key); // bounded: every event could have its own shape
+
+      columns.add(flattenEventForCsv(columnsEvent(item, names)));
+    }
     rows += chunk.length;
   }
   if (rows === 0) throw noRecords();
