@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthContext } from '../../plugins/auth.js';
+import { canOpenRecord, viewerOf } from '../access/access.rules.js';
 import { EventAuxDataRepository, type AuxRow } from '../event-aux-data/event-aux-data.repository.js';
 import { buildEventFilter, globalWindow, type FilterQuery, type TimeWindow } from './event-filter.js';
 import type { ChunkSource, EventItem } from './event-output.js';
@@ -14,16 +15,6 @@ const chunkSize = 1000;
 /** Which events a list route covers: all of them (1970..now) or one cruise's or lowering's window. */
 export type EventScope = { kind: 'all' } | { kind: RecordKind; id: string };
 
-/**
- * Who may read the events of a cruise or lowering by its id: as for opening the record itself
- * (modules/access rules): admins always; without access control everyone with the read scope;
- * with it, members of a non-empty access list only.
- */
-function canReadRecord(caller: AuthContext, record: RecordWindow, useAccessControl: boolean): boolean {
-  if (caller.isAdmin || !useAccessControl) return true;
-  return record.accessList.length === 0 || record.accessList.includes(caller.user.id);
-}
-
 /** The reading side shared by the events, event_exports and event_aux_data routes. */
 export class EventQueries {
   constructor(private readonly ctx: AppContext) {}
@@ -36,7 +27,9 @@ export class EventQueries {
   async record(caller: AuthContext, kind: RecordKind, id: string, notFound: AppError): Promise<RecordWindow> {
     const record = await new RecordWindowsRepository(this.ctx.database.db).find(kind, id);
     if (!record) throw notFound;
-    if (!canReadRecord(caller, record, this.ctx.config.useAccessControl)) {
+    // Reading a record's events follows the rule for opening the record by id (modules/access):
+    // admins always; without access control every reader; with it, members of a non-empty list.
+    if (!canOpenRecord(viewerOf(caller), record, this.ctx.config.useAccessControl)) {
       throw new AppError('UNAUTHORIZED', `User not authorized to retrieve this ${kind}`);
     }
     return record;
