@@ -21,7 +21,7 @@ import {
 } from '@bathylog/shared';
 import { errorMessage } from '../../api/client';
 import { createEventTemplate, updateEventTemplate } from '../../api/event-templates';
-import { ErrorAlert, SuccessAlert } from '../../components/alerts';
+import { FormActions } from '../../components/form-actions';
 
 /** A field label with the required asterisk beside it, so the field's name is exactly the label. */
 function FieldLabel({ children, required = false }: { children: ReactNode; required?: boolean }) {
@@ -387,26 +387,22 @@ export function EventTemplateForm({ template, isAdmin, onSaved, onBlankChange }:
             <i className="bi bi-plus-lg me-1" aria-hidden="true" />
             Add Option
           </Button>
-          <ErrorAlert message={error} onClose={() => setError('')} />
-          <SuccessAlert message={message} onClose={() => setMessage('')} />
-          <div className="d-flex justify-content-end gap-2">
-            <Button
-              variant="outline-secondary"
-              size="sm"
-              type="button"
-              disabled={!isDirty || isSubmitting}
-              onClick={() => {
-                reset(initial);
-                setError('');
-                setMessage('');
-              }}
-            >
-              Reset Form
-            </Button>
-            <Button variant="primary" size="sm" type="submit" disabled={isSubmitting || (!!template && !isDirty)}>
-              {template ? 'Update' : 'Add'}
-            </Button>
-          </div>
+          <FormActions
+            error={error}
+            message={message}
+            onCloseError={() => setError('')}
+            onCloseMessage={() => setMessage('')}
+            resetLabel="Reset Form"
+            dirty={isDirty}
+            submitting={isSubmitting}
+            onReset={() => {
+              reset(initial);
+              setError('');
+              setMessage('');
+            }}
+            submitLabel={template ? 'Update' : 'Add'}
+            editing={!!template}
+          />
         </Form>
       </Card.Body>
     </Card>

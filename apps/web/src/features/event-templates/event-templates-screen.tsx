@@ -16,9 +16,9 @@ import { ImportDialog } from '../../components/import-dialog';
 import { RoleGate } from '../../components/role-gate';
 import { statusTexts } from '../../components/status-text';
 import { useAuth } from '../../lib/auth';
-import { downloadJson } from './download-json';
+import { downloadJson } from '../../lib/download';
 import { EventTemplateForm } from './event-template-form';
-import { useLoggedReadError } from './read-errors';
+import { useLoggedReadError } from '../../lib/read-errors';
 import { importTemplateRecord } from './template-list';
 import { TemplatesTable, type TemplateRowActions } from './templates-table';
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Button, Card, Col, Form, OverlayTrigger, Row, Tooltip } from 'react-bootstrap';
+import { Card, Col, Form, OverlayTrigger, Row, Tooltip } from 'react-bootstrap';
 import { useForm, useWatch, type FieldError, type UseFormRegisterReturn } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
@@ -16,7 +16,7 @@ import {
 } from '@bathylog/shared';
 import { errorMessage } from '../../api/client';
 import { createUser, updateUser } from '../../api/users';
-import { ErrorAlert, SuccessAlert } from '../../components/alerts';
+import { FormActions } from '../../components/form-actions';
 import { useEntityNames, type EntityNames } from '../../lib/settings';
 
 /** Labels and tooltips of the role check-boxes (client-behaviour §13), in the order users know. */
@@ -259,26 +259,22 @@ export function UserForm({ user, viewer, onSaved, onBlankChange }: UserFormProps
               </div>
             )}
           </fieldset>
-          <ErrorAlert message={error} onClose={() => setError('')} />
-          <SuccessAlert message={message} onClose={() => setMessage('')} />
-          <div className="d-flex justify-content-end gap-2">
-            <Button
-              variant="outline-secondary"
-              size="sm"
-              type="button"
-              disabled={!isDirty || isSubmitting}
-              onClick={() => {
-                reset(initial);
-                setError('');
-                setMessage('');
-              }}
-            >
-              Reset Values
-            </Button>
-            <Button variant="primary" size="sm" type="submit" disabled={isSubmitting || (!!user && !isDirty)}>
-              {user ? 'Update' : 'Create'}
-            </Button>
-          </div>
+          <FormActions
+            error={error}
+            message={message}
+            onCloseError={() => setError('')}
+            onCloseMessage={() => setMessage('')}
+            resetLabel="Reset Values"
+            dirty={isDirty}
+            submitting={isSubmitting}
+            onReset={() => {
+              reset(initial);
+              setError('');
+              setMessage('');
+            }}
+            submitLabel={user ? 'Update' : 'Create'}
+            editing={!!user}
+          />
         </Form>
       </Card.Body>
     </Card>

@@ -14,7 +14,7 @@ import {
   useAllCruises,
   useLoweringsOfCruise,
 } from './api/access-permissions';
-import { useLoggedReadError } from './read-errors';
+import { useLoggedReadError } from '../../lib/read-errors';
 
 /** Runs a change; `shown` holds the switch positions to show until the records are read again. */
 type Run = (work: () => Promise<void>, shown: Record<string, boolean>) => Promise<void>;

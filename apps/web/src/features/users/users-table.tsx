@@ -1,9 +1,8 @@
-import { useEffect, useMemo, useState } from 'react';
-import { Button, Card, Form, Table } from 'react-bootstrap';
+import { Button } from 'react-bootstrap';
 import { matchesUserSearch, type User } from '@bathylog/shared';
-import { Pagination, pageSlice } from '../../components/pagination';
-import { EmptyText, LoadingText, statusTexts } from '../../components/status-text';
-import { IconButton } from './icon-button';
+import { IconButton } from '../../components/icon-button';
+import { SearchTableCard, rowTextClass } from '../../components/search-table-card';
+import { statusTexts } from '../../components/status-text';
 
 /** Which row actions a viewer gets for a user (seed 000 §2, §6). */
 export interface UserRowActions {
@@ -46,125 +45,65 @@ export function UsersTable({
   onExport,
   onDeleteAll,
 }: UsersTableProps) {
-  const [search, setSearch] = useState('');
-  const [page, setPage] = useState(1);
-  const matching = useMemo(() => users.filter((u) => matchesUserSearch(u, search)), [users, search]);
-  const pageCount = Math.max(1, Math.ceil(matching.length / pageSize));
-
-  // A delete or a narrower search can leave the page past the end.
-  useEffect(() => {
-    if (page > pageCount) setPage(pageCount);
-  }, [page, pageCount]);
-
-  const rows = pageSlice(matching, Math.min(page, pageCount), pageSize);
-  const headingId = `users-table-${title.replace(/\W+/g, '-').toLowerCase()}`;
-
   return (
-    <Card className="mb-2" as="section" aria-labelledby={headingId}>
-      <Card.Header className="d-flex align-items-center gap-2">
-        <span id={headingId} className="me-auto">
-          {title}
-        </span>
-        <Form.Control
-          size="sm"
-          type="search"
-          placeholder="Search"
-          aria-label={`Search ${title}`}
-          value={search}
-          onChange={(e) => {
-            setSearch(e.target.value);
-            setPage(1);
-          }}
-          style={{ maxWidth: 180 }}
-        />
-        {onDeleteAll && (
-          <IconButton
-            icon="bi-trash-fill"
-            label="Delete all non-system users"
-            className="text-danger"
-            onClick={onDeleteAll}
-          />
-        )}
-        <IconButton icon="bi-download" label={`Export ${title} as JSON`} className="text-primary" onClick={onExport} />
-      </Card.Header>
-      {loading ? (
-        <LoadingText text={statusTexts.loading} />
-      ) : matching.length === 0 ? (
-        <EmptyText>{statusTexts.noUsers}</EmptyText>
-      ) : (
-        <Table size="sm" striped bordered className="mb-0 small" aria-labelledby={headingId}>
-          <thead>
-            <tr>
-              <th>User Name</th>
-              <th>Full Name</th>
-              <th className="text-center" style={{ width: 100 }}>
-                Actions
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((user) => {
-              const actions = actionsFor(user);
-              const cellClass = [user.id === selectedId ? 'text-selected' : '', user.disabled ? 'text-strike' : '']
-                .join(' ')
-                .trim();
-              return (
-                <tr key={user.id} data-testid={`user-row-${user.username}`}>
-                  <td className={cellClass}>{user.username}</td>
-                  <td className={cellClass}>{user.fullname}</td>
-                  <td className="text-center text-nowrap">
-                    {actions.edit && (
-                      <IconButton
-                        icon="bi-pencil-fill"
-                        label={`Edit user ${user.username}`}
-                        className="text-warning"
-                        onClick={() => onEdit(user)}
-                      />
-                    )}
-                    {actions.permissions && (
-                      <IconButton
-                        icon="bi-person-fill-lock"
-                        label={`Access permissions of ${user.username}`}
-                        className="text-primary"
-                        onClick={() => onPermissions(user)}
-                      />
-                    )}
-                    {actions.token && (
-                      <IconButton
-                        icon="bi-eye-fill"
-                        label={`Show user's JWT token (${user.username})`}
-                        className="text-success"
-                        onClick={() => onToken(user)}
-                      />
-                    )}
-                    {actions.delete && (
-                      <IconButton
-                        icon="bi-trash-fill"
-                        label={`Delete user ${user.username}`}
-                        className="text-danger"
-                        onClick={() => onDelete(user)}
-                      />
-                    )}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </Table>
-      )}
-      {matching.length > pageSize && (
-        <Card.Footer className="py-1">
-          <Pagination
-            page={Math.min(page, pageCount)}
-            total={matching.length}
-            pageSize={pageSize}
-            onChange={setPage}
-            className="mb-0"
-            label={`${title} pages`}
-          />
-        </Card.Footer>
-      )}
-    </Card>
+    <SearchTableCard
+      title={title}
+      idPrefix="users-table"
+      items={users}
+      matches={matchesUserSearch}
+      pageSize={pageSize}
+      loading={loading}
+      loadingText={statusTexts.loading}
+      emptyText={statusTexts.noUsers}
+      columns={['User Name', 'Full Name']}
+      actionsWidth={100}
+      onExport={onExport}
+      deleteAll={onDeleteAll && { label: 'Delete all non-system users', onClick: onDeleteAll }}
+      renderRow={(user) => {
+        const actions = actionsFor(user);
+        const cellClass = rowTextClass(user.id === selectedId, user.disabled);
+        return (
+          <tr key={user.id} data-testid={`user-row-${user.username}`}>
+            <td className={cellClass}>{user.username}</td>
+            <td className={cellClass}>{user.fullname}</td>
+            <td className="text-center text-nowrap">
+              {actions.edit && (
+                <IconButton
+                  icon="bi-pencil-fill"
+                  label={`Edit user ${user.username}`}
+                  className="text-warning"
+                  onClick={() => onEdit(user)}
+                />
+              )}
+              {actions.permissions && (
+                <IconButton
+                  icon="bi-person-fill-lock"
+                  label={`Access permissions of ${user.username}`}
+                  className="text-primary"
+                  onClick={() => onPermissions(user)}
+                />
+              )}
+              {actions.token && (
+                <IconButton
+                  icon="bi-eye-fill"
+                  label={`Show user's JWT token (${user.username})`}
+                  className="text-success"
+                  onClick={() => onToken(user)}
+                />
+              )}
+              {actions.delete && (
+                <IconButton
+                  icon="bi-trash-fill"
+                  label={`Delete user ${user.username}`}
+                  className="text-danger"
+                  onClick={() => onDelete(user)}
+                />
+              )}
+            </td>
+          </tr>
+        );
+      }}
+    />
   );
 }
 

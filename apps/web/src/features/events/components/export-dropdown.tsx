@@ -2,7 +2,7 @@ import { Fragment, useState } from 'react';
 import { Dropdown, OverlayTrigger, Tooltip } from 'react-bootstrap';
 import { errorMessage, request } from '../../../api/client';
 import { getEvents, type EventQuery } from '../api/events';
-import { saveBlob } from '../lib/download';
+import { saveBlob } from '../../../lib/download';
 import {
   exportFileName,
   exportItems,

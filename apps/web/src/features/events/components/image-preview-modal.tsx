@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Modal } from 'react-bootstrap';
 import { errorMessage } from '../../../api/client';
 import { ErrorAlert } from '../../../components/alerts';
-import { saveBlob } from '../lib/download';
+import { saveBlob } from '../../../lib/download';
 import type { ImageCard } from '../lib/event-format';
 
 /** "Image Preview - {file name}" with a download icon; the image centred (client-behaviour §6.4). */

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { isApiError } from '../../api/client';
+import { isApiError } from '../api/client';
 
 /**
  * Seed 000 §8: a failed read leaves an empty list and is logged to the console, except a 401

@@ -12,3 +12,11 @@ export function saveBlob(blob: Blob, fileName: string): void {
   // Give the browser time to start the download before the URL goes.
   setTimeout(() => URL.revokeObjectURL(url), 30_000);
 }
+
+/**
+ * Saves a list as a pretty-printed JSON file (client-behaviour §9: the management tables' export
+ * icons write the files the Import dialogs read back).
+ */
+export function downloadJson(fileName: string, data: unknown, indent: number | string = 2): void {
+  saveBlob(new Blob([JSON.stringify(data, null, indent)], { type: 'application/json' }), fileName);
+}

@@ -1,0 +1,130 @@
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { Card, Form, Table } from 'react-bootstrap';
+import { IconButton } from './icon-button';
+import { Pagination, pageSlice } from './pagination';
+import { EmptyText, LoadingText } from './status-text';
+
+export interface SearchTableCardProps<T> {
+  /** The card's heading, e.g. "System Users"; also names its search box, export icon and pager. */
+  title: string;
+  /** Prefix of the heading's element id, e.g. "users-table". */
+  idPrefix: string;
+  items: T[];
+  matches: (item: T, search: string) => boolean;
+  pageSize: number;
+  loading: boolean;
+  /** Default: the seeds' "Fetching...". */
+  loadingText?: string;
+  /** Shown when no item is listed (or none matches the search). */
+  emptyText: string;
+  /** The two text columns' headings. */
+  columns: [string, string];
+  actionsWidth: number;
+  /** One `<tr>` per item of the page shown. */
+  renderRow: (item: T) => ReactNode;
+  onExport: () => void;
+  /** With its label, e.g. "Delete all non-system users"; the regular table only. */
+  deleteAll?: { label: string; onClick: () => void };
+  className?: string;
+}
+
+/**
+ * A management table in a card (client-behaviour §9): title, search, delete-all and export icons in
+ * the header, one page of rows, a pager when there is more than a page. Searching goes back to
+ * page 1; a delete or a narrower search that leaves the page past the end moves to the last page.
+ */
+export function SearchTableCard<T>({
+  title,
+  idPrefix,
+  items,
+  matches,
+  pageSize,
+  loading,
+  loadingText,
+  emptyText,
+  columns,
+  actionsWidth,
+  renderRow,
+  onExport,
+  deleteAll,
+  className = 'mb-2',
+}: SearchTableCardProps<T>) {
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  const matching = useMemo(() => items.filter((item) => matches(item, search)), [items, matches, search]);
+  const pageCount = Math.max(1, Math.ceil(matching.length / pageSize));
+
+  useEffect(() => {
+    if (page > pageCount) setPage(pageCount);
+  }, [page, pageCount]);
+
+  const current = Math.min(page, pageCount);
+  const rows = pageSlice(matching, current, pageSize);
+  const headingId = `${idPrefix}-${title.replace(/\W+/g, '-').toLowerCase()}`;
+
+  return (
+    <Card className={className} as="section" aria-labelledby={headingId}>
+      <Card.Header className="d-flex align-items-center gap-2">
+        <span id={headingId} className="me-auto">
+          {title}
+        </span>
+        <Form.Control
+          size="sm"
+          type="search"
+          placeholder="Search"
+          aria-label={`Search ${title}`}
+          value={search}
+          onChange={(e) => {
+            setSearch(e.target.value);
+            setPage(1);
+          }}
+          style={{ maxWidth: 180 }}
+        />
+        {deleteAll && (
+          <IconButton
+            icon="bi-trash-fill"
+            label={deleteAll.label}
+            className="text-danger"
+            onClick={deleteAll.onClick}
+          />
+        )}
+        <IconButton icon="bi-download" label={`Export ${title} as JSON`} className="text-primary" onClick={onExport} />
+      </Card.Header>
+      {loading ? (
+        <LoadingText text={loadingText} />
+      ) : matching.length === 0 ? (
+        <EmptyText>{emptyText}</EmptyText>
+      ) : (
+        <Table size="sm" striped bordered className="mb-0 small" aria-labelledby={headingId}>
+          <thead>
+            <tr>
+              <th>{columns[0]}</th>
+              <th>{columns[1]}</th>
+              <th className="text-center" style={{ width: actionsWidth }}>
+                Actions
+              </th>
+            </tr>
+          </thead>
+          <tbody>{rows.map(renderRow)}</tbody>
+        </Table>
+      )}
+      {matching.length > pageSize && (
+        <Card.Footer className="py-1">
+          <Pagination
+            page={current}
+            total={matching.length}
+            pageSize={pageSize}
+            onChange={setPage}
+            className="mb-0"
+            label={`${title} pages`}
+          />
+        </Card.Footer>
+      )}
+    </Card>
+  );
+}
+
+/** The text cells' class: the selected row in orange, a disabled one struck through. */
+export function rowTextClass(selected: boolean, disabled: boolean | undefined): string {
+  return [selected ? 'text-selected' : '', disabled ? 'text-strike' : ''].join(' ').trim();
+}
