@@ -1,0 +1,361 @@
+import { newObjectId, recordMessages, type PermissionsChange } from '@bathylog/shared';
+import type { Kysely, Transaction } from 'kysely';
+import type { AppContext } from '../../context.js';
+import type { DB } from '../../db/schema.js';
+import { AppError } from '../../lib/app-error.js';
+import type { AuthContext } from '../../plugins/auth.js';
+import { AccessListsRepository, type RecordKind } from '../access/access.repository.js';
+import { canOpenRecord, viewerOf } from '../access/access.rules.js';
+import {
+  assertQueryWindow,
+  assertTimeOrder,
+  changedFields,
+  noRecords,
+  notFoundFor,
+  overlapWindow,
+  sameList,
+} from './record-rules.js';
+import { RecordFilesService } from '../files/files.service.js';
+import { RecordsRepository, type PatchOf, type RecordListFilter, type RecordOf } from './records.repository.js';
+
+export type RecordRead<W> = { kind: 'json'; body: W | W[] } | { kind: 'csv'; body: string };
+
+/** The list query fields both kinds share; the prefixed ones (`cruise_id`, …) are read by name. */
+export interface RecordListQuery {
+  startTS?: number;
+  stopTS?: number;
+  hidden?: boolean;
+  format?: 'json' | 'csv';
+  sort?: 'newest' | 'oldest';
+  offset?: number;
+  limit?: number;
+}
+
+/** POST body of either kind: the shared fields plus the prefixed ones. */
+export type CreateRecord<K extends RecordKind> = { id?: string; start_ts: number; stop_ts: number } & Record<
+  `${K}_id` | `${K}_location`,
+  string
+> &
+  Record<`${K}_tags`, string[]> &
+  Partial<Record<`${K}_hidden`, boolean>> &
+  Partial<Record<`${K}_access_list`, string[]>> &
+  Record<`${K}_additional_meta`, Record<string, unknown>>;
+
+export type UpdateRecord<K extends RecordKind> = Partial<Omit<CreateRecord<K>, 'id'>>;
+
+/** What differs between cruises and lowerings, beyond the column prefix. */
+export interface RecordSpec<K extends RecordKind, W> {
+  kind: K;
+  toWire(record: RecordOf<K>, opts: { useAccessControl: boolean; files?: string[] }): W;
+  toCsv(records: W[]): string;
+  channels: { created: string; updated: string };
+  /** Meta keys only an admin changes (a cruise_manager's form leaves them out; they keep their values). */
+  lockedMetaKeys: readonly string[];
+  /** Meta keys a list query filters on by exact text (`cruise_vessel`, …). */
+  metaFilterKeys: readonly string[];
+  /** The status for PATCH on a missing record (Sealog answers 400 for lowerings). */
+  missingOnEdit: 'NOT_FOUND' | 'BAD_REQUEST';
+}
+
+/**
+ * Cruises and lowerings: reads with the hidden and access-list rules, writes with the role rules of
+ * seed 001 §6 and the realtime pushes of reference §7.6. Each kind's service adds its own reads
+ * (bylowering, bycruise) and cascades through the hooks below.
+ */
+export class RecordsService<K extends RecordKind, W> {
+  protected readonly files: RecordFilesService;
+  private readonly kind: K;
+  private readonly col: {
+    id: string;
+    location: string;
+    tags: string;
+    hidden: string;
+    accessList: string;
+    meta: string;
+    files: string;
+  };
+
+  constructor(
+    protected readonly ctx: AppContext,
+    private readonly spec: RecordSpec<K, W>,
+  ) {
+    this.files = new RecordFilesService(ctx);
+    this.kind = spec.kind;
+    const k = spec.kind;
+    this.col = {
+      id: `${k}_id`,
+      location: `${k}_location`,
+      tags: `${k}_tags`,
+      hidden: `${k}_hidden`,
+      accessList: `${k}_access_list`,
+      meta: `${k}_additional_meta`,
+      files: `${k}_files`,
+    };
+  }
+
+  protected repo(db: Kysely<DB> | Transaction<DB> = this.ctx.database.db): RecordsRepository<K> {
+    return new RecordsRepository(this.kind, db, this.ctx.database.dialect);
+  }
+
+  protected get accessControl(): boolean {
+    return this.ctx.config.useAccessControl;
+  }
+
+  protected toWire(record: RecordOf<K>): W {
+    return this.spec.toWire(record, { useAccessControl: this.accessControl });
+  }
+
+  /** The record's fields by column name (the generic code reads the prefixed ones by name). */
+  private fields(record: RecordOf<K>): Record<string, unknown> {
+    return record as unknown as Record<string, unknown>;
+  }
+
+  private accessOf(record: RecordOf<K>) {
+    const f = this.fields(record);
+    return { hidden: f[this.col.hidden] as boolean, accessList: f[this.col.accessList] as string[] };
+  }
+
+  protected async read(
+    records: RecordOf<K>[],
+    format: 'json' | 'csv' | undefined,
+    single: boolean,
+  ): Promise<RecordRead<W>> {
+    const wire = await Promise.all(
+      records.map(async (r) =>
+        this.spec.toWire(r, { useAccessControl: this.accessControl, files: await this.files.list(this.kind, r.id) }),
+      ),
+    );
+    if (format === 'csv') return { kind: 'csv', body: this.spec.toCsv(wire) };
+    return { kind: 'json', body: single ? wire[0]! : wire };
+  }
+
+  /** The repository filter of a list query (without its time window, which the callers choose). */
+  protected filter(caller: AuthContext, query: RecordListQuery): RecordListFilter {
+    if (query.hidden === true && !caller.isAdmin) {
+      throw new AppError('UNAUTHORIZED', `User not authorized to retrieve hidden ${this.kind}s`);
+    }
+    assertQueryWindow(query);
+    const q = query as Record<string, unknown>;
+    const meta: Record<string, string> = {};
+    for (const key of this.spec.metaFilterKeys) if (q[key] !== undefined) meta[key] = q[key] as string;
+    return {
+      ...(q[this.col.id] !== undefined ? { recordId: q[this.col.id] as string } : {}),
+      ...(q[this.col.location] !== undefined ? { location: q[this.col.location] as string } : {}),
+      ...(Object.keys(meta).length > 0 ? { meta } : {}),
+      ...(q[this.col.tags] !== undefined ? { tags: q[this.col.tags] as string[] } : {}),
+      ...(query.hidden !== undefined ? { hidden: query.hidden } : {}),
+      viewer: viewerOf(caller),
+      useAccessControl: this.accessControl,
+      order: query.sort === 'oldest' ? 'asc' : 'desc',
+      ...(query.offset !== undefined ? { offset: query.offset } : {}),
+      ...(query.limit !== undefined ? { limit: query.limit } : {}),
+    };
+  }
+
+  async list(caller: AuthContext, query: RecordListQuery): Promise<RecordRead<W>> {
+    const filter = this.filter(caller, query);
+    const overlap = overlapWindow(query);
+    const records = await this.repo().list({ ...filter, ...(overlap ? { overlap } : {}) });
+    if (records.length === 0) throw noRecords();
+    return this.read(records, query.format, false);
+  }
+
+  /** A record the caller may open, or the Sealog 404 (400 for a missing one where `missing` says so) / 401. */
+  protected async openable(
+    caller: AuthContext,
+    id: string,
+    action: 'retrieve' | 'edit',
+    missing: 'NOT_FOUND' | 'BAD_REQUEST' = 'NOT_FOUND',
+  ): Promise<RecordOf<K>> {
+    const record = await this.repo().findById(id);
+    if (!record) throw new AppError(missing, notFoundFor(id).message);
+    if (!canOpenRecord(viewerOf(caller), this.accessOf(record), this.accessControl)) {
+      throw new AppError('UNAUTHORIZED', `User not authorized to ${action} this ${this.kind}`);
+    }
+    return record;
+  }
+
+  async get(caller: AuthContext, id: string, format?: 'json' | 'csv'): Promise<RecordRead<W>> {
+    return this.read([await this.openable(caller, id, 'retrieve')], format, true);
+  }
+
+  /** Checks that the caller may open the record (used by the file routes). */
+  async assertOpenable(caller: AuthContext, id: string, action: 'retrieve' | 'edit'): Promise<void> {
+    await this.openable(caller, id, action);
+  }
+
+  async byEvent(caller: AuthContext, eventId: string, format?: 'json' | 'csv'): Promise<RecordRead<W>> {
+    const ts = await this.repo().eventTime(eventId);
+    if (ts === undefined) throw new AppError('BAD_REQUEST', `No event record found for id: ${eventId}`);
+    const record = await this.repo().findContaining(ts, ts, viewerOf(caller), this.accessControl);
+    if (!record) throw noRecords();
+    return this.read([record], format, true);
+  }
+
+  /** Re-publishes the record on its update channel (clients refresh). */
+  async bump(caller: AuthContext, id: string): Promise<void> {
+    const record = await this.openable(caller, id, 'retrieve');
+    this.ctx.bus.publish(this.spec.channels.updated, this.toWire(record));
+  }
+
+  private async assertUsers(ids: readonly string[] | undefined, message: string): Promise<void> {
+    if (!ids || ids.length === 0) return;
+    const existing = await new AccessListsRepository(this.ctx.database.db).existingUserIds(ids);
+    if (ids.some((id) => !existing.has(id))) throw new AppError('BAD_REQUEST', message);
+  }
+
+  private assertAccessListAllowed(list: unknown): void {
+    if (list !== undefined && !this.accessControl)
+      throw new AppError('BAD_REQUEST', `"${this.col.accessList}" is not allowed`);
+  }
+
+  async create(_caller: AuthContext, body: CreateRecord<K>): Promise<string> {
+    const c = this.col;
+    const sent = body as unknown as Record<string, unknown>;
+    const accessList = sent[c.accessList] as string[] | undefined;
+    this.assertAccessListAllowed(accessList);
+    assertTimeOrder(body.start_ts, body.stop_ts);
+    await this.assertUsers(accessList, `${c.accessList} includes invalid user IDs`);
+    const meta: Record<string, unknown> = { ...(sent[c.meta] as Record<string, unknown>) };
+    // The file list is always read from the folder; names sent on create (an import) are not stored.
+    delete meta[c.files];
+    const record = {
+      id: body.id ?? newObjectId(),
+      [c.id]: sent[c.id],
+      start_ts: body.start_ts,
+      stop_ts: body.stop_ts,
+      [c.location]: sent[c.location],
+      [c.tags]: sent[c.tags],
+      [c.hidden]: sent[c.hidden] ?? false,
+      [c.accessList]: accessList ?? [],
+      [c.meta]: meta,
+    } as RecordOf<K>;
+    const repo = this.repo();
+    if (body.id && (await repo.findById(body.id))) throw new AppError('BAD_REQUEST', recordMessages.duplicateId);
+    try {
+      await repo.insert(record);
+    } catch (err) {
+      if (await repo.findById(record.id)) throw new AppError('BAD_REQUEST', recordMessages.duplicateId);
+      throw err;
+    }
+    await this.files
+      .ensureFolder(this.kind, record.id)
+      .catch((err) => this.ctx.log.warn({ err }, `creating the ${this.kind} folder failed`));
+    this.ctx.bus.publish(this.spec.channels.created, this.toWire(record));
+    await this.publishRelated(record);
+    return record.id;
+  }
+
+  async update(caller: AuthContext, id: string, body: UpdateRecord<K>): Promise<void> {
+    const c = this.col;
+    const sent = body as unknown as Record<string, unknown>;
+    const sentAccessList = sent[c.accessList] as string[] | undefined;
+    const sentHidden = sent[c.hidden] as boolean | undefined;
+    this.assertAccessListAllowed(sentAccessList);
+    const before = await this.openable(caller, id, 'edit', this.spec.missingOnEdit);
+    const stored = this.fields(before);
+    const storedMeta = stored[c.meta] as Record<string, unknown>;
+    const sentMeta = sent[c.meta] as Record<string, unknown> | undefined;
+
+    if (!caller.isAdmin) {
+      const locked = [
+        ...changedFields(sent, stored, [c.id, 'start_ts', 'stop_ts']),
+        ...(sentMeta ? changedFields(sentMeta, storedMeta, this.spec.lockedMetaKeys) : []),
+      ];
+      if (locked.length > 0) throw new AppError('FORBIDDEN', `Only admins can change ${locked.join(', ')}`);
+      if (sentHidden !== undefined && sentHidden !== stored[c.hidden]) {
+        throw new AppError('FORBIDDEN', `Only admins can hide or show a ${this.kind}`);
+      }
+      if (sentAccessList !== undefined && !sameList(sentAccessList, stored[c.accessList] as string[])) {
+        throw new AppError('FORBIDDEN', `Only admins can change the ${this.kind} access list`);
+      }
+    }
+    assertTimeOrder(body.start_ts ?? before.start_ts, body.stop_ts ?? before.stop_ts);
+    await this.assertUsers(sentAccessList, `${c.accessList} include invalid user IDs`);
+    const uploads = sentMeta?.[c.files]
+      ? await this.files.checkUploads(this.kind, id, sentMeta[c.files] as string[])
+      : [];
+
+    const patch: Record<string, unknown> = { ...sent };
+    delete patch[c.meta];
+    // The meta is replaced whole (Sealog), except when it carries nothing but new files: a script
+    // attaching uploads must not wipe the description and the rest.
+    if (sentMeta && Object.keys(sentMeta).some((k) => k !== c.files)) {
+      const meta: Record<string, unknown> = { ...sentMeta };
+      // Sealog stored the temporary upload names here (reference §12 item 12); the real names
+      // come from the folder on every read, so no list is stored.
+      delete meta[c.files];
+      // A cruise_manager's form leaves the locked keys out; they keep their stored values.
+      if (!caller.isAdmin) {
+        for (const key of this.spec.lockedMetaKeys) {
+          if (meta[key] === undefined && storedMeta[key] !== undefined) meta[key] = storedMeta[key];
+        }
+      }
+      patch[c.meta] = meta;
+    }
+
+    const updated = await this.ctx.database.db.transaction().execute(async (trx) => {
+      const repo = this.repo(trx);
+      await repo.update(id, patch as PatchOf<K>);
+      const after = (await repo.findById(id))!;
+      await this.cascadeUpdate(trx, before, after, { hidden: sentHidden, accessList: sentAccessList });
+      // Last, so a failed move rolls the record back.
+      await this.files.commitUploads(this.kind, id, uploads);
+      return after;
+    });
+    this.ctx.bus.publish(this.spec.channels.updated, this.toWire(updated));
+    await this.publishRelated(updated);
+  }
+
+  /** PATCH …/permissions: add and remove user ids on the record (and whatever `cascadePermissions` adds). */
+  async setPermissions(_caller: AuthContext, id: string, change: PermissionsChange): Promise<void> {
+    const record = await this.repo().findById(id);
+    if (!record) throw notFoundFor(id);
+    await this.assertUsers(
+      [...(change.add ?? []), ...(change.remove ?? [])],
+      `${this.col.accessList} include invalid user IDs`,
+    );
+    const updated = await this.ctx.database.db.transaction().execute(async (trx) => {
+      const access = new AccessListsRepository(trx);
+      await access.changeLists(this.kind, [id], change);
+      await this.cascadePermissions(trx, access, record, change);
+      return (await this.repo(trx).findById(id))!;
+    });
+    this.ctx.bus.publish(this.spec.channels.updated, this.toWire(updated));
+    await this.afterPermissions(updated);
+  }
+
+  /** Deletes the record and its folder; events stay (membership is by time). */
+  async remove(_caller: AuthContext, id: string): Promise<void> {
+    const deleted = await this.repo().delete(id);
+    if (deleted === 0) throw notFoundFor(id);
+    await this.files.removeFolder(this.kind, id);
+  }
+
+  async removeAll(_caller: AuthContext): Promise<void> {
+    await this.repo().deleteAll();
+    await this.files.removeAll(this.kind);
+  }
+
+  /** Pushes for the other kind's records touched by a create or update (reference §7.6 cross-pushes). */
+  protected async publishRelated(_record: RecordOf<K>): Promise<void> {}
+
+  /** Carries an update's hidden flag and access list down, inside the update's transaction. */
+  protected async cascadeUpdate(
+    _trx: Transaction<DB>,
+    _before: RecordOf<K>,
+    _after: RecordOf<K>,
+    _sent: { hidden: boolean | undefined; accessList: string[] | undefined },
+  ): Promise<void> {}
+
+  /** Carries a permissions change down, inside its transaction. */
+  protected async cascadePermissions(
+    _trx: Transaction<DB>,
+    _access: AccessListsRepository,
+    _record: RecordOf<K>,
+    _change: PermissionsChange,
+  ): Promise<void> {}
+
+  /** Pushes after a permissions change, beyond the record's own update. */
+  protected async afterPermissions(_record: RecordOf<K>): Promise<void> {}
+}
