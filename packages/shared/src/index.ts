@@ -13,6 +13,7 @@ export * from './schemas/custom-vars.js';
 export * from './rules/event-template-form.js';
 export * from './csv.js';
 export * from './record-csv.js';
+export * from './schemas/records.js';
 export * from './schemas/cruises.js';
 export * from './schemas/lowerings.js';
 export * from './realtime.js';

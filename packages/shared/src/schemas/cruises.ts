@@ -1,12 +1,5 @@
 import { z } from 'zod';
-import {
-  isoTimestampSchema,
-  looseTimestampSchema,
-  objectIdSchema,
-  queryBooleanSchema,
-  queryIntSchema,
-  queryListSchema,
-} from './common.js';
+import { createRecordSchema, recordListQuerySchema, updateRecordSchema } from './records.js';
 
 /**
  * Cruises (reference §5.3). Bodies are what Sealog clients and scripts send; the wire shape is what
@@ -40,62 +33,20 @@ export const cruiseManagerLockedMetaKeys = [
   'cruise_arrival_location',
 ] as const;
 
-/** POST /cruises. `id` may be chosen by the client (imports keep ids stable). */
-export const createCruiseSchema = z.strictObject({
-  id: objectIdSchema.optional(),
-  cruise_id: nonEmpty,
-  start_ts: isoTimestampSchema,
-  stop_ts: isoTimestampSchema,
-  cruise_location: z.string(),
-  cruise_additional_meta: cruiseMetaSchema,
-  cruise_tags: z.array(nonEmpty),
-  cruise_hidden: z.boolean().optional(),
-  /** Accepted only when the server runs with access control. */
-  cruise_access_list: z.array(objectIdSchema).optional(),
-});
+/** POST /cruises. */
+export const createCruiseSchema = createRecordSchema('cruise', cruiseMetaSchema);
 export type CreateCruise = z.infer<typeof createCruiseSchema>;
 
-/** PATCH /cruises/{id}: any subset of the create fields but `id`; `cruise_additional_meta` is replaced whole. */
-export const updateCruiseSchema = createCruiseSchema
-  .omit({ id: true })
-  .partial()
-  .refine((v) => Object.keys(v).length > 0, { message: 'must have at least 1 key' });
+/** PATCH /cruises/{id}. */
+export const updateCruiseSchema = updateRecordSchema(createCruiseSchema);
 export type UpdateCruise = z.infer<typeof updateCruiseSchema>;
 
-/** PATCH /cruises/{id}/permissions and /lowerings/{id}/permissions. */
-export const permissionsSchema = z
-  .strictObject({
-    add: z.array(objectIdSchema).optional(),
-    remove: z.array(objectIdSchema).optional(),
-  })
-  .refine((v) => Object.keys(v).length > 0, { message: 'must have at least 1 key' });
-export type PermissionsChange = z.infer<typeof permissionsSchema>;
-
-/** `format` on the cruise and lowering reads. */
-export const recordFormatSchema = z.enum(['json', 'csv']);
-
-/** `sort` on the cruise and lowering lists: newest start first (Sealog's order) or oldest first. */
-export const recordSortSchema = z.enum(['newest', 'oldest']);
-
-/** GET /cruises. A single `cruise_tags` is accepted as well as repeated keys (Sealog needed ≥2). */
-export const cruiseListQuerySchema = z.strictObject({
-  startTS: looseTimestampSchema.optional(),
-  stopTS: looseTimestampSchema.optional(),
-  hidden: queryBooleanSchema.optional(),
-  cruise_id: z.string().optional(),
+/** GET /cruises. */
+export const cruiseListQuerySchema = recordListQuerySchema('cruise', {
   cruise_vessel: z.string().optional(),
   cruise_pi: z.string().optional(),
-  cruise_location: z.string().optional(),
-  cruise_tags: queryListSchema.optional(),
-  format: recordFormatSchema.optional(),
-  sort: recordSortSchema.optional(),
-  offset: queryIntSchema(0).optional(),
-  limit: queryIntSchema(1).optional(),
 });
 export type CruiseListQuery = z.infer<typeof cruiseListQuerySchema>;
-
-/** Reads of one record (by id, bylowering, byevent): only `format`. */
-export const recordFormatQuerySchema = z.strictObject({ format: recordFormatSchema.optional() });
 
 /** A cruise as every route answers it (ISO times, files listed from the cruise's folder). */
 export const cruiseSchema = z.object({
@@ -111,9 +62,3 @@ export const cruiseSchema = z.object({
   cruise_additional_meta: cruiseMetaSchema.extend({ cruise_files: z.array(z.string()).optional() }),
 });
 export type Cruise = z.infer<typeof cruiseSchema>;
-
-/** Messages the cruise and lowering routes answer with (spelt as Sealog clients know them). */
-export const recordMessages = {
-  startAfterStop: 'Start date must be older than stop date',
-  duplicateId: 'Record with the payload id already exists',
-} as const;

@@ -1,13 +1,5 @@
 import { z } from 'zod';
-import {
-  isoTimestampSchema,
-  looseTimestampSchema,
-  objectIdSchema,
-  queryBooleanSchema,
-  queryIntSchema,
-  queryListSchema,
-} from './common.js';
-import { recordFormatSchema, recordSortSchema } from './cruises.js';
+import { createRecordSchema, recordListQuerySchema, updateRecordSchema } from './records.js';
 
 /**
  * Lowerings (dives; reference §5.4). `lowering_additional_meta` is free-form: description,
@@ -18,50 +10,23 @@ export const loweringMetaInputSchema = z.looseObject({
   lowering_files: z.array(z.string()).optional(),
 });
 
-const nonEmpty = z.string().min(1);
-
 /** POST /lowerings. */
-export const createLoweringSchema = z.strictObject({
-  id: objectIdSchema.optional(),
-  lowering_id: nonEmpty,
-  start_ts: isoTimestampSchema,
-  stop_ts: isoTimestampSchema,
-  lowering_location: z.string(),
-  lowering_additional_meta: loweringMetaInputSchema,
-  lowering_tags: z.array(nonEmpty),
-  lowering_hidden: z.boolean().optional(),
-  /** Accepted only when the server runs with access control. */
-  lowering_access_list: z.array(objectIdSchema).optional(),
-});
+export const createLoweringSchema = createRecordSchema('lowering', loweringMetaInputSchema);
 export type CreateLowering = z.infer<typeof createLoweringSchema>;
 
-/** PATCH /lowerings/{id}: any subset but `id`; `lowering_additional_meta` is replaced whole. */
-export const updateLoweringSchema = createLoweringSchema
-  .omit({ id: true })
-  .partial()
-  .refine((v) => Object.keys(v).length > 0, { message: 'must have at least 1 key' });
+/** PATCH /lowerings/{id}. */
+export const updateLoweringSchema = updateRecordSchema(createLoweringSchema);
 export type UpdateLowering = z.infer<typeof updateLoweringSchema>;
 
-const loweringFilters = {
-  startTS: looseTimestampSchema.optional(),
-  stopTS: looseTimestampSchema.optional(),
-  /** Sealog refused `hidden` on lowering lists; it works as on cruises (reference §12 item 13). */
-  hidden: queryBooleanSchema.optional(),
-  lowering_id: z.string().optional(),
-  lowering_location: z.string().optional(),
-  lowering_tags: queryListSchema.optional(),
-  format: recordFormatSchema.optional(),
-  sort: recordSortSchema.optional(),
-  offset: queryIntSchema(0).optional(),
-  limit: queryIntSchema(1).optional(),
-};
-
-/** GET /lowerings. */
-export const loweringListQuerySchema = z.strictObject(loweringFilters);
+/**
+ * GET /lowerings. Sealog refused `hidden` on lowering lists; it works as on cruises (reference
+ * §12 item 13).
+ */
+export const loweringListQuerySchema = recordListQuerySchema('lowering');
 export type LoweringListQuery = z.infer<typeof loweringListQuerySchema>;
 
 /** GET /lowerings/bycruise/{id}: the same filters; startTS/stopTS narrow the cruise's bounds. */
-export const loweringsByCruiseQuerySchema = z.strictObject(loweringFilters);
+export const loweringsByCruiseQuerySchema = loweringListQuerySchema;
 
 /** Milestones: name → ISO time (or null for an unset abort). */
 export const loweringMilestonesSchema = z.record(z.string(), z.string().nullable());
