@@ -9,7 +9,7 @@ import { errorMessage } from '../../api/client';
 import { ErrorAlert, SuccessAlert } from '../../components/alerts';
 import { useCaptcha } from '../../lib/captcha';
 import { AuthCard } from './auth-card';
-import { TextField } from './form-field';
+import { TextField } from '../../components/form-field';
 
 /** The reset link: the app's own origin and root path, then the token the server appends. */
 export function resetPasswordUrl(): string {

@@ -10,7 +10,7 @@ import { ErrorAlert } from '../../components/alerts';
 import { useAuth } from '../../lib/auth';
 import { useCaptcha } from '../../lib/captcha';
 import { useSettings } from '../../lib/settings';
-import { TextField } from './form-field';
+import { TextField } from '../../components/form-field';
 
 /** The message an embedding frame posts to log in (seed 000 §2): `{event: 'login-with-token', loginToken}`. */
 export interface LoginWithTokenMessage {

@@ -7,9 +7,9 @@ import { registerFormSchema, type RegisterForm } from '@bathylog/shared/rules/au
 import { useRegister } from '../../api/auth';
 import { errorMessage } from '../../api/client';
 import { ErrorAlert, SuccessAlert } from '../../components/alerts';
+import { PasswordPair, TextField } from '../../components/form-field';
 import { useCaptcha } from '../../lib/captcha';
 import { AuthCard } from './auth-card';
-import { TextField } from './form-field';
 
 const empty: RegisterForm = { username: '', fullname: '', email: '', password: '', confirmPassword: '' };
 
@@ -82,21 +82,11 @@ export function RegisterScreen() {
           error={errors.email}
           autoComplete="email"
         />
-        <TextField
-          label="Password"
+        <PasswordPair
           required
-          type="password"
-          registration={register('password')}
-          error={errors.password}
-          autoComplete="new-password"
-        />
-        <TextField
-          label="Confirm Password"
-          required
-          type="password"
-          registration={register('confirmPassword')}
-          error={errors.confirmPassword}
-          autoComplete="new-password"
+          password={register('password')}
+          confirmPassword={register('confirmPassword')}
+          errors={errors}
         />
         <div className="d-grid">
           <Button type="submit" variant="primary" disabled={isSubmitting}>

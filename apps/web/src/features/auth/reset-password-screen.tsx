@@ -7,9 +7,9 @@ import { resetPasswordFormSchema, type ResetPasswordForm } from '@bathylog/share
 import { useResetPassword } from '../../api/auth';
 import { errorMessage } from '../../api/client';
 import { ErrorAlert, SuccessAlert } from '../../components/alerts';
+import { PasswordPair } from '../../components/form-field';
 import { useCaptcha } from '../../lib/captcha';
 import { AuthCard } from './auth-card';
-import { TextField } from './form-field';
 
 const empty: ResetPasswordForm = { password: '', confirmPassword: '' };
 
@@ -56,22 +56,12 @@ export function ResetPasswordScreen() {
     <AuthCard title="Reset Password">
       <ErrorAlert message={error} />
       <Form noValidate onSubmit={onSubmit} aria-label="Reset Password">
-        <TextField
-          label="Password"
+        <PasswordPair
           required
-          type="password"
-          registration={register('password')}
-          error={errors.password}
-          autoComplete="new-password"
           autoFocus
-        />
-        <TextField
-          label="Confirm Password"
-          required
-          type="password"
-          registration={register('confirmPassword')}
-          error={errors.confirmPassword}
-          autoComplete="new-password"
+          password={register('password')}
+          confirmPassword={register('confirmPassword')}
+          errors={errors}
         />
         <div className="d-grid">
           <Button type="submit" variant="primary" disabled={isSubmitting}>

@@ -9,7 +9,7 @@ import { errorMessage } from '../../api/client';
 import { ErrorAlert, SuccessAlert } from '../../components/alerts';
 import { LoadingText, statusTexts } from '../../components/status-text';
 import { useAuth } from '../../lib/auth';
-import { TextField } from '../auth/form-field';
+import { PasswordPair, TextField } from '../../components/form-field';
 
 /** How long Show API Token keeps the token on screen (seed 000 §9). */
 export const tokenDisplayMs = 10_000;
@@ -140,26 +140,12 @@ export function ProfileScreen() {
                 error={errors.email}
                 readOnly
               />
-              <Row>
-                <Col sm={6}>
-                  <TextField
-                    label="Password"
-                    type="password"
-                    registration={register('password')}
-                    error={errors.password}
-                    autoComplete="new-password"
-                  />
-                </Col>
-                <Col sm={6}>
-                  <TextField
-                    label="Confirm Password"
-                    type="password"
-                    registration={register('confirmPassword')}
-                    error={errors.confirmPassword}
-                    autoComplete="new-password"
-                  />
-                </Col>
-              </Row>
+              <PasswordPair
+                columns
+                password={register('password')}
+                confirmPassword={register('confirmPassword')}
+                errors={errors}
+              />
               <div className="d-flex justify-content-end gap-2">
                 <Button
                   variant="outline-secondary"

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Card, Col, Form, OverlayTrigger, Row, Tooltip } from 'react-bootstrap';
-import { useForm, useWatch, type FieldError, type UseFormRegisterReturn } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   assignableRoles,
@@ -17,6 +17,7 @@ import {
 import { errorMessage } from '../../api/client';
 import { createUser, updateUser } from '../../api/users';
 import { FormActions } from '../../components/form-actions';
+import { PasswordPair, TextField } from '../../components/form-field';
 import { useEntityNames, type EntityNames } from '../../lib/settings';
 
 /** Labels and tooltips of the role check-boxes (client-behaviour §13), in the order users know. */
@@ -52,49 +53,6 @@ function roleInfo(role: Role, names: EntityNames): { label: string; description:
 /** The reset link sent to a new user: the app's own origin and root path (seed 000 §2). */
 export function resetPasswordUrl(): string {
   return `${window.location.origin}/resetPassword/`;
-}
-
-function Field({
-  label,
-  registration,
-  error,
-  required,
-  type = 'text',
-  readOnly,
-  autoComplete,
-}: {
-  label: string;
-  registration: UseFormRegisterReturn;
-  error?: FieldError;
-  required?: boolean;
-  type?: 'text' | 'password' | 'email';
-  readOnly?: boolean;
-  autoComplete?: string;
-}) {
-  return (
-    <Form.Group className="mb-3" controlId={`user-form-${registration.name}`}>
-      <div className="d-flex mb-1">
-        <Form.Label className="mb-0">{label}</Form.Label>
-        {required && (
-          <span className="text-danger ms-1" aria-hidden="true">
-            *
-          </span>
-        )}
-      </div>
-      <Form.Control
-        type={type}
-        isInvalid={!!error}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `user-form-${registration.name}-feedback` : undefined}
-        readOnly={readOnly}
-        autoComplete={autoComplete}
-        {...registration}
-      />
-      <Form.Control.Feedback type="invalid" id={`user-form-${registration.name}-feedback`}>
-        {error?.message}
-      </Form.Control.Feedback>
-    </Form.Group>
-  );
 }
 
 export interface UserFormProps {
@@ -165,7 +123,8 @@ export function UserForm({ user, viewer, onSaved, onBlankChange }: UserFormProps
         <Form noValidate onSubmit={onSubmit} aria-label={user ? 'Update User' : 'Add User'}>
           <Row>
             <Col sm={6}>
-              <Field
+              <TextField
+                idPrefix="user-form"
                 label="Username"
                 required
                 registration={register('username')}
@@ -174,7 +133,8 @@ export function UserForm({ user, viewer, onSaved, onBlankChange }: UserFormProps
               />
             </Col>
             <Col sm={6}>
-              <Field
+              <TextField
+                idPrefix="user-form"
                 label="Full Name"
                 required
                 registration={register('fullname')}
@@ -183,7 +143,8 @@ export function UserForm({ user, viewer, onSaved, onBlankChange }: UserFormProps
               />
             </Col>
           </Row>
-          <Field
+          <TextField
+            idPrefix="user-form"
             label="Email"
             required
             type="email"
@@ -192,26 +153,13 @@ export function UserForm({ user, viewer, onSaved, onBlankChange }: UserFormProps
             readOnly={!!user}
             autoComplete="off"
           />
-          <Row>
-            <Col sm={6}>
-              <Field
-                label="Password"
-                type="password"
-                registration={register('password')}
-                error={errors.password}
-                autoComplete="new-password"
-              />
-            </Col>
-            <Col sm={6}>
-              <Field
-                label="Confirm Password"
-                type="password"
-                registration={register('confirmPassword')}
-                error={errors.confirmPassword}
-                autoComplete="new-password"
-              />
-            </Col>
-          </Row>
+          <PasswordPair
+            columns
+            idPrefix="user-form"
+            password={register('password')}
+            confirmPassword={register('confirmPassword')}
+            errors={errors}
+          />
           {isAdmin && (
             <Row className="mb-2">
               <Col sm={6}>

@@ -1,4 +1,4 @@
-import { Form } from 'react-bootstrap';
+import { Col, Form, Row } from 'react-bootstrap';
 import type { FieldError, UseFormRegisterReturn } from 'react-hook-form';
 
 export interface TextFieldProps {
@@ -13,6 +13,8 @@ export interface TextFieldProps {
   autoComplete?: string;
   autoFocus?: boolean;
   className?: string;
+  /** The input's id is `<idPrefix>-<field name>`. */
+  idPrefix?: string;
 }
 
 /** A bootstrap text input bound to react-hook-form, showing the field's first message. */
@@ -27,8 +29,9 @@ export function TextField({
   autoComplete,
   autoFocus,
   className = 'mb-3',
+  idPrefix = 'field',
 }: TextFieldProps) {
-  const id = `field-${registration.name}`;
+  const id = `${idPrefix}-${registration.name}`;
   return (
     <Form.Group className={className} controlId={id}>
       {label && (
@@ -58,5 +61,66 @@ export function TextField({
         {error?.message}
       </Form.Control.Feedback>
     </Form.Group>
+  );
+}
+
+export interface PasswordPairProps {
+  password: UseFormRegisterReturn;
+  confirmPassword: UseFormRegisterReturn;
+  errors: { password?: FieldError; confirmPassword?: FieldError };
+  /** Registration and reset ask for a password; profile and user forms only change it when typed. */
+  required?: boolean;
+  autoFocus?: boolean;
+  /** Side by side from the small breakpoint up (the wider profile and user forms). */
+  columns?: boolean;
+  idPrefix?: string;
+}
+
+/** Password and Confirm Password, both filled as a new password. */
+export function PasswordPair({
+  password,
+  confirmPassword,
+  errors,
+  required,
+  autoFocus,
+  columns,
+  idPrefix,
+}: PasswordPairProps) {
+  const first = (
+    <TextField
+      label="Password"
+      required={required}
+      type="password"
+      registration={password}
+      error={errors.password}
+      autoComplete="new-password"
+      autoFocus={autoFocus}
+      idPrefix={idPrefix}
+    />
+  );
+  const second = (
+    <TextField
+      label="Confirm Password"
+      required={required}
+      type="password"
+      registration={confirmPassword}
+      error={errors.confirmPassword}
+      autoComplete="new-password"
+      idPrefix={idPrefix}
+    />
+  );
+  if (!columns) {
+    return (
+      <>
+        {first}
+        {second}
+      </>
+    );
+  }
+  return (
+    <Row>
+      <Col sm={6}>{first}</Col>
+      <Col sm={6}>{second}</Col>
+    </Row>
   );
 }
