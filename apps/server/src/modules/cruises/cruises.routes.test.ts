@@ -3,7 +3,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { newObjectId } from '@bathylog/shared';
 import { createTestApp, engines, type TestApp } from '../../../test/test-app.js';
-import { createRoleUsers, type CallerKind, type RoleUsers } from '../../../test/role-tokens.js';
+import { callerKinds, createRoleUsers, type CallerKind, type RoleUsers } from '../../../test/role-tokens.js';
+import { captureChannel, clearRecords } from '../../../test/record-tests.js';
 import { createCruise, createLowering, createUser, insertEvent, makeCruise } from '../../../test/factories-cruises.js';
 
 type Json = Record<string, unknown>;
@@ -20,20 +21,14 @@ describe.each(engines)('cruises API on %s', (engine) => {
   });
   afterAll(() => t?.close());
   beforeEach(async () => {
-    await t.api('DELETE', '/cruises/all', { token: admin });
-    await t.api('DELETE', '/lowerings/all', { token: admin });
+    await clearRecords(t, admin);
     await t.ctx.database.db.deleteFrom('events').execute();
   });
 
   const get = (url: string, token: string | undefined = admin) => t.api('GET', url, token ? { token } : {});
   const ids = (res: { json(): unknown }) => (res.json() as Json[]).map((c) => c.cruise_id);
 
-  /** Collects what a channel receives while `action` runs (the bus may deliver asynchronously). */
-  const capture = (channel: string) => {
-    const seen: Json[] = [];
-    const off = t.ctx.bus.subscribe(channel, (p) => seen.push(p as Json));
-    return { seen, off };
-  };
+  const capture = (channel: string) => captureChannel(t, channel);
 
   describe('create and read', () => {
     it('creates a cruise and answers the reference shape: ISO times with ms, file list, no access list', async () => {
@@ -485,21 +480,10 @@ describe.each(engines)('cruises API on %s', (engine) => {
       ['DELETE /cruises/{id}', { admin: 204 }],
       ['DELETE /cruises/all', { admin: 204 }],
     ];
-    const kinds: CallerKind[] = [
-      'admin',
-      'cruise_manager',
-      'event_manager',
-      'template_manager',
-      'event_logger',
-      'event_watcher',
-      'guest',
-      'none',
-      'disabled',
-    ];
 
     it.each(expectations)('%s as every role', async (route, allowed) => {
       const [method, pattern] = route.split(' ') as [string, string];
-      for (const kind of kinds) {
+      for (const kind of callerKinds) {
         await t.api('DELETE', '/cruises/all', { token: admin });
         const id = await createCruise(t, admin);
         const body =

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { newObjectId } from '@bathylog/shared';
 import { createTestApp, engines, type TestApp } from '../../../test/test-app.js';
 import { createRoleUsers, type RoleUsers } from '../../../test/role-tokens.js';
+import { clearRecords } from '../../../test/record-tests.js';
 import {
   createCruise,
   createLowering,
@@ -30,8 +31,7 @@ describe.each(engines)('file routes on %s', (engine) => {
   });
   afterAll(() => t?.close());
   beforeEach(async () => {
-    await t.api('DELETE', '/cruises/all', { token: admin });
-    await t.api('DELETE', '/lowerings/all', { token: admin });
+    await clearRecords(t, admin);
     rmSync(path.join(t.dataDir, 'upload-tmp'), { recursive: true, force: true });
     cruise = await createCruise(t, admin);
     lowering = await createLowering(t, admin);

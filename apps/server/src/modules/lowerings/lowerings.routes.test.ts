@@ -3,7 +3,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { newObjectId } from '@bathylog/shared';
 import { createTestApp, engines, type TestApp } from '../../../test/test-app.js';
-import { createRoleUsers, type CallerKind, type RoleUsers } from '../../../test/role-tokens.js';
+import { callerKinds, createRoleUsers, type CallerKind, type RoleUsers } from '../../../test/role-tokens.js';
+import { captureChannel, clearRecords } from '../../../test/record-tests.js';
 import {
   createCruise,
   createLowering,
@@ -26,18 +27,13 @@ describe.each(engines)('lowerings API on %s', (engine) => {
   });
   afterAll(() => t?.close());
   beforeEach(async () => {
-    await t.api('DELETE', '/cruises/all', { token: admin });
-    await t.api('DELETE', '/lowerings/all', { token: admin });
+    await clearRecords(t, admin);
     await t.ctx.database.db.deleteFrom('events').execute();
   });
 
   const get = (url: string, token: string | undefined = admin) => t.api('GET', url, token ? { token } : {});
   const ids = (res: { json(): unknown }) => (res.json() as Json[]).map((l) => l.lowering_id);
-  const capture = (channel: string) => {
-    const seen: Json[] = [];
-    const off = t.ctx.bus.subscribe(channel, (p) => seen.push(p as Json));
-    return { seen, off };
-  };
+  const capture = (channel: string) => captureChannel(t, channel);
 
   describe('create and read', () => {
     it('creates the demo dive S0492 and answers the reference shape', async () => {
@@ -379,17 +375,6 @@ describe.each(engines)('lowerings API on %s', (engine) => {
   });
 
   describe('roles', () => {
-    const kinds: CallerKind[] = [
-      'admin',
-      'cruise_manager',
-      'event_manager',
-      'template_manager',
-      'event_logger',
-      'event_watcher',
-      'guest',
-      'none',
-      'disabled',
-    ];
     const readers = {
       admin: 200,
       cruise_manager: 200,
@@ -413,7 +398,7 @@ describe.each(engines)('lowerings API on %s', (engine) => {
     it.each(expectations)('%s as every role', async (route, allowed) => {
       const [method, pattern] = route.split(' ') as [string, string];
       const cruise = await createCruise(t, admin);
-      for (const kind of kinds) {
+      for (const kind of callerKinds) {
         await t.api('DELETE', '/lowerings/all', { token: admin });
         const id = await createLowering(t, admin);
         const body =
