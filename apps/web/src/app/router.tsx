@@ -1,24 +1,40 @@
+import { lazy, type ComponentType } from 'react';
 import { createBrowserRouter, Navigate, useParams, type RouteObject } from 'react-router';
-import { ForgotPasswordScreen } from '../features/auth/forgot-password-screen';
 import { LoginScreen } from '../features/auth/login-screen';
 import { LogoutRoute } from '../features/auth/logout-route';
-import { RegisterScreen } from '../features/auth/register-screen';
-import { ResetPasswordScreen } from '../features/auth/reset-password-screen';
-import { EventTemplatesScreen } from '../features/event-templates/event-templates-screen';
-import { ProfileScreen } from '../features/profile/profile-screen';
-import { TasksScreen } from '../features/tasks/tasks-screen';
-import { UsersScreen } from '../features/users/users-screen';
 import { RedirectIfAuthenticated, RequireAuth } from './guards';
 import { AppLayout } from './layout/app-layout';
-import { CruiseMenuRoute } from './routes/cruise-menu';
-import { CruisesRoute } from './routes/cruises';
-import { EventManagementRoute } from './routes/event-management';
-import { HomeRoute } from './routes/home';
-import { LoweringsRoute } from './routes/lowerings';
 import { NotFoundRoute } from './routes/not-found';
-import { ReviewGalleryRoute } from './routes/review-gallery';
-import { ReviewMapRoute } from './routes/review-map';
-import { ReviewReplayRoute } from './routes/review-replay';
+
+/**
+ * A screen loaded on first visit, so the first load (the login screen on a ship's slow link)
+ * carries only the shell. AppLayout's Suspense shows "Loading..." meanwhile.
+ */
+function lazyScreen<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string) {
+  return lazy(async () => ({ default: (await load())[name] as ComponentType }));
+}
+
+const RegisterScreen = lazyScreen(() => import('../features/auth/register-screen'), 'RegisterScreen');
+const ForgotPasswordScreen = lazyScreen(
+  () => import('../features/auth/forgot-password-screen'),
+  'ForgotPasswordScreen',
+);
+const ResetPasswordScreen = lazyScreen(() => import('../features/auth/reset-password-screen'), 'ResetPasswordScreen');
+const EventTemplatesScreen = lazyScreen(
+  () => import('../features/event-templates/event-templates-screen'),
+  'EventTemplatesScreen',
+);
+const ProfileScreen = lazyScreen(() => import('../features/profile/profile-screen'), 'ProfileScreen');
+const TasksScreen = lazyScreen(() => import('../features/tasks/tasks-screen'), 'TasksScreen');
+const UsersScreen = lazyScreen(() => import('../features/users/users-screen'), 'UsersScreen');
+const CruiseMenuRoute = lazyScreen(() => import('./routes/cruise-menu'), 'CruiseMenuRoute');
+const CruisesRoute = lazyScreen(() => import('./routes/cruises'), 'CruisesRoute');
+const EventManagementRoute = lazyScreen(() => import('./routes/event-management'), 'EventManagementRoute');
+const HomeRoute = lazyScreen(() => import('./routes/home'), 'HomeRoute');
+const LoweringsRoute = lazyScreen(() => import('./routes/lowerings'), 'LoweringsRoute');
+const ReviewGalleryRoute = lazyScreen(() => import('./routes/review-gallery'), 'ReviewGalleryRoute');
+const ReviewMapRoute = lazyScreen(() => import('./routes/review-map'), 'ReviewMapRoute');
+const ReviewReplayRoute = lazyScreen(() => import('./routes/review-replay'), 'ReviewReplayRoute');
 
 /** Old Sealog bookmarks (/lowering_map/:id …) land on the seed's review routes (client-behaviour §1 #2). */
 function RedirectWithId({ to }: { to: string }) {

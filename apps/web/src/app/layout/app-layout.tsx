@@ -1,4 +1,6 @@
+import { Suspense } from 'react';
 import { Outlet } from 'react-router';
+import { LoadingText, statusTexts } from '../../components/status-text';
 import { Footer } from './footer';
 import { Header } from './header';
 
@@ -8,7 +10,10 @@ export function AppLayout() {
     <>
       <Header />
       <main className="app-content">
-        <Outlet />
+        {/* Screens other than login load on first visit (router.tsx). */}
+        <Suspense fallback={<LoadingText text={statusTexts.loading} />}>
+          <Outlet />
+        </Suspense>
       </main>
       <Footer />
     </>
