@@ -43,7 +43,10 @@ if (!only || only === 'e2e') {
     ok = run('npm', ['run', 'build', '-w', 'apps/web']) && ok;
     const report = path.join(out, 'playwright.json');
     rmSync(report, { force: true });
-    ok = run('npx', ['playwright', 'test', '--config', 'e2e/playwright.config.ts'], { PLAYWRIGHT_JSON_OUTPUT_NAME: report }) && ok;
+    ok =
+      run('npx', ['playwright', 'test', '--config', 'e2e/playwright.config.ts'], {
+        PLAYWRIGHT_JSON_OUTPUT_NAME: report,
+      }) && ok;
     if (existsSync(report)) {
       const s = JSON.parse(readFileSync(report, 'utf8')).stats;
       passed += s.expected + (s.flaky ?? 0);

@@ -74,7 +74,11 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
 
   const database =
     opts.database ??
-    openDatabase({ url: config.databaseUrl, sqlitePath: path.join(data, 'bathylog.sqlite'), ...(config.databaseSchema ? { schema: config.databaseSchema } : {}) });
+    openDatabase({
+      url: config.databaseUrl,
+      sqlitePath: path.join(data, 'bathylog.sqlite'),
+      ...(config.databaseSchema ? { schema: config.databaseSchema } : {}),
+    });
   await migrateToLatest(database);
   const ctx: AppContext = {
     config,

@@ -7,7 +7,9 @@ import { clientSettingsSchema, pathLabel } from '@bathylog/shared';
  * One typed configuration object. Sources, later wins: defaults, the JSON file named by
  * BATHYLOG_CONFIG, environment variables. An invalid value stops start-up with its key named.
  */
-const bool = z.union([z.boolean(), z.enum(['true', 'false', '1', '0'])]).transform((v) => v === true || v === 'true' || v === '1');
+const bool = z
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0'])])
+  .transform((v) => v === true || v === 'true' || v === '1');
 const int = (min: number) => z.coerce.number().int().min(min);
 
 export const configSchema = z.strictObject({
@@ -17,7 +19,11 @@ export const configSchema = z.strictObject({
   dataDir: z.string().default('./data'),
   databaseUrl: z.string().nullable().default(null),
   /** PostgreSQL schema for the tables (created when missing); default: the connection's search_path. */
-  databaseSchema: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, 'must be a plain SQL identifier').nullable().default(null),
+  databaseSchema: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, 'must be a plain SQL identifier')
+    .nullable()
+    .default(null),
   /** JWT secret; when unset a random one is kept in <data>/secret. */
   secret: z.string().nullable().default(null),
   adminPassword: z.string().nullable().default(null),
@@ -55,9 +61,7 @@ export const configSchema = z.strictObject({
   bodyLimitMb: z.coerce.number().positive().default(1),
   /** Free-space monitor period (reference §9.3); 0 turns the monitor off. */
   freeSpaceIntervalSeconds: int(0).default(60),
-  asnap: z
-    .strictObject({ enabled: bool.default(true), intervalSeconds: int(1).default(10) })
-    .prefault({}),
+  asnap: z.strictObject({ enabled: bool.default(true), intervalSeconds: int(1).default(10) }).prefault({}),
   /** nes websocket timings (reference §7.1); tests shorten them. */
   realtime: z
     .strictObject({

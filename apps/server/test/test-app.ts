@@ -11,12 +11,16 @@ import { openDatabase, type Database } from '../src/db/database.js';
  * Engines every storage and API suite runs on: SQLite always, PostgreSQL when
  * TEST_DATABASE_URL is set (CI sets it). Use with `describe.each(engines)`.
  */
-export const engines: Array<'sqlite' | 'postgres'> = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+export const engines: Array<'sqlite' | 'postgres'> = process.env.TEST_DATABASE_URL
+  ? ['sqlite', 'postgres']
+  : ['sqlite'];
 
 let schemaCounter = 0;
 
 /** A fresh, empty database on the engine: SQLite in memory, or a new PostgreSQL schema. */
-export async function openTestDatabase(engine: 'sqlite' | 'postgres'): Promise<{ database: Database; drop(): Promise<void> }> {
+export async function openTestDatabase(
+  engine: 'sqlite' | 'postgres',
+): Promise<{ database: Database; drop(): Promise<void> }> {
   if (engine === 'sqlite') {
     const database = openDatabase({ url: null, sqlitePath: ':memory:' });
     return { database, drop: () => database.close() };
@@ -40,7 +44,11 @@ export interface TestApp {
   ctx: AppContext;
   dataDir: string;
   /** Injects a request under /sealog-server/api/v1 (paths start with '/'). */
-  api(method: InjectOptions['method'], url: string, opts?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<LightMyRequestResponse>;
+  api(
+    method: InjectOptions['method'],
+    url: string,
+    opts?: { token?: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<LightMyRequestResponse>;
   /** Logs in and returns the token. */
   login(username: string, password: string): Promise<string>;
   close(): Promise<void>;
@@ -48,17 +56,20 @@ export interface TestApp {
 
 export async function createTestApp(engine: 'sqlite' | 'postgres', overrides: ConfigInput = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bathylog-test-'));
-  const config = loadConfig({}, {
-    mode: 'production',
-    adminPassword: 'demo',
-    dataDir,
-    secret: 'test-secret',
-    logLevel: 'silent',
-    asnap: { enabled: false },
-    // Background jobs would change custom vars under other tests' feet; realtime tests turn them on.
-    freeSpaceIntervalSeconds: 0,
-    ...overrides,
-  });
+  const config = loadConfig(
+    {},
+    {
+      mode: 'production',
+      adminPassword: 'demo',
+      dataDir,
+      secret: 'test-secret',
+      logLevel: 'silent',
+      asnap: { enabled: false },
+      // Background jobs would change custom vars under other tests' feet; realtime tests turn them on.
+      freeSpaceIntervalSeconds: 0,
+      ...overrides,
+    },
+  );
   const { database, drop } = await openTestDatabase(engine);
   const { app, ctx } = await buildApp({ config, database, logger: false });
   await app.ready();

@@ -34,7 +34,8 @@ export function issueMessage(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
     case 'invalid_type':
       // zod 4 leaves `input` out of issues unless asked (reportInput), so read the message too.
-      if ('input' in issue ? issue.input === undefined : /received undefined$/.test(issue.message)) return `${label} is required`;
+      if ('input' in issue ? issue.input === undefined : /received undefined$/.test(issue.message))
+        return `${label} is required`;
       if (issue.expected === 'int') return `${label} must be an integer`;
       return `${label} ${describeType(issue.expected)}`;
     case 'unrecognized_keys':
@@ -43,7 +44,9 @@ export function issueMessage(issue: z.core.$ZodIssue): string {
       const min = Number(issue.minimum);
       if (issue.origin === 'string' && issue.exact) return `${label} length must be ${min} characters long`;
       if (issue.origin === 'string')
-        return min === 1 ? `${label} is not allowed to be empty` : `${label} length must be at least ${min} characters long`;
+        return min === 1
+          ? `${label} is not allowed to be empty`
+          : `${label} length must be at least ${min} characters long`;
       if (issue.origin === 'array' || issue.origin === 'set') return `${label} must contain at least ${min} items`;
       return `${label} must be greater than or equal to ${min}`;
     }
@@ -51,7 +54,8 @@ export function issueMessage(issue: z.core.$ZodIssue): string {
       const max = Number(issue.maximum);
       if (issue.origin === 'string' && issue.exact) return `${label} length must be ${max} characters long`;
       if (issue.origin === 'string') return `${label} length must be less than or equal to ${max} characters long`;
-      if (issue.origin === 'array' || issue.origin === 'set') return `${label} must contain less than or equal to ${max} items`;
+      if (issue.origin === 'array' || issue.origin === 'set')
+        return `${label} must contain less than or equal to ${max} items`;
       return `${label} must be less than or equal to ${max}`;
     }
     case 'invalid_format':

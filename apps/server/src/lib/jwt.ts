@@ -15,14 +15,18 @@ function sign(input: string, secret: string): string {
 }
 
 export function signToken(claims: Omit<TokenClaims, 'iat'> & { iat?: number }, secret: string): string {
-  const body = { id: claims.id, scope: claims.scope, roles: claims.roles, iat: claims.iat ?? Math.floor(Date.now() / 1000) };
+  const body = {
+    id: claims.id,
+    scope: claims.scope,
+    roles: claims.roles,
+    iat: claims.iat ?? Math.floor(Date.now() / 1000),
+  };
   const payload = Buffer.from(JSON.stringify(body)).toString('base64url');
   return `${header}.${payload}.${sign(`${header}.${payload}`, secret)}`;
 }
 
 export type VerifyResult =
-  | { ok: true; claims: TokenClaims }
-  | { ok: false; reason: 'missing' | 'format' | 'signature' };
+  { ok: true; claims: TokenClaims } | { ok: false; reason: 'missing' | 'format' | 'signature' };
 
 /** Distinguishes the three Sealog failure texts: missing, bad format, bad signature. */
 export function verifyToken(token: string | undefined | null, secret: string): VerifyResult {

@@ -1,7 +1,11 @@
 import { AppError } from './app-error.js';
 
 /** Verifies a reCAPTCHA token when a secret is configured; without one the field is ignored. */
-export async function verifyRecaptcha(secret: string | null, response: string | null | undefined, remoteip: string): Promise<void> {
+export async function verifyRecaptcha(
+  secret: string | null,
+  response: string | null | undefined,
+  remoteip: string,
+): Promise<void> {
   if (!secret) return;
   let success = false;
   try {

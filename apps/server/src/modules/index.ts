@@ -12,4 +12,15 @@ import { customVarsRoutes } from './custom-vars/custom-vars.routes.js';
 import { externalCallsRoutes } from './external-calls/external-calls.routes.js';
 
 /** Every REST module, registered under /sealog-server/api/v1. One line per resource. */
-export const apiModules: Array<(app: ApiInstance, ctx: AppContext) => void> = [authRoutes, usersRoutes, cruisesRoutes, loweringsRoutes, eventTemplatesRoutes, customVarsRoutes, externalCallsRoutes, eventsRoutes, eventAuxDataRoutes, eventExportsRoutes];
+export const apiModules: Array<(app: ApiInstance, ctx: AppContext) => void> = [
+  authRoutes,
+  usersRoutes,
+  cruisesRoutes,
+  loweringsRoutes,
+  eventTemplatesRoutes,
+  customVarsRoutes,
+  externalCallsRoutes,
+  eventsRoutes,
+  eventAuxDataRoutes,
+  eventExportsRoutes,
+];

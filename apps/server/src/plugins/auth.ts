@@ -60,12 +60,21 @@ export async function authenticateToken(ctx: AppContext, token: string | undefin
   const result = verifyToken(token, ctx.secret);
   if (!result.ok) {
     throw unauthorized(
-      result.reason === 'missing' ? messages.missingAuth : result.reason === 'format' ? messages.invalidTokenFormat : messages.invalidToken,
+      result.reason === 'missing'
+        ? messages.missingAuth
+        : result.reason === 'format'
+          ? messages.invalidTokenFormat
+          : messages.invalidToken,
     );
   }
   const users = new UsersRepository(ctx.database.db);
   const user = await users.findById(result.claims.id);
-  if (!user || user.disabled || result.claims.roles.length === 0 || user.roles.join(',') !== result.claims.roles.join(',')) {
+  if (
+    !user ||
+    user.disabled ||
+    result.claims.roles.length === 0 ||
+    user.roles.join(',') !== result.claims.roles.join(',')
+  ) {
     throw unauthorized(messages.invalidCredentials);
   }
   const now = Date.now();

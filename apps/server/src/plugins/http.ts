@@ -58,7 +58,8 @@ export function registerHttpConventions(app: FastifyInstance, opts: { bodyLimit:
     if (error instanceof ValidationError) return sendError(reply, 400, error.message);
     const fe = error as FastifyError;
     if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return sendError(reply, 415, 'Unsupported Media Type');
-    if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, 413, 'Payload content length greater than maximum allowed');
+    if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+      return sendError(reply, 413, 'Payload content length greater than maximum allowed');
     if (fe.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') return sendError(reply, 400, 'Invalid content length');
     if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
       return sendError(reply, fe.statusCode, fe.message || statusPhrase(fe.statusCode));

@@ -39,7 +39,9 @@ export async function seedSystem(database: Database, opts: SeedOptions): Promise
     if (opts.mode === 'demo') adminPassword ??= 'demo';
     if (!adminPassword) {
       adminPassword = randomAlphanumeric(16);
-      opts.log.warn(`\n\n  Created the admin user. Its password is: ${adminPassword}\n  It is shown only once; change it after logging in.\n`);
+      opts.log.warn(
+        `\n\n  Created the admin user. Its password is: ${adminPassword}\n  It is shown only once; change it after logging in.\n`,
+      );
     }
     const now = Date.now();
     const demo = opts.mode === 'demo';
@@ -78,7 +80,9 @@ export async function seedSystem(database: Database, opts: SeedOptions): Promise
     ];
     for (const seed of seeds) await users.insert(await buildUserRecord({ ...seed, last_login: now }));
   }
-  const existing = new Set((await db.selectFrom('custom_vars').select('custom_var_name').execute()).map((r) => r.custom_var_name));
+  const existing = new Set(
+    (await db.selectFrom('custom_vars').select('custom_var_name').execute()).map((r) => r.custom_var_name),
+  );
   const missing = defaultCustomVars.filter((v) => !existing.has(v.custom_var_name));
   if (missing.length) await db.insertInto('custom_vars').values(missing).execute();
 }

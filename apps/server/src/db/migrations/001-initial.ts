@@ -65,7 +65,11 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .columns(['event_id', 'data_source'])
     .unique()
     .execute();
-  await db.schema.createIndex('event_aux_data_source_idx').on('event_aux_data').columns(['data_source', 'event_id']).execute();
+  await db.schema
+    .createIndex('event_aux_data_source_idx')
+    .on('event_aux_data')
+    .columns(['data_source', 'event_id'])
+    .execute();
 
   await db.schema
     .createTable('event_templates')
