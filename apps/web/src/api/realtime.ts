@@ -442,6 +442,8 @@ export class RealtimeClient {
   }
 
   private report(err: RealtimeError): void {
+    // Requests cut short by our own close or restart (logout, new login) are not connection problems.
+    if (err.statusCode === 0 && (err.message === 'Connection restarted' || err.message === 'Connection closed')) return;
     if (this.opts.onError) this.opts.onError(err);
     else console.error('Problem connecting to websocket subscriptions:', err.message);
   }
