@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Button, Form, Modal } from 'react-bootstrap';
 import {
   buildEventOptionsUpdate,
@@ -11,6 +11,7 @@ import {
   type EventTemplate,
   type EventTemplateOption,
 } from '@bathylog/shared';
+import { FieldLabel, RequiredMark } from './form-field';
 
 export interface EventOptionsModalProps {
   /** The template clicked; null hides the modal. */
@@ -23,27 +24,6 @@ export interface EventOptionsModalProps {
   onCancel: () => void;
   /** The template editor's test preview: only Cancel, nothing written. */
   preview?: boolean;
-}
-
-/**
- * A field's label with the required asterisk beside it, not inside it, so the field's accessible
- * name is exactly the option's name.
- */
-function FieldLabel({ children, required }: { children: ReactNode; required: boolean }) {
-  return (
-    <div className="d-flex">
-      <Form.Label className="mb-0 small">{children}</Form.Label>
-      {required && <RequiredMark />}
-    </div>
-  );
-}
-
-function RequiredMark() {
-  return (
-    <span className="text-danger small ms-1" aria-hidden="true">
-      *
-    </span>
-  );
 }
 
 function OptionField({
@@ -61,11 +41,15 @@ function OptionField({
 }) {
   const id = `event-option-${index}`;
   const required = option.event_option_required;
-  const label = <FieldLabel required={required}>{option.event_option_name}</FieldLabel>;
+  const label = (
+    <FieldLabel small required={required}>
+      {option.event_option_name}
+    </FieldLabel>
+  );
   const legend = (
     <legend className="form-label mb-0 small fs-6">
       {option.event_option_name}
-      {required && <RequiredMark />}
+      {required && <RequiredMark small />}
     </legend>
   );
   const invalid = !!error;
@@ -218,7 +202,9 @@ function OptionsForm({
           />
         ))}
         <Form.Group className="mb-2" controlId="event-options-free-text">
-          <FieldLabel required={template.event_free_text_required}>Additional Text</FieldLabel>
+          <FieldLabel small required={template.event_free_text_required}>
+            Additional Text
+          </FieldLabel>
           <Form.Control
             as="textarea"
             rows={2}
@@ -230,7 +216,9 @@ function OptionsForm({
           <Form.Control.Feedback type="invalid">{errors?.freeText}</Form.Control.Feedback>
         </Form.Group>
         <Form.Group className="mb-2" controlId="event-options-custom-time">
-          <FieldLabel required>Custom Time (UTC)</FieldLabel>
+          <FieldLabel small required>
+            Custom Time (UTC)
+          </FieldLabel>
           <Form.Control
             size="sm"
             type="text"

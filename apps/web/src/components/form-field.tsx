@@ -1,5 +1,37 @@
+import type { ReactNode } from 'react';
 import { Col, Form, Row } from 'react-bootstrap';
 import type { FieldError, UseFormRegisterReturn } from 'react-hook-form';
+
+/** The red asterisk of a required field; hidden from screen readers, which read the field's own state. */
+export function RequiredMark({ small }: { small?: boolean }) {
+  return (
+    <span className={`text-danger ms-1${small ? ' small' : ''}`} aria-hidden="true">
+      *
+    </span>
+  );
+}
+
+/**
+ * A field's label with the required asterisk beside it, not inside it, so the field's accessible
+ * name is exactly the label text. Inside a Form.Group, which links it to the control.
+ */
+export function FieldLabel({
+  children,
+  required = false,
+  small = false,
+}: {
+  children: ReactNode;
+  required?: boolean;
+  /** The compact look of the event options modal (no gap below). */
+  small?: boolean;
+}) {
+  return (
+    <div className={small ? 'd-flex' : 'd-flex mb-1'}>
+      <Form.Label className={`mb-0${small ? ' small' : ''}`}>{children}</Form.Label>
+      {required && <RequiredMark small={small} />}
+    </div>
+  );
+}
 
 export interface TextFieldProps {
   /** Visible label; also the accessible name. Omit `label` and pass `placeholder` for label-less login fields. */
@@ -34,17 +66,7 @@ export function TextField({
   const id = `${idPrefix}-${registration.name}`;
   return (
     <Form.Group className={className} controlId={id}>
-      {label && (
-        // The asterisk sits beside the label, so the field's name stays exactly the label text.
-        <div className="d-flex mb-1">
-          <Form.Label className="mb-0">{label}</Form.Label>
-          {required && (
-            <span className="text-danger ms-1" aria-hidden="true">
-              *
-            </span>
-          )}
-        </div>
-      )}
+      {label && <FieldLabel required={required}>{label}</FieldLabel>}
       <Form.Control
         type={type}
         placeholder={placeholder}

@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useState } from 'react';
 import { Button, Card, Col, Form, Row } from 'react-bootstrap';
 import {
   useFieldArray,
@@ -22,20 +22,7 @@ import {
 import { errorMessage } from '../../api/client';
 import { createEventTemplate, updateEventTemplate } from '../../api/event-templates';
 import { FormActions } from '../../components/form-actions';
-
-/** A field label with the required asterisk beside it, so the field's name is exactly the label. */
-function FieldLabel({ children, required = false }: { children: ReactNode; required?: boolean }) {
-  return (
-    <div className="d-flex mb-1">
-      <Form.Label className="mb-0">{children}</Form.Label>
-      {required && (
-        <span className="text-danger ms-1" aria-hidden="true">
-          *
-        </span>
-      )}
-    </div>
-  );
-}
+import { FieldLabel } from '../../components/form-field';
 
 /** Links a field to its message, so the message is read with the field. */
 function described(id: string, message: string | undefined) {
