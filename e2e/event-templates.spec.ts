@@ -1,9 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import type { BrowserContext, Locator, Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { apiLogin, createUser, uniqueName, type ApiClient } from './support/api';
 import { test, expect } from './support/fixtures';
 import { startServer, type StartedServer } from './support/server';
-import { useSessionOf } from './support/session';
+import { sessionOn, useSessionOf } from './support/session';
 
 /** Event template administration (/event_templates, seed 000 §2, §4-6, §8). */
 
@@ -49,14 +49,6 @@ async function createTemplate(api: ApiClient, overrides: Partial<StoredTemplate>
   };
   const res = await api.post<{ insertedId: string }>('event_templates', body);
   return { ...body, id: res.insertedId };
-}
-
-async function sessionOn(context: BrowserContext, url: string, client: ApiClient) {
-  await context.clearCookies();
-  await context.addCookies([
-    { name: 'token', value: client.token, url },
-    { name: 'id', value: client.userId, url },
-  ]);
 }
 
 test.describe('event templates as admin', () => {

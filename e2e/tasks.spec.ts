@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs';
-import type { BrowserContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { apiLogin, createUser, type ApiClient } from './support/api';
 import { test, expect } from './support/fixtures';
 import { startServer, type StartedServer } from './support/server';
-import { useSessionOf } from './support/session';
+import { sessionOn, useSessionOf } from './support/session';
 
 /**
  * Admin tasks (/tasks, seed 000 §2, §8): imports of event and aux-data records and the wipe. They
@@ -16,14 +16,6 @@ const ids = {
   existing: '64025492c476e18a7cfc0003',
   aux: '64025492c476e18a7cfc00a1',
 };
-
-async function sessionOn(context: BrowserContext, url: string, client: ApiClient) {
-  await context.clearCookies();
-  await context.addCookies([
-    { name: 'token', value: client.token, url },
-    { name: 'id', value: client.userId, url },
-  ]);
-}
 
 async function openTask(page: Page, name: string, dialog: string) {
   await page.getByRole('button', { name }).click();

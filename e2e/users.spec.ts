@@ -1,9 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import type { BrowserContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { apiLogin, createUser, uniqueName, type ApiClient } from './support/api';
 import { test, expect } from './support/fixtures';
 import { startServer, type StartedServer } from './support/server';
-import { useSessionOf } from './support/session';
+import { sessionOn, useSessionOf } from './support/session';
 
 /** User administration (/users, seed 000 §2, §4-6, §8) against the real server. */
 
@@ -32,14 +32,6 @@ async function find(page: Page, title: 'System Users' | 'Users', text: string) {
 /** A 24-hex id no record has yet. */
 const freshObjectId = () =>
   (Date.now().toString(16) + Math.random().toString(16).slice(2) + '000000000000').slice(0, 24);
-
-async function sessionOn(context: BrowserContext, url: string, client: ApiClient) {
-  await context.clearCookies();
-  await context.addCookies([
-    { name: 'token', value: client.token, url },
-    { name: 'id', value: client.userId, url },
-  ]);
-}
 
 test.describe('users as admin', () => {
   test('shows both tables with the row actions each user gets', async ({ page, adminApi }) => {

@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import { expect } from '@playwright/test';
-import { apiLogin, serverUrl } from './api';
+import { apiLogin, serverUrl, type ApiClient } from './api';
 
 /** Logs in through the login screen and waits for the header's user menu. */
 export async function loginViaUi(page: Page, username: string, password: string): Promise<void> {
@@ -15,7 +15,15 @@ export async function loginViaUi(page: Page, username: string, password: string)
 export async function useSessionOf(context: BrowserContext, username: string, password: string): Promise<void> {
   const client = await apiLogin(username, password);
   await client.dispose();
-  const url = serverUrl();
+  await sessionOn(context, serverUrl(), client);
+}
+
+/** Gives a browser context the session cookies of an API client, for the server at `url`. */
+export async function sessionOn(
+  context: BrowserContext,
+  url: string,
+  client: Pick<ApiClient, 'token' | 'userId'>,
+): Promise<void> {
   await context.clearCookies();
   await context.addCookies([
     { name: 'token', value: client.token, url },
