@@ -97,43 +97,26 @@ export async function recordVisibility(
     // A deleted template is published after it is gone: its payload is all we know.
     return { missing: false, hidden: false, adminOnly: row ? flag(row.admin_only) : false, accessList: [] };
   }
-  if (rule.record === 'cruise') {
-    const fromPayload = listOf(p.cruise_access_list);
-    if ('cruise_hidden' in p && (fromPayload || !ctx.config.useAccessControl)) {
-      return { missing: false, hidden: flag(p.cruise_hidden), adminOnly: false, accessList: fromPayload ?? [] };
-    }
-    const row = id
-      ? await db
-          .selectFrom('cruises')
-          .select(['cruise_hidden', 'cruise_access_list'])
-          .where('id', '=', id)
-          .executeTakeFirst()
-      : undefined;
-    if (!row) return { missing: true, hidden: true, adminOnly: false, accessList: [] };
-    return {
-      missing: false,
-      hidden: flag(row.cruise_hidden),
-      adminOnly: false,
-      accessList: listOf(row.cruise_access_list) ?? [],
-    };
-  }
-  const fromPayload = listOf(p.lowering_access_list);
-  if ('lowering_hidden' in p && (fromPayload || !ctx.config.useAccessControl)) {
-    return { missing: false, hidden: flag(p.lowering_hidden), adminOnly: false, accessList: fromPayload ?? [] };
+  // Cruises and lowerings: the same facts under the kind's column names.
+  const kind = rule.record;
+  const hiddenKey = `${kind}_hidden`;
+  const fromPayload = listOf(p[`${kind}_access_list`]);
+  if (hiddenKey in p && (fromPayload || !ctx.config.useAccessControl)) {
+    return { missing: false, hidden: flag(p[hiddenKey]), adminOnly: false, accessList: fromPayload ?? [] };
   }
   const row = id
-    ? await db
-        .selectFrom('lowerings')
-        .select(['lowering_hidden', 'lowering_access_list'])
+    ? ((await db
+        .selectFrom(kind === 'cruise' ? 'cruises' : 'lowerings')
+        .selectAll()
         .where('id', '=', id)
-        .executeTakeFirst()
+        .executeTakeFirst()) as Record<string, unknown> | undefined)
     : undefined;
   if (!row) return { missing: true, hidden: true, adminOnly: false, accessList: [] };
   return {
     missing: false,
-    hidden: flag(row.lowering_hidden),
+    hidden: flag(row[hiddenKey]),
     adminOnly: false,
-    accessList: listOf(row.lowering_access_list) ?? [],
+    accessList: listOf(row[`${kind}_access_list`]) ?? [],
   };
 }
 
