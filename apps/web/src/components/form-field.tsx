@@ -33,6 +33,11 @@ export function FieldLabel({
   );
 }
 
+/** Links a control to its message element (`<id>-feedback`), so the message is read with the field. */
+export function describedBy(id: string, message: string | undefined) {
+  return message ? { 'aria-invalid': true as const, 'aria-describedby': `${id}-feedback` } : {};
+}
+
 export interface TextFieldProps {
   /** Visible label; also the accessible name. Omit `label` and pass `placeholder` for label-less login fields. */
   label?: string;
@@ -72,8 +77,7 @@ export function TextField({
         placeholder={placeholder}
         aria-label={label ? undefined : placeholder}
         isInvalid={!!error}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-feedback` : undefined}
+        {...describedBy(id, error?.message)}
         readOnly={readOnly}
         autoComplete={autoComplete}
         autoFocus={autoFocus}

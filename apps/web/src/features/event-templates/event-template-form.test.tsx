@@ -34,7 +34,7 @@ describe('EventTemplateForm', () => {
     // Button name, event value, option name and option type.
     expect(await screen.findAllByText('Required')).toHaveLength(4);
     expect(screen.getByLabelText('Button Name').getAttribute('aria-describedby')).toBe(
-      'template-form-event-name-feedback',
+      'template-form-event_name-feedback',
     );
   });
 

@@ -22,12 +22,7 @@ import {
 import { errorMessage } from '../../api/client';
 import { createEventTemplate, updateEventTemplate } from '../../api/event-templates';
 import { FormActions } from '../../components/form-actions';
-import { FieldLabel } from '../../components/form-field';
-
-/** Links a field to its message, so the message is read with the field. */
-function described(id: string, message: string | undefined) {
-  return message ? { 'aria-invalid': true, 'aria-describedby': `${id}-feedback` } : {};
-}
+import { describedBy, FieldLabel, TextField } from '../../components/form-field';
 
 /** The values textarea's label per choice type (client-behaviour §13). */
 const valuesLabel: Partial<Record<EventOptionType, string>> = {
@@ -106,7 +101,7 @@ function OptionFields({
               type="text"
               size="sm"
               isInvalid={!!optionErrors?.event_option_name}
-              {...described(id('name'), optionErrors?.event_option_name?.message)}
+              {...describedBy(id('name'), optionErrors?.event_option_name?.message)}
               {...register(`event_options.${index}.event_option_name`)}
             />
             <Form.Control.Feedback type="invalid" id={`${id('name')}-feedback`}>
@@ -120,7 +115,7 @@ function OptionFields({
             <Form.Select
               size="sm"
               isInvalid={!!optionErrors?.event_option_type}
-              {...described(id('type'), optionErrors?.event_option_type?.message)}
+              {...describedBy(id('type'), optionErrors?.event_option_type?.message)}
               {...register(`event_options.${index}.event_option_type`)}
             >
               <option value="" />
@@ -143,7 +138,7 @@ function OptionFields({
             type="text"
             size="sm"
             isInvalid={!!optionErrors?.event_option_default_value}
-            {...described(id('default'), optionErrors?.event_option_default_value?.message)}
+            {...describedBy(id('default'), optionErrors?.event_option_default_value?.message)}
             {...register(`event_options.${index}.event_option_default_value`)}
           />
           <Form.Control.Feedback type="invalid" id={`${id('default')}-feedback`}>
@@ -158,7 +153,7 @@ function OptionFields({
             type="text"
             size="sm"
             isInvalid={!!optionErrors?.event_option_default_value}
-            {...described(id('default'), optionErrors?.event_option_default_value?.message)}
+            {...describedBy(id('default'), optionErrors?.event_option_default_value?.message)}
             {...register(`event_options.${index}.event_option_default_value`)}
           />
           <Form.Control.Feedback type="invalid" id={`${id('default')}-feedback`}>
@@ -176,7 +171,7 @@ function OptionFields({
               size="sm"
               placeholder="comma delimited, i.e. value1,value2"
               isInvalid={!!optionErrors?.event_option_values}
-              {...described(id('values'), optionErrors?.event_option_values?.message)}
+              {...describedBy(id('values'), optionErrors?.event_option_values?.message)}
               {...register(`event_options.${index}.event_option_values`)}
             />
             <Form.Control.Feedback type="invalid" id={`${id('values')}-feedback`}>
@@ -189,7 +184,7 @@ function OptionFields({
               type="text"
               size="sm"
               isInvalid={!!optionErrors?.event_option_default_value}
-              {...described(id('default'), optionErrors?.event_option_default_value?.message)}
+              {...describedBy(id('default'), optionErrors?.event_option_default_value?.message)}
               {...register(`event_options.${index}.event_option_default_value`)}
             />
             <Form.Control.Feedback type="invalid" id={`${id('default')}-feedback`}>
@@ -276,47 +271,31 @@ export function EventTemplateForm({ template, isAdmin, onSaved, onBlankChange }:
         <Form noValidate onSubmit={onSubmit} aria-label={title}>
           <Row>
             <Col sm={6}>
-              <Form.Group className="mb-3" controlId="template-form-event-name">
-                <FieldLabel required>Button Name</FieldLabel>
-                <Form.Control
-                  type="text"
-                  isInvalid={!!errors.event_name}
-                  {...described('template-form-event-name', errors.event_name?.message)}
-                  {...register('event_name')}
-                />
-                <Form.Control.Feedback type="invalid" id="template-form-event-name-feedback">
-                  {errors.event_name?.message}
-                </Form.Control.Feedback>
-              </Form.Group>
+              <TextField
+                label="Button Name"
+                required
+                idPrefix="template-form"
+                registration={register('event_name')}
+                error={errors.event_name}
+              />
             </Col>
             <Col sm={6}>
-              <Form.Group className="mb-3" controlId="template-form-event-value">
-                <FieldLabel required>Event Value</FieldLabel>
-                <Form.Control
-                  type="text"
-                  isInvalid={!!errors.event_value}
-                  {...described('template-form-event-value', errors.event_value?.message)}
-                  {...register('event_value')}
-                />
-                <Form.Control.Feedback type="invalid" id="template-form-event-value-feedback">
-                  {errors.event_value?.message}
-                </Form.Control.Feedback>
-              </Form.Group>
+              <TextField
+                label="Event Value"
+                required
+                idPrefix="template-form"
+                registration={register('event_value')}
+                error={errors.event_value}
+              />
             </Col>
           </Row>
-          <Form.Group className="mb-3" controlId="template-form-categories">
-            <FieldLabel>Template Categories (comma delimited)</FieldLabel>
-            <Form.Control
-              type="text"
-              placeholder="i.e. biology,geology"
-              isInvalid={!!errors.template_categories}
-              {...described('template-form-categories', errors.template_categories?.message)}
-              {...register('template_categories')}
-            />
-            <Form.Control.Feedback type="invalid" id="template-form-categories-feedback">
-              {errors.template_categories?.message}
-            </Form.Control.Feedback>
-          </Form.Group>
+          <TextField
+            label="Template Categories (comma delimited)"
+            placeholder="i.e. biology,geology"
+            idPrefix="template-form"
+            registration={register('template_categories')}
+            error={errors.template_categories}
+          />
           <Row className="mb-2">
             <Col sm={6}>
               <Form.Check
