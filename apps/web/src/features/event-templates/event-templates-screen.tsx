@@ -2,7 +2,6 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Button, Col, Row } from 'react-bootstrap';
 import { useQueryClient } from '@tanstack/react-query';
 import type { EventTemplate } from '@bathylog/shared';
-import { errorMessage } from '../../api/client';
 import {
   deleteAllNonSystemEventTemplates,
   deleteEventTemplate,
@@ -11,6 +10,7 @@ import {
 } from '../../api/event-templates';
 import { ErrorAlert } from '../../components/alerts';
 import { ConfirmModal } from '../../components/confirm-modal';
+import { useConfirmedAction } from '../../components/use-confirmed-action';
 import { EventOptionsModal } from '../../components/event-options-modal';
 import { ImportDialog } from '../../components/import-dialog';
 import { RoleGate } from '../../components/role-gate';
@@ -34,9 +34,6 @@ function EventTemplatesAdmin() {
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [formKey, setFormKey] = useState(0);
   const [formBlank, setFormBlank] = useState(true);
-  const [confirm, setConfirm] = useState<Confirm>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState('');
   // Test opens the options modal as a preview; its Custom Time starts at the click.
   const [testing, setTesting] = useState<{ template: EventTemplate; ts: number } | null>(null);
   const [importing, setImporting] = useState(false);
@@ -62,26 +59,22 @@ function EventTemplatesAdmin() {
     [isAdmin],
   );
 
-  const runConfirmed = async () => {
-    if (!confirm) return;
-    setBusy(true);
-    setError('');
-    try {
-      if (confirm.kind === 'delete') {
-        await deleteEventTemplate(confirm.template.id);
-        if (confirm.template.id === selectedId) setSelectedId(null);
-      } else {
-        await deleteAllNonSystemEventTemplates();
-        if (selected && !selected.system_template) setSelectedId(null);
-      }
-    } catch (err) {
-      setError(errorMessage(err));
-    } finally {
-      setBusy(false);
-      setConfirm(null);
-      await refresh();
+  const {
+    pending: confirm,
+    ask: setConfirm,
+    busy,
+    error,
+    clearError,
+    confirm: runConfirmed,
+  } = useConfirmedAction<NonNullable<Confirm>>(async (c) => {
+    if (c.kind === 'delete') {
+      await deleteEventTemplate(c.template.id);
+      if (c.template.id === selectedId) setSelectedId(null);
+    } else {
+      await deleteAllNonSystemEventTemplates();
+      if (selected && !selected.system_template) setSelectedId(null);
     }
-  };
+  }, refresh);
 
   const tableHandlers = {
     loading: templates.isPending,
@@ -98,7 +91,7 @@ function EventTemplatesAdmin() {
   return (
     <Row>
       <Col sm={12} md={6} lg={6} xl={{ span: 5, offset: 1 }}>
-        <ErrorAlert message={error} onClose={() => setError('')} />
+        <ErrorAlert message={error} onClose={clearError} />
         <TemplatesTable
           title="System Event Templates"
           templates={systemTemplates}

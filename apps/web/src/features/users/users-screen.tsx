@@ -3,10 +3,10 @@ import { Col, Row } from 'react-bootstrap';
 import { useQueryClient } from '@tanstack/react-query';
 import { isProtectedUsername, type User } from '@bathylog/shared';
 import { authKeys } from '../../api/auth';
-import { errorMessage } from '../../api/client';
 import { deleteAllNonSystemUsers, deleteUser, userKeys, useUsers } from '../../api/users';
 import { ErrorAlert } from '../../components/alerts';
 import { ConfirmModal } from '../../components/confirm-modal';
+import { useConfirmedAction } from '../../components/use-confirmed-action';
 import { ImportDialog } from '../../components/import-dialog';
 import { RoleGate } from '../../components/role-gate';
 import { useAuth } from '../../lib/auth';
@@ -35,9 +35,6 @@ function UsersAdmin() {
 
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [formBlank, setFormBlank] = useState(true);
-  const [confirm, setConfirm] = useState<Confirm>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState('');
   const [tokenUser, setTokenUser] = useState<User | null>(null);
   const [permissionsUser, setPermissionsUser] = useState<User | null>(null);
   const [importing, setImporting] = useState(false);
@@ -79,26 +76,22 @@ function UsersAdmin() {
     [refresh, auth.userId, queryClient],
   );
 
-  const runConfirmed = async () => {
-    if (!confirm) return;
-    setBusy(true);
-    setError('');
-    try {
-      if (confirm.kind === 'delete') {
-        await deleteUser(confirm.user.id);
-        if (confirm.user.id === selectedId) setSelectedId(null);
-      } else {
-        await deleteAllNonSystemUsers();
-        if (selected && !selected.system_user) setSelectedId(null);
-      }
-    } catch (err) {
-      setError(errorMessage(err));
-    } finally {
-      setBusy(false);
-      setConfirm(null);
-      await refresh();
+  const {
+    pending: confirm,
+    ask: setConfirm,
+    busy,
+    error,
+    clearError,
+    confirm: runConfirmed,
+  } = useConfirmedAction<NonNullable<Confirm>>(async (c) => {
+    if (c.kind === 'delete') {
+      await deleteUser(c.user.id);
+      if (c.user.id === selectedId) setSelectedId(null);
+    } else {
+      await deleteAllNonSystemUsers();
+      if (selected && !selected.system_user) setSelectedId(null);
     }
-  };
+  }, refresh);
 
   const edit = (user: User) => {
     setSelectedId(user.id);
@@ -117,7 +110,7 @@ function UsersAdmin() {
   return (
     <Row>
       <Col sm={12} md={7} lg={6} xl={{ span: 5, offset: 1 }}>
-        <ErrorAlert message={error} onClose={() => setError('')} />
+        <ErrorAlert message={error} onClose={clearError} />
         {isAdmin && (
           <UsersTable
             title="System Users"
