@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
-import { Card, Col, Row } from 'react-bootstrap';
+import { Button, Card, Col, Row } from 'react-bootstrap';
+import { useNavigate } from 'react-router';
+import { SuccessAlert } from '../../components/alerts';
 
 /** The centred card the public auth screens share. */
 export function AuthCard({ title, children }: { title: string; children: ReactNode }) {
@@ -16,5 +18,20 @@ export function AuthCard({ title, children }: { title: string; children: ReactNo
         </Card>
       </Col>
     </Row>
+  );
+}
+
+/** The panel that replaces a finished form (registration, password reset): Success! and Back to Login. */
+export function AuthSuccessCard({ title, message }: { title: string; message: string }) {
+  const navigate = useNavigate();
+  return (
+    <AuthCard title={title}>
+      <SuccessAlert message={message} />
+      <div className="d-grid">
+        <Button variant="primary" onClick={() => navigate('/login')} autoFocus>
+          Back to Login
+        </Button>
+      </div>
+    </AuthCard>
   );
 }

@@ -2,20 +2,19 @@ import { useState } from 'react';
 import { Button, Form } from 'react-bootstrap';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import { registerFormSchema, type RegisterForm } from '@bathylog/shared/rules/auth-forms';
 import { useRegister } from '../../api/auth';
 import { errorMessage } from '../../api/client';
-import { ErrorAlert, SuccessAlert } from '../../components/alerts';
+import { ErrorAlert } from '../../components/alerts';
 import { PasswordPair, TextField } from '../../components/form-field';
 import { useCaptcha } from '../../lib/captcha';
-import { AuthCard } from './auth-card';
+import { AuthCard, AuthSuccessCard } from './auth-card';
 
 const empty: RegisterForm = { username: '', fullname: '', email: '', password: '', confirmPassword: '' };
 
 /** /register (seed 000 §2, §5): the five rules; on success a panel with Back to Login. */
 export function RegisterScreen() {
-  const navigate = useNavigate();
   const captcha = useCaptcha();
   const registerUser = useRegister();
   const [error, setError] = useState('');
@@ -42,18 +41,13 @@ export function RegisterScreen() {
     }
   });
 
-  if (done) {
+  if (done)
     return (
-      <AuthCard title="User Registration">
-        <SuccessAlert message="Registration complete. You can now log in with your new account." />
-        <div className="d-grid">
-          <Button variant="primary" onClick={() => navigate('/login')} autoFocus>
-            Back to Login
-          </Button>
-        </div>
-      </AuthCard>
+      <AuthSuccessCard
+        title="User Registration"
+        message="Registration complete. You can now log in with your new account."
+      />
     );
-  }
 
   return (
     <AuthCard title="User Registration">

@@ -2,21 +2,20 @@ import { useState } from 'react';
 import { Button, Form } from 'react-bootstrap';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { resetPasswordFormSchema, type ResetPasswordForm } from '@bathylog/shared/rules/auth-forms';
 import { useResetPassword } from '../../api/auth';
 import { errorMessage } from '../../api/client';
-import { ErrorAlert, SuccessAlert } from '../../components/alerts';
+import { ErrorAlert } from '../../components/alerts';
 import { PasswordPair } from '../../components/form-field';
 import { useCaptcha } from '../../lib/captcha';
-import { AuthCard } from './auth-card';
+import { AuthCard, AuthSuccessCard } from './auth-card';
 
 const empty: ResetPasswordForm = { password: '', confirmPassword: '' };
 
 /** /resetPassword/:token (seed 000 §2, §5): a new password; on success Back to Login. */
 export function ResetPasswordScreen() {
   const { token = '' } = useParams();
-  const navigate = useNavigate();
   const captcha = useCaptcha();
   const reset = useResetPassword();
   const [error, setError] = useState('');
@@ -39,18 +38,7 @@ export function ResetPasswordScreen() {
     }
   });
 
-  if (done) {
-    return (
-      <AuthCard title="Reset Password">
-        <SuccessAlert message="Password Reset" />
-        <div className="d-grid">
-          <Button variant="primary" onClick={() => navigate('/login')} autoFocus>
-            Back to Login
-          </Button>
-        </div>
-      </AuthCard>
-    );
-  }
+  if (done) return <AuthSuccessCard title="Reset Password" message="Password Reset" />;
 
   return (
     <AuthCard title="Reset Password">
