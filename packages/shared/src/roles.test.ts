@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasAnyScope, isProtectedUsername, scopesForRoles } from './roles.js';
+import { capabilityRoles, hasAnyRole, hasAnyScope, isProtectedUsername, scopesForRoles } from './roles.js';
 
 describe('scopesForRoles (reference §3.5)', () => {
   it('gives admin only the admin scope, whatever else it holds', () => {
@@ -83,5 +83,17 @@ describe('isProtectedUsername', () => {
   it('protects admin, guest and pi only', () => {
     for (const name of ['admin', 'guest', 'pi']) expect(isProtectedUsername(name)).toBe(true);
     for (const name of ['Admin', 'science', 'pi2', '']) expect(isProtectedUsername(name)).toBe(false);
+  });
+});
+
+describe('capability roles', () => {
+  it('matches the seed 000 §6 table', () => {
+    expect(hasAnyRole(['event_manager'], capabilityRoles.deleteAnyEvent)).toBe(true);
+    expect(hasAnyRole(['event_logger', 'event_watcher'], capabilityRoles.deleteAnyEvent)).toBe(false);
+    expect(hasAnyRole(['template_manager'], capabilityRoles.systemManagement)).toBe(true);
+    expect(hasAnyRole(['template_manager'], capabilityRoles.eventManagement)).toBe(false);
+    expect(hasAnyRole(['event_watcher'], capabilityRoles.eventHistory)).toBe(true);
+    expect(hasAnyRole(['event_watcher'], capabilityRoles.eventLogging)).toBe(false);
+    expect(hasAnyRole(['cruise_manager'], capabilityRoles.adminOnly)).toBe(false);
   });
 });

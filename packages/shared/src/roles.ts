@@ -71,6 +71,34 @@ export function hasAnyScope(callerScopes: readonly string[], required: readonly 
   return required.some((s) => callerScopes.includes(s));
 }
 
+/**
+ * Who may do what (seed 000 §6, seed 001 §2, §6): one table for the client's menus and screens and
+ * the server's checks.
+ */
+export const capabilityRoles = {
+  /** The System Management dropdown. */
+  systemManagement: ['admin', 'cruise_manager', 'event_manager', 'template_manager'],
+  /** Cruises, Lowerings and Users entries and screens. */
+  cruiseManagement: ['admin', 'cruise_manager'],
+  /** Event Management entry and screen. */
+  eventManagement: ['admin', 'cruise_manager', 'event_manager'],
+  /** Deleting any event (others delete only their own, just logged). */
+  deleteAnyEvent: ['admin', 'event_manager'],
+  /** Event Templates entry and screen. */
+  eventTemplates: ['admin', 'cruise_manager', 'template_manager'],
+  /** Tasks and Toggle ASNAP. */
+  adminOnly: ['admin'],
+  /** Template buttons and free text on the logging console. */
+  eventLogging: ['admin', 'cruise_manager', 'event_logger'],
+  /** The console's event history. */
+  eventHistory: ['admin', 'cruise_manager', 'event_logger', 'event_watcher'],
+} satisfies Record<string, Role[]>;
+
+/** True when the user holds at least one of the roles. */
+export function hasAnyRole(userRoles: readonly string[], allowed: readonly Role[]): boolean {
+  return allowed.some((r) => userRoles.includes(r));
+}
+
 /** Usernames that can never be deleted (seed 000 §2, reference §9.2). */
 export const protectedUsernames = ['admin', 'guest', 'pi'] as const;
 

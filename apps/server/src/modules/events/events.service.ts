@@ -11,6 +11,8 @@ import {
   type EventListQuery,
   type EventOption,
   type UpdateEvent,
+  capabilityRoles,
+  hasAnyRole,
 } from '@bathylog/shared';
 import type { AppContext } from '../../context.js';
 import type { EventsTable } from '../../db/schema.js';
@@ -164,7 +166,7 @@ export class EventsService {
    * click just created (client-behaviour §7.2), without letting loggers prune the record later.
    */
   private mayDelete(caller: AuthContext, event: EventRow, now: number): boolean {
-    if (caller.isAdmin || caller.user.roles.includes('event_manager')) return true;
+    if (caller.isAdmin || hasAnyRole(caller.user.roles, capabilityRoles.deleteAnyEvent)) return true;
     return event.event_author === caller.user.username && now - createdAt(event.id) <= ownEventDeleteWindowMs;
   }
 

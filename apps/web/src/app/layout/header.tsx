@@ -1,6 +1,6 @@
 import { Container, Nav, Navbar, NavDropdown } from 'react-bootstrap';
 import { Link, useNavigate } from 'react-router';
-import type { Role } from '@bathylog/shared';
+import { capabilityRoles, type Role } from '@bathylog/shared';
 import { useToggleAsnap } from '../../api/custom-vars';
 import { PendingEventsBadge } from '../../features/event-log/components/pending-events-badge';
 import { errorMessage } from '../../api/client';
@@ -17,23 +17,23 @@ interface MenuItem {
 }
 
 /** System Management dropdown roles (seed 000 §6). */
-export const systemManagementRoles: Role[] = ['admin', 'cruise_manager', 'event_manager', 'template_manager'];
+export const systemManagementRoles: Role[] = capabilityRoles.systemManagement;
 
 /** Items in the order users know (client-behaviour §2.2). */
 export function systemManagementItems(names: { Cruises: string; Lowerings: string }): MenuItem[] {
   return [
-    { label: names.Cruises, to: '/cruises', roles: ['admin', 'cruise_manager'] },
-    { label: 'Event Management', to: '/event_management', roles: ['admin', 'cruise_manager', 'event_manager'] },
+    { label: names.Cruises, to: '/cruises', roles: capabilityRoles.cruiseManagement },
+    { label: 'Event Management', to: '/event_management', roles: capabilityRoles.eventManagement },
     {
       label: 'Event Templates',
       to: '/event_templates',
-      roles: ['admin', 'cruise_manager', 'template_manager'],
+      roles: capabilityRoles.eventTemplates,
       loggingOnly: true,
     },
-    { label: names.Lowerings, to: '/lowerings', roles: ['admin', 'cruise_manager'] },
-    { label: 'Tasks', to: '/tasks', roles: ['admin'] },
-    { label: 'Users', to: '/users', roles: ['admin', 'cruise_manager'] },
-    { label: 'Toggle ASNAP', roles: ['admin'], loggingOnly: true, action: 'toggleAsnap' },
+    { label: names.Lowerings, to: '/lowerings', roles: capabilityRoles.cruiseManagement },
+    { label: 'Tasks', to: '/tasks', roles: capabilityRoles.adminOnly },
+    { label: 'Users', to: '/users', roles: capabilityRoles.cruiseManagement },
+    { label: 'Toggle ASNAP', roles: capabilityRoles.adminOnly, loggingOnly: true, action: 'toggleAsnap' },
   ];
 }
 

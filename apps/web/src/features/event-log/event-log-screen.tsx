@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import type { Role } from '@bathylog/shared';
+import { capabilityRoles, type Role } from '@bathylog/shared';
 import { eventTemplateKeys } from '../../api/event-templates';
 import { useSubscription } from '../../api/use-realtime';
 import { ErrorAlert } from '../../components/alerts';
@@ -14,9 +14,9 @@ import { useEventLogger } from './hooks/use-event-logger';
 import './event-log.css';
 
 /** Who logs from the console (seed 001 §2.1, §6). */
-export const loggerRoles: Role[] = ['admin', 'cruise_manager', 'event_logger'];
+export const loggerRoles: Role[] = capabilityRoles.eventLogging;
 /** Who sees the history. */
-export const historyRoles: Role[] = [...loggerRoles, 'event_watcher'];
+export const historyRoles: Role[] = capabilityRoles.eventHistory;
 
 function LoggingControls() {
   const logger = useEventLogger();

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Card, Col, Form, ListGroup, Row } from 'react-bootstrap';
-import type { LogEvent, Role } from '@bathylog/shared';
+import { capabilityRoles, type LogEvent, type Role } from '@bathylog/shared';
 import { errorMessage } from '../../api/client';
 import { ErrorAlert } from '../../components/alerts';
 import { ConfirmModal } from '../../components/confirm-modal';
@@ -21,9 +21,9 @@ import { emptyEventFilter, eventFilterQuery, type EventFilterForm } from './lib/
 /** Filtered events page size (seed 001 §9). */
 export const managementPageSize = 15;
 /** Who opens the screen (System Management menu, client-behaviour §2.2). */
-export const eventManagementRoles: Role[] = ['admin', 'cruise_manager', 'event_manager'];
+export const eventManagementRoles: Role[] = capabilityRoles.eventManagement;
 /** Who deletes events on it (seed 001 §6; client-behaviour §1 #6). */
-export const eventDeleteRoles: Role[] = ['admin', 'event_manager'];
+export const eventDeleteRoles: Role[] = capabilityRoles.deleteAnyEvent;
 
 function EventManagement() {
   const auth = useAuth();

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Button, Col, Row } from 'react-bootstrap';
 import { useQueryClient } from '@tanstack/react-query';
-import type { EventTemplate } from '@bathylog/shared';
+import { capabilityRoles, type EventTemplate } from '@bathylog/shared';
 import {
   deleteAllNonSystemEventTemplates,
   deleteEventTemplate,
@@ -169,7 +169,7 @@ function EventTemplatesAdmin() {
 /** /event_templates: admins, cruise managers and template managers (seed 000 §2, §6). */
 export function EventTemplatesScreen() {
   return (
-    <RoleGate roles={['admin', 'cruise_manager', 'template_manager']}>
+    <RoleGate roles={capabilityRoles.eventTemplates}>
       <EventTemplatesAdmin />
     </RoleGate>
   );

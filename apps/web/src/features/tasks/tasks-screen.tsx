@@ -1,3 +1,4 @@
+import { capabilityRoles } from '@bathylog/shared';
 import { useState } from 'react';
 import { Card, Col, ListGroup, Row } from 'react-bootstrap';
 import { useQueryClient } from '@tanstack/react-query';
@@ -135,7 +136,7 @@ function Tasks() {
 /** /tasks: admins only; everyone else is sent home (seed 000 §2). */
 export function TasksScreen() {
   return (
-    <RoleGate roles={['admin']} redirectTo="/">
+    <RoleGate roles={capabilityRoles.adminOnly} redirectTo="/">
       <Tasks />
     </RoleGate>
   );

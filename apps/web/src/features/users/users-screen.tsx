@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Col, Row } from 'react-bootstrap';
 import { useQueryClient } from '@tanstack/react-query';
-import { isProtectedUsername, type User } from '@bathylog/shared';
+import { capabilityRoles, isProtectedUsername, type User } from '@bathylog/shared';
 import { authKeys } from '../../api/auth';
 import { deleteAllNonSystemUsers, deleteUser, userKeys, useUsers } from '../../api/users';
 import { ErrorAlert } from '../../components/alerts';
@@ -182,7 +182,7 @@ function UsersAdmin() {
 /** /users: admins and cruise managers (seed 000 §2); "Loading..." until the roles are known. */
 export function UsersScreen() {
   return (
-    <RoleGate roles={['admin', 'cruise_manager']}>
+    <RoleGate roles={capabilityRoles.cruiseManagement}>
       <UsersAdmin />
     </RoleGate>
   );
