@@ -56,6 +56,7 @@ test('forgot password → the mailed link → a new password → log in with it'
 
   // The link works once.
   await page.goto('/logout');
+  await expect(page).toHaveURL(/\/login$/);
   await page.goto(link);
   await page.getByLabel('Password', { exact: true }).fill('anotherpassword');
   await page.getByLabel('Confirm Password').fill('anotherpassword');

@@ -46,6 +46,9 @@ test('update the full name and password; only filled fields are sent', async ({ 
   await expect(page.getByLabel('Username')).toHaveValue(user.username);
 
   await page.goto('/logout');
+  // Logging out finishes on the login screen; only then is the session gone.
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByPlaceholder('Username')).toBeVisible();
   await loginViaUi(page, user.username, 'newpassword');
   await expect(page.getByTestId('user-menu-title')).toHaveText(new RegExp(newName));
 });
