@@ -35,8 +35,22 @@ if (!only || only === 'unit') {
 
 if (!only || only === 'e2e') {
   const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  // The README's two commands are all a new user runs: as root on Debian, fetch the browser here
+  // (Debian's chromium package; never a downloaded browser build). Otherwise say the one command.
+  if (
+    !existsSync(chromium) &&
+    !process.env.CHROMIUM_PATH &&
+    process.getuid?.() === 0 &&
+    existsSync('/usr/bin/apt-get')
+  ) {
+    console.log("== Browser tests need Chromium: installing Debian's chromium package (apt-get)");
+    const env = { DEBIAN_FRONTEND: 'noninteractive' };
+    if (run('apt-get', ['update', '-qq'], env)) run('apt-get', ['install', '-y', '-qq', 'chromium'], env);
+  }
   if (!existsSync(chromium)) {
-    console.error(`Browser tests need Chromium at ${chromium}: apt-get install -y chromium (or set CHROMIUM_PATH).`);
+    console.error(
+      `Browser tests need Chromium at ${chromium}: run \`sudo apt-get install -y chromium\` (or set CHROMIUM_PATH), then npm test again.`,
+    );
     ok = false;
     failed += 1;
   } else {
