@@ -1,7 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
+import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -106,6 +108,14 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     allowedHeaders: ['Accept', 'Authorization', 'Content-Type', 'If-None-Match'],
     maxAge: 86400,
   });
+  // Thin ship links: JSON and CSV answers (lists, exports) go compressed when the caller accepts it.
+  // Brotli at quality 4 keeps streamed exports fast; the built client is compressed at build time.
+  await app.register(compress, {
+    threshold: 1024,
+    encodings: ['br', 'gzip', 'deflate'],
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+    zlibOptions: { level: 6 },
+  });
   await app.register(swagger, {
     openapi: {
       info: { title: 'Bathylog API (Sealog v2 compatible)', version: '0.1.0' },
@@ -130,11 +140,23 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   const webDir = config.webDir ?? defaultWebDir();
   const hasWeb = existsSync(path.join(webDir, 'index.html'));
   if (hasWeb) {
-    await app.register(fastifyStatic, { root: webDir, prefix: '/', wildcard: false, index: ['index.html'] });
+    await app.register(fastifyStatic, {
+      root: webDir,
+      prefix: '/',
+      wildcard: false,
+      index: ['index.html'],
+      preCompressed: true,
+      // Hashed assets never change under their name: cached for good. The shell is revalidated.
+      cacheControl: false,
+      setHeaders(reply, file) {
+        const hashed = file.includes(`${path.sep}assets${path.sep}`);
+        reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
     // Client routes (/login, /review_map/…) get the app shell; hashed assets are cached for good.
     app.get('/assets/*', (req, reply) => {
       const file = (req.params as { '*': string })['*'];
-      return reply.header('cache-control', 'public, max-age=31536000, immutable').sendFile(path.join('assets', file));
+      return reply.sendFile(path.join('assets', file));
     });
   }
   app.setNotFoundHandler((request, reply) => {
