@@ -159,6 +159,8 @@ export function DiveMap({
     const p = parts.current;
     if (!p) return;
     p.track.clearLayers();
+    // For scripts and tests: how many points the drawn trackline has.
+    container.current?.setAttribute('data-track-points', String(track?.length ?? 0));
     if (!track || track.length === 0) return;
     const latlngs = track.map((t) => L.latLng(t.lat, t.lon));
     // smoothFactor 0: every point is drawn, none simplified away.
