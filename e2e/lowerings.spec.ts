@@ -59,6 +59,7 @@ test.describe('lowerings as admin', () => {
     await expect(update.getByLabel('Lowering Location')).toHaveValue('Kane FZ');
     await expect(update.getByLabel('Start Date/Time (UTC)')).toHaveValue('2023-03-14 22:15:39.479');
     await expect(update.getByRole('button', { name: 'Update' })).toBeDisabled();
+    await expect(update.getByRole('button', { name: 'Milestones' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Add Lowering' })).toBeEnabled();
     await expectAccessible(page);
 
@@ -67,6 +68,7 @@ test.describe('lowerings as admin', () => {
     // Back to add mode: a fresh form with the defaults of seed 001 §4.2.
     await page.getByRole('button', { name: 'Add Lowering' }).click();
     await expect(form(page, 'Add').getByLabel('Lowering ID')).toHaveValue('');
+    await expect(form(page, 'Add').getByRole('button', { name: 'Milestones' })).toHaveCount(0);
     const start = await form(page, 'Add').getByLabel('Start Date/Time (UTC)').inputValue();
     const stop = await form(page, 'Add').getByLabel('Stop Date/Time (UTC)').inputValue();
     expect(start).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d$/);

@@ -26,3 +26,4 @@ export * from './nav.js';
 export * from './duration.js';
 export * from './rules/record-forms.js';
 export * from './rules/record-summaries.js';
+export * from './rules/milestones.js';

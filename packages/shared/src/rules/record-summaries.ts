@@ -1,61 +1,19 @@
 import { formatDuration, formatListDateTime, formatSlashDate } from '../duration.js';
-import type { ClientSettings } from '../schemas/client-settings.js';
+import { phaseDurations, type MilestoneSettings, type PhaseName } from './milestones.js';
 import type { Cruise } from '../schemas/cruises.js';
 import type { Lowering } from '../schemas/lowerings.js';
 
 /**
  * What the cruise menu, the management rows and the form headers say about a cruise or a
- * lowering: the phase durations from the milestones (client-behaviour §4.3, §8.4) and the
- * copy-to-clipboard texts (§8.5).
+ * lowering (client-behaviour §8.4) and the copy-to-clipboard texts (§8.5). Phase durations come
+ * from the milestone rules (milestones.ts).
  */
-
-export type MilestoneSettings = ClientSettings['milestones'];
 
 /** The configured words, e.g. {Cruise: 'Cruise', Lowering: 'Dive', Lowerings: 'Dives'}. */
 export interface SummaryNames {
   Cruise: string;
   Lowering: string;
   Lowerings: string;
-}
-
-export interface LoweringPhase {
-  label: 'Deck-to-Deck' | 'Deployment' | 'Descent' | 'On Bottom' | 'Ascent' | 'Recovery';
-  ms: number;
-}
-
-function time(ts: string | null | undefined): number | null {
-  if (!ts) return null;
-  const t = Date.parse(ts);
-  return Number.isNaN(t) ? null : t;
-}
-
-/**
- * Deck-to-Deck = stop − start; Deployment = descending − start; Descent = on bottom − descending;
- * On Bottom = off bottom − on bottom; Ascent = on surface − off bottom; Recovery = stop − on
- * surface. Each only when both ends exist (Recovery does not depend on Ascent: §17 item 9).
- */
-export function loweringPhases(
-  lowering: Pick<Lowering, 'start_ts' | 'stop_ts' | 'lowering_additional_meta'>,
-  milestones: Pick<MilestoneSettings, 'descent' | 'ascent'>,
-): LoweringPhase[] {
-  const ms = lowering.lowering_additional_meta.milestones ?? {};
-  const start = time(lowering.start_ts);
-  const stop = time(lowering.stop_ts);
-  const descending = time(ms[milestones.descent[0]]);
-  const onBottom = time(ms[milestones.descent[1]]);
-  const offBottom = time(ms[milestones.ascent[0]]);
-  const onSurface = time(ms[milestones.ascent[1]]);
-  const pairs: Array<[LoweringPhase['label'], number | null, number | null]> = [
-    ['Deck-to-Deck', start, stop],
-    ['Deployment', start, descending],
-    ['Descent', descending, onBottom],
-    ['On Bottom', onBottom, offBottom],
-    ['Ascent', offBottom, onSurface],
-    ['Recovery', onSurface, stop],
-  ];
-  return pairs
-    .filter((p): p is [LoweringPhase['label'], number, number] => p[1] !== null && p[2] !== null)
-    .map(([label, a, b]) => ({ label, ms: b - a }));
 }
 
 /** The abort milestone's time, when set. */
@@ -66,7 +24,7 @@ export function loweringAbortedAt(
   const name = milestones.abort.name;
   if (!name) return null;
   const ts = lowering.lowering_additional_meta.milestones?.[name];
-  return ts && time(ts) !== null ? ts : null;
+  return ts && !Number.isNaN(Date.parse(ts)) ? ts : null;
 }
 
 /** Max depth as stored (a number or numeric text), or null when there is none. */
@@ -146,7 +104,7 @@ export function loweringSummaryText(
   lines.push(`${label(`End of ${L}:`, w)}${lowering.stop_ts}`, '');
 
   const d = 14;
-  const phaseLabel: Record<LoweringPhase['label'], string> = {
+  const phaseLabel: Record<PhaseName, string> = {
     'Deck-to-Deck': 'Deck-to-Deck:',
     Deployment: 'Deployment:',
     Descent: 'Descent:',
@@ -154,8 +112,8 @@ export function loweringSummaryText(
     Ascent: 'Ascent:',
     Recovery: 'Recovery:',
   };
-  for (const phase of loweringPhases(lowering, milestones)) {
-    lines.push(`${label(phaseLabel[phase.label], d)}${formatDuration(phase.ms)}`);
+  for (const phase of phaseDurations(lowering, milestones)) {
+    lines.push(`${label(phaseLabel[phase.phase], d)}${formatDuration(phase.ms)}`);
   }
   lines.push('');
   const aborted = loweringAbortedAt(lowering, milestones);

@@ -26,6 +26,7 @@ import {
 } from '../records/components/record-management';
 import { RecordRowActions } from '../records/components/record-row-actions';
 import { LoweringForm } from './lowering-form';
+import { LoweringMilestones } from './lowering-milestones';
 
 /** Seed 001 §9. */
 export const loweringsPageSize = 6;
@@ -126,6 +127,9 @@ function LoweringsAdmin() {
             lowering={selected}
             isAdmin={isAdmin}
             onSaved={state.refresh}
+            milestonesButton={
+              selected ? <LoweringMilestones loweringId={selected.id} onSaved={state.refresh} /> : undefined
+            }
           />
         )}
       </Col>
