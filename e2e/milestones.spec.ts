@@ -59,7 +59,9 @@ async function openEditor(page: Page) {
   await page.getByRole('button', { name: 'Edit S0492' }).click();
   await page.getByRole('button', { name: 'Milestones', exact: true }).click();
   const modal = page.getByRole('dialog', { name: 'S0492 - Milestones / Stats' });
-  await expect(modal).toBeVisible();
+  // Patience, not a speed check: the whole dive loads first, on a machine that may be busy.
+  await expect(modal).toBeVisible({ timeout: 30_000 });
+  await expect(modal.locator('.depth-chart-plot')).toHaveAttribute('data-points', /^\d+$/, { timeout: 30_000 });
   return modal;
 }
 
@@ -82,6 +84,8 @@ function yellowPixels(page: Page): Promise<number> {
 }
 
 test.describe('milestones / stats editor', () => {
+  // A whole dive (4,500 events with aux data) is loaded per test; the shared machine can be slow.
+  test.slow();
   let events: ExportedEvent[];
   let lowering: LoweringWire;
 
@@ -119,7 +123,6 @@ test.describe('milestones / stats editor', () => {
     const before = lowering.lowering_additional_meta;
     try {
       const modal = await openEditor(page);
-      await expect(modal.locator('.depth-chart-plot')).toHaveAttribute('data-points', /\d+/);
       const aborted = modal.getByRole('button', { name: 'Aborted', exact: true });
       await aborted.click();
       await expect(aborted).toHaveAttribute('aria-pressed', 'true');
