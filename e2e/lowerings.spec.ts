@@ -250,7 +250,7 @@ test.describe('lowerings as admin', () => {
     await expect(dialog.getByTestId('import-imported')).toHaveText('1');
     await expect(dialog.getByTestId('import-skipped')).toHaveText('1');
     await expect(dialog.getByTestId('import-errors')).toHaveText('0');
-    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+    await dialog.locator('.modal-footer').getByRole('button', { name: 'Close' }).click();
     const imported = await adminApi.get<LoweringWire>(`lowerings/${fresh.id}`);
     expect(imported.lowering_id).toBe(fresh.lowering_id);
     await search(page, fresh.lowering_id);
