@@ -42,7 +42,7 @@ async function search(page: Page, text: string) {
 }
 
 test.describe('lowerings as admin', () => {
-  test('lists the demo dive with its details, searches, and loads it into the form', async ({ page }) => {
+  test('lists the demo dive with its details, searches, and loads it into the form', async ({ page }, testInfo) => {
     await page.goto('/lowerings');
     await expect(table(page).getByRole('columnheader')).toHaveText(['Lowering', 'Details', 'Actions']);
     await search(page, 's0492');
@@ -62,6 +62,11 @@ test.describe('lowerings as admin', () => {
     await expect(update.getByRole('button', { name: 'Milestones' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Add Lowering' })).toBeEnabled();
     await expectAccessible(page);
+    for (const width of [1400, 768]) {
+      await page.setViewportSize({ width, height: 1000 });
+      await page.screenshot({ path: testInfo.outputPath(`lowerings-${width}.png`), fullPage: true });
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     await search(page, 'no such dive anywhere');
     await expect(table(page).getByText('No lowerings found!')).toBeVisible();
@@ -245,7 +250,7 @@ test.describe('lowerings as admin', () => {
     await expect(dialog.getByTestId('import-imported')).toHaveText('1');
     await expect(dialog.getByTestId('import-skipped')).toHaveText('1');
     await expect(dialog.getByTestId('import-errors')).toHaveText('0');
-    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+    await dialog.locator('.modal-footer').getByRole('button', { name: 'Close' }).click();
     const imported = await adminApi.get<LoweringWire>(`lowerings/${fresh.id}`);
     expect(imported.lowering_id).toBe(fresh.lowering_id);
     await search(page, fresh.lowering_id);

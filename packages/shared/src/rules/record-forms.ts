@@ -129,22 +129,31 @@ export interface LoweringFormValues {
   lowering_tags: string;
 }
 
-/** Seed 001 §5, lowering form. Every rule runs on every submit, so all problems show at once. */
-export const loweringFormSchema = z
-  .object({
-    lowering_id: z.string(),
-    lowering_location: z.string(),
-    lowering_description: z.string(),
-    start_ts: z.string(),
-    stop_ts: z.string(),
-    lowering_tags: z.string(),
-  })
-  .superRefine((form, ctx) => {
-    const fail = (path: keyof LoweringFormValues, message: string) =>
-      ctx.addIssue({ code: 'custom', path: [path], message });
-    checkId(form.lowering_id, 'lowering_id', fail);
-    checkTimes(form.start_ts, form.stop_ts, parseFormDateTime, (ms) => ms, fail);
-  });
+/**
+ * Seed 001 §5, lowering form. Every rule runs on every submit, so all problems show at once. With
+ * `locked` (a non-admin editing) the ID and times are neither editable nor sent, so not checked.
+ */
+export function loweringFormSchemaFor(opts: { locked: boolean }) {
+  return z
+    .object({
+      lowering_id: z.string(),
+      lowering_location: z.string(),
+      lowering_description: z.string(),
+      start_ts: z.string(),
+      stop_ts: z.string(),
+      lowering_tags: z.string(),
+    })
+    .superRefine((form, ctx) => {
+      if (opts.locked) return;
+      const fail = (path: keyof LoweringFormValues, message: string) =>
+        ctx.addIssue({ code: 'custom', path: [path], message });
+      checkId(form.lowering_id, 'lowering_id', fail);
+      checkTimes(form.start_ts, form.stop_ts, parseFormDateTime, (ms) => ms, fail);
+    });
+}
+
+/** The admin's lowering form (every field checked). */
+export const loweringFormSchema = loweringFormSchemaFor({ locked: false });
 
 /** A new lowering: start now (UTC, seconds zeroed), stop one day later (seed 001 §4.2). */
 export function emptyLoweringForm(now: number = Date.now()): LoweringFormValues {
@@ -248,31 +257,46 @@ export interface CruiseFormValues {
   cruise_tags: string;
 }
 
-/** Seed 001 §5, cruise form. The stop is compared as 23:59:59 of its day, as it is saved. */
-export const cruiseFormSchema = z
-  .object({
-    cruise_id: z.string(),
-    cruise_name: z.string(),
-    cruise_vessel: z.string(),
-    cruise_pi: z.string(),
-    cruise_location: z.string(),
-    cruise_description: z.string(),
-    start_ts: z.string(),
-    stop_ts: z.string(),
-    cruise_departure_location: z.string(),
-    cruise_arrival_location: z.string(),
-    cruise_participants: z.string(),
-    cruise_tags: z.string(),
-  })
-  .superRefine((form, ctx) => {
-    const fail = (path: keyof CruiseFormValues, message: string) =>
-      ctx.addIssue({ code: 'custom', path: [path], message });
-    checkId(form.cruise_id, 'cruise_id', fail);
-    for (const key of ['cruise_vessel', 'cruise_pi', 'cruise_departure_location', 'cruise_arrival_location'] as const) {
-      if (form[key].trim() === '') fail(key, m.required);
-    }
-    checkTimes(form.start_ts, form.stop_ts, parseFormDate, endOfDay, fail);
-  });
+/**
+ * Seed 001 §5, cruise form. The stop is compared as 23:59:59 of its day, as it is saved. With
+ * `locked` (a cruise_manager) the ID, vessel, PI, dates and ports are neither editable nor sent,
+ * so not checked.
+ */
+export function cruiseFormSchemaFor(opts: { locked: boolean }) {
+  return z
+    .object({
+      cruise_id: z.string(),
+      cruise_name: z.string(),
+      cruise_vessel: z.string(),
+      cruise_pi: z.string(),
+      cruise_location: z.string(),
+      cruise_description: z.string(),
+      start_ts: z.string(),
+      stop_ts: z.string(),
+      cruise_departure_location: z.string(),
+      cruise_arrival_location: z.string(),
+      cruise_participants: z.string(),
+      cruise_tags: z.string(),
+    })
+    .superRefine((form, ctx) => {
+      if (opts.locked) return;
+      const fail = (path: keyof CruiseFormValues, message: string) =>
+        ctx.addIssue({ code: 'custom', path: [path], message });
+      checkId(form.cruise_id, 'cruise_id', fail);
+      for (const key of [
+        'cruise_vessel',
+        'cruise_pi',
+        'cruise_departure_location',
+        'cruise_arrival_location',
+      ] as const) {
+        if (form[key].trim() === '') fail(key, m.required);
+      }
+      checkTimes(form.start_ts, form.stop_ts, parseFormDate, endOfDay, fail);
+    });
+}
+
+/** The admin's cruise form (every field checked). */
+export const cruiseFormSchema = cruiseFormSchemaFor({ locked: false });
 
 /** A new cruise: start today (00:00 UTC), the configured default vessel (seed 001 §4.2, §5). */
 export function emptyCruiseForm(defaultVessel: string, now: number = Date.now()): CruiseFormValues {

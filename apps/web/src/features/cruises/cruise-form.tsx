@@ -4,7 +4,7 @@ import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   cruiseCreateBody,
-  cruiseFormSchema,
+  cruiseFormSchemaFor,
   cruiseSummaryText,
   cruiseToForm,
   cruiseUpdateBody,
@@ -50,7 +50,10 @@ export function CruiseForm({ cruise, isAdmin, onSaved }: CruiseFormProps) {
     reset,
     control,
     formState: { errors, isDirty, isSubmitting },
-  } = useForm<CruiseFormValues>({ resolver: zodResolver(cruiseFormSchema), defaultValues: initial });
+  } = useForm<CruiseFormValues>({
+    resolver: zodResolver(cruiseFormSchemaFor({ locked: !isAdmin })),
+    defaultValues: initial,
+  });
   const id = useWatch({ control, name: 'cruise_id' });
   const locked = !isAdmin;
   const W = names.Cruise;

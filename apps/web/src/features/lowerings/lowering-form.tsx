@@ -6,7 +6,7 @@ import {
   emptyLoweringForm,
   isNonStandardId,
   loweringCreateBody,
-  loweringFormSchema,
+  loweringFormSchemaFor,
   loweringSummaryText,
   loweringToForm,
   loweringUpdateBody,
@@ -53,7 +53,10 @@ export function LoweringForm({ lowering, isAdmin, onSaved, milestonesButton }: L
     reset,
     control,
     formState: { errors, isDirty, isSubmitting },
-  } = useForm<LoweringFormValues>({ resolver: zodResolver(loweringFormSchema), defaultValues: initial });
+  } = useForm<LoweringFormValues>({
+    resolver: zodResolver(loweringFormSchemaFor({ locked: !!lowering && !isAdmin })),
+    defaultValues: initial,
+  });
   const id = useWatch({ control, name: 'lowering_id' });
   const locked = !!lowering && !isAdmin;
   const W = names.Lowering;

@@ -24,13 +24,25 @@ export interface ExportDropdownProps {
   /** Why exporting is not possible now (shown as the tooltip); null = possible. */
   disabledReason?: string | null;
   onError?: (message: string) => void;
+  /** The toggle's element id; give each dropdown on a page its own (default "export-dropdown"). */
+  id?: string;
+  /** The toggle's accessible name (default "Export these events"). */
+  label?: string;
 }
 
 /**
  * The download icon (tooltip "Export these events") with JSON and CSV items (client-behaviour §9).
  * Each file is read from the server's streaming export routes and saved under the seed's name.
  */
-export function ExportDropdown({ filter, scope, prefix, disabledReason, onError }: ExportDropdownProps) {
+export function ExportDropdown({
+  filter,
+  scope,
+  prefix,
+  disabledReason,
+  onError,
+  id = 'export-dropdown',
+  label = 'Export these events',
+}: ExportDropdownProps) {
   const [busy, setBusy] = useState(false);
   const disabled = busy || !!disabledReason;
 
@@ -58,16 +70,20 @@ export function ExportDropdown({ filter, scope, prefix, disabledReason, onError 
   const tip = disabledReason ?? (busy ? 'Exporting…' : 'Export these events');
   return (
     <Dropdown align="end" className="d-inline-block">
-      <OverlayTrigger placement="top" overlay={<Tooltip id="export-tooltip">{tip}</Tooltip>}>
+      <OverlayTrigger placement="top" overlay={<Tooltip id={`${id}-tooltip`}>{tip}</Tooltip>}>
         {/* A disabled button fires no mouse events; the wrapper still shows why. */}
-        <span className="d-inline-block" data-testid="export-menu-wrapper" title={tip}>
+        <span
+          className="d-inline-block"
+          data-testid={id === 'export-dropdown' ? 'export-menu-wrapper' : `${id}-wrapper`}
+          title={tip}
+        >
           <Dropdown.Toggle
             variant="link"
             size="sm"
             className="p-0 text-primary"
             disabled={disabled}
-            aria-label="Export these events"
-            id="export-dropdown"
+            aria-label={label}
+            id={id}
             style={disabled ? { pointerEvents: 'none' } : undefined}
           >
             <i className="bi bi-download" aria-hidden="true" />

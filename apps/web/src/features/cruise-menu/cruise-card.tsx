@@ -1,0 +1,124 @@
+import type { ReactNode } from 'react';
+import { Card } from 'react-bootstrap';
+import { cruiseSummaryText, formatDuration, formatSlashDate, type Cruise, type Lowering } from '@bathylog/shared';
+import { useEntityNames } from '../../lib/settings';
+import { ExportDropdown } from '../events/components/export-dropdown';
+import { CopyButton } from '../records/components/copy-button';
+import { RecordFiles } from '../records/components/record-files';
+
+/** "**Label:** value" on its own line. */
+export function Line({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <strong>{label}:</strong> {children}
+    </div>
+  );
+}
+
+export const arrow = <i className="bi bi-arrow-right mx-1" aria-label="to" role="img" />;
+
+export interface CruiseCardProps {
+  cruise: Cruise;
+  /** The cruise's lowerings in time order. */
+  lowerings: Lowering[];
+  loweringsLoading: boolean;
+  selectedLoweringId: string | null;
+  onSelectLowering: (id: string) => void;
+  onExportError: (message: string) => void;
+}
+
+/** The selected cruise (client-behaviour §8.3): its fields, files and lowerings. */
+export function CruiseCard({
+  cruise,
+  lowerings,
+  loweringsLoading,
+  selectedLoweringId,
+  onSelectLowering,
+  onExportError,
+}: CruiseCardProps) {
+  const names = useEntityNames();
+  const meta = cruise.cruise_additional_meta;
+  const headingId = 'cruise-card-title';
+  return (
+    <Card className="mb-3" as="section" aria-labelledby={headingId}>
+      <Card.Header className="d-flex align-items-center">
+        <h2 id={headingId} className="h6 mb-0 me-auto">
+          {names.Cruise}: <span className="text-warning">{cruise.cruise_id}</span>
+        </h2>
+        <ExportDropdown
+          filter={{}}
+          scope={{ kind: 'cruise', id: cruise.id }}
+          prefix={cruise.cruise_id}
+          id="cruise-export"
+          label={`Export the events of ${cruise.cruise_id}`}
+          onError={onExportError}
+        />
+        <CopyButton
+          text={() =>
+            cruiseSummaryText(
+              cruise,
+              names,
+              lowerings.map((l) => l.lowering_id),
+            )
+          }
+          label={`Copy ${cruise.cruise_id} to clipboard`}
+        />
+      </Card.Header>
+      <Card.Body>
+        {meta.cruise_name && <Line label={`${names.Cruise} Name`}>{meta.cruise_name}</Line>}
+        <Line label="Chief Scientist">{meta.cruise_pi}</Line>
+        {meta.cruise_description && (
+          <p className="my-2 record-description">
+            <strong>Description:</strong> {meta.cruise_description}
+          </p>
+        )}
+        <Line label="Vessel">{meta.cruise_vessel}</Line>
+        {cruise.cruise_location && <Line label="Location">{cruise.cruise_location}</Line>}
+        <Line label="Dates">
+          {formatSlashDate(cruise.start_ts)}
+          {arrow}
+          {formatSlashDate(cruise.stop_ts)}
+        </Line>
+        {meta.cruise_departure_location && (
+          <Line label="Ports">
+            {meta.cruise_departure_location}
+            {arrow}
+            {meta.cruise_arrival_location}
+          </Line>
+        )}
+        <Line label="Duration">{formatDuration(Date.parse(cruise.stop_ts) - Date.parse(cruise.start_ts))}</Line>
+        <div className="mt-2">
+          <RecordFiles kind="cruise" recordId={cruise.id} files={meta.cruise_files} />
+        </div>
+        <div className="mt-3">
+          <strong>{names.Lowerings}:</strong>
+          {loweringsLoading ? (
+            <div className="ms-3 text-secondary">Fetching...</div>
+          ) : lowerings.length === 0 ? (
+            <div className="ms-3 text-secondary">{`No ${names.lowerings} found!`}</div>
+          ) : (
+            <ul className="list-unstyled ms-3 mb-0" aria-label={names.Lowerings}>
+              {lowerings.map((lowering) =>
+                lowering.id === selectedLoweringId ? (
+                  <li key={lowering.id} className="text-warning" aria-current="true">
+                    {lowering.lowering_id}
+                  </li>
+                ) : (
+                  <li key={lowering.id}>
+                    <button
+                      type="button"
+                      className="btn btn-link p-0 text-decoration-none"
+                      onClick={() => onSelectLowering(lowering.id)}
+                    >
+                      {lowering.lowering_id}
+                    </button>
+                  </li>
+                ),
+              )}
+            </ul>
+          )}
+        </div>
+      </Card.Body>
+    </Card>
+  );
+}

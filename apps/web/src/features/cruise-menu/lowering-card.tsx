@@ -1,0 +1,76 @@
+import { Card } from 'react-bootstrap';
+import {
+  formatDuration,
+  formatListDateTime,
+  loweringAbortedAt,
+  loweringBoundingBox,
+  loweringMaxDepth,
+  loweringSummaryText,
+  phaseDurations,
+  type Lowering,
+} from '@bathylog/shared';
+import { useEntityNames, useSettings } from '../../lib/settings';
+import { ExportDropdown } from '../events/components/export-dropdown';
+import { CopyButton } from '../records/components/copy-button';
+import { RecordFiles } from '../records/components/record-files';
+import { Line } from './cruise-card';
+import { ReviewMenu } from './review-menu';
+
+/** The selected lowering (client-behaviour §8.4): times, phases, stats, files, review and export. */
+export function LoweringCard({ lowering, onExportError }: { lowering: Lowering; onExportError: (m: string) => void }) {
+  const names = useEntityNames();
+  const settings = useSettings();
+  const meta = lowering.lowering_additional_meta;
+  const aborted = loweringAbortedAt(lowering, settings.milestones);
+  const depth = loweringMaxDepth(lowering);
+  const box = loweringBoundingBox(lowering);
+  const headingId = 'lowering-card-title';
+  return (
+    <Card className="mb-3" as="section" aria-labelledby={headingId}>
+      <Card.Header className="d-flex align-items-center">
+        <h2 id={headingId} className="h6 mb-0 me-auto">
+          {names.Lowering}: <span className="text-warning">{lowering.lowering_id}</span>
+        </h2>
+        <ReviewMenu loweringId={lowering.id} id="lowering-review-menu" />
+        <span className="ms-2">
+          <ExportDropdown
+            filter={{}}
+            scope={{ kind: 'lowering', id: lowering.id }}
+            prefix={lowering.lowering_id}
+            id="lowering-export"
+            label={`Export the events of ${lowering.lowering_id}`}
+            onError={onExportError}
+          />
+        </span>
+        <CopyButton
+          text={() => loweringSummaryText(lowering, names, settings.milestones)}
+          label={`Copy ${lowering.lowering_id} to clipboard`}
+        />
+      </Card.Header>
+      <Card.Body>
+        {meta.lowering_description && (
+          <p className="mb-2 record-description">
+            <strong>Description:</strong> {meta.lowering_description}
+          </p>
+        )}
+        {lowering.lowering_location && (
+          <p className="mb-2">
+            <strong>Location:</strong> {lowering.lowering_location}
+          </p>
+        )}
+        <Line label="Started">{formatListDateTime(lowering.start_ts)}</Line>
+        {phaseDurations(lowering, settings.milestones).map((p) => (
+          <Line key={p.phase} label={p.phase}>
+            {formatDuration(p.ms)}
+          </Line>
+        ))}
+        {aborted && <Line label="Aborted">{formatListDateTime(aborted)}</Line>}
+        {depth !== null && <Line label="Max Depth">{depth}</Line>}
+        {box !== null && <Line label="Bounding Box">{box}</Line>}
+        <div className="mt-2">
+          <RecordFiles kind="lowering" recordId={lowering.id} files={meta.lowering_files} />
+        </div>
+      </Card.Body>
+    </Card>
+  );
+}

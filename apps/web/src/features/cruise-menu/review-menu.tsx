@@ -1,0 +1,38 @@
+import { Dropdown } from 'react-bootstrap';
+import { Link } from 'react-router';
+
+export type ReviewMode = 'replay' | 'map' | 'gallery';
+
+const modes: Array<{ mode: ReviewMode; label: string }> = [
+  { mode: 'replay', label: 'Replay View' },
+  { mode: 'map', label: 'Map View' },
+  { mode: 'gallery', label: 'Gallery View' },
+];
+
+/** The review route of a lowering: /review_replay/{id}, /review_map/{id}, /review_gallery/{id}. */
+export function reviewPath(mode: ReviewMode, loweringId: string): string {
+  return `/review_${mode}/${loweringId}`;
+}
+
+/**
+ * The review-mode menu (seed 000 §2): Replay View, Map View and Gallery View, the current mode
+ * hidden.
+ */
+export function ReviewMenu({ loweringId, current, id }: { loweringId: string; current?: ReviewMode; id: string }) {
+  return (
+    <Dropdown align="end" className="d-inline-block">
+      <Dropdown.Toggle variant="link" size="sm" className="p-0 text-primary text-decoration-none" id={id}>
+        Review
+      </Dropdown.Toggle>
+      <Dropdown.Menu>
+        {modes
+          .filter((m) => m.mode !== current)
+          .map((m) => (
+            <Dropdown.Item key={m.mode} as={Link} to={reviewPath(m.mode, loweringId)}>
+              {m.label}
+            </Dropdown.Item>
+          ))}
+      </Dropdown.Menu>
+    </Dropdown>
+  );
+}
