@@ -167,9 +167,9 @@ export const gisExportQuerySchema = eventExportQuerySchema
   .extend({ format: z.enum(gisFormats).optional() });
 export type GisExportQuery = z.infer<typeof gisExportQuerySchema>;
 
-/** The API path (under /sealog-server/api/v1) of a GIS export; the filter goes in the query too. */
-export function gisExportPath(kind: 'cruise' | 'lowering', id: string, format: GisFormat): string {
-  return `gis_exports/by${kind}/${id}?format=${format}`;
+/** The API path (under /sealog-server/api/v1) of a GIS export; `format` and the filter go in the query. */
+export function gisExportPath(kind: 'cruise' | 'lowering', id: string): string {
+  return `gis_exports/by${kind}/${id}`;
 }
 
 /** The file name a GIS export is saved under. */
