@@ -6,11 +6,11 @@ import { Pagination, pageSlice } from '../../components/pagination';
 import { EmptyText, LoadingText, statusTexts } from '../../components/status-text';
 import { useSettings } from '../../lib/settings';
 import { EventDetailsModal } from '../events/components/event-details-modal';
-import { useReviewImages } from './api/review';
+import { useReviewImages, useReviewLive } from './api/review';
 import { ReviewBreadcrumb } from './components/review-breadcrumb';
 import { HideAsnapSwitch } from './components/review-events';
 import { useArrowKeys } from './hooks/use-arrow-keys';
-import { useReview } from './hooks/use-review';
+import { useReviewStore } from './review-store';
 import {
   defaultGalleryPageSize,
   galleryDelayMs,
@@ -58,9 +58,11 @@ function GalleryItem({ image, onOpen }: { image: GalleryImage; onOpen: (eventId:
  * the first visible image kept on screen), ←/→ page, Hide ASNAP, a click opens Event Details.
  */
 export function GalleryScreen({ loweringId }: { loweringId: string }) {
-  const review = useReview(loweringId);
+  // The gallery needs only Hide ASNAP from the store: the event list is not loaded here.
+  const store = useReviewStore(loweringId);
+  useReviewLive(loweringId);
   const settings = useSettings();
-  const images = useReviewImages(loweringId, review.store.hideAsnap);
+  const images = useReviewImages(loweringId, store.hideAsnap);
   const tabs = useMemo(() => galleryTabs(images.data ?? [], settings.imagePath), [images.data, settings.imagePath]);
   const [activeTab, setActiveTab] = useState<string | null>(null);
   const [pageSize, setPageSize] = useState<number>(defaultGalleryPageSize);
@@ -114,7 +116,7 @@ export function GalleryScreen({ loweringId }: { loweringId: string }) {
               ))}
             </Form.Select>
           </Form.Group>
-          <HideAsnapSwitch review={review} />
+          <HideAsnapSwitch checked={store.hideAsnap} />
         </div>
       </div>
       <ErrorAlert message={images.isError ? errorMessage(images.error) : null} />

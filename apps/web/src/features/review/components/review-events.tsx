@@ -12,22 +12,23 @@ import { EventLine } from '../../events/components/event-line';
 import { ExportDropdown } from '../../events/components/export-dropdown';
 import { EventFilterCard } from '../../event-management/components/event-filter-card';
 import { reviewPageSize, type Review } from '../hooks/use-review';
+import { reviewActions } from '../review-store';
 
 /** The review filter's fields (client-behaviour §10.1). */
 const reviewFilterFields = ['fulltext', 'author', 'start', 'stop'] as const;
 
-/** The Hide ASNAP switch (lists and gallery). */
-export function HideAsnapSwitch({ review, onToggle }: { review: Review; onToggle?: () => void }) {
+/** The Hide ASNAP switch of the review store (lists and gallery). */
+export function HideAsnapSwitch({ checked, onToggle }: { checked: boolean; onToggle?: () => void }) {
   return (
     <Form.Check
       type="switch"
       id="review-hide-asnap"
       label="Hide ASNAP"
       className="mb-0 small"
-      checked={review.store.hideAsnap}
+      checked={checked}
       onChange={(e) => {
         onToggle?.();
-        review.setHideAsnap(e.target.checked);
+        reviewActions.setHideAsnap(e.target.checked);
       }}
     />
   );
@@ -82,7 +83,7 @@ export function ReviewEvents({
           <Card.Header className="d-flex justify-content-between align-items-center">
             <span>Filtered Events</span>
             <span className="d-flex align-items-center gap-3">
-              <HideAsnapSwitch review={review} onToggle={act} />
+              <HideAsnapSwitch checked={review.store.hideAsnap} onToggle={act} />
               <ExportDropdown
                 filter={review.query}
                 scope={{ kind: 'lowering', id: review.loweringId }}
