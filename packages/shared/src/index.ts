@@ -26,4 +26,5 @@ export * from './nav.js';
 export * from './duration.js';
 export * from './rules/record-forms.js';
 export * from './rules/record-summaries.js';
+export * from './images.js';
 export * from './rules/milestones.js';
