@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { startEmbedder } from './support/embedder';
 import { createUser, uniqueName } from './support/api';
@@ -6,6 +7,18 @@ import { test, expect } from './support/fixtures';
 
 test.describe('login and logout', () => {
   test.use({ storageState: { cookies: [], origins: [] } });
+
+  test('logs in with the email address in the "Username or email" field', async ({ page }) => {
+    await page.goto('/login');
+    const field = page.getByPlaceholder('Username or email', { exact: true });
+    await expect(field).toBeVisible();
+    expect((await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze()).violations).toEqual([]);
+    await field.fill('Admin@NotARealServer.com');
+    await page.getByPlaceholder('Password').fill('demo');
+    await page.getByRole('button', { name: 'Login', exact: true }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByTestId('user-menu-title')).toHaveText(/Admin/);
+  });
 
   test('admin logs in, sees the header with the configured title, logs out', async ({ page, request }) => {
     const settings = (await (await request.get('/sealog-server/client_settings')).json()) as { headerTitle: string };
