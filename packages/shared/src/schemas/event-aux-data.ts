@@ -53,13 +53,18 @@ const auxFilterFields = {
   value: queryListSchema.optional(),
   freetext: queryListSchema.optional(),
   datasource: queryListSchema.optional(),
+  fulltext: queryListSchema
+    .describe(
+      'Case-insensitive substring search over the data names and values of each aux record (Sealog 2.4.6): a record matches when any term is found and no `!`-prefixed term is. Comma-separated or repeated.',
+    )
+    .optional(),
   startTS: isoTimestampSchema.optional(),
   stopTS: isoTimestampSchema.optional(),
   offset: queryIntSchema(0).optional(),
   limit: queryIntSchema(1).optional(),
 };
 
-/** GET /event_aux_data. `fulltext` and `format` are not accepted (Sealog). */
+/** GET /event_aux_data. `format` is not accepted (Sealog); `fulltext` searches the records' data (Sealog 2.4.6). */
 export const auxDataListQuerySchema = z.strictObject({
   eventID: objectIdSchema.optional(),
   ...auxFilterFields,
