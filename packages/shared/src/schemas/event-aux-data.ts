@@ -17,6 +17,15 @@ export const auxDataItemSchema = z.strictObject({
 });
 export type AuxDataItem = z.infer<typeof auxDataItemSchema>;
 
+/**
+ * Pictures attached to an event (Sealog 2.4 event attachments): one aux record of this source per
+ * event, holding (camera_name, filename) pairs as frame grabs do, so image panels show them.
+ */
+export const eventAttachmentsDataSource = 'eventFileAttachments';
+/** The camera name of every attachment: the image panel and gallery group them under it. */
+export const eventAttachmentCameraName = 'Attachments';
+export const maxEventAttachments = 5;
+
 export const eventAuxDataSchema = z.object({
   id: z.string(),
   event_id: z.string(),
