@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { expectAccessible } from './support/a11y';
 import { startEmbedder } from './support/embedder';
 import { createUser, uniqueName } from './support/api';
 import { loginViaUi, userMenuItems } from './support/session';
@@ -6,6 +7,18 @@ import { test, expect } from './support/fixtures';
 
 test.describe('login and logout', () => {
   test.use({ storageState: { cookies: [], origins: [] } });
+
+  test('logs in with the email address in the "Username or email" field', async ({ page }) => {
+    await page.goto('/login');
+    const field = page.getByPlaceholder('Username or email', { exact: true });
+    await expect(field).toBeVisible();
+    await expectAccessible(page);
+    await field.fill('Admin@NotARealServer.com');
+    await page.getByPlaceholder('Password').fill('demo');
+    await page.getByRole('button', { name: 'Login', exact: true }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByTestId('user-menu-title')).toHaveText(/Admin/);
+  });
 
   test('admin logs in, sees the header with the configured title, logs out', async ({ page, request }) => {
     const settings = (await (await request.get('/sealog-server/client_settings')).json()) as { headerTitle: string };

@@ -22,6 +22,7 @@ export * from './schemas/event-aux-data.js';
 export * from './event-csv.js';
 export * from './rules/user-form.js';
 export * from './rules/event-options.js';
+export * from './rules/button-color.js';
 export * from './nav.js';
 export * from './duration.js';
 export * from './rules/record-forms.js';

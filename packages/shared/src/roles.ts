@@ -84,6 +84,8 @@ export const capabilityRoles = {
   eventManagement: ['admin', 'cruise_manager', 'event_manager'],
   /** Deleting any event (others delete only their own, just logged). */
   deleteAnyEvent: ['admin', 'event_manager'],
+  /** Attaching pictures to, or removing them from, any event (others only to their own). */
+  attachToAnyEvent: ['admin', 'event_manager'],
   /** Event Templates entry and screen. */
   eventTemplates: ['admin', 'cruise_manager', 'template_manager'],
   /** Tasks and Toggle ASNAP. */

@@ -68,6 +68,7 @@ export interface EventTemplatesTable {
   system_template: number;
   template_categories: string;
   template_style: string | null;
+  event_button_color: string | null;
   disabled: number;
   admin_only: number;
   event_options: string;

@@ -2,8 +2,10 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Button, Form, Modal } from 'react-bootstrap';
 import {
   buildEventOptionsUpdate,
+  clearHiddenOptions,
   customTimeFormat,
   initialEventOptionsValues,
+  optionVisibility,
   validateEventOptions,
   type EventOptionFieldValue,
   type EventOptionsFormValues,
@@ -167,8 +169,10 @@ function OptionsForm({
     first?.scrollIntoView({ block: 'center' });
   }, [tried]);
 
+  // Visibility rules apply live: an option hidden by another's value is emptied and not required.
+  const visible = optionVisibility(template, values.options);
   const setOption = (i: number, value: EventOptionFieldValue) =>
-    setValues((v) => ({ ...v, options: v.options.map((o, j) => (j === i ? value : o)) }));
+    setValues((v) => clearHiddenOptions(template, { ...v, options: v.options.map((o, j) => (j === i ? value : o)) }));
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -191,16 +195,18 @@ function OptionsForm({
       style={{ minHeight: 0, flex: '1 1 auto' }}
     >
       <Modal.Body>
-        {template.event_options.map((option, i) => (
-          <OptionField
-            key={`${option.event_option_name}-${i}`}
-            option={option}
-            index={i}
-            value={values.options[i]}
-            error={errors?.options[i]}
-            onChange={(value) => setOption(i, value)}
-          />
-        ))}
+        {template.event_options.map((option, i) =>
+          !visible[i] ? null : (
+            <OptionField
+              key={`${option.event_option_name}-${i}`}
+              option={option}
+              index={i}
+              value={values.options[i]}
+              error={errors?.options[i]}
+              onChange={(value) => setOption(i, value)}
+            />
+          ),
+        )}
         <Form.Group className="mb-2" controlId="event-options-free-text">
           <FieldLabel small required={template.event_free_text_required}>
             Additional Text

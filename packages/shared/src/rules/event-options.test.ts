@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { EventTemplateOption } from '../schemas/event-templates.js';
+import { eventTemplateOptionsSchema, type EventTemplateOption } from '../schemas/event-templates.js';
+import { buttonTextColor, contrastRatio, normalizeHexColor } from './button-color.js';
 import {
   buildEventOptionsUpdate,
+  clearHiddenOptions,
+  optionVisibility,
   defaultEventOptions,
   eventOptionsMessages,
   formatCustomTime,
@@ -204,5 +207,116 @@ describe('buildEventOptionsUpdate', () => {
     const update = buildEventOptionsUpdate(sample, values, ts);
     expect(update.ts).toBe('2023-03-14T20:00:00.000Z');
     expect(update.event_options.at(-1)).toEqual({ event_option_name: 'Site', event_option_value: 'Kane' });
+  });
+});
+
+describe('option visibility (Sealog 2.4.2 event_option_visibility)', () => {
+  const survey = {
+    event_free_text_required: false,
+    event_options: [
+      option({
+        event_option_name: 'Kind',
+        event_option_type: 'radio buttons',
+        event_option_values: ['rock', 'biology'],
+      }),
+      option({
+        event_option_name: 'Rock type',
+        event_option_type: 'dropdown',
+        event_option_values: ['basalt', 'granite'],
+        event_option_default_value: 'basalt',
+        event_option_required: true,
+        event_option_visibility: { show_hide: 'show if', event_option_name: 'kind', event_option_values: ['rock'] },
+      }),
+      option({
+        event_option_name: 'Grain',
+        event_option_type: 'text',
+        event_option_visibility: {
+          show_hide: 'show if',
+          event_option_name: 'Rock type',
+          event_option_values: ['granite'],
+        },
+      }),
+      option({
+        event_option_name: 'Tags',
+        event_option_type: 'checkboxes',
+        event_option_values: ['a', 'b'],
+        event_option_visibility: { show_hide: 'hide if', event_option_name: 'Kind', event_option_values: ['biology'] },
+      }),
+    ],
+  };
+
+  it('shows "show if" options only for a listed value, hides "hide if" ones, chains through hidden options', () => {
+    expect(optionVisibility(survey, ['', 'basalt', '', []])).toEqual([true, false, false, true]);
+    expect(optionVisibility(survey, ['rock', 'basalt', '', []])).toEqual([true, true, false, true]);
+    expect(optionVisibility(survey, ['rock', 'granite', '', []])).toEqual([true, true, true, true]);
+    // Rock type hidden: Grain (shown by Rock type = granite) is hidden with it.
+    expect(optionVisibility(survey, ['biology', 'granite', 'x', ['a']])).toEqual([true, false, false, false]);
+  });
+
+  it('starts with hidden options empty, never requires them, and leaves them out of the update', () => {
+    const start = initialEventOptionsValues(survey, Date.UTC(2024, 0, 1));
+    expect(start.options).toEqual(['', '', '', []]);
+    expect(validateEventOptions(survey, start)).toBeNull();
+    const chosen = { ...start, options: ['rock', '', '', ['a']] };
+    expect(validateEventOptions(survey, chosen)?.options).toEqual({ 1: eventOptionsMessages.required });
+    const typed = { ...start, options: ['rock', 'granite', 'coarse', ['b']] };
+    expect(buildEventOptionsUpdate(survey, typed, Date.UTC(2024, 0, 1)).event_options).toEqual([
+      { event_option_name: 'Kind', event_option_value: 'rock' },
+      { event_option_name: 'Rock type', event_option_value: 'granite' },
+      { event_option_name: 'Grain', event_option_value: 'coarse' },
+      { event_option_name: 'Tags', event_option_value: 'b' },
+    ]);
+    const switched = clearHiddenOptions(survey, { ...typed, options: ['biology', 'granite', 'coarse', ['b']] });
+    expect(switched.options).toEqual(['biology', '', '', []]);
+    expect(buildEventOptionsUpdate(survey, switched, Date.UTC(2024, 0, 1)).event_options).toEqual([
+      { event_option_name: 'Kind', event_option_value: 'biology' },
+    ]);
+  });
+
+  it('the one-click path sends only the options its defaults show', () => {
+    const fixed = {
+      event_options: [
+        option({ event_option_name: 'Mode', event_option_type: 'static text', event_option_default_value: 'auto' }),
+        option({
+          event_option_name: 'Note',
+          event_option_type: 'static text',
+          event_option_default_value: 'manual only',
+          event_option_visibility: { show_hide: 'show if', event_option_name: 'Mode', event_option_values: ['manual'] },
+        }),
+      ],
+    };
+    expect(defaultEventOptions(fixed)).toEqual([{ event_option_name: 'Mode', event_option_value: 'auto' }]);
+  });
+
+  it('the stored-template rule refuses a missing option, the option itself and an empty list', () => {
+    const base = survey.event_options;
+    const withRule = (rule: EventTemplateOption['event_option_visibility']) =>
+      eventTemplateOptionsSchema.safeParse([base[0], { ...base[1], event_option_visibility: rule }]);
+    expect(withRule({ show_hide: 'show if', event_option_name: 'KIND', event_option_values: ['rock'] }).success).toBe(
+      true,
+    );
+    const messages = (r: ReturnType<typeof withRule>) =>
+      r.success ? [] : r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    expect(
+      messages(withRule({ show_hide: 'show if', event_option_name: 'Depth', event_option_values: ['x'] })),
+    ).toEqual(['1.event_option_visibility.event_option_name: must name another option of this template']);
+    expect(
+      messages(withRule({ show_hide: 'hide if', event_option_name: 'Rock type', event_option_values: [] })),
+    ).toEqual([
+      '1.event_option_visibility.event_option_name: must not name its own option',
+      '1.event_option_visibility.event_option_values: must contain at least 1 items',
+    ]);
+  });
+});
+
+describe('button colours', () => {
+  it('normalises hex colours and picks a label colour with at least 4.5:1 contrast', () => {
+    expect(normalizeHexColor('#AbC')).toBe('#aabbcc');
+    expect(normalizeHexColor('red')).toBeNull();
+    for (const bg of ['#000000', '#ffffff', '#777777', '#2a9fd6', '#ffcc00', '#cc0000', '#123456', '#76b900']) {
+      expect(contrastRatio(bg, buttonTextColor(bg)), bg).toBeGreaterThanOrEqual(4.5);
+    }
+    expect(buttonTextColor('#ffcc00')).toBe('#000000');
+    expect(buttonTextColor('#123456')).toBe('#ffffff');
   });
 });

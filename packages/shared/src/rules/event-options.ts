@@ -1,5 +1,10 @@
 import type { EventOption } from '../schemas/events.js';
-import { splitCheckboxDefault, type EventTemplate, type EventTemplateOption } from '../schemas/event-templates.js';
+import {
+  optionNameKey,
+  splitCheckboxDefault,
+  type EventTemplate,
+  type EventTemplateOption,
+} from '../schemas/event-templates.js';
 import { parseIsoTimestamp } from '../time.js';
 
 /**
@@ -36,10 +41,13 @@ export function templateNeedsInput(template: TemplateInput, shiftKey = false): b
 
 /** The one-click path: every option with its default value, empty defaults included (client-behaviour §7.1). */
 export function defaultEventOptions(template: Pick<EventTemplate, 'event_options'>): EventOption[] {
-  return template.event_options.map((o) => ({
-    event_option_name: o.event_option_name,
-    event_option_value: o.event_option_default_value ?? '',
-  }));
+  const visible = optionVisibility(template, initialEventOptionsValues(template, 0).options);
+  return template.event_options
+    .filter((_, i) => visible[i])
+    .map((o) => ({
+      event_option_name: o.event_option_name,
+      event_option_value: o.event_option_default_value ?? '',
+    }));
 }
 
 /** One field of the modal: checkboxes hold the chosen values, every other type one string. */
@@ -86,13 +94,81 @@ function initialValue(option: EventTemplateOption): EventOptionFieldValue {
   return fallback;
 }
 
+/** The value a field holds when empty: no checked values, or no text. */
+function emptyValue(option: EventTemplateOption): EventOptionFieldValue {
+  return option.event_option_type === 'checkboxes' ? [] : '';
+}
+
+/** The value an option contributes to another's visibility rule (static text: its fixed text). */
+function ruleValues(option: EventTemplateOption, value: EventOptionFieldValue | undefined): string[] {
+  if (option.event_option_type === 'static text') return [option.event_option_default_value ?? ''];
+  if (Array.isArray(value)) return value;
+  return value === undefined || value.trim() === '' ? [] : [value.trim()];
+}
+
+/**
+ * Which options are shown for these field values (Sealog 2.4.2 `event_option_visibility`): an
+ * option with a `show if` rule is shown while the named option's value (or one of its checked
+ * values) is in the rule's list, `hide if` the reverse. A hidden option counts as empty for the
+ * rules that name it. A rule naming a missing option (the API refuses those) or caught in a
+ * cycle leaves its option shown. In template order.
+ */
+export function optionVisibility(
+  template: Pick<EventTemplate, 'event_options'>,
+  values: readonly (EventOptionFieldValue | undefined)[],
+): boolean[] {
+  const options = template.event_options;
+  const keys = options.map((o) => optionNameKey(o.event_option_name));
+  const memo = new Map<number, boolean>();
+  const visiting = new Set<number>();
+  const visible = (i: number): boolean => {
+    const known = memo.get(i);
+    if (known !== undefined) return known;
+    const rule = options[i]!.event_option_visibility;
+    const target = rule ? keys.indexOf(optionNameKey(rule.event_option_name)) : -1;
+    if (!rule || target < 0 || target === i || visiting.has(i)) return true;
+    visiting.add(i);
+    const targetValues = visible(target) ? ruleValues(options[target]!, values[target]) : [];
+    visiting.delete(i);
+    const hit = targetValues.some((v) => rule.event_option_values.includes(v));
+    const result = rule.show_hide === 'show if' ? hit : !hit;
+    memo.set(i, result);
+    return result;
+  };
+  return options.map((_, i) => visible(i));
+}
+
+/**
+ * The field values with every hidden option emptied, so a value typed or chosen before its option
+ * was hidden is never sent. Returns the same object when nothing changes.
+ */
+export function clearHiddenOptions(
+  template: Pick<EventTemplate, 'event_options'>,
+  values: EventOptionsFormValues,
+): EventOptionsFormValues {
+  const visible = optionVisibility(template, values.options);
+  let changed = false;
+  const options = values.options.map((value, i) => {
+    const option = template.event_options[i];
+    if (!option || visible[i] || option.event_option_type === 'static text') return value;
+    const empty = emptyValue(option);
+    if (Array.isArray(value) ? value.length === 0 : (value ?? '') === '') return value;
+    changed = true;
+    return empty;
+  });
+  return changed ? { ...values, options } : values;
+}
+
 /** What the modal starts with: defaults, empty text, and the created event's time (client-behaviour §1 #3). */
-export function initialEventOptionsValues(template: TemplateInput, eventTs: number): EventOptionsFormValues {
-  return {
+export function initialEventOptionsValues(
+  template: Pick<EventTemplate, 'event_options'>,
+  eventTs: number,
+): EventOptionsFormValues {
+  return clearHiddenOptions(template, {
     options: template.event_options.map(initialValue),
     freeText: '',
     customTime: formatCustomTime(eventTs),
-  };
+  });
 }
 
 export interface EventOptionsErrors {
@@ -114,8 +190,10 @@ export function validateEventOptions(
 ): EventOptionsErrors | null {
   const errors: EventOptionsErrors = { options: {} };
   let failed = false;
+  const visible = optionVisibility(template, values.options);
   template.event_options.forEach((option, i) => {
-    if (!option.event_option_required || !isEmpty(values.options[i])) return;
+    // A hidden option is never required.
+    if (!visible[i] || !option.event_option_required || !isEmpty(values.options[i])) return;
     const choice = option.event_option_type === 'checkboxes' || option.event_option_type === 'radio buttons';
     errors.options[i] = choice ? eventOptionsMessages.selectAtLeastOne : eventOptionsMessages.required;
     failed = true;
@@ -152,7 +230,7 @@ function submittedValue(option: EventTemplateOption, value: EventOptionFieldValu
 }
 
 /**
- * The update for a valid form: options with an empty value are left out, checkbox choices are
+ * The update for a valid form: hidden options and options with an empty value are left out, checkbox choices are
  * joined with semicolons. An untouched custom time keeps the event's own milliseconds (the field
  * shows whole seconds), so submitting does not move the event.
  */
@@ -162,7 +240,9 @@ export function buildEventOptionsUpdate(
   eventTs: number,
 ): EventOptionsUpdate {
   const event_options: EventOption[] = [];
+  const visible = optionVisibility(template, values.options);
   template.event_options.forEach((option, i) => {
+    if (!visible[i]) return; // Hidden options are left out, static text included.
     const value = submittedValue(option, values.options[i]);
     if (value !== '') event_options.push({ event_option_name: option.event_option_name, event_option_value: value });
   });

@@ -195,3 +195,56 @@ describe('event template form rules (seed 000 §5)', () => {
     expect(templateFromForm(values)).toEqual({ ...rest, template_categories: ['sonar'] });
   });
 });
+
+describe('button colour and option visibility in the form (Sealog 2.4)', () => {
+  const kind = option({
+    event_option_name: 'Kind',
+    event_option_type: 'radio buttons',
+    event_option_values: 'rock, fish',
+  });
+
+  it('checks the colour and each rule, with the form messages', () => {
+    expect(errors(form({ event_button_color: 'blue' }))).toEqual({
+      event_button_color: 'Must be a hex colour like #1a2b3c',
+    });
+    expect(errors(form({ event_button_color: '#AbC' }))).toEqual({});
+    const ruled = (o: Partial<EventTemplateOptionFormValues>) =>
+      errors(form({ event_options: [kind, option({ event_option_name: 'Rock', event_option_type: 'text', ...o })] }));
+    expect(ruled({ visibility_mode: 'show if' })).toEqual({
+      'event_options.1.visibility_option': 'Required',
+      'event_options.1.visibility_values': 'Required',
+    });
+    expect(ruled({ visibility_mode: 'show if', visibility_option: 'Rock', visibility_values: 'a,,b' })).toEqual({
+      'event_options.1.visibility_option': 'Must be another option of this template',
+      'event_options.1.visibility_values': 'Invalid csv list',
+    });
+    expect(ruled({ visibility_mode: 'hide if', visibility_option: 'Kind', visibility_values: 'rock' })).toEqual({});
+  });
+
+  it('round-trips the colour and the rule between the template and the form', () => {
+    const values = form({
+      event_button_color: '#ffcc00',
+      event_options: [
+        kind,
+        option({
+          event_option_name: 'Rock',
+          event_option_type: 'text',
+          visibility_mode: 'show if',
+          visibility_option: 'Kind',
+          visibility_values: 'rock, fish',
+        }),
+      ],
+    });
+    const body = templateFromForm(values);
+    expect(body.event_button_color).toBe('#ffcc00');
+    expect(body.event_options?.[1]?.event_option_visibility).toEqual({
+      show_hide: 'show if',
+      event_option_name: 'Kind',
+      event_option_values: ['rock', 'fish'],
+    });
+    expect(body.event_options?.[0]).not.toHaveProperty('event_option_visibility');
+    expect(createEventTemplateSchema.safeParse(body).success).toBe(true);
+    expect(templateToForm({ ...body, id: 'x' })).toEqual(values);
+    expect(templateFromForm(form())).not.toHaveProperty('event_button_color');
+  });
+});

@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import {
+  buttonColorSchema,
   choiceOptionTypes,
   eventOptionTypes,
   optionNameKey,
+  optionVisibilityModes,
+  type OptionVisibilityMode,
   splitCheckboxDefault,
   type CreateEventTemplate,
   type EventOptionType,
@@ -17,6 +20,8 @@ export const templateFormMessages = {
   optionNameUnique: 'Option name must be unique',
   valueNotInList: 'Value is not in options list',
   valuesNotInList: 'Value(s) is/are not in options list',
+  invalidColor: 'Must be a hex colour like #1a2b3c',
+  unknownOption: 'Must be another option of this template',
 } as const;
 
 /** The button label limit of the form (seed 000 §9). The server accepts longer names from imports. */
@@ -44,6 +49,11 @@ export interface EventTemplateOptionFormValues {
   event_option_default_value: string;
   event_option_required: boolean;
   event_option_allow_freeform: boolean;
+  /** '' = always shown; otherwise the rule of `event_option_visibility`. */
+  visibility_mode: OptionVisibilityMode | '';
+  visibility_option: string;
+  /** Comma text of the rule's values. */
+  visibility_values: string;
 }
 
 /** The whole form: categories are the comma text of their field. */
@@ -55,6 +65,8 @@ export interface EventTemplateFormValues {
   system_template: boolean;
   admin_only: boolean;
   disabled: boolean;
+  /** '' = the default button look. */
+  event_button_color: string;
   event_options: EventTemplateOptionFormValues[];
 }
 
@@ -65,6 +77,9 @@ const optionFormSchema = z.object({
   event_option_default_value: z.string(),
   event_option_required: z.boolean(),
   event_option_allow_freeform: z.boolean(),
+  visibility_mode: z.union([z.enum(optionVisibilityModes), z.literal('')]),
+  visibility_option: z.string(),
+  visibility_values: z.string(),
 });
 
 /**
@@ -80,6 +95,7 @@ export const eventTemplateFormSchema = z
     system_template: z.boolean(),
     admin_only: z.boolean(),
     disabled: z.boolean(),
+    event_button_color: z.string(),
     event_options: z.array(optionFormSchema),
   })
   .superRefine((form, ctx) => {
@@ -88,10 +104,23 @@ export const eventTemplateFormSchema = z
     else if (form.event_name.length > templateNameMaxLength) fail(['event_name'], templateFormMessages.nameTooLong);
     if (form.event_value.trim() === '') fail(['event_value'], templateFormMessages.required);
     if (!isValidCsvList(form.template_categories)) fail(['template_categories'], templateFormMessages.invalidCsv);
+    const color = form.event_button_color.trim();
+    if (color !== '' && !buttonColorSchema.safeParse(color).success)
+      fail(['event_button_color'], templateFormMessages.invalidColor);
 
     const seen = new Set<string>();
+    const keys = form.event_options.map((o) => optionNameKey(o.event_option_name));
     form.event_options.forEach((option, i) => {
       const at = (field: keyof EventTemplateOptionFormValues) => ['event_options', i, field];
+      if (option.visibility_mode !== '') {
+        const target = optionNameKey(option.visibility_option);
+        if (option.visibility_option.trim() === '') fail(at('visibility_option'), templateFormMessages.required);
+        else if (target === keys[i] || !keys.includes(target))
+          fail(at('visibility_option'), templateFormMessages.unknownOption);
+        if (!isValidCsvList(option.visibility_values)) fail(at('visibility_values'), templateFormMessages.invalidCsv);
+        else if (splitCsvList(option.visibility_values).length === 0)
+          fail(at('visibility_values'), templateFormMessages.required);
+      }
       const name = option.event_option_name.trim();
       if (name === '') fail(at('event_option_name'), templateFormMessages.required);
       else if (seen.has(optionNameKey(name))) fail(at('event_option_name'), templateFormMessages.optionNameUnique);
@@ -133,6 +162,9 @@ export function emptyTemplateOption(): EventTemplateOptionFormValues {
     event_option_default_value: '',
     event_option_required: false,
     event_option_allow_freeform: false,
+    visibility_mode: '',
+    visibility_option: '',
+    visibility_values: '',
   };
 }
 
@@ -146,6 +178,7 @@ export function templateToForm(template?: Partial<EventTemplate>): EventTemplate
     system_template: template?.system_template ?? false,
     admin_only: template?.admin_only ?? false,
     disabled: template?.disabled ?? false,
+    event_button_color: template?.event_button_color ?? '',
     event_options: (template?.event_options ?? []).map((o) => ({
       event_option_name: o.event_option_name,
       event_option_type: o.event_option_type,
@@ -153,6 +186,9 @@ export function templateToForm(template?: Partial<EventTemplate>): EventTemplate
       event_option_default_value: o.event_option_default_value ?? '',
       event_option_required: o.event_option_required,
       event_option_allow_freeform: o.event_option_allow_freeform,
+      visibility_mode: o.event_option_visibility?.show_hide ?? '',
+      visibility_option: o.event_option_visibility?.event_option_name ?? '',
+      visibility_values: (o.event_option_visibility?.event_option_values ?? []).join(', '),
     })),
   };
 }
@@ -160,7 +196,8 @@ export function templateToForm(template?: Partial<EventTemplate>): EventTemplate
 /**
  * The request body for a submitted form (seed 000 §4): categories split, trimmed and lower-cased;
  * option values split and trimmed; admin_only forced false unless the template is a system one.
- * Static text keeps no values list; text keeps none either.
+ * Static text keeps no values list; text keeps none either. An empty colour sends no colour (an
+ * update then clears it: see the form).
  */
 export function templateFromForm(form: EventTemplateFormValues): Omit<CreateEventTemplate, 'id'> {
   return {
@@ -171,6 +208,7 @@ export function templateFromForm(form: EventTemplateFormValues): Omit<CreateEven
     system_template: form.system_template,
     admin_only: form.system_template ? form.admin_only : false,
     disabled: form.disabled,
+    ...(form.event_button_color.trim() !== '' ? { event_button_color: form.event_button_color.trim() } : {}),
     event_options: form.event_options.map((o) => {
       const type = o.event_option_type as EventOptionType;
       const choice = choiceOptionTypes.includes(type);
@@ -185,6 +223,15 @@ export function templateFromForm(form: EventTemplateFormValues): Omit<CreateEven
         event_option_default_value: fallback,
         event_option_required: o.event_option_required,
         event_option_allow_freeform: o.event_option_allow_freeform,
+        ...(o.visibility_mode !== ''
+          ? {
+              event_option_visibility: {
+                show_hide: o.visibility_mode,
+                event_option_name: o.visibility_option.trim(),
+                event_option_values: splitCsvList(o.visibility_values),
+              },
+            }
+          : {}),
       };
     }),
   };

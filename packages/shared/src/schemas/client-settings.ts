@@ -46,7 +46,7 @@ export const clientSettingsSchema = z.strictObject({
   loweringIdRegex: z.string().nullable().default(null),
   positionDataSources: z.array(z.string()).default(['vehicleRealtimeNavData']),
   excludeAuxDataSources: z.array(z.string()).default([]),
-  imagesAuxDataSources: z.array(z.string()).default(['vehicleRealtimeFramegrabberData']),
+  imagesAuxDataSources: z.array(z.string()).default(['vehicleRealtimeFramegrabberData', 'eventFileAttachments']),
   auxDataSortOrder: z.array(z.string()).default(['vehicleRealtimeNavData']),
   auxDataSourceReplace: z.record(z.string(), z.string()).nullable().default(null),
   categorySortOrder: z.array(z.string()).nullable().default(null),

@@ -17,6 +17,15 @@ export const auxDataItemSchema = z.strictObject({
 });
 export type AuxDataItem = z.infer<typeof auxDataItemSchema>;
 
+/**
+ * Pictures attached to an event (Sealog 2.4 event attachments): one aux record of this source per
+ * event, holding (camera_name, filename) pairs as frame grabs do, so image panels show them.
+ */
+export const eventAttachmentsDataSource = 'eventFileAttachments';
+/** The camera name of every attachment: the image panel and gallery group them under it. */
+export const eventAttachmentCameraName = 'Attachments';
+export const maxEventAttachments = 5;
+
 export const eventAuxDataSchema = z.object({
   id: z.string(),
   event_id: z.string(),
@@ -53,13 +62,18 @@ const auxFilterFields = {
   value: queryListSchema.optional(),
   freetext: queryListSchema.optional(),
   datasource: queryListSchema.optional(),
+  fulltext: queryListSchema
+    .describe(
+      'Case-insensitive substring search over the data names and values of each aux record (Sealog 2.4.6): a record matches when any term is found and no `!`-prefixed term is. Comma-separated or repeated.',
+    )
+    .optional(),
   startTS: isoTimestampSchema.optional(),
   stopTS: isoTimestampSchema.optional(),
   offset: queryIntSchema(0).optional(),
   limit: queryIntSchema(1).optional(),
 };
 
-/** GET /event_aux_data. `fulltext` and `format` are not accepted (Sealog). */
+/** GET /event_aux_data. `format` is not accepted (Sealog); `fulltext` searches the records' data (Sealog 2.4.6). */
 export const auxDataListQuerySchema = z.strictObject({
   eventID: objectIdSchema.optional(),
   ...auxFilterFields,

@@ -24,6 +24,28 @@ export function splitCheckboxDefault(value: string): string[] {
     .filter((v) => v !== '');
 }
 
+/** `show if` / `hide if` (Sealog 2.4.2): an option shown or hidden by another option's value. */
+export const optionVisibilityModes = ['show if', 'hide if'] as const;
+export type OptionVisibilityMode = (typeof optionVisibilityModes)[number];
+
+/**
+ * An option's visibility rule: shown (or hidden) while the named option's value, or one of its
+ * checked values, is in the list. The rule itself lives in rules/event-options.ts.
+ */
+export const eventOptionVisibilitySchema = z.strictObject({
+  show_hide: z.enum(optionVisibilityModes),
+  event_option_name: z.string().min(1),
+  event_option_values: z.array(z.string()),
+});
+export type EventOptionVisibility = z.infer<typeof eventOptionVisibilitySchema>;
+
+/** The refusals of a visibility rule, shared by the API and the template form. */
+export const optionVisibilityMessages = {
+  missingOption: 'must name another option of this template',
+  ownOption: 'must not name its own option',
+  noValues: 'must contain at least 1 items',
+} as const;
+
 export const eventTemplateOptionSchema = z.strictObject({
   event_option_name: z.string().min(1),
   event_option_type: z.enum(eventOptionTypes),
@@ -31,8 +53,14 @@ export const eventTemplateOptionSchema = z.strictObject({
   event_option_values: z.array(z.string()),
   event_option_allow_freeform: z.boolean(),
   event_option_required: z.boolean(),
+  event_option_visibility: eventOptionVisibilitySchema.optional(),
 });
 export type EventTemplateOption = z.infer<typeof eventTemplateOptionSchema>;
+
+/** A button colour: CSS hex, `#rgb` or `#rrggbb` (Sealog 2.4.5). */
+export const buttonColorSchema = z
+  .string()
+  .regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, { message: 'must be a CSS hex colour like #1a2b3c' });
 
 /**
  * The data rules every stored template keeps, whoever writes it (form, import, script): without
@@ -41,10 +69,27 @@ export type EventTemplateOption = z.infer<typeof eventTemplateOptionSchema>;
  */
 export const eventTemplateOptionsSchema = z.array(eventTemplateOptionSchema).superRefine((options, ctx) => {
   const seen = new Set<string>();
+  const keys = options.map((o) => optionNameKey(o.event_option_name));
   options.forEach((option, i) => {
-    const key = optionNameKey(option.event_option_name);
+    const key = keys[i]!;
     if (seen.has(key)) ctx.addIssue({ code: 'custom', path: [i, 'event_option_name'], message: 'must be unique' });
     seen.add(key);
+
+    const rule = option.event_option_visibility;
+    if (rule) {
+      const target = optionNameKey(rule.event_option_name);
+      const at = (field: string) => [i, 'event_option_visibility', field];
+      if (target === key)
+        ctx.addIssue({ code: 'custom', path: at('event_option_name'), message: optionVisibilityMessages.ownOption });
+      else if (!keys.includes(target))
+        ctx.addIssue({
+          code: 'custom',
+          path: at('event_option_name'),
+          message: optionVisibilityMessages.missingOption,
+        });
+      if (rule.event_option_values.length === 0)
+        ctx.addIssue({ code: 'custom', path: at('event_option_values'), message: optionVisibilityMessages.noValues });
+    }
 
     const type = option.event_option_type;
     const values = option.event_option_values;
@@ -92,6 +137,7 @@ export const eventTemplateSchema = z.object({
   system_template: z.boolean(),
   template_categories: z.array(z.string()),
   template_style: z.record(z.string(), z.unknown()).optional(),
+  event_button_color: z.string().optional(),
   disabled: z.boolean().optional(),
   admin_only: z.boolean(),
   event_options: z.array(eventTemplateOptionSchema),
@@ -105,6 +151,7 @@ const templateFields = {
   system_template: z.boolean(),
   template_categories: z.array(z.string()),
   template_style: z.record(z.string(), z.unknown()),
+  event_button_color: buttonColorSchema,
   disabled: z.boolean(),
   admin_only: z.boolean(),
   event_options: eventTemplateOptionsSchema,
@@ -119,6 +166,7 @@ export const createEventTemplateSchema = z.strictObject({
   system_template: templateFields.system_template,
   template_categories: templateFields.template_categories.optional(),
   template_style: templateFields.template_style.optional(),
+  event_button_color: templateFields.event_button_color.optional(),
   disabled: templateFields.disabled.optional(),
   admin_only: templateFields.admin_only.optional(),
   event_options: templateFields.event_options.optional(),
@@ -134,6 +182,8 @@ export const updateEventTemplateSchema = z
     system_template: templateFields.system_template.optional(),
     template_categories: templateFields.template_categories.optional(),
     template_style: templateFields.template_style.optional(),
+    /** Null clears the colour. */
+    event_button_color: templateFields.event_button_color.nullable().optional(),
     disabled: templateFields.disabled.optional(),
     admin_only: templateFields.admin_only.optional(),
     event_options: templateFields.event_options.optional(),

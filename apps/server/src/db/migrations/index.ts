@@ -3,6 +3,8 @@ import type { Dialect } from '../database.js';
 import * as m001 from './001-initial.js';
 import * as m002 from './002-event-search.js';
 import * as m003 from './003-realtime-outbox.js';
+import * as m004 from './004-aux-data-search.js';
+import * as m005 from './005-template-button-color.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -14,6 +16,8 @@ const ordered: Array<[string, DialectMigration]> = [
   ['001-initial', m001],
   ['002-event-search', m002],
   ['003-realtime-outbox', m003],
+  ['004-aux-data-search', m004],
+  ['005-template-button-color', m005],
 ];
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -106,6 +106,27 @@ describe.each(engines)('auth routes on %s', (engine) => {
       expect((asAdmin.json() as { id: string }).id).toBe(adminId);
     });
 
+    it('accepts the email address, in any case, where the username goes', async () => {
+      const res = await app.api('POST', '/auth/login', {
+        body: { username: 'Admin@NotARealServer.com', password: 'demo' },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect((res.json() as { id: string }).id).toBe(adminId);
+      const user = await createUser({ username: 'mailer', email: 'Mailer.Person@Example.org' });
+      const byMail = await app.api('POST', '/auth/login', {
+        body: { username: 'mailer.person@example.org', password: user.password },
+      });
+      expect((byMail.json() as { id: string }).id).toBe(user.id);
+      // A wrong password or an unknown address gets the username message, not a hint that the address exists.
+      for (const body of [
+        { username: 'admin@notarealserver.com', password: 'wrong' },
+        { username: 'nobody@notarealserver.com', password: 'demo' },
+      ]) {
+        const bad = await app.api('POST', '/auth/login', { body });
+        expect(bad.json()).toEqual(error(401, 'unknown user or bad password'));
+      }
+    });
+
     it('logs the guest in with the empty password', async () => {
       const res = await app.api('POST', '/auth/login', { body: { username: 'guest', password: '' } });
       expect(res.statusCode).toBe(200);
@@ -568,6 +589,19 @@ describe.each(engines)('login rate limit and registration settings on %s', (engi
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
     // Another user from the same address is not blocked by admin's failures.
     expect((await app.api('POST', '/auth/login', { body: { username: 'guest', password: '' } })).statusCode).toBe(200);
+  });
+
+  it('limits failures by email address as by username', async () => {
+    for (let i = 0; i < 3; i++) {
+      const res = await app.api('POST', '/auth/login', {
+        body: { username: 'guest@notarealserver.com', password: 'x' },
+      });
+      expect(res.statusCode).toBe(401);
+    }
+    const blocked = await app.api('POST', '/auth/login', {
+      body: { username: 'GUEST@notarealserver.com', password: '' },
+    });
+    expect(blocked.json()).toEqual(error(429, 'Too many failed login attempts, try again in 5 minutes'));
   });
 
   it('a successful login clears the failures of that username', async () => {

@@ -63,7 +63,16 @@ export class AuthService {
       user =
         (await repo.findByUsername(body.username)) ??
         (lower !== body.username ? await repo.findByUsername(lower) : undefined);
-      if (!user || !(await checkPassword(body.password, user.password))) throw fail('unknown user or bad password');
+      // No such username: the field may hold an email address (Sealog 2.4.2), matched case-insensitively.
+      const candidates = user ? [user] : body.username.includes('@') ? await repo.listByEmailInsensitive(lower) : [];
+      user = undefined;
+      for (const candidate of candidates) {
+        if (await checkPassword(body.password, candidate.password)) {
+          user = candidate;
+          break;
+        }
+      }
+      if (!user) throw fail('unknown user or bad password');
     }
     if (user.disabled) throw new AppError('UNAUTHORIZED', 'account is disabled');
     await verifyRecaptcha(this.ctx.config.reCaptchaSecret, body.reCaptcha, ip);

@@ -1,7 +1,17 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, RawBuilder, Transaction } from 'kysely';
 import type { DB, EventAuxDataTable } from '../../db/schema.js';
 
 export type AuxRow = EventAuxDataTable;
+
+/** A keyset chunk's conditions; `text` is the fulltext condition on `event_aux_data.id` (aux-data-search.ts). */
+export interface ChunkOptions {
+  eventId?: string | undefined;
+  sources: readonly string[] | null;
+  afterId?: string | undefined;
+  offset: number;
+  limit: number;
+  text?: RawBuilder<boolean> | null;
+}
 
 /** Aux-data records: one per (event_id, data_source), a unique index guarantees it. */
 export class EventAuxDataRepository {
@@ -21,27 +31,42 @@ export class EventAuxDataRepository {
   }
 
   /** Aux records of the given events, optionally of the given sources only; per event in id order. */
-  async listByEventIds(eventIds: readonly string[], sources: readonly string[] | null = null): Promise<AuxRow[]> {
+  async listByEventIds(
+    eventIds: readonly string[],
+    sources: readonly string[] | null = null,
+    text: RawBuilder<boolean> | null = null,
+  ): Promise<AuxRow[]> {
     if (eventIds.length === 0 || (sources !== null && sources.length === 0)) return [];
     let q = this.db.selectFrom('event_aux_data').selectAll().where('event_id', 'in', eventIds);
     if (sources !== null) q = q.where('data_source', 'in', sources);
+    if (text !== null) q = q.where(text);
     return q.orderBy('event_id').orderBy('id').execute();
   }
 
   /** A keyset chunk of records in id order, by exact event id and/or sources (no event filter). */
-  async chunk(opts: {
-    eventId?: string | undefined;
-    sources: readonly string[] | null;
-    afterId?: string | undefined;
-    offset: number;
-    limit: number;
-  }): Promise<AuxRow[]> {
+  async chunk(opts: ChunkOptions): Promise<AuxRow[]> {
     if (opts.sources !== null && opts.sources.length === 0) return [];
+    return this.chunkQuery(opts).execute();
+  }
+
+  private chunkQuery(opts: ChunkOptions) {
     let q = this.db.selectFrom('event_aux_data').selectAll();
     if (opts.eventId !== undefined) q = q.where('event_id', '=', opts.eventId);
     if (opts.sources !== null) q = q.where('data_source', 'in', opts.sources);
     if (opts.afterId !== undefined) q = q.where('id', '>', opts.afterId);
-    return q.orderBy('id').limit(opts.limit).offset(opts.offset).execute();
+    if (opts.text) q = q.where(opts.text);
+    return q.orderBy('id').limit(opts.limit).offset(opts.offset);
+  }
+
+  /** The query plan of a chunk (tests check that a fulltext search uses its index). */
+  async explainChunk(opts: ChunkOptions, dialect: 'sqlite' | 'postgres'): Promise<string> {
+    const compiled = this.chunkQuery(opts).compile();
+    const prefix = dialect === 'sqlite' ? 'EXPLAIN QUERY PLAN ' : 'EXPLAIN ';
+    const result = await this.db.executeQuery<Record<string, unknown>>({
+      ...compiled,
+      sql: prefix + compiled.sql,
+    });
+    return result.rows.map((r) => String(r.detail ?? r['QUERY PLAN'] ?? JSON.stringify(r))).join('\n');
   }
 
   async insert(row: AuxRow): Promise<void> {

@@ -333,13 +333,63 @@ describe.each(engines)('event aux data API on %s', (engine) => {
       expect(idsOf(await get(`/event_aux_data?startTS=${at(1)}&offset=1&limit=2`))).toEqual([1, 2]);
     });
 
-    it('refuses eventID with event filters, and fulltext or format', async () => {
+    it('fulltext: case-insensitive substrings of data values and names, `!` excludes, with the other filters', async () => {
+      expect(idsOf(await get('/event_aux_data?fulltext=MAIN_2'))).toEqual([4]);
+      expect(idsOf(await get('/event_aux_data?fulltext=camera_NAME'))).toEqual([1, 4, 6]);
+      expect(idsOf(await get('/event_aux_data?fulltext=main_0,main_3'))).toEqual([1, 6]);
+      expect(idsOf(await get('/event_aux_data?fulltext=!camera'))).toEqual([0, 2, 3, 5]);
+      expect(idsOf(await get('/event_aux_data?fulltext=down&fulltext=!DOWN_3'))).toEqual([1, 4]);
+      // Terms shorter than the index's trigrams are still searched.
+      expect(idsOf(await get('/event_aux_data?fulltext=_3'))).toEqual([6]);
+      expect(idsOf(await get(`/event_aux_data?eventID=${ids[2]}&fulltext=23.55`))).toEqual([3]);
+      expect(idsOf(await get('/event_aux_data?fulltext=camera&limit=1&offset=1'))).toEqual([4]);
+      expect(idsOf(await get('/event_aux_data?value=!ASNAP&fulltext=camera'))).toEqual([4]);
+      expect(idsOf(await get('/event_aux_data?datasource=vehicleRealtimeNavData&fulltext=!1003'))).toEqual([0, 2, 3]);
+      // A term is text, never a pattern.
+      for (const term of ['%', 'main_.', '.*'])
+        expect((await get(`/event_aux_data?fulltext=${encodeURIComponent(term)}`)).statusCode, term).toBe(404);
+      const lowering = await insertLowering(t.ctx.database.db, { start_ts: at(2), stop_ts: at(10) });
+      expect(idsOf(await get(`/event_aux_data/bylowering/${lowering}?fulltext=Down`))).toEqual([4, 6]);
+      const cruise = await insertCruise(t.ctx.database.db, { start_ts: at(0), stop_ts: at(2) });
+      expect(idsOf(await get(`/event_aux_data/bycruise/${cruise}?fulltext=!camera`))).toEqual([0, 2]);
+    });
+
+    it('fulltext follows writes: numbers, replaced and merged data, deleted records', async () => {
+      const created = await post({
+        event_id: ids[1],
+        data_source: 'ctd',
+        data_array: [{ data_name: 'Salinity', data_value: 34.871, data_uom: 'psu' }],
+      });
+      const ctdId = (created.json() as { insertedId: string }).insertedId;
+      expect((await get('/event_aux_data?fulltext=34.87')).json()).toMatchObject([{ id: ctdId }]);
+      expect((await get('/event_aux_data?fulltext=salinity')).json()).toMatchObject([{ id: ctdId }]);
+      await patch(ctdId, { data_array: [{ data_name: 'Salinity', data_value: 35.002 }] });
+      expect((await get('/event_aux_data?fulltext=34.87')).statusCode).toBe(404);
+      expect((await get('/event_aux_data?fulltext=35.002')).json()).toMatchObject([{ id: ctdId }]);
+      await post({ event_id: ids[1], data_source: 'ctd', data_array: [{ data_name: 'oxygen', data_value: 'low' }] });
+      expect((await get('/event_aux_data?fulltext=oxygen')).json()).toMatchObject([{ id: ctdId }]);
+      expect((await get('/event_aux_data?fulltext=salinity')).statusCode).toBe(404);
+      await t.api('DELETE', `/event_aux_data/${ctdId}`, { token: admin });
+      expect((await get('/event_aux_data?fulltext=oxygen')).statusCode).toBe(404);
+    });
+
+    it('documents fulltext in OpenAPI on the three lists', async () => {
+      const doc = (await t.app.inject({ method: 'GET', url: '/sealog-server/swagger.json' })).json() as {
+        paths: Record<string, { get?: { parameters?: Array<{ name: string; in: string; description?: string }> } }>;
+      };
+      for (const route of ['/event_aux_data', '/event_aux_data/bycruise/{id}', '/event_aux_data/bylowering/{id}']) {
+        const param = doc.paths[`/sealog-server/api/v1${route}`]?.get?.parameters?.find((p) => p.name === 'fulltext');
+        expect(param, route).toMatchObject({ in: 'query' });
+        expect(param?.description, route).toMatch(/substring search over the data names and values/);
+      }
+    });
+
+    it('refuses eventID with event filters, and format', async () => {
       expect((await get(`/event_aux_data?eventID=${ids[0]}&author=x`)).json()).toEqual({
         statusCode: 400,
         error: 'Bad Request',
         message: 'Cannot include param eventID when using author, value, freetext, startTS or stopTS',
       });
-      expect((await get('/event_aux_data?fulltext=x')).statusCode).toBe(400);
       expect((await get('/event_aux_data?format=csv')).statusCode).toBe(400);
       expect((await get('/event_aux_data?eventID=123')).statusCode).toBe(400);
     });

@@ -3,6 +3,7 @@ import {
   newObjectId,
   shouldPublish,
   splitFilterTerms,
+  splitNegatedTerms,
   type AuxDataByRecordQuery,
   type AuxDataItem,
   type AuxDataListQuery,
@@ -10,6 +11,7 @@ import {
   type EventAuxData,
   type UpdateEventAuxData,
 } from '@bathylog/shared';
+import { sql, type RawBuilder } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { parseJson } from '../../lib/json.js';
@@ -20,6 +22,7 @@ import { EventQueries, groupByEvent } from '../events/event-queries.js';
 import type { EventRow } from '../events/event-search.js';
 import { EventsRepository } from '../events/events.repository.js';
 import type { RecordKind } from '../events/record-windows.repository.js';
+import { auxTextCondition } from './aux-data-search.js';
 import { EventAuxDataRepository, type AuxRow } from './event-aux-data.repository.js';
 
 const chunkSize = 1000;
@@ -75,8 +78,18 @@ export class EventAuxDataService {
     return new EventAuxDataRepository(this.ctx.database.db);
   }
 
-  /** Aux records of the events a source yields, in event order, of the given sources only. */
-  private auxOfEvents(events: ChunkSource<EventRow>, sources: string[] | null): ChunkSource<string> {
+  /** The `fulltext` condition on `event_aux_data.id`, or null without terms. */
+  private textCondition(fulltext: string[] | undefined): RawBuilder<boolean> | null {
+    const terms = splitNegatedTerms(splitFilterTerms(fulltext));
+    return auxTextCondition(this.ctx.database.dialect, terms, sql.ref('event_aux_data.id'));
+  }
+
+  /** Aux records of the events a source yields, in event order, of the given sources (and text) only. */
+  private auxOfEvents(
+    events: ChunkSource<EventRow>,
+    sources: string[] | null,
+    text: RawBuilder<boolean> | null,
+  ): ChunkSource<string> {
     const repo = this.repo;
     return async function* () {
       for await (const rows of events()) {
@@ -84,6 +97,7 @@ export class EventAuxDataService {
           await repo.listByEventIds(
             rows.map((r) => r.id),
             sources,
+            text,
           ),
         );
         const out: string[] = [];
@@ -95,9 +109,13 @@ export class EventAuxDataService {
 
   private async auxOfFilteredEvents(query: AuxDataByRecordQuery, window: { lo: number; hi: number }): Promise<Output> {
     const sources = datasourceList(query.datasource);
-    const resolved = await this.queries.resolve(query, window, 'exact');
+    // `fulltext` is about the aux records here, not the events (EventFilter's fulltext).
+    const { fulltext, ...eventQuery } = query;
+    const resolved = await this.queries.resolve(eventQuery, window, 'exact');
     const events = this.queries.rows(resolved, { order: 'asc' });
-    return jsonArrayOutput(page(this.auxOfEvents(events, sources), query.offset, query.limit));
+    return jsonArrayOutput(
+      page(this.auxOfEvents(events, sources, this.textCondition(fulltext)), query.offset, query.limit),
+    );
   }
 
   async list(query: AuxDataListQuery): Promise<Output> {
@@ -114,6 +132,7 @@ export class EventAuxDataService {
       return this.auxOfFilteredEvents(query, globalWindow());
     }
     const sources = datasourceList(query.datasource);
+    const text = this.textCondition(query.fulltext);
     const repo = this.repo;
     const records: ChunkSource<string> = async function* () {
       let afterId: string | undefined;
@@ -121,7 +140,7 @@ export class EventAuxDataService {
       let remaining = query.limit ?? Number.POSITIVE_INFINITY;
       while (remaining > 0) {
         const take = Math.min(chunkSize, remaining);
-        const rows = await repo.chunk({ eventId: query.eventID, sources, afterId, offset: skip, limit: take });
+        const rows = await repo.chunk({ eventId: query.eventID, sources, afterId, offset: skip, limit: take, text });
         if (rows.length === 0) return;
         yield rows.map(auxJson);
         remaining -= rows.length;

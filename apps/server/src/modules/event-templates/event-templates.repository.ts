@@ -12,6 +12,7 @@ export interface EventTemplateRecord {
   system_template: boolean;
   template_categories: string[];
   template_style: Record<string, unknown> | null;
+  event_button_color: string | null;
   disabled: boolean;
   admin_only: boolean;
   event_options: EventTemplateOption[];
@@ -27,6 +28,7 @@ function fromRow(row: Selectable<EventTemplatesTable>): EventTemplateRecord {
     system_template: !!row.system_template,
     template_categories: parseJson<string[]>(row.template_categories, []),
     template_style: style && typeof style === 'object' && !Array.isArray(style) ? style : null,
+    event_button_color: row.event_button_color,
     disabled: !!row.disabled,
     admin_only: !!row.admin_only,
     event_options: parseJson<EventTemplateOption[]>(row.event_options, []),
@@ -42,6 +44,7 @@ function toRow(t: EventTemplateRecord): EventTemplatesTable {
     system_template: t.system_template ? 1 : 0,
     template_categories: JSON.stringify(t.template_categories),
     template_style: t.template_style === null ? null : JSON.stringify(t.template_style),
+    event_button_color: t.event_button_color,
     disabled: t.disabled ? 1 : 0,
     admin_only: t.admin_only ? 1 : 0,
     event_options: JSON.stringify(t.event_options),

@@ -24,6 +24,12 @@ const choiceOption = (name: string, type: string, values: string[], fallback?: s
   event_option_required: true,
 });
 
+const visibility = (show_hide: string, event_option_name: string, event_option_values: string[]) => ({
+  show_hide,
+  event_option_name,
+  event_option_values,
+});
+
 const template = (overrides: Record<string, unknown> = {}) => ({
   event_name: 'Fish',
   event_value: 'FISH',
@@ -264,8 +270,63 @@ describe.each(engines)('event templates API on %s', (engine) => {
       ],
       [
         'unknown option key',
-        { event_options: [{ ...staticOption('A', 'x'), event_option_visibility: {} }] },
-        '"event_options[0].event_option_visibility" is not allowed',
+        { event_options: [{ ...staticOption('A', 'x'), event_option_hint: 'x' }] },
+        '"event_options[0].event_option_hint" is not allowed',
+      ],
+      [
+        'a visibility rule naming a missing option',
+        {
+          event_options: [
+            choiceOption('Kind', 'radio buttons', ['rock', 'fish']),
+            { ...staticOption('A', 'x'), event_option_visibility: visibility('show if', 'Depth', ['1']) },
+          ],
+        },
+        '"event_options[1].event_option_visibility.event_option_name" must name another option of this template',
+      ],
+      [
+        'a visibility rule naming its own option',
+        {
+          event_options: [
+            choiceOption('Kind', 'radio buttons', ['rock', 'fish']),
+            { ...choiceOption('A', 'dropdown', ['x']), event_option_visibility: visibility('hide if', 'a', ['x']) },
+          ],
+        },
+        '"event_options[1].event_option_visibility.event_option_name" must not name its own option',
+      ],
+      [
+        'a visibility rule with an empty values list',
+        {
+          event_options: [
+            choiceOption('Kind', 'radio buttons', ['rock', 'fish']),
+            { ...staticOption('A', 'x'), event_option_visibility: visibility('show if', 'Kind', []) },
+          ],
+        },
+        '"event_options[1].event_option_visibility.event_option_values" must contain at least 1 items',
+      ],
+      [
+        'a visibility rule with an unknown mode',
+        {
+          event_options: [
+            choiceOption('Kind', 'radio buttons', ['rock', 'fish']),
+            { ...staticOption('A', 'x'), event_option_visibility: visibility('show unless', 'Kind', ['rock']) },
+          ],
+        },
+        '"event_options[1].event_option_visibility.show_hide" must be one of [show if, hide if]',
+      ],
+      [
+        'a button colour that is not CSS hex',
+        { event_button_color: 'red' },
+        '"event_button_color" must be a CSS hex colour like #1a2b3c',
+      ],
+      [
+        'a button colour with a bad length',
+        { event_button_color: '#12345' },
+        '"event_button_color" must be a CSS hex colour like #1a2b3c',
+      ],
+      [
+        'radio buttons without values',
+        { event_options: [choiceOption('A', 'radio buttons', [])] },
+        '"event_options[0].event_option_values" must contain at least 1 items for a radio buttons option',
       ],
       [
         'duplicate option names (as events would store them)',
@@ -330,6 +391,45 @@ describe.each(engines)('event templates API on %s', (engine) => {
           ],
         }),
       );
+    });
+
+    it('keeps button colours and visibility rules through create, update, export and import', async () => {
+      const options = [
+        choiceOption('Kind', 'radio buttons', ['rock', 'fish'], 'rock'),
+        {
+          ...choiceOption('Rock type', 'dropdown', ['basalt', 'granite']),
+          event_option_visibility: visibility('show if', 'Kind', ['rock']),
+        },
+        {
+          ...choiceOption('Count', 'text', []),
+          event_option_visibility: visibility('hide if', 'kind', ['rock', 'fish']),
+        },
+      ];
+      const id = await create(template({ event_button_color: '#FFCC00', event_options: options }));
+      const stored = (await t.api('GET', `/event_templates/${id}`, { token: admin })).json() as Record<string, unknown>;
+      expect(stored).toMatchObject({ event_button_color: '#FFCC00', event_options: options });
+      // A template manager's PATCH changes the colour; null clears it.
+      const patch = (body: unknown) => t.api('PATCH', `/event_templates/${id}`, { token: tm, body });
+      expect((await patch({ event_button_color: '#123' })).statusCode).toBe(204);
+      expect((await t.api('GET', `/event_templates/${id}`, { token: tm })).json()).toMatchObject({
+        event_button_color: '#123',
+      });
+      expect((await patch({ event_button_color: null })).statusCode).toBe(204);
+      expect((await t.api('GET', `/event_templates/${id}`, { token: tm })).json()).not.toHaveProperty(
+        'event_button_color',
+      );
+      expect((await patch({ event_button_color: '#0a7d3c' })).statusCode).toBe(204);
+
+      // Export (the list as JSON) and import (POST with the exported record, id kept) round trip.
+      const exported = (await t.api('GET', '/event_templates', { token: admin })).json() as Array<
+        Record<string, unknown>
+      >;
+      expect(exported).toHaveLength(1);
+      await t.ctx.database.db.deleteFrom('event_templates').execute();
+      const imported = await t.api('POST', '/event_templates', { token: admin, body: exported[0] });
+      expect(imported.statusCode, imported.body).toBe(201);
+      expect((await t.api('GET', `/event_templates/${id}`, { token: admin })).json()).toEqual(exported[0]);
+      expect(exported[0]).toMatchObject({ event_button_color: '#0a7d3c', event_options: options });
     });
 
     it('rejects bad bodies and ids on PATCH and DELETE', async () => {

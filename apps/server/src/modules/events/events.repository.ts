@@ -42,6 +42,10 @@ export class EventsRepository {
    * per-row delete triggers find nothing to unindex (a wipe of a million events stays quick).
    */
   async deleteAll(dialect: Dialect): Promise<void> {
+    if (dialect === 'sqlite') {
+      await sql`INSERT INTO event_aux_fts(event_aux_fts) VALUES ('delete-all')`.execute(this.db);
+      await sql`DELETE FROM event_aux_search`.execute(this.db);
+    }
     await this.db.deleteFrom('event_aux_data').execute();
     if (dialect === 'sqlite') {
       await sql`INSERT INTO events_fts(events_fts) VALUES ('delete-all')`.execute(this.db);

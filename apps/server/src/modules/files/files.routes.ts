@@ -11,6 +11,7 @@ import type { ApiInstance } from '../../plugins/types.js';
 import type { RecordKind } from '../access/access.repository.js';
 import { CruisesService } from '../cruises/cruises.service.js';
 import { LoweringsService } from '../lowerings/lowerings.service.js';
+import { EventAttachmentsService } from './event-attachments.service.js';
 import { maxFilesPerUpload, RecordFilesService, uploadTooLarge } from './files.service.js';
 import { contentTypeFor, isActiveContent } from './mime.js';
 import { safeSegments, uploadFileName } from './safe-path.js';
@@ -90,6 +91,7 @@ export async function filesRoutes(app: ApiInstance, ctx: AppContext): Promise<vo
   const lowerings = new LoweringsService(ctx);
   const limitMb = ctx.config.uploadLimitMb;
   const services = { cruise: cruises, lowering: lowerings };
+  const attachments = new EventAttachmentsService(ctx);
 
   await app.register(
     async (plain) => {
@@ -204,6 +206,51 @@ export async function filesRoutes(app: ApiInstance, ctx: AppContext): Promise<vo
           },
         );
       }
+
+      // Event attachments (Sealog 2.4): FilePond's process stores the picture at once and answers
+      // its stored name; revert (with that name as the body) removes it again.
+      const writeEvents = { auth: true, scopes: ['admin', 'write_events'] } as const;
+      scope.post(
+        '/images/filepond/process/:id',
+        { config: writeEvents, schema: { params: idParamsSchema, tags: ['files'] } },
+        async (req, reply) => {
+          const { id } = req.params;
+          await attachments.assertCanAttach(caller(req), id);
+          assertMultipart(req);
+          let stored: string | undefined;
+          try {
+            for await (const part of req.parts()) {
+              if (part.type !== 'file') continue;
+              if (stored !== undefined) {
+                part.file.resume();
+                continue;
+              }
+              stored = await attachments.attach(caller(req), id, part.file);
+            }
+          } catch (err) {
+            if (stored) await attachments.remove(caller(req), stored).catch(() => undefined);
+            throw uploadError(err, limitMb);
+          }
+          if (!stored) throw new AppError('BAD_REQUEST', 'The upload holds no file');
+          return reply.code(201).type('text/plain; charset=utf-8').send(stored);
+        },
+      );
+      scope.delete(
+        '/images/filepond/revert',
+        { config: writeEvents, schema: { tags: ['files'] } },
+        async (req, reply) => {
+          let body = typeof req.body === 'string' ? req.body.trim() : '';
+          if (body.startsWith('"')) {
+            try {
+              body = String(JSON.parse(body));
+            } catch {
+              // Not JSON after all: checked as it is.
+            }
+          }
+          await attachments.remove(caller(req), body);
+          return reply.code(204).send();
+        },
+      );
 
       // Frame grabs and other images written by inserter scripts: public, as in Sealog.
       // `?w=<width>` answers a JPEG thumbnail of that width (thumbnails.ts), cached beside the original.

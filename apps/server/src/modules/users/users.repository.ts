@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { DB, UsersTable } from '../../db/schema.js';
 import { parseJson } from '../../lib/json.js';
 
@@ -64,6 +64,18 @@ export class UsersRepository {
   async findByEmail(email: string): Promise<UserRecord | undefined> {
     const row = await this.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
     return row && fromRow(row);
+  }
+
+  /** Users whose email matches case-insensitively (login by email); oldest first, as emails are not unique. */
+  async listByEmailInsensitive(email: string): Promise<UserRecord[]> {
+    const rows = await this.db
+      .selectFrom('users')
+      .selectAll()
+      .where(sql<string>`lower(email)`, '=', email.toLowerCase())
+      .orderBy('id', 'asc')
+      .limit(10)
+      .execute();
+    return rows.map(fromRow);
   }
 
   async findByLoginToken(token: string): Promise<UserRecord | undefined> {

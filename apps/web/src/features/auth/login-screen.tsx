@@ -77,7 +77,7 @@ export function LoginScreen() {
             <ErrorAlert message={error} />
             <Form noValidate onSubmit={onSubmit} aria-label="Login">
               <TextField
-                placeholder="Username"
+                placeholder="Username or email"
                 registration={register('username')}
                 error={errors.username}
                 autoComplete="username"

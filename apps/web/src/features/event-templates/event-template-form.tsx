@@ -7,11 +7,15 @@ import {
   type Control,
   type FieldErrors,
   type UseFormRegister,
+  type UseFormSetValue,
 } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
+  buttonTextColor,
   emptyTemplateOption,
   eventOptionTypes,
+  normalizeHexColor,
+  optionVisibilityModes,
   eventTemplateFormSchema,
   templateFromForm,
   templateToForm,
@@ -39,6 +43,7 @@ export function isBlankTemplateForm(values: EventTemplateFormValues): boolean {
 function OptionFields({
   index,
   count,
+  optionNames,
   control,
   register,
   errors,
@@ -47,6 +52,8 @@ function OptionFields({
 }: {
   index: number;
   count: number;
+  /** Every option's name, in form order (the visibility rule names one of the others). */
+  optionNames: string[];
   control: Control<EventTemplateFormValues>;
   register: UseFormRegister<EventTemplateFormValues>;
   errors: FieldErrors<EventTemplateFormValues>;
@@ -54,6 +61,8 @@ function OptionFields({
   onRemove: (index: number) => void;
 }) {
   const type = useWatch({ control, name: `event_options.${index}.event_option_type` });
+  const visibilityMode = useWatch({ control, name: `event_options.${index}.visibility_mode` });
+  const otherNames = optionNames.filter((name, j) => j !== index && name.trim() !== '');
   const optionErrors = errors.event_options?.[index];
   const id = (field: string) => `template-option-${index}-${field}`;
   const n = index + 1;
@@ -201,7 +210,125 @@ function OptionFields({
           {...register(`event_options.${index}.event_option_required`)}
         />
       )}
+      <Row className="mt-2">
+        <Col sm={4}>
+          <Form.Group className="mb-2" controlId={id('visibility')}>
+            <FieldLabel>Visibility</FieldLabel>
+            <Form.Select size="sm" {...register(`event_options.${index}.visibility_mode`)}>
+              <option value="">always shown</option>
+              {optionVisibilityModes.map((mode) => (
+                <option key={mode} value={mode}>
+                  {mode}
+                </option>
+              ))}
+            </Form.Select>
+          </Form.Group>
+        </Col>
+        {visibilityMode && (
+          <>
+            <Col sm={4}>
+              <Form.Group className="mb-2" controlId={id('visibility-option')}>
+                <FieldLabel required>Option</FieldLabel>
+                <Form.Select
+                  size="sm"
+                  isInvalid={!!optionErrors?.visibility_option}
+                  {...describedBy(id('visibility-option'), optionErrors?.visibility_option?.message)}
+                  {...register(`event_options.${index}.visibility_option`)}
+                >
+                  <option value="" />
+                  {otherNames.map((name) => (
+                    <option key={name} value={name}>
+                      {name}
+                    </option>
+                  ))}
+                </Form.Select>
+                <Form.Control.Feedback type="invalid" id={`${id('visibility-option')}-feedback`}>
+                  {optionErrors?.visibility_option?.message}
+                </Form.Control.Feedback>
+              </Form.Group>
+            </Col>
+            <Col sm={4}>
+              <Form.Group className="mb-2" controlId={id('visibility-values')}>
+                <FieldLabel required>Values</FieldLabel>
+                <Form.Control
+                  type="text"
+                  size="sm"
+                  placeholder="value1,value2"
+                  isInvalid={!!optionErrors?.visibility_values}
+                  {...describedBy(id('visibility-values'), optionErrors?.visibility_values?.message)}
+                  {...register(`event_options.${index}.visibility_values`)}
+                />
+                <Form.Control.Feedback type="invalid" id={`${id('visibility-values')}-feedback`}>
+                  {optionErrors?.visibility_values?.message}
+                </Form.Control.Feedback>
+              </Form.Group>
+            </Col>
+          </>
+        )}
+      </Row>
     </fieldset>
+  );
+}
+
+/** The button colour: a hex field, a colour picker beside it, and the button as the console will show it. */
+function ButtonColorField({
+  control,
+  register,
+  setValue,
+  error,
+}: {
+  control: Control<EventTemplateFormValues>;
+  register: UseFormRegister<EventTemplateFormValues>;
+  setValue: UseFormSetValue<EventTemplateFormValues>;
+  error: string | undefined;
+}) {
+  const color = useWatch({ control, name: 'event_button_color' });
+  const name = useWatch({ control, name: 'event_name' });
+  const hex = normalizeHexColor(color ?? '');
+  const set = (value: string) => setValue('event_button_color', value, { shouldDirty: true, shouldValidate: true });
+  return (
+    <Form.Group className="mb-3" controlId="template-form-button-color">
+      <FieldLabel>Button Colour</FieldLabel>
+      <div className="d-flex align-items-center gap-2">
+        <Form.Control
+          type="color"
+          size="sm"
+          className="form-control-color flex-shrink-0"
+          aria-label="Pick the button colour"
+          value={hex ?? '#2a9fd6'}
+          onChange={(e) => set(e.target.value)}
+        />
+        <Form.Control
+          type="text"
+          size="sm"
+          placeholder="default, or #rrggbb"
+          style={{ maxWidth: '10rem' }}
+          isInvalid={!!error}
+          {...describedBy('template-form-button-color', error)}
+          {...register('event_button_color')}
+        />
+        <Button variant="link" size="sm" className="px-1" disabled={!color} onClick={() => set('')}>
+          Default colour
+        </Button>
+        <span className="small ms-auto">Preview</span>
+        <Button
+          size="sm"
+          variant={hex ? undefined : 'primary'}
+          tabIndex={-1}
+          data-testid="template-button-preview"
+          style={hex ? { backgroundColor: hex, borderColor: hex, color: buttonTextColor(hex) } : undefined}
+        >
+          {name?.trim() || 'Button'}
+        </Button>
+      </div>
+      <Form.Control.Feedback
+        type="invalid"
+        id="template-form-button-color-feedback"
+        className={error ? 'd-block' : undefined}
+      >
+        {error}
+      </Form.Control.Feedback>
+    </Form.Group>
   );
 }
 
@@ -228,6 +355,7 @@ export function EventTemplateForm({ template, isAdmin, onSaved, onBlankChange }:
     handleSubmit,
     reset,
     control,
+    setValue,
     formState: { errors, isDirty, isSubmitting },
   } = useForm<EventTemplateFormValues>({ resolver: zodResolver(eventTemplateFormSchema), defaultValues: initial });
   const { fields, append, remove, move } = useFieldArray({ control, name: 'event_options' });
@@ -245,9 +373,14 @@ export function EventTemplateForm({ template, isAdmin, onSaved, onBlankChange }:
     const body = templateFromForm(form);
     try {
       if (template) {
-        await updateEventTemplate(template.id, body);
+        // An emptied colour field clears the stored colour.
+        await updateEventTemplate(template.id, { ...body, event_button_color: body.event_button_color ?? null });
         setMessage('Event Template updated');
-        reset(templateToForm({ ...template, ...body }));
+        const { event_button_color: color, ...saved } = body;
+        const next: EventTemplate = { ...template, ...saved };
+        if (color) next.event_button_color = color;
+        else delete next.event_button_color;
+        reset(templateToForm(next));
         await onSaved({ id: template.id, created: false });
       } else {
         const id = await createEventTemplate(body);
@@ -296,6 +429,12 @@ export function EventTemplateForm({ template, isAdmin, onSaved, onBlankChange }:
             registration={register('template_categories')}
             error={errors.template_categories}
           />
+          <ButtonColorField
+            control={control}
+            register={register}
+            setValue={setValue}
+            error={errors.event_button_color?.message}
+          />
           <Row className="mb-2">
             <Col sm={6}>
               <Form.Check
@@ -337,6 +476,7 @@ export function EventTemplateForm({ template, isAdmin, onSaved, onBlankChange }:
               key={field.id}
               index={index}
               count={fields.length}
+              optionNames={(values.event_options ?? []).map((o) => o?.event_option_name ?? '')}
               control={control}
               register={register}
               errors={errors}

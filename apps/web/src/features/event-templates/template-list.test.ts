@@ -41,3 +41,36 @@ describe('template import body', () => {
     expect(createEventTemplateSchema.safeParse(body).success).toBe(true);
   });
 });
+
+describe('template import of Sealog 2.4 fields', () => {
+  it("keeps the button colour and the options' visibility rules", () => {
+    const rule = { show_hide: 'show if', event_option_name: 'Kind', event_option_values: ['rock'] };
+    const body = templateImportBody({
+      event_name: 'Rock',
+      event_value: 'ROCK',
+      event_free_text_required: false,
+      system_template: false,
+      event_button_color: '#ffcc00',
+      event_options: [
+        {
+          event_option_name: 'Kind',
+          event_option_type: 'radio buttons',
+          event_option_values: ['rock', 'fish'],
+          event_option_allow_freeform: false,
+          event_option_required: false,
+        },
+        {
+          event_option_name: 'Rock type',
+          event_option_type: 'text',
+          event_option_values: [],
+          event_option_allow_freeform: false,
+          event_option_required: true,
+          event_option_visibility: rule,
+        },
+      ],
+    });
+    expect(body.event_button_color).toBe('#ffcc00');
+    expect((body.event_options as Array<Record<string, unknown>>)[1]!.event_option_visibility).toEqual(rule);
+    expect(createEventTemplateSchema.safeParse(body).success).toBe(true);
+  });
+});

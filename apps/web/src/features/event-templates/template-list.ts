@@ -23,6 +23,7 @@ const templateKeys = [
   'system_template',
   'template_categories',
   'template_style',
+  'event_button_color',
   'disabled',
   'admin_only',
   'event_options',
@@ -35,6 +36,7 @@ const optionKeys = [
   'event_option_values',
   'event_option_allow_freeform',
   'event_option_required',
+  'event_option_visibility',
 ] as const;
 
 function pick(record: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {

@@ -1,6 +1,6 @@
-import { useMemo, useState, type MouseEvent } from 'react';
+import { useMemo, useState, type CSSProperties, type MouseEvent } from 'react';
 import { Alert, Button, Nav } from 'react-bootstrap';
-import type { EventTemplate } from '@bathylog/shared';
+import { buttonTextColor, normalizeHexColor, type EventTemplate } from '@bathylog/shared';
 import { errorMessage } from '../../../api/client';
 import { useEventTemplates } from '../../../api/event-templates';
 import { ErrorAlert } from '../../../components/alerts';
@@ -10,6 +10,25 @@ import { useSettings } from '../../../lib/settings';
 import { categoryCookie, categoryTabs, initialTab, templatesInTab, usableTemplates } from '../lib/categories';
 
 const oneYear = 365 * 24 * 3600;
+
+/** A template's own colour (Sealog 2.4.5), its label black or white for WCAG AA contrast. */
+function buttonStyle(template: EventTemplate): CSSProperties | undefined {
+  const hex = normalizeHexColor(template.event_button_color ?? '');
+  if (!hex) return undefined;
+  const text = buttonTextColor(hex);
+  // Bootstrap's button variables, so hover and focus keep the colour instead of the theme's blue.
+  return {
+    '--bs-btn-bg': hex,
+    '--bs-btn-border-color': hex,
+    '--bs-btn-hover-bg': hex,
+    '--bs-btn-hover-border-color': text,
+    '--bs-btn-active-bg': hex,
+    '--bs-btn-active-border-color': text,
+    '--bs-btn-color': text,
+    '--bs-btn-hover-color': text,
+    '--bs-btn-active-color': text,
+  } as CSSProperties;
+}
 
 export interface TemplateButtonsProps {
   /** A template button was pressed; `shiftKey` asks for the options modal (custom time). */
@@ -71,7 +90,14 @@ export function TemplateButtons({ onTemplate }: TemplateButtonsProps) {
       )}
       <div className="template-button-grid">
         {shown.map((t) => (
-          <Button key={t.id} variant="primary" className="template-button" onClick={click(t)} title={t.event_value}>
+          <Button
+            key={t.id}
+            variant="primary"
+            className="template-button"
+            onClick={click(t)}
+            title={t.event_value}
+            style={buttonStyle(t)}
+          >
             {t.event_name}
           </Button>
         ))}

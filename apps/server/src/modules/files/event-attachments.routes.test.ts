@@ -1,0 +1,152 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { newObjectId } from '@bathylog/shared';
+import { createTestApp, engines, type TestApp } from '../../../test/test-app.js';
+import { createUser, filepondBody, multipart } from '../../../test/factories-cruises.js';
+
+type Json = Record<string, unknown>;
+const files = '/sealog-server/files';
+
+/** The smallest valid PNG (1×1) and the first bytes of a JPEG: what the server sniffs. */
+const png = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360f8cfc000000301010018dd8db00000000049454e44ae426082',
+  'hex',
+);
+const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(64, 1)]);
+
+describe.each(engines)('event attachments on %s', (engine) => {
+  let t: TestApp;
+  let admin: string;
+  let author: { token: string; name: string };
+  let other: string;
+  let manager: string;
+  let watcher: string;
+  let n = 0;
+
+  beforeAll(async () => {
+    t = await createTestApp(engine, { uploadLimitMb: 0.01 });
+    admin = await t.login('admin', 'demo');
+    const stamp = Date.now().toString(36);
+    author = { name: `logger${stamp}`, token: (await createUser(t, admin, `logger${stamp}`, ['event_logger'])).token };
+    other = (await createUser(t, admin, `other${stamp}`, ['event_logger'])).token;
+    manager = (await createUser(t, admin, `manager${stamp}`, ['event_manager'])).token;
+    watcher = (await createUser(t, admin, `watcher${stamp}`, ['event_watcher'])).token;
+  });
+  afterAll(() => t?.close());
+
+  let event: string;
+  beforeEach(async () => {
+    const res = await t.api('POST', '/events', { token: author.token, body: { event_value: 'PHOTO' } });
+    expect(res.statusCode, res.body).toBe(201);
+    event = (res.json() as { insertedId: string }).insertedId;
+  });
+
+  const images = () => readdirSync(t.ctx.paths.images).filter((f) => !f.startsWith('.') || f.endsWith('.part'));
+  const upload = (id: string, data: Buffer | string, token = author.token, name = `pic${++n}.png`) => {
+    const body = filepondBody(name, data);
+    return t.app.inject({
+      method: 'POST',
+      url: `${files}/images/filepond/process/${id}`,
+      headers: { authorization: `Bearer ${token}`, ...body.headers },
+      payload: body.payload,
+    });
+  };
+  const revert = (name: string, token = author.token) =>
+    t.app.inject({
+      method: 'DELETE',
+      url: `${files}/images/filepond/revert`,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'text/plain' },
+      payload: name,
+    });
+  const attachments = async (id: string) => {
+    const res = await t.api('GET', `/event_aux_data?eventID=${id}&datasource=eventFileAttachments`, { token: admin });
+    return res.statusCode === 404 ? null : ((res.json() as Json[])[0] as { data_array: Json[] });
+  };
+  const error = (statusCode: number, error: string, message: string) => ({ statusCode, error, message });
+
+  it('upload → aux data pairs → download → removal of the file and its entry', async () => {
+    const first = await upload(event, png);
+    expect(first.statusCode, first.body).toBe(201);
+    const name = first.body;
+    expect(name).toMatch(new RegExp(`^${event}_[0-9a-f]{16}\\.png$`));
+    const second = await upload(event, jpeg, manager, 'grab.jpeg');
+    expect(second.statusCode).toBe(201);
+    expect(second.body).toMatch(/\.jpg$/);
+
+    expect((await attachments(event))?.data_array).toEqual([
+      { data_name: 'camera_name', data_value: 'Attachments' },
+      { data_name: 'filename', data_value: name },
+      { data_name: 'camera_name', data_value: 'Attachments' },
+      { data_name: 'filename', data_value: second.body },
+    ]);
+    // The event export carries them like any aux data.
+    const exported = (await t.api('GET', `/event_exports/${event}`, { token: admin })).json() as {
+      aux_data: Array<{ data_source: string }>;
+    };
+    expect(exported.aux_data.map((a) => a.data_source)).toContain('eventFileAttachments');
+
+    const download = await t.app.inject({ method: 'GET', url: `${files}/images/${name}` });
+    expect(download.statusCode).toBe(200);
+    expect(download.headers['content-type']).toBe('image/png');
+    expect(download.rawPayload.equals(png)).toBe(true);
+
+    expect((await revert(name)).statusCode).toBe(204);
+    expect(existsSync(`${t.ctx.paths.images}/${name}`)).toBe(false);
+    expect((await attachments(event))?.data_array).toEqual([
+      { data_name: 'camera_name', data_value: 'Attachments' },
+      { data_name: 'filename', data_value: second.body },
+    ]);
+    // Admins remove too; the record goes with the last picture.
+    expect((await revert(JSON.stringify(second.body), admin)).statusCode).toBe(204);
+    expect(await attachments(event)).toBeNull();
+    expect((await revert(second.body, admin)).json()).toEqual(
+      error(404, 'Not Found', `No attachment found: ${second.body}`),
+    );
+  });
+
+  it('refuses wrong types, oversize files, a sixth picture and unknown events, leaving nothing behind', async () => {
+    const before = images();
+    const text = await upload(event, 'just some text, not a picture', author.token, 'notes.png');
+    expect(text.json()).toEqual(error(415, 'Unsupported Media Type', 'Only PNG and JPEG pictures can be attached'));
+    const big = await upload(event, Buffer.concat([png, Buffer.alloc(20 * 1024)]));
+    expect(big.json()).toEqual(
+      error(413, 'Request Entity Too Large', 'File too large: the upload limit is 0.01 MB per file'),
+    );
+    const missing = newObjectId();
+    expect((await upload(missing, png)).json()).toEqual(error(404, 'Not Found', `No record found for id: ${missing}`));
+    expect((await upload('123', png)).statusCode).toBe(400);
+    expect(images()).toEqual(before);
+    expect(await attachments(event)).toBeNull();
+
+    for (let i = 0; i < 5; i++) expect((await upload(event, png)).statusCode).toBe(201);
+    const sixth = await upload(event, png);
+    expect(sixth.json()).toEqual(error(400, 'Bad Request', 'An event holds at most 5 pictures'));
+    expect(images()).toHaveLength(before.length + 5);
+    expect((await attachments(event))?.data_array).toHaveLength(10);
+
+    const none = await t.app.inject({
+      method: 'POST',
+      url: `${files}/images/filepond/process/${event}`,
+      headers: { authorization: `Bearer ${admin}`, ...multipart([{ name: 'filepond', data: '{}' }]).headers },
+      payload: multipart([{ name: 'filepond', data: '{}' }]).payload,
+    });
+    expect(none.statusCode).toBe(400);
+    expect((await revert('../../etc/passwd')).json()).toEqual(
+      error(400, 'Bad Request', 'Invalid attachment: ../../etc/passwd'),
+    );
+  });
+
+  it("only the event's author, admins and event managers attach or remove", async () => {
+    const mine = await upload(event, png);
+    expect(mine.statusCode).toBe(201);
+    const message = (action: string) =>
+      `Only the event's author, admins and event managers can ${action} pictures ${action === 'attach' ? 'to' : 'from'} this event`;
+    expect((await upload(event, png, other)).json()).toEqual(error(403, 'Forbidden', message('attach')));
+    expect((await revert(mine.body, other)).json()).toEqual(error(403, 'Forbidden', message('remove')));
+    expect((await upload(event, png, watcher)).statusCode).toBe(403);
+    expect((await revert(mine.body, manager)).statusCode).toBe(204);
+    const anonymous = await t.app.inject({ method: 'POST', url: `${files}/images/filepond/process/${event}` });
+    expect(anonymous.statusCode).toBe(401);
+    expect(await attachments(event)).toBeNull();
+  });
+});

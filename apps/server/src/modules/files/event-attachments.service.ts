@@ -1,0 +1,143 @@
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { lstat, mkdir, open, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import {
+  capabilityRoles,
+  eventAttachmentCameraName,
+  eventAttachmentsDataSource,
+  hasAnyRole,
+  maxEventAttachments,
+  type AuxDataItem,
+} from '@bathylog/shared';
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../lib/app-error.js';
+import { parseJson } from '../../lib/json.js';
+import type { AuthContext } from '../../plugins/auth.js';
+import { EventAuxDataRepository } from '../event-aux-data/event-aux-data.repository.js';
+import { EventAuxDataService } from '../event-aux-data/event-aux-data.service.js';
+import { EventsRepository } from '../events/events.repository.js';
+
+/** Stored names: the event id, `_`, 16 random hex digits, and the type's extension. */
+const attachmentNamePattern = /^([0-9a-f]{24})_[0-9a-f]{16}\.(png|jpg)$/;
+
+/** The picture types an attachment may be, by their first bytes. */
+function sniffPicture(head: Buffer): 'png' | 'jpg' | null {
+  if (head.length >= 8 && head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+    return 'png';
+  if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'jpg';
+  return null;
+}
+
+/** The file names held by an attachments record, in order. */
+function attachedNames(items: readonly AuxDataItem[]): string[] {
+  return items.filter((i) => i.data_name === 'filename').map((i) => String(i.data_value));
+}
+
+/**
+ * Pictures attached to events (Sealog 2.4): stored in the image folder under a name starting with
+ * the event id, and listed in the event's `eventFileAttachments` aux record as (camera_name,
+ * filename) pairs, which the image panels already show. Only the event's author, admins and event
+ * managers attach or remove; a refused or failed upload leaves no file and no entry behind.
+ */
+export class EventAttachmentsService {
+  constructor(private readonly ctx: AppContext) {}
+
+  private async eventFor(caller: AuthContext, eventId: string, action: 'attach' | 'remove') {
+    const event = await new EventsRepository(this.ctx.database.db).findById(eventId);
+    if (!event) throw new AppError('NOT_FOUND', `No record found for id: ${eventId}`);
+    const allowed =
+      caller.isAdmin ||
+      hasAnyRole(caller.user.roles, capabilityRoles.attachToAnyEvent) ||
+      event.event_author === caller.user.username;
+    if (!allowed) {
+      throw new AppError(
+        'FORBIDDEN',
+        `Only the event's author, admins and event managers can ${action} pictures ${action === 'attach' ? 'to' : 'from'} this event`,
+      );
+    }
+    return event;
+  }
+
+  private async record(eventId: string) {
+    const row = await new EventAuxDataRepository(this.ctx.database.db).findByEventAndSource(
+      eventId,
+      eventAttachmentsDataSource,
+    );
+    return { row, items: row ? parseJson<AuxDataItem[]>(row.data_array, []) : [] };
+  }
+
+  /** Checks that an event may take one more picture (before its bytes are read). */
+  async assertCanAttach(caller: AuthContext, eventId: string): Promise<void> {
+    await this.eventFor(caller, eventId, 'attach');
+    const { items } = await this.record(eventId);
+    if (attachedNames(items).length >= maxEventAttachments)
+      throw new AppError('BAD_REQUEST', `An event holds at most ${maxEventAttachments} pictures`);
+  }
+
+  /** Stores one picture and lists it on the event; answers the stored file name (FilePond's id). */
+  async attach(caller: AuthContext, eventId: string, file: Readable): Promise<string> {
+    await this.assertCanAttach(caller, eventId);
+    const folder = this.ctx.paths.images;
+    await mkdir(folder, { recursive: true });
+    const stem = `${eventId}_${randomBytes(8).toString('hex')}`;
+    const partial = path.join(folder, `.${stem}.part`);
+    let stored: string | null = null;
+    try {
+      await pipeline(file, createWriteStream(partial, { flags: 'wx', mode: 0o640 }));
+      const handle = await open(partial, 'r');
+      const head = Buffer.alloc(8);
+      try {
+        await handle.read(head, 0, 8, 0);
+      } finally {
+        await handle.close();
+      }
+      const type = sniffPicture(head);
+      if (!type) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Only PNG and JPEG pictures can be attached');
+      stored = `${stem}.${type}`;
+      await rename(partial, path.join(folder, stored));
+      // Re-read just before writing: another upload may have filled the event meanwhile.
+      const { items } = await this.record(eventId);
+      if (attachedNames(items).length >= maxEventAttachments)
+        throw new AppError('BAD_REQUEST', `An event holds at most ${maxEventAttachments} pictures`);
+      await new EventAuxDataService(this.ctx).create({
+        event_id: eventId,
+        data_source: eventAttachmentsDataSource,
+        data_array: [
+          ...items,
+          { data_name: 'camera_name', data_value: eventAttachmentCameraName },
+          { data_name: 'filename', data_value: stored },
+        ],
+      });
+      return stored;
+    } catch (err) {
+      await rm(partial, { force: true });
+      if (stored) await rm(path.join(folder, stored), { force: true });
+      throw err;
+    }
+  }
+
+  /** Removes one picture: its file and its pair in the event's record (the record goes with the last one). */
+  async remove(caller: AuthContext, name: string): Promise<void> {
+    const match = attachmentNamePattern.exec(name);
+    if (!match) throw new AppError('BAD_REQUEST', `Invalid attachment: ${name}`);
+    const eventId = match[1]!;
+    await this.eventFor(caller, eventId, 'remove');
+    const { row, items } = await this.record(eventId);
+    const at = items.findIndex((i) => i.data_name === 'filename' && String(i.data_value) === name);
+    const file = path.join(this.ctx.paths.images, name);
+    const info = await lstat(file).catch(() => null);
+    if (at < 0 && !info?.isFile()) throw new AppError('NOT_FOUND', `No attachment found: ${name}`);
+    if (row && at >= 0) {
+      // The pair is the camera name just before the file name.
+      const start = at > 0 && items[at - 1]!.data_name === 'camera_name' ? at - 1 : at;
+      const rest = [...items.slice(0, start), ...items.slice(at + 1)];
+      const service = new EventAuxDataService(this.ctx);
+      if (attachedNames(rest).length === 0) await service.remove(row.id);
+      else await service.create({ event_id: eventId, data_source: eventAttachmentsDataSource, data_array: rest });
+    }
+    if (info?.isFile()) await rm(file, { force: true });
+  }
+}
