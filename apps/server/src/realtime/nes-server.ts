@@ -298,7 +298,7 @@ export class NesServer {
       throw refusal(400, 'Invalid subscriptions list');
     }
     const token = tokenFromAuth(request.auth);
-    const outcome = await this.verify(token, true);
+    const outcome = await this.verify(token, true, socket.remoteAddress);
     if (outcome.ok !== true) {
       const message = outcome.ok === false ? outcome.error.message : authUnavailable;
       if (outcome.ok === 'unknown') this.log.error({ err: outcome.error }, 'websocket authentication failed');
@@ -322,7 +322,7 @@ export class NesServer {
 
   private async reauth(socket: NesSocket, id: NesId, request: Record<string, unknown>): Promise<NesServerFrame> {
     const token = tokenFromAuth(request.auth);
-    const outcome = await this.verify(token, true);
+    const outcome = await this.verify(token, true, socket.remoteAddress);
     if (outcome.ok !== true) {
       if (outcome.ok === 'unknown') this.log.error({ err: outcome.error }, 'websocket authentication failed');
       throw outcome.ok === false
@@ -444,7 +444,7 @@ export class NesServer {
   private async recheck(socket: NesSocket): Promise<boolean> {
     if (socket.closing) return false;
     if (Date.now() - socket.authAt < this.opts.authRecheckMs) return true;
-    const outcome = await this.verify(socket.token ?? undefined, false);
+    const outcome = await this.verify(socket.token ?? undefined, false, socket.remoteAddress);
     if (outcome.ok === true) {
       socket.auth = outcome.auth;
       socket.authAt = Date.now();
@@ -460,18 +460,36 @@ export class NesServer {
   }
 
   /** Verifies a token; results are shared between sockets of the same token for authRecheckMs. */
-  private verify(token: string | undefined, fresh: boolean): Promise<AuthOutcome> {
+  private verify(token: string | undefined, fresh: boolean, address: string | undefined): Promise<AuthOutcome> {
     const now = Date.now();
     const key = token ?? '';
     const cached = this.authCache.get(key);
     if (!fresh && cached && now - cached.at < this.opts.authRecheckMs) return cached.outcome;
-    const outcome: Promise<AuthOutcome> = authenticateToken(this.ctx, token).then(
+    const outcome: Promise<AuthOutcome> = authenticateToken(this.ctx, token, address ?? null).then(
       (auth) => ({ ok: true as const, auth }),
       (error: unknown) =>
         error instanceof AppError ? { ok: false as const, error } : { ok: 'unknown' as const, error },
     );
     if (this.opts.authRecheckMs > 0) this.authCache.set(key, { at: now, outcome });
     return outcome;
+  }
+
+  /**
+   * Tokens were revoked (sign out everywhere, a password change, a revoked device key): the
+   * sockets of that user or key check their token again now and close when it no longer holds.
+   */
+  async revoked(target: { userId?: string; keyId?: string }): Promise<void> {
+    this.authCache.clear();
+    const checks: Array<Promise<boolean>> = [];
+    for (const socket of this.sockets) {
+      const auth = socket.auth;
+      if (!auth) continue;
+      const matches = target.keyId ? auth.key?.id === target.keyId : !auth.key && auth.user.id === target.userId;
+      if (!matches) continue;
+      socket.authAt = 0;
+      checks.push(this.recheck(socket));
+    }
+    await Promise.all(checks);
   }
 
   /** Output of an external call: to every socket that asked for it; the end marker closes them. */

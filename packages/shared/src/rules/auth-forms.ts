@@ -32,7 +32,7 @@ const hasNoUppercase = (v: string) => v === v.toLowerCase();
 function usernameRules(
   base: z.ZodString,
   text: { tooLong?: string; whitespace: string; uppercase: string },
-): z.ZodType<string> {
+): z.ZodType<string, string> {
   return base
     .max(usernameMaxLength, text.tooLong)
     .regex(noWhitespace, text.whitespace)

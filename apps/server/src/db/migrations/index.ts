@@ -3,6 +3,7 @@ import type { Dialect } from '../database.js';
 import * as m001 from './001-initial.js';
 import * as m002 from './002-event-search.js';
 import * as m003 from './003-realtime-outbox.js';
+import * as m004 from './004-accounts.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -14,6 +15,7 @@ const ordered: Array<[string, DialectMigration]> = [
   ['001-initial', m001],
   ['002-event-search', m002],
   ['003-realtime-outbox', m003],
+  ['004-accounts', m004],
 ];
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

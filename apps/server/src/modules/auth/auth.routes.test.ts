@@ -103,7 +103,8 @@ describe.each(engines)('auth routes on %s', (engine) => {
         roles: ['admin', 'cruise_manager', 'event_logger', 'event_manager', 'event_watcher', 'template_manager'],
       });
       expect(typeof claims.iat).toBe('number');
-      expect(claims.exp).toBeUndefined();
+      // A browser session: it expires after the configured lifetime (7 days by default).
+      expect(claims.exp).toBe((claims.iat as number) + 7 * 24 * 60 * 60);
     });
 
     it('lowercases the username, and still finds a mixed-case name created by a script', async () => {
@@ -425,10 +426,14 @@ describe.each(engines)('auth routes on %s', (engine) => {
 
     it("PATCH changes the caller's own name and password, and nothing else", async () => {
       const user = await createUser();
-      const token = await app.login(user.username, user.password);
+      let token = await app.login(user.username, user.password);
       expect((await app.api('PATCH', '/auth/profile', { token, body: { fullname: 'Renamed' } })).statusCode).toBe(204);
       expect((await app.api('GET', '/auth/profile', { token })).json()).toMatchObject({ fullname: 'Renamed' });
-      expect((await app.api('PATCH', '/auth/profile', { token, body: { password: 'new-pass' } })).statusCode).toBe(204);
+      const changed = await app.api('PATCH', '/auth/profile', { token, body: { password: 'new-pass' } });
+      expect(changed.statusCode).toBe(204);
+      // The session that changed the password goes on with a fresh token (other sessions end).
+      token = changed.headers['x-bathylog-token'] as string;
+      expect(token).toMatch(/^ey/);
       expect(
         (await app.api('POST', '/auth/login', { body: { username: user.username, password: 'new-pass' } })).statusCode,
       ).toBe(200);
@@ -514,7 +519,7 @@ describe.each(engines)('auth routes on %s', (engine) => {
     });
 
     it('a bad signature: Invalid token', async () => {
-      const forged = signToken({ id: adminId, scope: ['admin'], roles: ['admin'] }, 'not-the-secret');
+      const forged = await signToken({ id: adminId, scope: ['admin'], roles: ['admin'] }, 'not-the-secret');
       expect((await app.api('GET', '/auth/validate', { token: forged })).json()).toEqual(unauthorized('Invalid token'));
     });
 
@@ -540,7 +545,7 @@ describe.each(engines)('auth routes on %s', (engine) => {
       const token = await app.login(user.username, user.password);
       expect((await app.api('DELETE', `/users/${user.id}`, { token: admin })).statusCode).toBe(204);
       expect((await app.api('GET', '/auth/validate', { token })).json()).toEqual(unauthorized('Invalid credentials'));
-      const noRoles = signToken({ id: adminId, scope: ['admin'], roles: [] }, 'test-secret');
+      const noRoles = await signToken({ id: adminId, scope: ['admin'], roles: [] }, 'test-secret');
       expect((await app.api('GET', '/auth/validate', { token: noRoles })).json()).toEqual(
         unauthorized('Invalid credentials'),
       );
