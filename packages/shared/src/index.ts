@@ -23,3 +23,4 @@ export * from './event-csv.js';
 export * from './rules/user-form.js';
 export * from './rules/event-options.js';
 export * from './nav.js';
+export * from './schemas/device-keys.js';

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hasAnyScope, messages, scopesForRoles, type Scope } from '@bathylog/shared';
 import { AppError } from '../lib/app-error.js';
+import { RateLimiter } from '../lib/rate-limiter.js';
 import { nowSeconds, verifyToken, type TokenClaims } from '../lib/jwt.js';
 import type { AppContext } from '../context.js';
 import { issueSession } from '../modules/auth/tokens.js';
@@ -163,14 +164,38 @@ async function renewIfDue(ctx: AppContext, auth: AuthContext): Promise<void> {
   auth.renewedToken = await issueSession(ctx, auth.user);
 }
 
+const writeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+function tooManyRequests(waitMs: number): AppError {
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  return new AppError(
+    'TOO_MANY_REQUESTS',
+    `Too many requests, try again in ${seconds} second${seconds > 1 ? 's' : ''}`,
+    {
+      headers: { 'retry-after': String(seconds) },
+    },
+  );
+}
+
 export function registerAuth(app: FastifyInstance, ctx: AppContext): void {
+  const perAddress = new RateLimiter(ctx.config.writeRateLimit.perAddress);
+  const perKey = new RateLimiter(ctx.config.writeRateLimit.perKey);
   app.decorateRequest('auth', null);
   app.addHook('onRequest', async (request) => {
+    const isWrite = writeMethods.has(request.method) && request.url.startsWith('/sealog-server/');
+    if (isWrite) {
+      const wait = perAddress.take(request.ip);
+      if (wait > 0) throw tooManyRequests(wait);
+    }
     const config = request.routeOptions.config;
     if (!config?.auth) return;
     const token = tokenFromRequest(request);
     if (config.auth === 'optional' && !token) return;
     request.auth = await authenticateToken(ctx, token, request.ip);
+    if (isWrite && request.auth.key) {
+      const wait = perKey.take(request.auth.key.id);
+      if (wait > 0) throw tooManyRequests(wait);
+    }
     if (config.scopes && !hasAnyScope(request.auth.scopes, config.scopes)) {
       throw new AppError('FORBIDDEN', messages.insufficientScope);
     }
