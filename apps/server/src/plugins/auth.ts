@@ -47,11 +47,18 @@ function unauthorized(message: string) {
   });
 }
 
-function cookieToken(header: string | undefined): string | undefined {
+/** The `token` cookie of a request (the web client's session), if any. */
+export function tokenFromCookie(header: string | undefined): string | undefined {
   if (!header) return undefined;
   for (const part of header.split(';')) {
     const [k, ...v] = part.trim().split('=');
-    if (k === 'token') return decodeURIComponent(v.join('='));
+    if (k === 'token') {
+      try {
+        return decodeURIComponent(v.join('=')) || undefined;
+      } catch {
+        return undefined;
+      }
+    }
   }
   return undefined;
 }
@@ -62,7 +69,7 @@ export function tokenFromRequest(request: Pick<FastifyRequest, 'query' | 'header
   if (typeof q === 'string') return q;
   const header = request.headers.authorization;
   if (header) return header.replace(/bearer/gi, '').replace(/\s+/g, '');
-  return cookieToken(request.headers.cookie);
+  return tokenFromCookie(request.headers.cookie);
 }
 
 const lastLoginEveryMs = 60_000;

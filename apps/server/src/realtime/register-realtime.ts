@@ -46,6 +46,7 @@ export function registerRealtime(app: FastifyInstance, ctx: AppContext, opts: Re
       authRecheckMs: settings.authRecheckMs,
       useAccessControl: ctx.config.useAccessControl,
       maxPayloadBytes: Math.round(ctx.config.bodyLimitMb * 1024 * 1024) + 64 * 1024,
+      allowedOrigins: ctx.config.allowedOrigins,
     },
   );
 
