@@ -24,3 +24,4 @@ export * from './rules/user-form.js';
 export * from './rules/event-options.js';
 export * from './nav.js';
 export * from './schemas/device-keys.js';
+export * from './schemas/audit.js';

@@ -23,6 +23,8 @@ export interface AuthContext {
   key: DeviceKeyRecord | null;
   /** A fresh browser session for the caller, sent back in the `x-bathylog-token` header. */
   renewedToken?: string;
+  /** The route called (`PATCH /sealog-server/api/v1/events/:id`), for the audit trail. */
+  route?: string;
 }
 
 /** Response header carrying a renewed session token; the web client swaps it in silently. */
@@ -199,6 +201,7 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext): void {
     const token = tokenFromRequest(request);
     if (config.auth === 'optional' && !token) return;
     request.auth = await authenticateToken(ctx, token, request.ip);
+    request.auth.route = `${request.method} ${request.routeOptions.url ?? request.url}`;
     if (isWrite && request.auth.key) {
       const wait = perKey.take(request.auth.key.id);
       if (wait > 0) throw tooManyRequests(wait);
