@@ -5,7 +5,16 @@ import { test, expect } from './support/fixtures';
 
 test.use({ storageState: { cookies: [], origins: [] } });
 
-const everyEntry = ['Cruises', 'Event Management', 'Event Templates', 'Lowerings', 'Tasks', 'Users', 'Toggle ASNAP'];
+const everyEntry = [
+  'Cruises',
+  'Event Management',
+  'Event Templates',
+  'Lowerings',
+  'Tasks',
+  'Users',
+  'Device Keys',
+  'Toggle ASNAP',
+];
 
 /** What each role sees in System Management, in order (seed 000 §6, client-behaviour §2.2). */
 const expected: Record<string, string[]> = {
@@ -52,6 +61,7 @@ test('every System Management entry opens its screen', async ({ page, context })
     Lowerings: '/lowerings',
     Tasks: '/tasks',
     Users: '/users',
+    'Device Keys': '/device_keys',
   };
   await page.goto('/');
   for (const [entry, route] of Object.entries(routes)) {
@@ -116,7 +126,14 @@ test.describe('with event logging disabled and custom names', () => {
     await expect(page.getByTestId('user-menu-title')).toHaveText(/Admin/);
     await expect(page.getByText('Review Expeditions/Dives')).toBeVisible(); // the cruise menu placeholder's title
     await expect(page.getByRole('link', { name: /^Review / })).toHaveCount(0);
-    expect(await systemMenuItems(page)).toEqual(['Expeditions', 'Event Management', 'Dives', 'Tasks', 'Users']);
+    expect(await systemMenuItems(page)).toEqual([
+      'Expeditions',
+      'Event Management',
+      'Dives',
+      'Tasks',
+      'Users',
+      'Device Keys',
+    ]);
     await expect(page.getByTestId('footer-asnap')).toHaveCount(0);
   });
 });

@@ -99,6 +99,8 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Starte
       BATHYLOG_DATA: dataDir,
       BATHYLOG_MODE: opts.mode ?? 'demo',
       BATHYLOG_ADMIN_PASSWORD: 'demo',
+      // Every test seeds from 127.0.0.1: the per-address write limit would throttle the suite.
+      BATHYLOG_RATE_LIMIT_PER_ADDRESS: '0',
       BATHYLOG_CONFIG: configFile,
       LOG_LEVEL: process.env.E2E_SERVER_LOG_LEVEL ?? 'warn',
       DATABASE_URL: '',

@@ -16,7 +16,7 @@ import { Mailer } from './lib/mailer.js';
 import { apiModules } from './modules/index.js';
 import { miscRoutes } from './modules/misc/misc.routes.js';
 import { filesRoutes } from './modules/files/files.routes.js';
-import { registerAuth } from './plugins/auth.js';
+import { registerAuth, renewedTokenHeader } from './plugins/auth.js';
 import { notFoundBody, registerHttpConventions } from './plugins/http.js';
 import type { ChannelBus } from './realtime/bus.js';
 import { createBus } from './realtime/create-bus.js';
@@ -104,7 +104,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   registerHttpConventions(app, { bodyLimit });
   await app.register(cors, {
     origin: true,
-    exposedHeaders: ['WWW-Authenticate', 'Server-Authorization'],
+    exposedHeaders: ['WWW-Authenticate', 'Server-Authorization', renewedTokenHeader],
     allowedHeaders: ['Accept', 'Authorization', 'Content-Type', 'If-None-Match'],
     maxAge: 86400,
   });

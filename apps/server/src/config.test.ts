@@ -66,4 +66,26 @@ describe('configuration', () => {
     writeFileSync(file, '{ not json');
     expect(() => loadConfig({ BATHYLOG_CONFIG: file })).toThrow(/Invalid configuration file/);
   });
+
+  it('sessions, write rate limits and allowed origins: defaults, environment, checks', () => {
+    const defaults = loadConfig({});
+    expect(defaults.sessions).toEqual({ lifetimeSeconds: 7 * 24 * 60 * 60, renewAfterSeconds: 60 * 60 });
+    expect(defaults.writeRateLimit).toEqual({ perKey: 600, perAddress: 1200 });
+    expect(defaults.allowedOrigins).toEqual([]);
+    const config = loadConfig({
+      BATHYLOG_SESSION_LIFETIME: '86400',
+      BATHYLOG_SESSION_RENEW_AFTER: '600',
+      BATHYLOG_RATE_LIMIT_PER_KEY: '30',
+      BATHYLOG_RATE_LIMIT_PER_ADDRESS: '0',
+      BATHYLOG_ALLOWED_ORIGINS: 'http://vehicle-client:8080, https://sealog.ship.local',
+    });
+    expect(config.sessions).toEqual({ lifetimeSeconds: 86400, renewAfterSeconds: 600 });
+    expect(config.writeRateLimit).toEqual({ perKey: 30, perAddress: 0 });
+    expect(config.allowedOrigins).toEqual(['http://vehicle-client:8080', 'https://sealog.ship.local']);
+    expect(() => loadConfig({ BATHYLOG_SESSION_LIFETIME: '10' })).toThrow(/sessions\.lifetimeSeconds/);
+    expect(() => loadConfig({ BATHYLOG_SESSION_LIFETIME: '3600', BATHYLOG_SESSION_RENEW_AFTER: '3600' })).toThrow(
+      /renewAfterSeconds: must be less than/,
+    );
+    expect(() => loadConfig({ BATHYLOG_ALLOWED_ORIGINS: 'http://host/path' })).toThrow(/allowedOrigins/);
+  });
 });

@@ -57,6 +57,28 @@ export const configSchema = z.strictObject({
       windowSeconds: int(1).default(300),
     })
     .prefault({}),
+  /** Browser sessions (issue 11): expire after the lifetime, renewed while the client is used. */
+  sessions: z
+    .strictObject({
+      lifetimeSeconds: int(60).default(7 * 24 * 60 * 60),
+      /** A session token older than this is replaced by a fresh one on the next request. */
+      renewAfterSeconds: int(0).default(60 * 60),
+    })
+    .prefault({}),
+  /** Write requests (POST, PUT, PATCH, DELETE) per minute; 0 = no limit. */
+  writeRateLimit: z
+    .strictObject({
+      perKey: int(0).default(600),
+      perAddress: int(0).default(1200),
+    })
+    .prefault({}),
+  /**
+   * Origins (scheme://host[:port]) of the clients allowed to open the websocket with the session
+   * cookie (the original Sealog client). The server's own origin is always allowed.
+   */
+  allowedOrigins: z
+    .array(z.string().regex(/^https?:\/\/[^/\s]+$/, 'must be an origin like https://host:port'))
+    .default([]),
   uploadLimitMb: z.coerce.number().positive().default(20),
   bodyLimitMb: z.coerce.number().positive().default(1),
   /** Free-space monitor period (reference §9.3); 0 turns the monitor off. */
@@ -129,6 +151,11 @@ function fromEnv(env: Env): Record<string, unknown> {
     ['SMTP_PASSWORD', 'smtp.password'],
     ['MAIL_FROM', 'smtp.from'],
     ['MAIL_NOTIFY', 'smtp.notify', list],
+    ['BATHYLOG_SESSION_LIFETIME', 'sessions.lifetimeSeconds'],
+    ['BATHYLOG_SESSION_RENEW_AFTER', 'sessions.renewAfterSeconds'],
+    ['BATHYLOG_RATE_LIMIT_PER_KEY', 'writeRateLimit.perKey'],
+    ['BATHYLOG_RATE_LIMIT_PER_ADDRESS', 'writeRateLimit.perAddress'],
+    ['BATHYLOG_ALLOWED_ORIGINS', 'allowedOrigins', list],
     ['BATHYLOG_UPLOAD_LIMIT_MB', 'uploadLimitMb'],
     ['BATHYLOG_FREE_SPACE_INTERVAL', 'freeSpaceIntervalSeconds'],
     ['BATHYLOG_ASNAP_ENABLED', 'asnap.enabled'],
@@ -191,6 +218,11 @@ export function loadConfig(env: Env = process.env, overrides: ConfigInput = {}):
   const config = result.data;
   config.dataDir = path.resolve(config.dataDir);
   if (config.webDir) config.webDir = path.resolve(config.webDir);
+  if (config.sessions.renewAfterSeconds >= config.sessions.lifetimeSeconds) {
+    throw new ConfigError(
+      'Invalid configuration: sessions.renewAfterSeconds: must be less than sessions.lifetimeSeconds',
+    );
+  }
   // The access-control switch is one setting for both ends.
   config.client.useAccessControl = config.useAccessControl;
   return config;

@@ -757,6 +757,40 @@ const rows: Row[] = [
     expect: adminOnly(204),
     request: () => ({ method: 'DELETE', url: `${api}/cruises/all` }),
   },
+  // Issue 11: device keys and sign out everywhere (admin only; a user may sign only themselves out).
+  { name: 'GET /device_keys', expect: adminOnly(200), request: () => ({ method: 'GET', url: `${api}/device_keys` }) },
+  {
+    name: 'POST /device_keys',
+    expect: adminOnly(201),
+    request: (fx) => ({
+      method: 'POST',
+      url: `${api}/device_keys`,
+      body: { name: `K${fx.next()}`, roles: ['event_logger'] },
+    }),
+  },
+  {
+    name: 'DELETE /device_keys/{id} (revoke)',
+    expect: adminOnly(204),
+    request: async (fx) => {
+      const key = await adminCall(fx, 'POST', '/device_keys', { name: `K${fx.next()}`, roles: ['event_logger'] });
+      return { method: 'DELETE', url: `${api}/device_keys/${key.id as string}` };
+    },
+  },
+  {
+    name: 'POST /users/{id}/signOutEverywhere (another user)',
+    expect: adminOnly(204),
+    request: async (fx) => {
+      const name = `so${fx.next()}`.slice(0, 15);
+      const id = await newId(fx, '/users', {
+        username: name,
+        fullname: name,
+        email: `${name}@example.org`,
+        password: 'secret-pw',
+        roles: ['event_logger'],
+      });
+      return { method: 'POST', url: `${api}/users/${id}/signOutEverywhere` };
+    },
+  },
 ];
 
 describe.each(engines)('role matrix on %s', (engine) => {

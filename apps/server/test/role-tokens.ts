@@ -43,7 +43,8 @@ export async function createRoleUsers(t: TestApp): Promise<RoleUsers> {
     return { id: (res.json() as { insertedId: string }).insertedId, token: await t.login(username, 'secret-pw') };
   };
   for (const role of singleRoles) {
-    const made = await make(`u_${role}`, [role]);
+    // Usernames are at most 15 characters (seed 000 §5).
+    const made = await make(`u_${role.replace('_manager', '_mgr')}`.replace('u_event_mgr', 'u_event_manager'), [role]);
     tokens[role] = made.token;
     ids[role] = made.id;
   }

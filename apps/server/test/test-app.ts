@@ -67,6 +67,8 @@ export async function createTestApp(engine: 'sqlite' | 'postgres', overrides: Co
       asnap: { enabled: false },
       // Background jobs would change custom vars under other tests' feet; realtime tests turn them on.
       freeSpaceIntervalSeconds: 0,
+      // Suites write from one address far faster than people do; limits are tested on their own.
+      writeRateLimit: { perKey: 0, perAddress: 0 },
       ...overrides,
     },
   );

@@ -62,6 +62,13 @@ export const messages = {
   invalidToken: 'Invalid token',
   invalidCredentials: 'Invalid credentials',
   insufficientScope: 'Insufficient scope',
+  /** A browser session past its lifetime (issue 11); the login screen shows it. */
+  sessionExpired: 'Your session has expired, please log in again',
+  /** A session or token ended by "sign out everywhere" or a password change. */
+  tokenRevoked: 'You have been signed out, please log in again',
+  /** A device key revoked by an admin, or past its expiry. */
+  deviceKeyRevoked: 'This device key has been revoked',
+  deviceKeyExpired: 'This device key has expired',
   duplicateUser: 'duplicate uesr ID',
   duplicateEvent: 'duplicate event ID',
   duplicateTemplate: 'duplicate template',

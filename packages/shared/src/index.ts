@@ -29,3 +29,5 @@ export * from './rules/record-forms.js';
 export * from './rules/record-summaries.js';
 export * from './images.js';
 export * from './rules/milestones.js';
+export * from './schemas/device-keys.js';
+export * from './schemas/audit.js';

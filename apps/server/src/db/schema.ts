@@ -18,6 +18,10 @@ export interface UsersTable {
   login_token: string;
   reset_password_token: string | null;
   reset_password_expires: number | null;
+  /** Epoch seconds: browser sessions issued before are refused. */
+  sessions_valid_after: number;
+  /** Epoch seconds: API tokens (GET users/{id}/token) issued before are refused. */
+  api_tokens_valid_after: number;
 }
 
 export interface CruisesTable {
@@ -80,14 +84,39 @@ export interface CustomVarsTable {
   custom_var_value: string;
 }
 
+export interface DeviceKeysTable {
+  id: string;
+  name: string;
+  /** SHA-256 (hex) of the key; the key itself is never stored. */
+  key_hash: string;
+  key_prefix: string;
+  roles: string;
+  created_at: number;
+  /** Username of the admin who created it. */
+  created_by: string;
+  expires_at: number | null;
+  last_used_at: number | null;
+  last_used_address: string | null;
+  revoked_at: number | null;
+  revoked_by: string | null;
+}
+
+/** Append-only: one row per change (the audit trail). */
 export interface AuditLogTable {
   seq: Generated<number>;
   at: number;
+  /** The acting user (for a device key: none). */
   user_id: string | null;
   action: string;
   record_type: string;
   record_id: string | null;
   detail: string | null;
+  actor_kind: string | null;
+  actor_name: string | null;
+  key_id: string | null;
+  route: string | null;
+  old_value: string | null;
+  new_value: string | null;
 }
 
 export interface DB {
@@ -99,4 +128,5 @@ export interface DB {
   event_templates: EventTemplatesTable;
   custom_vars: CustomVarsTable;
   audit_log: AuditLogTable;
+  device_keys: DeviceKeysTable;
 }

@@ -13,6 +13,7 @@ const tables = [
   'event_templates',
   'custom_vars',
   'audit_log',
+  'device_keys',
 ] as const;
 
 function user(id: string, username: string, loginToken = `tok${id.slice(-17)}`) {
@@ -29,6 +30,8 @@ function user(id: string, username: string, loginToken = `tok${id.slice(-17)}`) 
     login_token: loginToken,
     reset_password_token: null,
     reset_password_expires: null,
+    sessions_valid_after: 0,
+    api_tokens_valid_after: 0,
   };
 }
 
@@ -280,6 +283,8 @@ describe.each(engines)('storage on %s', (engine) => {
       login_token: 'x'.repeat(20),
       reset_password_token: null,
       reset_password_expires: null,
+      sessions_valid_after: 1678832140,
+      api_tokens_valid_after: 0,
     });
     expect(await repo.findByUsername('pi')).toEqual({
       id: '5981f167212b348aed7fc9f5',
@@ -294,6 +299,8 @@ describe.each(engines)('storage on %s', (engine) => {
       login_token: 'x'.repeat(20),
       reset_password_token: null,
       reset_password_expires: null,
+      sessions_valid_after: 1678832140,
+      api_tokens_valid_after: 0,
     });
     await repo.update('5981f167212b348aed7fc9f5', {
       disabled: false,

@@ -1,59 +1,65 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { SignJWT, errors, jwtVerify } from 'jose';
 
-/** HS256 JSON Web Tokens with the claims Sealog scripts read: {id, scope, roles, iat}. No expiry, as in Sealog. */
+/**
+ * HS256 JSON Web Tokens (signed and verified by `jose`) with the claims Sealog scripts read:
+ * {id, scope, roles, iat}. Two kinds share the format:
+ * - the Sealog-compatible API token (GET users/{id}/token, Show API Token): no expiry, as in Sealog;
+ * - a browser session (POST auth/login): `exp` set, renewed while the client is used.
+ */
 export interface TokenClaims {
   id: string;
   scope: string[];
   roles: string[];
   iat: number;
+  /** Epoch seconds; only browser sessions carry it. */
+  exp?: number;
 }
 
-const header = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
+export type NewTokenClaims = Omit<TokenClaims, 'iat'> & { iat?: number };
 
-function sign(input: string, secret: string): string {
-  return createHmac('sha256', secret).update(input).digest('base64url');
+const algorithm = 'HS256';
+
+function keyOf(secret: string): Uint8Array {
+  return new TextEncoder().encode(secret);
 }
 
-export function signToken(claims: Omit<TokenClaims, 'iat'> & { iat?: number }, secret: string): string {
-  const body = {
-    id: claims.id,
-    scope: claims.scope,
-    roles: claims.roles,
-    iat: claims.iat ?? Math.floor(Date.now() / 1000),
-  };
-  const payload = Buffer.from(JSON.stringify(body)).toString('base64url');
-  return `${header}.${payload}.${sign(`${header}.${payload}`, secret)}`;
+export function nowSeconds(): number {
+  return Math.floor(Date.now() / 1000);
 }
 
-export type VerifyResult =
-  { ok: true; claims: TokenClaims } | { ok: false; reason: 'missing' | 'format' | 'signature' };
+export async function signToken(claims: NewTokenClaims, secret: string): Promise<string> {
+  const jwt = new SignJWT({ id: claims.id, scope: claims.scope, roles: claims.roles })
+    .setProtectedHeader({ alg: algorithm, typ: 'JWT' })
+    .setIssuedAt(claims.iat ?? nowSeconds());
+  if (claims.exp !== undefined) jwt.setExpirationTime(claims.exp);
+  return jwt.sign(keyOf(secret));
+}
 
-/** Distinguishes the three Sealog failure texts: missing, bad format, bad signature. */
-export function verifyToken(token: string | undefined | null, secret: string): VerifyResult {
+export type VerifyFailure = 'missing' | 'format' | 'signature' | 'expired';
+export type VerifyResult = { ok: true; claims: TokenClaims } | { ok: false; reason: VerifyFailure };
+
+/** Distinguishes the Sealog failure texts (missing, bad format, bad signature) and an expired session. */
+export async function verifyToken(token: string | undefined | null, secret: string): Promise<VerifyResult> {
   if (!token) return { ok: false, reason: 'missing' };
-  const parts = token.split('.');
-  if (parts.length !== 3) return { ok: false, reason: 'missing' };
-  const [h, p, s] = parts as [string, string, string];
-  let claims: unknown;
+  if (token.split('.').length !== 3) return { ok: false, reason: 'missing' };
+  let payload: Record<string, unknown>;
   try {
-    const headerJson = JSON.parse(Buffer.from(h, 'base64url').toString('utf8')) as { alg?: string };
-    if (headerJson.alg !== 'HS256') return { ok: false, reason: 'format' };
-    claims = JSON.parse(Buffer.from(p, 'base64url').toString('utf8'));
-  } catch {
+    // currentDate follows Date.now(), so tests with a fake clock see expiry as users would.
+    ({ payload } = await jwtVerify(token, keyOf(secret), { algorithms: [algorithm], currentDate: new Date() }));
+  } catch (err) {
+    if (err instanceof errors.JWTExpired) return { ok: false, reason: 'expired' };
+    if (err instanceof errors.JWSSignatureVerificationFailed) return { ok: false, reason: 'signature' };
     return { ok: false, reason: 'format' };
   }
-  const expected = Buffer.from(sign(`${h}.${p}`, secret));
-  const given = Buffer.from(s);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return { ok: false, reason: 'signature' };
-  const c = claims as Partial<TokenClaims>;
-  if (typeof c !== 'object' || c === null || typeof c.id !== 'string') return { ok: false, reason: 'format' };
+  if (typeof payload.id !== 'string') return { ok: false, reason: 'format' };
   return {
     ok: true,
     claims: {
-      id: c.id,
-      scope: Array.isArray(c.scope) ? c.scope.map(String) : [],
-      roles: Array.isArray(c.roles) ? c.roles.map(String) : [],
-      iat: typeof c.iat === 'number' ? c.iat : 0,
+      id: payload.id,
+      scope: Array.isArray(payload.scope) ? payload.scope.map(String) : [],
+      roles: Array.isArray(payload.roles) ? payload.roles.map(String) : [],
+      iat: typeof payload.iat === 'number' ? payload.iat : 0,
+      ...(typeof payload.exp === 'number' ? { exp: payload.exp } : {}),
     },
   };
 }

@@ -11,6 +11,8 @@ import { loweringsRoutes } from './lowerings/lowerings.routes.js';
 import { eventTemplatesRoutes } from './event-templates/event-templates.routes.js';
 import { customVarsRoutes } from './custom-vars/custom-vars.routes.js';
 import { externalCallsRoutes } from './external-calls/external-calls.routes.js';
+import { deviceKeysRoutes } from './device-keys/device-keys.routes.js';
+import { auditRoutes } from './audit/audit.routes.js';
 
 /** Every REST module, registered under /sealog-server/api/v1. One line per resource. */
 export const apiModules: Array<(app: ApiInstance, ctx: AppContext) => void> = [
@@ -25,4 +27,6 @@ export const apiModules: Array<(app: ApiInstance, ctx: AppContext) => void> = [
   eventAuxDataRoutes,
   eventExportsRoutes,
   gisExportsRoutes,
+  deviceKeysRoutes,
+  auditRoutes,
 ];

@@ -5,4 +5,9 @@
 export const internalChannels = {
   /** Output lines of a running external call (a string per message), for /ws/execute_output listeners. */
   executeOutput: 'bathylog:executeOutput',
+  /**
+   * Tokens were revoked (`{userId}` or `{keyId}`): open websockets re-check their token at once
+   * and close when it no longer holds.
+   */
+  revoked: 'bathylog:revoked',
 } as const;

@@ -103,7 +103,7 @@ describe.each(engines)('nes websocket protocol on %s', (engine) => {
           version: '2',
           auth: {
             headers: {
-              Authorization: `Bearer ${signToken({ id: systemIds.admin, scope: ['admin'], roles: ['admin'] }, 'other-secret')}`,
+              Authorization: `Bearer ${await signToken({ id: systemIds.admin, scope: ['admin'], roles: ['admin'] }, 'other-secret')}`,
             },
           },
         },

@@ -19,7 +19,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context.js';
 import { AppError } from '../lib/app-error.js';
-import { authenticateToken, type AuthContext } from '../plugins/auth.js';
+import { authenticateToken, tokenFromCookie, type AuthContext } from '../plugins/auth.js';
 import {
   channelForPath,
   channelRules,
@@ -44,6 +44,11 @@ export interface NesServerOptions {
   authRecheckMs: number;
   useAccessControl: boolean;
   maxPayloadBytes: number;
+  /**
+   * Origins allowed to authenticate with the `token` cookie of the upgrade request (the original
+   * Sealog client sends its hello without a usable token). The server's own origin always is.
+   */
+  allowedOrigins: readonly string[];
 }
 
 export interface InjectRequest {
@@ -111,6 +116,8 @@ class NesSocket {
     readonly id: string,
     readonly ws: WebSocket,
     readonly remoteAddress: string | undefined,
+    /** The `token` cookie of an upgrade from an allowed origin: used by a hello without auth. */
+    readonly cookieToken: string | undefined,
   ) {}
 }
 
@@ -151,11 +158,39 @@ export class NesServer {
       socket.destroy();
       return;
     }
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.add(ws, req));
+    const cookie = tokenFromCookie(req.headers.cookie);
+    const origin = req.headers.origin;
+    // A browser page of another site must not ride the session cookie (cross-site websocket
+    // hijacking): an upgrade carrying the cookie from an origin not allowed is refused outright.
+    if (cookie && origin !== undefined && !this.isAllowedOrigin(origin, req.headers.host)) {
+      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    const cookieToken = cookie && origin !== undefined ? cookie : undefined;
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.add(ws, req, cookieToken));
   }
 
-  private add(ws: WebSocket, req: IncomingMessage): void {
-    const socket = new NesSocket(`${Date.now()}:${this.serverId}:${this.counter++}`, ws, req.socket.remoteAddress);
+  /** The server's own origin (as the request addressed it, or its public URL) and the configured ones. */
+  private isAllowedOrigin(origin: string, host: string | undefined): boolean {
+    if (host && (origin === `http://${host}` || origin === `https://${host}`)) return true;
+    const publicUrl = this.ctx.config.publicUrl;
+    if (publicUrl) {
+      try {
+        if (new URL(publicUrl).origin === origin) return true;
+      } catch {
+        // An unparsable public URL allows nothing.
+      }
+    }
+    return this.opts.allowedOrigins.includes(origin);
+  }
+
+  private add(ws: WebSocket, req: IncomingMessage, cookieToken: string | undefined): void {
+    const socket = new NesSocket(
+      `${Date.now()}:${this.serverId}:${this.counter++}`,
+      ws,
+      req.socket.remoteAddress,
+      cookieToken,
+    );
     this.sockets.add(socket);
     socket.helloTimer = setTimeout(() => {
       if (!socket.helloed) this.disconnect(socket);
@@ -297,8 +332,9 @@ export class NesServer {
     if (subs !== undefined && (!Array.isArray(subs) || subs.some((s) => typeof s !== 'string'))) {
       throw refusal(400, 'Invalid subscriptions list');
     }
-    const token = tokenFromAuth(request.auth);
-    const outcome = await this.verify(token, true);
+    // The original Sealog client's hello carries no usable auth: its session cookie stands in.
+    const token = tokenFromAuth(request.auth) ?? socket.cookieToken;
+    const outcome = await this.verify(token, true, socket.remoteAddress);
     if (outcome.ok !== true) {
       const message = outcome.ok === false ? outcome.error.message : authUnavailable;
       if (outcome.ok === 'unknown') this.log.error({ err: outcome.error }, 'websocket authentication failed');
@@ -322,7 +358,7 @@ export class NesServer {
 
   private async reauth(socket: NesSocket, id: NesId, request: Record<string, unknown>): Promise<NesServerFrame> {
     const token = tokenFromAuth(request.auth);
-    const outcome = await this.verify(token, true);
+    const outcome = await this.verify(token, true, socket.remoteAddress);
     if (outcome.ok !== true) {
       if (outcome.ok === 'unknown') this.log.error({ err: outcome.error }, 'websocket authentication failed');
       throw outcome.ok === false
@@ -444,7 +480,7 @@ export class NesServer {
   private async recheck(socket: NesSocket): Promise<boolean> {
     if (socket.closing) return false;
     if (Date.now() - socket.authAt < this.opts.authRecheckMs) return true;
-    const outcome = await this.verify(socket.token ?? undefined, false);
+    const outcome = await this.verify(socket.token ?? undefined, false, socket.remoteAddress);
     if (outcome.ok === true) {
       socket.auth = outcome.auth;
       socket.authAt = Date.now();
@@ -460,18 +496,36 @@ export class NesServer {
   }
 
   /** Verifies a token; results are shared between sockets of the same token for authRecheckMs. */
-  private verify(token: string | undefined, fresh: boolean): Promise<AuthOutcome> {
+  private verify(token: string | undefined, fresh: boolean, address: string | undefined): Promise<AuthOutcome> {
     const now = Date.now();
     const key = token ?? '';
     const cached = this.authCache.get(key);
     if (!fresh && cached && now - cached.at < this.opts.authRecheckMs) return cached.outcome;
-    const outcome: Promise<AuthOutcome> = authenticateToken(this.ctx, token).then(
+    const outcome: Promise<AuthOutcome> = authenticateToken(this.ctx, token, address ?? null).then(
       (auth) => ({ ok: true as const, auth }),
       (error: unknown) =>
         error instanceof AppError ? { ok: false as const, error } : { ok: 'unknown' as const, error },
     );
     if (this.opts.authRecheckMs > 0) this.authCache.set(key, { at: now, outcome });
     return outcome;
+  }
+
+  /**
+   * Tokens were revoked (sign out everywhere, a password change, a revoked device key): the
+   * sockets of that user or key check their token again now and close when it no longer holds.
+   */
+  async revoked(target: { userId?: string; keyId?: string }): Promise<void> {
+    this.authCache.clear();
+    const checks: Array<Promise<boolean>> = [];
+    for (const socket of this.sockets) {
+      const auth = socket.auth;
+      if (!auth) continue;
+      const matches = target.keyId ? auth.key?.id === target.keyId : !auth.key && auth.user.id === target.userId;
+      if (!matches) continue;
+      socket.authAt = 0;
+      checks.push(this.recheck(socket));
+    }
+    await Promise.all(checks);
   }
 
   /** Output of an external call: to every socket that asked for it; the end marker closes them. */

@@ -46,6 +46,7 @@ export function registerRealtime(app: FastifyInstance, ctx: AppContext, opts: Re
       authRecheckMs: settings.authRecheckMs,
       useAccessControl: ctx.config.useAccessControl,
       maxPayloadBytes: Math.round(ctx.config.bodyLimitMb * 1024 * 1024) + 64 * 1024,
+      allowedOrigins: ctx.config.allowedOrigins,
     },
   );
 
@@ -66,6 +67,13 @@ export function registerRealtime(app: FastifyInstance, ctx: AppContext, opts: Re
     }),
   );
   unsubscribe.push(ctx.bus.subscribe(internalChannels.executeOutput, (message) => nes.sendOutput(String(message))));
+  unsubscribe.push(
+    ctx.bus.subscribe(internalChannels.revoked, (target) => {
+      nes
+        .revoked(target as { userId?: string; keyId?: string })
+        .catch((err: unknown) => ctx.log.error({ err }, 'closing revoked websockets failed'));
+    }),
+  );
 
   // Over plain HTTP this only answers (Sealog registered a null socket here and later broke the
   // export call); the nes request of the same path on a socket registers that socket.

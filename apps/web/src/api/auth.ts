@@ -1,4 +1,4 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import {
   loginResponseSchema,
   userSchema,
@@ -64,6 +64,9 @@ export function useProfileQuery(token: string | null) {
     queryKey: authKeys.profile(token),
     queryFn: ({ signal }) => getProfile(signal),
     enabled: !!token,
+    // A renewed token (same user) keeps showing the profile while it is read again; a login as
+    // someone else clears the cache first (lib/auth.tsx), so nothing of another user shows.
+    placeholderData: keepPreviousData,
     staleTime: 60_000,
     retry: false,
   });

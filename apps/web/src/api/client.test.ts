@@ -1,5 +1,14 @@
-import { describe, expect, it } from 'vitest';
-import { ApiError, errorMessage, isApiError, toQueryString } from './client';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { messages } from '@bathylog/shared';
+import {
+  clearSession,
+  currentToken,
+  onSessionEnded,
+  onTokenReplaced,
+  takeSessionEndMessage,
+  writeSession,
+} from '../lib/session';
+import { api, ApiError, errorMessage, isApiError, toQueryString } from './client';
 
 describe('toQueryString (Sealog query conventions)', () => {
   it('drops null and undefined keys', () => {
@@ -18,5 +27,63 @@ describe('ApiError', () => {
     expect(isApiError(err, 404)).toBe(false);
     expect(errorMessage(err)).toBe('unknown user or bad password');
     expect(new ApiError(0, 'Unable to connect to server').isNetworkError).toBe(true);
+  });
+});
+
+describe('session renewal and end (issue 11)', () => {
+  const jsonResponse = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    clearSession();
+  });
+
+  it('swaps in a renewed token from the response header without the caller noticing', async () => {
+    writeSession({ token: 'old.token.value', id: 'u1' });
+    const replaced: string[] = [];
+    const off = onTokenReplaced((t) => replaced.push(t));
+    const fetchMock = vi.fn(async () =>
+      jsonResponse(200, { status: 'valid' }, { 'x-bathylog-token': 'new.token.value' }),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    expect(await api.get('auth/validate')).toEqual({ status: 'valid' });
+    expect(currentToken()).toBe('new.token.value');
+    expect(replaced).toEqual(['new.token.value']);
+    await api.get('auth/validate');
+    const calls = fetchMock.mock.calls as unknown as Array<[string, RequestInit]>;
+    expect((calls[1]![1].headers as Record<string, string>).Authorization).toBe('Bearer new.token.value');
+    off();
+  });
+
+  it('an expired session reports its message once, for the login screen', async () => {
+    writeSession({ token: 'a.b.c', id: 'u1' });
+    const ended: string[] = [];
+    const off = onSessionEnded((m) => ended.push(m));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () =>
+        jsonResponse(401, { statusCode: 401, error: 'Unauthorized', message: messages.sessionExpired }),
+      ),
+    );
+    await expect(api.get('events')).rejects.toMatchObject({ statusCode: 401, message: messages.sessionExpired });
+    expect(ended).toEqual([messages.sessionExpired]);
+    expect(takeSessionEndMessage()).toBe('Your session has expired, please log in again');
+    expect(takeSessionEndMessage()).toBe('');
+    off();
+  });
+
+  it('a wrong password (401 with another message) is not a session end', async () => {
+    const ended: string[] = [];
+    const off = onSessionEnded((m) => ended.push(m));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () =>
+        jsonResponse(401, { statusCode: 401, error: 'Unauthorized', message: 'unknown user or bad password' }),
+      ),
+    );
+    await expect(api.post('auth/login', {}, { auth: false })).rejects.toMatchObject({ statusCode: 401 });
+    expect(ended).toEqual([]);
+    off();
   });
 });

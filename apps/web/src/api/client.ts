@@ -1,5 +1,9 @@
-import { isErrorBody } from '@bathylog/shared';
-import { currentToken } from '../lib/session';
+import { isErrorBody, messages } from '@bathylog/shared';
+import { currentToken, replaceToken, reportSessionEnded } from '../lib/session';
+
+/** Header of a renewed session token (issue 11). */
+export const renewedTokenHeader = 'x-bathylog-token';
+const sessionEndMessages: readonly string[] = [messages.sessionExpired, messages.tokenRevoked];
 
 /** Where the server lives: same origin as the page (the server also serves the client). */
 export const serverRoot = '/sealog-server';
@@ -113,7 +117,17 @@ export async function request<T = unknown>(path: string, opts: RequestOptions = 
     if (err instanceof DOMException && err.name === 'AbortError') throw err;
     throw new ApiError(0, networkErrorMessage);
   }
-  if (!res.ok) throw await readError(res);
+  if (opts.auth !== false) {
+    const renewed = res.headers.get(renewedTokenHeader);
+    if (renewed) replaceToken(renewed);
+  }
+  if (!res.ok) {
+    const error = await readError(res);
+    if (opts.auth !== false && error.statusCode === 401 && sessionEndMessages.includes(error.message)) {
+      reportSessionEnded(error.message);
+    }
+    throw error;
+  }
   if (opts.responseType === 'blob') return (await res.blob()) as T;
   const text = await res.text();
   if (opts.responseType === 'text') return text as T;

@@ -17,6 +17,7 @@ export function RequireAuth() {
     if (!token) return;
     const controller = new AbortController();
     validateToken(controller.signal).catch((err: unknown) => {
+      // An expired or revoked session already logged out with its message (api/client.ts).
       if (isApiError(err) && (err.statusCode === 401 || err.statusCode === 403)) logout();
     });
     return () => controller.abort();

@@ -27,6 +27,7 @@ const EventTemplatesScreen = lazyScreen(
 const ProfileScreen = lazyScreen(() => import('../features/profile/profile-screen'), 'ProfileScreen');
 const TasksScreen = lazyScreen(() => import('../features/tasks/tasks-screen'), 'TasksScreen');
 const UsersScreen = lazyScreen(() => import('../features/users/users-screen'), 'UsersScreen');
+const DeviceKeysScreen = lazyScreen(() => import('../features/device-keys/device-keys-screen'), 'DeviceKeysScreen');
 const CruiseMenuRoute = lazyScreen(() => import('./routes/cruise-menu'), 'CruiseMenuRoute');
 const CruisesRoute = lazyScreen(() => import('./routes/cruises'), 'CruisesRoute');
 const EventManagementRoute = lazyScreen(() => import('./routes/event-management'), 'EventManagementRoute');
@@ -67,6 +68,7 @@ export const routes: RouteObject[] = [
           { path: '/cruises', element: <CruisesRoute /> },
           { path: '/lowerings', element: <LoweringsRoute /> },
           { path: '/users', element: <UsersScreen /> },
+          { path: '/device_keys', element: <DeviceKeysScreen /> },
           { path: '/tasks', element: <TasksScreen /> },
           { path: '/event_management', element: <EventManagementRoute /> },
           { path: '/event_templates', element: <EventTemplatesScreen /> },

@@ -1,8 +1,15 @@
-import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Role } from '@bathylog/shared';
 import { login as loginCall, useProfileQuery, type LoginInput, type Profile } from '../api/auth';
-import { clearSession, readSession, writeSession, type StoredSession } from './session';
+import {
+  clearSession,
+  onSessionEnded,
+  onTokenReplaced,
+  readSession,
+  writeSession,
+  type StoredSession,
+} from './session';
 
 export interface Auth {
   /** A stored token counts as authenticated before any call returns (client-behaviour §2.5). */
@@ -47,6 +54,19 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     setSession(null);
     queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'client_settings' });
   }, [queryClient]);
+
+  // A renewed token replaces the old one without the user noticing; an expired or revoked
+  // session logs out (the login screen shows why). The offline console keeps its queue.
+  useEffect(() => {
+    const offRenew = onTokenReplaced((renewed) =>
+      setSession((current) => (current ? { ...current, token: renewed } : current)),
+    );
+    const offEnded = onSessionEnded(() => logout());
+    return () => {
+      offRenew();
+      offEnded();
+    };
+  }, [logout]);
 
   const value = useMemo<Auth>(() => {
     const roles = profile?.roles ?? [];

@@ -12,3 +12,9 @@ export function formatBytes(bytes: number): string {
   n = Number((n / 1000 ** exponent).toPrecision(3));
   return `${negative ? '-' : ''}${n} ${units[exponent]}`;
 }
+
+/** An ISO-8601 UTC timestamp as `YYYY-MM-DD HH:mm:ss` (UTC, as every time in the client). */
+export function formatUtc(iso: string | null | undefined): string {
+  if (!iso) return '';
+  return iso.slice(0, 19).replace('T', ' ');
+}

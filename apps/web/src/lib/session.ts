@@ -37,3 +37,42 @@ export function clearSession(): void {
 export function currentToken(): string | null {
   return getCookie('token') ?? memory?.token ?? null;
 }
+
+type Listener<T> = (value: T) => void;
+const tokenListeners = new Set<Listener<string>>();
+const endedListeners = new Set<Listener<string>>();
+let endMessage = '';
+
+/**
+ * The server renewed the session (issue 11: a fresh token in the `x-bathylog-token` header): the
+ * new token replaces the stored one silently, and listeners (auth state, websocket) follow.
+ */
+export function replaceToken(token: string): void {
+  const session = readSession();
+  if (!session || session.token === token) return;
+  writeSession({ ...session, token });
+  for (const listener of tokenListeners) listener(token);
+}
+
+export function onTokenReplaced(listener: Listener<string>): () => void {
+  tokenListeners.add(listener);
+  return () => tokenListeners.delete(listener);
+}
+
+/** The server ended the session (expired or revoked): the message is shown on the login screen. */
+export function reportSessionEnded(message: string): void {
+  endMessage = message;
+  for (const listener of endedListeners) listener(message);
+}
+
+export function onSessionEnded(listener: Listener<string>): () => void {
+  endedListeners.add(listener);
+  return () => endedListeners.delete(listener);
+}
+
+/** The reason the last session ended, once (the login screen shows it). */
+export function takeSessionEndMessage(): string {
+  const message = endMessage;
+  endMessage = '';
+  return message;
+}

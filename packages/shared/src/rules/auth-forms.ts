@@ -28,11 +28,33 @@ export const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const required = () => z.string().min(1, m.required);
 const hasNoUppercase = (v: string) => v === v.toLowerCase();
 
+/** The username rules of seed 000 §5 (at most 15 characters, no whitespace, no uppercase). */
+function usernameRules(
+  base: z.ZodString,
+  text: { tooLong?: string; whitespace: string; uppercase: string },
+): z.ZodType<string, string> {
+  return base
+    .max(usernameMaxLength, text.tooLong)
+    .regex(noWhitespace, text.whitespace)
+    .refine(hasNoUppercase, text.uppercase);
+}
+
 const username = () =>
-  required()
-    .max(usernameMaxLength, m.usernameTooLong)
-    .regex(noWhitespace, m.usernameWhitespace)
-    .refine(hasNoUppercase, m.usernameUppercase);
+  usernameRules(required(), {
+    tooLong: m.usernameTooLong,
+    whitespace: m.usernameWhitespace,
+    uppercase: m.usernameUppercase,
+  });
+
+/**
+ * The same username rules for request bodies: the server applies them on every route that takes a
+ * username (register, user create / update, profile, import), so no one can create a user the
+ * client could never log in as. Messages read after the field label (`"username" can not …`).
+ */
+export const usernameSchema = usernameRules(z.string().min(1), {
+  whitespace: 'can not include whitespace',
+  uppercase: 'can NOT include uppercase letters',
+});
 
 const email = () => required().regex(emailPattern, m.invalidEmail);
 
@@ -81,11 +103,11 @@ export type RegisterForm = z.infer<typeof registerFormSchema>;
  */
 export const profileFormSchema = passwordsMatch(
   z.object({
-    username: z
-      .string()
-      .max(usernameMaxLength, m.usernameTooLong)
-      .regex(noWhitespace, m.usernameWhitespace)
-      .refine(hasNoUppercase, m.usernameUppercase),
+    username: usernameRules(z.string(), {
+      tooLong: m.usernameTooLong,
+      whitespace: m.usernameWhitespace,
+      uppercase: m.usernameUppercase,
+    }),
     fullname: required(),
     email: required(),
     password: z.string(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { usernameSchema } from '../rules/auth-forms.js';
 
 const reCaptcha = z.string().nullable().optional();
 
@@ -20,7 +21,7 @@ export const loginResponseSchema = z.object({ token: z.string(), id: z.string() 
 export type LoginResponse = z.infer<typeof loginResponseSchema>;
 
 export const registerSchema = z.strictObject({
-  username: z.string().min(1).max(50),
+  username: usernameSchema,
   fullname: z.string().min(1).max(50),
   email: z.string().min(1).max(50),
   password: z.string().max(50),
@@ -45,7 +46,7 @@ export type ResetPassword = z.infer<typeof resetPasswordSchema>;
 /** PATCH auth/profile: the owner's own editable fields. */
 export const updateProfileSchema = z
   .strictObject({
-    username: z.string().min(1).max(100).optional(),
+    username: usernameSchema.optional(),
     fullname: z.string().min(1).max(100).optional(),
     password: z.string().max(50).optional(),
   })

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { objectIdSchema } from './common.js';
+import { usernameSchema } from '../rules/auth-forms.js';
 
 /** A user as every user route returns it: no password, tokens or reset fields. */
 export const userSchema = z.object({
@@ -18,7 +19,7 @@ const rolesField = z.array(z.string().min(1)).min(1);
 
 export const createUserSchema = z.strictObject({
   id: objectIdSchema.optional(),
-  username: z.string().min(1).max(100),
+  username: usernameSchema,
   fullname: z.string().min(1).max(100),
   email: z.email(),
   password: z.string().max(50),
@@ -32,7 +33,7 @@ export type CreateUser = z.infer<typeof createUserSchema>;
 
 export const updateUserSchema = z
   .strictObject({
-    username: z.string().min(1).max(100).optional(),
+    username: usernameSchema.optional(),
     fullname: z.string().min(1).max(100).optional(),
     password: z.string().max(50).optional(),
     roles: rolesField.optional(),

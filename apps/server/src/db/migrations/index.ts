@@ -5,6 +5,7 @@ import * as m002 from './002-event-search.js';
 import * as m003 from './003-realtime-outbox.js';
 import * as m004 from './004-aux-data-search.js';
 import * as m005 from './005-template-button-color.js';
+import * as m006 from './006-accounts.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -18,6 +19,7 @@ const ordered: Array<[string, DialectMigration]> = [
   ['003-realtime-outbox', m003],
   ['004-aux-data-search', m004],
   ['005-template-button-color', m005],
+  ['006-accounts', m006],
 ];
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

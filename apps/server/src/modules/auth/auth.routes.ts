@@ -8,10 +8,12 @@ import {
 import type { AppContext } from '../../context.js';
 import { caller } from '../../plugins/auth.js';
 import type { ApiInstance } from '../../plugins/types.js';
+import { UsersService } from '../users/users.service.js';
 import { AuthService } from './auth.service.js';
 
 export function authRoutes(app: ApiInstance, ctx: AppContext): void {
   const service = new AuthService(ctx);
+  const users = new UsersService(ctx);
   const tags = ['auth'];
 
   app.post('/auth/register', { schema: { body: registerSchema, tags } }, async (req, reply) => {
@@ -45,6 +47,13 @@ export function authRoutes(app: ApiInstance, ctx: AppContext): void {
   );
 
   app.get('/auth/profile/token', { config: { auth: true }, schema: { tags } }, async (req) => ({
-    token: service.profileToken(caller(req)),
+    token: await service.profileToken(caller(req)),
   }));
+
+  // Sign out everywhere (issue 11): every session and API token of the caller, this one included.
+  app.post('/auth/signOutEverywhere', { config: { auth: true }, schema: { tags } }, async (req, reply) => {
+    const auth = caller(req);
+    await users.signOutEverywhere(auth, auth.user.id);
+    return reply.code(204).send();
+  });
 }

@@ -8,7 +8,9 @@ import { resetLinkBase } from '../../lib/reset-link.js';
 import { verifyRecaptcha } from '../../lib/recaptcha.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { UsersRepository } from '../users/users.repository.js';
-import { buildUserRecord, toPublicUser, tokenForUser } from '../users/users.service.js';
+import { buildUserRecord, toPublicUser, UsersService } from '../users/users.service.js';
+import { internalChannels } from '../../realtime/internal-channels.js';
+import { issueApiToken, issueSession, revokeTokens } from './tokens.js';
 
 const resetLifetimeMs = 15 * 60 * 1000;
 
@@ -78,7 +80,7 @@ export class AuthService {
     await verifyRecaptcha(this.ctx.config.reCaptchaSecret, body.reCaptcha, ip);
     this.byUsername.reset(keys[0]!);
     await repo.update(user.id, { last_login: Date.now() });
-    return { token: tokenForUser(user, this.ctx.secret), id: user.id };
+    return { token: await issueSession(this.ctx, user), id: user.id };
   }
 
   async register(body: Register, ip: string): Promise<string> {
@@ -149,17 +151,22 @@ export class AuthService {
       reset_password_token: null,
       reset_password_expires: null,
     });
+    // Whoever held the old password is signed out of the browser (issue 11).
+    await revokeTokens(this.ctx.database.db, user.id, { apiTokens: false });
+    this.ctx.bus.publish(internalChannels.revoked, { userId: user.id });
   }
 
   profile(caller: AuthContext) {
     return toPublicUser(caller.user);
   }
 
-  profileToken(caller: AuthContext) {
-    return tokenForUser(caller.user, this.ctx.secret);
+  profileToken(caller: AuthContext): Promise<string> {
+    if (caller.key) throw new AppError('FORBIDDEN', 'Device keys have no API token');
+    return issueApiToken(this.ctx, caller.user);
   }
 
   async updateProfile(caller: AuthContext, body: UpdateProfile): Promise<void> {
+    if (caller.key) throw new AppError('FORBIDDEN', 'Device keys have no profile to change');
     const repo = this.repo;
     if (body.username !== undefined && body.username !== caller.user.username) {
       const other = await repo.findByUsername(body.username);
@@ -170,5 +177,6 @@ export class AuthService {
       ...rest,
       ...(password !== undefined ? { password: await hashPassword(password) } : {}),
     });
+    if (password !== undefined) await new UsersService(this.ctx).afterPasswordChange(caller, caller.user.id);
   }
 }

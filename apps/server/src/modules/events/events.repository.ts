@@ -12,6 +12,14 @@ export class EventsRepository {
     return row && { ...row, ts: Number(row.ts) };
   }
 
+  async count(): Promise<number> {
+    const row = await this.db
+      .selectFrom('events')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   async exists(id: string): Promise<boolean> {
     const row = await this.db.selectFrom('events').select('id').where('id', '=', id).executeTakeFirst();
     return row !== undefined;

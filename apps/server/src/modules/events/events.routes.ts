@@ -54,19 +54,19 @@ export function eventsRoutes(app: ApiInstance, ctx: AppContext): void {
     '/events/:id',
     { config: write, schema: { params: idParamsSchema, body: updateEventSchema, tags } },
     async (req, reply) => {
-      await service.update(req.params.id, req.body);
+      await service.update(caller(req), req.params.id, req.body);
       return reply.code(204).send();
     },
   );
 
   // The seeds' client calls DELETE /events/all (wipe); the reference has the filtered bulk delete. Serve both.
-  app.delete('/events/all', { config: adminOnly, schema: { tags } }, async (_req, reply) => {
-    await service.removeAll();
+  app.delete('/events/all', { config: adminOnly, schema: { tags } }, async (req, reply) => {
+    await service.removeAll(caller(req));
     return reply.code(204).send();
   });
 
   app.delete('/events', { config: adminOnly, schema: { querystring: eventListQuerySchema, tags } }, (req) =>
-    service.bulkDelete(req.query),
+    service.bulkDelete(caller(req), req.query),
   );
 
   app.delete('/events/:id', { config: write, schema: { params: idParamsSchema, tags } }, async (req, reply) => {

@@ -10,15 +10,20 @@ import {
   type EventGetQuery,
   type EventListQuery,
   type EventOption,
+  type LogEvent,
+  type EventAuxData,
   type UpdateEvent,
   capabilityRoles,
   hasAnyRole,
 } from '@bathylog/shared';
 import type { AppContext } from '../../context.js';
-import type { EventsTable } from '../../db/schema.js';
+import type { Transaction } from 'kysely';
+import type { DB, EventsTable } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { EventAuxDataRepository } from '../event-aux-data/event-aux-data.repository.js';
+import { AuditRepository } from '../audit/audit.repository.js';
+import { recordChange } from '../audit/audit.js';
 import { buildEventFilter, globalWindow } from './event-filter.js';
 import {
   csvContentType,
@@ -119,7 +124,15 @@ export class EventsService {
       event_free_text: body.event_free_text ?? '',
     };
     try {
-      await repo.insert(row);
+      await this.db.transaction().execute(async (trx) => {
+        await new EventsRepository(trx).insert(row);
+        await recordChange(trx, caller, {
+          action: 'create',
+          record_type: 'event',
+          record_id: row.id,
+          new_value: toWireEvent(row),
+        });
+      });
     } catch (err) {
       // Two creates with the same client id at once: the loser gets the same answer as a repeat.
       if (await repo.exists(row.id)) throw new AppError('BAD_REQUEST', messages.duplicateEvent);
@@ -135,10 +148,23 @@ export class EventsService {
    * re-sorts it), but the aux data stays with the event: Sealog deleted it, silently losing the
    * navigation and frame grabs of an event whose time was merely corrected.
    */
-  async update(id: string, body: UpdateEvent): Promise<void> {
-    const repo = new EventsRepository(this.db);
-    const existing = await repo.findById(id);
-    if (!existing) throw new AppError('BAD_REQUEST', `No event record found for id: ${id}`);
+  async update(caller: AuthContext, id: string, body: UpdateEvent): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const repo = new EventsRepository(trx);
+      const existing = await repo.findById(id);
+      if (!existing) throw new AppError('BAD_REQUEST', `No event record found for id: ${id}`);
+      await this.applyUpdate(trx, caller, repo, existing, body);
+    });
+  }
+
+  private async applyUpdate(
+    trx: Transaction<DB>,
+    caller: AuthContext,
+    repo: EventsRepository,
+    existing: EventRow,
+    body: UpdateEvent,
+  ): Promise<void> {
+    const id = existing.id;
     const patch: Partial<Omit<EventsTable, 'id'>> = {
       ...(body.event_author !== undefined ? { event_author: body.event_author } : {}),
       ...(body.ts !== undefined ? { ts: body.ts } : {}),
@@ -150,6 +176,16 @@ export class EventsService {
     };
     await repo.update(id, patch);
     const event = toWireEvent({ ...existing, ...patch } as EventRow);
+    // A change of the options alone that adds a comment is the Event Details "comment".
+    const commented =
+      Object.keys(patch).length === 1 && patch.event_options !== undefined && /event_comment/.test(patch.event_options);
+    await recordChange(trx, caller, {
+      action: commented ? 'comment' : 'update',
+      record_type: 'event',
+      record_id: id,
+      old_value: toWireEvent(existing),
+      new_value: event,
+    });
     if (body.ts !== undefined && body.ts !== existing.ts) {
       this.ctx.bus.publish('deleteEvents', event);
       this.ctx.bus.publish('newEvents', event);
@@ -185,13 +221,19 @@ export class EventsService {
       const aux = await auxRepo.listByEventIds([id]);
       await auxRepo.deleteByEventIds([id]);
       await events.delete(id);
+      await recordChange(trx, caller, {
+        action: 'delete',
+        record_type: 'event',
+        record_id: id,
+        old_value: { ...toWireEvent(event), aux_data: aux.map(toWireAux) },
+      });
       return { event, aux };
     });
     this.ctx.bus.publish('deleteEvents', { ...toWireEvent(deleted.event), aux_data: deleted.aux.map(toWireAux) });
   }
 
   /** DELETE /events: the events GET /events would list (filters, sort, offset, limit), with their aux data. No publish. */
-  async bulkDelete(query: EventListQuery): Promise<{ deletedCount: number }> {
+  async bulkDelete(caller: AuthContext, query: EventListQuery): Promise<{ deletedCount: number }> {
     return this.db.transaction().execute(async (trx) => {
       const search = new EventSearch(trx, this.ctx.database.dialect);
       const resolved = await search.resolve(buildEventFilter(query, globalWindow(), 'substring'));
@@ -206,15 +248,85 @@ export class EventsService {
       });
       for await (const rows of chunks()) {
         const ids = rows.map((r) => r.id);
+        const auxRows = await aux.listByEventIds(ids);
         await aux.deleteByEventIds(ids);
         deletedCount += await events.deleteMany(ids);
+        // One row per event, each restorable like a single delete.
+        for (const row of rows) {
+          await recordChange(trx, caller, {
+            action: 'bulk_delete',
+            record_type: 'event',
+            record_id: row.id,
+            old_value: {
+              ...toWireEvent(row),
+              aux_data: auxRows.filter((a) => a.event_id === row.id).map(toWireAux),
+            },
+          });
+        }
       }
       return { deletedCount };
     });
   }
 
   /** DELETE /events/all: every event and aux record. No publish (Sealog). */
-  async removeAll(): Promise<void> {
-    await this.db.transaction().execute((trx) => new EventsRepository(trx).deleteAll(this.ctx.database.dialect));
+  async removeAll(caller: AuthContext): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const repo = new EventsRepository(trx);
+      const count = await repo.count();
+      await repo.deleteAll(this.ctx.database.dialect);
+      // A wipe is recorded once, with how many events went (not every event: a wipe clears a ship's
+      // whole log; the backup is its record).
+      await recordChange(trx, caller, {
+        action: 'wipe',
+        record_type: 'event',
+        record_id: null,
+        old_value: { events: count },
+      });
+    });
+  }
+
+  /**
+   * Restores an event deleted (alone or in a bulk delete) from its audit row, with its aux data,
+   * under its old id; recorded as a `restore` and announced as a new event.
+   */
+  async restore(caller: AuthContext, seq: number): Promise<CreateEventResponse> {
+    const event = await this.db.transaction().execute(async (trx) => {
+      const entry = await new AuditRepository(trx).findBySeq(seq);
+      if (!entry) throw new AppError('NOT_FOUND', `No audit record found for seq: ${seq}`);
+      if (entry.record_type !== 'event' || !['delete', 'bulk_delete'].includes(entry.action) || !entry.old_value) {
+        throw new AppError('BAD_REQUEST', 'Only a deleted event can be restored from its audit record');
+      }
+      const old = JSON.parse(entry.old_value) as LogEvent & { aux_data?: EventAuxData[] };
+      const events = new EventsRepository(trx);
+      if (await events.exists(old.id)) throw new AppError('BAD_REQUEST', 'The event exists: it was already restored');
+      const row: EventsTable = {
+        id: old.id,
+        ts: Date.parse(old.ts),
+        event_author: old.event_author,
+        event_value: old.event_value,
+        event_options: JSON.stringify(old.event_options ?? []),
+        event_free_text: old.event_free_text ?? '',
+      };
+      await events.insert(row);
+      const auxRepo = new EventAuxDataRepository(trx);
+      for (const aux of old.aux_data ?? []) {
+        await auxRepo.insert({
+          id: aux.id,
+          event_id: old.id,
+          data_source: aux.data_source,
+          data_array: JSON.stringify(aux.data_array),
+        });
+      }
+      const restored = toWireEvent(row);
+      await recordChange(trx, caller, {
+        action: 'restore',
+        record_type: 'event',
+        record_id: old.id,
+        new_value: { ...restored, aux_data: old.aux_data ?? [] },
+      });
+      return restored;
+    });
+    this.ctx.bus.publish('newEvents', event);
+    return { acknowledged: true, insertedId: event.id, insertedEvent: event };
   }
 }

@@ -16,6 +16,10 @@ export interface UserRecord {
   login_token: string;
   reset_password_token: string | null;
   reset_password_expires: number | null;
+  /** Epoch seconds: browser sessions issued before are refused. */
+  sessions_valid_after: number;
+  /** Epoch seconds: API tokens issued before are refused. */
+  api_tokens_valid_after: number;
 }
 
 export type UserPatch = Partial<Omit<UserRecord, 'id'>>;
@@ -28,6 +32,8 @@ function fromRow(row: Selectable<UsersTable>): UserRecord {
     disabled: !!row.disabled,
     last_login: Number(row.last_login),
     reset_password_expires: row.reset_password_expires === null ? null : Number(row.reset_password_expires),
+    sessions_valid_after: Number(row.sessions_valid_after),
+    api_tokens_valid_after: Number(row.api_tokens_valid_after),
   };
 }
 

@@ -295,7 +295,10 @@ describe.each(engines)('users routes on %s', (engine) => {
         [{ ...ok, roles: 'admin' }, '"roles" must be of type array'],
         [{ ...ok, email: 'not-an-email' }, '"email" must be a valid email'],
         [{ ...ok, username: '' }, '"username" is not allowed to be empty'],
-        [{ ...ok, username: 'u'.repeat(101) }, '"username" length must be less than or equal to 100 characters long'],
+        // Seed 000 §5 on the server too: the rules apply to imports as well (they POST each user).
+        [{ ...ok, username: 'u'.repeat(16) }, '"username" length must be less than or equal to 15 characters long'],
+        [{ ...ok, username: 'Bad Name' }, '"username" can not include whitespace'],
+        [{ ...ok, username: 'BadName' }, '"username" can NOT include uppercase letters'],
         [{ ...ok, fullname: undefined }, '"fullname" is required'],
         [{ ...ok, password: 'p'.repeat(51) }, '"password" length must be less than or equal to 50 characters long'],
         [{ ...ok, system_user: 'yes' }, '"system_user" must be a boolean'],
@@ -482,7 +485,9 @@ describe.each(engines)('users routes on %s', (engine) => {
         [{ email: 'new@example.org' }, '"email" is not allowed'],
         [{ roles: [] }, '"roles" must contain at least 1 items'],
         [{ disabled: 'no' }, '"disabled" must be a boolean'],
-        [{ username: 'u'.repeat(101) }, '"username" length must be less than or equal to 100 characters long'],
+        [{ username: 'u'.repeat(16) }, '"username" length must be less than or equal to 15 characters long'],
+        [{ username: 'Bad Name' }, '"username" can not include whitespace'],
+        [{ username: 'BadName' }, '"username" can NOT include uppercase letters'],
       ];
       for (const [body, message] of cases) {
         expect((await app.api('PATCH', `/users/${u.id}`, { token: admin, body })).json(), JSON.stringify(body)).toEqual(

@@ -69,6 +69,15 @@ export function usersRoutes(app: ApiInstance, ctx: AppContext): void {
     }),
   );
 
+  app.post(
+    '/users/:id/signOutEverywhere',
+    { config: { auth: true }, schema: { params: idParamsSchema, tags: ['users'] } },
+    async (req, reply) => {
+      await service.signOutEverywhere(caller(req), req.params.id);
+      return reply.code(204).send();
+    },
+  );
+
   app.get(
     '/users/:id/loginToken',
     { config: { auth: true }, schema: { params: idParamsSchema, tags: ['users'] } },

@@ -2,7 +2,6 @@ import {
   isProtectedUsername,
   messages,
   newObjectId,
-  scopesForRoles,
   toIso,
   type CreateUser,
   type UpdateUser,
@@ -10,12 +9,13 @@ import {
 } from '@bathylog/shared';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
-import { signToken } from '../../lib/jwt.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { randomAlphanumeric, randomHexToken } from '../../lib/random.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { resetLinkBase } from '../../lib/reset-link.js';
+import { internalChannels } from '../../realtime/internal-channels.js';
 import { AccessListsRepository } from '../access/access.repository.js';
+import { issueApiToken, issueSession, revokeTokens } from '../auth/tokens.js';
 import { UsersRepository, type UserRecord } from './users.repository.js';
 
 const dayMs = 24 * 60 * 60 * 1000;
@@ -32,11 +32,6 @@ export function toPublicUser(u: UserRecord): User {
     system_user: u.system_user,
     disabled: u.disabled,
   };
-}
-
-/** A token for a user, built from the roles stored now. */
-export function tokenForUser(user: UserRecord, secret: string): string {
-  return signToken({ id: user.id, scope: scopesForRoles(user.roles), roles: user.roles }, secret);
 }
 
 export interface NewUserInput {
@@ -67,6 +62,8 @@ export async function buildUserRecord(input: NewUserInput): Promise<UserRecord> 
     login_token: randomAlphanumeric(20),
     reset_password_token: input.reset?.token ?? null,
     reset_password_expires: input.reset?.expires ?? null,
+    sessions_valid_after: 0,
+    api_tokens_valid_after: 0,
   };
 }
 
@@ -160,6 +157,35 @@ export class UsersService {
     }
     const { password, ...rest } = body;
     await repo.update(id, { ...rest, ...(password !== undefined ? { password: await hashPassword(password) } : {}) });
+    if (password !== undefined) await this.afterPasswordChange(caller, id);
+  }
+
+  /**
+   * A new password ends the user's other browser sessions. When the owners change their own, the
+   * session they did it from continues with a fresh token (sent back in the renewal header).
+   */
+  async afterPasswordChange(caller: AuthContext, userId: string): Promise<void> {
+    await revokeTokens(this.ctx.database.db, userId, { apiTokens: false });
+    this.ctx.bus.publish(internalChannels.revoked, { userId });
+    if (caller.user.id === userId && !caller.key && caller.claims.exp !== undefined) {
+      const fresh = await this.repo.findById(userId);
+      if (fresh) caller.renewedToken = await issueSession(this.ctx, fresh);
+    }
+  }
+
+  /**
+   * "Sign out everywhere": every browser session and API token of the user stops working on its
+   * next request and on open websockets. The user may do it for themselves, an admin for anyone.
+   */
+  async signOutEverywhere(caller: AuthContext, id: string): Promise<void> {
+    if (caller.key) throw new AppError('FORBIDDEN', 'Device keys cannot sign users out');
+    if (caller.user.id !== id && !caller.isAdmin) {
+      throw new AppError('FORBIDDEN', 'Only admins and the owner can sign a user out everywhere');
+    }
+    const user = await this.repo.findById(id);
+    if (!user) throw new AppError('NOT_FOUND', `No user found for id: ${id}`);
+    await revokeTokens(this.ctx.database.db, id, { apiTokens: true });
+    this.ctx.bus.publish(internalChannels.revoked, { userId: id });
   }
 
   async remove(caller: AuthContext, id: string): Promise<void> {
@@ -204,7 +230,8 @@ export class UsersService {
   }
 
   async token(caller: AuthContext, id: string): Promise<string> {
-    return tokenForUser(await this.ownerOrAdmin(caller, id), this.ctx.secret);
+    if (caller.key) throw new AppError('FORBIDDEN', 'Device keys have no API token');
+    return issueApiToken(this.ctx, await this.ownerOrAdmin(caller, id));
   }
 
   async loginToken(caller: AuthContext, id: string): Promise<string> {

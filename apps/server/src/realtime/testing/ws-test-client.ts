@@ -59,9 +59,15 @@ export class RawClient {
 
   static async open(
     port: number,
-    opts: { path?: string; answerPings?: boolean; pingId?: string | number } = {},
+    opts: {
+      path?: string;
+      answerPings?: boolean;
+      pingId?: string | number;
+      /** Headers of the upgrade request (a browser sends Origin and its cookies). */
+      headers?: Record<string, string>;
+    } = {},
   ): Promise<RawClient> {
-    const ws = new WebSocket(`ws://127.0.0.1:${port}${opts.path ?? '/ws'}`);
+    const ws = new WebSocket(`ws://127.0.0.1:${port}${opts.path ?? '/ws'}`, { headers: opts.headers ?? {} });
     const client = new RawClient(ws, opts.answerPings ?? true, opts.pingId ?? 'websocketTest');
     await new Promise<void>((resolve, reject) => {
       ws.once('open', () => resolve());

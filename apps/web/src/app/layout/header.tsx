@@ -33,6 +33,7 @@ export function systemManagementItems(names: { Cruises: string; Lowerings: strin
     { label: names.Lowerings, to: '/lowerings', roles: capabilityRoles.cruiseManagement },
     { label: 'Tasks', to: '/tasks', roles: capabilityRoles.adminOnly },
     { label: 'Users', to: '/users', roles: capabilityRoles.cruiseManagement },
+    { label: 'Device Keys', to: '/device_keys', roles: capabilityRoles.adminOnly },
     { label: 'Toggle ASNAP', roles: capabilityRoles.adminOnly, loggingOnly: true, action: 'toggleAsnap' },
   ];
 }

@@ -8,6 +8,7 @@ import { errorMessage } from '../../api/client';
 import type { LoginInput } from '../../api/auth';
 import { ErrorAlert } from '../../components/alerts';
 import { useAuth } from '../../lib/auth';
+import { takeSessionEndMessage } from '../../lib/session';
 import { useCaptcha } from '../../lib/captcha';
 import { useSettings } from '../../lib/settings';
 import { TextField } from '../../components/form-field';
@@ -28,7 +29,8 @@ export function LoginScreen() {
   const auth = useAuth();
   const settings = useSettings();
   const captcha = useCaptcha();
-  const [error, setError] = useState('');
+  // Why the last session ended (expired, signed out everywhere), from the server's message.
+  const [error, setError] = useState(takeSessionEndMessage);
   const [busy, setBusy] = useState(false);
   const {
     register,

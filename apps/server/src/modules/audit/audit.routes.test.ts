@@ -1,0 +1,180 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuditEntry, AuditPage } from '@bathylog/shared';
+import { createTestApp, engines, type TestApp } from '../../../test/test-app.js';
+
+/**
+ * Issue 11, audit trail: every change is recorded in the same transaction (who, when, route,
+ * record, old and new values); admins read it (filtered, paged, CSV) and restore deleted events.
+ */
+describe.each(engines)('audit trail on %s', (engine) => {
+  let t: TestApp;
+  let admin: string;
+
+  const history = async (recordId: string): Promise<AuditEntry[]> => {
+    const res = await t.api('GET', `/audit?record_id=${recordId}`, { token: admin });
+    expect(res.statusCode, res.body).toBe(200);
+    return (res.json() as AuditPage).entries;
+  };
+  const logEvent = async (body: Record<string, unknown>, token = admin) => {
+    const res = await t.api('POST', '/events', { token, body });
+    expect(res.statusCode, res.body).toBe(201);
+    return (res.json() as { insertedId: string }).insertedId;
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp(engine);
+    admin = await t.login('admin', 'demo');
+  });
+  afterAll(() => t?.close());
+
+  it('records event create, update, comment and delete with the actor, route and old and new values', async () => {
+    const id = await logEvent({ event_value: 'FISH', event_free_text: 'first' });
+    expect(
+      (await t.api('PATCH', `/events/${id}`, { token: admin, body: { event_free_text: 'second' } })).statusCode,
+    ).toBe(204);
+    const comment = [{ event_option_name: 'event_comment', event_option_value: 'nice eel' }];
+    expect((await t.api('PATCH', `/events/${id}`, { token: admin, body: { event_options: comment } })).statusCode).toBe(
+      204,
+    );
+    expect((await t.api('DELETE', `/events/${id}`, { token: admin })).statusCode).toBe(204);
+
+    const entries = (await history(id)).reverse();
+    expect(entries.map((e) => e.action)).toEqual(['create', 'update', 'comment', 'delete']);
+    for (const e of entries) {
+      expect(e).toMatchObject({ actor_kind: 'user', actor_name: 'admin', record_type: 'event', record_id: id });
+      expect(e.at).toMatch(/^\d{4}-\d\d-\d\dT/);
+    }
+    expect(entries[0]).toMatchObject({
+      route: 'POST /sealog-server/api/v1/events',
+      old_value: null,
+      new_value: { id, event_value: 'FISH', event_free_text: 'first' },
+    });
+    expect(entries[1]).toMatchObject({
+      route: 'PATCH /sealog-server/api/v1/events/:id',
+      old_value: { event_free_text: 'first' },
+      new_value: { event_free_text: 'second' },
+    });
+    expect(entries[2]).toMatchObject({ old_value: { event_options: [] }, new_value: { event_options: comment } });
+    expect(entries[3]).toMatchObject({
+      route: 'DELETE /sealog-server/api/v1/events/:id',
+      old_value: { id, event_value: 'FISH', event_free_text: 'second', event_options: comment, aux_data: [] },
+      new_value: null,
+    });
+  });
+
+  it('an admin restores a deleted event with its aux data from the audit record', async () => {
+    const id = await logEvent({ event_value: 'SAMPLE', event_free_text: 'keep me' });
+    const aux = await t.api('POST', '/event_aux_data', {
+      token: admin,
+      body: {
+        event_id: id,
+        data_source: 'vehicleRealtimeNavData',
+        data_array: [{ data_name: 'depth', data_value: '812' }],
+      },
+    });
+    expect(aux.statusCode).toBe(201);
+    const before = (await t.api('GET', `/events/${id}`, { token: admin })).json() as Record<string, unknown>;
+    expect((await t.api('DELETE', `/events/${id}`, { token: admin })).statusCode).toBe(204);
+    expect((await t.api('GET', `/events/${id}`, { token: admin })).statusCode).toBe(404);
+
+    const deletion = (await history(id)).find((e) => e.action === 'delete')!;
+    const user = await t.api('POST', '/users', {
+      token: admin,
+      body: {
+        username: 'auditmgr',
+        fullname: 'M',
+        email: 'auditmgr@example.org',
+        password: 'pw-pw-pw-pw',
+        roles: ['event_manager'],
+      },
+    });
+    expect(user.statusCode).toBe(201);
+    const manager = await t.login('auditmgr', 'pw-pw-pw-pw');
+    expect((await t.api('POST', `/audit/${deletion.seq}/restore`, { token: manager })).statusCode).toBe(403);
+
+    const restored = await t.api('POST', `/audit/${deletion.seq}/restore`, { token: admin });
+    expect(restored.statusCode, restored.body).toBe(201);
+    expect(restored.json()).toMatchObject({ acknowledged: true, insertedId: id });
+    const after = (await t.api('GET', `/events/${id}`, { token: admin })).json() as Record<string, unknown>;
+    expect(after).toEqual(before);
+    const auxAfter = (await t.api('GET', `/event_aux_data?eventID=${id}`, { token: admin })).json() as Array<{
+      data_array: unknown;
+    }>;
+    expect(auxAfter.map((a) => a.data_array)).toEqual([[{ data_name: 'depth', data_value: '812' }]]);
+    expect((await history(id))[0]).toMatchObject({ action: 'restore', actor_name: 'admin', new_value: { id } });
+    expect((await t.api('POST', `/audit/${deletion.seq}/restore`, { token: admin })).json()).toMatchObject({
+      statusCode: 400,
+      message: 'The event exists: it was already restored',
+    });
+    const create = (await history(id)).find((e) => e.action === 'create')!;
+    expect((await t.api('POST', `/audit/${create.seq}/restore`, { token: admin })).json()).toMatchObject({
+      statusCode: 400,
+      message: 'Only a deleted event can be restored from its audit record',
+    });
+    expect((await t.api('POST', '/audit/999999999/restore', { token: admin })).statusCode).toBe(404);
+  });
+
+  it('bulk delete records one restorable row per event; a wipe records the count', async () => {
+    const a = await logEvent({ event_value: 'BULK_AUDIT' });
+    const b = await logEvent({ event_value: 'BULK_AUDIT' });
+    const res = await t.api('DELETE', '/events?value=BULK_AUDIT', { token: admin });
+    expect(res.json()).toMatchObject({ deletedCount: 2 });
+    for (const id of [a, b]) {
+      expect((await history(id))[0]).toMatchObject({
+        action: 'bulk_delete',
+        route: 'DELETE /sealog-server/api/v1/events',
+        old_value: { id, event_value: 'BULK_AUDIT' },
+      });
+    }
+    const count = (await t.api('GET', '/events/count', { token: admin })).json() as { events: number };
+    expect((await t.api('DELETE', '/events/all', { token: admin })).statusCode).toBe(204);
+    const wipes = ((await t.api('GET', '/audit?record_type=event&limit=1', { token: admin })).json() as AuditPage)
+      .entries;
+    expect(wipes[0]).toMatchObject({ action: 'wipe', record_id: null, old_value: { events: count.events } });
+  });
+
+  it('filters by actor, record and time; pages; exports CSV; is admin only and append-only', async () => {
+    const key = (
+      (
+        await t.api('POST', '/device_keys', { token: admin, body: { name: 'Audit Bot', roles: ['event_logger'] } })
+      ).json() as {
+        key: string;
+      }
+    ).key;
+    const start = new Date().toISOString();
+    const byKey = await logEvent({ event_value: 'BY_KEY' }, key);
+    const page = (
+      await t.api('GET', `/audit?actor=${encodeURIComponent('Audit Bot')}`, { token: admin })
+    ).json() as AuditPage;
+    expect(page.total).toBe(1);
+    expect(page.entries[0]).toMatchObject({ actor_kind: 'key', actor_name: 'Audit Bot', record_id: byKey });
+    const since = (await t.api('GET', `/audit?startTS=${start}`, { token: admin })).json() as AuditPage;
+    expect(since.entries.map((e) => e.record_id)).toEqual([byKey]);
+    const paged = (await t.api('GET', '/audit?limit=2&offset=1', { token: admin })).json() as AuditPage;
+    expect(paged.entries).toHaveLength(2);
+    expect(paged.total).toBeGreaterThan(3);
+    const all = (await t.api('GET', '/audit?limit=3', { token: admin })).json() as AuditPage;
+    expect(paged.entries[0]!.seq).toBe(all.entries[1]!.seq);
+
+    const csv = await t.api('GET', `/audit?format=csv&record_id=${byKey}`, { token: admin });
+    expect(csv.headers['content-type']).toMatch(/^text\/csv/);
+    const lines = csv.body.trim().split(/\r?\n/);
+    expect(lines[0]).toBe(
+      '"seq","at","actor_kind","actor_name","actor_id","route","action","record_type","record_id","old_value","new_value"',
+    );
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain('"key","Audit Bot"');
+    expect(lines[1]).toContain('BY_KEY');
+
+    expect((await t.api('GET', '/audit', { token: key })).statusCode).toBe(403);
+    expect((await t.api('GET', '/audit?record_type=nope', { token: admin })).statusCode).toBe(400);
+    // Below the API too: the database refuses to rewrite an audit row.
+    await expect(
+      t.ctx.database.db
+        .updateTable('audit_log')
+        .set({ action: 'forged' })
+        .where('seq', '=', page.entries[0]!.seq)
+        .execute(),
+    ).rejects.toThrow(/append-only/);
+  });
+});

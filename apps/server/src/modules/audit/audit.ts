@@ -1,0 +1,39 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import type { AuthContext } from '../../plugins/auth.js';
+import { AuditRepository } from './audit.repository.js';
+
+export interface Change {
+  action: string;
+  record_type: string;
+  record_id: string | null;
+  /** Wire values (JSON-serialisable); null when there was none (create) or is none (delete). */
+  old_value?: unknown;
+  new_value?: unknown;
+}
+
+/**
+ * Records a change in the audit trail. Services call it with the transaction of the change itself,
+ * so a row exists exactly when the change happened (DESIGN.md "Pieces to come"). The actor is the
+ * caller (a user or a device key) and the route it called; `null` for unauthenticated changes.
+ */
+export async function recordChange(
+  trx: Kysely<DB> | Transaction<DB>,
+  actor: AuthContext | null,
+  change: Change,
+): Promise<void> {
+  const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
+  await new AuditRepository(trx).append({
+    at: Date.now(),
+    user_id: actor && !actor.key ? actor.user.id : null,
+    key_id: actor?.key ? actor.key.id : null,
+    actor_kind: actor ? (actor.key ? 'key' : 'user') : 'none',
+    actor_name: actor ? actor.user.username : null,
+    route: actor?.route ?? null,
+    action: change.action,
+    record_type: change.record_type,
+    record_id: change.record_id,
+    old_value: json(change.old_value),
+    new_value: json(change.new_value),
+  });
+}

@@ -1,0 +1,24 @@
+import { createDeviceKeySchema, idParamsSchema } from '@bathylog/shared';
+import type { AppContext } from '../../context.js';
+import { caller } from '../../plugins/auth.js';
+import type { ApiInstance } from '../../plugins/types.js';
+import { DeviceKeysService } from './device-keys.service.js';
+
+/** Device keys, admin only (System Management → Device Keys). */
+export function deviceKeysRoutes(app: ApiInstance, ctx: AppContext): void {
+  const service = new DeviceKeysService(ctx);
+  const admin = { auth: true, scopes: ['admin'] } as const;
+  const tags = ['device_keys'];
+
+  app.get('/device_keys', { config: admin, schema: { tags } }, () => service.list());
+
+  app.post('/device_keys', { config: admin, schema: { body: createDeviceKeySchema, tags } }, async (req, reply) =>
+    reply.code(201).send(await service.create(caller(req), req.body)),
+  );
+
+  // Revokes the key; the record stays listed (who revoked it, when).
+  app.delete('/device_keys/:id', { config: admin, schema: { params: idParamsSchema, tags } }, async (req, reply) => {
+    await service.revoke(caller(req), req.params.id);
+    return reply.code(204).send();
+  });
+}

@@ -1,0 +1,66 @@
+import AxeBuilder from '@axe-core/playwright';
+import { request } from '@playwright/test';
+import { serverUrl, uniqueName } from './support/api';
+import { test, expect } from './support/fixtures';
+
+/** Device keys under System Management (issue 11): create (shown once), use, list, revoke. */
+
+const apiPrefix = '/sealog-server/api/v1';
+
+test('an admin creates a key shown once, sees it used, and revokes it', async ({ page }) => {
+  const name = uniqueName('deck');
+  await page.goto('/');
+  await page.getByRole('button', { name: 'System Management' }).click();
+  await page.getByRole('link', { name: 'Device Keys', exact: true }).click();
+  await expect(page).toHaveURL(/\/device_keys$/);
+  await expect(page.getByRole('heading', { name: 'Device Keys' })).toBeVisible();
+
+  const form = page.getByRole('form', { name: 'Create Device Key' });
+  await expect(form.getByRole('button', { name: 'Create Key' })).toBeDisabled();
+  await form.getByLabel('Name').fill(name);
+  await expect(form.getByLabel('event_logger')).toBeChecked();
+  await form.getByRole('button', { name: 'Create Key' }).click();
+  const shown = page.getByRole('textbox', { name: `New device key for ${name}` });
+  await expect(shown).toBeVisible();
+  await expect(page.getByRole('status')).toContainText('Copy it now: it will not be shown again.');
+  const key = await shown.inputValue();
+  expect(key).toMatch(/^bk_[A-Za-z0-9_-]{43}$/);
+
+  const row = page.getByTestId(`device-key-row-${name}`);
+  await expect(row).toContainText('event_logger');
+  await expect(row).toContainText('by admin');
+  await expect(row).toContainText('Never');
+  await expect(row).toContainText('Active');
+  // The list never shows the key, only its first characters.
+  await expect(page.getByRole('table')).not.toContainText(key);
+  await expect(row).toContainText(key.slice(0, 8));
+
+  // The key works as a Bearer token, limited to its roles.
+  const api = await request.newContext({ baseURL: serverUrl() });
+  const headers = { authorization: `Bearer ${key}` };
+  expect((await api.get(`${apiPrefix}/events/count`, { headers })).status()).toBe(200);
+  expect((await api.get(`${apiPrefix}/users`, { headers })).status()).toBe(403);
+
+  await page.reload();
+  await expect(row).not.toContainText('Never used');
+  await expect(row.getByRole('cell').nth(3)).toContainText('from ');
+
+  // The shared footer is not part of this screen (its contrast is reported separately).
+  const axe = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa'])
+    .exclude('[data-testid="app-footer"]')
+    .analyze();
+  expect(axe.violations).toEqual([]);
+  await page.screenshot({ path: test.info().outputPath('device-keys.png'), fullPage: true });
+
+  await row.getByRole('button', { name: `Revoke device key ${name}` }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText(`revoke the device key ${name}`);
+  await dialog.getByRole('button', { name: 'Revoke' }).click();
+  await expect(row).toContainText('Revoked');
+  await expect(row.getByRole('button', { name: `Revoke device key ${name}` })).toHaveCount(0);
+  const refused = await api.get(`${apiPrefix}/events/count`, { headers });
+  expect(refused.status()).toBe(401);
+  expect((await refused.json()) as { message: string }).toMatchObject({ message: 'This device key has been revoked' });
+  await api.dispose();
+});

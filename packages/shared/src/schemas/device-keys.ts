@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { roles } from '../roles.js';
+import { isoTimestampSchema } from './common.js';
+
+/** Device keys (issue 11): named keys for devices and bots, each with its own roles. */
+export const deviceKeyNameMaxLength = 50;
+
+/** POST device_keys: a name, the roles the key grants, an optional expiry (ISO-8601). */
+export const createDeviceKeySchema = z.strictObject({
+  name: z.string().trim().min(1).max(deviceKeyNameMaxLength),
+  roles: z.array(z.enum(roles)).min(1),
+  expires: isoTimestampSchema.nullable().optional(),
+});
+export type CreateDeviceKey = z.input<typeof createDeviceKeySchema>;
+
+/** A key as the list shows it: never the key itself, only its first characters. */
+export const deviceKeySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  key_prefix: z.string(),
+  roles: z.array(z.string()),
+  created: z.string(),
+  created_by: z.string(),
+  expires: z.string().nullable(),
+  last_used: z.string().nullable(),
+  last_used_address: z.string().nullable(),
+  revoked: z.string().nullable(),
+  revoked_by: z.string().nullable(),
+});
+export type DeviceKey = z.infer<typeof deviceKeySchema>;
+
+/** The answer to a create: the key itself, shown once. */
+export const createdDeviceKeySchema = deviceKeySchema.extend({ key: z.string() });
+export type CreatedDeviceKey = z.infer<typeof createdDeviceKeySchema>;
