@@ -47,6 +47,8 @@ async function search(page: Page, text: string) {
 
 test.describe('cruises as admin', () => {
   test('lists the demo cruise, searches on its fields and participants', async ({ page, adminApi }, testInfo) => {
+    // Two axe runs and four full-page screenshots: slow on a busy machine.
+    test.setTimeout(150_000);
     const cruise = await createCruise(adminApi);
     await page.goto('/cruises');
     await expect(table(page).getByRole('columnheader')).toHaveText(['Cruise', 'Details', 'Actions']);

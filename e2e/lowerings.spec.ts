@@ -43,6 +43,8 @@ async function search(page: Page, text: string) {
 
 test.describe('lowerings as admin', () => {
   test('lists the demo dive with its details, searches, and loads it into the form', async ({ page }, testInfo) => {
+    // Two axe runs and four full-page screenshots: slow on a busy machine.
+    test.setTimeout(150_000);
     await page.goto('/lowerings');
     await expect(table(page).getByRole('columnheader')).toHaveText(['Lowering', 'Details', 'Actions']);
     await search(page, 's0492');

@@ -187,7 +187,11 @@ export function DepthChart({
       const moved = Math.abs(e.clientX - down.x) + Math.abs(e.clientY - down.y);
       down = null;
       const idx = u.cursor.idx;
-      if (moved < 4 && idx !== null && idx !== undefined) latest.current.onPointClick?.(idx);
+      if (moved < 4 && idx !== null && idx !== undefined) {
+        // The tooltip may say "Click to set …": hide it until the cursor moves again.
+        if (tip.current) tip.current.hidden = true;
+        latest.current.onPointClick?.(idx);
+      }
     };
     const onLeave = () => {
       if (tip.current) tip.current.hidden = true;
@@ -233,6 +237,7 @@ export function DepthChart({
     else if (e.key === 'End') next = n - 1;
     else if ((e.key === 'Enter' || e.key === ' ') && current >= 0) {
       e.preventDefault();
+      if (tip.current) tip.current.hidden = true;
       onPointClick?.(current);
       return;
     }

@@ -95,7 +95,7 @@ export function CruiseForm({ cruise, isAdmin, onSaved }: CruiseFormProps) {
       <Card.Body>
         <Form noValidate onSubmit={onSubmit} aria-label={title}>
           <Row>
-            <Col sm={6}>
+            <Col lg={6}>
               <TextField
                 {...field}
                 label={`${W} ID`}
@@ -109,7 +109,7 @@ export function CruiseForm({ cruise, isAdmin, onSaved }: CruiseFormProps) {
                 disabled={locked}
               />
             </Col>
-            <Col sm={6}>
+            <Col lg={6}>
               <TextField
                 {...field}
                 label={`${W} Name`}
@@ -120,7 +120,7 @@ export function CruiseForm({ cruise, isAdmin, onSaved }: CruiseFormProps) {
             </Col>
           </Row>
           <Row>
-            <Col sm={6}>
+            <Col lg={6}>
               <TextField
                 {...field}
                 label="Vessel Name"
@@ -131,7 +131,7 @@ export function CruiseForm({ cruise, isAdmin, onSaved }: CruiseFormProps) {
                 disabled={locked}
               />
             </Col>
-            <Col sm={6}>
+            <Col lg={6}>
               <TextField
                 {...field}
                 label="Primary Investigator"
@@ -159,7 +159,7 @@ export function CruiseForm({ cruise, isAdmin, onSaved }: CruiseFormProps) {
             error={errors.cruise_description}
           />
           <Row>
-            <Col sm={6}>
+            <Col lg={6}>
               <TextField
                 {...field}
                 label="Start Date (UTC)"
@@ -170,7 +170,7 @@ export function CruiseForm({ cruise, isAdmin, onSaved }: CruiseFormProps) {
                 disabled={locked}
               />
             </Col>
-            <Col sm={6}>
+            <Col lg={6}>
               <TextField
                 {...field}
                 label="Stop Date (UTC)"
@@ -183,7 +183,7 @@ export function CruiseForm({ cruise, isAdmin, onSaved }: CruiseFormProps) {
             </Col>
           </Row>
           <Row>
-            <Col sm={6}>
+            <Col lg={6}>
               <TextField
                 {...field}
                 label="Departure Port"
@@ -194,7 +194,7 @@ export function CruiseForm({ cruise, isAdmin, onSaved }: CruiseFormProps) {
                 disabled={locked}
               />
             </Col>
-            <Col sm={6}>
+            <Col lg={6}>
               <TextField
                 {...field}
                 label="Arrival Port"

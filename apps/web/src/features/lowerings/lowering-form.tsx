@@ -101,7 +101,7 @@ export function LoweringForm({ lowering, isAdmin, onSaved, milestonesButton }: L
       <Card.Body>
         <Form noValidate onSubmit={onSubmit} aria-label={title}>
           <Row>
-            <Col sm={6}>
+            <Col lg={6}>
               <TextField
                 {...field}
                 label={`${W} ID`}
@@ -116,7 +116,7 @@ export function LoweringForm({ lowering, isAdmin, onSaved, milestonesButton }: L
                 autoComplete="off"
               />
             </Col>
-            <Col sm={6}>
+            <Col lg={6}>
               <TextField
                 {...field}
                 label={`${W} Location`}
@@ -136,7 +136,7 @@ export function LoweringForm({ lowering, isAdmin, onSaved, milestonesButton }: L
             error={errors.lowering_description}
           />
           <Row>
-            <Col sm={6}>
+            <Col lg={6}>
               <TextField
                 {...field}
                 label="Start Date/Time (UTC)"
@@ -148,7 +148,7 @@ export function LoweringForm({ lowering, isAdmin, onSaved, milestonesButton }: L
                 autoComplete="off"
               />
             </Col>
-            <Col sm={6}>
+            <Col lg={6}>
               <TextField
                 {...field}
                 label="Stop Date/Time (UTC)"

@@ -43,8 +43,10 @@ export function ExecuteModal({ target, title, message, onHide }: ExecuteModalPro
   const linkRef = useRef<{ close(): void } | null>(null);
   const preRef = useRef<HTMLPreElement>(null);
 
+  // One link per opening: the parent may pass a new but equal target object on every render.
+  const targetKey = target ? `${target.kind}/${target.id}` : null;
   useEffect(() => {
-    if (!target) return;
+    if (!targetKey) return;
     let cancelled = false;
     setPhase('connecting');
     setLines([]);
@@ -73,7 +75,7 @@ export function ExecuteModal({ target, title, message, onHide }: ExecuteModalPro
       linkRef.current?.close();
       linkRef.current = null;
     };
-  }, [target]);
+  }, [targetKey]);
 
   useEffect(() => {
     preRef.current?.scrollTo({ top: preRef.current.scrollHeight });
