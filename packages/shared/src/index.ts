@@ -24,4 +24,7 @@ export * from './rules/user-form.js';
 export * from './rules/event-options.js';
 export * from './nav.js';
 export * from './images.js';
+export * from './duration.js';
+export * from './rules/record-forms.js';
+export * from './rules/record-summaries.js';
 export * from './rules/milestones.js';

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Button } from 'react-bootstrap';
 import { ErrorAlert, SuccessAlert } from './alerts';
 
@@ -15,6 +16,10 @@ export interface FormActionsProps {
   /** "Add"/"Create" for a new record, "Update" when editing one (then only once changed). */
   submitLabel: string;
   editing: boolean;
+  /** Changes outside the form fields (e.g. uploaded files) that also enable Reset and Update. */
+  extraDirty?: boolean;
+  /** Buttons before Reset (e.g. the lowering form's Milestones). */
+  leading?: ReactNode;
 }
 
 /** The foot of a management form (client-behaviour §9): its alerts, then Reset and Add/Update. */
@@ -29,16 +34,20 @@ export function FormActions({
   onReset,
   submitLabel,
   editing,
+  extraDirty = false,
+  leading,
 }: FormActionsProps) {
+  const changed = dirty || extraDirty;
   return (
     <>
       <ErrorAlert message={error} onClose={onCloseError} />
       <SuccessAlert message={message} onClose={onCloseMessage} />
       <div className="d-flex justify-content-end gap-2">
-        <Button variant="outline-secondary" size="sm" type="button" disabled={!dirty || submitting} onClick={onReset}>
+        {leading}
+        <Button variant="outline-secondary" size="sm" type="button" disabled={!changed || submitting} onClick={onReset}>
           {resetLabel}
         </Button>
-        <Button variant="primary" size="sm" type="submit" disabled={submitting || (editing && !dirty)}>
+        <Button variant="primary" size="sm" type="submit" disabled={submitting || (editing && !changed)}>
           {submitLabel}
         </Button>
       </div>

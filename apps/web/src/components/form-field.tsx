@@ -47,11 +47,16 @@ export interface TextFieldProps {
   error?: FieldError;
   required?: boolean;
   readOnly?: boolean;
+  disabled?: boolean;
   autoComplete?: string;
   autoFocus?: boolean;
   className?: string;
   /** The input's id is `<idPrefix>-<field name>`. */
   idPrefix?: string;
+  /** A multi-line text area of this many rows instead of an input. */
+  rows?: number;
+  /** A note that does not block saving (e.g. "Non-standard ID"), shown when there is no error. */
+  warning?: string;
 }
 
 /** A bootstrap text input bound to react-hook-form, showing the field's first message. */
@@ -63,22 +68,28 @@ export function TextField({
   error,
   required,
   readOnly,
+  disabled,
   autoComplete,
   autoFocus,
   className = 'mb-3',
   idPrefix = 'field',
+  rows,
+  warning,
 }: TextFieldProps) {
   const id = `${idPrefix}-${registration.name}`;
+  const note = !error && warning ? { 'aria-describedby': `${id}-warning` } : {};
   return (
     <Form.Group className={className} controlId={id}>
       {label && <FieldLabel required={required}>{label}</FieldLabel>}
       <Form.Control
-        type={type}
+        {...(rows ? { as: 'textarea' as const, rows } : { type })}
         placeholder={placeholder}
         aria-label={label ? undefined : placeholder}
         isInvalid={!!error}
+        {...note}
         {...describedBy(id, error?.message)}
         readOnly={readOnly}
+        disabled={disabled}
         autoComplete={autoComplete}
         autoFocus={autoFocus}
         {...registration}
@@ -86,6 +97,11 @@ export function TextField({
       <Form.Control.Feedback type="invalid" id={`${id}-feedback`}>
         {error?.message}
       </Form.Control.Feedback>
+      {!error && warning && (
+        <Form.Text id={`${id}-warning`} className="text-warning d-block">
+          {warning}
+        </Form.Text>
+      )}
     </Form.Group>
   );
 }

@@ -73,6 +73,7 @@ export function DepthChart({
   const plot = useRef<uPlot | null>(null);
   const latest = useRef({ lines, tooltip, onHover, onPointClick, points });
   const keyIndex = useRef<number | null>(null);
+  const shown = useRef<readonly DepthChartPoint[] | null>(null);
 
   useEffect(() => {
     latest.current = { lines, tooltip, onHover, onPointClick, points };
@@ -172,6 +173,9 @@ export function DepthChart({
     const data: uPlot.AlignedData = [latest.current.points.map((p) => p.ts), latest.current.points.map((p) => p.depth)];
     const u = new uPlot(opts, data, el);
     plot.current = u;
+    shown.current = latest.current.points;
+    // For scripts and tests: how many points the chart holds.
+    el.setAttribute('data-points', String(data[0].length));
 
     // A click is a mouse-down and -up at (nearly) the same place; anything longer is a zoom drag.
     let down: { x: number; y: number } | null = null;
@@ -183,7 +187,11 @@ export function DepthChart({
       const moved = Math.abs(e.clientX - down.x) + Math.abs(e.clientY - down.y);
       down = null;
       const idx = u.cursor.idx;
-      if (moved < 4 && idx !== null && idx !== undefined) latest.current.onPointClick?.(idx);
+      if (moved < 4 && idx !== null && idx !== undefined) {
+        // The tooltip may say "Click to set …": hide it until the cursor moves again.
+        if (tip.current) tip.current.hidden = true;
+        latest.current.onPointClick?.(idx);
+      }
     };
     const onLeave = () => {
       if (tip.current) tip.current.hidden = true;
@@ -209,8 +217,10 @@ export function DepthChart({
   // New data without a new chart (keeps the zoom only when the data is the same length).
   useEffect(() => {
     const u = plot.current;
-    if (!u) return;
+    if (!u || shown.current === points) return;
+    shown.current = points;
     u.setData([points.map((p) => p.ts), points.map((p) => p.depth)]);
+    wrapper.current?.setAttribute('data-points', String(points.length));
     keyIndex.current = null;
   }, [points]);
 
@@ -227,6 +237,7 @@ export function DepthChart({
     else if (e.key === 'End') next = n - 1;
     else if ((e.key === 'Enter' || e.key === ' ') && current >= 0) {
       e.preventDefault();
+      if (tip.current) tip.current.hidden = true;
       onPointClick?.(current);
       return;
     }

@@ -65,6 +65,13 @@ const selectedMarkerStyle = { ...markerStyle, radius: 6, fillColor: '#ff8800' };
 /** Panes from the bottom up: coastlines and graticule under the tiles, the dive above them. */
 const panes = { coastline: 'dive-map-coastline', graticule: 'dive-map-graticule' } as const;
 
+/** Shows the whole track (one point: zoom 15 around it). */
+function fitTo(map: L.Map, track: readonly TrackPoint[]): void {
+  const bounds = L.latLngBounds(track.map((t) => [t.lat, t.lon] as L.LatLngTuple));
+  if (bounds.getNorthEast().equals(bounds.getSouthWest())) map.setView(bounds.getCenter(), 15);
+  else map.fitBounds(bounds, { padding: [20, 20] });
+}
+
 interface MapParts {
   map: L.Map;
   renderer: L.Canvas;
@@ -97,6 +104,8 @@ export function DiveMap({
   const parts = useRef<MapParts | null>(null);
   const onMarkerClickRef = useRef(onMarkerClick);
   const fittedTrack = useRef<readonly TrackPoint[] | null>(null);
+  // The track the map was mounted with: its first view, so nothing is drawn twice on opening.
+  const mountTrack = useRef(track);
 
   useEffect(() => {
     onMarkerClickRef.current = onMarkerClick;
@@ -106,8 +115,15 @@ export function DiveMap({
   useEffect(() => {
     const el = container.current;
     if (!el) return;
-    const { lat, lng, zoom } = settings.defaultLocation;
-    const map = L.map(el, { center: [lat, lng], zoom, preferCanvas: true, worldCopyJump: false });
+    const map = L.map(el, { preferCanvas: true, worldCopyJump: false });
+    const first = mountTrack.current;
+    if (first && first.length > 0) {
+      fitTo(map, first);
+      fittedTrack.current = first;
+    } else {
+      const { lat, lng, zoom } = settings.defaultLocation;
+      map.setView([lat, lng], zoom);
+    }
     map.createPane(panes.coastline).style.zIndex = '150';
     map.createPane(panes.graticule).style.zIndex = '160';
     map.attributionControl.setPrefix('<a href="https://leafletjs.com">Leaflet</a>');
@@ -143,7 +159,15 @@ export function DiveMap({
       pin: null,
     };
     // A collapsed card or a modal opening changes the size: keep Leaflet's idea of it right.
-    const resize = new ResizeObserver(() => map.invalidateSize({ pan: false }));
+    // A map first laid out with no size (a collapsed card) is fitted again once it gets one.
+    let wasHidden = el.clientWidth === 0 || el.clientHeight === 0;
+    const resize = new ResizeObserver(() => {
+      map.invalidateSize({ pan: false });
+      const hidden = el.clientWidth === 0 || el.clientHeight === 0;
+      const shown = fittedTrack.current;
+      if (wasHidden && !hidden && shown && shown.length > 0) fitTo(map, shown);
+      wasHidden = hidden;
+    });
     resize.observe(el);
     return () => {
       cancelled = true;
@@ -159,6 +183,8 @@ export function DiveMap({
     const p = parts.current;
     if (!p) return;
     p.track.clearLayers();
+    // For scripts and tests: how many points the drawn trackline has.
+    container.current?.setAttribute('data-track-points', String(track?.length ?? 0));
     if (!track || track.length === 0) return;
     const latlngs = track.map((t) => L.latLng(t.lat, t.lon));
     // smoothFactor 0: every point is drawn, none simplified away.
@@ -176,11 +202,10 @@ export function DiveMap({
     p.track.addLayer(dot(latlngs[latlngs.length - 1]!, '#ff0000'));
     if (fittedTrack.current !== track) {
       fittedTrack.current = track;
-      const bounds = L.latLngBounds(latlngs);
-      if (bounds.getNorthEast().equals(bounds.getSouthWest())) p.map.setView(bounds.getCenter(), 15);
-      else p.map.fitBounds(bounds, { padding: [20, 20] });
+      fitTo(p.map, track);
     }
-  }, [track]);
+    // `settings`: a new map (new settings) needs its layers drawn again.
+  }, [track, settings]);
 
   // Event markers.
   useEffect(() => {
@@ -199,7 +224,7 @@ export function DiveMap({
       p.markers.addLayer(circle);
       if (selected) circle.bringToFront();
     }
-  }, [markers, selectedMarkerId]);
+  }, [markers, selectedMarkerId, settings]);
 
   // The position pin.
   useEffect(() => {
@@ -218,7 +243,7 @@ export function DiveMap({
       p.pin.setPopupContent(pinPopup);
     }
     if (followPin && !p.map.getBounds().pad(-0.1).contains(at)) p.map.panTo(at, { animate: false });
-  }, [pin, pinPopup, followPin]);
+  }, [pin, pinPopup, followPin, settings]);
 
   return (
     <div

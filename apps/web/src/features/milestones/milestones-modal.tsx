@@ -268,7 +268,7 @@ function EditorBody({
           />
         ) : (
           <Row className="mt-3 milestones-columns">
-            <Col md={7}>
+            <Col md={6}>
               <h6 className="milestones-heading">Milestones</h6>
               {editing && (
                 <p className="small text-secondary mb-1">Click a point on the chart to set {editingLabel}.</p>
@@ -278,7 +278,7 @@ function EditorBody({
                   <li key={f.key}>
                     <button
                       type="button"
-                      className={`btn btn-link p-0 align-baseline fw-bold milestone-label${editing === f.key ? ' selected' : ''}`}
+                      className={`btn btn-link p-0 align-baseline fw-bold text-decoration-none milestone-label${editing === f.key ? ' selected' : ''}`}
                       aria-pressed={editing === f.key}
                       onClick={() => setEditing((e) => (e === f.key ? null : f.key))}
                     >
@@ -290,7 +290,7 @@ function EditorBody({
                 ))}
               </ul>
             </Col>
-            <Col md={5}>
+            <Col md={6}>
               <h6 className="milestones-heading">Stats</h6>
               <div>
                 <strong>Max Depth:</strong> <span data-testid="max-depth">{stats.maxDepth}</span>

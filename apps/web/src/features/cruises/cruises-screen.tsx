@@ -1,0 +1,154 @@
+import { useMemo } from 'react';
+import { Col, Row } from 'react-bootstrap';
+import { useQuery } from '@tanstack/react-query';
+import { capabilityRoles, cruiseSummaryText, formatIsoDate, matchesCruiseSearch, type Cruise } from '@bathylog/shared';
+import { getActiveCruise, getCruises, recordKeys } from '../../api/records';
+import { ErrorAlert } from '../../components/alerts';
+import { RoleGate } from '../../components/role-gate';
+import { SearchTableCard, rowTextClass } from '../../components/search-table-card';
+import { LoadingText, statusTexts } from '../../components/status-text';
+import { useAuth } from '../../lib/auth';
+import { downloadJson } from '../../lib/download';
+import { useLoggedReadError } from '../../lib/read-errors';
+import { useEntityNames, useSettings } from '../../lib/settings';
+import {
+  RecordManagementModals,
+  RecordTableButtons,
+  useRecordManagement,
+  type ManagedRecord,
+} from '../records/components/record-management';
+import { RecordRowActions } from '../records/components/record-row-actions';
+import { CruiseForm } from './cruise-form';
+
+/** Seed 001 §9. */
+export const cruisesPageSize = 6;
+
+/** Seed 001 §2.4 (client-behaviour §1 #11). */
+export const noActiveCruiseMessage = 'Sorry... there are no currently active cruises for you to edit.';
+
+function managed(cruise: Cruise): ManagedRecord {
+  return {
+    id: cruise.id,
+    humanId: cruise.cruise_id,
+    hidden: cruise.cruise_hidden,
+    accessList: cruise.cruise_access_list,
+  };
+}
+
+/** "Dates: start → end" of a row. */
+function datesText(cruise: Cruise): string {
+  return `${formatIsoDate(cruise.start_ts)} → ${formatIsoDate(cruise.stop_ts)}`;
+}
+
+function CruisesAdmin() {
+  const names = useEntityNames();
+  const settings = useSettings();
+  const state = useRecordManagement('cruise');
+  const cruises = useQuery({ queryKey: recordKeys.cruises(), queryFn: ({ signal }) => getCruises(undefined, signal) });
+  useLoggedReadError(cruises.error, names.cruises);
+  const all = useMemo(() => cruises.data ?? [], [cruises.data]);
+  const selected = all.find((c) => c.id === state.selectedId) ?? null;
+  const permissionsRecord = all.find((c) => c.id === state.permissionsId);
+
+  return (
+    <Row>
+      <Col sm={12} md={7} xl={{ span: 5, offset: 1 }}>
+        <ErrorAlert message={state.error} onClose={state.clearError} />
+        <SearchTableCard
+          title={names.Cruises}
+          idPrefix="cruises-table"
+          items={all}
+          matches={matchesCruiseSearch}
+          pageSize={cruisesPageSize}
+          loading={cruises.isPending}
+          loadingText={statusTexts.loading}
+          emptyText={`No ${names.cruises} found!`}
+          columns={[names.Cruise, 'Details']}
+          actionsWidth={90}
+          onExport={() => downloadJson('sealog_cruisesExport.json', all, '\t')}
+          renderRow={(cruise) => {
+            const cls = rowTextClass(cruise.id === state.selectedId, false);
+            const meta = cruise.cruise_additional_meta;
+            return (
+              <tr key={cruise.id} data-testid={`cruise-row-${cruise.cruise_id}`}>
+                <td className={cls}>{cruise.cruise_id}</td>
+                <td className={`${cls} small`}>
+                  {meta.cruise_name && <div>Name: {meta.cruise_name}</div>}
+                  {cruise.cruise_location && <div>Location: {cruise.cruise_location}</div>}
+                  <div>PI: {meta.cruise_pi}</div>
+                  <div>Vessel: {meta.cruise_vessel}</div>
+                  <div>Dates: {datesText(cruise)}</div>
+                  {cruise.cruise_hidden && <div className="text-secondary">Hidden</div>}
+                </td>
+                <td>
+                  <RecordRowActions
+                    row={managed(cruise)}
+                    word={names.Cruise}
+                    isAdmin
+                    useAccessControl={settings.useAccessControl}
+                    onEdit={() => state.edit(cruise.id)}
+                    onPermissions={() => state.askPermissions(cruise.id)}
+                    onExport={() => state.askExport(managed(cruise))}
+                    onToggleHidden={() => void state.toggleHidden(managed(cruise))}
+                    onDelete={() => state.askDelete(managed(cruise))}
+                    summary={() => cruiseSummaryText(cruise, names)}
+                  />
+                </td>
+              </tr>
+            );
+          }}
+        />
+        <RecordTableButtons
+          word={names.Cruise}
+          isAdmin
+          adding={!selected}
+          onImport={() => state.setImporting(true)}
+          onAdd={state.startAdd}
+        />
+      </Col>
+      <Col sm={12} md={5} xl={5}>
+        <CruiseForm
+          key={`${selected?.id ?? 'new'}-${state.formKey}`}
+          cruise={selected}
+          isAdmin
+          onSaved={state.refresh}
+        />
+      </Col>
+      <RecordManagementModals state={state} permissionsRecord={permissionsRecord ? managed(permissionsRecord) : null} />
+    </Row>
+  );
+}
+
+/** A cruise manager: only the form of the cruise active now (seed 001 §2.4). */
+function ActiveCruiseEditor() {
+  const names = useEntityNames();
+  const state = useRecordManagement('cruise');
+  const active = useQuery({
+    queryKey: recordKeys.cruises({ active: 'now' }),
+    queryFn: ({ signal }) => getActiveCruise(signal),
+  });
+  useLoggedReadError(active.error, names.cruises);
+  if (active.isPending) return <LoadingText text={statusTexts.loading} />;
+  if (!active.data) return <div className="text-center p-4 text-secondary">{noActiveCruiseMessage}</div>;
+  return (
+    <Row>
+      <Col sm={12} md={{ span: 8, offset: 2 }} xl={{ span: 6, offset: 3 }}>
+        <CruiseForm key={active.data.id} cruise={active.data} isAdmin={false} onSaved={state.refresh} />
+      </Col>
+    </Row>
+  );
+}
+
+function CruisesContent() {
+  const auth = useAuth();
+  return auth.hasRole('admin') ? <CruisesAdmin /> : <ActiveCruiseEditor />;
+}
+
+/** /cruises: admins (table and form) and cruise managers (the active cruise's form). */
+export function CruisesScreen() {
+  return (
+    <RoleGate roles={capabilityRoles.cruiseManagement}>
+      <CruisesContent />
+    </RoleGate>
+  );
+}

@@ -1,0 +1,206 @@
+import { useCallback, useState } from 'react';
+import { Button } from 'react-bootstrap';
+import { useQueryClient } from '@tanstack/react-query';
+import type { WsChannel } from '@bathylog/shared';
+import { errorMessage } from '../../../api/client';
+import { deleteRecord, recordKeys, setRecordHidden, type RecordKind } from '../../../api/records';
+import { useLiveInvalidation } from '../../../api/use-realtime';
+import { ConfirmModal } from '../../../components/confirm-modal';
+import { ImportDialog } from '../../../components/import-dialog';
+import { useAuth } from '../../../lib/auth';
+import { useEntityNames } from '../../../lib/settings';
+import { useSettings } from '../../../lib/settings';
+import { importRecord } from '../lib/record-import';
+import { ExecuteModal } from './execute-modal';
+import { RecordPermissionsModal } from './record-permissions-modal';
+import type { RecordRowInfo } from './record-row-actions';
+
+export interface ManagedRecord extends RecordRowInfo {
+  accessList?: readonly string[];
+}
+
+const channels: Record<RecordKind, readonly WsChannel[]> = {
+  cruise: ['newCruises', 'updateCruises'],
+  lowering: ['newLowerings', 'updateLowerings'],
+};
+
+/**
+ * The state both management screens share (seed 001 §2.3-2.4, §4.2): the record in the form, the
+ * pending delete, the execute / permissions / import modals, hide-show, and live refreshes from
+ * the record channels (changes by another user appear without a reload).
+ */
+export function useRecordManagement(kind: RecordKind) {
+  const queryClient = useQueryClient();
+  const auth = useAuth();
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [formKey, setFormKey] = useState(0);
+  const [deleting, setDeleting] = useState<ManagedRecord | null>(null);
+  const [exporting, setExporting] = useState<ManagedRecord | null>(null);
+  const [permissionsId, setPermissionsId] = useState<string | null>(null);
+  const [importing, setImporting] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+
+  const refresh = useCallback(() => queryClient.invalidateQueries({ queryKey: recordKeys.all }), [queryClient]);
+  // Cruises and lowerings change each other (a hidden cruise hides its lowerings): refresh all.
+  useLiveInvalidation([...channels.cruise, ...channels.lowering], [recordKeys.all], { enabled: !!auth.profile });
+
+  const edit = useCallback((id: string) => {
+    setSelectedId(id);
+    setError('');
+    window.scrollTo({ top: 0 });
+  }, []);
+
+  const startAdd = useCallback(() => {
+    setSelectedId(null);
+    setFormKey((k) => k + 1);
+  }, []);
+
+  const toggleHidden = useCallback(
+    async (row: ManagedRecord) => {
+      setError('');
+      try {
+        await setRecordHidden(kind, row.id, !row.hidden);
+      } catch (err) {
+        setError(errorMessage(err));
+      }
+      await refresh();
+    },
+    [kind, refresh],
+  );
+
+  const confirmDelete = async () => {
+    if (!deleting) return;
+    setBusy(true);
+    setError('');
+    try {
+      await deleteRecord(kind, deleting.id);
+      if (deleting.id === selectedId) setSelectedId(null);
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+      setDeleting(null);
+      await refresh();
+    }
+  };
+
+  return {
+    kind,
+    selectedId,
+    setSelectedId,
+    formKey,
+    edit,
+    startAdd,
+    refresh,
+    error,
+    clearError: () => setError(''),
+    toggleHidden,
+    askDelete: setDeleting,
+    deleting,
+    busy,
+    confirmDelete,
+    exporting,
+    askExport: setExporting,
+    permissionsId,
+    askPermissions: setPermissionsId,
+    importing,
+    setImporting,
+  };
+}
+
+export type RecordManagement = ReturnType<typeof useRecordManagement>;
+
+/** The modals of a management screen: delete confirmation, server export, permissions, import. */
+export function RecordManagementModals({
+  state,
+  permissionsRecord,
+}: {
+  state: RecordManagement;
+  /** The record whose permissions modal is open, as last read. */
+  permissionsRecord: ManagedRecord | null;
+}) {
+  const names = useEntityNames();
+  const settings = useSettings();
+  const auth = useAuth();
+  const isAdmin = auth.hasRole('admin');
+  const kind = state.kind;
+  const Word = kind === 'cruise' ? names.Cruise : names.Lowering;
+  const word = kind === 'cruise' ? names.cruise : names.lowering;
+  const Words = kind === 'cruise' ? names.Cruises : names.Lowerings;
+  const exportMessage =
+    kind === 'cruise'
+      ? `Export data related to this ${names.cruise} and all associated ${names.lowerings} to files.`
+      : `Export data related to this ${names.lowering} to files.`;
+
+  return (
+    <>
+      <ConfirmModal
+        show={state.deleting !== null}
+        body={`Are you sure you want to delete this ${word}?`}
+        busy={state.busy}
+        onConfirm={() => void state.confirmDelete()}
+        onHide={() => state.askDelete(null)}
+      />
+      {isAdmin && (
+        <ExecuteModal
+          target={state.exporting && { kind, id: state.exporting.id, humanId: state.exporting.humanId }}
+          title={`Export ${Word}: ${state.exporting?.humanId ?? ''}`}
+          message={exportMessage}
+          onHide={() => state.askExport(null)}
+        />
+      )}
+      {isAdmin && settings.useAccessControl && (
+        <RecordPermissionsModal
+          target={
+            permissionsRecord && {
+              kind,
+              id: permissionsRecord.id,
+              humanId: permissionsRecord.humanId,
+              accessList: permissionsRecord.accessList ?? [],
+            }
+          }
+          title={`${Word} Permissions`}
+          onHide={() => state.askPermissions(null)}
+          onChanged={state.refresh}
+        />
+      )}
+      {isAdmin && (
+        <ImportDialog<Record<string, unknown>>
+          show={state.importing}
+          title={`Import ${Words}`}
+          onHide={() => state.setImporting(false)}
+          importRecord={(record) => importRecord(kind, record)}
+          onFinished={() => void state.refresh()}
+        />
+      )}
+    </>
+  );
+}
+
+/** Below the table: Import From File and Add {Word} (admin; Add disabled while already adding). */
+export function RecordTableButtons({
+  word,
+  isAdmin,
+  adding,
+  onImport,
+  onAdd,
+}: {
+  word: string;
+  isAdmin: boolean;
+  adding: boolean;
+  onImport: () => void;
+  onAdd: () => void;
+}) {
+  if (!isAdmin) return null;
+  return (
+    <div className="d-flex justify-content-end gap-2 mb-3">
+      <Button variant="outline-primary" size="sm" onClick={onImport}>
+        Import From File
+      </Button>
+      <Button variant="outline-primary" size="sm" onClick={onAdd} disabled={adding}>
+        {`Add ${word}`}
+      </Button>
+    </div>
+  );
+}
