@@ -42,7 +42,8 @@ const lastPageNumber = async (pager: Locator) =>
 
 async function openReplay(page: Page) {
   await page.goto(`/review_replay/${S0492}`);
-  await expect(header(page)).toContainText(diveEvents[0]!.event_value);
+  // The whole dive (4,540 events) loads first: allow for a busy CI machine.
+  await expect(header(page)).toContainText(diveEvents[0]!.event_value, { timeout: 30_000 });
   await expect(activeLine(page)).toContainText(diveEvents[0]!.ts);
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatClockDuration, parseIsoTimestamp, parseLooseTimestamp, toIso } from './time.js';
+import { formatClockDuration } from './duration.js';
+import { parseIsoTimestamp, parseLooseTimestamp, toIso } from './time.js';
 
 const base = Date.UTC(2023, 2, 14, 22, 15, 39);
 

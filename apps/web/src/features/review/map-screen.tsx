@@ -29,9 +29,10 @@ export function MapScreen({ loweringId }: { loweringId: string }) {
   const settings = useSettings();
   const auth = useAuth();
   const queryClient = useQueryClient();
-  const track = useReviewTrack(loweringId);
   const [milestonesOpen, setMilestonesOpen] = useState(false);
   const { events, index, selectIndex } = review;
+  // The track (every nav record of the dive) is read after the list, so the screen is usable first.
+  const track = useReviewTrack(loweringId, !review.list.isPending);
 
   useArrowKeys({
     up: () => selectIndex(index - 1),

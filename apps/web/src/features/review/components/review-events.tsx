@@ -98,7 +98,7 @@ export function ReviewEvents({
           ) : events.length === 0 ? (
             <EmptyText>{statusTexts.noEvents}</EmptyText>
           ) : (
-            <ListGroup variant="flush" className="review-event-list">
+            <ListGroup variant="flush" className="event-list review-event-list">
               {pageEvents.map((event, i) => (
                 <EventLine
                   key={event.id}

@@ -77,8 +77,8 @@ export function ReviewSlider({
           onChange={(e) => move(Number(e.target.value))}
         />
         {elapsed && (
-          <div className="small text-secondary text-center" data-testid="slider-elapsed">
-            {elapsed}
+          <div className="small text-center" data-testid="slider-elapsed">
+            Elapsed: {elapsed}
           </div>
         )}
       </div>
