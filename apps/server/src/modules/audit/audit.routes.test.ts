@@ -177,4 +177,136 @@ describe.each(engines)('audit trail on %s', (engine) => {
         .execute(),
     ).rejects.toThrow(/append-only/);
   });
+
+  it('records every other kind of change: aux data, cruises, lowerings, templates and users, with old and new values', async () => {
+    const ok = async (method: 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown) => {
+      const res = await t.api(method, url, { token: admin, ...(body !== undefined ? { body } : {}) });
+      expect(res.statusCode, `${method} ${url}: ${res.body}`).toBeLessThan(300);
+      return res.body ? (res.json() as { insertedId?: string }) : {};
+    };
+    const actions = async (id: string) => (await history(id)).map((e) => [e.record_type, e.action]).reverse();
+
+    // Aux data.
+    const eventId = await logEvent({ event_value: 'AUX_AUDIT' });
+    const auxId = (
+      await ok('POST', '/event_aux_data', {
+        event_id: eventId,
+        data_source: 'camera',
+        data_array: [{ data_name: 'filename', data_value: 'a.jpg' }],
+      })
+    ).insertedId!;
+    await ok('PATCH', `/event_aux_data/${auxId}`, { data_array: [{ data_name: 'filename', data_value: 'b.jpg' }] });
+    await ok('DELETE', `/event_aux_data/${auxId}`);
+    expect(await actions(auxId)).toEqual([
+      ['event_aux_data', 'create'],
+      ['event_aux_data', 'update'],
+      ['event_aux_data', 'delete'],
+    ]);
+    const auxUpdate = (await history(auxId))[1]!;
+    expect(auxUpdate.old_value).toMatchObject({ data_array: [{ data_name: 'filename', data_value: 'a.jpg' }] });
+    expect(auxUpdate.new_value).toMatchObject({ data_array: [{ data_name: 'filename', data_value: 'b.jpg' }] });
+
+    // Cruises (lowerings share the same service).
+    const cruise = {
+      cruise_id: 'AUDIT1',
+      start_ts: '2001-01-01T00:00:00.000Z',
+      stop_ts: '2001-01-02T00:00:00.000Z',
+      cruise_location: 'Here',
+      cruise_tags: [],
+      cruise_additional_meta: { cruise_name: 'A', cruise_vessel: 'V', cruise_pi: 'P' },
+    };
+    const cruiseId = (await ok('POST', '/cruises', cruise)).insertedId!;
+    await ok('PATCH', `/cruises/${cruiseId}`, { cruise_location: 'There' });
+    await ok('PATCH', `/cruises/${cruiseId}`, { cruise_hidden: true });
+    await ok('PATCH', `/cruises/${cruiseId}/permissions`, { add: ['5981f167212b348aed7fb9f5'] });
+    await ok('DELETE', `/cruises/${cruiseId}`);
+    expect(await actions(cruiseId)).toEqual([
+      ['cruise', 'create'],
+      ['cruise', 'update'],
+      ['cruise', 'hide'],
+      ['cruise', 'permissions'],
+      ['cruise', 'delete'],
+    ]);
+    const moved = (await history(cruiseId))[3]!;
+    expect(moved.old_value).toMatchObject({ cruise_location: 'Here' });
+    expect(moved.new_value).toMatchObject({ cruise_location: 'There' });
+    const loweringId = (
+      await ok('POST', '/lowerings', {
+        lowering_id: 'AUDITL',
+        start_ts: '2001-01-01T01:00:00.000Z',
+        stop_ts: '2001-01-01T02:00:00.000Z',
+        lowering_location: 'Here',
+        lowering_tags: [],
+        lowering_additional_meta: {},
+      })
+    ).insertedId!;
+    await ok('DELETE', `/lowerings/${loweringId}`);
+    expect(await actions(loweringId)).toEqual([
+      ['lowering', 'create'],
+      ['lowering', 'delete'],
+    ]);
+
+    // Templates.
+    const templateId = (
+      await ok('POST', '/event_templates', {
+        event_name: 'Audit',
+        event_value: 'AUDIT',
+        event_free_text_required: false,
+        system_template: false,
+        event_options: [],
+      })
+    ).insertedId!;
+    await ok('PATCH', `/event_templates/${templateId}`, { event_name: 'Audited' });
+    await ok('DELETE', `/event_templates/${templateId}`);
+    expect(await actions(templateId)).toEqual([
+      ['event_template', 'create'],
+      ['event_template', 'update'],
+      ['event_template', 'delete'],
+    ]);
+    expect((await history(templateId))[1]).toMatchObject({
+      old_value: { event_name: 'Audit' },
+      new_value: { event_name: 'Audited' },
+    });
+
+    // Users: the password is never recorded.
+    const userId = (
+      await ok('POST', '/users', {
+        username: 'audited',
+        fullname: 'Audited',
+        email: 'audited@example.org',
+        password: 'secret-pw-1',
+        roles: ['event_logger'],
+      })
+    ).insertedId!;
+    await ok('PATCH', `/users/${userId}`, { fullname: 'Audited Two', password: 'secret-pw-2' });
+    await ok('PATCH', `/users/${userId}`, { roles: ['event_watcher'] });
+    await ok('DELETE', `/users/${userId}`);
+    expect(await actions(userId)).toEqual([
+      ['user', 'create'],
+      ['user', 'update'],
+      ['user', 'permissions'],
+      ['user', 'delete'],
+    ]);
+    const userHistory = await history(userId);
+    expect(userHistory[2]).toMatchObject({
+      old_value: { fullname: 'Audited' },
+      new_value: { fullname: 'Audited Two', password_changed: true },
+    });
+    expect(userHistory[1]).toMatchObject({
+      old_value: { roles: ['event_logger'] },
+      new_value: { roles: ['event_watcher'] },
+    });
+    expect(JSON.stringify(userHistory)).not.toMatch(/secret-pw|\$2[aby]\$/);
+    const bulkUser = (
+      await ok('POST', '/users', {
+        username: 'bulkgone',
+        fullname: 'B',
+        email: 'bulkgone@example.org',
+        password: 'secret-pw-3',
+        roles: ['event_logger'],
+      })
+    ).insertedId!;
+    await ok('DELETE', '/users/all');
+    expect((await history(bulkUser))[0]).toMatchObject({ action: 'bulk_delete', old_value: { username: 'bulkgone' } });
+  });
 });

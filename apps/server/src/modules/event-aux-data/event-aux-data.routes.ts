@@ -40,7 +40,7 @@ export function eventAuxDataRoutes(app: ApiInstance, ctx: AppContext): void {
     '/event_aux_data',
     { config: write, schema: { body: createEventAuxDataSchema, tags } },
     async (req, reply) => {
-      const created = await service.create(req.body);
+      const created = await service.create(caller(req), req.body);
       if (created === null) return reply.code(204).send();
       return reply.code(201).send({ acknowledged: true, insertedId: created.insertedId });
     },
@@ -50,13 +50,13 @@ export function eventAuxDataRoutes(app: ApiInstance, ctx: AppContext): void {
     '/event_aux_data/:id',
     { config: write, schema: { params: idParamsSchema, body: updateEventAuxDataSchema, tags } },
     async (req, reply) => {
-      await service.update(req.params.id, req.body);
+      await service.update(caller(req), req.params.id, req.body);
       return reply.code(204).send();
     },
   );
 
   app.delete('/event_aux_data/:id', { config: write, schema: { params: idParamsSchema, tags } }, async (req, reply) => {
-    await service.remove(req.params.id);
+    await service.remove(caller(req), req.params.id);
     return reply.code(204).send();
   });
 }

@@ -14,6 +14,7 @@ import {
 import { sql, type RawBuilder } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
+import { recordChange } from '../audit/audit.js';
 import { parseJson } from '../../lib/json.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { globalWindow } from '../events/event-filter.js';
@@ -168,7 +169,7 @@ export class EventAuxDataService {
    * data_array replaced (204); otherwise a record is created (201). A client id names the record
    * to create or replace. The event must exist either way. Published on the event's live window.
    */
-  async create(body: CreateEventAuxData): Promise<{ insertedId: string } | null> {
+  async create(caller: AuthContext, body: CreateEventAuxData): Promise<{ insertedId: string } | null> {
     const repo = this.repo;
     const event = await new EventsRepository(this.ctx.database.db).findById(body.event_id);
     if (!event) throw eventNotFound();
@@ -176,8 +177,17 @@ export class EventAuxDataService {
     const live = shouldPublish(event.ts, true);
 
     const replace = async (target: AuxRow, patch: Partial<AuxRow>) => {
-      await repo.update(target.id, patch);
       const updated = { ...target, ...patch };
+      await this.ctx.database.db.transaction().execute(async (trx) => {
+        await new EventAuxDataRepository(trx).update(target.id, patch);
+        await recordChange(trx, caller, {
+          action: 'update',
+          record_type: 'event_aux_data',
+          record_id: target.id,
+          old_value: toWireAux(target),
+          new_value: toWireAux(updated),
+        });
+      });
       if (live && updated.data_array !== target.data_array)
         this.ctx.bus.publish('updateEventAuxData', toWireAux(updated));
       return null;
@@ -201,7 +211,15 @@ export class EventAuxDataService {
       data_array: dataArray,
     };
     try {
-      await repo.insert(row);
+      await this.ctx.database.db.transaction().execute(async (trx) => {
+        await new EventAuxDataRepository(trx).insert(row);
+        await recordChange(trx, caller, {
+          action: 'create',
+          record_type: 'event_aux_data',
+          record_id: row.id,
+          new_value: toWireAux(row),
+        });
+      });
     } catch (err) {
       // A concurrent POST for the same event and source (or id) won the race: replace its data.
       const winner = (await repo.findByEventAndSource(row.event_id, row.data_source)) ?? (await repo.findById(row.id));
@@ -213,7 +231,7 @@ export class EventAuxDataService {
     return { insertedId: row.id };
   }
 
-  async update(id: string, body: UpdateEventAuxData): Promise<void> {
+  async update(caller: AuthContext, id: string, body: UpdateEventAuxData): Promise<void> {
     const repo = this.repo;
     const existing = await repo.findById(id);
     if (!existing) throw new AppError('NOT_FOUND', `No record found for id: ${id}`);
@@ -236,7 +254,20 @@ export class EventAuxDataService {
       updated.data_array !== existing.data_array;
     if (!changed) return; // Nothing to store or announce (this also ends echo loops between mirrored servers).
     try {
-      await repo.update(id, { event_id: eventId, data_source: dataSource, data_array: dataArray });
+      await this.ctx.database.db.transaction().execute(async (trx) => {
+        await new EventAuxDataRepository(trx).update(id, {
+          event_id: eventId,
+          data_source: dataSource,
+          data_array: dataArray,
+        });
+        await recordChange(trx, caller, {
+          action: 'update',
+          record_type: 'event_aux_data',
+          record_id: id,
+          old_value: toWireAux(existing),
+          new_value: toWireAux(updated),
+        });
+      });
     } catch (err) {
       if (await repo.findByEventAndSource(eventId, dataSource)) throw pairTaken();
       throw err;
@@ -244,11 +275,20 @@ export class EventAuxDataService {
     this.ctx.bus.publish('updateEventAuxData', toWireAux(updated));
   }
 
-  async remove(id: string): Promise<void> {
-    const repo = this.repo;
-    const existing = await repo.findById(id);
-    if (!existing) throw new AppError('NOT_FOUND', `No record found for id: ${id}`);
-    await repo.delete(id);
+  async remove(caller: AuthContext, id: string): Promise<void> {
+    const existing = await this.ctx.database.db.transaction().execute(async (trx) => {
+      const repo = new EventAuxDataRepository(trx);
+      const found = await repo.findById(id);
+      if (!found) throw new AppError('NOT_FOUND', `No record found for id: ${id}`);
+      await repo.delete(id);
+      await recordChange(trx, caller, {
+        action: 'delete',
+        record_type: 'event_aux_data',
+        record_id: id,
+        old_value: toWireAux(found),
+      });
+      return found;
+    });
     this.ctx.bus.publish('deleteEventAuxData', toWireAux(existing));
   }
 }

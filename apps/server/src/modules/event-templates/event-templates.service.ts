@@ -8,6 +8,7 @@ import {
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthContext } from '../../plugins/auth.js';
+import { recordChange } from '../audit/audit.js';
 import { EventTemplatesRepository, type EventTemplateRecord } from './event-templates.repository.js';
 
 /** The wire shape. `disabled` only for admins, never in websocket pushes (reference §5.9, §7.6). */
@@ -116,7 +117,15 @@ export class EventTemplatesService {
     const repo = this.repo;
     if (body.id && (await repo.findById(body.id))) throw new AppError('BAD_REQUEST', messages.duplicateTemplate);
     try {
-      await repo.insert(record);
+      await this.ctx.database.db.transaction().execute(async (trx) => {
+        await new EventTemplatesRepository(trx).insert(record);
+        await recordChange(trx, caller, {
+          action: 'create',
+          record_type: 'event_template',
+          record_id: record.id,
+          new_value: published(record),
+        });
+      });
     } catch (err) {
       // Two imports of the same id at once: the second sees the first's row.
       if (await repo.findById(record.id)) throw new AppError('BAD_REQUEST', messages.duplicateTemplate);
@@ -143,6 +152,13 @@ export class EventTemplatesService {
       };
       if (!merged.system_template) merged.admin_only = false;
       await repo.replace(merged);
+      await recordChange(trx, caller, {
+        action: 'update',
+        record_type: 'event_template',
+        record_id: id,
+        old_value: published(stored),
+        new_value: published(merged),
+      });
       return merged;
     });
     this.ctx.bus.publish('updateEventTemplates', published(updated));
@@ -157,6 +173,12 @@ export class EventTemplatesService {
         throw new AppError('UNAUTHORIZED', 'user does not have permission to delete system templates');
       }
       await repo.delete(id);
+      await recordChange(trx, caller, {
+        action: 'delete',
+        record_type: 'event_template',
+        record_id: id,
+        old_value: published(stored),
+      });
       return stored;
     });
     this.ctx.bus.publish('deleteEventTemplates', published(deleted));
@@ -172,6 +194,14 @@ export class EventTemplatesService {
       const repo = new EventTemplatesRepository(trx);
       const doomed = await repo.list({ systemTemplate: false, usableByNonAdmin: !caller.isAdmin });
       await repo.deleteMany(doomed.map((t) => t.id));
+      for (const t of doomed) {
+        await recordChange(trx, caller, {
+          action: 'bulk_delete',
+          record_type: 'event_template',
+          record_id: t.id,
+          old_value: published(t),
+        });
+      }
       return doomed;
     });
     for (const t of deleted) this.ctx.bus.publish('deleteEventTemplates', published(t));

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.js';
 import type { DB } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthContext } from '../../plugins/auth.js';
+import { recordChange } from '../audit/audit.js';
 import { AccessListsRepository, type RecordKind } from '../access/access.repository.js';
 import { canOpenRecord, viewerOf } from '../access/access.rules.js';
 import {
@@ -209,7 +210,7 @@ export class RecordsService<K extends RecordKind, W> {
       throw new AppError('BAD_REQUEST', `"${this.col.accessList}" is not allowed`);
   }
 
-  async create(_caller: AuthContext, body: CreateRecord<K>): Promise<string> {
+  async create(caller: AuthContext, body: CreateRecord<K>): Promise<string> {
     const c = this.col;
     const sent = body as unknown as Record<string, unknown>;
     const accessList = sent[c.accessList] as string[] | undefined;
@@ -233,7 +234,15 @@ export class RecordsService<K extends RecordKind, W> {
     const repo = this.repo();
     if (body.id && (await repo.findById(body.id))) throw new AppError('BAD_REQUEST', recordMessages.duplicateId);
     try {
-      await repo.insert(record);
+      await this.ctx.database.db.transaction().execute(async (trx) => {
+        await this.repo(trx).insert(record);
+        await recordChange(trx, caller, {
+          action: 'create',
+          record_type: this.kind,
+          record_id: record.id,
+          new_value: this.toWire(record),
+        });
+      });
     } catch (err) {
       if (await repo.findById(record.id)) throw new AppError('BAD_REQUEST', recordMessages.duplicateId);
       throw err;
@@ -299,6 +308,14 @@ export class RecordsService<K extends RecordKind, W> {
       await repo.update(id, patch as PatchOf<K>);
       const after = (await repo.findById(id))!;
       await this.cascadeUpdate(trx, before, after, { hidden: sentHidden, accessList: sentAccessList });
+      const hiding = sentHidden !== undefined && sentHidden !== stored[c.hidden];
+      await recordChange(trx, caller, {
+        action: hiding ? (sentHidden ? 'hide' : 'show') : 'update',
+        record_type: this.kind,
+        record_id: id,
+        old_value: this.toWire(before),
+        new_value: this.toWire(after),
+      });
       // Last, so a failed move rolls the record back.
       await this.files.commitUploads(this.kind, id, uploads);
       return after;
@@ -308,7 +325,7 @@ export class RecordsService<K extends RecordKind, W> {
   }
 
   /** PATCH …/permissions: add and remove user ids on the record (and whatever `cascadePermissions` adds). */
-  async setPermissions(_caller: AuthContext, id: string, change: PermissionsChange): Promise<void> {
+  async setPermissions(caller: AuthContext, id: string, change: PermissionsChange): Promise<void> {
     const record = await this.repo().findById(id);
     if (!record) throw notFoundFor(id);
     await this.assertUsers(
@@ -319,21 +336,50 @@ export class RecordsService<K extends RecordKind, W> {
       const access = new AccessListsRepository(trx);
       await access.changeLists(this.kind, [id], change);
       await this.cascadePermissions(trx, access, record, change);
-      return (await this.repo(trx).findById(id))!;
+      const after = (await this.repo(trx).findById(id))!;
+      await recordChange(trx, caller, {
+        action: 'permissions',
+        record_type: this.kind,
+        record_id: id,
+        old_value: this.toWire(record),
+        new_value: this.toWire(after),
+      });
+      return after;
     });
     this.ctx.bus.publish(this.spec.channels.updated, this.toWire(updated));
     await this.afterPermissions(updated);
   }
 
   /** Deletes the record and its folder; events stay (membership is by time). */
-  async remove(_caller: AuthContext, id: string): Promise<void> {
-    const deleted = await this.repo().delete(id);
-    if (deleted === 0) throw notFoundFor(id);
+  async remove(caller: AuthContext, id: string): Promise<void> {
+    await this.ctx.database.db.transaction().execute(async (trx) => {
+      const repo = this.repo(trx);
+      const record = await repo.findById(id);
+      if (!record || (await repo.delete(id)) === 0) throw notFoundFor(id);
+      await recordChange(trx, caller, {
+        action: 'delete',
+        record_type: this.kind,
+        record_id: id,
+        old_value: this.toWire(record),
+      });
+    });
     await this.files.removeFolder(this.kind, id);
   }
 
-  async removeAll(_caller: AuthContext): Promise<void> {
-    await this.repo().deleteAll();
+  async removeAll(caller: AuthContext): Promise<void> {
+    await this.ctx.database.db.transaction().execute(async (trx) => {
+      const repo = this.repo(trx);
+      const records = await repo.list({ order: 'asc' });
+      await repo.deleteAll();
+      for (const record of records) {
+        await recordChange(trx, caller, {
+          action: 'bulk_delete',
+          record_type: this.kind,
+          record_id: record.id,
+          old_value: this.toWire(record),
+        });
+      }
+    });
     await this.files.removeAll(this.kind);
   }
 

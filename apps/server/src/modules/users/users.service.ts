@@ -16,6 +16,7 @@ import { resetLinkBase } from '../../lib/reset-link.js';
 import { internalChannels } from '../../realtime/internal-channels.js';
 import { AccessListsRepository } from '../access/access.repository.js';
 import { issueApiToken, issueSession, revokeTokens } from '../auth/tokens.js';
+import { recordChange } from '../audit/audit.js';
 import { UsersRepository, type UserRecord } from './users.repository.js';
 
 const dayMs = 24 * 60 * 60 * 1000;
@@ -113,7 +114,15 @@ export class UsersService {
     const reset = { token: randomHexToken(), expires: Date.now() + dayMs };
     const record = await buildUserRecord({ ...body, reset });
     try {
-      await repo.insert(record);
+      await this.ctx.database.db.transaction().execute(async (trx) => {
+        await new UsersRepository(trx).insert(record);
+        await recordChange(trx, caller, {
+          action: 'create',
+          record_type: 'user',
+          record_id: record.id,
+          new_value: toPublicUser(record),
+        });
+      });
     } catch (err) {
       // A concurrent create with the same id or username.
       if (await repo.findById(record.id)) throw new AppError('BAD_REQUEST', messages.duplicateUser);
@@ -156,7 +165,20 @@ export class UsersService {
       if (other && other.id !== id) throw new AppError('BAD_REQUEST', 'Username already exists');
     }
     const { password, ...rest } = body;
-    await repo.update(id, { ...rest, ...(password !== undefined ? { password: await hashPassword(password) } : {}) });
+    const hashed = password !== undefined ? { password: await hashPassword(password) } : {};
+    await this.ctx.database.db.transaction().execute(async (trx) => {
+      const users = new UsersRepository(trx);
+      await users.update(id, { ...rest, ...hashed });
+      const after = (await users.findById(id))!;
+      await recordChange(trx, caller, {
+        action: body.roles !== undefined && body.roles.join(',') !== user.roles.join(',') ? 'permissions' : 'update',
+        record_type: 'user',
+        record_id: id,
+        old_value: toPublicUser(user),
+        // The password itself is never recorded, only that it changed.
+        new_value: { ...toPublicUser(after), ...(password !== undefined ? { password_changed: true } : {}) },
+      });
+    });
     if (password !== undefined) await this.afterPasswordChange(caller, id);
   }
 
@@ -202,6 +224,12 @@ export class UsersService {
       }
       await repo.delete(id);
       await new AccessListsRepository(trx).removeUserEverywhere(id);
+      await recordChange(trx, caller, {
+        action: 'delete',
+        record_type: 'user',
+        record_id: id,
+        old_value: toPublicUser(user),
+      });
     });
   }
 
@@ -215,7 +243,15 @@ export class UsersService {
           u.id !== caller.user.id && !isProtectedUsername(u.username) && (caller.isAdmin || !u.roles.includes('admin')),
       );
       const access = new AccessListsRepository(trx);
-      for (const u of doomed) await access.removeUserEverywhere(u.id);
+      for (const u of doomed) {
+        await access.removeUserEverywhere(u.id);
+        await recordChange(trx, caller, {
+          action: 'bulk_delete',
+          record_type: 'user',
+          record_id: u.id,
+          old_value: toPublicUser(u),
+        });
+      }
       return repo.deleteMany(doomed.map((u) => u.id));
     });
   }
