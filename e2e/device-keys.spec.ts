@@ -1,7 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import { request } from '@playwright/test';
 import { serverUrl, uniqueName } from './support/api';
 import { test, expect } from './support/fixtures';
+import { expectAccessible } from './support/axe';
 
 /** Device keys under System Management (issue 11): create (shown once), use, list, revoke. */
 
@@ -45,12 +45,7 @@ test('an admin creates a key shown once, sees it used, and revokes it', async ({
   await expect(row).not.toContainText('Never used');
   await expect(row.getByRole('cell').nth(3)).toContainText('from ');
 
-  // The shared footer is not part of this screen (its contrast is reported separately).
-  const axe = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa'])
-    .exclude('[data-testid="app-footer"]')
-    .analyze();
-  expect(axe.violations).toEqual([]);
+  await expectAccessible(page);
   await page.screenshot({ path: test.info().outputPath('device-keys.png'), fullPage: true });
 
   await row.getByRole('button', { name: `Revoke device key ${name}` }).click();

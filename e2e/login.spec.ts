@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expectAccessible } from './support/a11y';
+import { expectAccessible } from './support/axe';
 import { startEmbedder } from './support/embedder';
 import { createUser, uniqueName } from './support/api';
 import { loginViaUi, userMenuItems } from './support/session';

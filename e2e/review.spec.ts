@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { repoRoot } from './support/server';
 import { test, expect } from './support/fixtures';
+import { expectAccessible } from './support/axe';
 
 /**
  * The review screens on the demo dive S0492 (seed 001 §2.5–2.7, §4.3; client-behaviour §10):
@@ -26,12 +26,6 @@ const diveEvents = (
 ).sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0));
 const S0492 = loweringRecord.id;
 const withoutAsnap = diveEvents.filter((e) => !/asnap/i.test(e.event_value));
-
-/** WCAG 2 AA of the screen; the app footer is shared by every screen and checked with it, not here. */
-async function expectAccessible(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).exclude('footer').analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
 
 const header = (page: Page) => page.getByTestId('review-event-header');
 const activeLine = (page: Page) => page.locator('[data-testid="event-line"].active');
