@@ -24,3 +24,5 @@ export * from './rules/user-form.js';
 export * from './rules/event-options.js';
 export * from './rules/button-color.js';
 export * from './nav.js';
+export * from './images.js';
+export * from './rules/milestones.js';

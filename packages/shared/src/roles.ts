@@ -94,6 +94,8 @@ export const capabilityRoles = {
   eventLogging: ['admin', 'cruise_manager', 'event_logger'],
   /** The console's event history. */
   eventHistory: ['admin', 'cruise_manager', 'event_logger', 'event_watcher'],
+  /** Adding and editing comments from the review screens' lists (seed 001 §2.5); others get View Details. */
+  reviewComment: ['admin', 'event_logger'],
 } satisfies Record<string, Role[]>;
 
 /** True when the user holds at least one of the roles. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseIsoTimestamp, parseLooseTimestamp, toIso } from './time.js';
+import { formatClockDuration, parseIsoTimestamp, parseLooseTimestamp, toIso } from './time.js';
 
 const base = Date.UTC(2023, 2, 14, 22, 15, 39);
 
@@ -78,5 +78,20 @@ describe('parseLooseTimestamp (startTS/stopTS: Joi date())', () => {
   it('rejects what no parser understands', () => {
     expect(parseLooseTimestamp('junk')).toBeNull();
     expect(parseLooseTimestamp(Number.NaN)).toBeNull();
+  });
+});
+
+describe('formatClockDuration (client-behaviour §6.7 "d days hh:mm:ss")', () => {
+  it.each([
+    [0, '0'],
+    [45_000, '45'],
+    [(5 * 60 + 3) * 1000, '5:03'],
+    [(2 * 3600 + 5 * 60 + 3) * 1000, '2:05:03'],
+    [(2 * 86_400 + 2 * 3600) * 1000, '2 days 02:00:00'],
+    [86_400_000, '1 day 00:00:00'],
+    [59_600, '1:00'],
+    [-5, '0'],
+  ])('%i ms → %s', (ms, text) => {
+    expect(formatClockDuration(ms)).toBe(text);
   });
 });

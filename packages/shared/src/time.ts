@@ -45,3 +45,24 @@ export function parseLooseTimestamp(value: string | number): number | null {
   const parsed = Date.parse(value);
   return Number.isNaN(parsed) ? null : parsed;
 }
+
+/**
+ * A duration as moment-duration-format's "d days hh:mm:ss" shows it (client-behaviour §6.7): the
+ * replay's end label and slider tooltips. Leading zero units are dropped and the first unit shown
+ * is not padded: 45 s → "45", 5 min 3 s → "5:03", 2 h 5 min 3 s → "2:05:03", 2 days 2 h →
+ * "2 days 02:00:00", 1 day → "1 day 00:00:00". Seconds are rounded; negative counts as 0.
+ */
+export function formatClockDuration(ms: number): string {
+  let rest = Math.max(0, Math.round(ms / 1000));
+  const days = Math.floor(rest / 86_400);
+  rest -= days * 86_400;
+  const hours = Math.floor(rest / 3600);
+  rest -= hours * 3600;
+  const minutes = Math.floor(rest / 60);
+  const seconds = rest - minutes * 60;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  if (days > 0) return `${days} ${days === 1 ? 'day' : 'days'} ${pad(hours)}:${pad(minutes)}:${pad(seconds)}`;
+  if (hours > 0) return `${hours}:${pad(minutes)}:${pad(seconds)}`;
+  if (minutes > 0) return `${minutes}:${pad(seconds)}`;
+  return String(seconds);
+}

@@ -5,6 +5,7 @@ import { usersRoutes } from './users/users.routes.js';
 import { eventsRoutes } from './events/events.routes.js';
 import { eventAuxDataRoutes } from './event-aux-data/event-aux-data.routes.js';
 import { eventExportsRoutes } from './event-exports/event-exports.routes.js';
+import { gisExportsRoutes } from './gis-exports/gis-exports.routes.js';
 import { cruisesRoutes } from './cruises/cruises.routes.js';
 import { loweringsRoutes } from './lowerings/lowerings.routes.js';
 import { eventTemplatesRoutes } from './event-templates/event-templates.routes.js';
@@ -23,4 +24,5 @@ export const apiModules: Array<(app: ApiInstance, ctx: AppContext) => void> = [
   eventsRoutes,
   eventAuxDataRoutes,
   eventExportsRoutes,
+  gisExportsRoutes,
 ];

@@ -11,6 +11,7 @@ export const statusTexts = {
   noEventTemplates: 'No event templates found!',
   noEventTemplatesConsole: 'No Event Templates found',
   noEvents: 'No events found',
+  noImages: 'No images found',
   noCruises: 'No cruises found!',
   notAllowed: 'What are YOU doing here?',
 } as const;

@@ -156,3 +156,23 @@ export const eventExportQuerySchema = z.strictObject({
   add_record_ids: queryBooleanSchema.optional(),
 });
 export type EventExportQuery = z.infer<typeof eventExportQuerySchema>;
+
+/** GIS exports of a lowering's or cruise's track and events (Bathylog addition, not in Sealog). */
+export const gisFormats = ['geojson', 'kml'] as const;
+export type GisFormat = (typeof gisFormats)[number];
+
+/** GET /gis_exports/bylowering/{id} and /bycruise/{id}: the event filter of the exports, and the format. */
+export const gisExportQuerySchema = eventExportQuerySchema
+  .omit({ offset: true, limit: true, format: true, add_record_ids: true })
+  .extend({ format: z.enum(gisFormats).optional() });
+export type GisExportQuery = z.infer<typeof gisExportQuerySchema>;
+
+/** The API path (under /sealog-server/api/v1) of a GIS export; `format` and the filter go in the query. */
+export function gisExportPath(kind: 'cruise' | 'lowering', id: string): string {
+  return `gis_exports/by${kind}/${id}`;
+}
+
+/** The file name a GIS export is saved under. */
+export function gisExportFileName(prefix: string, format: GisFormat): string {
+  return `${prefix}_sealog_gisExport.${format}`;
+}

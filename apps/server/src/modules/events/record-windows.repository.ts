@@ -48,6 +48,26 @@ export class RecordWindowsRepository {
     );
   }
 
+  /** The lowerings lying wholly inside [lo, hi] (a cruise's lowerings), earliest start first. */
+  async loweringsWithin(lo: number, hi: number): Promise<RecordWindow[]> {
+    const rows = await this.db
+      .selectFrom('lowerings')
+      .selectAll()
+      .where('start_ts', '>=', lo)
+      .where('stop_ts', '<=', hi)
+      .orderBy('start_ts')
+      .orderBy('id')
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      humanId: row.lowering_id,
+      start_ts: Number(row.start_ts),
+      stop_ts: Number(row.stop_ts),
+      hidden: !!row.lowering_hidden,
+      accessList: parseJson<string[]>(row.lowering_access_list, []),
+    }));
+  }
+
   /** Every window of a kind, earliest start first (the order `add_record_ids` picks the first match in). */
   async listWindows(kind: RecordKind): Promise<Array<{ humanId: string; start_ts: number; stop_ts: number }>> {
     const rows =

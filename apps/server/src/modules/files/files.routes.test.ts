@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { newObjectId } from '@bathylog/shared';
+import sharp from 'sharp';
+import { newObjectId, thumbnailWidthMessage } from '@bathylog/shared';
 import { createTestApp, engines, type TestApp } from '../../../test/test-app.js';
 import { createRoleUsers, type RoleUsers } from '../../../test/role-tokens.js';
 import { clearRecords } from '../../../test/record-tests.js';
@@ -360,6 +361,70 @@ describe.each(engines)('file routes on %s', (engine) => {
         ).statusCode,
       ).toBe(403);
     });
+  });
+
+  describe('image thumbnails (?w=)', () => {
+    const folder = () => path.join(t.ctx.paths.images, 'Thumbs');
+    let originalBytes: number;
+
+    beforeEach(async () => {
+      mkdirSync(folder(), { recursive: true });
+      rmSync(path.join(folder(), '.thumbnails'), { recursive: true, force: true });
+      // A noisy picture, so JPEG cannot shrink it to nothing at full size.
+      const raw = Buffer.alloc(1200 * 800 * 3);
+      for (let i = 0; i < raw.length; i++) raw[i] = (i * 7919) % 251;
+      const jpeg = await sharp(raw, { raw: { width: 1200, height: 800, channels: 3 } })
+        .jpeg({ quality: 90 })
+        .toBuffer();
+      writeFileSync(path.join(folder(), 'frame 02.jpg'), jpeg);
+      writeFileSync(path.join(folder(), 'notes.txt'), 'not a picture');
+      originalBytes = jpeg.length;
+    });
+
+    it('answers a smaller JPEG of the asked width and caches it beside the original', async () => {
+      const res = await request('GET', `${files}/images/Thumbs/frame%2002.jpg?w=320`);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('image/jpeg');
+      expect(res.rawPayload.length).toBeLessThan(originalBytes);
+      const meta = await sharp(res.rawPayload).metadata();
+      expect([meta.width, meta.height]).toEqual([320, 213]);
+      const cached = path.join(folder(), '.thumbnails', '320', 'frame 02.jpg.jpg');
+      expect(readFileSync(cached).equals(res.rawPayload)).toBe(true);
+      const again = await request('GET', `${files}/images/Thumbs/frame%2002.jpg?w=320`);
+      expect(again.rawPayload.equals(res.rawPayload)).toBe(true);
+      // The original is untouched without w.
+      expect((await request('GET', `${files}/images/Thumbs/frame%2002.jpg`)).rawPayload.length).toBe(originalBytes);
+    });
+
+    it('never enlarges a picture narrower than the width', async () => {
+      const res = await request('GET', `${files}/images/Thumbs/frame%2002.jpg?w=1280`);
+      expect(res.statusCode).toBe(200);
+      expect((await sharp(res.rawPayload).metadata()).width).toBe(1200);
+    });
+
+    it.each(['0', '321', '-320', 'abc', '320.5', ''])('w=%s is a 400 naming the allowed widths', async (w) => {
+      const res = await request('GET', `${files}/images/Thumbs/frame%2002.jpg?w=${w}`);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: thumbnailWidthMessage });
+    });
+
+    it('a missing original is a 404, a file that is no image a 415', async () => {
+      const missing = await request('GET', `${files}/images/Thumbs/none.jpg?w=320`);
+      expect(missing.statusCode).toBe(404);
+      const text = await request('GET', `${files}/images/Thumbs/notes.txt?w=320`);
+      expect(text.statusCode).toBe(415);
+      expect(text.json().message).toBe('No thumbnail can be made of notes.txt: not an image');
+    });
+
+    it.each(['/images/../secret.txt', '/images/..%2Fsecret.txt', '/images/%2e%2e/Thumbs/frame%2002.jpg'])(
+      'GET %s?w=320 is refused',
+      async (suffix) => {
+        writeFileSync(path.join(t.dataDir, 'secret.txt'), 'TOP-SECRET');
+        const res = await request('GET', `${files}${suffix}?w=320`);
+        expect([400, 404]).toContain(res.statusCode);
+        expect(res.body).not.toContain('TOP-SECRET');
+      },
+    );
   });
 
   describe('paths never leave the data folder', () => {

@@ -2,7 +2,8 @@ import { createReadStream } from 'node:fs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { idParamsSchema, isObjectId } from '@bathylog/shared';
+import { idParamsSchema, isObjectId, thumbnailWidths } from '@bathylog/shared';
+import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { caller } from '../../plugins/auth.js';
@@ -14,6 +15,17 @@ import { EventAttachmentsService } from './event-attachments.service.js';
 import { maxFilesPerUpload, RecordFilesService, uploadTooLarge } from './files.service.js';
 import { contentTypeFor, isActiveContent } from './mime.js';
 import { safeSegments, uploadFileName } from './safe-path.js';
+import { thumbnailOf, thumbnailWidthOf } from './thumbnails.js';
+
+const imageQuerySchema = z.object({
+  w: z
+    .string()
+    .optional()
+    .describe(`Thumbnail width in px, one of ${thumbnailWidths.join(', ')}`),
+});
+const imageRouteDescription =
+  'An image written by an inserter script (no token needed). With `w`, a JPEG thumbnail of that width ' +
+  '(never enlarged), made on first request and cached on disk beside the original; any other width is a 400.';
 
 export const filesPrefix = '/sealog-server/files';
 
@@ -241,12 +253,24 @@ export async function filesRoutes(app: ApiInstance, ctx: AppContext): Promise<vo
       );
 
       // Frame grabs and other images written by inserter scripts: public, as in Sealog.
-      scope.get('/images/*', { schema: { tags: ['files'] } }, async (req, reply) => {
-        const segments = requestSegments(req);
-        const found = await files.findUnder(ctx.paths.images, segments);
-        if (!found) throw new AppError('NOT_FOUND', 'Not Found');
-        return sendFile(reply, found, segments.at(-1)!, { download: false });
-      });
+      // `?w=<width>` answers a JPEG thumbnail of that width (thumbnails.ts), cached beside the original.
+      scope.get(
+        '/images/*',
+        { schema: { tags: ['files'], querystring: imageQuerySchema, description: imageRouteDescription } },
+        async (req, reply) => {
+          const width = thumbnailWidthOf((req.query as { w?: unknown }).w);
+          const segments = requestSegments(req);
+          const found = await files.findUnder(ctx.paths.images, segments);
+          if (!found) throw new AppError('NOT_FOUND', 'Not Found');
+          if (width === undefined) return sendFile(reply, found, segments.at(-1)!, { download: false });
+          const thumb = await thumbnailOf(found.file, segments.at(-1)!, width);
+          return reply
+            .header('content-type', thumb.contentType)
+            .header('x-content-type-options', 'nosniff')
+            .header('cache-control', 'public, max-age=86400')
+            .send(thumb.body);
+        },
+      );
     },
     { prefix: filesPrefix },
   );

@@ -1,14 +1,8 @@
 import { useParams } from 'react-router';
-import { PlaceholderCard } from '../../components/placeholder-card';
-import { useEntityNames } from '../../lib/settings';
+import { GalleryScreen } from '../../features/review/gallery-screen';
 
-/** /review_gallery/:loweringId — review of one lowering (seed 001); built in its own issue. */
+/** /review_gallery/:loweringId (seed 001 §2.7). */
 export function ReviewGalleryRoute() {
-  const { loweringId } = useParams();
-  const names = useEntityNames();
-  return (
-    <PlaceholderCard
-      title={`${names.Lowering} Review — Gallery`}
-    >{`${names.Lowering} ${loweringId ?? ''}`}</PlaceholderCard>
-  );
+  const { loweringId = '' } = useParams();
+  return <GalleryScreen key={loweringId} loweringId={loweringId} />;
 }

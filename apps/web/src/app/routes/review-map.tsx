@@ -1,14 +1,8 @@
 import { useParams } from 'react-router';
-import { PlaceholderCard } from '../../components/placeholder-card';
-import { useEntityNames } from '../../lib/settings';
+import { MapScreen } from '../../features/review/map-screen';
 
-/** /review_map/:loweringId — review of one lowering (seed 001); built in its own issue. */
+/** /review_map/:loweringId (seed 001 §2.5). */
 export function ReviewMapRoute() {
-  const { loweringId } = useParams();
-  const names = useEntityNames();
-  return (
-    <PlaceholderCard
-      title={`${names.Lowering} Review — Map`}
-    >{`${names.Lowering} ${loweringId ?? ''}`}</PlaceholderCard>
-  );
+  const { loweringId = '' } = useParams();
+  return <MapScreen key={loweringId} loweringId={loweringId} />;
 }

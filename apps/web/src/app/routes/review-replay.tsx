@@ -1,14 +1,8 @@
 import { useParams } from 'react-router';
-import { PlaceholderCard } from '../../components/placeholder-card';
-import { useEntityNames } from '../../lib/settings';
+import { ReplayScreen } from '../../features/review/replay-screen';
 
-/** /review_replay/:loweringId — review of one lowering (seed 001); built in its own issue. */
+/** /review_replay/:loweringId (seed 001 §2.6). */
 export function ReviewReplayRoute() {
-  const { loweringId } = useParams();
-  const names = useEntityNames();
-  return (
-    <PlaceholderCard
-      title={`${names.Lowering} Review — Replay`}
-    >{`${names.Lowering} ${loweringId ?? ''}`}</PlaceholderCard>
-  );
+  const { loweringId = '' } = useParams();
+  return <ReplayScreen key={loweringId} loweringId={loweringId} />;
 }

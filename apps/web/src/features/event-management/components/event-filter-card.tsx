@@ -26,11 +26,17 @@ const fields: Array<{ key: keyof EventFilterForm; label: string; placeholder: st
 export function EventFilterCard({
   bounds,
   onApply,
+  fields: shown,
+  initial = emptyEventFilter,
 }: {
   bounds: () => FilterBounds;
   onApply: (form: EventFilterForm) => void;
+  /** The fields to offer (the review screens show Full text, Author, Start and Stop); all by default. */
+  fields?: ReadonlyArray<keyof EventFilterForm>;
+  /** The filter in force when the card mounts (the review store keeps it across screens). */
+  initial?: EventFilterForm;
 }) {
-  const [form, setForm] = useState<EventFilterForm>(emptyEventFilter);
+  const [form, setForm] = useState<EventFilterForm>(initial);
   const [errors, setErrors] = useState<EventFilterErrors | null>(null);
 
   const submit = (e: FormEvent) => {
@@ -52,20 +58,22 @@ export function EventFilterCard({
       <Card.Header>Event Filter</Card.Header>
       <Card.Body>
         <Form noValidate onSubmit={submit}>
-          {fields.map((f) => (
-            <Form.Group className="mb-2" controlId={`event-filter-${f.key}`} key={f.key}>
-              <Form.Label className="small mb-1">{f.label}</Form.Label>
-              <Form.Control
-                size="sm"
-                type="text"
-                placeholder={f.placeholder}
-                value={form[f.key]}
-                isInvalid={!!errors?.[f.key]}
-                onChange={(e) => setForm((v) => ({ ...v, [f.key]: e.target.value }))}
-              />
-              <Form.Control.Feedback type="invalid">{errors?.[f.key]}</Form.Control.Feedback>
-            </Form.Group>
-          ))}
+          {fields
+            .filter((f) => !shown || shown.includes(f.key))
+            .map((f) => (
+              <Form.Group className="mb-2" controlId={`event-filter-${f.key}`} key={f.key}>
+                <Form.Label className="small mb-1">{f.label}</Form.Label>
+                <Form.Control
+                  size="sm"
+                  type="text"
+                  placeholder={f.placeholder}
+                  value={form[f.key]}
+                  isInvalid={!!errors?.[f.key]}
+                  onChange={(e) => setForm((v) => ({ ...v, [f.key]: e.target.value }))}
+                />
+                <Form.Control.Feedback type="invalid">{errors?.[f.key]}</Form.Control.Feedback>
+              </Form.Group>
+            ))}
           <div className="d-flex justify-content-end gap-2">
             <Button variant="outline-secondary" size="sm" onClick={reset}>
               Reset

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Card, Col, Row } from 'react-bootstrap';
+import { thumbnailUrl } from '@bathylog/shared';
 import { useSettings } from '../../../lib/settings';
 import { eventComment, type ExportedEvent } from '../api/events';
 import { auxDataCards, imageCards, optionRows, type ImageCard } from '../lib/event-format';
@@ -11,10 +12,12 @@ function ImageDataCard({
   image,
   columns,
   onOpen,
+  thumbnail,
 }: {
   image: ImageCard;
   columns: ColumnProps;
   onOpen: (image: ImageCard) => void;
+  thumbnail?: boolean | undefined;
 }) {
   const [broken, setBroken] = useState(false);
   return (
@@ -32,7 +35,12 @@ function ImageDataCard({
               onClick={() => onOpen(image)}
               title={`Preview ${image.fileName}`}
             >
-              <img src={image.url} alt={image.caption} loading="lazy" onError={() => setBroken(true)} />
+              <img
+                src={thumbnail ? thumbnailUrl(image.url) : image.url}
+                alt={image.caption}
+                loading="lazy"
+                onError={() => setBroken(true)}
+              />
             </button>
           )}
           <div className="text-center small mt-1">{image.caption}</div>
@@ -113,9 +121,25 @@ export function hasDataCards(event: ExportedEvent, settings: Parameters<typeof a
  * filtered per configuration), Event Options, Free-form Text (when there is text), Comment (when
  * there is one). Images open the preview.
  */
-export function DataCards({ event, layout = 'console' }: { event: ExportedEvent; layout?: 'console' | 'modal' }) {
+export function DataCards({
+  event,
+  layout = 'console',
+  thumbnails,
+  onImageOpen,
+}: {
+  event: ExportedEvent;
+  layout?: 'console' | 'modal';
+  /** Show server thumbnails in the cards (the preview still opens the original). */
+  thumbnails?: boolean;
+  /** Called when an image preview opens (the replay pauses). */
+  onImageOpen?: () => void;
+}) {
   const settings = useSettings();
-  const [preview, setPreview] = useState<ImageCard | null>(null);
+  const [preview, setPreviewState] = useState<ImageCard | null>(null);
+  const setPreview = (image: ImageCard | null) => {
+    if (image) onImageOpen?.();
+    setPreviewState(image);
+  };
   const columns: ColumnProps = { sm: 6, md: 4, lg: layout === 'modal' ? 4 : 3 };
   const images = imageCards(event.aux_data, settings);
   const aux = auxDataCards(event.aux_data, settings);
@@ -125,7 +149,13 @@ export function DataCards({ event, layout = 'console' }: { event: ExportedEvent;
     <>
       <Row className="g-2">
         {images.map((image, i) => (
-          <ImageDataCard key={`${image.url}-${i}`} image={image} columns={columns} onOpen={setPreview} />
+          <ImageDataCard
+            key={`${image.url}-${i}`}
+            image={image}
+            columns={columns}
+            onOpen={setPreview}
+            thumbnail={thumbnails}
+          />
         ))}
         {aux.map((card) => (
           <RowsCard key={card.source} title={card.title} rows={card.rows} columns={columns} testId="aux-data-card" />

@@ -1,4 +1,5 @@
 import { Fragment, useState } from 'react';
+import type { GisFormat } from '@bathylog/shared';
 import { Dropdown, OverlayTrigger, Tooltip } from 'react-bootstrap';
 import { errorMessage, request } from '../../../api/client';
 import { getEvents, type EventQuery } from '../api/events';
@@ -10,6 +11,8 @@ import {
   exportPrefixFromTs,
   exportQuery,
   exportUnavailableReason,
+  gisExportItems,
+  gisExportRequest,
   type ExportItem,
   type ExportScope,
 } from '../lib/export';
@@ -48,6 +51,20 @@ export function ExportDropdown({ filter, scope, prefix, disabledReason, onError 
         responseType: 'blob',
       });
       saveBlob(blob, exportFileName(name, item));
+    } catch (err) {
+      onError?.(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const runGis = async (format: GisFormat) => {
+    if (!scope) return;
+    setBusy(true);
+    try {
+      const req = gisExportRequest(format, scope, filter, prefix ?? exportPrefixFromTs(new Date()));
+      const blob = await request<Blob>(req.path, { query: req.query, responseType: 'blob' });
+      saveBlob(blob, req.fileName);
     } catch (err) {
       onError?.(errorMessage(err));
     } finally {
@@ -100,6 +117,23 @@ export function ExportDropdown({ filter, scope, prefix, disabledReason, onError 
               })}
           </Fragment>
         ))}
+        {scope && (
+          <>
+            <Dropdown.Divider />
+            <Dropdown.Header className="text-warning">GIS format</Dropdown.Header>
+            {gisExportItems.map((item) => (
+              <Dropdown.Item
+                key={item.format}
+                as="button"
+                disabled={busy}
+                aria-label={item.label}
+                onClick={() => void runGis(item.format)}
+              >
+                {item.label}
+              </Dropdown.Item>
+            ))}
+          </>
+        )}
       </Dropdown.Menu>
     </Dropdown>
   );

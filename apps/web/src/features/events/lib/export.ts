@@ -1,3 +1,4 @@
+import { gisExportFileName, gisExportPath, type GisFormat } from '@bathylog/shared';
 import type { Query } from '../../../api/client';
 import type { EventQuery } from '../api/events';
 
@@ -77,4 +78,20 @@ export function exportQuery(item: Pick<ExportItem, 'kind' | 'format'>, filter: E
 export function exportUnavailableReason(item: Pick<ExportItem, 'kind'>, filter: EventQuery): string | null {
   if (item.kind === 'auxOnly' && (filter.fulltext?.length ?? 0) > 0) return 'Aux data cannot be filtered by full text';
   return null;
+}
+
+/** GIS items, offered when the menu has a cruise or lowering scope: the track(s) and the events. */
+export const gisExportItems: ReadonlyArray<{ format: GisFormat; label: string }> = [
+  { format: 'geojson', label: 'Track & events (GeoJSON)' },
+  { format: 'kml', label: 'Track & events (KML)' },
+];
+
+/** Path, query (the screen's filter, no paging) and file name of a GIS export. */
+export function gisExportRequest(format: GisFormat, scope: ExportScope, filter: EventQuery, prefix: string) {
+  const { fulltext, author, value, datasource, startTS, stopTS } = filter;
+  return {
+    path: gisExportPath(scope.kind, scope.id),
+    query: { fulltext, author, value, datasource, startTS, stopTS, format } satisfies Query,
+    fileName: gisExportFileName(prefix, format),
+  };
 }

@@ -1,0 +1,347 @@
+import { useCallback, useMemo, useState, type JSX } from 'react';
+import { Button, Col, Modal, Row } from 'react-bootstrap';
+import {
+  boundingBoxOf,
+  buildDiveTrack,
+  maxDepthOf,
+  milestoneFields,
+  milestonesUpdateBody,
+  milestoneValuesOf,
+  statsValuesOf,
+  validateMilestonesForm,
+  type DiveTrack,
+  type Lowering,
+  type MilestoneValues,
+  type StatsValues,
+  type TrackPoint,
+} from '@bathylog/shared';
+import { ErrorAlert } from '../../components/alerts';
+import { IconButton } from '../../components/icon-button';
+import { DepthChart, type DepthChartLine } from '../../components/depth-chart';
+import { DiveMap, type MapPosition } from '../../components/dive-map';
+import { LoadingText, statusTexts } from '../../components/status-text';
+import { errorMessage } from '../../api/client';
+import { useSettings } from '../../lib/settings';
+import type { ExportedEvent } from '../events/api/events';
+import { updateLoweringMilestones, useMilestonesData } from './milestones-api';
+import { TweakForm } from './tweak-form';
+import './milestones.css';
+
+/** Records the first position source could not read are logged, as the seed says (§4.4). */
+function logProblems(track: DiveTrack) {
+  const shown = track.problems.slice(0, 20);
+  for (const p of shown) console.warn('Problem parsing', p.eventId);
+  if (track.problems.length > shown.length) {
+    console.warn(`Problem parsing: ${track.problems.length - shown.length} more records`);
+  }
+}
+
+interface Built {
+  track: DiveTrack;
+  eventsById: Map<string, ExportedEvent>;
+  pointsById: Map<string, TrackPoint>;
+}
+
+function buildFrom(events: readonly ExportedEvent[], sources: readonly string[]): Built {
+  const track = buildDiveTrack(
+    events.map((e) => ({ id: e.id, ts: Date.parse(e.ts), aux_data: e.aux_data })),
+    sources,
+  );
+  logProblems(track);
+  return {
+    track,
+    eventsById: new Map(events.map((e) => [e.id, e])),
+    pointsById: new Map(track.points.map((p) => [p.eventId, p])),
+  };
+}
+
+/** What the chart's tooltip says of an event (client-behaviour §10.5). */
+function tooltipLines(event: ExportedEvent | undefined, ts: number, editing: string | null): string[] {
+  const lines: string[] = [];
+  if (event) {
+    lines.push(`EVENT: ${event.event_value}`);
+    if (event.event_value === 'FREE_FORM' && event.event_free_text) lines.push(`Text: ${event.event_free_text}`);
+    const milestone = event.event_options.find((o) => o.event_option_name === 'milestone');
+    if (event.event_value === 'VEHICLE' && milestone) lines.push(`Milestone: ${milestone.event_option_value}`);
+  }
+  lines.push(new Date(ts).toISOString());
+  if (editing) lines.push(`Click to set ${editing}.`);
+  return lines;
+}
+
+export interface MilestonesModalProps {
+  /** The lowering's database id. */
+  loweringId: string;
+  show: boolean;
+  onHide: () => void;
+  /** After a successful Update (the caller reloads the lowering). */
+  onSaved: () => void;
+}
+
+/**
+ * The milestones/stats editor of a lowering (seed 001 §4.4, client-behaviour §10.5), opened from
+ * the lowering form's Milestones button.
+ */
+export function MilestonesModal(props: MilestonesModalProps): JSX.Element {
+  const { show, onHide } = props;
+  return (
+    <Modal show={show} onHide={onHide} size="xl" aria-labelledby="milestones-modal-title" className="milestones-modal">
+      {show && <MilestonesEditor {...props} />}
+    </Modal>
+  );
+}
+
+function MilestonesEditor({ loweringId, onHide, onSaved }: MilestonesModalProps) {
+  const { lowering, events } = useMilestonesData(loweringId, true);
+  const title = lowering.data ? `${lowering.data.lowering_id} - Milestones / Stats` : 'Milestones / Stats';
+  const failed = lowering.error ?? events.error;
+  return (
+    <>
+      <Modal.Header closeButton closeVariant="white">
+        <Modal.Title id="milestones-modal-title" as="h5">
+          {title}
+        </Modal.Title>
+      </Modal.Header>
+      {failed ? (
+        <>
+          <Modal.Body>
+            <ErrorAlert message={errorMessage(failed)} />
+          </Modal.Body>
+          <Modal.Footer>
+            <Button variant="secondary" size="sm" onClick={onHide}>
+              Close
+            </Button>
+          </Modal.Footer>
+        </>
+      ) : lowering.data && events.data ? (
+        <EditorBody lowering={lowering.data} events={events.data} onHide={onHide} onSaved={onSaved} />
+      ) : (
+        <Modal.Body>
+          <LoadingText text={statusTexts.loading} />
+        </Modal.Body>
+      )}
+    </>
+  );
+}
+
+function EditorBody({
+  lowering,
+  events,
+  onHide,
+  onSaved,
+}: {
+  lowering: Lowering;
+  events: ExportedEvent[];
+  onHide: () => void;
+  onSaved: () => void;
+}) {
+  const settings = useSettings();
+  const fields = useMemo(() => milestoneFields(settings.milestones), [settings.milestones]);
+  const built = useMemo(() => buildFrom(events, settings.positionDataSources), [events, settings.positionDataSources]);
+  const { track, eventsById, pointsById } = built;
+
+  const [milestones, setMilestones] = useState<MilestoneValues>(() => milestoneValuesOf(lowering, settings.milestones));
+  const [stats, setStats] = useState<StatsValues>(() => statsValuesOf(lowering.lowering_additional_meta.stats));
+  const [touched, setTouched] = useState(false);
+  const [editing, setEditing] = useState<string | null>(null);
+  const [tweaking, setTweaking] = useState(false);
+  const [pin, setPin] = useState<MapPosition | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [saveError, setSaveError] = useState<string | null>(null);
+
+  const errors = useMemo(
+    () => validateMilestonesForm(milestones, stats, settings.milestones),
+    [milestones, stats, settings.milestones],
+  );
+  const valid = Object.keys(errors).length === 0;
+  const editingLabel = fields.find((f) => f.key === editing)?.label ?? null;
+
+  const lines = useMemo<DepthChartLine[]>(() => {
+    const out: DepthChartLine[] = [];
+    for (const f of fields) {
+      const t = milestones[f.key] ? Date.parse(milestones[f.key]!) : NaN;
+      if (Number.isFinite(t)) out.push({ ts: t, highlighted: f.key === editing });
+    }
+    return out;
+  }, [fields, milestones, editing]);
+
+  const depths = track.depths;
+  const tooltip = useCallback(
+    (i: number) => {
+      const d = depths[i];
+      return d ? tooltipLines(eventsById.get(d.eventId), d.ts, editingLabel) : [];
+    },
+    [depths, eventsById, editingLabel],
+  );
+  const onHover = useCallback(
+    (i: number | null) => {
+      const d = i === null ? undefined : depths[i];
+      const p = d ? pointsById.get(d.eventId) : undefined;
+      if (p) setPin((old) => (old && old.lat === p.lat && old.lon === p.lon ? old : { lat: p.lat, lon: p.lon }));
+    },
+    [depths, pointsById],
+  );
+  const onPointClick = useCallback(
+    (i: number) => {
+      const d = depths[i];
+      if (!editing || !d) return;
+      setMilestones((m) => ({ ...m, [editing]: new Date(d.ts).toISOString() }));
+      setEditing(null);
+      setTouched(true);
+    },
+    [depths, editing],
+  );
+
+  const calculateMaxDepth = () => {
+    const max = maxDepthOf(track.depths);
+    if (max === null) return;
+    setStats((s) => ({ ...s, maxDepth: String(max) }));
+    setTouched(true);
+  };
+  const calculateBoundingBox = () => {
+    const box = boundingBoxOf(track.points);
+    if (!box) return;
+    setStats((s) => ({
+      ...s,
+      north: String(box.north),
+      east: String(box.east),
+      south: String(box.south),
+      west: String(box.west),
+    }));
+    setTouched(true);
+  };
+
+  const update = async () => {
+    setSaving(true);
+    setSaveError(null);
+    try {
+      await updateLoweringMilestones(
+        lowering.id,
+        milestonesUpdateBody(lowering, milestones, stats, settings.milestones),
+      );
+      setTouched(false);
+      onSaved();
+      onHide();
+    } catch (err) {
+      setSaveError(errorMessage(err));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const box = [stats.north, stats.east, stats.south, stats.west];
+  const noNav = track.points.length === 0 && track.depths.length === 0;
+
+  return (
+    <>
+      <Modal.Body>
+        <ErrorAlert message={saveError} onClose={() => setSaveError(null)} />
+        <DiveMap height={400} track={track.points} pin={pin} label={`${lowering.lowering_id} trackline`} />
+        <div className="mt-2">
+          {noNav ? (
+            <div className="depth-chart-empty text-secondary text-center p-4">No data to display</div>
+          ) : (
+            <DepthChart
+              points={depths}
+              height={200}
+              lines={lines}
+              tooltip={tooltip}
+              onHover={onHover}
+              onPointClick={onPointClick}
+              label={`${lowering.lowering_id} depth profile`}
+            />
+          )}
+        </div>
+        {tweaking ? (
+          <TweakForm
+            fields={fields}
+            milestones={milestones}
+            stats={stats}
+            settings={settings.milestones}
+            onCancel={() => setTweaking(false)}
+            onDone={(m, s) => {
+              setMilestones(m);
+              setStats(s);
+              setTouched(true);
+              setTweaking(false);
+            }}
+          />
+        ) : (
+          <Row className="mt-3 milestones-columns">
+            <Col md={7}>
+              <h6 className="milestones-heading">Milestones</h6>
+              {editing && (
+                <p className="small text-secondary mb-1">Click a point on the chart to set {editingLabel}.</p>
+              )}
+              <ul className="list-unstyled mb-0">
+                {fields.map((f) => (
+                  <li key={f.key}>
+                    <button
+                      type="button"
+                      className={`btn btn-link p-0 align-baseline fw-bold milestone-label${editing === f.key ? ' selected' : ''}`}
+                      aria-pressed={editing === f.key}
+                      onClick={() => setEditing((e) => (e === f.key ? null : f.key))}
+                    >
+                      {f.label}
+                    </button>
+                    : <span className="milestone-value">{milestones[f.key] ?? ''}</span>
+                    {errors[f.key] && <div className="small text-danger-emphasis ms-3">{errors[f.key]}</div>}
+                  </li>
+                ))}
+              </ul>
+            </Col>
+            <Col md={5}>
+              <h6 className="milestones-heading">Stats</h6>
+              <div>
+                <strong>Max Depth:</strong> <span data-testid="max-depth">{stats.maxDepth}</span>
+                <IconButton
+                  icon="bi-calculator"
+                  className="align-baseline"
+                  label="Calculate max depth from the nav data"
+                  onClick={calculateMaxDepth}
+                />
+                {errors.maxDepth && <div className="small text-danger-emphasis ms-3">{errors.maxDepth}</div>}
+              </div>
+              <div>
+                <strong>Bounding Box:</strong>{' '}
+                <span data-testid="bounding-box">{box.every((v) => v === '') ? '' : box.join(', ')}</span>
+                <IconButton
+                  icon="bi-calculator"
+                  className="align-baseline"
+                  label="Calculate bounding box from the nav data"
+                  onClick={calculateBoundingBox}
+                />
+                {(['north', 'east', 'south', 'west'] as const).map(
+                  (k) =>
+                    errors[k] && (
+                      <div key={k} className="small text-danger-emphasis ms-3">
+                        {k[0]!.toUpperCase() + k.slice(1)}: {errors[k]}
+                      </div>
+                    ),
+                )}
+              </div>
+            </Col>
+          </Row>
+        )}
+      </Modal.Body>
+      <Modal.Footer>
+        {!tweaking && (
+          <Button variant="warning" size="sm" className="me-auto" onClick={() => setTweaking(true)}>
+            Tweak!
+          </Button>
+        )}
+        <Button variant="secondary" size="sm" onClick={onHide} disabled={saving}>
+          Close
+        </Button>
+        <Button
+          variant="primary"
+          size="sm"
+          onClick={() => void update()}
+          disabled={!touched || !valid || saving || tweaking}
+        >
+          {saving ? 'Updating...' : 'Update'}
+        </Button>
+      </Modal.Footer>
+    </>
+  );
+}

@@ -1,0 +1,143 @@
+import { useQuery } from '@tanstack/react-query';
+import { z } from 'zod';
+import {
+  buildDiveTrack,
+  cruiseSchema,
+  eventAuxDataSchema,
+  eventSchema,
+  type Cruise,
+  type DiveTrack,
+  type EventAuxData,
+  type LogEvent,
+} from '@bathylog/shared';
+import { api, getList, isApiError } from '../../../api/client';
+import { useLiveInvalidation } from '../../../api/use-realtime';
+import { useSettings } from '../../../lib/settings';
+import { eventKeys, exportedEventSchema, type EventQuery } from '../../events/api/events';
+import { getLowering } from '../../milestones/milestones-api';
+
+/**
+ * What the review screens read (client-behaviour §10): the lowering and its cruise, the filtered
+ * events of the lowering (all of them: the slider and replay run over the whole list), the
+ * trackline, and the gallery's image records. Keys sit under `eventKeys.all`, so a comment saved
+ * anywhere refreshes them, and the realtime channels invalidate them.
+ */
+export const reviewKeys = {
+  all: [...eventKeys.all, 'review'] as const,
+  lowering: (id: string) => [...reviewKeys.all, 'lowering', id] as const,
+  cruise: (id: string) => [...reviewKeys.all, 'cruise', id] as const,
+  events: (id: string) => [...reviewKeys.all, 'events', id] as const,
+  eventList: (id: string, query: EventQuery) => [...reviewKeys.events(id), query] as const,
+  track: (id: string) => [...reviewKeys.all, 'track', id] as const,
+  images: (id: string) => [...reviewKeys.all, 'images', id] as const,
+  imageList: (id: string, hideAsnap: boolean) => [...reviewKeys.images(id), hideAsnap] as const,
+};
+
+const eventListSchema = z.array(eventSchema);
+const auxListSchema = z.array(eventAuxDataSchema);
+const exportListSchema = z.array(exportedEventSchema);
+
+/** GET events/bylowering/{id} with the filter, oldest first; [] for none. */
+export async function getLoweringEvents(id: string, query: EventQuery, signal?: AbortSignal): Promise<LogEvent[]> {
+  const { sort: _sort, offset: _offset, limit: _limit, ...filter } = query;
+  return eventListSchema.parse(await getList(`events/bylowering/${id}`, { query: { ...filter }, signal }));
+}
+
+/** The cruise holding the lowering (GET cruises/bylowering/{id}); null when none does. */
+export async function getLoweringCruise(id: string, signal?: AbortSignal): Promise<Cruise | null> {
+  try {
+    return cruiseSchema.parse(await api.get(`cruises/bylowering/${id}`, { signal }));
+  } catch (err) {
+    if (isApiError(err, 404)) return null;
+    throw err;
+  }
+}
+
+/**
+ * The trackline (client-behaviour §10.3): for each configured position source in turn, the
+ * lowering's events that have a record of it; the first source with records is used (nav.ts
+ * rule), zero fixes dropped, unreadable records logged "Problem parsing". Independent of the filter.
+ */
+export async function getLoweringTrack(
+  id: string,
+  sources: readonly string[],
+  signal?: AbortSignal,
+): Promise<DiveTrack> {
+  for (const source of sources) {
+    const events = exportListSchema.parse(
+      await getList(`event_exports/bylowering/${id}`, { query: { datasource: source }, signal }),
+    );
+    if (events.length === 0) continue;
+    const track = buildDiveTrack(
+      events.map((e) => ({ id: e.id, ts: Date.parse(e.ts), aux_data: e.aux_data })),
+      [source],
+    );
+    for (const problem of track.problems) console.warn(`${problem.problem}: event ${problem.eventId}`);
+    return track;
+  }
+  return { source: null, points: [], depths: [], problems: [] };
+}
+
+/** GET event_aux_data/bylowering/{id} for each image source (+ value=!ASNAP while hidden). */
+export async function getLoweringImages(
+  id: string,
+  sources: readonly string[],
+  hideAsnap: boolean,
+  signal?: AbortSignal,
+): Promise<EventAuxData[]> {
+  if (sources.length === 0) return [];
+  return auxListSchema.parse(
+    await getList(`event_aux_data/bylowering/${id}`, {
+      query: { datasource: [...sources], value: hideAsnap ? ['!ASNAP'] : undefined },
+      signal,
+    }),
+  );
+}
+
+export function useReviewLowering(id: string) {
+  return useQuery({ queryKey: reviewKeys.lowering(id), queryFn: ({ signal }) => getLowering(id, signal) });
+}
+
+export function useReviewCruise(id: string) {
+  return useQuery({ queryKey: reviewKeys.cruise(id), queryFn: ({ signal }) => getLoweringCruise(id, signal) });
+}
+
+export function useReviewEvents(id: string, query: EventQuery, enabled = true) {
+  return useQuery({
+    queryKey: reviewKeys.eventList(id, query),
+    queryFn: ({ signal }) => getLoweringEvents(id, query, signal),
+    placeholderData: (previous) => previous,
+    enabled,
+  });
+}
+
+export function useReviewTrack(id: string, enabled = true) {
+  const settings = useSettings();
+  return useQuery({
+    queryKey: reviewKeys.track(id),
+    queryFn: ({ signal }) => getLoweringTrack(id, settings.positionDataSources, signal),
+    enabled,
+    staleTime: 60_000,
+  });
+}
+
+export function useReviewImages(id: string, hideAsnap: boolean) {
+  const settings = useSettings();
+  return useQuery({
+    queryKey: reviewKeys.imageList(id, hideAsnap),
+    queryFn: ({ signal }) => getLoweringImages(id, settings.imagesAuxDataSources, hideAsnap, signal),
+  });
+}
+
+/**
+ * New, changed and deleted events and aux data published while someone reviews show up without a
+ * reload: the lists and the selected event's export are refetched.
+ */
+export function useReviewLive(id: string) {
+  useLiveInvalidation(['newEvents', 'updateEvents', 'deleteEvents'], [reviewKeys.events(id), eventKeys.exports()]);
+  useLiveInvalidation(
+    ['newEventAuxData', 'updateEventAuxData', 'deleteEventAuxData'],
+    [reviewKeys.images(id), reviewKeys.track(id), eventKeys.exports()],
+  );
+  useLiveInvalidation(['updateLowerings'], [reviewKeys.lowering(id)]);
+}

@@ -1,0 +1,63 @@
+import { Dropdown } from 'react-bootstrap';
+import { Link } from 'react-router';
+import { statusTexts } from '../../../components/status-text';
+import { useEntityNames } from '../../../lib/settings';
+import { useReviewCruise, useReviewLowering } from '../api/review';
+
+export type ReviewMode = 'replay' | 'map' | 'gallery';
+
+export const reviewModes: ReadonlyArray<{ mode: ReviewMode; label: string; path: string }> = [
+  { mode: 'replay', label: 'Replay', path: '/review_replay' },
+  { mode: 'map', label: 'Map', path: '/review_map' },
+  { mode: 'gallery', label: 'Gallery', path: '/review_gallery' },
+];
+
+/**
+ * Top-left breadcrumb of the review screens (client-behaviour §10.1): {Cruises} › cruise_id
+ * (both back to the cruise menu) › lowering_id › the active mode, a menu of the other two.
+ */
+export function ReviewBreadcrumb({ loweringId, mode }: { loweringId: string; mode: ReviewMode }) {
+  const names = useEntityNames();
+  const lowering = useReviewLowering(loweringId);
+  const cruise = useReviewCruise(loweringId);
+  const active = reviewModes.find((m) => m.mode === mode)!;
+  return (
+    <nav aria-label="breadcrumb" className="review-breadcrumb">
+      <ol className="breadcrumb mb-2 align-items-center">
+        <li className="breadcrumb-item">
+          <Link to="/cruise_menu" className="text-warning">
+            {names.Cruises}
+          </Link>
+        </li>
+        {cruise.data && (
+          <li className="breadcrumb-item">
+            <Link to="/cruise_menu" className="text-warning">
+              {cruise.data.cruise_id}
+            </Link>
+          </li>
+        )}
+        <li className="breadcrumb-item">
+          <span className="text-warning" data-testid="breadcrumb-lowering">
+            {lowering.data?.lowering_id ?? statusTexts.loading}
+          </span>
+        </li>
+        <li className="breadcrumb-item" aria-current="page">
+          <Dropdown className="d-inline-block">
+            <Dropdown.Toggle variant="link" size="sm" className="p-0 review-mode-toggle" id="review-mode">
+              {active.label}
+            </Dropdown.Toggle>
+            <Dropdown.Menu>
+              {reviewModes
+                .filter((m) => m.mode !== mode)
+                .map((m) => (
+                  <Dropdown.Item as={Link} key={m.mode} to={`${m.path}/${loweringId}`}>
+                    {m.label}
+                  </Dropdown.Item>
+                ))}
+            </Dropdown.Menu>
+          </Dropdown>
+        </li>
+      </ol>
+    </nav>
+  );
+}

@@ -1,0 +1,170 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Col, Form, Nav, Row, Tab } from 'react-bootstrap';
+import { errorMessage } from '../../api/client';
+import { ErrorAlert } from '../../components/alerts';
+import { Pagination, pageSlice } from '../../components/pagination';
+import { EmptyText, LoadingText, statusTexts } from '../../components/status-text';
+import { useSettings } from '../../lib/settings';
+import { EventDetailsModal } from '../events/components/event-details-modal';
+import { useReviewImages, useReviewLive } from './api/review';
+import { ReviewBreadcrumb } from './components/review-breadcrumb';
+import { HideAsnapSwitch } from './components/review-events';
+import { useArrowKeys } from './hooks/use-arrow-keys';
+import { useReviewStore } from './review-store';
+import {
+  defaultGalleryPageSize,
+  galleryDelayMs,
+  galleryPageSizes,
+  galleryTabs,
+  pageKeepingFirst,
+  type GalleryImage,
+} from './lib/gallery';
+import './review.css';
+
+/** Tab keys by position: camera names may hold spaces, which ids (aria-controls) may not. */
+const tabKey = (index: number) => `camera-${index}`;
+
+/** One picture: the thumbnail; a broken one shows the no-image picture. A click opens Event Details. */
+function GalleryItem({ image, onOpen }: { image: GalleryImage; onOpen: (eventId: string) => void }) {
+  const [broken, setBroken] = useState(false);
+  return (
+    <Col xs={12} sm={6} md={4} lg={3} className="mb-3" data-testid="gallery-image">
+      <button
+        type="button"
+        className="gallery-image border-0 p-0 bg-transparent w-100"
+        onClick={() => onOpen(image.eventId)}
+        title={`Event details of ${image.fileName}`}
+      >
+        {broken ? (
+          <div className="data-card-image broken">
+            <div className="image-missing">No image</div>
+          </div>
+        ) : (
+          <img
+            src={image.thumbnail}
+            alt={`${image.camera}: ${image.fileName}`}
+            loading="lazy"
+            onError={() => setBroken(true)}
+          />
+        )}
+      </button>
+    </Col>
+  );
+}
+
+/**
+ * /review_gallery/{id} (seed 001 §2.7; client-behaviour §10.4): one pill tab per camera in
+ * first-seen order, thumbnails 4 per row, 16/32/48/64/80 per page (changes applied after 500 ms,
+ * the first visible image kept on screen), ←/→ page, Hide ASNAP, a click opens Event Details.
+ */
+export function GalleryScreen({ loweringId }: { loweringId: string }) {
+  // The gallery needs only Hide ASNAP from the store: the event list is not loaded here.
+  const store = useReviewStore(loweringId);
+  useReviewLive(loweringId);
+  const settings = useSettings();
+  const images = useReviewImages(loweringId, store.hideAsnap);
+  const tabs = useMemo(() => galleryTabs(images.data ?? [], settings.imagePath), [images.data, settings.imagePath]);
+  const [activeTab, setActiveTab] = useState<string | null>(null);
+  const [pageSize, setPageSize] = useState<number>(defaultGalleryPageSize);
+  const [sizeChoice, setSizeChoice] = useState<number>(defaultGalleryPageSize);
+  const [pages, setPages] = useState<Record<string, number>>({});
+  const [detailsId, setDetailsId] = useState<string | null>(null);
+  const timer = useRef<number | undefined>(undefined);
+  useEffect(() => () => window.clearTimeout(timer.current), []);
+
+  const camera = activeTab && tabs.some((t) => t.camera === activeTab) ? activeTab : (tabs[0]?.camera ?? null);
+  const tab = tabs.find((t) => t.camera === camera);
+  const pageCount = (t: { images: unknown[] } | undefined) =>
+    Math.max(1, Math.ceil((t?.images.length ?? 0) / pageSize));
+  const pageOf = (name: string | null) =>
+    Math.min(pages[name ?? ''] ?? 1, pageCount(tabs.find((t) => t.camera === name)));
+  const setPage = (name: string, page: number) => setPages((p) => ({ ...p, [name]: page }));
+
+  const later = (apply: () => void) => {
+    window.clearTimeout(timer.current);
+    timer.current = window.setTimeout(apply, galleryDelayMs);
+  };
+
+  const changeSize = (size: number) => {
+    setSizeChoice(size);
+    later(() => {
+      // Every tab keeps its first visible image on screen.
+      setPages((p) =>
+        Object.fromEntries(Object.entries(p).map(([k, page]) => [k, pageKeepingFirst(page, pageSize, size)])),
+      );
+      setPageSize(size);
+    });
+  };
+
+  useArrowKeys({
+    left: () => camera && setPage(camera, Math.max(1, pageOf(camera) - 1)),
+    right: () => camera && setPage(camera, Math.min(pageCount(tab), pageOf(camera) + 1)),
+  });
+
+  return (
+    <div className="review-screen" data-testid="review-gallery">
+      <div className="d-flex justify-content-between align-items-start flex-wrap gap-2">
+        <ReviewBreadcrumb loweringId={loweringId} mode="gallery" />
+        <div className="d-flex align-items-center gap-3">
+          <Form.Group controlId="gallery-page-size" className="d-flex align-items-center gap-2 mb-0">
+            <Form.Label className="mb-0 small">Images/Page</Form.Label>
+            <Form.Select size="sm" value={sizeChoice} onChange={(e) => changeSize(Number(e.target.value))}>
+              {galleryPageSizes.map((n) => (
+                <option key={n} value={n}>
+                  {n}
+                </option>
+              ))}
+            </Form.Select>
+          </Form.Group>
+          <HideAsnapSwitch checked={store.hideAsnap} />
+        </div>
+      </div>
+      <ErrorAlert message={images.isError ? errorMessage(images.error) : null} />
+      {images.isPending ? (
+        <>
+          <hr className="my-1" />
+          <LoadingText text={statusTexts.loading} />
+        </>
+      ) : tabs.length === 0 ? (
+        <>
+          <hr className="my-1" />
+          <EmptyText>{statusTexts.noImages}</EmptyText>
+        </>
+      ) : (
+        <Tab.Container
+          id="gallery-tabs"
+          activeKey={tabKey(tabs.findIndex((t) => t.camera === camera))}
+          onSelect={(k) => setActiveTab(tabs.find((_, i) => tabKey(i) === k)?.camera ?? null)}
+          mountOnEnter
+        >
+          <Nav variant="pills" className="mb-2" role="tablist">
+            {tabs.map((t, i) => (
+              <Nav.Item key={t.camera}>
+                <Nav.Link eventKey={tabKey(i)}>{t.camera}</Nav.Link>
+              </Nav.Item>
+            ))}
+          </Nav>
+          <Tab.Content>
+            {tabs.map((t, i) => (
+              <Tab.Pane key={t.camera} eventKey={tabKey(i)}>
+                <Row>
+                  {pageSlice(t.images, pageOf(t.camera), pageSize).map((image, i) => (
+                    <GalleryItem key={`${image.url}-${i}`} image={image} onOpen={setDetailsId} />
+                  ))}
+                </Row>
+                <Pagination
+                  page={pageOf(t.camera)}
+                  total={t.images.length}
+                  pageSize={pageSize}
+                  label={`${t.camera} pages`}
+                  onChange={(page) => setPage(t.camera, page)}
+                />
+              </Tab.Pane>
+            ))}
+          </Tab.Content>
+        </Tab.Container>
+      )}
+      <EventDetailsModal eventId={detailsId} onHide={() => setDetailsId(null)} />
+    </div>
+  );
+}

@@ -1,0 +1,59 @@
+import { useCallback, useMemo } from 'react';
+import { useEventExport } from '../../events/api/events';
+import { eventFilterQuery } from '../../event-management/lib/event-filter';
+import { useReviewEvents, useReviewLive, useReviewLowering } from '../api/review';
+import { reviewActions, useReviewStore } from '../review-store';
+
+/** Filtered events per page on the review lists (client-behaviour §10.1). */
+export const reviewPageSize = 10;
+
+/**
+ * Everything the review screens share for one lowering (client-behaviour §10.1): the store, the
+ * lowering, the filtered list (oldest first), the selected event (the first when none is chosen)
+ * and that event with its aux data (refetched on every selection), kept live by the realtime
+ * channels.
+ */
+export function useReview(loweringId: string) {
+  const store = useReviewStore(loweringId);
+  const lowering = useReviewLowering(loweringId);
+  useReviewLive(loweringId);
+  const query = useMemo(
+    () => eventFilterQuery(store.filter, { hideAsnap: store.hideAsnap }),
+    [store.filter, store.hideAsnap],
+  );
+  const list = useReviewEvents(loweringId, query);
+  const events = useMemo(() => list.data ?? [], [list.data]);
+  const found = store.selectedId === null ? -1 : events.findIndex((e) => e.id === store.selectedId);
+  const index = found === -1 ? 0 : found;
+  const selected = events[index] ?? null;
+  const exported = useEventExport(selected?.id);
+
+  const selectIndex = useCallback(
+    (i: number) => {
+      const event = events[Math.min(Math.max(0, i), events.length - 1)];
+      if (event) reviewActions.select(event.id);
+    },
+    [events],
+  );
+
+  return {
+    loweringId,
+    store,
+    lowering,
+    query,
+    list,
+    events,
+    index,
+    selected,
+    /** The selected event with its aux data, once loaded (and only when it is the selected one). */
+    exported: exported.data && exported.data.id === selected?.id ? exported.data : null,
+    exportedQuery: exported,
+    page: Math.floor(index / reviewPageSize) + 1,
+    selectIndex,
+    selectPage: (page: number) => selectIndex((page - 1) * reviewPageSize),
+    setFilter: reviewActions.setFilter,
+    setHideAsnap: reviewActions.setHideAsnap,
+  };
+}
+
+export type Review = ReturnType<typeof useReview>;

@@ -1,0 +1,101 @@
+import { useMemo, useState } from 'react';
+import { Button, Card } from 'react-bootstrap';
+import { useQueryClient } from '@tanstack/react-query';
+import { errorMessage } from '../../api/client';
+import { ErrorAlert } from '../../components/alerts';
+import { DiveMap, type DiveMapMarker } from '../../components/dive-map';
+import { pageSlice } from '../../components/pagination';
+import { useAuth } from '../../lib/auth';
+import { useSettings } from '../../lib/settings';
+import { MilestonesModal } from '../milestones/milestones-modal';
+import { reviewKeys, useReviewTrack } from './api/review';
+import { EventHeaderCard } from './components/event-header-card';
+import { ReviewBreadcrumb } from './components/review-breadcrumb';
+import { ReviewEvents } from './components/review-events';
+import { ReviewSlider } from './components/review-slider';
+import { useArrowKeys } from './hooks/use-arrow-keys';
+import { reviewPageSize, useReview } from './hooks/use-review';
+import { eventPosition } from './lib/position';
+import './review.css';
+
+/**
+ * /review_map/{id} (seed 001 §2.5; client-behaviour §10.3): the selected event's header, the
+ * 480 px map (track from the first position source, start/end dots, the pin "You are here! :-)",
+ * markers of the events on the current list page), the slider over the filtered events, and the
+ * list with View Details and the filter. Admins edit the milestones (seed 001 §4.4) from here.
+ */
+export function MapScreen({ loweringId }: { loweringId: string }) {
+  const review = useReview(loweringId);
+  const settings = useSettings();
+  const auth = useAuth();
+  const queryClient = useQueryClient();
+  const [milestonesOpen, setMilestonesOpen] = useState(false);
+  const { events, index, selectIndex } = review;
+  // The track (every nav record of the dive) is read after the list, so the screen is usable first.
+  const track = useReviewTrack(loweringId, !review.list.isPending);
+
+  useArrowKeys({
+    up: () => selectIndex(index - 1),
+    down: () => selectIndex(index + 1),
+    left: () => selectIndex((review.page - 2) * reviewPageSize),
+    right: () => selectIndex(review.page * reviewPageSize),
+  });
+
+  const sources = track.data?.source ? [track.data.source] : settings.positionDataSources;
+  const pin = review.exported ? eventPosition(review.exported.aux_data, sources) : null;
+  const points = track.data?.points;
+  const pageEvents = useMemo(() => pageSlice(events, review.page, reviewPageSize), [events, review.page]);
+  const markers = useMemo<DiveMapMarker[]>(() => {
+    if (!points) return [];
+    const byId = new Map(points.map((p) => [p.eventId, p]));
+    return pageEvents.flatMap((e) => {
+      const p = byId.get(e.id);
+      return p ? [{ id: e.id, lat: p.lat, lon: p.lon, title: `${e.ts} - ${e.event_value}` }] : [];
+    });
+  }, [points, pageEvents]);
+
+  const lowering = review.lowering.data;
+  const loading = review.list.isPending || review.lowering.isPending;
+  return (
+    <div className="review-screen" data-testid="review-map">
+      <ReviewBreadcrumb loweringId={loweringId} mode="map" />
+      <ErrorAlert message={review.lowering.isError ? errorMessage(review.lowering.error) : null} />
+      <ErrorAlert message={track.isError ? errorMessage(track.error) : null} />
+      <EventHeaderCard event={review.selected} loading={loading} />
+      <Card className="mb-2" data-testid="review-map-card">
+        {auth.hasRole('admin') && (
+          <Card.Header className="py-1 d-flex justify-content-end">
+            <Button variant="link" size="sm" className="p-0" onClick={() => setMilestonesOpen(true)}>
+              <i className="bi bi-flag-fill me-1" aria-hidden="true" />
+              Milestones
+            </Button>
+          </Card.Header>
+        )}
+        <DiveMap
+          height={480}
+          track={points}
+          pin={pin}
+          markers={markers}
+          selectedMarkerId={review.selected?.id ?? null}
+          onMarkerClick={(id) => selectIndex(events.findIndex((e) => e.id === id))}
+          label="Review map"
+        />
+      </Card>
+      <ReviewSlider
+        events={events}
+        index={index}
+        startTs={lowering?.start_ts}
+        stopTs={lowering?.stop_ts}
+        disabled={loading}
+        onChange={selectIndex}
+      />
+      <ReviewEvents review={review} viewDetails />
+      <MilestonesModal
+        loweringId={loweringId}
+        show={milestonesOpen}
+        onHide={() => setMilestonesOpen(false)}
+        onSaved={() => void queryClient.invalidateQueries({ queryKey: reviewKeys.lowering(loweringId) })}
+      />
+    </div>
+  );
+}
