@@ -7,7 +7,7 @@ import { useSessionOf } from './support/session';
 /**
  * Event attachments (issue 14): pictures attached from the comment modal and from the options
  * modal, uploaded through the durable queue (also after the link comes back), shown in the
- * console's event details. Each test makes its own user, so its events are its own.
+ * console's event details, the replay's image panel and the gallery. Each test makes its own user, so its events are its own.
  */
 
 test.use({ storageState: { cookies: [], origins: [] } });
@@ -53,8 +53,23 @@ async function confirmedId(page: Page, text: string): Promise<string> {
   return (await l.getAttribute('data-event-id'))!;
 }
 
-test('a picture attached from the comment modal shows in the event details', async ({ page, context, adminApi }) => {
+test('a picture attached from the comment modal shows in the event details, the replay and the gallery', async ({
+  page,
+  context,
+  adminApi,
+}) => {
   test.slow();
+  // A dive around now, so the event is in its replay and gallery.
+  const now = Date.now();
+  const lowering = await adminApi.post<{ insertedId: string }>('lowerings', {
+    lowering_id: `AT${(now % 1e6).toString(36)}`,
+    start_ts: new Date(now - 3600_000).toISOString(),
+    stop_ts: new Date(now + 3600_000).toISOString(),
+    lowering_location: '',
+    lowering_tags: [],
+    lowering_hidden: false,
+    lowering_additional_meta: {},
+  });
   const user = await createUser(adminApi, { roles: ['event_logger'] });
   await useSessionOf(context, user.username, user.password);
   await openConsole(page);
@@ -90,6 +105,21 @@ test('a picture attached from the comment modal shows in the event details', asy
   await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(2);
   await expectAccessible(page);
   await page.screenshot({ path: test.info().outputPath('attachment-details.png') });
+  await page.keyboard.press('Escape');
+
+  // The replay's image panel shows it under its camera name, and the gallery gives it its own tab.
+  await page.goto(`/review_replay/${lowering.insertedId}`);
+  await page.getByLabel('Full text').fill(text);
+  await page.getByRole('button', { name: 'Filter', exact: true }).click();
+  await expect(page.getByTestId('review-event-header')).toContainText('FREE_FORM');
+  await expect(page.locator('[data-testid="event-line"].active')).toContainText(text);
+  const panel = page.getByTestId('replay-data-cards').getByRole('img', { name: 'Attachments' });
+  await expect(panel).toBeVisible();
+  await expect(panel).toHaveAttribute('src', new RegExp(stored!));
+  await expectAccessible(page);
+  await page.screenshot({ path: test.info().outputPath('attachment-replay.png') });
+  await page.goto(`/review_gallery/${lowering.insertedId}`);
+  await expect(page.getByRole('tab', { name: 'Attachments' })).toBeVisible();
 });
 
 test('a picture attached in the options modal while offline uploads after its event is sent', async ({
