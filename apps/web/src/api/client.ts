@@ -77,7 +77,8 @@ export interface RequestOptions {
   responseType?: 'json' | 'text' | 'blob';
 }
 
-async function readError(res: Response): Promise<ApiError> {
+/** A non-2xx answer as the ApiError it carries (its `message` when the body is a Sealog error). */
+export async function readError(res: Response): Promise<ApiError> {
   let message = res.statusText || `Request failed with status ${res.status}`;
   try {
     const text = await res.text();

@@ -56,10 +56,13 @@ describe('EventOptionsModal', () => {
     fireEvent.change(screen.getByLabelText('Custom Time (UTC)'), { target: { value: '2025-05-06 12:00:00' } });
     fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
     await vi.waitFor(() => expect(onSubmit).toHaveBeenCalledOnce());
-    expect(onSubmit).toHaveBeenCalledWith({
-      event_options: [{ event_option_name: 'System', event_option_value: 'OpenRVDAS;UHDAS' }],
-      event_free_text: 'all on',
-      ts: '2025-05-06T12:00:00.000Z',
-    });
+    expect(onSubmit).toHaveBeenCalledWith(
+      {
+        event_options: [{ event_option_name: 'System', event_option_value: 'OpenRVDAS;UHDAS' }],
+        event_free_text: 'all on',
+        ts: '2025-05-06T12:00:00.000Z',
+      },
+      [],
+    );
   });
 });

@@ -13,6 +13,7 @@ import {
   type EventTemplate,
   type EventTemplateOption,
 } from '@bathylog/shared';
+import { AttachPictures } from './attach-pictures';
 import { FieldLabel, RequiredMark } from './form-field';
 
 export interface EventOptionsModalProps {
@@ -20,8 +21,10 @@ export interface EventOptionsModalProps {
   template: EventTemplate | null;
   /** The created event's time: the Custom Time starts there (client-behaviour §1 #3). */
   eventTs: number;
-  /** Called with a valid update; the modal closes itself through the parent. */
-  onSubmit?: (update: EventOptionsUpdate) => void;
+  /** Called with a valid update and the pictures to attach; the modal closes itself through the parent. */
+  onSubmit?: (update: EventOptionsUpdate, pictures: File[]) => void;
+  /** Checks chosen pictures (type, count): the reason they cannot be sent, or null. Omitted: no picker. */
+  checkPictures?: (pictures: readonly File[]) => string | null;
   /** Cancel, ×, Escape and a backdrop click. */
   onCancel: () => void;
   /** The template editor's test preview: only Cancel, nothing written. */
@@ -155,8 +158,11 @@ function OptionsForm({
   onSubmit,
   onCancel,
   preview,
+  checkPictures,
 }: EventOptionsModalProps & { template: EventTemplate }) {
   const [values, setValues] = useState<EventOptionsFormValues>(() => initialEventOptionsValues(template, eventTs));
+  const [pictures, setPictures] = useState<File[]>([]);
+  const pictureError = checkPictures?.(pictures) ?? null;
   const [tried, setTried] = useState(0);
   const errors = tried ? validateEventOptions(template, values) : null;
   const formRef = useRef<HTMLFormElement>(null);
@@ -177,11 +183,11 @@ function OptionsForm({
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const invalid = validateEventOptions(template, values);
-    if (invalid || preview) {
+    if (invalid || preview || pictureError) {
       setTried((n) => n + 1);
       return;
     }
-    onSubmit?.(buildEventOptionsUpdate(template, values, eventTs));
+    onSubmit?.(buildEventOptionsUpdate(template, values, eventTs), pictures);
   };
 
   return (
@@ -235,6 +241,7 @@ function OptionsForm({
           />
           <Form.Control.Feedback type="invalid">{errors?.customTime}</Form.Control.Feedback>
         </Form.Group>
+        {!preview && checkPictures && <AttachPictures files={pictures} onChange={setPictures} error={pictureError} />}
       </Modal.Body>
       <Modal.Footer>
         <Button variant="secondary" size="sm" onClick={onCancel}>

@@ -154,4 +154,25 @@ describe('queue rules', () => {
       { type: 'add', op: { kind: 'delete', eventId: 'e', queuedAt: 9, attempts: 0 } },
     ]);
   });
+
+  it('sends an attachment after its event, and drops unsent attachments of a deleted event', async () => {
+    const server = fakeServer();
+    const q = makeQueue(new MemoryQueueStorage(), server.send);
+    const sent: string[] = [];
+    q.onSent((op) => sent.push(`${op.kind} ${op.eventId}`));
+    await q.enqueueCreate('pic', {});
+    await q.enqueueAttach('pic', { fileName: 'a.png' });
+    await q.start();
+    await until(() => sent.length === 2, 'both sends');
+    expect(sent).toEqual(['create pic', 'attach pic']);
+
+    const ops: QueuedOp[] = [
+      { ...base, seq: 1, kind: 'create', eventId: 'e', body: {}, claimedAt: 5 },
+      { ...base, seq: 2, kind: 'attach', eventId: 'e', body: { fileName: 'a.png' } },
+    ];
+    expect(planDelete(ops, 'e', 9)).toEqual([
+      { type: 'remove', seq: 2 },
+      { type: 'add', op: { kind: 'delete', eventId: 'e', queuedAt: 9, attempts: 0 } },
+    ]);
+  });
 });

@@ -14,7 +14,7 @@
  * both change the same record.
  */
 
-export type QueuedOpKind = 'create' | 'update' | 'delete';
+export type QueuedOpKind = 'create' | 'update' | 'delete' | 'attach';
 
 export interface QueuedOp {
   /** Storage key; increases with every add, which gives the send order. */
@@ -22,7 +22,7 @@ export interface QueuedOp {
   kind: QueuedOpKind;
   /** The record the write is about (events get their id on the client, at click time). */
   eventId: string;
-  /** create: the whole record; update: the fields to change; delete: none. */
+  /** create: the whole record; update: the fields to change; attach: the file and its name; delete: none. */
   body?: Record<string, unknown>;
   queuedAt: number;
   attempts: number;
@@ -111,14 +111,15 @@ export function planUpdate(
 
 /**
  * A delete: when the event's create was never picked up, the create and its updates simply go
- * (nothing ever reached the server); otherwise unclaimed updates go and a delete is appended.
+ * (nothing ever reached the server); otherwise unclaimed updates and attachments go and a delete
+ * is appended.
  */
 export function planDelete(ops: readonly QueuedOp[], eventId: string, now: number): QueueChange[] {
   const mine = ops.filter((op) => op.eventId === eventId && !op.failed);
   const create = mine.find((op) => op.kind === 'create');
   if (create && !create.claimedAt) return mine.map((op) => ({ type: 'remove', seq: op.seq }));
   const changes: QueueChange[] = mine
-    .filter((op) => op.kind === 'update' && !op.claimedAt)
+    .filter((op) => (op.kind === 'update' || op.kind === 'attach') && !op.claimedAt)
     .map((op) => ({ type: 'remove', seq: op.seq }));
   if (!mine.some((op) => op.kind === 'delete')) {
     changes.push({ type: 'add', op: { kind: 'delete', eventId, queuedAt: now, attempts: 0 } });
@@ -256,6 +257,12 @@ export class OfflineQueue {
   enqueueUpdate(eventId: string, patch: Record<string, unknown>): Promise<void> {
     const now = this.opts.now();
     return this.change((ops) => planUpdate(ops, eventId, patch, now));
+  }
+
+  /** Stores a file to attach to the record; sent after every earlier write (its create first). */
+  enqueueAttach(eventId: string, body: Record<string, unknown>): Promise<void> {
+    const now = this.opts.now();
+    return this.change(() => [{ type: 'add', op: { kind: 'attach', eventId, body, queuedAt: now, attempts: 0 } }]);
   }
 
   enqueueDelete(eventId: string): Promise<void> {

@@ -6,6 +6,7 @@ import { ErrorAlert } from '../../components/alerts';
 import { EventOptionsModal } from '../../components/event-options-modal';
 import { LoadingText, statusTexts } from '../../components/status-text';
 import { useAuth } from '../../lib/auth';
+import { checkAttachments } from '../events/api/attachments';
 import { useEventWindow } from '../events/api/event-window';
 import { EventHistory } from './components/event-history';
 import { FreeTextInput } from './components/free-text-input';
@@ -35,6 +36,7 @@ function LoggingControls() {
         template={logger.open?.template ?? null}
         eventTs={logger.open ? Date.parse(logger.open.event.ts) : 0}
         onSubmit={logger.submitOptions}
+        checkPictures={checkAttachments}
         onCancel={logger.cancelOptions}
       />
     </>

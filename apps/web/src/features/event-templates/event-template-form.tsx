@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { memo, useEffect, useState } from 'react';
 import { Button, Card, Col, Form, Row } from 'react-bootstrap';
 import {
   useFieldArray,
@@ -40,7 +40,11 @@ export function isBlankTemplateForm(values: EventTemplateFormValues): boolean {
   return JSON.stringify(values) === JSON.stringify(templateToForm());
 }
 
-function OptionFields({
+/** Option names joined by this (never in a name), so the memoised fields compare one string. */
+const nameSeparator = '\u0000';
+
+/** One option's fields; memoised, as the whole form re-renders on every keystroke. */
+const OptionFields = memo(function OptionFields({
   index,
   count,
   optionNames,
@@ -52,8 +56,8 @@ function OptionFields({
 }: {
   index: number;
   count: number;
-  /** Every option's name, in form order (the visibility rule names one of the others). */
-  optionNames: string[];
+  /** Every option's name in form order, joined by `nameSeparator` (the visibility rule names another). */
+  optionNames: string;
   control: Control<EventTemplateFormValues>;
   register: UseFormRegister<EventTemplateFormValues>;
   errors: FieldErrors<EventTemplateFormValues>;
@@ -62,7 +66,7 @@ function OptionFields({
 }) {
   const type = useWatch({ control, name: `event_options.${index}.event_option_type` });
   const visibilityMode = useWatch({ control, name: `event_options.${index}.visibility_mode` });
-  const otherNames = optionNames.filter((name, j) => j !== index && name.trim() !== '');
+  const otherNames = optionNames.split(nameSeparator).filter((name, j) => j !== index && name.trim() !== '');
   const optionErrors = errors.event_options?.[index];
   const id = (field: string) => `template-option-${index}-${field}`;
   const n = index + 1;
@@ -268,7 +272,7 @@ function OptionFields({
       </Row>
     </fieldset>
   );
-}
+});
 
 /** The button colour: a hex field, a colour picker beside it, and the button as the console will show it. */
 function ButtonColorField({
@@ -476,7 +480,7 @@ export function EventTemplateForm({ template, isAdmin, onSaved, onBlankChange }:
               key={field.id}
               index={index}
               count={fields.length}
-              optionNames={(values.event_options ?? []).map((o) => o?.event_option_name ?? '')}
+              optionNames={(values.event_options ?? []).map((o) => o?.event_option_name ?? '').join(nameSeparator)}
               control={control}
               register={register}
               errors={errors}

@@ -8,7 +8,7 @@ import {
 } from '@bathylog/shared';
 import { errorMessage } from '../../../api/client';
 import { useAuth } from '../../../lib/auth';
-import { eventQueue, queueNewEvent } from '../../events/api/event-queue';
+import { eventQueue, queueEventAttachments, queueNewEvent } from '../../events/api/event-queue';
 import { syncServerClock } from '../../events/api/server-clock';
 
 /** The event the options modal is open for, and the template it came from. */
@@ -73,11 +73,15 @@ export function useEventLogger() {
   );
 
   const submitOptions = useCallback(
-    (update: EventOptionsUpdate) => {
+    (update: EventOptionsUpdate, pictures: readonly File[] = []) => {
       const current = openRef.current;
       if (!current) return;
       setOpen(null);
-      void run(() => eventQueue.enqueueUpdate(current.event.id, { ...update }));
+      // Pictures queue after the update, so they upload once the event exists on the server.
+      void run(async () => {
+        await eventQueue.enqueueUpdate(current.event.id, { ...update });
+        await queueEventAttachments(current.event.id, pictures);
+      });
     },
     [run],
   );

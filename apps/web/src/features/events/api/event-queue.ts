@@ -4,6 +4,7 @@ import { isApiError } from '../../../api/client';
 import { currentToken } from '../../../lib/session';
 import { OfflineQueue, type QueuedOp, type SendResult } from '../../../lib/offline-queue';
 import { createQueueStorage } from '../../../lib/offline-queue-idb';
+import { uploadEventAttachment } from './attachments';
 import { createEvent, deleteEvent, updateEvent } from './events';
 import { serverNow } from './server-clock';
 
@@ -28,6 +29,11 @@ export async function sendQueuedEvent(op: QueuedOp): Promise<SendResult> {
     if (op.kind === 'update') {
       await updateEvent(op.eventId, op.body as Parameters<typeof updateEvent>[1]);
       return { status: 'sent' };
+    }
+    if (op.kind === 'attach') {
+      const { file, fileName } = op.body as { file: Blob; fileName: string };
+      const stored = await uploadEventAttachment(op.eventId, file, fileName);
+      return { status: 'sent', response: stored };
     }
     await deleteEvent(op.eventId);
     return { status: 'sent' };
@@ -79,6 +85,14 @@ export async function queueNewEvent(input: NewEventInput, now = serverNow()): Pr
   if (input.event_author) body.event_author = input.event_author;
   await eventQueue.enqueueCreate(event.id, body);
   return event;
+}
+
+/**
+ * Queues pictures for an event (Sealog 2.4 attachments): each is stored in the browser now and
+ * uploaded after the event's earlier writes (its create first), so it works while the link is down.
+ */
+export async function queueEventAttachments(eventId: string, files: readonly File[]): Promise<void> {
+  for (const file of files) await eventQueue.enqueueAttach(eventId, { file, fileName: file.name });
 }
 
 /** The event a queued create will make (for showing it as pending), or null for other writes. */
