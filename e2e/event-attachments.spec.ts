@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { createUser, uniqueName, type ApiClient } from './support/api';
-import { expectAccessible } from './support/a11y';
+import { expectAccessible } from './support/axe';
 import { test, expect } from './support/fixtures';
 import { useSessionOf } from './support/session';
 

@@ -1,4 +1,4 @@
-import { readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { startEmbedder } from './embedder';
@@ -32,6 +32,7 @@ function removeOldRuns() {
   const current = process.env.E2E_RUN_DIR;
   if (!current) return;
   const parent = path.dirname(current);
+  if (!existsSync(parent)) return; // the first run in a fresh checkout
   for (const name of readdirSync(parent)) {
     const dir = path.join(parent, name);
     if (!name.startsWith('run-') || dir === current) continue;
