@@ -46,7 +46,12 @@ export class DeviceKeysRepository {
 
   /** Newest first. */
   async list(): Promise<DeviceKeyRecord[]> {
-    const rows = await this.db.selectFrom('device_keys').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+    const rows = await this.db
+      .selectFrom('device_keys')
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
     return rows.map(fromRow);
   }
 

@@ -102,7 +102,7 @@ export class EventAttachmentsService {
       const { items } = await this.record(eventId);
       if (attachedNames(items).length >= maxEventAttachments)
         throw new AppError('BAD_REQUEST', `An event holds at most ${maxEventAttachments} pictures`);
-      await new EventAuxDataService(this.ctx).create({
+      await new EventAuxDataService(this.ctx).create(caller, {
         event_id: eventId,
         data_source: eventAttachmentsDataSource,
         data_array: [
@@ -135,8 +135,9 @@ export class EventAttachmentsService {
       const start = at > 0 && items[at - 1]!.data_name === 'camera_name' ? at - 1 : at;
       const rest = [...items.slice(0, start), ...items.slice(at + 1)];
       const service = new EventAuxDataService(this.ctx);
-      if (attachedNames(rest).length === 0) await service.remove(row.id);
-      else await service.create({ event_id: eventId, data_source: eventAttachmentsDataSource, data_array: rest });
+      if (attachedNames(rest).length === 0) await service.remove(caller, row.id);
+      else
+        await service.create(caller, { event_id: eventId, data_source: eventAttachmentsDataSource, data_array: rest });
     }
     if (info?.isFile()) await rm(file, { force: true });
   }
