@@ -12,57 +12,17 @@
  * Needs a built client: BENCH_WEB_DIR, else apps/web/dist, else it builds one into a temp folder.
  * Env: BENCH_CLICKS (100), BENCH_GAP_MS (250, pause between clicks), BENCH_PORT (8960).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { repoRoot, resultsDir, log, sleep, stats, type Stats, webDir, launchChromium } from './support';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '..');
-const resultsDir = path.join(here, 'results');
+const root = repoRoot;
 const clicks = Number(process.env.BENCH_CLICKS ?? 100);
 const gapMs = Number(process.env.BENCH_GAP_MS ?? 250);
 const port = Number(process.env.BENCH_PORT ?? 8960);
-const log = (m: string) => process.stdout.write(`[bench] ${m}\n`);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-interface Stats {
-  n: number;
-  p50: number;
-  p95: number;
-  max: number;
-  mean: number;
-}
-
-function stats(samples: number[]): Stats {
-  const s = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))] ?? 0;
-  const r = (x: number) => Math.round(x * 10) / 10;
-  return {
-    n: s.length,
-    p50: r(at(0.5)),
-    p95: r(at(0.95)),
-    max: r(s[s.length - 1] ?? 0),
-    mean: r(s.reduce((a, b) => a + b, 0) / (s.length || 1)),
-  };
-}
-
-function webDir(): { dir: string; temp: boolean } {
-  const given = process.env.BENCH_WEB_DIR;
-  if (given) return { dir: given, temp: false };
-  const dist = path.join(root, 'apps/web/dist');
-  if (existsSync(path.join(dist, 'index.html'))) return { dir: dist, temp: false };
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'bathylog-bench-web-'));
-  log(`building the client into ${dir}`);
-  const r = spawnSync('npx', ['vite', 'build', 'apps/web', '--outDir', dir, '--emptyOutDir'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
-  if (r.status !== 0) throw new Error('client build failed');
-  return { dir, temp: true };
-}
 
 async function startServer(web: string): Promise<{ url: string; child: ChildProcess; dataDir: string }> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bathylog-bench-console-'));
@@ -166,17 +126,7 @@ async function main() {
   const web = webDir();
   log('starting the demo server');
   const server = await startServer(web.dir);
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-    ],
-  });
+  const browser = await launchChromium();
   try {
     const login = (await api(server.url, null, 'POST', 'auth/login', { username: 'admin', password: 'demo' })) as {
       token: string;

@@ -10,40 +10,21 @@
  * Needs a built client: BENCH_WEB_DIR, else apps/web/dist, else it builds one into a temp folder.
  * Env: BENCH_EVENTS (20000), BENCH_RUNS (5, after one warm-up), BENCH_PORT (8961).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { migrateToLatest, openDatabase } from '../apps/server/src/db/database.js';
 import { analyze, defaultPlan, loadSynthetic } from './synthetic-events.js';
+import { repoRoot, resultsDir, log, sleep, webDir, launchChromium } from './support';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '..');
-const resultsDir = path.join(here, 'results');
+const root = repoRoot;
 const eventsWanted = Number(process.env.BENCH_EVENTS ?? 20_000);
 const runs = Number(process.env.BENCH_RUNS ?? 5);
 const port = Number(process.env.BENCH_PORT ?? 8961);
 const adminPassword = 'bench-admin';
 const loweringName = 'SYN-20K';
-const log = (m: string) => process.stdout.write(`[bench] ${m}\n`);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function webDir(): { dir: string; temp: boolean } {
-  const given = process.env.BENCH_WEB_DIR;
-  if (given) return { dir: given, temp: false };
-  const dist = path.join(root, 'apps/web/dist');
-  if (existsSync(path.join(dist, 'index.html'))) return { dir: dist, temp: false };
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'bathylog-bench-web-'));
-  log(`building the client into ${dir}`);
-  const r = spawnSync('npx', ['vite', 'build', 'apps/web', '--outDir', dir, '--emptyOutDir'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
-  if (r.status !== 0) throw new Error('client build failed');
-  return { dir, temp: true };
-}
 
 /** A fresh SQLite data folder with one lowering of `eventsWanted` events with navigation. */
 async function makeData(): Promise<{ dataDir: string; loweringId: string }> {
@@ -156,19 +137,7 @@ async function main() {
   log('starting the server');
   const server = await startServer(web.dir, dataDir);
   const url = `http://127.0.0.1:${port}`;
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await launchChromium();
   try {
     const login = (await api(null, 'POST', 'auth/login', { username: 'admin', password: adminPassword })) as {
       token: string;

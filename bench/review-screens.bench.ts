@@ -19,42 +19,17 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { migrateToLatest, openDatabase } from '../apps/server/src/db/database.js';
 import { loadSynthetic } from './synthetic-events.js';
+import { repoRoot, resultsDir, log, sleep, stats, type Stats, launchChromium } from './support';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '..');
-const resultsDir = path.join(here, 'results');
+const root = repoRoot;
 const port = Number(process.env.BENCH_PORT ?? 8961);
 const steps = Number(process.env.BENCH_STEPS ?? 30);
 const diveEvents = 20_000;
 const galleryPage = 80;
-const log = (m: string) => process.stdout.write(`[bench] ${m}\n`);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-interface Stats {
-  n: number;
-  p50: number;
-  p95: number;
-  max: number;
-  mean: number;
-}
-
-function stats(samples: number[]): Stats {
-  const s = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))] ?? 0;
-  const r = (x: number) => Math.round(x * 10) / 10;
-  return {
-    n: s.length,
-    p50: r(at(0.5)),
-    p95: r(at(0.95)),
-    max: r(s[s.length - 1] ?? 0),
-    mean: r(s.reduce((a, b) => a + b, 0) / (s.length || 1)),
-  };
-}
 
 /** The synthetic dive in a fresh data folder, with full-HD originals for the first gallery page. */
 async function prepareData(): Promise<{ dataDir: string; loweringId: string; imageBytes: number }> {
@@ -195,17 +170,7 @@ async function main() {
   const { dataDir, loweringId, imageBytes } = await prepareData();
   log('starting the server');
   const server = await startServer(web, dataDir);
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-    ],
-  });
+  const browser = await launchChromium();
   try {
     const res = await fetch(`${server.url}/sealog-server/api/v1/auth/login`, {
       method: 'POST',

@@ -1,0 +1,72 @@
+/**
+ * Pieces every browser benchmark shares: logging, percentiles, the built client, and Debian's
+ * Chromium launched headless with the project's flags (never a downloaded browser).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser } from '@playwright/test';
+
+export const benchDir = path.dirname(fileURLToPath(import.meta.url));
+export const repoRoot = path.resolve(benchDir, '..');
+export const resultsDir = path.join(benchDir, 'results');
+
+export const log = (m: string) => process.stdout.write(`[bench] ${m}\n`);
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export interface Stats {
+  n: number;
+  p50: number;
+  p95: number;
+  max: number;
+  mean: number;
+}
+
+/** Nearest-rank percentiles of the samples (ms), rounded to 0.1. */
+export function stats(samples: number[]): Stats {
+  const s = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))] ?? 0;
+  const r = (x: number) => Math.round(x * 10) / 10;
+  return {
+    n: s.length,
+    p50: r(at(0.5)),
+    p95: r(at(0.95)),
+    max: r(s[s.length - 1] ?? 0),
+    mean: r(s.reduce((a, b) => a + b, 0) / (s.length || 1)),
+  };
+}
+
+/** The built client: BENCH_WEB_DIR, else apps/web/dist, else a fresh build in a temp folder. */
+export function webDir(): { dir: string; temp: boolean } {
+  const given = process.env.BENCH_WEB_DIR;
+  if (given) return { dir: given, temp: false };
+  const dist = path.join(repoRoot, 'apps/web/dist');
+  if (existsSync(path.join(dist, 'index.html'))) return { dir: dist, temp: false };
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bathylog-bench-web-'));
+  log(`building the client into ${dir}`);
+  const r = spawnSync('npx', ['vite', 'build', 'apps/web', '--outDir', dir, '--emptyOutDir'], {
+    cwd: repoRoot,
+    stdio: 'inherit',
+  });
+  if (r.status !== 0) throw new Error('client build failed');
+  return { dir, temp: true };
+}
+
+/** Debian's Chromium (CHROMIUM_PATH to override), headless, with the flags DEVELOPERS.md gives. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
