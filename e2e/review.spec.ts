@@ -274,18 +274,24 @@ test.describe('review exports and comments', () => {
   });
 
   test('a comment added from a review list shows up in the console history', async ({ page, adminApi }) => {
+    // A lowering around this one event only: other specs log events on the same server meanwhile.
     const now = Date.now();
     const lowering = await adminApi.post<{ insertedId: string }>('lowerings', {
       lowering_id: `RV${(now % 1e6).toString(36)}`,
-      start_ts: new Date(now - 3600_000).toISOString(),
-      stop_ts: new Date(now + 3600_000).toISOString(),
+      start_ts: new Date(now - 1).toISOString(),
+      stop_ts: new Date(now + 1).toISOString(),
       lowering_location: '',
       lowering_tags: [],
       lowering_hidden: false,
       lowering_additional_meta: {},
     });
     const value = `REVIEWED_${now.toString(36).toUpperCase()}`;
-    await adminApi.post('events', { event_value: value, event_options: [], event_free_text: '' });
+    await adminApi.post('events', {
+      event_value: value,
+      event_options: [],
+      event_free_text: '',
+      ts: new Date(now).toISOString(),
+    });
     await page.goto(`/review_replay/${lowering.insertedId}`);
     await expect(header(page)).toContainText(value);
     await activeLine(page).getByRole('button', { name: 'Add Comment' }).click();
