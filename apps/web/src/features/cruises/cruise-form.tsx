@@ -16,12 +16,10 @@ import {
 } from '@bathylog/shared';
 import { errorMessage } from '../../api/client';
 import { createRecord, updateRecord } from '../../api/records';
-import { FormActions } from '../../components/form-actions';
 import { TextField } from '../../components/form-field';
 import { useEntityNames, useSettings } from '../../lib/settings';
 import { CopyButton } from '../records/components/copy-button';
-import { FileUpload } from '../records/components/file-upload';
-import { RecordFiles } from '../records/components/record-files';
+import { RecordFormFoot } from '../records/components/record-form-foot';
 
 export interface CruiseFormProps {
   /** The cruise being edited; null = add mode. */
@@ -222,28 +220,18 @@ export function CruiseForm({ cruise, isAdmin, onSaved }: CruiseFormProps) {
             registration={register('cruise_tags')}
             error={errors.cruise_tags}
           />
-          {cruise && (
-            <RecordFiles
-              kind="cruise"
-              recordId={cruise.id}
-              files={cruise.cruise_additional_meta.cruise_files}
-              title={`${W} Files`}
-              onDeleted={onSaved}
-            />
-          )}
-          <FileUpload
-            key={uploadKey}
+          <RecordFormFoot
             kind="cruise"
-            recordId={cruise?.id ?? null}
-            onChange={setUploads}
-            label={`Upload ${W} Files`}
-          />
-          <FormActions
+            record={cruise ? { id: cruise.id, files: cruise.cruise_additional_meta.cruise_files } : null}
+            title={W}
+            uploadKey={uploadKey}
+            uploads={uploads}
+            onUploadsChange={setUploads}
+            onFilesChanged={onSaved}
             error={error}
             message={message}
             onCloseError={() => setError('')}
             onCloseMessage={() => setMessage('')}
-            resetLabel="Reset Values"
             dirty={isDirty}
             submitting={isSubmitting}
             onReset={() => {
@@ -251,9 +239,6 @@ export function CruiseForm({ cruise, isAdmin, onSaved }: CruiseFormProps) {
               setError('');
               setMessage('');
             }}
-            submitLabel={cruise ? 'Update' : 'Add'}
-            editing={!!cruise}
-            extraDirty={uploads.length > 0}
           />
         </Form>
       </Card.Body>

@@ -16,12 +16,10 @@ import {
 } from '@bathylog/shared';
 import { errorMessage } from '../../api/client';
 import { createRecord, updateRecord } from '../../api/records';
-import { FormActions } from '../../components/form-actions';
 import { TextField } from '../../components/form-field';
 import { useEntityNames, useSettings } from '../../lib/settings';
 import { CopyButton } from '../records/components/copy-button';
-import { FileUpload } from '../records/components/file-upload';
-import { RecordFiles } from '../records/components/record-files';
+import { RecordFormFoot } from '../records/components/record-form-foot';
 
 export interface LoweringFormProps {
   /** The lowering being edited; null = add mode. */
@@ -169,28 +167,18 @@ export function LoweringForm({ lowering, isAdmin, onSaved, milestonesButton }: L
             registration={register('lowering_tags')}
             error={errors.lowering_tags}
           />
-          {lowering && (
-            <RecordFiles
-              kind="lowering"
-              recordId={lowering.id}
-              files={lowering.lowering_additional_meta.lowering_files}
-              title={`${W} Files`}
-              onDeleted={onSaved}
-            />
-          )}
-          <FileUpload
-            key={uploadKey}
+          <RecordFormFoot
             kind="lowering"
-            recordId={lowering?.id ?? null}
-            onChange={setUploads}
-            label={`Upload ${W} Files`}
-          />
-          <FormActions
+            record={lowering ? { id: lowering.id, files: lowering.lowering_additional_meta.lowering_files } : null}
+            title={W}
+            uploadKey={uploadKey}
+            uploads={uploads}
+            onUploadsChange={setUploads}
+            onFilesChanged={onSaved}
             error={error}
             message={message}
             onCloseError={() => setError('')}
             onCloseMessage={() => setMessage('')}
-            resetLabel="Reset Values"
             dirty={isDirty}
             submitting={isSubmitting}
             onReset={() => {
@@ -198,9 +186,6 @@ export function LoweringForm({ lowering, isAdmin, onSaved, milestonesButton }: L
               setError('');
               setMessage('');
             }}
-            submitLabel={lowering ? 'Update' : 'Add'}
-            editing={!!lowering}
-            extraDirty={uploads.length > 0}
             leading={lowering ? milestonesButton : undefined}
           />
         </Form>
