@@ -1,12 +1,17 @@
-/** An icon button for a row or card header: a real button, so Tab and Enter work. */
+/**
+ * An icon button for a row or card header: a real button, so Tab and Enter work. `label` names it
+ * for screen readers; `title` (the hover tooltip) defaults to the label.
+ */
 export function IconButton({
   icon,
   label,
+  title = label,
   className,
   onClick,
 }: {
   icon: string;
   label: string;
+  title?: string;
   className: string;
   onClick: () => void;
 }) {
@@ -14,7 +19,7 @@ export function IconButton({
     <button
       type="button"
       className={`btn btn-link p-0 ms-2 lh-1 ${className}`}
-      title={label}
+      title={title}
       aria-label={label}
       onClick={onClick}
     >

@@ -1,4 +1,5 @@
 import { CopyButton } from './copy-button';
+import { IconButton } from '../../../components/icon-button';
 
 /** One management row's record, whatever its kind. */
 export interface RecordRowInfo {
@@ -24,32 +25,6 @@ export interface RecordRowActionsProps {
   summary: () => string;
 }
 
-function ActionButton({
-  icon,
-  label,
-  title,
-  className,
-  onClick,
-}: {
-  icon: string;
-  label: string;
-  title: string;
-  className: string;
-  onClick: () => void;
-}) {
-  return (
-    <button
-      type="button"
-      className={`btn btn-link p-0 ms-2 lh-1 ${className}`}
-      title={title}
-      aria-label={label}
-      onClick={onClick}
-    >
-      <i className={`bi ${icon}`} aria-hidden="true" />
-    </button>
-  );
-}
-
 /**
  * A management row's icons in the order users know (client-behaviour §11.1): edit, permissions
  * (admin, access control on), server-side export (admin), hide/show (admin), delete (admin),
@@ -69,7 +44,7 @@ export function RecordRowActions({
 }: RecordRowActionsProps) {
   return (
     <div className="d-flex flex-wrap justify-content-center">
-      <ActionButton
+      <IconButton
         icon="bi-pencil-fill"
         label={`Edit ${row.humanId}`}
         title={`Edit this ${word.toLowerCase()}`}
@@ -77,7 +52,7 @@ export function RecordRowActions({
         onClick={onEdit}
       />
       {isAdmin && useAccessControl && (
-        <ActionButton
+        <IconButton
           icon="bi-person-fill-lock"
           label={`Permissions of ${row.humanId}`}
           title={`${word} permissions`}
@@ -86,7 +61,7 @@ export function RecordRowActions({
         />
       )}
       {isAdmin && (
-        <ActionButton
+        <IconButton
           icon="bi-cloud-download-fill"
           label={`Export ${row.humanId}`}
           title={`Export this ${word.toLowerCase()}`}
@@ -96,7 +71,7 @@ export function RecordRowActions({
       )}
       {isAdmin &&
         (row.hidden ? (
-          <ActionButton
+          <IconButton
             icon="bi-eye-slash-fill"
             label={`Show ${row.humanId}`}
             title={`${word} is hidden, click to show.`}
@@ -104,7 +79,7 @@ export function RecordRowActions({
             onClick={onToggleHidden}
           />
         ) : (
-          <ActionButton
+          <IconButton
             icon="bi-eye-fill"
             label={`Hide ${row.humanId}`}
             title={`${word} is visible, click to hide.`}
@@ -113,7 +88,7 @@ export function RecordRowActions({
           />
         ))}
       {isAdmin && (
-        <ActionButton
+        <IconButton
           icon="bi-trash-fill"
           label={`Delete ${row.humanId}`}
           title={`Delete this ${word.toLowerCase()}`}
