@@ -25,6 +25,13 @@ export class EventsRepository {
     return row !== undefined;
   }
 
+  /** Which of the given ids are stored events. */
+  async existingIds(ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db.selectFrom('events').select('id').where('id', 'in', ids).execute();
+    return new Set(rows.map((r) => r.id));
+  }
+
   async insert(row: EventsTable): Promise<void> {
     await this.db.insertInto('events').values(row).execute();
   }

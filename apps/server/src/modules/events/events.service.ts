@@ -15,6 +15,7 @@ import {
   type UpdateEvent,
   capabilityRoles,
   hasAnyRole,
+  eventAttachmentsDataSource,
 } from '@bathylog/shared';
 import type { AppContext } from '../../context.js';
 import type { Transaction } from 'kysely';
@@ -23,6 +24,12 @@ import { AppError } from '../../lib/app-error.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { EventAuxDataRepository } from '../event-aux-data/event-aux-data.repository.js';
 import { AuditRepository } from '../audit/audit.repository.js';
+import {
+  attachmentFileExists,
+  attachmentFilesOf,
+  removeAttachmentFiles,
+  removeOrphanAttachments,
+} from '../files/attachment-files.js';
 import { recordChange } from '../audit/audit.js';
 import { buildEventFilter, globalWindow } from './event-filter.js';
 import {
@@ -229,12 +236,15 @@ export class EventsService {
       });
       return { event, aux };
     });
+    // The event's attached pictures go with it, once the delete is durable.
+    await removeAttachmentFiles(this.ctx.paths.images, attachmentFilesOf(deleted.aux));
     this.ctx.bus.publish('deleteEvents', { ...toWireEvent(deleted.event), aux_data: deleted.aux.map(toWireAux) });
   }
 
   /** DELETE /events: the events GET /events would list (filters, sort, offset, limit), with their aux data. No publish. */
   async bulkDelete(caller: AuthContext, query: EventListQuery): Promise<{ deletedCount: number }> {
-    return this.db.transaction().execute(async (trx) => {
+    const pictures: string[] = [];
+    const result = await this.db.transaction().execute(async (trx) => {
       const search = new EventSearch(trx, this.ctx.database.dialect);
       const resolved = await search.resolve(buildEventFilter(query, globalWindow(), 'substring'));
       const events = new EventsRepository(trx);
@@ -251,6 +261,7 @@ export class EventsService {
         const auxRows = await aux.listByEventIds(ids);
         await aux.deleteByEventIds(ids);
         deletedCount += await events.deleteMany(ids);
+        pictures.push(...attachmentFilesOf(auxRows));
         // One row per event, each restorable like a single delete.
         for (const row of rows) {
           await recordChange(trx, caller, {
@@ -266,6 +277,8 @@ export class EventsService {
       }
       return { deletedCount };
     });
+    await removeAttachmentFiles(this.ctx.paths.images, pictures);
+    return result;
   }
 
   /** DELETE /events/all: every event and aux record. No publish (Sealog). */
@@ -283,6 +296,33 @@ export class EventsService {
         old_value: { events: count },
       });
     });
+    // Every attached picture whose event is gone (a picture attached meanwhile to a new event stays).
+    await removeOrphanAttachments(this.ctx.paths.images, (ids) => new EventsRepository(this.db).existingIds(ids));
+  }
+
+  /**
+   * Aux records as they can be restored: the pictures of an attachments record were deleted with
+   * the event, so only those still on disk are listed again (the record goes when none is left).
+   */
+  private async withStoredAttachments(aux: readonly EventAuxData[]): Promise<EventAuxData[]> {
+    const out: EventAuxData[] = [];
+    for (const record of aux) {
+      if (record.data_source !== eventAttachmentsDataSource) {
+        out.push(record);
+        continue;
+      }
+      const items: EventAuxData['data_array'] = [];
+      const list = record.data_array;
+      for (let i = 0; i < list.length; i++) {
+        const item = list[i]!;
+        if (item.data_name !== 'filename') continue;
+        if (!(await attachmentFileExists(this.ctx.paths.images, String(item.data_value)))) continue;
+        const camera = i > 0 && list[i - 1]!.data_name === 'camera_name' ? [list[i - 1]!] : [];
+        items.push(...camera, item);
+      }
+      if (items.length > 0) out.push({ ...record, data_array: items });
+    }
+    return out;
   }
 
   /**
@@ -309,7 +349,8 @@ export class EventsService {
       };
       await events.insert(row);
       const auxRepo = new EventAuxDataRepository(trx);
-      for (const aux of old.aux_data ?? []) {
+      const restoredAux = await this.withStoredAttachments(old.aux_data ?? []);
+      for (const aux of restoredAux) {
         await auxRepo.insert({
           id: aux.id,
           event_id: old.id,
@@ -322,7 +363,7 @@ export class EventsService {
         action: 'restore',
         record_type: 'event',
         record_id: old.id,
-        new_value: { ...restored, aux_data: old.aux_data ?? [] },
+        new_value: { ...restored, aux_data: restoredAux },
       });
       return restored;
     });

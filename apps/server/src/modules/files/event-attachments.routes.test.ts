@@ -1,4 +1,5 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { newObjectId } from '@bathylog/shared';
 import { createTestApp, engines, type TestApp } from '../../../test/test-app.js';
@@ -148,5 +149,84 @@ describe.each(engines)('event attachments on %s', (engine) => {
     const anonymous = await t.app.inject({ method: 'POST', url: `${files}/images/filepond/process/${event}` });
     expect(anonymous.statusCode).toBe(401);
     expect(await attachments(event)).toBeNull();
+  });
+
+  it('deleting an event, a bulk delete and a wipe delete its pictures and their thumbnails; a restore lists only pictures still stored', async () => {
+    const stored = (name: string) => existsSync(`${t.ctx.paths.images}/${name}`);
+    const real = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#c00' } })
+      .png()
+      .toBuffer();
+    const first = (await upload(event, real)).body;
+    const second = (await upload(event, png)).body;
+    const thumb = await t.app.inject({
+      method: 'GET',
+      url: `${files}/images/${first}?w=160`,
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    expect(thumb.statusCode, thumb.body).toBe(200);
+    const thumbFile = `${t.ctx.paths.images}/.thumbnails/160/${first}.jpg`;
+    expect(existsSync(thumbFile)).toBe(true);
+    expect((await t.api('DELETE', `/events/${event}`, { token: admin })).statusCode).toBe(204);
+    expect([stored(first), stored(second), existsSync(thumbFile)]).toEqual([false, false, false]);
+
+    // Restored from its audit row: the event and its other aux data come back; no dangling picture entries.
+    await t.api('POST', '/event_aux_data', {
+      token: admin,
+      body: {
+        event_id: event,
+        data_source: 'vehicleRealtimeNavData',
+        data_array: [{ data_name: 'depth', data_value: '5' }],
+      },
+    });
+    const gone = await t.api('POST', '/events', { token: author.token, body: { event_value: 'PHOTO' } });
+    const goneId = (gone.json() as { insertedId: string }).insertedId;
+    await t.api('POST', '/event_aux_data', {
+      token: admin,
+      body: {
+        event_id: goneId,
+        data_source: 'vehicleRealtimeNavData',
+        data_array: [{ data_name: 'depth', data_value: '7' }],
+      },
+    });
+    const kept = (await upload(goneId, png)).body;
+    expect((await t.api('DELETE', `/events/${goneId}`, { token: admin })).statusCode).toBe(204);
+    expect(stored(kept)).toBe(false);
+    const audit = (await t.api('GET', `/audit?record_id=${goneId}&limit=1`, { token: admin })).json() as {
+      entries: { seq: number; old_value: { aux_data: { data_source: string }[] } }[];
+    };
+    expect(audit.entries[0]!.old_value.aux_data.map((a) => a.data_source).sort()).toEqual([
+      'eventFileAttachments',
+      'vehicleRealtimeNavData',
+    ]);
+    expect((await t.api('POST', `/audit/${audit.entries[0]!.seq}/restore`, { token: admin })).statusCode).toBe(201);
+    expect(await attachments(goneId)).toBeNull();
+    const aux = (await t.api('GET', `/event_aux_data?eventID=${goneId}`, { token: admin })).json() as Json[];
+    expect(aux.map((a) => a.data_source)).toEqual(['vehicleRealtimeNavData']);
+
+    // Bulk delete by value.
+    const bulk = (
+      await t.api('POST', '/events', { token: author.token, body: { event_value: 'PHOTO_BULK' } })
+    ).json() as {
+      insertedId: string;
+    };
+    const bulkPic = (await upload(bulk.insertedId, png)).body;
+    expect(stored(bulkPic)).toBe(true);
+    expect((await t.api('DELETE', '/events?value=PHOTO_BULK', { token: admin })).json()).toMatchObject({
+      deletedCount: 1,
+    });
+    expect(stored(bulkPic)).toBe(false);
+
+    // A wipe leaves no attachment file behind (other pictures in the folder stay).
+    const wiped = (
+      await t.api('POST', '/events', { token: author.token, body: { event_value: 'PHOTO_WIPE' } })
+    ).json() as {
+      insertedId: string;
+    };
+    const wipedPic = (await upload(wiped.insertedId, png)).body;
+    writeFileSync(`${t.ctx.paths.images}/camera_frame_0001.png`, png);
+    expect((await t.api('DELETE', '/events/all', { token: admin })).statusCode).toBe(204);
+    expect(stored(wipedPic)).toBe(false);
+    expect(images().filter((f) => /^[0-9a-f]{24}_/.test(f))).toEqual([]);
+    expect(stored('camera_frame_0001.png')).toBe(true);
   });
 });

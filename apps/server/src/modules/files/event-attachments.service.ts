@@ -19,9 +19,7 @@ import type { AuthContext } from '../../plugins/auth.js';
 import { EventAuxDataRepository } from '../event-aux-data/event-aux-data.repository.js';
 import { EventAuxDataService } from '../event-aux-data/event-aux-data.service.js';
 import { EventsRepository } from '../events/events.repository.js';
-
-/** Stored names: the event id, `_`, 16 random hex digits, and the type's extension. */
-const attachmentNamePattern = /^([0-9a-f]{24})_[0-9a-f]{16}\.(png|jpg)$/;
+import { attachedNames, attachmentNamePattern, removeAttachmentFiles } from './attachment-files.js';
 
 /** The picture types an attachment may be, by their first bytes. */
 function sniffPicture(head: Buffer): 'png' | 'jpg' | null {
@@ -29,11 +27,6 @@ function sniffPicture(head: Buffer): 'png' | 'jpg' | null {
     return 'png';
   if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'jpg';
   return null;
-}
-
-/** The file names held by an attachments record, in order. */
-function attachedNames(items: readonly AuxDataItem[]): string[] {
-  return items.filter((i) => i.data_name === 'filename').map((i) => String(i.data_value));
 }
 
 /**
@@ -139,6 +132,6 @@ export class EventAttachmentsService {
       else
         await service.create(caller, { event_id: eventId, data_source: eventAttachmentsDataSource, data_array: rest });
     }
-    if (info?.isFile()) await rm(file, { force: true });
+    if (info?.isFile()) await removeAttachmentFiles(this.ctx.paths.images, [name]);
   }
 }

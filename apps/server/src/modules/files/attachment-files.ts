@@ -1,0 +1,62 @@
+import { lstat, readdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { eventAttachmentsDataSource, type AuxDataItem } from '@bathylog/shared';
+import { parseJson } from '../../lib/json.js';
+import { thumbnailFolder } from './thumbnails.js';
+
+/** Stored names: the event id, `_`, 16 random hex digits, and the type's extension. */
+export const attachmentNamePattern = /^([0-9a-f]{24})_[0-9a-f]{16}\.(png|jpg)$/;
+
+/** The file names held by an attachments record, in order. */
+export function attachedNames(items: readonly AuxDataItem[]): string[] {
+  return items.filter((i) => i.data_name === 'filename').map((i) => String(i.data_value));
+}
+
+/**
+ * The attachment files that aux records list for their events: only names the server itself gave
+ * (event id prefix matching the record's event), so a record can never make us delete another file.
+ */
+export function attachmentFilesOf(rows: readonly { event_id: string; data_source: string; data_array: string }[]) {
+  return rows
+    .filter((r) => r.data_source === eventAttachmentsDataSource)
+    .flatMap((r) =>
+      attachedNames(parseJson<AuxDataItem[]>(r.data_array, [])).filter(
+        (name) => attachmentNamePattern.exec(name)?.[1] === r.event_id,
+      ),
+    );
+}
+
+/** Whether an attachment's file is still in the image folder. */
+export async function attachmentFileExists(images: string, name: string): Promise<boolean> {
+  if (!attachmentNamePattern.test(name)) return false;
+  return (await lstat(path.join(images, name)).catch(() => null))?.isFile() === true;
+}
+
+/** Deletes attachment files and their cached thumbnails (every width); missing ones are skipped. */
+export async function removeAttachmentFiles(images: string, names: readonly string[]): Promise<void> {
+  const valid = names.filter((n) => attachmentNamePattern.test(n));
+  if (valid.length === 0) return;
+  const widths = await readdir(path.join(images, thumbnailFolder)).catch(() => [] as string[]);
+  for (const name of valid) {
+    await rm(path.join(images, name), { force: true });
+    for (const w of widths) await rm(path.join(images, thumbnailFolder, w, `${name}.jpg`), { force: true });
+  }
+}
+
+/**
+ * Deletes the attachment files whose event no longer exists (after a wipe, which drops every aux
+ * record at once). `exists` answers which of the given event ids are still stored.
+ */
+export async function removeOrphanAttachments(
+  images: string,
+  exists: (eventIds: string[]) => Promise<Set<string>>,
+): Promise<number> {
+  const names = (await readdir(images).catch(() => [] as string[])).filter((n) => attachmentNamePattern.test(n));
+  if (names.length === 0) return 0;
+  const ids = [...new Set(names.map((n) => attachmentNamePattern.exec(n)![1]!))];
+  const alive = new Set<string>();
+  for (let i = 0; i < ids.length; i += 500) for (const id of await exists(ids.slice(i, i + 500))) alive.add(id);
+  const orphans = names.filter((n) => !alive.has(attachmentNamePattern.exec(n)![1]!));
+  await removeAttachmentFiles(images, orphans);
+  return orphans.length;
+}
