@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry, AuditPage } from '@bathylog/shared';
 import { createTestApp, engines, type TestApp } from '../../../test/test-app.js';
@@ -308,5 +310,138 @@ describe.each(engines)('audit trail on %s', (engine) => {
     ).insertedId!;
     await ok('DELETE', '/users/all');
     expect((await history(bulkUser))[0]).toMatchObject({ action: 'bulk_delete', old_value: { username: 'bulkgone' } });
+  });
+
+  it('records self-registration, profile changes, password resets, imports and the remaining bulk deletes and record changes', async () => {
+    const ok = async (
+      method: 'POST' | 'PATCH' | 'DELETE',
+      url: string,
+      body?: unknown,
+      token: string | null = admin,
+    ) => {
+      const res = await t.api(method, url, { ...(token ? { token } : {}), ...(body !== undefined ? { body } : {}) });
+      expect(res.statusCode, `${method} ${url}: ${res.body}`).toBeLessThan(300);
+      return res.body ? (res.json() as { insertedId?: string }) : {};
+    };
+
+    // Self-registration: the new user is the actor; the password is never recorded.
+    const userId = (
+      await ok(
+        'POST',
+        '/auth/register',
+        { username: 'selfmade', fullname: 'Self Made', email: 'Self.Made@example.org', password: 'reg-secret-1' },
+        null,
+      )
+    ).insertedId!;
+    const [registered] = await history(userId);
+    expect(registered).toMatchObject({
+      action: 'register',
+      actor_kind: 'user',
+      actor_id: userId,
+      actor_name: 'selfmade',
+      route: 'POST /sealog-server/api/v1/auth/register',
+      record_type: 'user',
+      old_value: null,
+      new_value: { id: userId, username: 'selfmade', fullname: 'Self Made' },
+    });
+
+    // Profile: the caller changes their own name and password.
+    const own = await t.login('selfmade', 'reg-secret-1');
+    await ok('PATCH', '/auth/profile', { fullname: 'Self Remade', password: 'reg-secret-2' }, own);
+    expect((await history(userId))[0]).toMatchObject({
+      action: 'profile',
+      actor_name: 'selfmade',
+      route: 'PATCH /sealog-server/api/v1/auth/profile',
+      old_value: { fullname: 'Self Made' },
+      new_value: { fullname: 'Self Remade', password_changed: true },
+    });
+
+    // Password reset through the emailed link.
+    await ok('POST', '/auth/forgotPassword', { email: 'Self.Made@example.org', resetURL: 'http://ship/reset/' }, null);
+    const outbox = path.join(t.dataDir, 'outbox');
+    const mail = readdirSync(outbox)
+      .sort()
+      .map((f) => readFileSync(path.join(outbox, f), 'utf8'))
+      .findLast((m) => m.includes('http://ship/reset/'))!;
+    const token = /http:\/\/ship\/reset\/([0-9a-f]{40})/.exec(mail)![1]!;
+    await ok('PATCH', '/auth/resetPassword', { token, password: 'reg-secret-3' }, null);
+    expect((await history(userId))[0]).toMatchObject({
+      action: 'password_reset',
+      actor_kind: 'user',
+      actor_name: 'selfmade',
+      route: 'PATCH /sealog-server/api/v1/auth/resetPassword',
+      old_value: { fullname: 'Self Remade' },
+      new_value: { fullname: 'Self Remade', password_changed: true },
+    });
+    expect(JSON.stringify(await history(userId))).not.toMatch(/reg-secret|\$2[aby]\$|[0-9a-f]{40}/);
+
+    // An import creates each record under its own id, recorded with the route it came through.
+    const imported = '5f0e1d2c3b4a596877665544';
+    await ok('POST', '/events', {
+      id: imported,
+      ts: '2020-02-02T02:02:02.000Z',
+      event_author: 'pi',
+      event_value: 'IMPORTED',
+      event_options: [],
+      event_free_text: '',
+    });
+    expect((await history(imported))[0]).toMatchObject({
+      action: 'create',
+      route: 'POST /sealog-server/api/v1/events',
+      new_value: { id: imported, event_author: 'pi', ts: '2020-02-02T02:02:02.000Z' },
+    });
+
+    // Lowerings: update, hide, permissions; then the bulk deletes of cruises, lowerings and templates.
+    const loweringId = (
+      await ok('POST', '/lowerings', {
+        lowering_id: 'AUDITL2',
+        start_ts: '2001-01-01T01:00:00.000Z',
+        stop_ts: '2001-01-01T02:00:00.000Z',
+        lowering_location: 'Deep',
+        lowering_tags: [],
+        lowering_additional_meta: {},
+      })
+    ).insertedId!;
+    await ok('PATCH', `/lowerings/${loweringId}`, { lowering_location: 'Deeper' });
+    await ok('PATCH', `/lowerings/${loweringId}`, { lowering_hidden: true });
+    await ok('PATCH', `/lowerings/${loweringId}/permissions`, { add: [userId] });
+    const cruiseId = (
+      await ok('POST', '/cruises', {
+        cruise_id: 'AUDIT2',
+        start_ts: '2001-01-01T00:00:00.000Z',
+        stop_ts: '2001-01-02T00:00:00.000Z',
+        cruise_location: 'Here',
+        cruise_tags: [],
+        cruise_additional_meta: { cruise_name: 'A', cruise_vessel: 'V', cruise_pi: 'P' },
+      })
+    ).insertedId!;
+    const templateId = (
+      await ok('POST', '/event_templates', {
+        event_name: 'Bulk',
+        event_value: 'BULK_T',
+        event_free_text_required: false,
+        system_template: false,
+        event_options: [],
+      })
+    ).insertedId!;
+    await ok('DELETE', '/lowerings/all');
+    await ok('DELETE', '/cruises/all');
+    await ok('DELETE', '/event_templates/all');
+    const lowering = (await history(loweringId)).map((e) => e.action).reverse();
+    expect(lowering).toEqual(['create', 'update', 'hide', 'permissions', 'bulk_delete']);
+    expect((await history(loweringId))[3]).toMatchObject({
+      old_value: { lowering_location: 'Deep' },
+      new_value: { lowering_location: 'Deeper' },
+    });
+    expect((await history(loweringId))[0]).toMatchObject({
+      route: 'DELETE /sealog-server/api/v1/lowerings/all',
+      old_value: { lowering_id: 'AUDITL2', lowering_hidden: true },
+    });
+    expect((await history(cruiseId))[0]).toMatchObject({ action: 'bulk_delete', old_value: { cruise_id: 'AUDIT2' } });
+    expect((await history(templateId))[0]).toMatchObject({
+      action: 'bulk_delete',
+      record_type: 'event_template',
+      old_value: { event_name: 'Bulk' },
+    });
   });
 });

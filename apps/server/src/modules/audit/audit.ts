@@ -13,16 +13,41 @@ export interface Change {
 }
 
 /**
+ * A change made without a token by the user it changes: a self-registration, or a password reset
+ * through the emailed link (whoever holds the link acts as that user).
+ */
+export interface SelfActor {
+  self: { id: string; username: string };
+  route: string;
+}
+
+/**
  * Records a change in the audit trail. Services call it with the transaction of the change itself,
  * so a row exists exactly when the change happened (DESIGN.md "Pieces to come"). The actor is the
  * caller (a user or a device key) and the route it called; `null` for unauthenticated changes.
  */
 export async function recordChange(
   trx: Kysely<DB> | Transaction<DB>,
-  actor: AuthContext | null,
+  actor: AuthContext | SelfActor | null,
   change: Change,
 ): Promise<void> {
   const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
+  if (actor && 'self' in actor) {
+    await new AuditRepository(trx).append({
+      at: Date.now(),
+      user_id: actor.self.id,
+      key_id: null,
+      actor_kind: 'user',
+      actor_name: actor.self.username,
+      route: actor.route,
+      action: change.action,
+      record_type: change.record_type,
+      record_id: change.record_id,
+      old_value: json(change.old_value),
+      new_value: json(change.new_value),
+    });
+    return;
+  }
   await new AuditRepository(trx).append({
     at: Date.now(),
     user_id: actor && !actor.key ? actor.user.id : null,

@@ -15,9 +15,12 @@ export function authRoutes(app: ApiInstance, ctx: AppContext): void {
   const service = new AuthService(ctx);
   const users = new UsersService(ctx);
   const tags = ['auth'];
+  // Unauthenticated changes name their route in the audit trail themselves.
+  const routeOf = (req: { method: string; routeOptions: { url?: string | undefined }; url: string }) =>
+    `${req.method} ${req.routeOptions.url ?? req.url}`;
 
   app.post('/auth/register', { schema: { body: registerSchema, tags } }, async (req, reply) => {
-    const insertedId = await service.register(req.body, req.ip);
+    const insertedId = await service.register(req.body, req.ip, routeOf(req));
     return reply.code(201).send({ acknowledged: true, insertedId });
   });
 
@@ -31,7 +34,7 @@ export function authRoutes(app: ApiInstance, ctx: AppContext): void {
   }));
 
   app.patch('/auth/resetPassword', { schema: { body: resetPasswordSchema, tags } }, async (req, reply) => {
-    await service.resetPassword(req.body, req.ip);
+    await service.resetPassword(req.body, req.ip, routeOf(req));
     return reply.code(204).send();
   });
 

@@ -10,6 +10,7 @@ import type { AuthContext } from '../../plugins/auth.js';
 import { UsersRepository } from '../users/users.repository.js';
 import { buildUserRecord, toPublicUser, UsersService } from '../users/users.service.js';
 import { internalChannels } from '../../realtime/internal-channels.js';
+import { recordChange } from '../audit/audit.js';
 import { issueApiToken, issueSession, revokeTokens } from './tokens.js';
 
 const resetLifetimeMs = 15 * 60 * 1000;
@@ -83,7 +84,7 @@ export class AuthService {
     return { token: await issueSession(this.ctx, user), id: user.id };
   }
 
-  async register(body: Register, ip: string): Promise<string> {
+  async register(body: Register, ip: string, route: string): Promise<string> {
     const repo = this.repo;
     const invalid = (message: string) => new AppError('UNAUTHORIZED', message, { error: 'invalid registration' });
     if (await repo.findByUsername(body.username)) throw invalid('username already exists');
@@ -100,7 +101,14 @@ export class AuthService {
       last_login: Date.now(),
     });
     try {
-      await repo.insert(record);
+      await this.ctx.database.db.transaction().execute(async (trx) => {
+        await new UsersRepository(trx).insert(record);
+        await recordChange(
+          trx,
+          { self: { id: record.id, username: record.username }, route },
+          { action: 'register', record_type: 'user', record_id: record.id, new_value: toPublicUser(record) },
+        );
+      });
     } catch (err) {
       if (await repo.findByUsername(body.username)) throw invalid('username already exists');
       throw err;
@@ -136,7 +144,7 @@ export class AuthService {
     return 'password reset email sent';
   }
 
-  async resetPassword(body: ResetPassword, ip: string): Promise<void> {
+  async resetPassword(body: ResetPassword, ip: string, route: string): Promise<void> {
     const repo = this.repo;
     const invalid = (message: string) => new AppError('UNAUTHORIZED', message, { error: 'invalid token' });
     const user = await repo.findByResetToken(body.token);
@@ -146,10 +154,25 @@ export class AuthService {
       throw invalid('password reset token has expired');
     }
     await verifyRecaptcha(this.ctx.config.reCaptchaSecret, body.reCaptcha, ip);
-    await repo.update(user.id, {
-      password: await hashPassword(body.password),
-      reset_password_token: null,
-      reset_password_expires: null,
+    const password = await hashPassword(body.password);
+    await this.ctx.database.db.transaction().execute(async (trx) => {
+      await new UsersRepository(trx).update(user.id, {
+        password,
+        reset_password_token: null,
+        reset_password_expires: null,
+      });
+      // The password itself is never recorded, only that it changed.
+      await recordChange(
+        trx,
+        { self: { id: user.id, username: user.username }, route },
+        {
+          action: 'password_reset',
+          record_type: 'user',
+          record_id: user.id,
+          old_value: toPublicUser(user),
+          new_value: { ...toPublicUser(user), password_changed: true },
+        },
+      );
     });
     // Whoever held the old password is signed out of the browser (issue 11).
     await revokeTokens(this.ctx.database.db, user.id, { apiTokens: false });
@@ -173,9 +196,19 @@ export class AuthService {
       if (other && other.id !== caller.user.id) throw new AppError('BAD_REQUEST', 'Username already exists');
     }
     const { password, ...rest } = body;
-    await repo.update(caller.user.id, {
-      ...rest,
-      ...(password !== undefined ? { password: await hashPassword(password) } : {}),
+    const hashed = password !== undefined ? { password: await hashPassword(password) } : {};
+    await this.ctx.database.db.transaction().execute(async (trx) => {
+      const users = new UsersRepository(trx);
+      const before = (await users.findById(caller.user.id)) ?? caller.user;
+      await users.update(caller.user.id, { ...rest, ...hashed });
+      const after = (await users.findById(caller.user.id))!;
+      await recordChange(trx, caller, {
+        action: 'profile',
+        record_type: 'user',
+        record_id: caller.user.id,
+        old_value: toPublicUser(before),
+        new_value: { ...toPublicUser(after), ...(password !== undefined ? { password_changed: true } : {}) },
+      });
     });
     if (password !== undefined) await new UsersService(this.ctx).afterPasswordChange(caller, caller.user.id);
   }
