@@ -54,6 +54,13 @@ export class AuditRepository {
     return q.execute();
   }
 
+  /** Newest first, after (below) a seq: keyset chunks for streaming exports. */
+  async listBelow(filter: AuditFilter, belowSeq: number | null, limit: number): Promise<AuditRow[]> {
+    let q = this.filtered(filter).selectAll();
+    if (belowSeq !== null) q = q.where('seq', '<', belowSeq);
+    return q.orderBy('seq', 'desc').limit(limit).execute();
+  }
+
   async count(filter: AuditFilter): Promise<number> {
     const row = await this.filtered(filter)
       .select((eb) => eb.fn.countAll<number>().as('n'))

@@ -167,6 +167,15 @@ describe.each(engines)('audit trail on %s', (engine) => {
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain('"key","Audit Bot"');
     expect(lines[1]).toContain('BY_KEY');
+    expect(csv.headers['content-disposition']).toBe('attachment; filename="audit.csv"');
+    // Paging applies to the export too, and matches the JSON page.
+    const csvPage = (await t.api('GET', '/audit?format=csv&limit=2&offset=1', { token: admin })).body.split('\n');
+    expect(csvPage).toHaveLength(3);
+    expect(csvPage.slice(1).map((l) => Number(l.split(',')[0]!.replace(/"/g, '')))).toEqual(
+      paged.entries.map((e) => e.seq),
+    );
+    const everything = (await t.api('GET', '/audit?format=csv', { token: admin })).body.split('\n');
+    expect(everything).toHaveLength(paged.total + 1);
 
     expect((await t.api('GET', '/audit', { token: key })).statusCode).toBe(403);
     expect((await t.api('GET', '/audit?record_type=nope', { token: admin })).statusCode).toBe(400);

@@ -15,10 +15,31 @@ export function auditRoutes(app: ApiInstance, ctx: AppContext): void {
   const admin = { auth: true, scopes: ['admin'] } as const;
   const tags = ['audit'];
 
-  app.get('/audit', { config: admin, schema: { querystring: auditQuerySchema, tags } }, async (req, reply) => {
-    if (req.query.format === 'csv') return reply.type(csvContentType).send(await service.csv(req.query));
-    return service.page(req.query);
-  });
+  app.get(
+    '/audit',
+    {
+      config: admin,
+      schema: {
+        querystring: auditQuerySchema,
+        tags,
+        summary: 'The audit trail, newest first (admins)',
+        description:
+          'Filter by `actor` (username or device key name), `record_type`, `record_id` and a time range ' +
+          '(`startTS`, `stopTS`); page with `offset` and `limit`. JSON answers `{total, entries}`; ' +
+          '`format=csv` streams every matching entry (or the page asked for) as `text/csv`, one row per ' +
+          'change with the old and new values as JSON text.',
+      },
+    },
+    async (req, reply) => {
+      if (req.query.format === 'csv') {
+        return reply
+          .type(csvContentType)
+          .header('content-disposition', 'attachment; filename="audit.csv"')
+          .send(service.csv(req.query));
+      }
+      return service.page(req.query);
+    },
+  );
 
   app.post('/audit/:seq/restore', { config: admin, schema: { params: seqParams, tags } }, async (req, reply) =>
     reply.code(201).send(await events.restore(caller(req), req.params.seq)),

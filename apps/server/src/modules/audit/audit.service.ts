@@ -1,6 +1,8 @@
+import { Readable } from 'node:stream';
 import {
   auditCsvColumns,
-  csvDocument,
+  csvHeader,
+  csvRow,
   toIso,
   type AuditEntry,
   type AuditPage,
@@ -51,23 +53,42 @@ export class AuditService {
     return { total, entries: rows.map(toAuditEntry) };
   }
 
-  /** Every matching entry (or the page asked for) as CSV; values as JSON text. */
-  async csv(query: AuditQuery): Promise<string> {
+  /**
+   * Every matching entry (or the page asked for) as CSV, newest first, values as JSON text. Streamed
+   * in keyset chunks, so a long trail is never held in memory.
+   */
+  csv(query: AuditQuery): Readable {
     const repo = new AuditRepository(this.ctx.database.db);
-    const rows = await repo.list(this.filterOf(query), {
-      ...(query.offset !== undefined ? { offset: query.offset } : {}),
-      ...(query.limit !== undefined ? { limit: query.limit } : {}),
-    });
-    return csvDocument(
-      auditCsvColumns,
-      rows.map((row) => {
-        const e = toAuditEntry(row);
-        return {
-          ...e,
-          old_value: e.old_value === null ? '' : JSON.stringify(e.old_value),
-          new_value: e.new_value === null ? '' : JSON.stringify(e.new_value),
-        };
-      }),
-    );
+    const filter = this.filterOf(query);
+    const wanted = query.limit ?? Number.POSITIVE_INFINITY;
+    async function* lines() {
+      yield csvHeader(auditCsvColumns);
+      let skip = query.offset ?? 0;
+      let sent = 0;
+      let below: number | null = null;
+      while (sent < wanted) {
+        const rows = await repo.listBelow(filter, below, csvChunk);
+        if (rows.length === 0) return;
+        below = Number(rows[rows.length - 1]!.seq);
+        const kept = rows.slice(Math.min(skip, rows.length)).slice(0, wanted - sent);
+        skip = Math.max(0, skip - rows.length);
+        sent += kept.length;
+        if (kept.length > 0) yield `\n${kept.map(csvLine).join('\n')}`;
+      }
+    }
+    return Readable.from(lines(), { objectMode: false });
   }
+}
+
+const csvChunk = 1000;
+
+function csvLine(row: AuditRow): string {
+  const e = toAuditEntry(row);
+  const json = (v: unknown) => (v === null ? '' : JSON.stringify(v));
+  const cells: Record<(typeof auditCsvColumns)[number], unknown> = {
+    ...e,
+    old_value: json(e.old_value),
+    new_value: json(e.new_value),
+  };
+  return csvRow(auditCsvColumns.map((c) => cells[c]));
 }
