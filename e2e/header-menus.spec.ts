@@ -13,6 +13,7 @@ const everyEntry = [
   'Tasks',
   'Users',
   'Device Keys',
+  'Audit Trail',
   'Toggle ASNAP',
 ];
 
@@ -62,6 +63,7 @@ test('every System Management entry opens its screen', async ({ page, context })
     Tasks: '/tasks',
     Users: '/users',
     'Device Keys': '/device_keys',
+    'Audit Trail': '/audit',
   };
   await page.goto('/');
   for (const [entry, route] of Object.entries(routes)) {
@@ -135,6 +137,7 @@ test.describe('with event logging disabled and custom names', () => {
       'Tasks',
       'Users',
       'Device Keys',
+      'Audit Trail',
     ]);
     await expect(page.getByTestId('footer-asnap')).toHaveCount(0);
   });
