@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { createUser, uniqueName, type ApiClient } from './support/api';
+import { apiLogin, createUser, uniqueName, type ApiClient } from './support/api';
 import { expectAccessible } from './support/axe';
 import { test, expect } from './support/fixtures';
 import { useSessionOf } from './support/session';
@@ -172,4 +172,69 @@ test('a picture attached in the options modal while offline uploads after its ev
   await expect.poll(() => attachments(adminApi, id), { timeout: 30_000 }).toHaveLength(1);
   const event = await adminApi.get<{ event_options: Array<{ event_option_value: string }> }>(`events/${id}`);
   expect(event.event_options.map((o) => o.event_option_value)).toEqual([sampleId]);
+});
+
+test("the event's author removes attached pictures from the details and the comment modal; others cannot", async ({
+  page,
+  context,
+  adminApi,
+}) => {
+  test.slow();
+  const user = await createUser(adminApi, { roles: ['event_logger'] });
+  const logger = await apiLogin(user.username, user.password);
+  const text = uniqueText('two pictures');
+  const { insertedId: id } = await logger.post<{ insertedId: string }>('events', {
+    event_value: 'FREE_FORM',
+    event_free_text: text,
+  });
+  const upload = async () => {
+    const res = await logger.context.post(`/sealog-server/files/images/filepond/process/${id}`, {
+      multipart: { filepond: { name: 'grab.png', mimeType: 'image/png', buffer: png } },
+    });
+    expect(res.status()).toBe(201);
+    return (await res.text()).trim();
+  };
+  const first = await upload();
+  const second = await upload();
+  await logger.dispose();
+
+  // Another logger sees the pictures but no way to remove them.
+  const other = await createUser(adminApi, { roles: ['event_logger'] });
+  await useSessionOf(context, other.username, other.password);
+  await openConsole(page);
+  await line(page, text).locator('.event-line-text').click();
+  let details = page.getByRole('dialog');
+  await expect(details.getByRole('img', { name: 'Attachments' })).toHaveCount(2);
+  await expect(details.getByRole('button', { name: /^Remove picture/ })).toHaveCount(0);
+  await page.keyboard.press('Escape');
+
+  // The author removes one from the details (after confirming) ...
+  await useSessionOf(context, user.username, user.password);
+  await openConsole(page);
+  await line(page, text).locator('.event-line-text').click();
+  details = page.getByRole('dialog');
+  await expect(details.getByRole('img', { name: 'Attachments' })).toHaveCount(2);
+  await details.getByRole('button', { name: `Remove picture ${first}` }).click();
+  const confirm = page.getByRole('dialog', { name: 'Confirm Removal' });
+  await expect(confirm).toContainText(`remove the picture ${first} from this event`);
+  await expectAccessible(page);
+  await confirm.getByRole('button', { name: 'Yup!' }).click();
+  await expect(confirm).toHaveCount(0);
+  await expect.poll(() => attachments(adminApi, id)).toEqual([second]);
+  await expect(details.getByRole('img', { name: 'Attachments' })).toHaveCount(1);
+  expect((await adminApi.context.get(`/sealog-server/files/images/${first}`)).status()).toBe(404);
+  await page.keyboard.press('Escape');
+
+  // ... and the other from the comment modal: marked, then removed with Submit.
+  await line(page, text).getByRole('button', { name: 'Add Comment' }).click();
+  const modal = page.getByRole('dialog', { name: 'Add/Update Comment' });
+  const list = modal.getByRole('list', { name: 'Attached pictures' });
+  await expect(list).toContainText(second);
+  await list.getByRole('button', { name: `Remove picture ${second}` }).click();
+  await expect(list.getByRole('button', { name: `Keep picture ${second}` })).toHaveAttribute('aria-pressed', 'true');
+  await expectAccessible(page);
+  await modal.getByRole('button', { name: 'Submit' }).click();
+  await expect(modal).toHaveCount(0);
+  await expect.poll(() => attachments(adminApi, id)).toEqual([]);
+  expect((await adminApi.context.get(`/sealog-server/files/images/${second}`)).status()).toBe(404);
 });

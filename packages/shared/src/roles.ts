@@ -103,6 +103,14 @@ export function hasAnyRole(userRoles: readonly string[], allowed: readonly Role[
   return allowed.some((r) => userRoles.includes(r));
 }
 
+/** Whether a user may attach pictures to an event, or remove them: its author, admins and event managers. */
+export function mayAttachToEvent(
+  user: { roles: readonly string[]; username: string },
+  event: { event_author: string },
+): boolean {
+  return hasAnyRole(user.roles, capabilityRoles.attachToAnyEvent) || event.event_author === user.username;
+}
+
 /** Usernames that can never be deleted (seed 000 §2, reference §9.2). */
 export const protectedUsernames = ['admin', 'guest', 'pi'] as const;
 

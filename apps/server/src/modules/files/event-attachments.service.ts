@@ -5,10 +5,9 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
-  capabilityRoles,
   eventAttachmentCameraName,
   eventAttachmentsDataSource,
-  hasAnyRole,
+  mayAttachToEvent,
   maxEventAttachments,
   type AuxDataItem,
 } from '@bathylog/shared';
@@ -41,10 +40,7 @@ export class EventAttachmentsService {
   private async eventFor(caller: AuthContext, eventId: string, action: 'attach' | 'remove') {
     const event = await new EventsRepository(this.ctx.database.db).findById(eventId);
     if (!event) throw new AppError('NOT_FOUND', `No record found for id: ${eventId}`);
-    const allowed =
-      caller.isAdmin ||
-      hasAnyRole(caller.user.roles, capabilityRoles.attachToAnyEvent) ||
-      event.event_author === caller.user.username;
+    const allowed = caller.isAdmin || mayAttachToEvent(caller.user, event);
     if (!allowed) {
       throw new AppError(
         'FORBIDDEN',

@@ -34,7 +34,7 @@ export function NewestEventCard({ event, onHide }: { event: LogEvent | undefined
       </Card.Header>
       {hasDataCards(full, settings) && (
         <Card.Body className="p-2">
-          <DataCards event={full} />
+          <DataCards event={full} removableAttachments />
         </Card.Body>
       )}
     </Card>

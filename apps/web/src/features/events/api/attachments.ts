@@ -1,6 +1,8 @@
-import { maxEventAttachments } from '@bathylog/shared';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { eventAttachmentsDataSource, maxEventAttachments } from '@bathylog/shared';
 import { ApiError, networkErrorMessage, readError, serverRoot } from '../../../api/client';
 import { currentToken } from '../../../lib/session';
+import { eventKeys, type ExportedEvent } from './events';
 
 /** The picture types an event takes (Sealog 2.4 event attachments). */
 export const attachmentTypes = ['image/png', 'image/jpeg'] as const;
@@ -44,9 +46,25 @@ export async function removeEventAttachment(storedName: string): Promise<void> {
   });
 }
 
-/** The first reason these pictures cannot be attached, or null. */
-export function checkAttachments(files: readonly File[]): string | null {
+/** The first reason these pictures cannot be attached (beside `attached` ones already there), or null. */
+export function checkAttachments(files: readonly File[], attached = 0): string | null {
   if (files.some((f) => !(attachmentTypes as readonly string[]).includes(f.type))) return attachmentMessages.type;
-  if (files.length > maxEventAttachments) return attachmentMessages.count;
+  if (files.length + attached > maxEventAttachments) return attachmentMessages.count;
   return null;
+}
+
+/** Removes an attached picture, then refreshes the events (their aux data lists the pictures). */
+export function useRemoveAttachment() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (storedName: string) => removeEventAttachment(storedName),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: eventKeys.all }),
+  });
+}
+
+/** The stored names of an event's attached pictures, in order. */
+export function attachedPictureNames(event: Pick<ExportedEvent, 'aux_data'>): string[] {
+  return event.aux_data
+    .filter((a) => a.data_source === eventAttachmentsDataSource)
+    .flatMap((a) => a.data_array.filter((i) => i.data_name === 'filename').map((i) => String(i.data_value)));
 }

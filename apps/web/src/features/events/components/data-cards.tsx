@@ -1,7 +1,12 @@
 import { useState } from 'react';
 import { Card, Col, Row } from 'react-bootstrap';
-import { thumbnailUrl } from '@bathylog/shared';
+import { eventAttachmentsDataSource, mayAttachToEvent, thumbnailUrl } from '@bathylog/shared';
+import { errorMessage } from '../../../api/client';
+import { ErrorAlert } from '../../../components/alerts';
+import { ConfirmModal } from '../../../components/confirm-modal';
+import { useAuth } from '../../../lib/auth';
 import { useSettings } from '../../../lib/settings';
+import { useRemoveAttachment } from '../api/attachments';
 import { eventComment, type ExportedEvent } from '../api/events';
 import { auxDataCards, imageCards, optionRows, type ImageCard } from '../lib/event-format';
 import { ImagePreviewModal } from './image-preview-modal';
@@ -13,11 +18,14 @@ function ImageDataCard({
   columns,
   onOpen,
   thumbnail,
+  onRemove,
 }: {
   image: ImageCard;
   columns: ColumnProps;
   onOpen: (image: ImageCard) => void;
   thumbnail?: boolean | undefined;
+  /** An attached picture the user may remove: its remove button calls this. */
+  onRemove?: ((image: ImageCard) => void) | undefined;
 }) {
   const [broken, setBroken] = useState(false);
   return (
@@ -43,7 +51,20 @@ function ImageDataCard({
               />
             </button>
           )}
-          <div className="text-center small mt-1">{image.caption}</div>
+          <div className="text-center small mt-1">
+            {image.caption}
+            {onRemove && (
+              <button
+                type="button"
+                className="btn btn-link btn-sm p-0 ms-2 lh-1 text-danger"
+                title="Remove this picture"
+                aria-label={`Remove picture ${image.fileName}`}
+                onClick={() => onRemove(image)}
+              >
+                <i className="bi bi-trash" aria-hidden="true" />
+              </button>
+            )}
+          </div>
         </Card.Body>
       </Card>
     </Col>
@@ -126,15 +147,22 @@ export function DataCards({
   layout = 'console',
   thumbnails,
   onImageOpen,
+  removableAttachments = false,
 }: {
   event: ExportedEvent;
   layout?: 'console' | 'modal';
+  /** Offer removing attached pictures (to the event's author, admins and event managers). */
+  removableAttachments?: boolean;
   /** Show server thumbnails in the cards (the preview still opens the original). */
   thumbnails?: boolean;
   /** Called when an image preview opens (the replay pauses). */
   onImageOpen?: () => void;
 }) {
   const settings = useSettings();
+  const auth = useAuth();
+  const remove = useRemoveAttachment();
+  const [removing, setRemoving] = useState<ImageCard | null>(null);
+  const mayRemove = removableAttachments && !!auth.profile && mayAttachToEvent(auth.profile, event);
   const [preview, setPreviewState] = useState<ImageCard | null>(null);
   const setPreview = (image: ImageCard | null) => {
     if (image) onImageOpen?.();
@@ -147,6 +175,7 @@ export function DataCards({
   const comment = eventComment(event);
   return (
     <>
+      <ErrorAlert message={remove.isError ? errorMessage(remove.error) : null} onClose={() => remove.reset()} />
       <Row className="g-2">
         {images.map((image, i) => (
           <ImageDataCard
@@ -155,6 +184,7 @@ export function DataCards({
             columns={columns}
             onOpen={setPreview}
             thumbnail={thumbnails}
+            onRemove={mayRemove && image.source === eventAttachmentsDataSource ? setRemoving : undefined}
           />
         ))}
         {aux.map((card) => (
@@ -169,6 +199,16 @@ export function DataCards({
         {comment && <TextCard title="Comment" text={comment} columns={columns} testId="comment-card" />}
       </Row>
       <ImagePreviewModal image={preview} onHide={() => setPreview(null)} />
+      <ConfirmModal
+        show={removing !== null}
+        title="Confirm Removal"
+        body={`Are you sure you want to remove the picture ${removing?.fileName ?? ''} from this event?`}
+        busy={remove.isPending}
+        onConfirm={() => {
+          if (removing) remove.mutate(removing.fileName, { onSettled: () => setRemoving(null) });
+        }}
+        onHide={() => setRemoving(null)}
+      />
     </>
   );
 }

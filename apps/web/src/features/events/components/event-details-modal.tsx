@@ -37,7 +37,7 @@ export function EventDetailsModal({ eventId, onHide }: { eventId: string | null;
                 </span>
               </Card.Header>
             </Card>
-            <DataCards event={event} layout="modal" />
+            <DataCards event={event} layout="modal" removableAttachments />
             {isAdmin && <EventHistory eventId={event.id} />}
           </>
         )}
