@@ -1,6 +1,6 @@
 import type { BrowserContext, Locator, Page, Route } from '@playwright/test';
 import { createUser, uniqueName, type ApiClient } from './support/api';
-import { useSessionOf } from './support/session';
+import { expiredSessionOf, loginViaUi, useSessionOf } from './support/session';
 import { test, expect } from './support/fixtures';
 
 /**
@@ -228,6 +228,39 @@ test('waiting events survive a browser restart and are sent by the next session'
   } finally {
     await next.close();
   }
+});
+
+test('waiting events outlive an expired session and are sent after the next login', async ({
+  context,
+  adminApi,
+  consoleErrors,
+}) => {
+  test.setTimeout(120_000);
+  allowNetworkErrors(consoleErrors);
+  const user = await createUser(adminApi, { roles: ['event_logger'] });
+  await useSessionOf(context, user.username, user.password);
+  const page = await openConsole(context);
+  await context.setOffline(true);
+  const texts = [uniqueText('before expiry'), uniqueText('before expiry'), uniqueText('before expiry')];
+  for (const text of texts) await freeText(page, text);
+  await expect(page.getByTestId('pending-events')).toHaveText(/3 events waiting/);
+
+  // While the link is down the session runs out: its cookie now holds a token that expired a minute ago.
+  const session = (await context.cookies()).find((c) => c.name === 'token')!;
+  await context.addCookies([{ ...session, value: await expiredSessionOf(session.value) }]);
+  await context.setOffline(false);
+
+  // The first send is refused as expired: the login screen says why, nothing has arrived, the queue is kept.
+  await expect(page.getByText('Your session has expired, please log in again')).toBeVisible({ timeout: 30_000 });
+  await expect(page).toHaveURL(/\/login$/);
+  expect(await myEvents(adminApi, user.username)).toEqual([]);
+
+  await loginViaUi(page, user.username, user.password);
+  await page.goto('/');
+  await expect(page.getByTestId('event-history')).toBeVisible();
+  await expect(page.getByTestId('pending-events')).toHaveCount(0, { timeout: 30_000 });
+  const stored = await myEvents(adminApi, user.username);
+  expect(stored.map((e) => e.event_free_text).sort()).toEqual([...texts].sort());
 });
 
 test('what the server refuses is shown, does not hold up the rest, and can be dismissed', async ({

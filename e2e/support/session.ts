@@ -1,6 +1,9 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import { expect } from '@playwright/test';
-import { apiLogin, serverUrl, type ApiClient } from './api';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { decodeJwt, SignJWT } from 'jose';
+import { apiLogin, dataDir, serverUrl, type ApiClient } from './api';
 
 /** Logs in through the login screen and waits for the header's user menu. */
 export async function loginViaUi(page: Page, username: string, password: string): Promise<void> {
@@ -51,4 +54,19 @@ export async function systemMenuItems(page: Page): Promise<string[]> {
   const items = await menu.locator('.dropdown-item').allInnerTexts();
   await page.keyboard.press('Escape');
   return items.map((s) => s.trim());
+}
+
+/**
+ * The same session as `token` but expired a minute ago, signed with the test server's own secret
+ * (kept in its data folder): what a browser holds when its session ran out while it was away.
+ */
+export async function expiredSessionOf(token: string): Promise<string> {
+  const secret = (await readFile(path.join(dataDir(), 'secret'), 'utf8')).trim();
+  const { id, scope, roles } = decodeJwt(token);
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({ id, scope, roles })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuedAt(now - 120)
+    .setExpirationTime(now - 60)
+    .sign(new TextEncoder().encode(secret));
 }
