@@ -25,6 +25,7 @@ import { EventsRepository } from '../events/events.repository.js';
 import type { RecordKind } from '../events/record-windows.repository.js';
 import { auxTextCondition } from './aux-data-search.js';
 import { EventAuxDataRepository, type AuxRow } from './event-aux-data.repository.js';
+import { attachmentFilesOf, removeAttachmentFiles } from '../files/attachment-files.js';
 
 const chunkSize = 1000;
 
@@ -289,6 +290,8 @@ export class EventAuxDataService {
       });
       return found;
     });
+    // An event's attachments record lists pictures the server stored: they go with it.
+    await removeAttachmentFiles(this.ctx.paths.images, attachmentFilesOf([existing]));
     this.ctx.bus.publish('deleteEventAuxData', toWireAux(existing));
   }
 }

@@ -203,6 +203,16 @@ describe.each(engines)('event attachments on %s', (engine) => {
     const aux = (await t.api('GET', `/event_aux_data?eventID=${goneId}`, { token: admin })).json() as Json[];
     expect(aux.map((a) => a.data_source)).toEqual(['vehicleRealtimeNavData']);
 
+    // Deleting the attachments record itself (a script's DELETE event_aux_data/{id}) deletes its pictures.
+    const direct = (await upload(goneId, png)).body;
+    const record = (
+      await t.api('GET', `/event_aux_data?eventID=${goneId}&datasource=eventFileAttachments`, {
+        token: admin,
+      })
+    ).json() as Json[];
+    expect((await t.api('DELETE', `/event_aux_data/${String(record[0]!.id)}`, { token: admin })).statusCode).toBe(204);
+    expect(stored(direct)).toBe(false);
+
     // Bulk delete by value.
     const bulk = (
       await t.api('POST', '/events', { token: author.token, body: { event_value: 'PHOTO_BULK' } })
