@@ -160,14 +160,21 @@ test('the audit trail is for admins only, and says when it cannot be read', asyn
   await expect(page.getByText('What are YOU doing here?')).toBeVisible();
 
   await useSessionOf(context, 'admin', 'demo');
-  await page.route('**/sealog-server/api/v1/audit?*', (route) =>
-    route.fulfill({
+  // The answer is held until the loading state has been seen, then it is an error.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/sealog-server/api/v1/audit?*', async (route) => {
+    await held;
+    await route.fulfill({
       status: 400,
       contentType: 'application/json',
       body: JSON.stringify({ statusCode: 400, error: 'Bad Request', message: 'The trail is unreadable' }),
-    }),
-  );
+    });
+  });
   await page.goto('/audit');
+  await expect(page.getByRole('heading', { name: 'Audit Trail' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'Loading...' })).toBeVisible();
+  release();
   await expect(page.getByRole('alert')).toContainText('Oops! The trail is unreadable');
   await expectAccessible(page);
 });
