@@ -97,9 +97,7 @@ describe('slow clients', () => {
   });
 
   it('closes a flood of websockets that never say hello, while a client that does is served', async () => {
-    const flood = await Promise.all(
-      Array.from({ length: 60 }, () => RawClient.open(port, { answerPings: false })),
-    );
+    const flood = await Promise.all(Array.from({ length: 60 }, () => RawClient.open(port, { answerPings: false })));
     const polite = await RawClient.open(port);
     expect((await polite.call(scriptHello(admin, []))).type).toBe('hello');
     expect(await normalRequest()).toBe(200);
