@@ -13,6 +13,7 @@ import { DeviceKeysRepository } from '../src/modules/device-keys/device-keys.rep
 import { systemIds } from '../src/seed/system.js';
 import {
   fixtureKinds,
+  requestFor,
   requestsForTable,
   type FixtureKind,
   type FuzzCaller,
@@ -285,11 +286,14 @@ describe.each(engines)('fuzz on %s', (engine) => {
     const only = process.env.FUZZ_ROUTES;
     const table = only ? w.t.routes.filter((r) => `${r.method} ${r.url}`.includes(only)) : w.t.routes;
     const arb = requestsForTable(table);
-    const runs = runsFor(engine);
+    // One request per route first, so every route is reached however short the run; then random ones.
+    const first = table.map((route, i) => fc.sample(requestFor(route), { numRuns: 1, seed: seed + i })[0]!);
+    const runs = Math.max(runsFor(engine), first.length);
     const hit = new Set<string>();
     let before = await countRows(w);
-    for (let done = 0; done < runs; done += chunk) {
-      const batch = fc.sample(arb, { numRuns: Math.min(chunk, runs - done), seed: seed + done });
+    for (let done = 0; done < runs;) {
+      const batch = done === 0 ? first : fc.sample(arb, { numRuns: Math.min(chunk, runs - done), seed: seed + done });
+      done += batch.length;
       for (const r of batch) {
         hit.add(r.route);
         const token = r.caller === 'garbage' ? 'Bearer abc.def.ghi' : w.tokens[r.caller];
