@@ -18,6 +18,7 @@ import { miscRoutes } from './modules/misc/misc.routes.js';
 import { filesRoutes } from './modules/files/files.routes.js';
 import { registerAuth, renewedTokenHeader } from './plugins/auth.js';
 import { notFoundBody, registerHttpConventions } from './plugins/http.js';
+import { collectRoutes, type RouteEntry } from './plugins/route-table.js';
 import type { ChannelBus } from './realtime/bus.js';
 import { createBus } from './realtime/create-bus.js';
 import { registerRealtime } from './realtime/register-realtime.js';
@@ -45,12 +46,31 @@ function ensureSecret(config: Config, dataDir: string): string {
   return secret;
 }
 
+/**
+ * Timeouts of the HTTP server (config `http`): Node checks headers and request deadlines every
+ * `connectionsCheckingInterval`, so the interval follows the shortest deadline.
+ */
+function httpTimeouts(config: Config) {
+  const t = config.http;
+  return {
+    connectionTimeout: t.idleTimeoutMs,
+    keepAliveTimeout: t.keepAliveTimeoutMs,
+    requestTimeout: t.requestTimeoutMs,
+    http: {
+      headersTimeout: t.headersTimeoutMs,
+      connectionsCheckingInterval: Math.max(50, Math.min(5_000, Math.floor(t.headersTimeoutMs / 4))),
+    },
+  };
+}
+
 function defaultWebDir(): string {
   return path.resolve(import.meta.dirname, '../../web/dist');
 }
 
 /** Builds the whole server (no listen): used by main.ts and by tests. */
-export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstance; ctx: AppContext }> {
+export async function buildApp(
+  opts: BuildOptions,
+): Promise<{ app: FastifyInstance; ctx: AppContext; routes: RouteEntry[] }> {
   const { config } = opts;
   const data = config.dataDir;
   const paths = {
@@ -70,9 +90,11 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
         ? false
         : { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
     bodyLimit,
+    ...httpTimeouts(config),
     trustProxy: true,
     routerOptions: { maxParamLength: 500 },
   }).withTypeProvider<ZodTypeProvider>();
+  const routes = collectRoutes(app);
 
   const database =
     opts.database ??
@@ -104,6 +126,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   registerHttpConventions(app, { bodyLimit });
   await app.register(cors, {
     origin: true,
+    // An OPTIONS request that is not a preflight is answered like one (204), not with cors's text 400.
+    strictPreflight: false,
     exposedHeaders: ['WWW-Authenticate', 'Server-Authorization', renewedTokenHeader],
     allowedHeaders: ['Accept', 'Authorization', 'Content-Type', 'If-None-Match'],
     maxAge: 86400,
@@ -164,5 +188,5 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     if (hasWeb && !isApi && request.method === 'GET') return reply.type('text/html').sendFile('index.html');
     return reply.code(404).send(notFoundBody(request));
   });
-  return { app, ctx };
+  return { app, ctx, routes };
 }

@@ -84,6 +84,20 @@ export const configSchema = z.strictObject({
   /** Free-space monitor period (reference §9.3); 0 turns the monitor off. */
   freeSpaceIntervalSeconds: int(0).default(60),
   asnap: z.strictObject({ enabled: bool.default(true), intervalSeconds: int(1).default(10) }).prefault({}),
+  /**
+   * HTTP timeouts, so slow or silent clients cannot hold connections: the request headers must
+   * arrive within `headersTimeoutMs`, the whole request (body included) within `requestTimeoutMs`;
+   * an idle keep-alive connection closes after `keepAliveTimeoutMs`, any socket idle for
+   * `idleTimeoutMs` is closed. Raise `requestTimeoutMs` for large uploads over slow links.
+   */
+  http: z
+    .strictObject({
+      headersTimeoutMs: int(100).default(15_000),
+      requestTimeoutMs: int(100).default(300_000),
+      keepAliveTimeoutMs: int(100).default(10_000),
+      idleTimeoutMs: int(100).default(300_000),
+    })
+    .prefault({}),
   /** nes websocket timings (reference §7.1); tests shorten them. */
   realtime: z
     .strictObject({
@@ -157,6 +171,11 @@ function fromEnv(env: Env): Record<string, unknown> {
     ['BATHYLOG_RATE_LIMIT_PER_ADDRESS', 'writeRateLimit.perAddress'],
     ['BATHYLOG_ALLOWED_ORIGINS', 'allowedOrigins', list],
     ['BATHYLOG_UPLOAD_LIMIT_MB', 'uploadLimitMb'],
+    ['BATHYLOG_HEADERS_TIMEOUT_MS', 'http.headersTimeoutMs'],
+    ['BATHYLOG_REQUEST_TIMEOUT_MS', 'http.requestTimeoutMs'],
+    ['BATHYLOG_KEEP_ALIVE_TIMEOUT_MS', 'http.keepAliveTimeoutMs'],
+    ['BATHYLOG_IDLE_TIMEOUT_MS', 'http.idleTimeoutMs'],
+    ['BATHYLOG_WS_HELLO_TIMEOUT_MS', 'realtime.helloTimeoutMs'],
     ['BATHYLOG_FREE_SPACE_INTERVAL', 'freeSpaceIntervalSeconds'],
     ['BATHYLOG_ASNAP_ENABLED', 'asnap.enabled'],
     ['BATHYLOG_ASNAP_INTERVAL', 'asnap.intervalSeconds'],
@@ -222,6 +241,9 @@ export function loadConfig(env: Env = process.env, overrides: ConfigInput = {}):
     throw new ConfigError(
       'Invalid configuration: sessions.renewAfterSeconds: must be less than sessions.lifetimeSeconds',
     );
+  }
+  if (config.http.headersTimeoutMs > config.http.requestTimeoutMs) {
+    throw new ConfigError('Invalid configuration: http.headersTimeoutMs: must not be more than http.requestTimeoutMs');
   }
   // The access-control switch is one setting for both ends.
   config.client.useAccessControl = config.useAccessControl;

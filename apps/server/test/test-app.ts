@@ -5,6 +5,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { buildApp } from '../src/app.js';
 import { loadConfig, type ConfigInput } from '../src/config.js';
 import type { AppContext } from '../src/context.js';
+import type { RouteEntry } from '../src/plugins/route-table.js';
 import { openDatabase, type Database } from '../src/db/database.js';
 
 /**
@@ -42,6 +43,8 @@ export async function openTestDatabase(
 export interface TestApp {
   app: FastifyInstance;
   ctx: AppContext;
+  /** Every route the server registered (its own route table). */
+  routes: RouteEntry[];
   dataDir: string;
   /** Injects a request under /sealog-server/api/v1 (paths start with '/'). */
   api(
@@ -73,7 +76,7 @@ export async function createTestApp(engine: 'sqlite' | 'postgres', overrides: Co
     },
   );
   const { database, drop } = await openTestDatabase(engine);
-  const { app, ctx } = await buildApp({ config, database, logger: false });
+  const { app, ctx, routes } = await buildApp({ config, database, logger: false });
   await app.ready();
   const api: TestApp['api'] = (method, url, opts = {}) =>
     app.inject({
@@ -85,6 +88,7 @@ export async function createTestApp(engine: 'sqlite' | 'postgres', overrides: Co
   return {
     app,
     ctx,
+    routes,
     dataDir,
     api,
     async login(username, password) {

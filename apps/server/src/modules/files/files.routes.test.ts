@@ -259,6 +259,22 @@ describe.each(engines)('file routes on %s', (engine) => {
       });
       expect(json.statusCode).toBe(415);
       expect((json.json() as Json).message).toBe('Expected a multipart/form-data upload');
+      // A multipart type without a usable boundary (found by the fuzz suite: it was a 500).
+      for (const type of [
+        'multipart/form-data',
+        'multipart/form-data; boundary=',
+        `multipart/form-data; boundary=${'b'.repeat(300)}`,
+      ]) {
+        for (const url of [`${files}/cruises/filepond/process/${cruise}`, `${files}/cruises/${cruise}`]) {
+          const res = await request('POST', url, {
+            token: admin,
+            payload: '--x\r\n\r\n--x--',
+            headers: { 'content-type': type },
+          });
+          expect(res.statusCode, `${url} ${type}`).toBe(400);
+          expect((res.json() as Json).message).toBe('The multipart upload has no valid boundary');
+        }
+      }
       const fieldOnly = multipart([{ name: 'filepond', data: '{}' }]);
       const none = await request('POST', `${files}/cruises/filepond/process/${cruise}`, {
         token: admin,

@@ -75,8 +75,15 @@ function uploadError(err: unknown, limitMb: number): unknown {
   return err;
 }
 
+/** `boundary=` of a multipart content type: 1 to 70 characters (RFC 2046), quoted or not. */
+const boundaryParam = /;\s*boundary=(?:"[^"]{1,70}"|[^\s;"]{1,70})\s*(?:;|$)/i;
+
 function assertMultipart(req: FastifyRequest): void {
   if (!req.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Expected a multipart/form-data upload');
+  // The multipart reader throws a bare error (a 500) on a missing or oversized boundary.
+  if (!boundaryParam.test(req.headers['content-type'] ?? '')) {
+    throw new AppError('BAD_REQUEST', 'The multipart upload has no valid boundary');
+  }
 }
 
 /**

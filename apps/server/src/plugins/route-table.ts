@@ -1,0 +1,31 @@
+import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
+
+/** One route as the server registered it (the fuzz suite and the role matrix are generated from these). */
+export interface RouteEntry {
+  method: string;
+  /** The full pattern, e.g. `/sealog-server/api/v1/events/:id` or `/sealog-server/files/cruises/*`. */
+  url: string;
+  /** The route's `config` (`auth`, `scopes`). */
+  config: { auth?: boolean | 'optional'; scopes?: readonly string[] };
+  schema: FastifySchema | undefined;
+}
+
+/**
+ * Records every route the server registers, in order, through Fastify's onRoute hook. Call it on
+ * the root instance before any route or plugin is registered: encapsulated plugins inherit it.
+ */
+export function collectRoutes(app: FastifyInstance): RouteEntry[] {
+  const routes: RouteEntry[] = [];
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      routes.push({
+        method,
+        url: route.url,
+        config: (route.config ?? {}) as RouteEntry['config'],
+        schema: route.schema,
+      });
+    }
+  });
+  return routes;
+}
