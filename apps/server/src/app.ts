@@ -79,6 +79,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     openDatabase({
       url: config.databaseUrl,
       sqlitePath: path.join(data, 'bathylog.sqlite'),
+      sqliteSynchronous: config.sqliteSynchronous,
       ...(config.databaseSchema ? { schema: config.databaseSchema } : {}),
     });
   await migrateToLatest(database);

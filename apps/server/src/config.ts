@@ -24,6 +24,8 @@ export const configSchema = z.strictObject({
     .regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, 'must be a plain SQL identifier')
     .nullable()
     .default(null),
+  /** SQLite commit durability (docs/storage.md): `full` makes every acknowledged write survive a power cut. */
+  sqliteSynchronous: z.enum(['full', 'normal', 'extra']).default('full'),
   /** JWT secret; when unset a random one is kept in <data>/secret. */
   secret: z.string().nullable().default(null),
   adminPassword: z.string().nullable().default(null),
@@ -134,6 +136,7 @@ function fromEnv(env: Env): Record<string, unknown> {
     ['BATHYLOG_DATA', 'dataDir'],
     ['DATABASE_URL', 'databaseUrl'],
     ['DATABASE_SCHEMA', 'databaseSchema'],
+    ['BATHYLOG_SQLITE_SYNCHRONOUS', 'sqliteSynchronous', (v) => v.toLowerCase()],
     ['SEALOG_SERVER_SECRET', 'secret'],
     ['BATHYLOG_SECRET', 'secret'],
     ['BATHYLOG_ADMIN_PASSWORD', 'adminPassword'],
