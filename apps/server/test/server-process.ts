@@ -18,6 +18,8 @@ export interface ServerProcessOptions {
   databaseUrl?: string;
   databaseSchema?: string;
   env?: Record<string, string>;
+  /** The server's output; default beside the data folder. */
+  logFile?: string;
   /** Start-up time allowed (migrations on a loaded machine). Default 120 s. */
   timeoutMs?: number;
 }
@@ -46,7 +48,7 @@ export function freePort(): Promise<number> {
 export async function startServerProcess(opts: ServerProcessOptions): Promise<ServerProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const logFile = path.join(opts.dataDir, '..', `${path.basename(opts.dataDir)}-server.log`);
+  const logFile = opts.logFile ?? path.join(opts.dataDir, '..', `${path.basename(opts.dataDir)}-server.log`);
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'apps/server/src/main.ts')], {
     cwd: repoRoot,
     env: {
@@ -71,7 +73,12 @@ export async function startServerProcess(opts: ServerProcessOptions): Promise<Se
   const log = (chunk: Buffer) => appendFileSync(logFile, chunk);
   child.stdout?.on('data', log);
   child.stderr?.on('data', log);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', (code, signal) => {
+      appendFileSync(logFile, `\n[server-process] exited: code ${code}, signal ${signal}\n`);
+      resolve();
+    }),
+  );
   const alive = () => child.exitCode === null && child.signalCode === null;
 
   const deadline = Date.now() + (opts.timeoutMs ?? 120_000);
@@ -152,7 +159,10 @@ export class ApiClient {
 }
 
 /** A cruise and a lowering around now (± a day), so every event logged during a test is in both. */
-export async function createCruiseAndLowering(api: ApiClient, tag: string): Promise<{ cruiseId: string; loweringId: string }> {
+export async function createCruiseAndLowering(
+  api: ApiClient,
+  tag: string,
+): Promise<{ cruiseId: string; loweringId: string }> {
   const start = new Date(Date.now() - 86_400_000).toISOString();
   const stop = new Date(Date.now() + 86_400_000).toISOString();
   const cruise = await api.json<{ insertedId: string }>('POST', '/cruises', {

@@ -56,7 +56,8 @@ const diskFullCodes = new Set(['SQLITE_FULL', 'ENOSPC', 'EDQUOT', '53100']);
 export function diskFullError(err: unknown): AppError | null {
   for (let e: unknown = err, depth = 0; e && depth < 5; depth++) {
     const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && diskFullCodes.has(code)) return new AppError('INSUFFICIENT_STORAGE', messages.diskFull);
+    if (typeof code === 'string' && diskFullCodes.has(code))
+      return new AppError('INSUFFICIENT_STORAGE', messages.diskFull);
     e = (e as { cause?: unknown }).cause;
   }
   return null;

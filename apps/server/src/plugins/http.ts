@@ -51,6 +51,9 @@ export function registerHttpConventions(app: FastifyInstance, opts: { bodyLimit:
   });
 
   app.setErrorHandler((error: FastifyError | AppError | ValidationError, request, reply) => {
+    // Answered before the body was read (an upload refused midway): a client must not reuse the
+    // connection, whose remaining bytes would be read as its next request.
+    if (!request.raw.complete) reply.header('connection', 'close');
     if (error instanceof AppError) {
       for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
       return reply.code(error.statusCode).send(error.toBody());

@@ -101,9 +101,7 @@ export async function checkIntegrity(database: Database): Promise<IntegrityRepor
     .selectFrom('events')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
     .executeTakeFirstOrThrow();
-  const searchRows = (
-    await sql<{ n: number | string }>`SELECT count(*) AS n FROM event_search`.execute(db)
-  ).rows[0]!;
+  const searchRows = (await sql<{ n: number | string }>`SELECT count(*) AS n FROM event_search`.execute(db)).rows[0]!;
   checks.push('search index covers every event');
   if (Number(events.n) !== Number(searchRows.n))
     problems.push(`search index has ${searchRows.n} rows for ${events.n} events`);

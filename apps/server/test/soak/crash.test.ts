@@ -91,69 +91,77 @@ describe.each(engines)('crash suite on %s', (engine) => {
     rmSync(root, { recursive: true, force: true });
   });
 
-  it(`keeps every acknowledged event and aux data record through ${cycles} SIGKILLs`, async () => {
-    const start = () =>
-      startServerProcess({ dataDir, ...(databaseUrl ? { databaseUrl, databaseSchema: schema } : {}) });
-    if (engine === 'postgres') {
-      const admin = openDatabase({ url: databaseUrl!, poolSize: 1 });
-      // amcheck lets the integrity check verify every index; without it the check says so.
-      await sql`CREATE EXTENSION IF NOT EXISTS amcheck`.execute(admin.db);
-      await admin.close();
-    }
-    server = await start();
-    let api = new ApiClient(server.url);
-    await api.login();
-    const { loweringId } = await createCruiseAndLowering(api, engine);
-    const attempts = new Map<string, Attempt>();
-    const errors: string[] = [];
-    const started = Date.now();
-
-    for (let cycle = 0; cycle < cycles; cycle++) {
-      const writers = Array.from({ length: clients }, (_, n) => writer(api, cycle, n, attempts, errors));
-      await new Promise((r) => setTimeout(r, 300 + Math.random() * 1500));
-      await server.kill();
-      await Promise.all(writers);
-      expect(errors).toEqual([]);
-
-      const database = openForCheck(engine, dataDir, schema);
-      const report = await checkIntegrity(database);
-      await database.close();
-      expect(report.problems, `integrity after cycle ${cycle}`).toEqual([]);
-
-      server = await start();
-      api = new ApiClient(server.url);
-      await api.login();
-      const exported = await exportLowering(api, loweringId);
-      const byMarker = new Map<string, typeof exported>();
-      for (const e of exported) byMarker.set(e.event_free_text, [...(byMarker.get(e.event_free_text) ?? []), e]);
-
-      for (const a of attempts.values()) {
-        const found = byMarker.get(a.marker) ?? [];
-        if (a.eventId) {
-          expect(found.map((e) => e.id), `event ${a.marker} (acknowledged)`).toEqual([a.eventId]);
-        } else {
-          expect(found.length, `event ${a.marker} (answer lost)`).toBeLessThanOrEqual(1);
-        }
-        const aux = (found[0]?.aux_data ?? []).filter((x) => x.data_source === `soak_${a.marker}`);
-        if (a.auxAcked) {
-          expect(aux.map((x) => x.data_array[0]?.data_value), `aux data of ${a.marker} (acknowledged)`).toEqual([
-            a.marker,
-          ]);
-        } else if (!a.auxSent) {
-          expect(aux, `aux data of ${a.marker} (never sent)`).toEqual([]);
-        } else {
-          expect(aux.length).toBeLessThanOrEqual(1);
-        }
+  it(
+    `keeps every acknowledged event and aux data record through ${cycles} SIGKILLs`,
+    async () => {
+      const start = () =>
+        startServerProcess({ dataDir, ...(databaseUrl ? { databaseUrl, databaseSchema: schema } : {}) });
+      if (engine === 'postgres') {
+        const admin = openDatabase({ url: databaseUrl!, poolSize: 1 });
+        // amcheck lets the integrity check verify every index; without it the check says so.
+        await sql`CREATE EXTENSION IF NOT EXISTS amcheck`.execute(admin.db);
+        await admin.close();
       }
-      for (const marker of byMarker.keys()) expect(attempts.has(marker), `exported ${marker} was sent`).toBe(true);
-    }
+      server = await start();
+      let api = new ApiClient(server.url);
+      await api.login();
+      const { loweringId } = await createCruiseAndLowering(api, engine);
+      const attempts = new Map<string, Attempt>();
+      const errors: string[] = [];
+      const started = Date.now();
 
-    const acked = [...attempts.values()].filter((a) => a.eventId).length;
-    const auxAcked = [...attempts.values()].filter((a) => a.auxAcked).length;
-    console.log(
-      `crash suite on ${engine}: ${cycles} cycles, ${acked} events and ${auxAcked} aux data acknowledged, ` +
-        `${((Date.now() - started) / 1000).toFixed(1)} s`,
-    );
-    expect(acked).toBeGreaterThan(cycles);
-  }, 120_000 + cycles * 60_000);
+      for (let cycle = 0; cycle < cycles; cycle++) {
+        const writers = Array.from({ length: clients }, (_, n) => writer(api, cycle, n, attempts, errors));
+        await new Promise((r) => setTimeout(r, 300 + Math.random() * 1500));
+        await server.kill();
+        await Promise.all(writers);
+        expect(errors).toEqual([]);
+
+        const database = openForCheck(engine, dataDir, schema);
+        const report = await checkIntegrity(database);
+        await database.close();
+        expect(report.problems, `integrity after cycle ${cycle}`).toEqual([]);
+
+        server = await start();
+        api = new ApiClient(server.url);
+        await api.login();
+        const exported = await exportLowering(api, loweringId);
+        const byMarker = new Map<string, typeof exported>();
+        for (const e of exported) byMarker.set(e.event_free_text, [...(byMarker.get(e.event_free_text) ?? []), e]);
+
+        for (const a of attempts.values()) {
+          const found = byMarker.get(a.marker) ?? [];
+          if (a.eventId) {
+            expect(
+              found.map((e) => e.id),
+              `event ${a.marker} (acknowledged)`,
+            ).toEqual([a.eventId]);
+          } else {
+            expect(found.length, `event ${a.marker} (answer lost)`).toBeLessThanOrEqual(1);
+          }
+          const aux = (found[0]?.aux_data ?? []).filter((x) => x.data_source === `soak_${a.marker}`);
+          if (a.auxAcked) {
+            expect(
+              aux.map((x) => x.data_array[0]?.data_value),
+              `aux data of ${a.marker} (acknowledged)`,
+            ).toEqual([a.marker]);
+          } else if (!a.auxSent) {
+            expect(aux, `aux data of ${a.marker} (never sent)`).toEqual([]);
+          } else {
+            expect(aux.length).toBeLessThanOrEqual(1);
+          }
+        }
+        for (const marker of byMarker.keys()) expect(attempts.has(marker), `exported ${marker} was sent`).toBe(true);
+      }
+
+      const acked = [...attempts.values()].filter((a) => a.eventId).length;
+      const auxAcked = [...attempts.values()].filter((a) => a.auxAcked).length;
+      console.log(
+        `crash suite on ${engine}: ${cycles} cycles, ${acked} events and ${auxAcked} aux data acknowledged, ` +
+          `${((Date.now() - started) / 1000).toFixed(1)} s`,
+      );
+      expect(acked).toBeGreaterThan(cycles);
+    },
+    120_000 + cycles * 60_000,
+  );
 });
