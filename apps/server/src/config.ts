@@ -85,6 +85,16 @@ export const configSchema = z.strictObject({
   bodyLimitMb: z.coerce.number().positive().default(1),
   /** Free-space monitor period (reference §9.3); 0 turns the monitor off. */
   freeSpaceIntervalSeconds: int(0).default(60),
+  /** Scheduled backups (issue 12), run by the server; 0 minutes = off. `bathylog backup` works regardless. */
+  backups: z
+    .strictObject({
+      /** Where backups go (one sub-folder each); default <data>/backups. */
+      folder: z.string().nullable().default(null),
+      intervalMinutes: int(0).default(0),
+      /** How many scheduled backups to keep; older ones are deleted after a successful backup. */
+      keep: int(1).default(7),
+    })
+    .prefault({}),
   asnap: z.strictObject({ enabled: bool.default(true), intervalSeconds: int(1).default(10) }).prefault({}),
   /** nes websocket timings (reference §7.1); tests shorten them. */
   realtime: z
@@ -161,6 +171,9 @@ function fromEnv(env: Env): Record<string, unknown> {
     ['BATHYLOG_ALLOWED_ORIGINS', 'allowedOrigins', list],
     ['BATHYLOG_UPLOAD_LIMIT_MB', 'uploadLimitMb'],
     ['BATHYLOG_FREE_SPACE_INTERVAL', 'freeSpaceIntervalSeconds'],
+    ['BATHYLOG_BACKUP_FOLDER', 'backups.folder'],
+    ['BATHYLOG_BACKUP_INTERVAL_MINUTES', 'backups.intervalMinutes'],
+    ['BATHYLOG_BACKUP_KEEP', 'backups.keep'],
     ['BATHYLOG_ASNAP_ENABLED', 'asnap.enabled'],
     ['BATHYLOG_ASNAP_INTERVAL', 'asnap.intervalSeconds'],
     ['BATHYLOG_EXPORT_CRUISE_COMMAND', 'externalCalls.exportCruise'],
@@ -221,6 +234,7 @@ export function loadConfig(env: Env = process.env, overrides: ConfigInput = {}):
   const config = result.data;
   config.dataDir = path.resolve(config.dataDir);
   if (config.webDir) config.webDir = path.resolve(config.webDir);
+  config.backups.folder = path.resolve(config.backups.folder ?? path.join(config.dataDir, 'backups'));
   if (config.sessions.renewAfterSeconds >= config.sessions.lifetimeSeconds) {
     throw new ConfigError(
       'Invalid configuration: sessions.renewAfterSeconds: must be less than sessions.lifetimeSeconds',
