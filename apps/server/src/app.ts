@@ -36,13 +36,28 @@ export interface BuildOptions {
   logger?: boolean;
 }
 
-function ensureSecret(config: Config, dataDir: string): string {
+/** The JWT secret: configured, or kept in <data>/secret (made on first start). */
+export function ensureSecret(config: Config, dataDir: string): string {
   if (config.secret) return config.secret;
   const file = path.join(dataDir, 'secret');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   const secret = randomBytes(48).toString('base64url');
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;
+}
+
+/** The folders under the data folder (made when missing). */
+export function dataPaths(data: string): AppContext['paths'] {
+  const paths = {
+    data,
+    files: path.join(data, 'files'),
+    images: path.join(data, 'files', 'images'),
+    cruises: path.join(data, 'files', 'cruises'),
+    lowerings: path.join(data, 'files', 'lowerings'),
+    outbox: path.join(data, 'outbox'),
+  };
+  for (const dir of [paths.images, paths.cruises, paths.lowerings]) mkdirSync(dir, { recursive: true });
+  return paths;
 }
 
 function defaultWebDir(): string {
@@ -53,15 +68,7 @@ function defaultWebDir(): string {
 export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstance; ctx: AppContext }> {
   const { config } = opts;
   const data = config.dataDir;
-  const paths = {
-    data,
-    files: path.join(data, 'files'),
-    images: path.join(data, 'files', 'images'),
-    cruises: path.join(data, 'files', 'cruises'),
-    lowerings: path.join(data, 'files', 'lowerings'),
-    outbox: path.join(data, 'outbox'),
-  };
-  for (const dir of [paths.images, paths.cruises, paths.lowerings]) mkdirSync(dir, { recursive: true });
+  const paths = dataPaths(data);
 
   const bodyLimit = Math.round(config.bodyLimitMb * 1024 * 1024);
   const app = Fastify({
