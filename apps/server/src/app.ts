@@ -37,7 +37,8 @@ export interface BuildOptions {
   logger?: boolean;
 }
 
-function ensureSecret(config: Config, dataDir: string): string {
+/** The JWT secret: configured, or kept in <data>/secret (made on first start). */
+export function ensureSecret(config: Config, dataDir: string): string {
   if (config.secret) return config.secret;
   const file = path.join(dataDir, 'secret');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
@@ -63,6 +64,20 @@ function httpTimeouts(config: Config) {
   };
 }
 
+/** The folders under the data folder (made when missing). */
+export function dataPaths(data: string): AppContext['paths'] {
+  const paths = {
+    data,
+    files: path.join(data, 'files'),
+    images: path.join(data, 'files', 'images'),
+    cruises: path.join(data, 'files', 'cruises'),
+    lowerings: path.join(data, 'files', 'lowerings'),
+    outbox: path.join(data, 'outbox'),
+  };
+  for (const dir of [paths.images, paths.cruises, paths.lowerings]) mkdirSync(dir, { recursive: true });
+  return paths;
+}
+
 function defaultWebDir(): string {
   return path.resolve(import.meta.dirname, '../../web/dist');
 }
@@ -73,15 +88,7 @@ export async function buildApp(
 ): Promise<{ app: FastifyInstance; ctx: AppContext; routes: RouteEntry[] }> {
   const { config } = opts;
   const data = config.dataDir;
-  const paths = {
-    data,
-    files: path.join(data, 'files'),
-    images: path.join(data, 'files', 'images'),
-    cruises: path.join(data, 'files', 'cruises'),
-    lowerings: path.join(data, 'files', 'lowerings'),
-    outbox: path.join(data, 'outbox'),
-  };
-  for (const dir of [paths.images, paths.cruises, paths.lowerings]) mkdirSync(dir, { recursive: true });
+  const paths = dataPaths(data);
 
   const bodyLimit = Math.round(config.bodyLimitMb * 1024 * 1024);
   const app = Fastify({
@@ -101,6 +108,7 @@ export async function buildApp(
     openDatabase({
       url: config.databaseUrl,
       sqlitePath: path.join(data, 'bathylog.sqlite'),
+      sqliteSynchronous: config.sqliteSynchronous,
       ...(config.databaseSchema ? { schema: config.databaseSchema } : {}),
     });
   await migrateToLatest(database);

@@ -24,6 +24,8 @@ export const configSchema = z.strictObject({
     .regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, 'must be a plain SQL identifier')
     .nullable()
     .default(null),
+  /** SQLite commit durability (docs/storage.md): `full` makes every acknowledged write survive a power cut. */
+  sqliteSynchronous: z.enum(['full', 'normal', 'extra']).default('full'),
   /** JWT secret; when unset a random one is kept in <data>/secret. */
   secret: z.string().nullable().default(null),
   adminPassword: z.string().nullable().default(null),
@@ -83,6 +85,16 @@ export const configSchema = z.strictObject({
   bodyLimitMb: z.coerce.number().positive().default(1),
   /** Free-space monitor period (reference §9.3); 0 turns the monitor off. */
   freeSpaceIntervalSeconds: int(0).default(60),
+  /** Scheduled backups (issue 12), run by the server; 0 minutes = off. `bathylog backup` works regardless. */
+  backups: z
+    .strictObject({
+      /** Where backups go (one sub-folder each); default <data>/backups. */
+      folder: z.string().nullable().default(null),
+      intervalMinutes: int(0).default(0),
+      /** How many scheduled backups to keep; older ones are deleted after a successful backup. */
+      keep: int(1).default(7),
+    })
+    .prefault({}),
   asnap: z.strictObject({ enabled: bool.default(true), intervalSeconds: int(1).default(10) }).prefault({}),
   /**
    * HTTP timeouts, so slow or silent clients cannot hold connections: the request headers must
@@ -148,6 +160,7 @@ function fromEnv(env: Env): Record<string, unknown> {
     ['BATHYLOG_DATA', 'dataDir'],
     ['DATABASE_URL', 'databaseUrl'],
     ['DATABASE_SCHEMA', 'databaseSchema'],
+    ['BATHYLOG_SQLITE_SYNCHRONOUS', 'sqliteSynchronous', (v) => v.toLowerCase()],
     ['SEALOG_SERVER_SECRET', 'secret'],
     ['BATHYLOG_SECRET', 'secret'],
     ['BATHYLOG_ADMIN_PASSWORD', 'adminPassword'],
@@ -177,6 +190,9 @@ function fromEnv(env: Env): Record<string, unknown> {
     ['BATHYLOG_IDLE_TIMEOUT_MS', 'http.idleTimeoutMs'],
     ['BATHYLOG_WS_HELLO_TIMEOUT_MS', 'realtime.helloTimeoutMs'],
     ['BATHYLOG_FREE_SPACE_INTERVAL', 'freeSpaceIntervalSeconds'],
+    ['BATHYLOG_BACKUP_FOLDER', 'backups.folder'],
+    ['BATHYLOG_BACKUP_INTERVAL_MINUTES', 'backups.intervalMinutes'],
+    ['BATHYLOG_BACKUP_KEEP', 'backups.keep'],
     ['BATHYLOG_ASNAP_ENABLED', 'asnap.enabled'],
     ['BATHYLOG_ASNAP_INTERVAL', 'asnap.intervalSeconds'],
     ['BATHYLOG_EXPORT_CRUISE_COMMAND', 'externalCalls.exportCruise'],
@@ -237,6 +253,7 @@ export function loadConfig(env: Env = process.env, overrides: ConfigInput = {}):
   const config = result.data;
   config.dataDir = path.resolve(config.dataDir);
   if (config.webDir) config.webDir = path.resolve(config.webDir);
+  config.backups.folder = path.resolve(config.backups.folder ?? path.join(config.dataDir, 'backups'));
   if (config.sessions.renewAfterSeconds >= config.sessions.lifetimeSeconds) {
     throw new ConfigError(
       'Invalid configuration: sessions.renewAfterSeconds: must be less than sessions.lifetimeSeconds',

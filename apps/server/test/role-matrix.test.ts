@@ -1062,6 +1062,11 @@ const rows: Row[] = [
   // Issue 11: device keys and sign out everywhere (admin only; a user may sign only themselves out).
   { name: 'GET /device_keys', expect: adminOnly(200), request: () => ({ method: 'GET', url: `${api}/device_keys` }) },
   {
+    name: 'GET /backups/status',
+    expect: adminOnly(200),
+    request: () => ({ method: 'GET', url: `${api}/backups/status` }),
+  },
+  {
     name: 'POST /device_keys',
     expect: adminOnly(201),
     request: (fx) => ({

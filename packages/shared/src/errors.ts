@@ -13,6 +13,8 @@ export const errorCodes = {
   TOO_MANY_REQUESTS: 429,
   INTERNAL: 500,
   SERVICE_UNAVAILABLE: 503,
+  /** The disk holding the data (SQLite file, file store, or PostgreSQL's) is full. */
+  INSUFFICIENT_STORAGE: 507,
 } as const;
 
 export type ErrorCode = keyof typeof errorCodes;
@@ -32,6 +34,7 @@ export const statusPhrases: Record<number, string> = {
   500: 'Internal Server Error',
   502: 'Bad Gateway',
   503: 'Service Unavailable',
+  507: 'Insufficient Storage',
 };
 
 export function statusPhrase(status: number): string {
@@ -74,4 +77,6 @@ export const messages = {
   duplicateTemplate: 'duplicate template',
   notFoundPage: 'Oops, 404 Page!',
   internal: 'An internal server error occurred',
+  /** A write refused because the server's disk is full (507). */
+  diskFull: 'The server cannot store this: its disk is full. Free some space on the server and try again.',
 } as const;

@@ -31,3 +31,4 @@ export * from './images.js';
 export * from './rules/milestones.js';
 export * from './schemas/device-keys.js';
 export * from './schemas/audit.js';
+export * from './schemas/backups.js';

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, type Driver, PostgresDialect, SqliteDialect, type MigrationProvider } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema.js';
 import { migrationsFor } from './migrations/index.js';
@@ -26,9 +26,36 @@ export interface DatabaseOptions {
   /** PostgreSQL schema to use (created when missing); default public. */
   schema?: string;
   poolSize?: number;
+  /**
+   * SQLite `synchronous`: FULL (default) syncs the WAL at every commit, so a power cut after a 2xx
+   * loses nothing; NORMAL is faster but may drop the last commits on power loss (never corrupts).
+   */
+  sqliteSynchronous?: SqliteSynchronous;
 }
 
+export type SqliteSynchronous = 'full' | 'normal' | 'extra';
+
 const int8 = 20;
+
+/**
+ * SQLite rolls a transaction back by itself when a write fails with SQLITE_FULL; Kysely's ROLLBACK
+ * then fails with "no transaction is active" and hides the real error. Skip it in that case, so
+ * the disk-full error reaches the error handler (507).
+ */
+class SqliteDialectAfterFullDisk extends SqliteDialect {
+  constructor(private readonly sqlite: SQLite.Database) {
+    super({ database: sqlite });
+  }
+
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    const rollback = driver.rollbackTransaction.bind(driver);
+    driver.rollbackTransaction = async (connection) => {
+      if (this.sqlite.inTransaction) await rollback(connection);
+    };
+    return driver;
+  }
+}
 
 export function openDatabase(opts: DatabaseOptions): Database {
   if (opts.url && /^postgres(ql)?:\/\//.test(opts.url)) {
@@ -51,12 +78,12 @@ export function openDatabase(opts: DatabaseOptions): Database {
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma(`synchronous = ${(opts.sqliteSynchronous ?? 'full').toUpperCase()}`);
   sqlite.pragma('busy_timeout = 5000');
   // Read pages straight from the OS page cache: searches and exports touch pages all over a large
   // file, and SQLite's default 2 MB cache made each of those reads a system call (bench/ figures).
   sqlite.pragma('mmap_size = 4294967296');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<DB>({ dialect: new SqliteDialectAfterFullDisk(sqlite) });
   return { db, dialect: 'sqlite', url: null, schema: null, close: () => db.destroy() };
 }
 

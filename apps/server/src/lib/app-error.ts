@@ -1,4 +1,4 @@
-import { errorCodes, statusPhrase, type ErrorBody, type ErrorCode } from '@bathylog/shared';
+import { errorCodes, messages, statusPhrase, type ErrorBody, type ErrorCode } from '@bathylog/shared';
 
 /**
  * The one error services throw. The error handler answers `{statusCode, error, message}`.
@@ -45,3 +45,20 @@ export class ValidationError extends Error {
 export const notFound = (message: string) => new AppError('NOT_FOUND', message);
 export const badRequest = (message: string) => new AppError('BAD_REQUEST', message);
 export const forbidden = (message: string) => new AppError('FORBIDDEN', message);
+
+/** Driver error codes meaning "the disk is full": SQLite, the file system, PostgreSQL (class 53100). */
+const diskFullCodes = new Set(['SQLITE_FULL', 'ENOSPC', 'EDQUOT', '53100']);
+
+/**
+ * A 507 AppError when `err` (or an error it wraps) says the disk is full, else null: an
+ * unstorable write is answered with a message the user can act on, never a bare 500.
+ */
+export function diskFullError(err: unknown): AppError | null {
+  for (let e: unknown = err, depth = 0; e && depth < 5; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && diskFullCodes.has(code))
+      return new AppError('INSUFFICIENT_STORAGE', messages.diskFull);
+    e = (e as { cause?: unknown }).cause;
+  }
+  return null;
+}

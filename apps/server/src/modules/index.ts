@@ -13,6 +13,7 @@ import { customVarsRoutes } from './custom-vars/custom-vars.routes.js';
 import { externalCallsRoutes } from './external-calls/external-calls.routes.js';
 import { deviceKeysRoutes } from './device-keys/device-keys.routes.js';
 import { auditRoutes } from './audit/audit.routes.js';
+import { backupsRoutes } from './backups/backups.routes.js';
 
 /** Every REST module, registered under /sealog-server/api/v1. One line per resource. */
 export const apiModules: Array<(app: ApiInstance, ctx: AppContext) => void> = [
@@ -29,4 +30,5 @@ export const apiModules: Array<(app: ApiInstance, ctx: AppContext) => void> = [
   gisExportsRoutes,
   deviceKeysRoutes,
   auditRoutes,
+  backupsRoutes,
 ];

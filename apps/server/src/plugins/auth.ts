@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hasAnyScope, messages, scopesForRoles, type Scope } from '@bathylog/shared';
-import { AppError } from '../lib/app-error.js';
+import { AppError, diskFullError } from '../lib/app-error.js';
 import { RateLimiter } from '../lib/rate-limiter.js';
 import { nowSeconds, verifyToken, type TokenClaims } from '../lib/jwt.js';
 import type { AppContext } from '../context.js';
@@ -104,6 +104,19 @@ function keyCaller(key: DeviceKeyRecord): AuthContext {
   };
 }
 
+/**
+ * Last-use marks are bookkeeping: on a full disk they are skipped (and logged), so reading keeps
+ * working while writes answer 507.
+ */
+async function bookkeeping(ctx: AppContext, write: () => Promise<unknown>): Promise<void> {
+  try {
+    await write();
+  } catch (err) {
+    if (!diskFullError(err)) throw err;
+    ctx.log.warn('disk full: last-use mark not stored');
+  }
+}
+
 async function authenticateKey(ctx: AppContext, token: string, address: string | null): Promise<AuthContext> {
   const repo = new DeviceKeysRepository(ctx.database.db);
   const key = await repo.findByHash(hashDeviceKey(token));
@@ -112,7 +125,7 @@ async function authenticateKey(ctx: AppContext, token: string, address: string |
   const now = Date.now();
   if (key.expires_at !== null && key.expires_at <= now) throw unauthorized(messages.deviceKeyExpired);
   if (key.last_used_at === null || now - key.last_used_at > lastLoginEveryMs || key.last_used_address !== address) {
-    await repo.markUsed(key.id, now, address);
+    await bookkeeping(ctx, () => repo.markUsed(key.id, now, address));
     key.last_used_at = now;
     key.last_used_address = address;
   }
@@ -158,7 +171,7 @@ export async function authenticateToken(
   }
   const now = Date.now();
   if (now - user.last_login > lastLoginEveryMs) {
-    await users.update(user.id, { last_login: now });
+    await bookkeeping(ctx, () => users.update(user.id, { last_login: now }));
     user.last_login = now;
   }
   const scopes = scopesForRoles(user.roles);

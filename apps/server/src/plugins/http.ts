@@ -2,7 +2,7 @@ import { parse as parseQueryString } from 'node:querystring';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import sjson from 'secure-json-parse';
 import { messages, statusPhrase } from '@bathylog/shared';
-import { AppError, ValidationError } from '../lib/app-error.js';
+import { AppError, ValidationError, diskFullError } from '../lib/app-error.js';
 import type { ZodType } from 'zod';
 import { formatZodError } from '@bathylog/shared';
 
@@ -51,6 +51,9 @@ export function registerHttpConventions(app: FastifyInstance, opts: { bodyLimit:
   });
 
   app.setErrorHandler((error: FastifyError | AppError | ValidationError, request, reply) => {
+    // Answered before the body was read (an upload refused midway): a client must not reuse the
+    // connection, whose remaining bytes would be read as its next request.
+    if (!request.raw.complete) reply.header('connection', 'close');
     if (error instanceof AppError) {
       for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
       return reply.code(error.statusCode).send(error.toBody());
@@ -63,6 +66,11 @@ export function registerHttpConventions(app: FastifyInstance, opts: { bodyLimit:
     if (fe.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') return sendError(reply, 400, 'Invalid content length');
     if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
       return sendError(reply, fe.statusCode, fe.message || statusPhrase(fe.statusCode));
+    }
+    const full = diskFullError(error);
+    if (full) {
+      request.log.error({ err: error }, 'disk full: write refused');
+      return reply.code(full.statusCode).send(full.toBody());
     }
     request.log.error({ err: error }, 'unhandled error');
     return sendError(reply, 500, messages.internal);

@@ -3,6 +3,7 @@ import { executeOutputPath, executeOutputReply, wsChannels } from '@bathylog/sha
 import type { AppContext } from '../context.js';
 import { AsnapService, logAsnapThroughEvents, type LogAsnapEvent } from '../services/asnap.service.js';
 import { FreeSpaceMonitor } from '../services/free-space.service.js';
+import { BackupScheduler } from '../services/backup-scheduler.service.js';
 import { LeaderElection } from '../services/leader.service.js';
 import { internalChannels } from './internal-channels.js';
 import { NesServer } from './nes-server.js';
@@ -86,8 +87,9 @@ export function registerRealtime(app: FastifyInstance, ctx: AppContext, opts: Re
   const asnap = ctx.config.asnap.enabled
     ? new AsnapService(ctx, opts.logAsnapEvent ?? logAsnapThroughEvents(ctx))
     : null;
-  const startJobs = () => Promise.all([freeSpace.start(), asnap?.start()]);
-  const stopJobs = () => Promise.all([freeSpace.stop(), asnap?.stop()]);
+  const backups = new BackupScheduler(ctx);
+  const startJobs = () => Promise.all([freeSpace.start(), asnap?.start(), backups.start()]);
+  const stopJobs = () => Promise.all([freeSpace.stop(), asnap?.stop(), backups.stop()]);
 
   app.addHook('onReady', async () => {
     await leader.start();

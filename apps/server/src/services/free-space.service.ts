@@ -51,8 +51,13 @@ export class FreeSpaceMonitor {
       try {
         const usage = await this.measure(this.ctx.paths.data);
         const vars = new CustomVarsService(this.ctx);
-        await vars.setByServer(customVarNames.freeSpaceInBytes, String(usage.freeBytes));
-        await vars.setByServer(customVarNames.freeSpacePercentage, String(usage.usedPercentage));
+        // Both readings go out even when the first cannot be stored (a full disk).
+        const results = await Promise.allSettled([
+          vars.setByServer(customVarNames.freeSpaceInBytes, String(usage.freeBytes)),
+          vars.setByServer(customVarNames.freeSpacePercentage, String(usage.usedPercentage)),
+        ]);
+        const failed = results.find((r) => r.status === 'rejected');
+        if (failed) throw failed.reason;
       } catch (err) {
         this.ctx.log.warn({ err }, 'free-space reading failed');
       }

@@ -63,14 +63,18 @@ export class CustomVarsService {
 
   /**
    * Server-side writes (the free-space monitor): sets a var by name and pushes the new value.
-   * Returns false when the var does not exist.
+   * Returns false when the var does not exist. The reading is pushed even when it cannot be
+   * stored: on a full disk the footers still turn red, and the store error is thrown to the caller.
    */
   async setByServer(name: string, value: string): Promise<boolean> {
     const repo = this.repo;
     const stored = await repo.findByName(name);
     if (!stored) return false;
-    await repo.setValue(stored.id, value);
-    this.ctx.bus.publish('updateCustomVars', { id: stored.id, custom_var_name: name, custom_var_value: value });
+    try {
+      await repo.setValue(stored.id, value);
+    } finally {
+      this.ctx.bus.publish('updateCustomVars', { id: stored.id, custom_var_name: name, custom_var_value: value });
+    }
     return true;
   }
 }

@@ -1,0 +1,90 @@
+import { existsSync } from 'node:fs';
+import { readFile, rm, writeFile, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { BackupStatus } from '@bathylog/shared';
+import type { AppContext } from '../context.js';
+import { createBackup, listBackups } from './backup.service.js';
+
+const attemptFile = '.last-attempt.json';
+
+/** The folder name of a scheduled backup: its UTC time, sortable. */
+function backupName(at: Date): string {
+  return `bathylog-${at.toISOString().replace(/[:.]/g, '-')}`;
+}
+
+/**
+ * Scheduled backups: every backups.intervalMinutes the leading server process writes a backup
+ * into backups.folder and keeps the newest backups.keep of them. The last attempt's outcome is
+ * kept beside them, so every process (and `bathylog`) can report it.
+ */
+export class BackupScheduler {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+
+  constructor(private readonly ctx: AppContext) {}
+
+  private get settings() {
+    return this.ctx.config.backups;
+  }
+
+  async start(): Promise<void> {
+    if (this.timer || this.settings.intervalMinutes === 0) return;
+    this.timer = setInterval(() => void this.runOnce(), this.settings.intervalMinutes * 60_000);
+    this.timer.unref();
+  }
+
+  runOnce(): Promise<void> {
+    if (this.running) return this.running;
+    const folder = this.settings.folder!;
+    this.running = (async () => {
+      const at = new Date();
+      let error: string | null = null;
+      try {
+        await mkdir(folder, { recursive: true });
+        await createBackup(this.ctx.config, path.join(folder, backupName(at)));
+        const all = await listBackups(folder);
+        for (const old of all.slice(this.settings.keep)) await rm(old.dir, { recursive: true, force: true });
+      } catch (err) {
+        error = (err as Error).message;
+        this.ctx.log.error({ err }, 'scheduled backup failed');
+      }
+      try {
+        await writeFile(path.join(folder, attemptFile), JSON.stringify({ at: at.toISOString(), error }));
+      } catch (err) {
+        this.ctx.log.error({ err }, 'could not record the backup attempt');
+      }
+    })().finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+}
+
+/** What the admins' screen shows: settings, newest backup, last scheduled failure. */
+export async function backupStatus(ctx: AppContext): Promise<BackupStatus> {
+  const { folder, intervalMinutes, keep } = ctx.config.backups;
+  const newest = (await listBackups(folder!))[0];
+  let lastError: string | null = null;
+  const attempt = path.join(folder!, attemptFile);
+  if (existsSync(attempt)) {
+    try {
+      lastError = (JSON.parse(await readFile(attempt, 'utf8')) as { error: string | null }).error;
+    } catch {
+      lastError = null;
+    }
+  }
+  return {
+    scheduled: intervalMinutes > 0,
+    intervalMinutes,
+    keep,
+    folder: folder!,
+    lastBackupAt: newest?.createdAt ?? null,
+    lastError,
+  };
+}

@@ -1,0 +1,15 @@
+import { z } from 'zod';
+
+/** GET /backups/status (admins): the scheduled backups' settings and the newest backup. */
+export const backupStatusSchema = z.object({
+  /** Scheduled backups are on (an interval is configured). */
+  scheduled: z.boolean(),
+  intervalMinutes: z.number(),
+  keep: z.number(),
+  folder: z.string(),
+  /** The newest complete backup in the folder (scheduled or by `bathylog backup`), or null. */
+  lastBackupAt: z.string().nullable(),
+  /** The last scheduled attempt's failure, when it failed. */
+  lastError: z.string().nullable(),
+});
+export type BackupStatus = z.infer<typeof backupStatusSchema>;
