@@ -19,6 +19,7 @@ import {
 import type { AppContext } from '../../context.js';
 import type { Transaction } from 'kysely';
 import type { DB, EventsTable } from '../../db/schema.js';
+import { groupCommitFor } from '../../db/group-commit.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { EventAuxDataRepository } from '../event-aux-data/event-aux-data.repository.js';
@@ -123,14 +124,16 @@ export class EventsService {
       event_options: JSON.stringify(normalizeOptions(body.event_options ?? [])),
       event_free_text: body.event_free_text ?? '',
     };
+    const event = toWireEvent(row);
     try {
-      await this.db.transaction().execute(async (trx) => {
+      // Concurrent creates share one durable commit; each is answered after it (group-commit.ts).
+      await groupCommitFor(this.ctx.database).run(async (trx) => {
         await new EventsRepository(trx).insert(row);
         await recordChange(trx, caller, {
           action: 'create',
           record_type: 'event',
           record_id: row.id,
-          new_value: toWireEvent(row),
+          new_value: event,
         });
       });
     } catch (err) {
@@ -138,7 +141,6 @@ export class EventsService {
       if (await repo.exists(row.id)) throw new AppError('BAD_REQUEST', messages.duplicateEvent);
       throw err;
     }
-    const event = toWireEvent(row);
     if (shouldPublish(row.ts, body.publish)) this.ctx.bus.publish('newEvents', event);
     return { acknowledged: true, insertedId: row.id, insertedEvent: event };
   }
