@@ -13,6 +13,7 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { migrateToLatest, openDatabase, type Database } from './db/database.js';
 import { Mailer } from './lib/mailer.js';
+import { serverRoot } from './lib/paths.js';
 import { apiModules } from './modules/index.js';
 import { miscRoutes } from './modules/misc/misc.routes.js';
 import { filesRoutes } from './modules/files/files.routes.js';
@@ -46,7 +47,7 @@ function ensureSecret(config: Config, dataDir: string): string {
 }
 
 function defaultWebDir(): string {
-  return path.resolve(import.meta.dirname, '../../web/dist');
+  return path.resolve(serverRoot, '../web/dist');
 }
 
 /** Builds the whole server (no listen): used by main.ts and by tests. */
