@@ -38,7 +38,10 @@ export class EventExportsService {
     const resolved = await this.queries.resolve(query, window, 'exact');
     const rows = this.queries.rows(resolved, { order: 'asc', offset: query.offset, limit: query.limit });
     const items = this.queries.items(rows, { aux: true, ids: await this.queries.recordIds(query.add_record_ids) });
-    return query.format === 'csv' ? eventCsvOutput(items) : jsonArrayOutput(mapChunks(items, eventJson));
+    if (query.format !== 'csv') return jsonArrayOutput(mapChunks(items, eventJson));
+    // The whole match without record ids: the database names the columns, the rows are read once.
+    const whole = !query.add_record_ids && !query.offset && query.limit === undefined;
+    return eventCsvOutput(items, whole ? await this.queries.search.csvShapes(resolved) : null);
   }
 
   async get(id: string, query: EventGetQuery): Promise<Output> {
