@@ -227,6 +227,13 @@ describe.each(engines)('event exports API on %s', (engine) => {
       'nav.depth_value',
     ]);
     expect(once.body.split('\n')).toHaveLength(5);
+    // With record ids: the cruise column is there (every event is in the cruise), no lowering column.
+    const withIds = await get(`/event_exports/bycruise/${cruise}?format=csv&add_record_ids=true`);
+    expect(withIds.body).toBe(
+      (await get(`/event_exports/bycruise/${cruise}?format=csv&add_record_ids=true&limit=9999`)).body,
+    );
+    expect(parseCsv(withIds.body)[0]!.slice(0, 3)).toEqual(['id', 'cruise_id', 'ts']);
+    expect(parseCsv(withIds.body)[0]).not.toContain('lowering_id');
     const filtered = await get(`/event_exports/bycruise/${cruise}?format=csv&value=PLAIN`);
     expect(parseCsv(filtered.body)[0]).toEqual([
       'id',

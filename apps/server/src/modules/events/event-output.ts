@@ -241,8 +241,11 @@ function shapeNames(shape: CsvShape, ids: RecordIdFields): ColumnNames {
  * the rows) the rows are read once; without, the source is read once for the column names only
  * and once more for the rows.
  */
-export async function eventCsvOutput(source: ChunkSource<EventItem>, shapes?: CsvShape[] | null): Promise<Output> {
-  if (shapes) return oneReadCsv(source, shapes);
+export async function eventCsvOutput(
+  source: ChunkSource<EventItem>,
+  known?: { shapes: CsvShape[]; ids: RecordIdFields } | null,
+): Promise<Output> {
+  if (known) return oneReadCsv(source, known.shapes, known.ids);
   const columns = new EventCsvColumns();
   const seen = new Set<string>();
   let rows = 0;
@@ -269,14 +272,15 @@ export async function eventCsvOutput(source: ChunkSource<EventItem>, shapes?: Cs
   return { contentType: csvContentType, body: Readable.from(write(), { objectMode: false }) };
 }
 
-async function oneReadCsv(source: ChunkSource<EventItem>, shapes: CsvShape[]): Promise<Output> {
+/** `ids`: the record-id columns some row has (their values do not matter here). */
+async function oneReadCsv(source: ChunkSource<EventItem>, shapes: CsvShape[], ids: RecordIdFields): Promise<Output> {
   const it = source()[Symbol.asyncIterator]();
   const first = await nextNonEmpty(it);
   if (!first) throw noRecords();
   const columns = new EventCsvColumns();
   for (const shape of shapes) {
-    const names = shapeNames(shape, {});
-    const blank: EventItem = { row: first[0]!.row, ...(first[0]!.aux !== undefined ? { aux: [] } : {}), ids: {} };
+    const names = shapeNames(shape, ids);
+    const blank: EventItem = { row: first[0]!.row, ...(first[0]!.aux !== undefined ? { aux: [] } : {}), ids };
     columns.add(flattenEventForCsv(columnsEvent(blank, names)));
   }
   const header = columns.header();

@@ -528,6 +528,28 @@ export class EventSearch {
     return (await query.execute(this.db)).rows;
   }
 
+  /**
+   * Whether any event matching the filter lies within one of the windows (cruises, lowerings: the
+   * record-id columns of an event CSV). One index probe per window overlapping the filter's
+   * time range. Like `csvShapes`, for filters without `rowCheck` only.
+   */
+  async anyWithin(
+    resolved: ResolvedFilter,
+    windows: ReadonlyArray<{ start_ts: number; stop_ts: number }>,
+  ): Promise<boolean> {
+    if (resolved.none) return false;
+    const where = this.conditions(resolved, { skipIndexable: false, valueIndex: false });
+    for (const w of windows) {
+      if (w.stop_ts < resolved.filter.lo || w.start_ts > resolved.filter.hi) continue;
+      const hit = await sql<{ hit: number }>`
+        SELECT 1 AS hit FROM events e WHERE ${where} AND e.ts >= ${w.start_ts} AND e.ts <= ${w.stop_ts} LIMIT 1`.execute(
+        this.db,
+      );
+      if (hit.rows.length > 0) return true;
+    }
+    return false;
+  }
+
   /** The query plan of a page or count (tests and the benchmark check which indexes are used). */
   async explain(
     resolved: ResolvedFilter,
