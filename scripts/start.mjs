@@ -1,10 +1,12 @@
 #!/usr/bin/env node
-// `npm start`: build the client when it is missing or older than its sources, then run the
-// server in the demo configuration (unless BATHYLOG_MODE says otherwise) as one process.
+// `npm start`: build the client and the server when missing or older than their sources, then
+// run the compiled server (plain node, no TypeScript transpiler) in the demo configuration
+// (unless BATHYLOG_MODE says otherwise) as one process.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildServer, serverBuild } from './build-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const builtIndex = path.join(root, 'apps/web/dist/index.html');
@@ -35,8 +37,14 @@ if (!existsSync(builtIndex) || statSync(builtIndex).mtimeMs < sourceTime) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
+const serverSourceTime = Math.max(...serverBuild.sources.map((s) => newest(path.join(root, s))));
+if (!existsSync(serverBuild.outfile) || statSync(serverBuild.outfile).mtimeMs < serverSourceTime) {
+  console.log('Building the server…');
+  await buildServer();
+}
+
 const env = { ...process.env, BATHYLOG_MODE: process.env.BATHYLOG_MODE ?? 'demo' };
-const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], {
+const server = spawn(process.execPath, ['--enable-source-maps', serverBuild.outfile], {
   cwd: root,
   env,
   stdio: 'inherit',

@@ -13,6 +13,7 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { migrateToLatest, openDatabase, type Database } from './db/database.js';
 import { Mailer } from './lib/mailer.js';
+import { serverRoot } from './lib/paths.js';
 import { apiModules } from './modules/index.js';
 import { miscRoutes } from './modules/misc/misc.routes.js';
 import { filesRoutes } from './modules/files/files.routes.js';
@@ -64,6 +65,10 @@ function httpTimeouts(config: Config) {
   };
 }
 
+function defaultWebDir(): string {
+  return path.resolve(serverRoot, '../web/dist');
+}
+
 /** The folders under the data folder (made when missing). */
 export function dataPaths(data: string): AppContext['paths'] {
   const paths = {
@@ -76,10 +81,6 @@ export function dataPaths(data: string): AppContext['paths'] {
   };
   for (const dir of [paths.images, paths.cruises, paths.lowerings]) mkdirSync(dir, { recursive: true });
   return paths;
-}
-
-function defaultWebDir(): string {
-  return path.resolve(import.meta.dirname, '../../web/dist');
 }
 
 /** Builds the whole server (no listen): used by main.ts and by tests. */

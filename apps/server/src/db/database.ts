@@ -1,7 +1,15 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, type Driver, PostgresDialect, SqliteDialect, type MigrationProvider } from 'kysely';
+import {
+  Kysely,
+  Migrator,
+  type Driver,
+  PostgresDialect,
+  SqliteDialect,
+  type MigrationProvider,
+  type SqliteDatabase,
+} from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema.js';
 import { migrationsFor } from './migrations/index.js';
@@ -43,8 +51,11 @@ const int8 = 20;
  * the disk-full error reaches the error handler (507).
  */
 class SqliteDialectAfterFullDisk extends SqliteDialect {
-  constructor(private readonly sqlite: SQLite.Database) {
-    super({ database: sqlite });
+  constructor(
+    private readonly sqlite: SQLite.Database,
+    database: SqliteDatabase,
+  ) {
+    super({ database });
   }
 
   override createDriver(): Driver {
@@ -55,6 +66,40 @@ class SqliteDialectAfterFullDisk extends SqliteDialect {
     };
     return driver;
   }
+}
+
+/** Prepared statements kept per SQLite connection (most recently used; SQL texts beyond it are prepared again). */
+const statementCacheSize = 500;
+
+/**
+ * Kysely prepares every query again; preparing costs about as much as running a small query
+ * (issue 13's CPU profile). The connection handed to Kysely keeps its prepared statements by SQL
+ * text and reuses them. A statement still being iterated (a stream) is not shared: the second
+ * user gets a fresh one.
+ */
+export function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => {
+      cache.clear();
+      sqlite.close();
+    },
+    prepare(sqlText: string) {
+      const cached = cache.get(sqlText);
+      if (cached && !cached.busy) {
+        // Most recently used last, so the first key is the one to evict.
+        cache.delete(sqlText);
+        cache.set(sqlText, cached);
+        return cached;
+      }
+      const stmt = sqlite.prepare(sqlText);
+      if (!cached) {
+        cache.set(sqlText, stmt);
+        if (cache.size > statementCacheSize) cache.delete(cache.keys().next().value!);
+      }
+      return stmt;
+    },
+  };
 }
 
 export function openDatabase(opts: DatabaseOptions): Database {
@@ -83,7 +128,7 @@ export function openDatabase(opts: DatabaseOptions): Database {
   // Read pages straight from the OS page cache: searches and exports touch pages all over a large
   // file, and SQLite's default 2 MB cache made each of those reads a system call (bench/ figures).
   sqlite.pragma('mmap_size = 4294967296');
-  const db = new Kysely<DB>({ dialect: new SqliteDialectAfterFullDisk(sqlite) });
+  const db = new Kysely<DB>({ dialect: new SqliteDialectAfterFullDisk(sqlite, withStatementCache(sqlite)) });
   return { db, dialect: 'sqlite', url: null, schema: null, close: () => db.destroy() };
 }
 

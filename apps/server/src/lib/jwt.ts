@@ -38,10 +38,26 @@ export async function signToken(claims: NewTokenClaims, secret: string): Promise
 export type VerifyFailure = 'missing' | 'format' | 'signature' | 'expired';
 export type VerifyResult = { ok: true; claims: TokenClaims } | { ok: false; reason: VerifyFailure };
 
+/**
+ * Tokens whose signature has been checked, with their claims (issue 13: verifying an HS256
+ * signature through WebCrypto cost more than the rest of a small GET). A signature stays valid;
+ * expiry is checked again on every use, exactly as `jwtVerify` checks it, and whether the user
+ * still holds the token's roles is the caller's check, made every time.
+ */
+const verified = new Map<string, TokenClaims>();
+const verifiedCacheSize = 2000;
+
+function isExpired(claims: TokenClaims): boolean {
+  return claims.exp !== undefined && claims.exp <= nowSeconds();
+}
+
 /** Distinguishes the Sealog failure texts (missing, bad format, bad signature) and an expired session. */
 export async function verifyToken(token: string | undefined | null, secret: string): Promise<VerifyResult> {
   if (!token) return { ok: false, reason: 'missing' };
   if (token.split('.').length !== 3) return { ok: false, reason: 'missing' };
+  const cacheKey = `${secret}\n${token}`;
+  const known = verified.get(cacheKey);
+  if (known) return isExpired(known) ? { ok: false, reason: 'expired' } : { ok: true, claims: known };
   let payload: Record<string, unknown>;
   try {
     // currentDate follows Date.now(), so tests with a fake clock see expiry as users would.
@@ -52,14 +68,14 @@ export async function verifyToken(token: string | undefined | null, secret: stri
     return { ok: false, reason: 'format' };
   }
   if (typeof payload.id !== 'string') return { ok: false, reason: 'format' };
-  return {
-    ok: true,
-    claims: {
-      id: payload.id,
-      scope: Array.isArray(payload.scope) ? payload.scope.map(String) : [],
-      roles: Array.isArray(payload.roles) ? payload.roles.map(String) : [],
-      iat: typeof payload.iat === 'number' ? payload.iat : 0,
-      ...(typeof payload.exp === 'number' ? { exp: payload.exp } : {}),
-    },
-  };
+  const claims: TokenClaims = Object.freeze({
+    id: payload.id,
+    scope: Object.freeze(Array.isArray(payload.scope) ? payload.scope.map(String) : []) as string[],
+    roles: Object.freeze(Array.isArray(payload.roles) ? payload.roles.map(String) : []) as string[],
+    iat: typeof payload.iat === 'number' ? payload.iat : 0,
+    ...(typeof payload.exp === 'number' ? { exp: payload.exp } : {}),
+  });
+  if (verified.size >= verifiedCacheSize) verified.delete(verified.keys().next().value!);
+  verified.set(cacheKey, claims);
+  return { ok: true, claims };
 }

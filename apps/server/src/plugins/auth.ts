@@ -10,8 +10,8 @@ import { DeviceKeysRepository, type DeviceKeyRecord } from '../modules/device-ke
 import { UsersRepository, type UserRecord } from '../modules/users/users.repository.js';
 
 /**
- * The caller of an authenticated request. The user (or device key) is re-read from the database
- * every time. For a device key, `user` describes the key (its id and name, its roles) so that
+ * The caller of an authenticated request. The device key is re-read from the database every
+ * time, the user through a cache that every change to a user clears (users/user-cache.ts). For a device key, `user` describes the key (its id and name, its roles) so that
  * every service treats it as a user with exactly those roles; `key` says it is one.
  */
 export interface AuthContext {
@@ -156,7 +156,7 @@ export async function authenticateToken(
     );
   }
   const users = new UsersRepository(ctx.database.db);
-  const user = await users.findById(result.claims.id);
+  const user = await users.findForAuth(result.claims.id);
   if (
     !user ||
     user.disabled ||

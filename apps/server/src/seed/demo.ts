@@ -10,6 +10,7 @@ import { buildUserRecord } from '../modules/users/users.service.js';
 import { hashPassword } from '../lib/passwords.js';
 import { FramegrabRenderer } from './demo-images.js';
 import { boundingBoxFromStats, diveTimeline, DiveTrack, navDataArray, type NavFix } from './demo-navigation.js';
+import { serverRoot } from '../lib/paths.js';
 
 /**
  * Demo mode: the real cruise FKt230303 of R/V Falkor (too) and its dive S0492 (apps/server/demo,
@@ -18,7 +19,7 @@ import { boundingBoxFromStats, diveTimeline, DiveTrack, navDataArray, type NavFi
  * edits users made.
  */
 
-export const defaultDemoDir = path.resolve(import.meta.dirname, '../../demo');
+export const defaultDemoDir = path.join(serverRoot, 'demo');
 
 export const demoFiles = {
   users: 'demo_users.json',

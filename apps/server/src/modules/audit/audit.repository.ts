@@ -36,6 +36,16 @@ export class AuditRepository {
       .execute();
   }
 
+  async appendMany(rows: readonly NewAuditRow[]): Promise<void> {
+    // Within both engines' bound-parameter limits (12 columns).
+    for (let i = 0; i < rows.length; i += 500) {
+      await this.db
+        .insertInto('audit_log')
+        .values(rows.slice(i, i + 500).map((row) => ({ ...row, detail: null })))
+        .execute();
+    }
+  }
+
   private filtered(filter: AuditFilter) {
     let q = this.db.selectFrom('audit_log');
     if (filter.actor !== undefined) q = q.where('actor_name', '=', filter.actor);

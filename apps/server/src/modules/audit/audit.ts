@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import type { AuthContext } from '../../plugins/auth.js';
-import { AuditRepository } from './audit.repository.js';
+import { AuditRepository, type NewAuditRow } from './audit.repository.js';
 
 export interface Change {
   action: string;
@@ -31,9 +31,21 @@ export async function recordChange(
   actor: AuthContext | SelfActor | null,
   change: Change,
 ): Promise<void> {
+  await new AuditRepository(trx).append(auditRow(actor, change));
+}
+
+/** Several changes at once (one multi-row insert), as `recordChange` records each. */
+export async function recordChanges(
+  trx: Kysely<DB> | Transaction<DB>,
+  changes: ReadonlyArray<{ actor: AuthContext | null; change: Change }>,
+): Promise<void> {
+  await new AuditRepository(trx).appendMany(changes.map(({ actor, change }) => auditRow(actor, change)));
+}
+
+function auditRow(actor: AuthContext | SelfActor | null, change: Change): NewAuditRow {
   const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
   if (actor && 'self' in actor) {
-    await new AuditRepository(trx).append({
+    return {
       at: Date.now(),
       user_id: actor.self.id,
       key_id: null,
@@ -45,10 +57,9 @@ export async function recordChange(
       record_id: change.record_id,
       old_value: json(change.old_value),
       new_value: json(change.new_value),
-    });
-    return;
+    };
   }
-  await new AuditRepository(trx).append({
+  return {
     at: Date.now(),
     user_id: actor && !actor.key ? actor.user.id : null,
     key_id: actor?.key ? actor.key.id : null,
@@ -60,5 +71,5 @@ export async function recordChange(
     record_id: change.record_id,
     old_value: json(change.old_value),
     new_value: json(change.new_value),
-  });
+  };
 }

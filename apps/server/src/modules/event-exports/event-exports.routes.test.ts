@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newObjectId } from '@bathylog/shared';
 import { createTestApp, engines, type TestApp } from '../../../test/test-app.js';
 import { createRoleUsers, type RoleUsers } from '../../../test/role-tokens.js';
-import { insertCruise, insertLowering, loadDemoLowering, type DemoLowering } from '../../../test/factories-events.js';
+import {
+  insertAux,
+  insertCruise,
+  insertEvents,
+  insertLowering,
+  loadDemoLowering,
+  type DemoLowering,
+} from '../../../test/factories-events.js';
 
 type Json = Record<string, unknown>;
 
@@ -156,6 +163,89 @@ describe.each(engines)('event exports API on %s', (engine) => {
           .includes('basalt'),
       ),
     ).toBe(true);
+  });
+
+  it('CSV of a whole match (columns named by the database, rows read once) equals the CSV read twice', async () => {
+    const db = t.ctx.database.db;
+    const start = Date.UTC(2031, 0, 1);
+    const cruise = await insertCruise(db, { start_ts: start, stop_ts: start + 3_600_000 });
+    const [plain, repeated, dotted, lonely] = await insertEvents(db, [
+      { ts: start + 1000, event_value: 'PLAIN', event_free_text: 'two\nlines, "quoted"' },
+      {
+        ts: start + 2000,
+        event_value: 'REPEATED',
+        event_options: [
+          { event_option_name: 'type', event_option_value: 'a' },
+          { event_option_name: 'type', event_option_value: 'b' },
+          { event_option_name: 'type_2', event_option_value: 'c' },
+        ],
+      },
+      {
+        ts: start + 3000,
+        event_value: 'DOTTED',
+        event_options: [{ event_option_name: 'zeta', event_option_value: '1' }],
+      },
+      { ts: start + 4000, event_value: 'NO AUX' },
+    ]);
+    await insertAux(db, [
+      { event_id: plain!, data_source: 'nav', data_array: [{ data_name: 'depth', data_value: 12.5, data_uom: 'm' }] },
+      {
+        event_id: repeated!,
+        data_source: 'cam',
+        data_array: [
+          { data_name: 'file', data_value: 'a.jpg' },
+          { data_name: 'file', data_value: 'b.jpg' },
+        ],
+      },
+      { event_id: dotted!, data_source: 'a.b', data_array: [{ data_name: 'c', data_value: 1 }] },
+      { event_id: dotted!, data_source: 'a', data_array: [{ data_name: 'b.c', data_value: 2 }] },
+    ]);
+    expect(lonely).toBeDefined();
+    const once = await get(`/event_exports/bycruise/${cruise}?format=csv`);
+    const twice = await get(`/event_exports/bycruise/${cruise}?format=csv&limit=100000`);
+    expect(once.statusCode).toBe(200);
+    expect(once.body).toBe(twice.body);
+    expect(parseCsv(once.body)[0]).toEqual([
+      'id',
+      'ts',
+      'event_value',
+      'event_author',
+      'event_free_text',
+      'event_option.type',
+      'event_option.type_2',
+      'event_option.type_2_2',
+      'event_option.zeta',
+      'a.b.c_2_uom',
+      'a.b.c_2_value',
+      'a.b.c_uom',
+      'a.b.c_value',
+      'cam.file_2_uom',
+      'cam.file_2_value',
+      'cam.file_uom',
+      'cam.file_value',
+      'nav.depth_uom',
+      'nav.depth_value',
+    ]);
+    expect(once.body.split('\n')).toHaveLength(5);
+    // With record ids: the cruise column is there (every event is in the cruise), no lowering column.
+    const withIds = await get(`/event_exports/bycruise/${cruise}?format=csv&add_record_ids=true`);
+    expect(withIds.body).toBe(
+      (await get(`/event_exports/bycruise/${cruise}?format=csv&add_record_ids=true&limit=9999`)).body,
+    );
+    expect(parseCsv(withIds.body)[0]!.slice(0, 3)).toEqual(['id', 'cruise_id', 'ts']);
+    expect(parseCsv(withIds.body)[0]).not.toContain('lowering_id');
+    const filtered = await get(`/event_exports/bycruise/${cruise}?format=csv&value=PLAIN`);
+    expect(parseCsv(filtered.body)[0]).toEqual([
+      'id',
+      'ts',
+      'event_value',
+      'event_author',
+      'event_free_text',
+      'nav.depth_uom',
+      'nav.depth_value',
+    ]);
+    const none = await get(`/event_exports/bycruise/${cruise}?format=csv&value=NOTHING`);
+    expect(none.statusCode).toBe(404);
   });
 
   it('pages offset first, then limit (Sealog applied the limit first, §12 item 8); no row cap', async () => {

@@ -12,8 +12,10 @@ import {
   jsonContentType,
   mapChunks,
   type Output,
+  type RecordIdFields,
 } from '../events/event-output.js';
 import { EventQueries, type EventScope } from '../events/event-queries.js';
+import type { ResolvedFilter } from '../events/event-search.js';
 import { EventsRepository } from '../events/events.repository.js';
 import { RecordIds } from '../events/record-windows.repository.js';
 
@@ -37,8 +39,23 @@ export class EventExportsService {
     const window = await this.queries.window(caller, scope, notFound(scope));
     const resolved = await this.queries.resolve(query, window, 'exact');
     const rows = this.queries.rows(resolved, { order: 'asc', offset: query.offset, limit: query.limit });
-    const items = this.queries.items(rows, { aux: true, ids: await this.queries.recordIds(query.add_record_ids) });
-    return query.format === 'csv' ? eventCsvOutput(items) : jsonArrayOutput(mapChunks(items, eventJson));
+    const recordIds = await this.queries.recordIds(query.add_record_ids);
+    const items = this.queries.items(rows, { aux: true, ids: recordIds });
+    if (query.format !== 'csv') return jsonArrayOutput(mapChunks(items, eventJson));
+    // The whole match: the database names the columns, and the rows are read once.
+    const whole = !query.offset && query.limit === undefined;
+    return eventCsvOutput(items, whole ? await this.knownColumns(resolved, recordIds) : null);
+  }
+
+  /** What an event CSV header needs, asked of the database: column shapes, record-id columns. */
+  private async knownColumns(resolved: ResolvedFilter, recordIds: RecordIds | null) {
+    const search = this.queries.search;
+    const shapes = await search.csvShapes(resolved);
+    if (!shapes) return null;
+    const ids: RecordIdFields = {};
+    if (recordIds && (await search.anyWithin(resolved, recordIds.windows('cruise')))) ids.cruise_id = '';
+    if (recordIds && (await search.anyWithin(resolved, recordIds.windows('lowering')))) ids.lowering_id = '';
+    return { shapes, ids };
   }
 
   async get(id: string, query: EventGetQuery): Promise<Output> {

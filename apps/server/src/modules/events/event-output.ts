@@ -38,7 +38,7 @@ export function sendOutput(reply: FastifyReply, out: Output) {
   return reply.type(out.contentType).send(out.body);
 }
 
-/** A source of chunks that can be read more than once (CSV reads it twice: columns, then rows). */
+/** A source of chunks that can be read more than once (CSV without known shapes reads it twice: columns, then rows). */
 export type ChunkSource<T> = () => AsyncIterable<T[]>;
 
 export function mapChunks<T, U>(source: ChunkSource<T>, map: (item: T) => U): ChunkSource<U> {
@@ -213,20 +213,48 @@ export async function jsonArrayOutput(source: ChunkSource<string>): Promise<Outp
   return { contentType: jsonContentType, body: Readable.from(write(), { objectMode: false }) };
 }
 
+/** The column names of one event shape, as `EventSearch.csvShapes` returns them (JSON text). */
+export interface CsvShape {
+  options: string;
+  aux: string;
+}
+
+const strings = (list: unknown): string[] =>
+  Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string') : [];
+
+/** Shapes from the database → the names an event of that shape has columns for. */
+function shapeNames(shape: CsvShape, ids: RecordIdFields): ColumnNames {
+  const aux = parseJson<unknown[]>(shape.aux, []);
+  return {
+    options: strings(parseJson<unknown>(shape.options, [])),
+    aux: (Array.isArray(aux) ? aux : []).map((a) => {
+      const [source, names] = Array.isArray(a) ? (a as [unknown, unknown]) : [];
+      return { source: String(source), names: strings(names) };
+    }),
+    ids,
+  };
+}
+
 /**
- * Event CSV (reference §6.1), streamed. The header needs every column of every row, so the
- * source is read once for the column names only and once more for the rows.
+ * Event CSV (reference §6.1), streamed. The header needs every column of every row. With
+ * `shapes` (the distinct column shapes of the matching events, read by the database without
+ * the rows) the rows are read once; without, the source is read once for the column names only
+ * and once more for the rows.
  */
-export async function eventCsvOutput(source: ChunkSource<EventItem>): Promise<Output> {
+export async function eventCsvOutput(
+  source: ChunkSource<EventItem>,
+  known?: { shapes: CsvShape[]; ids: RecordIdFields } | null,
+): Promise<Output> {
+  if (known) return oneReadCsv(source, known.shapes, known.ids);
   const columns = new EventCsvColumns();
-  const shapes = new Set<string>();
+  const seen = new Set<string>();
   let rows = 0;
   for await (const chunk of source()) {
     for (const item of chunk) {
       const names = columnNames(item);
       const key = shapeKey(names);
-      if (shapes.has(key)) continue;
-      if (shapes.size < 10_000) shapes.add(key); // bounded: every event could have its own shape
+      if (seen.has(key)) continue;
+      if (seen.size < 10_000) seen.add(key); // bounded: every event could have its own shape
 
       columns.add(flattenEventForCsv(columnsEvent(item, names)));
     }
@@ -239,6 +267,31 @@ export async function eventCsvOutput(source: ChunkSource<EventItem>): Promise<Ou
     for await (const chunk of source()) {
       if (chunk.length > 0)
         yield `\n${chunk.map((item) => eventCsvLine(header, flattenEventForCsv(csvEvent(item)))).join('\n')}`;
+    }
+  }
+  return { contentType: csvContentType, body: Readable.from(write(), { objectMode: false }) };
+}
+
+/** `ids`: the record-id columns some row has (their values do not matter here). */
+async function oneReadCsv(source: ChunkSource<EventItem>, shapes: CsvShape[], ids: RecordIdFields): Promise<Output> {
+  const it = source()[Symbol.asyncIterator]();
+  const first = await nextNonEmpty(it);
+  if (!first) throw noRecords();
+  const columns = new EventCsvColumns();
+  for (const shape of shapes) {
+    const names = shapeNames(shape, ids);
+    const blank: EventItem = { row: first[0]!.row, ...(first[0]!.aux !== undefined ? { aux: [] } : {}), ids };
+    columns.add(flattenEventForCsv(columnsEvent(blank, names)));
+  }
+  const header = columns.header();
+  const line = (item: EventItem) => eventCsvLine(header, flattenEventForCsv(csvEvent(item)));
+  async function* write() {
+    try {
+      yield `${eventCsvHeaderLine(header)}\n${first!.map(line).join('\n')}`;
+      for (let chunk = await nextNonEmpty(it); chunk; chunk = await nextNonEmpty(it))
+        yield `\n${chunk.map(line).join('\n')}`;
+    } finally {
+      await it.return?.();
     }
   }
   return { contentType: csvContentType, body: Readable.from(write(), { objectMode: false }) };

@@ -36,6 +36,16 @@ export class EventsRepository {
     await this.db.insertInto('events').values(row).execute();
   }
 
+  /** Several rows at once (multi-row inserts within both engines' bound-parameter limits). */
+  async insertMany(rows: readonly EventsTable[]): Promise<void> {
+    for (let i = 0; i < rows.length; i += 500) {
+      await this.db
+        .insertInto('events')
+        .values(rows.slice(i, i + 500))
+        .execute();
+    }
+  }
+
   async update(id: string, patch: Partial<Omit<EventsTable, 'id'>>): Promise<void> {
     if (Object.keys(patch).length === 0) return;
     await this.db.updateTable('events').set(patch).where('id', '=', id).execute();

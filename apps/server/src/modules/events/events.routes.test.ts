@@ -448,6 +448,40 @@ describe.each(engines)('events API on %s', (engine) => {
       expect(again.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: 'duplicate event ID' });
     });
 
+    it('concurrent creates are each stored once; a repeated id among them fails only its own request', async () => {
+      await wipe();
+      const repeated = newObjectId();
+      const bodies = Array.from({ length: 30 }, (_, i) =>
+        i === 10 || i === 20 ? { id: repeated, event_value: `REPEAT ${i}` } : { event_value: `BATCH ${i}` },
+      );
+      const answers = await Promise.all(bodies.map((body) => t.api('POST', '/events', { token: admin, body })));
+      const statuses = answers.map((r) => r.statusCode);
+      expect(statuses.filter((s) => s === 201)).toHaveLength(29);
+      const refused = answers.filter((r) => r.statusCode !== 201);
+      expect(refused.map((r) => r.json())).toEqual([
+        { statusCode: 400, error: 'Bad Request', message: 'duplicate event ID' },
+      ]);
+      const ids = answers
+        .filter((r) => r.statusCode === 201)
+        .map((r) => (r.json() as { insertedId: string }).insertedId);
+      expect(new Set(ids).size).toBe(29);
+      const stored = await t.ctx.database.db.selectFrom('events').select(['id', 'event_value']).execute();
+      expect(stored.map((r) => r.id).sort()).toEqual([...ids].sort());
+      // The stored repeat is the one whose request was answered 201.
+      const winner = answers.findIndex((r) => r.statusCode === 201 && (r.json() as Json).insertedId === repeated);
+      expect(stored.find((r) => r.id === repeated)?.event_value).toBe(bodies[winner]!.event_value);
+      // One audit row per stored event: the refused create left none.
+      const audited = await t.ctx.database.db
+        .selectFrom('audit_log')
+        .select('record_id')
+        .where('record_type', '=', 'event')
+        .where('action', '=', 'create')
+        .where('record_id', 'in', ids)
+        .execute();
+      expect(audited).toHaveLength(29);
+      expect((await get('/events/count')).json()).toEqual({ events: 29 });
+    });
+
     it('refuses bad bodies with 400 naming the field, and stores nothing', async () => {
       const cases: Array<[unknown, string]> = [
         [{}, '"event_value" is required'],

@@ -115,6 +115,11 @@ export class RecordIds {
     return undefined;
   }
 
+  /** The record windows of a kind, sorted by start. */
+  windows(kind: 'cruise' | 'lowering'): ReadonlyArray<{ start_ts: number; stop_ts: number }> {
+    return kind === 'cruise' ? this.cruises : this.lowerings;
+  }
+
   for(ts: number): { cruise_id?: string; lowering_id?: string } {
     const cruise = RecordIds.first(this.cruises, ts);
     const lowering = RecordIds.first(this.lowerings, ts);

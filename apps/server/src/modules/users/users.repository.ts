@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { DB, UsersTable } from '../../db/schema.js';
 import { parseJson } from '../../lib/json.js';
+import { userCache } from './user-cache.js';
 
 /** A user row with its JSON and flag columns decoded. */
 export interface UserRecord {
@@ -56,6 +57,19 @@ export interface UserListQuery {
 
 export class UsersRepository {
   constructor(private readonly db: Kysely<DB> | Transaction<DB>) {}
+
+  /**
+   * The user as authentication sees it: from the short-lived cache (user-cache.ts) when this is
+   * the database's own handle, else read (and kept).
+   */
+  async findForAuth(id: string): Promise<UserRecord | undefined> {
+    const cached = userCache.get(this.db, id);
+    if (cached) return cached;
+    const readAt = Date.now();
+    const user = await this.findById(id);
+    if (user) userCache.set(this.db, user, readAt);
+    return user;
+  }
 
   async findById(id: string): Promise<UserRecord | undefined> {
     const row = await this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
@@ -126,18 +140,24 @@ export class UsersRepository {
   async update(id: string, patch: UserPatch): Promise<void> {
     const row = toRow(patch);
     if (Object.keys(row).length === 0) return;
+    userCache.invalidate([id]);
     await this.db.updateTable('users').set(row).where('id', '=', id).execute();
+    userCache.invalidate([id]);
   }
 
   async delete(id: string): Promise<number> {
+    userCache.invalidate([id]);
     const result = await this.db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+    userCache.invalidate([id]);
     return Number(result.numDeletedRows);
   }
 
   /** Deletes the given ids and returns how many went. */
   async deleteMany(ids: string[]): Promise<number> {
     if (ids.length === 0) return 0;
+    userCache.invalidate(ids);
     const result = await this.db.deleteFrom('users').where('id', 'in', ids).executeTakeFirst();
+    userCache.invalidate(ids);
     return Number(result.numDeletedRows);
   }
 }

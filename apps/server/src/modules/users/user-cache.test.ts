@@ -1,0 +1,76 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { messages } from '@bathylog/shared';
+import { createTestApp, engines, type TestApp } from '../../../test/test-app.js';
+import { createUser } from '../../../test/factories-cruises.js';
+import { userCacheLifetimeMs } from './user-cache.js';
+import { UsersRepository } from './users.repository.js';
+
+describe.each(engines)('the cached caller on %s', (engine) => {
+  let t: TestApp;
+  let admin: string;
+  let n = 0;
+
+  beforeEach(async () => {
+    // The clock moves on past the moment after a login (itself a change of the user, whose reads
+    // are not kept), so the reads below come from the cache.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    t = await createTestApp(engine);
+    admin = await t.login('admin', 'demo');
+  });
+  afterEach(async () => {
+    vi.useRealTimers();
+    await t.close();
+  });
+
+  const whoAmI = (token: string) => t.api('GET', '/custom_vars', { token });
+  const settle = () => vi.setSystemTime(Date.now() + 2 * userCacheLifetimeMs);
+
+  it('a role changed through the repository takes effect on the very next request', async () => {
+    const { id, token } = await createUser(t, admin, `u${++n}`, ['event_logger']);
+    // Twice, so the second answer came from the cache.
+    settle();
+    expect((await whoAmI(token)).statusCode).toBe(200);
+    expect((await whoAmI(token)).statusCode).toBe(200);
+    await new UsersRepository(t.ctx.database.db).update(id, { roles: ['event_watcher'] });
+    const res = await whoAmI(token);
+    expect(res.statusCode).toBe(401);
+    expect((res.json() as { message: string }).message).toBe(messages.invalidCredentials);
+  });
+
+  it('a user disabled by an admin is refused at once, and let back in at once', async () => {
+    const { id, token } = await createUser(t, admin, `u${++n}`, ['event_logger']);
+    settle();
+    expect((await whoAmI(token)).statusCode).toBe(200);
+    expect((await t.api('PATCH', `/users/${id}`, { token: admin, body: { disabled: true } })).statusCode).toBe(204);
+    expect((await whoAmI(token)).statusCode).toBe(401);
+    expect((await t.api('PATCH', `/users/${id}`, { token: admin, body: { disabled: false } })).statusCode).toBe(204);
+    expect((await whoAmI(token)).statusCode).toBe(200);
+  });
+
+  it('keeps the caller for a moment only: a change made outside the server shows after the lifetime', async () => {
+    const { id, token } = await createUser(t, admin, `u${++n}`, ['event_logger']);
+    settle();
+    expect((await whoAmI(token)).statusCode).toBe(200);
+    await t.ctx.database.db.updateTable('users').set({ disabled: 1 }).where('id', '=', id).execute();
+    vi.setSystemTime(Date.now() + userCacheLifetimeMs + 1);
+    expect((await whoAmI(token)).statusCode).toBe(401);
+  });
+
+  it('a deleted user is refused at once', async () => {
+    const { id, token } = await createUser(t, admin, `u${++n}`, ['event_logger']);
+    settle();
+    expect((await whoAmI(token)).statusCode).toBe(200);
+    expect((await t.api('DELETE', `/users/${id}`, { token: admin })).statusCode).toBe(204);
+    expect((await whoAmI(token)).statusCode).toBe(401);
+  });
+
+  it('sign out everywhere revokes a cached caller at once', async () => {
+    const { id, token } = await createUser(t, admin, `u${++n}`, ['event_logger']);
+    settle();
+    expect((await whoAmI(token)).statusCode).toBe(200);
+    expect((await t.api('POST', `/users/${id}/signOutEverywhere`, { token: admin })).statusCode).toBe(204);
+    const res = await whoAmI(token);
+    expect(res.statusCode).toBe(401);
+    expect((res.json() as { message: string }).message).toBe(messages.tokenRevoked);
+  });
+});

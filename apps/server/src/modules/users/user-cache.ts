@@ -1,0 +1,65 @@
+import type { UserRecord } from './users.repository.js';
+
+/**
+ * Users as authentication reads them, kept for a moment (issue 13: re-reading the caller for
+ * every request was a third of a small GET). Every write to a user goes through
+ * UsersRepository, which drops the user from here, so a changed role, a disabled account or a
+ * revocation takes effect on the next request. A read that began within `lifetimeMs` of such a
+ * change is not kept (on PostgreSQL it may have seen the row before the change's commit), and an
+ * entry lives `lifetimeMs` at most, which bounds how long another process's change (PostgreSQL
+ * with several servers) can go unseen.
+ */
+export const userCacheLifetimeMs = 1000;
+const maxEntries = 5000;
+
+interface Entry {
+  /** The database the user was read from (tests run many databases in one process). */
+  source: object;
+  user: UserRecord;
+  at: number;
+}
+
+const entries = new Map<string, Entry>();
+const changedAt = new Map<string, number>();
+
+const copy = (user: UserRecord): UserRecord => ({ ...user, roles: [...user.roles] });
+
+export const userCache = {
+  get(source: object, id: string): UserRecord | undefined {
+    const entry = entries.get(id);
+    if (!entry || entry.source !== source) return undefined;
+    if (Date.now() - entry.at > userCacheLifetimeMs) {
+      entries.delete(id);
+      return undefined;
+    }
+    return copy(entry.user);
+  },
+
+  /** Keeps a user read at `readAt` (when the query was sent), unless it changed since shortly before. */
+  set(source: object, user: UserRecord, readAt: number): void {
+    const changed = changedAt.get(user.id);
+    if (changed !== undefined && readAt - changed < userCacheLifetimeMs) return;
+    if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
+    entries.set(user.id, { source, user: copy(user), at: readAt });
+  },
+
+  /** A user changed (or went): forget it, and keep no read of it for a moment. */
+  invalidate(ids: readonly string[]): void {
+    const now = Date.now();
+    for (const id of ids) {
+      entries.delete(id);
+      changedAt.delete(id);
+      changedAt.set(id, now);
+    }
+    // Changes older than the lifetime no longer matter.
+    for (const [id, at] of changedAt) {
+      if (now - at < userCacheLifetimeMs) break;
+      changedAt.delete(id);
+    }
+  },
+
+  clear(): void {
+    entries.clear();
+    changedAt.clear();
+  },
+};

@@ -1,0 +1,284 @@
+/**
+ * Request overhead and durable event writes (issue 13), each beside its anchor in one run, with
+ * autocannon at 50 connections against servers in child processes (throughput-server.ts):
+ * - an authenticated `GET /custom_vars` of the real server vs a bare Fastify JSON echo route
+ *   (target: at least 50%);
+ * - `POST /events` of the real server (auth, validation, audit, search indexing, realtime
+ *   publish) vs a bare Fastify route doing one durable insert of the same row per request with the
+ *   same database settings (target: at least 60%, p99 under 20 ms).
+ * SQLite runs with `synchronous = FULL` on both sides; PostgreSQL with its defaults
+ * (`synchronous_commit = on`) when BENCH_DATABASE_URL is set. Each pair runs BENCH_ROUNDS times
+ * (default 2), alternating, and the figures of every round are kept; after the write runs the
+ * events stored are counted against the 2xx answers (nothing acknowledged may be missing).
+ * Writes bench/results/throughput.json and .md.
+ *
+ * Env: BENCH_DATABASE_URL, BENCH_ENGINES (default "sqlite,postgres"), BENCH_DURATION (s, default 8),
+ * BENCH_CONNECTIONS (default 50), BENCH_PORT (default 8600).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import SQLite from 'better-sqlite3';
+import { benchDir, log, repoRoot, resultsDir, sleep } from './support.js';
+
+const duration = Number(process.env.BENCH_DURATION ?? 8);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
+const basePort = Number(process.env.BENCH_PORT ?? 8600);
+const adminPassword = 'bench-admin';
+const api = '/sealog-server/api/v1';
+
+type Engine = 'sqlite' | 'postgres';
+
+interface Run {
+  label: string;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  max: number;
+  non2xx: number;
+  errors: number;
+  total: number;
+  loadAverage: number;
+}
+
+const eventBody = JSON.stringify({
+  event_value: 'OBSERVATION',
+  event_options: [
+    { event_option_name: 'type', event_option_value: 'octopus' },
+    { event_option_name: 'quantity_of_animals', event_option_value: '2-10' },
+  ],
+  event_free_text: 'small octopus near the vehicle on a basalt ledge',
+});
+
+function startChild(kind: string, port: number, env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', path.join(benchDir, 'throughput-server.ts'), kind], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      BATHYLOG_MODE: 'production',
+      BATHYLOG_ADMIN_PASSWORD: adminPassword,
+      BATHYLOG_SECRET: 'bench-secret',
+      BATHYLOG_ASNAP_ENABLED: 'false',
+      BATHYLOG_RATE_LIMIT_PER_ADDRESS: '0',
+      BATHYLOG_RATE_LIMIT_PER_KEY: '0',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+}
+
+async function waitUp(child: ChildProcess, url: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      const res = await fetch(url);
+      if (res.status < 500) return;
+    } catch {
+      // not up yet
+    }
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    if (Date.now() > deadline) throw new Error(`server at ${url} did not start`);
+    await sleep(200);
+  }
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+async function cannon(
+  label: string,
+  url: string,
+  opts: { method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string },
+): Promise<Run> {
+  const result = await autocannon({
+    url,
+    connections,
+    duration,
+    method: opts.method ?? 'GET',
+    headers: opts.headers ?? {},
+    ...(opts.body ? { body: opts.body } : {}),
+  });
+  const run: Run = {
+    label,
+    requestsPerSecond: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    max: result.latency.max,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    total: result['2xx'],
+    loadAverage: Math.round(os.loadavg()[0]! * 100) / 100,
+  };
+  log(
+    `  ${label}: ${run.requestsPerSecond} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms (non-2xx ${run.non2xx}, errors ${run.errors}, load ${run.loadAverage})`,
+  );
+  return run;
+}
+
+interface EngineResult {
+  engine: Engine;
+  date: string;
+  loadAverageBefore: number[];
+  overhead: Array<{ echo: Run; customVars: Run; ratio: number }>;
+  writes: Array<{ insert: Run; events: Run; ratio: number }>;
+  eventsAcknowledged: number;
+  eventsStored: number;
+}
+
+async function benchEngine(engine: Engine): Promise<EngineResult> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bathylog-throughput-'));
+  const children: ChildProcess[] = [];
+  let pgCleanup: (() => Promise<void>) | null = null;
+  const env: Record<string, string> = { BATHYLOG_DATA: path.join(dir, 'app') };
+  const insertEnv: Record<string, string> = { BENCH_KIND_DB: path.join(dir, 'insert.sqlite') };
+  if (engine === 'postgres') {
+    const base = process.env.BENCH_DATABASE_URL!;
+    const names = [`bathylog_tp_app_${process.pid}`, `bathylog_tp_raw_${process.pid}`];
+    const admin = new pg.Client({ connectionString: base });
+    await admin.connect();
+    for (const n of names) {
+      await admin.query(`DROP DATABASE IF EXISTS ${n}`);
+      await admin.query(`CREATE DATABASE ${n}`);
+    }
+    await admin.end();
+    const urlOf = (n: string) => {
+      const u = new URL(base);
+      u.pathname = `/${n}`;
+      return u.toString();
+    };
+    env.DATABASE_URL = urlOf(names[0]!);
+    insertEnv.DATABASE_URL = urlOf(names[1]!);
+    pgCleanup = async () => {
+      const a = new pg.Client({ connectionString: base });
+      await a.connect();
+      for (const n of names) await a.query(`DROP DATABASE IF EXISTS ${n}`);
+      await a.end();
+    };
+  }
+  const ports = { echo: basePort, app: basePort + 1, insert: basePort + 2 };
+  const result: EngineResult = {
+    engine,
+    date: new Date().toISOString(),
+    loadAverageBefore: os.loadavg().map((x) => Math.round(x * 100) / 100),
+    overhead: [],
+    writes: [],
+    eventsAcknowledged: 0,
+    eventsStored: 0,
+  };
+  try {
+    const echo = startChild('echo', ports.echo, {});
+    const app = startChild('app', ports.app, env);
+    const insert = startChild('insert', ports.insert, insertEnv);
+    children.push(echo, app, insert);
+    await waitUp(echo, `http://127.0.0.1:${ports.echo}/echo`);
+    await waitUp(app, `http://127.0.0.1:${ports.app}/sealog-server`);
+    await waitUp(insert, `http://127.0.0.1:${ports.insert}/echo`);
+    const login = await fetch(`http://127.0.0.1:${ports.app}${api}/auth/login`, {
+      method: 'POST',
+      body: JSON.stringify({ username: 'admin', password: adminPassword }),
+      headers: { 'content-type': 'application/json' },
+    });
+    if (!login.ok) throw new Error(`login: ${login.status} ${await login.text()}`);
+    const token = ((await login.json()) as { token: string }).token;
+    const auth = { authorization: `Bearer ${token}` };
+    const json = { 'content-type': 'application/json' };
+    const before = await countEvents(engine, env);
+    log(`${engine}: ${connections} connections, ${duration} s per run, ${rounds} rounds`);
+    for (let i = 0; i < rounds; i++) {
+      const e = await cannon('bare echo GET', `http://127.0.0.1:${ports.echo}/echo`, {});
+      const c = await cannon('GET /custom_vars (authenticated)', `http://127.0.0.1:${ports.app}${api}/custom_vars`, {
+        headers: auth,
+      });
+      result.overhead.push({ echo: e, customVars: c, ratio: round2(c.requestsPerSecond / e.requestsPerSecond) });
+    }
+    for (let i = 0; i < rounds; i++) {
+      const b = await cannon('bare durable insert POST', `http://127.0.0.1:${ports.insert}/events`, {
+        method: 'POST',
+        headers: json,
+        body: eventBody,
+      });
+      const p = await cannon('POST /events (authenticated)', `http://127.0.0.1:${ports.app}${api}/events`, {
+        method: 'POST',
+        headers: { ...auth, ...json },
+        body: eventBody,
+      });
+      result.eventsAcknowledged += p.total;
+      result.writes.push({ insert: b, events: p, ratio: round2(p.requestsPerSecond / b.requestsPerSecond) });
+    }
+    for (const child of children) await stop(child);
+    result.eventsStored = (await countEvents(engine, env)) - before;
+    log(`${engine}: ${result.eventsAcknowledged} events acknowledged, ${result.eventsStored} stored`);
+  } finally {
+    for (const child of children) await stop(child);
+    rmSync(dir, { recursive: true, force: true });
+    if (pgCleanup) await pgCleanup();
+  }
+  return result;
+}
+
+async function countEvents(engine: Engine, env: Record<string, string>): Promise<number> {
+  if (engine === 'postgres') {
+    const c = new pg.Client({ connectionString: env.DATABASE_URL });
+    await c.connect();
+    const r = await c.query<{ n: string }>('SELECT count(*) AS n FROM events');
+    await c.end();
+    return Number(r.rows[0]!.n);
+  }
+  const db = new SQLite(path.join(env.BATHYLOG_DATA!, 'bathylog.sqlite'), { readonly: true });
+  const n = (db.prepare('SELECT count(*) AS n FROM events').get() as { n: number }).n;
+  db.close();
+  return n;
+}
+
+const round2 = (x: number) => Math.round(x * 100) / 100;
+
+function markdown(results: EngineResult[], meta: Record<string, unknown>): string {
+  const lines = [
+    '# Request overhead and durable event writes',
+    '',
+    `Run ${String(meta.date)} on ${String(meta.cpus)} cores, Node ${String(meta.node)}: autocannon, ${connections} connections, ${duration} s per run, runs alternating. SQLite with \`synchronous = FULL\` on both sides of each pair; PostgreSQL with its defaults (\`synchronous_commit = on\`). Load average = the machine's 1-minute load when each run ended (other engineers share this 2-core machine).`,
+    '',
+  ];
+  for (const r of results) {
+    lines.push(`## ${r.engine}`, '', `Load average before: ${r.loadAverageBefore.join(', ')}`, '');
+    lines.push('| run | req/s | p50 ms | p99 ms | non-2xx | load |', '|---|---|---|---|---|---|');
+    const row = (x: Run) =>
+      `| ${x.label} | ${x.requestsPerSecond} | ${x.p50} | ${x.p99} | ${x.non2xx + x.errors} | ${x.loadAverage} |`;
+    for (const o of r.overhead)
+      lines.push(row(o.echo), row(o.customVars), `| **ratio (target ≥ 0.5)** | **${o.ratio}** | | | | |`);
+    for (const w of r.writes)
+      lines.push(row(w.insert), row(w.events), `| **ratio (target ≥ 0.6)** | **${w.ratio}** | | | | |`);
+    lines.push('', `Events acknowledged (2xx) ${r.eventsAcknowledged}, stored ${r.eventsStored}.`, '');
+  }
+  return lines.join('\n');
+}
+
+async function main() {
+  mkdirSync(resultsDir, { recursive: true });
+  const engines = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',') as Engine[];
+  const results: EngineResult[] = [];
+  for (const engine of engines) {
+    if (engine === 'postgres' && !process.env.BENCH_DATABASE_URL) continue;
+    results.push(await benchEngine(engine));
+  }
+  const meta = { date: new Date().toISOString(), cpus: os.cpus().length, node: process.version, connections, duration };
+  writeFileSync(path.join(resultsDir, 'throughput.json'), JSON.stringify({ meta, results }, null, 2) + '\n');
+  writeFileSync(path.join(resultsDir, 'throughput.md'), markdown(results, meta));
+  log('results in bench/results/throughput.{json,md}');
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
