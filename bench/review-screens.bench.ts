@@ -163,6 +163,35 @@ async function step(page: Page, act: 'down' | 'slider'): Promise<number> {
   ) as Promise<number>;
 }
 
+/**
+ * BENCH_PROFILE=1: where one navigation of each screen spends its time, logged (not written to
+ * the results): each API request (start, end, bytes on the wire) and the main thread's long tasks.
+ */
+async function profile(page: Page, url: string, loweringId: string): Promise<void> {
+  await page.addInitScript(`
+    window.__longTasks = [];
+    new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longTasks.push([Math.round(e.startTime), Math.round(e.duration)]); })
+      .observe({ type: 'longtask', buffered: true });
+  `);
+  const screens: Array<[string, string]> = [
+    ['replay', '[data-testid="event-line"].active'],
+    ['map', 'img.leaflet-marker-icon'],
+    ['gallery', '[data-testid="gallery-image"] img'],
+  ];
+  for (const [screen, selector] of screens) {
+    const done = await timeToSelector(page, `${url}/review_${screen}/${loweringId}`, selector);
+    const report = (await page.evaluate(`({
+      requests: performance.getEntriesByType('resource')
+        .filter((e) => e.name.includes('/api/') || e.name.includes('.js'))
+        .map((e) => [e.name.split('/').slice(-2).join('/').slice(0, 90), Math.round(e.startTime), Math.round(e.responseEnd), e.encodedBodySize]),
+      longTasks: window.__longTasks,
+    })`)) as { requests: unknown[]; longTasks: unknown[] };
+    log(`profile ${screen}: done at ${Math.round(done)} ms`);
+    for (const r of report.requests) log(`  request ${JSON.stringify(r)}`);
+    log(`  long tasks [start, ms]: ${JSON.stringify(report.longTasks)}`);
+  }
+}
+
 async function main() {
   const web = process.env.BENCH_WEB_DIR ?? path.join(root, 'apps/web/dist');
   if (!existsSync(path.join(web, 'index.html')))
@@ -187,6 +216,7 @@ async function main() {
     // Warm the server's caches and the browser's code cache once, as a returning user has them.
     await timeToSelector(page, `${server.url}/review_replay/${loweringId}`, '[data-testid="event-line"].active');
 
+    if (process.env.BENCH_PROFILE) await profile(page, server.url, loweringId);
     const interactive: Record<string, number[]> = { replay: [], map: [], mapTrack: [], gallery: [] };
     for (let i = 0; i < 3; i++) {
       interactive.replay!.push(

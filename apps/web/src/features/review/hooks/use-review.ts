@@ -1,7 +1,7 @@
 import { useCallback, useMemo } from 'react';
 import { useEventExport } from '../../events/api/events';
 import { eventFilterQuery } from '../../event-management/lib/event-filter';
-import { useReviewEvents, useReviewLive, useReviewLowering } from '../api/review';
+import { useReviewEvents, useReviewEventsHead, useReviewLive, useReviewLowering } from '../api/review';
 import { reviewActions, useReviewStore } from '../review-store';
 
 /** Filtered events per page on the review lists (client-behaviour §10.1). */
@@ -22,7 +22,12 @@ export function useReview(loweringId: string) {
     [store.filter, store.hideAsnap],
   );
   const list = useReviewEvents(loweringId, query);
-  const events = useMemo(() => list.data ?? [], [list.data]);
+  // A long dive's whole list takes a while: its first page shows meanwhile (list, header, data
+  // cards); the slider, the play buttons and paging wait for the whole list.
+  const useHead = list.data === undefined && store.selectedId === null;
+  const head = useReviewEventsHead(loweringId, query, reviewPageSize, useHead);
+  const headEvents = useHead ? head.data : undefined;
+  const events = useMemo(() => list.data ?? headEvents ?? [], [list.data, headEvents]);
   const found = store.selectedId === null ? -1 : events.findIndex((e) => e.id === store.selectedId);
   const index = found === -1 ? 0 : found;
   const selected = events[index] ?? null;
@@ -42,6 +47,10 @@ export function useReview(loweringId: string) {
     lowering,
     query,
     list,
+    /** Nothing to show yet: neither the whole list nor its first page has arrived. */
+    listPending: list.data === undefined && headEvents === undefined && !list.isError,
+    /** The whole filtered list is there (the slider and paging run over it). */
+    complete: list.data !== undefined,
     events,
     index,
     selected,
