@@ -5,8 +5,9 @@
  *
  * Figures (not a test: it asserts nothing), written to bench/results/review-screens.json and .md:
  *  - per screen (replay, map, gallery): time from navigation start to interactive (the selected
- *    event's line and header on screen; gallery: the first thumbnail decoded), and for the map the
- *    time until the whole trackline is drawn;
+ *    event's line and header on screen; gallery: the first thumbnail decoded); for replay and map
+ *    also until the whole filtered list is loaded (the slider enabled: the first page of events
+ *    shows before it), and for the map until the whole trackline is drawn with the pin;
  *  - replay steps: time from a step (↓ key, the same selection change a play tick makes) to the
  *    next event's header, list line and data cards painted;
  *  - map slider steps: time from the slider's change being applied (after its 250 ms rest) to the
@@ -217,14 +218,26 @@ async function main() {
     await timeToSelector(page, `${server.url}/review_replay/${loweringId}`, '[data-testid="event-line"].active');
 
     if (process.env.BENCH_PROFILE) await profile(page, server.url, loweringId);
-    const interactive: Record<string, number[]> = { replay: [], map: [], mapTrack: [], gallery: [] };
+    const interactive: Record<string, number[]> = {
+      replay: [],
+      replayComplete: [],
+      map: [],
+      mapComplete: [],
+      mapTrack: [],
+      gallery: [],
+    };
+    const sliderReady = 'input[type="range"][aria-label="Event"]:not([disabled])';
     for (let i = 0; i < 3; i++) {
       interactive.replay!.push(
         await timeToSelector(page, `${server.url}/review_replay/${loweringId}`, '[data-testid="event-line"].active'),
       );
+      await page.waitForSelector(sliderReady, { timeout: 60_000 });
+      interactive.replayComplete!.push((await page.evaluate(nextFrame)) as number);
       interactive.map!.push(
         await timeToSelector(page, `${server.url}/review_map/${loweringId}`, '[data-testid="event-line"].active'),
       );
+      await page.waitForSelector(sliderReady, { timeout: 60_000 });
+      interactive.mapComplete!.push((await page.evaluate(nextFrame)) as number);
       await page.waitForSelector('img.leaflet-marker-icon', { timeout: 60_000 });
       interactive.mapTrack!.push((await page.evaluate(nextFrame)) as number);
       interactive.gallery!.push(
@@ -234,13 +247,14 @@ async function main() {
     log(`interactive: ${JSON.stringify(interactive)}`);
 
     await page.goto(`${server.url}/review_replay/${loweringId}`);
-    await page.waitForSelector('[data-testid="event-line"].active');
+    await page.waitForSelector(sliderReady);
     const replaySteps: number[] = [];
     for (let i = 0; i < steps; i++) replaySteps.push(await step(page, 'down'));
     log(`replay steps: ${JSON.stringify(stats(replaySteps))}`);
 
     await page.goto(`${server.url}/review_map/${loweringId}`);
     await page.waitForSelector('img.leaflet-marker-icon', { timeout: 60_000 });
+    await page.waitForSelector(sliderReady);
     const sliderSteps: number[] = [];
     for (let i = 0; i < steps; i++) sliderSteps.push(await step(page, 'slider'));
     log(`slider steps: ${JSON.stringify(stats(sliderSteps))}`);
@@ -300,7 +314,9 @@ async function main() {
       '| Measure (ms) | p50 | p95 | max | n |',
       '|---|---|---|---|---|',
       row('Replay interactive (from navigation)', result.interactiveMs.replay!),
+      row('Replay whole list loaded: slider and play enabled (from navigation)', result.interactiveMs.replayComplete!),
       row('Map interactive (from navigation)', result.interactiveMs.map!),
+      row('Map whole list loaded: slider enabled (from navigation)', result.interactiveMs.mapComplete!),
       row('Map trackline of every point drawn (from navigation)', result.interactiveMs.mapTrack!),
       row('Gallery interactive (first thumbnail)', result.interactiveMs.gallery!),
       row('Replay step (next event painted)', result.replayStepMs),

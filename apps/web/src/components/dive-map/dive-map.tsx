@@ -152,7 +152,9 @@ export function DiveMap({
     });
     L.control.scale({ position: 'bottomleft' }).addTo(map);
 
-    const renderer = L.canvas({ padding: 0.5 });
+    // One canvas for the track, its dots and the markers; Leaflet's default margin around the view
+    // (each redraw re-sizes the canvas: a 0.5 margin makes it four times the map's area).
+    const renderer = L.canvas({ padding: 0.1 });
     parts.current = {
       map,
       renderer,

@@ -32,7 +32,9 @@ export function MapScreen({ loweringId }: { loweringId: string }) {
   const queryClient = useQueryClient();
   const [milestonesOpen, setMilestonesOpen] = useState(false);
   const { events, index, selectIndex } = review;
-  const track = useReviewTrack(loweringId);
+  // The track (every nav fix of the dive) is asked for once the first events are there, so the
+  // server answers the small requests first.
+  const track = useReviewTrack(loweringId, !review.listPending);
 
   useArrowKeys({
     up: () => selectIndex(index - 1),

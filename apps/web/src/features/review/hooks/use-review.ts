@@ -1,7 +1,8 @@
 import { useCallback, useMemo } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEventExport } from '../../events/api/events';
 import { eventFilterQuery } from '../../event-management/lib/event-filter';
-import { useReviewEvents, useReviewEventsHead, useReviewLive, useReviewLowering } from '../api/review';
+import { reviewKeys, useReviewEvents, useReviewEventsHead, useReviewLive, useReviewLowering } from '../api/review';
 import { reviewActions, useReviewStore } from '../review-store';
 
 /** Filtered events per page on the review lists (client-behaviour §10.1). */
@@ -21,11 +22,13 @@ export function useReview(loweringId: string) {
     () => eventFilterQuery(store.filter, { hideAsnap: store.hideAsnap }),
     [store.filter, store.hideAsnap],
   );
-  const list = useReviewEvents(loweringId, query);
-  // A long dive's whole list takes a while: its first page shows meanwhile (list, header, data
-  // cards); the slider, the play buttons and paging wait for the whole list.
-  const useHead = list.data === undefined && store.selectedId === null;
+  // A long dive's whole list takes a while: its first page is asked for first and shows meanwhile
+  // (list, header, data cards); the slider, the play buttons and paging wait for the whole list,
+  // asked for once the first page is there (the server answers the small request first).
+  const cached = useQueryClient().getQueryData(reviewKeys.eventList(loweringId, query)) !== undefined;
+  const useHead = !cached && store.selectedId === null;
   const head = useReviewEventsHead(loweringId, query, reviewPageSize, useHead);
+  const list = useReviewEvents(loweringId, query, !useHead || !head.isPending);
   const headEvents = useHead ? head.data : undefined;
   const events = useMemo(() => list.data ?? headEvents ?? [], [list.data, headEvents]);
   const found = store.selectedId === null ? -1 : events.findIndex((e) => e.id === store.selectedId);
