@@ -93,11 +93,12 @@ export function useMilestonesData(id: string, enabled: boolean) {
     gcTime: 0,
     staleTime: 0,
   });
-  // Only the tooltips need them: the chart and map draw without waiting.
+  // Only the tooltips need them: asked for once the track is there (the server answers one at a
+  // time), the chart and map draw without waiting.
   const events = useQuery({
     queryKey: milestonesKeys.events(id),
     queryFn: ({ signal }) => getAllLoweringEvents(id, signal),
-    enabled,
+    enabled: enabled && track.isSuccess,
     gcTime: 0,
     staleTime: 0,
   });
