@@ -3,7 +3,7 @@
  * navigation (bench/synthetic-events.ts), in a real headless Chromium against the real server.
  * Measures, in the page, the time from the click on the lowering form's Milestones button to the
  * depth chart and the map's trackline both drawn (the chart's canvas holds every depth point, the
- * map's trackline every track point, plus one animation frame for the paint). Also the export
+ * map's trackline every track point, plus one animation frame for the paint). Also the track
  * request alone (the browser's resource timing). Tile servers are unreachable, as at sea.
  * Writes bench/results/milestones-editor.json and .md. Not a test: it asserts nothing.
  *
@@ -88,7 +88,7 @@ async function api(token: string | null, method: string, p: string, body?: unkno
 /**
  * Page-side timing, as source text (tsx adds helpers to compiled functions that the page lacks):
  * clicks Milestones and resolves with the ms until the chart holds `depths` points and the map's
- * trackline `points` points, plus a frame; and the export request's own duration.
+ * trackline `points` points, plus a frame; and the track request's own duration.
  */
 const pageTiming = `async ({ points, depths }) => {
   const frame = () => new Promise((r) => requestAnimationFrame(() => r(performance.now())));
@@ -107,7 +107,7 @@ const pageTiming = `async ({ points, depths }) => {
       observer.disconnect();
       clearTimeout(timer);
       const drawn = (await frame()) - t0;
-      const exp = performance.getEntriesByType('resource').find((e) => e.name.includes('event_exports/bylowering'));
+      const exp = performance.getEntriesByType('resource').find((e) => e.name.includes('tracks/bylowering'));
       resolve({ drawn, exportRequest: exp ? exp.duration : -1, exportBytes: exp ? exp.encodedBodySize : -1 });
     };
     const observer = new MutationObserver(() => void check());
@@ -159,7 +159,7 @@ async function main() {
         `(${pageTiming})(${JSON.stringify({ points: eventsWanted, depths: eventsWanted })})`,
       )) as Sample;
       log(
-        `${i === 0 ? 'warm-up' : `run ${i}`}: drawn ${Math.round(s.drawn)} ms (export request ${Math.round(s.exportRequest)} ms)`,
+        `${i === 0 ? 'warm-up' : `run ${i}`}: drawn ${Math.round(s.drawn)} ms (track request ${Math.round(s.exportRequest)} ms)`,
       );
       if (i > 0) samples.push(s);
     }
@@ -196,9 +196,9 @@ async function main() {
       '| measure | median | min | max |',
       '|---|---|---|---|',
       `| click → chart and map drawn (ms) | ${result.drawnMs.median} | ${result.drawnMs.min} | ${result.drawnMs.max} |`,
-      `| of which the export request (ms) | ${result.exportRequestMs.median} | | |`,
+      `| of which the track request, GET tracks/bylowering (ms) | ${result.exportRequestMs.median} | | |`,
       '',
-      `Export response: ${(result.exportBytes / 1e6).toFixed(1)} MB on the wire.`,
+      `Track response: ${(result.exportBytes / 1e6).toFixed(2)} MB on the wire (the events without aux data load beside it for the chart's tooltips and are not waited for).`,
       '',
     ].join('\n');
     writeFileSync(path.join(resultsDir, 'milestones-editor.md'), md);

@@ -5,8 +5,9 @@
  *
  * Figures (not a test: it asserts nothing), written to bench/results/review-screens.json and .md:
  *  - per screen (replay, map, gallery): time from navigation start to interactive (the selected
- *    event's line and header on screen; gallery: the first thumbnail decoded), and for the map the
- *    time until the whole trackline is drawn;
+ *    event's line and header on screen; gallery: the first thumbnail decoded); for replay and map
+ *    also until the whole filtered list is loaded (the slider enabled: the first page of events
+ *    shows before it), and for the map until the whole trackline is drawn with the pin;
  *  - replay steps: time from a step (↓ key, the same selection change a play tick makes) to the
  *    next event's header, list line and data cards painted;
  *  - map slider steps: time from the slider's change being applied (after its 250 ms rest) to the
@@ -163,6 +164,35 @@ async function step(page: Page, act: 'down' | 'slider'): Promise<number> {
   ) as Promise<number>;
 }
 
+/**
+ * BENCH_PROFILE=1: where one navigation of each screen spends its time, logged (not written to
+ * the results): each API request (start, end, bytes on the wire) and the main thread's long tasks.
+ */
+async function profile(page: Page, url: string, loweringId: string): Promise<void> {
+  await page.addInitScript(`
+    window.__longTasks = [];
+    new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longTasks.push([Math.round(e.startTime), Math.round(e.duration)]); })
+      .observe({ type: 'longtask', buffered: true });
+  `);
+  const screens: Array<[string, string]> = [
+    ['replay', '[data-testid="event-line"].active'],
+    ['map', 'img.leaflet-marker-icon'],
+    ['gallery', '[data-testid="gallery-image"] img'],
+  ];
+  for (const [screen, selector] of screens) {
+    const done = await timeToSelector(page, `${url}/review_${screen}/${loweringId}`, selector);
+    const report = (await page.evaluate(`({
+      requests: performance.getEntriesByType('resource')
+        .filter((e) => e.name.includes('/api/') || e.name.includes('.js'))
+        .map((e) => [e.name.split('/').slice(-2).join('/').slice(0, 90), Math.round(e.startTime), Math.round(e.responseEnd), e.encodedBodySize]),
+      longTasks: window.__longTasks,
+    })`)) as { requests: unknown[]; longTasks: unknown[] };
+    log(`profile ${screen}: done at ${Math.round(done)} ms`);
+    for (const r of report.requests) log(`  request ${JSON.stringify(r)}`);
+    log(`  long tasks [start, ms]: ${JSON.stringify(report.longTasks)}`);
+  }
+}
+
 async function main() {
   const web = process.env.BENCH_WEB_DIR ?? path.join(root, 'apps/web/dist');
   if (!existsSync(path.join(web, 'index.html')))
@@ -187,14 +217,27 @@ async function main() {
     // Warm the server's caches and the browser's code cache once, as a returning user has them.
     await timeToSelector(page, `${server.url}/review_replay/${loweringId}`, '[data-testid="event-line"].active');
 
-    const interactive: Record<string, number[]> = { replay: [], map: [], mapTrack: [], gallery: [] };
+    if (process.env.BENCH_PROFILE) await profile(page, server.url, loweringId);
+    const interactive: Record<string, number[]> = {
+      replay: [],
+      replayComplete: [],
+      map: [],
+      mapComplete: [],
+      mapTrack: [],
+      gallery: [],
+    };
+    const sliderReady = 'input[type="range"][aria-label="Event"]:not([disabled])';
     for (let i = 0; i < 3; i++) {
       interactive.replay!.push(
         await timeToSelector(page, `${server.url}/review_replay/${loweringId}`, '[data-testid="event-line"].active'),
       );
+      await page.waitForSelector(sliderReady, { timeout: 60_000 });
+      interactive.replayComplete!.push((await page.evaluate(nextFrame)) as number);
       interactive.map!.push(
         await timeToSelector(page, `${server.url}/review_map/${loweringId}`, '[data-testid="event-line"].active'),
       );
+      await page.waitForSelector(sliderReady, { timeout: 60_000 });
+      interactive.mapComplete!.push((await page.evaluate(nextFrame)) as number);
       await page.waitForSelector('img.leaflet-marker-icon', { timeout: 60_000 });
       interactive.mapTrack!.push((await page.evaluate(nextFrame)) as number);
       interactive.gallery!.push(
@@ -204,13 +247,14 @@ async function main() {
     log(`interactive: ${JSON.stringify(interactive)}`);
 
     await page.goto(`${server.url}/review_replay/${loweringId}`);
-    await page.waitForSelector('[data-testid="event-line"].active');
+    await page.waitForSelector(sliderReady);
     const replaySteps: number[] = [];
     for (let i = 0; i < steps; i++) replaySteps.push(await step(page, 'down'));
     log(`replay steps: ${JSON.stringify(stats(replaySteps))}`);
 
     await page.goto(`${server.url}/review_map/${loweringId}`);
     await page.waitForSelector('img.leaflet-marker-icon', { timeout: 60_000 });
+    await page.waitForSelector(sliderReady);
     const sliderSteps: number[] = [];
     for (let i = 0; i < steps; i++) sliderSteps.push(await step(page, 'slider'));
     log(`slider steps: ${JSON.stringify(stats(sliderSteps))}`);
@@ -270,7 +314,9 @@ async function main() {
       '| Measure (ms) | p50 | p95 | max | n |',
       '|---|---|---|---|---|',
       row('Replay interactive (from navigation)', result.interactiveMs.replay!),
+      row('Replay whole list loaded: slider and play enabled (from navigation)', result.interactiveMs.replayComplete!),
       row('Map interactive (from navigation)', result.interactiveMs.map!),
+      row('Map whole list loaded: slider enabled (from navigation)', result.interactiveMs.mapComplete!),
       row('Map trackline of every point drawn (from navigation)', result.interactiveMs.mapTrack!),
       row('Gallery interactive (first thumbnail)', result.interactiveMs.gallery!),
       row('Replay step (next event painted)', result.replayStepMs),

@@ -201,6 +201,54 @@ test.describe('cruise menu', () => {
     expect(dive).toContain('Deck-to-Deck: 10 hours 17 minutes');
   });
 
+  test('a cruise and a lowering added or changed by another user appear without a reload', async ({
+    page,
+    adminApi,
+  }) => {
+    await page.goto('/cruise_menu');
+    await showDemoCruise(page);
+    const cruiseId = uniqueName('RT').toUpperCase().slice(0, 12);
+    const { insertedId: cruise } = await adminApi.post<{ insertedId: string }>('cruises', {
+      cruise_id: cruiseId,
+      start_ts: '2023-06-01T00:00:00.000Z',
+      stop_ts: '2023-06-10T23:59:59.000Z',
+      cruise_location: 'Live Basin',
+      cruise_additional_meta: { cruise_vessel: 'R/V Live', cruise_pi: 'Dr. Live' },
+      cruise_tags: [],
+      cruise_hidden: false,
+    });
+    try {
+      // In the 2023 list, next to FKt230303, without a reload.
+      await page.getByRole('button', { name: cruiseId, exact: true }).click();
+      await expect(cruiseCard(page).getByRole('heading')).toHaveText(`Cruise: ${cruiseId}`);
+
+      const loweringId = uniqueName('RTL').toUpperCase().slice(0, 12);
+      const { insertedId: lowering } = await adminApi.post<{ insertedId: string }>('lowerings', {
+        lowering_id: loweringId,
+        start_ts: '2023-06-02T10:00:00.000Z',
+        stop_ts: '2023-06-02T18:00:00.000Z',
+        lowering_location: 'Live Vent',
+        lowering_tags: [],
+        lowering_hidden: false,
+        lowering_additional_meta: { lowering_description: 'live' },
+      });
+      try {
+        await expect(cruiseCard(page).getByRole('button', { name: loweringId, exact: true })).toBeVisible();
+        await cruiseCard(page).getByRole('button', { name: loweringId, exact: true }).click();
+        await expect(loweringCard(page)).toContainText('Location: Live Vent');
+        // Changed by someone else: the open cards follow.
+        await adminApi.patch(`lowerings/${lowering}`, { lowering_location: 'Moved Vent' });
+        await expect(loweringCard(page)).toContainText('Location: Moved Vent');
+        await adminApi.patch(`cruises/${cruise}`, { cruise_location: 'Moved Basin' });
+        await expect(cruiseCard(page)).toContainText('Location: Moved Basin');
+      } finally {
+        await adminApi.del(`lowerings/${lowering}`);
+      }
+    } finally {
+      await adminApi.del(`cruises/${cruise}`);
+    }
+  });
+
   test('a guest does not see a hidden cruise', async ({ browser, adminApi }) => {
     const cruiseId = uniqueName('HID').toUpperCase().slice(0, 12);
     const { insertedId } = await adminApi.post<{ insertedId: string }>('cruises', {

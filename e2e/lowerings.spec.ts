@@ -228,6 +228,49 @@ test.describe('lowerings as admin', () => {
     ).toEqual([]);
   });
 
+  test('uploads the form never saves are reverted by Reset Values and by leaving the form', async ({
+    page,
+    adminApi,
+  }, testInfo) => {
+    const lowering = await createLowering(adminApi);
+    await page.goto('/lowerings');
+    await search(page, lowering.lowering_id);
+    await page.getByRole('button', { name: `Edit ${lowering.lowering_id}` }).click();
+    const update = form(page, 'Update');
+    const file = testInfo.outputPath('never-saved.txt');
+    writeFileSync(file, 'not kept');
+
+    const upload = async () => {
+      const processed = page.waitForResponse((r) => r.url().includes('/lowerings/filepond/process') && r.ok());
+      await update.getByLabel('Upload Lowering Files').setInputFiles(file);
+      const uploadId = await (await processed).text();
+      await expect(update.getByTestId('upload-item')).toContainText('Upload complete');
+      return uploadId;
+    };
+    const gone = (uploadId: string) =>
+      expect(
+        adminApi.patch(`lowerings/${lowering.id}`, { lowering_additional_meta: { lowering_files: [uploadId] } }),
+      ).rejects.toThrow(`Upload not found: ${uploadId}`);
+
+    // Reset Values clears the upload area and reverts what it held.
+    const first = await upload();
+    const reverted = page.waitForResponse((r) => r.url().includes('/lowerings/filepond/revert'));
+    await update.getByRole('button', { name: 'Reset Values' }).click();
+    expect((await reverted).ok()).toBe(true);
+    await expect(update.getByTestId('upload-item')).toHaveCount(0);
+    await gone(first);
+
+    // Leaving the form (Add Lowering replaces it) reverts too.
+    const second = await upload();
+    const revertedOnLeave = page.waitForResponse((r) => r.url().includes('/lowerings/filepond/revert'));
+    await page.getByRole('button', { name: 'Add Lowering' }).click();
+    expect((await revertedOnLeave).ok()).toBe(true);
+    await gone(second);
+    expect(
+      (await adminApi.get<LoweringWire>(`lowerings/${lowering.id}`)).lowering_additional_meta.lowering_files ?? [],
+    ).toEqual([]);
+  });
+
   test('exports the list as JSON and imports it back: an existing lowering is skipped', async ({
     page,
     adminApi,

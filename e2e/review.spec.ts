@@ -39,6 +39,8 @@ async function openReplay(page: Page) {
   // The whole dive (4,540 events) loads first: allow for a busy CI machine.
   await expect(header(page)).toContainText(diveEvents[0]!.event_value, { timeout: 30_000 });
   await expect(activeLine(page)).toContainText(diveEvents[0]!.ts);
+  // The first page shows before the whole list; the slider is enabled once the whole list is there.
+  await expect(page.getByRole('slider', { name: 'Event' })).toBeEnabled({ timeout: 30_000 });
 }
 
 test.describe('review replay', () => {
@@ -158,6 +160,18 @@ test.describe('review replay', () => {
     await page.getByRole('button', { name: 'Map' }).click();
     await page.getByRole('link', { name: 'Replay' }).click();
     await expect(header(page)).toContainText(diveEvents[3]!.ts);
+  });
+});
+
+test.describe('review breadcrumb', () => {
+  test("the cruise's link opens the cruise menu on that cruise and lowering", async ({ page }) => {
+    await page.goto(`/review_gallery/${S0492}`);
+    await page.getByTestId('breadcrumb-cruise').click();
+    await expect(page).toHaveURL(/\/cruise_menu\?cruise=/);
+    await expect(page.getByRole('region', { name: /^Cruise: / }).getByRole('heading')).toHaveText('Cruise: FKt230303');
+    await expect(page.getByRole('region', { name: /^Lowering: / }).getByRole('heading')).toHaveText(
+      `Lowering: ${loweringRecord.lowering_id}`,
+    );
   });
 });
 

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { boundingBoxOf, buildDiveTrack, maxDepthOf, positionRecordOf, readAuxPosition } from './nav.js';
+import {
+  boundingBoxOf,
+  buildDiveTrack,
+  diveTrackOf,
+  maxDepthOf,
+  positionRecordOf,
+  readAuxPosition,
+  trackColumnsOf,
+} from './nav.js';
+import { readTrackColumns } from './schemas/events.js';
 
 const nav = (lat: string | number, lon: string | number, depth?: string) => ({
   data_source: 'vehicleRealtimeNavData',
@@ -86,5 +95,49 @@ describe('calculators', () => {
     expect(positionRecordOf([b, a], ['vehicleRealtimeNavData', 'usbl'])).toBe(a);
     expect(positionRecordOf([b], ['vehicleRealtimeNavData', 'usbl'])).toBe(b);
     expect(positionRecordOf([], ['x'])).toBeNull();
+  });
+});
+
+describe('track columns (GET tracks/bylowering)', () => {
+  const nav = (lat: string, lon: string, depth?: string) => ({
+    data_source: 'nav',
+    data_array: [
+      { data_name: 'latitude', data_value: lat },
+      { data_name: 'longitude', data_value: lon },
+      ...(depth === undefined ? [] : [{ data_name: 'depth', data_value: depth }]),
+    ],
+  });
+  const events = [
+    { id: 'a', ts: 1, aux_data: [nav('10', '20', '100')] },
+    { id: 'b', ts: 2, aux_data: [nav('0', '0', '150')] },
+    { id: 'c', ts: 3, aux_data: [nav('x', '20')] },
+    { id: 'd', ts: 4, aux_data: [nav('11', '21')] },
+    { id: 'e', ts: 5, aux_data: [] },
+  ];
+
+  it('holds every readable record once, in event order, and reads back as the same track', () => {
+    const track = buildDiveTrack(events, ['nav']);
+    const columns = trackColumnsOf(
+      track,
+      events.map((e) => e.id),
+    );
+    expect(columns).toEqual({
+      source: 'nav',
+      eventIds: ['a', 'b', 'd'],
+      ts: [1, 2, 4],
+      lat: [10, null, 11],
+      lon: [20, null, 21],
+      depth: [100, 150, null],
+      problems: ['c'],
+    });
+    expect(diveTrackOf(columns)).toEqual(track);
+  });
+
+  it('readTrackColumns refuses columns of different lengths or wrong types', () => {
+    const good = trackColumnsOf(buildDiveTrack(events, ['nav']), ['a', 'b', 'c', 'd', 'e']);
+    expect(readTrackColumns(JSON.parse(JSON.stringify(good)))).toEqual(good);
+    expect(() => readTrackColumns({ ...good, lat: [10, null] })).toThrow('Invalid track response');
+    expect(() => readTrackColumns({ ...good, ts: ['1', 2, 4] })).toThrow('Invalid track response');
+    expect(() => readTrackColumns(null)).toThrow('Invalid track response');
   });
 });

@@ -157,3 +157,66 @@ export function boundingBoxOf(points: ReadonlyArray<{ lat: number; lon: number }
   }
   return { north, east, south, west };
 }
+
+/**
+ * A dive track on the wire (GET tracks/bylowering/{id}, a Bathylog addition): one row per event
+ * whose record of the chosen source was readable, in event-time order, as parallel columns (a
+ * 20,000-point dive is a fraction of the size and parse time of the events with their aux data).
+ * `lat`/`lon` are null where the point was dropped (zero fix) and `depth` where there is none;
+ * `problems` lists the events whose record could not be read ("Problem parsing").
+ */
+export interface TrackColumns {
+  source: string | null;
+  eventIds: string[];
+  ts: number[];
+  lat: Array<number | null>;
+  lon: Array<number | null>;
+  depth: Array<number | null>;
+  problems: string[];
+}
+
+/** `track` as columns, its rows in the order of `eventIds` (the events it was built from). */
+export function trackColumnsOf(track: DiveTrack, eventIds: Iterable<string>): TrackColumns {
+  const points = new Map(track.points.map((p) => [p.eventId, p]));
+  const depths = new Map(track.depths.map((d) => [d.eventId, d]));
+  const out: TrackColumns = {
+    source: track.source,
+    eventIds: [],
+    ts: [],
+    lat: [],
+    lon: [],
+    depth: [],
+    problems: track.problems.map((p) => p.eventId),
+  };
+  for (const id of eventIds) {
+    const point = points.get(id);
+    const depth = depths.get(id);
+    if (!point && !depth) continue;
+    out.eventIds.push(id);
+    out.ts.push((point ?? depth)!.ts);
+    out.lat.push(point ? point.lat : null);
+    out.lon.push(point ? point.lon : null);
+    out.depth.push(point ? point.depth : depth!.depth);
+  }
+  return out;
+}
+
+/** The track the columns describe (the inverse of `trackColumnsOf`). */
+export function diveTrackOf(columns: TrackColumns): DiveTrack {
+  const track: DiveTrack = {
+    source: columns.source,
+    points: [],
+    depths: [],
+    problems: columns.problems.map((eventId) => ({ eventId, problem: 'Problem parsing' as const })),
+  };
+  for (let i = 0; i < columns.eventIds.length; i++) {
+    const eventId = columns.eventIds[i]!;
+    const ts = columns.ts[i]!;
+    const lat = columns.lat[i] ?? null;
+    const lon = columns.lon[i] ?? null;
+    const depth = columns.depth[i] ?? null;
+    if (depth !== null) track.depths.push({ ts, eventId, depth });
+    if (lat !== null && lon !== null) track.points.push({ ts, eventId, lat, lon, depth });
+  }
+  return track;
+}

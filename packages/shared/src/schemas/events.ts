@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { TrackColumns } from '../nav.js';
 import {
   isoTimestampSchema,
   looseTimestampSchema,
@@ -175,4 +176,39 @@ export function gisExportPath(kind: 'cruise' | 'lowering', id: string): string {
 /** The file name a GIS export is saved under. */
 export function gisExportFileName(prefix: string, format: GisFormat): string {
   return `${prefix}_sealog_gisExport.${format}`;
+}
+
+/** GET /tracks/bylowering/{id} (Bathylog addition): the lowering's dive track as columns (nav.ts `TrackColumns`). */
+
+/**
+ * Checks a track response column by column without a per-element schema walk (a 20,000-point
+ * dive is 100,000 values: zod takes a fifth of a second for them in the browser). Throws on drift.
+ */
+export function readTrackColumns(raw: unknown): TrackColumns {
+  const bad = () => new Error('Invalid track response');
+  if (typeof raw !== 'object' || raw === null) throw bad();
+  const r = raw as Record<string, unknown>;
+  const n = Array.isArray(r.eventIds) ? r.eventIds.length : -1;
+  const column = (v: unknown, ok: (x: unknown) => boolean) => Array.isArray(v) && v.length === n && v.every(ok);
+  const str = (x: unknown) => typeof x === 'string';
+  const num = (x: unknown) => typeof x === 'number';
+  const numOrNull = (x: unknown) => x === null || typeof x === 'number';
+  if (
+    !(r.source === null || typeof r.source === 'string') ||
+    !column(r.eventIds, str) ||
+    !column(r.ts, num) ||
+    !column(r.lat, numOrNull) ||
+    !column(r.lon, numOrNull) ||
+    !column(r.depth, numOrNull) ||
+    !Array.isArray(r.problems) ||
+    !r.problems.every(str)
+  ) {
+    throw bad();
+  }
+  return r as unknown as TrackColumns;
+}
+
+/** The API path (under /sealog-server/api/v1) of a lowering's track. */
+export function trackPath(loweringId: string): string {
+  return `tracks/bylowering/${loweringId}`;
 }

@@ -43,6 +43,30 @@ export class EventAuxDataRepository {
     return q.orderBy('event_id').orderBy('id').execute();
   }
 
+  /**
+   * The records of one source belonging to the events inside [lo, hi], with their event's id and
+   * time, in event order (ts, id): what a dive track is built from, in one indexed join.
+   */
+  async trackRecords(
+    source: string,
+    window: { lo: number; hi: number },
+  ): Promise<Array<{ event_id: string; ts: number; data_array: string }>> {
+    // CROSS JOIN keeps SQLite on the lowering's time range (events_ts_idx, already in order) with
+    // one (event_id, data_source) lookup per event, instead of every record of the source in the
+    // database; PostgreSQL plans it as an inner join.
+    return this.db
+      .selectFrom('events')
+      .crossJoin('event_aux_data')
+      .select(['event_aux_data.event_id', 'events.ts', 'event_aux_data.data_array'])
+      .whereRef('event_aux_data.event_id', '=', 'events.id')
+      .where('event_aux_data.data_source', '=', source)
+      .where('events.ts', '>=', window.lo)
+      .where('events.ts', '<=', window.hi)
+      .orderBy('events.ts')
+      .orderBy('events.id')
+      .execute();
+  }
+
   /** A keyset chunk of records in id order, by exact event id and/or sources (no event filter). */
   async chunk(opts: ChunkOptions): Promise<AuxRow[]> {
     if (opts.sources !== null && opts.sources.length === 0) return [];

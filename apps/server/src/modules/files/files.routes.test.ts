@@ -1,4 +1,13 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
@@ -205,6 +214,20 @@ describe.each(engines)('file routes on %s', (engine) => {
       const body = (await t.api('GET', `/cruises/${cruise}`, { token: admin })).json() as Json;
       expect(body.cruise_location).toBe('Lost City, Mid-Atlantic Ridge');
       expect(pendingUploads('cruises')).toEqual([foreign]);
+    });
+
+    it('an upload never committed nor reverted is swept once it is a day old; a recent one stays', async () => {
+      const old = (await process('lowerings', lowering, 'old.txt', 'old')).body;
+      const recent = (await process('lowerings', lowering, 'recent.txt', 'recent')).body;
+      const dayAndAMinuteAgo = new Date(Date.now() - 24 * 60 * 60 * 1000 - 60_000);
+      utimesSync(path.join(uploadDir('lowerings'), old), dayAndAMinuteAgo, dayAndAMinuteAgo);
+      // The sweep runs with the next upload.
+      const next = (await process('lowerings', lowering, 'next.txt', 'next')).body;
+      expect(pendingUploads('lowerings').sort()).toEqual([next, recent].sort());
+      for (const id of [recent, next]) {
+        await request('DELETE', `${files}/lowerings/filepond/revert`, { token: admin, payload: id });
+      }
+      expect(pendingUploads('lowerings')).toEqual([]);
     });
 
     it('revert accepts a JSON-quoted id and refuses anything that is not an upload id', async () => {

@@ -202,6 +202,30 @@ describe.each(engines)('GIS exports API on %s', (engine) => {
     expect(dataOf(fish, 'event_free_text')).toBe('a "big" <one> & more');
   });
 
+  it('tracks/bylowering: the track as columns in event order, zero fixes without lat/lon, unreadable records as problems', async () => {
+    const res = await get(`/tracks/bylowering/${small}`);
+    expect(res.statusCode).toBe(200);
+    const [s, f, z, b, , last] = smallEvents;
+    expect(res.json()).toEqual({
+      source: 'vehicleRealtimeNavData',
+      eventIds: [s, f, z, last],
+      ts: [at(2), at(3), at(4), at(7)],
+      lat: [10.5, 10.6, null, 10.7],
+      lon: [-120.25, -120.35, null, -120.45],
+      depth: [812.5, 812.5, 812.5, 812.5],
+      problems: [b],
+    });
+    // S0492: a row for every event with nav, in time order, as the GeoJSON track has them.
+    const demoTrack = (await get(`/tracks/bylowering/${demo.loweringId}`)).json() as { ts: number[]; lat: number[] };
+    const fc = (await get(`/gis_exports/bylowering/${demo.loweringId}`)).json() as FeatureCollection;
+    expect(demoTrack.lat).toHaveLength((fc.features[0]!.geometry!.coordinates as unknown[]).length);
+    expect([...demoTrack.ts].sort((a, b) => a - b)).toEqual(demoTrack.ts);
+    expect((await t.api('GET', `/tracks/bylowering/${small}`)).statusCode).toBe(401);
+    const missing = await get(`/tracks/bylowering/${newObjectId()}`);
+    expect(missing.json()).toEqual({ statusCode: 404, error: 'Not Found', message: 'lowering not found for that id' });
+    expect((await get('/tracks/bylowering/nope')).statusCode).toBe(400);
+  });
+
   it('applies the event filter to the events, not to the track', async () => {
     const fc = (await get(`/gis_exports/bylowering/${small}?value=FISH,LAST`)).json() as FeatureCollection;
     expect(fc.features[0]!.geometry!.coordinates).toHaveLength(3);

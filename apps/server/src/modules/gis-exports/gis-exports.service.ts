@@ -2,10 +2,13 @@ import { Readable } from 'node:stream';
 import {
   buildDiveTrack,
   positionRecordOf,
+  trackColumnsOf,
+  type DiveTrack,
   readAuxPosition,
   type EventAuxData,
   type GisExportQuery,
   type GisFormat,
+  type TrackColumns,
 } from '@bathylog/shared';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
@@ -69,37 +72,35 @@ export class GisExportsService {
     return this.write(query.format ?? 'geojson', cruise, tracks, query, cruise.humanId);
   }
 
+  /** GET tracks/bylowering/{id}: the lowering's track as columns (the review map, the milestones editor). */
+  async loweringTrack(caller: AuthContext, id: string): Promise<TrackColumns> {
+    const lowering = await this.queries.record(caller, 'lowering', id, notFound('lowering'));
+    const { dive, eventIds } = await this.diveOf(lowering);
+    return trackColumnsOf(dive, eventIds);
+  }
+
+  /**
+   * The dive track of a lowering over its whole window (no filter), per the position rule: the
+   * first configured source with any record in the window, read in one join.
+   */
+  private async diveOf(lowering: RecordWindow): Promise<{ dive: DiveTrack; eventIds: string[] }> {
+    const auxRepo = new EventAuxDataRepository(this.ctx.database.db);
+    for (const source of this.positionSources) {
+      const rows = await auxRepo.trackRecords(source, { lo: lowering.start_ts, hi: lowering.stop_ts });
+      if (rows.length === 0) continue;
+      const events = rows.map((r) => ({
+        id: r.event_id,
+        ts: r.ts,
+        aux_data: [{ data_source: source, data_array: parseJson<EventAuxData['data_array']>(r.data_array, []) }],
+      }));
+      return { dive: buildDiveTrack(events, [source]), eventIds: rows.map((r) => r.event_id) };
+    }
+    return { dive: { source: null, points: [], depths: [], problems: [] }, eventIds: [] };
+  }
+
   /** The track of one lowering over its whole window (no filter), per the position rule. */
   private async trackOf(lowering: RecordWindow): Promise<LoweringTrack> {
-    const sources = this.positionSources;
-    const auxRepo = new EventAuxDataRepository(this.ctx.database.db);
-    const resolved = await this.queries.resolve({}, { lo: lowering.start_ts, hi: lowering.stop_ts }, 'exact');
-    const events: Array<{ id: string; ts: number; aux_data: EventAuxData[] }> = [];
-    for await (const rows of this.queries.rows(resolved, { order: 'asc' })()) {
-      const aux =
-        sources.length === 0
-          ? []
-          : await auxRepo.listByEventIds(
-              rows.map((r) => r.id),
-              sources,
-            );
-      const byEvent = new Map<string, EventAuxData[]>();
-      for (const a of aux) {
-        const list = byEvent.get(a.event_id) ?? [];
-        list.push({
-          event_id: a.event_id,
-          id: a.id,
-          data_source: a.data_source,
-          data_array: parseJson<EventAuxData['data_array']>(a.data_array, []),
-        });
-        byEvent.set(a.event_id, list);
-      }
-      for (const row of rows) {
-        const list = byEvent.get(row.id);
-        if (list) events.push({ id: row.id, ts: row.ts, aux_data: list });
-      }
-    }
-    const dive = buildDiveTrack(events, sources);
+    const { dive } = await this.diveOf(lowering);
     return {
       window: lowering,
       loweringId: lowering.humanId,

@@ -29,7 +29,8 @@ export function coastlineLayer(pane: string): L.GeoJSON {
   const layer = L.geoJSON(undefined, {
     pane,
     interactive: false,
-    renderer: L.canvas({ pane, padding: 0.5 }),
+    // Leaflet's default margin: each redraw re-sizes the canvas, 2x2 the map with padding 0.5.
+    renderer: L.canvas({ pane, padding: 0.1 }),
     style: { color: '#9a9a9a', weight: 1, fillColor: '#3b3b3b', fillOpacity: 1 },
   } as L.GeoJSONOptions);
   loadLand().then(

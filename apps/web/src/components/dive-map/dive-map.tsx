@@ -4,7 +4,7 @@ import 'leaflet/dist/leaflet.css';
 import iconRetinaUrl from 'leaflet/dist/images/marker-icon-2x.png';
 import iconUrl from 'leaflet/dist/images/marker-icon.png';
 import shadowUrl from 'leaflet/dist/images/marker-shadow.png';
-import type { TrackPoint } from '@bathylog/shared';
+import { boundingBoxOf, type TrackPoint } from '@bathylog/shared';
 import { useSettings } from '../../lib/settings';
 import { Graticule } from './graticule';
 import { loadOverlaySettings, tileLayerOf } from './offline-tile-layer';
@@ -67,7 +67,9 @@ const panes = { coastline: 'dive-map-coastline', graticule: 'dive-map-graticule'
 
 /** Shows the whole track (one point: zoom 15 around it). */
 function fitTo(map: L.Map, track: readonly TrackPoint[]): void {
-  const bounds = L.latLngBounds(track.map((t) => [t.lat, t.lon] as L.LatLngTuple));
+  const box = boundingBoxOf(track);
+  if (!box) return;
+  const bounds = L.latLngBounds([box.south, box.west], [box.north, box.east]);
   if (bounds.getNorthEast().equals(bounds.getSouthWest())) map.setView(bounds.getCenter(), 15);
   else map.fitBounds(bounds, { padding: [20, 20] });
 }
@@ -150,7 +152,9 @@ export function DiveMap({
     });
     L.control.scale({ position: 'bottomleft' }).addTo(map);
 
-    const renderer = L.canvas({ padding: 0.5 });
+    // One canvas for the track, its dots and the markers; Leaflet's default margin around the view
+    // (each redraw re-sizes the canvas: a 0.5 margin makes it four times the map's area).
+    const renderer = L.canvas({ padding: 0.1 });
     parts.current = {
       map,
       renderer,

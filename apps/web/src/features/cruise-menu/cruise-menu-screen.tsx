@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Col, Row } from 'react-bootstrap';
+import { useSearchParams } from 'react-router';
 import { utcYear, type Cruise } from '@bathylog/shared';
 import { recordKeys, useCruises, useLoweringsOfCruise } from '../../api/records';
 import { useLiveInvalidation } from '../../api/use-realtime';
@@ -14,6 +15,7 @@ import {
   latestLowering,
   rememberedSelection,
   rememberSelection,
+  selectionFromParams,
 } from './cruise-menu-state';
 import { LoweringCard } from './lowering-card';
 import { YearsColumn } from './years-column';
@@ -48,11 +50,14 @@ export function CruiseMenuScreen() {
   const ordered = useMemo(() => inTimeOrder(lowerings.data ?? []), [lowerings.data]);
   const lowering = ordered.find((l) => l.id === loweringId) ?? null;
 
-  // Arrival: restore this tab's selection, or the cruise covering now.
+  // Arrival: the selection the link names (a review screen's breadcrumb), else this tab's last
+  // selection, else the cruise covering now.
+  const [params] = useSearchParams();
+  const linked = useMemo(() => selectionFromParams(params), [params]);
   useEffect(() => {
     if (started.current || !cruises.isSuccess) return;
     started.current = true;
-    const remembered = rememberedSelection();
+    const remembered = linked ?? rememberedSelection();
     const restored = remembered?.cruiseId ? list.find((c) => c.id === remembered.cruiseId) : undefined;
     const initial = restored ?? activeCruise(list);
     if (initial) {
@@ -63,7 +68,7 @@ export function CruiseMenuScreen() {
     } else if (years.length > 0) {
       setOpenYear(years[0]!.year);
     }
-  }, [cruises.isSuccess, list, years]);
+  }, [cruises.isSuccess, list, years, linked]);
 
   useEffect(() => {
     if (!pickLatest.current || !lowerings.isSuccess) return;

@@ -238,6 +238,9 @@ export function CruiseForm({ cruise, isAdmin, onSaved }: CruiseFormProps) {
               reset(initial);
               setError('');
               setMessage('');
+              // Uploads not yet saved with the record are dropped too (their temp files reverted).
+              setUploads([]);
+              setUploadKey((k) => k + 1);
             }}
           />
         </Form>

@@ -185,6 +185,9 @@ export function LoweringForm({ lowering, isAdmin, onSaved, milestonesButton }: L
               reset(initial);
               setError('');
               setMessage('');
+              // Uploads not yet saved with the record are dropped too (their temp files reverted).
+              setUploads([]);
+              setUploadKey((k) => k + 1);
             }}
             leading={lowering ? milestonesButton : undefined}
           />

@@ -1,15 +1,26 @@
 import { useQuery } from '@tanstack/react-query';
-import { loweringSchema, type Lowering } from '@bathylog/shared';
+import {
+  diveTrackOf,
+  eventSchema,
+  loweringSchema,
+  readTrackColumns,
+  trackPath,
+  type DiveTrack,
+  type LogEvent,
+  type Lowering,
+} from '@bathylog/shared';
 import { api, getList } from '../../api/client';
-import { exportedEventSchema, type ExportedEvent } from '../events/api/events';
 
 /**
- * What the milestones/stats editor reads and writes (client-behaviour §10.5): the lowering, all of
- * its events with aux data (no filter, ASNAP included), and the PATCH that saves it.
+ * What the milestones/stats editor reads and writes (client-behaviour §10.5): the lowering, its
+ * dive track (GET tracks/bylowering: the position rule applied by the server, a few columns instead
+ * of every event with its aux data), its events without aux data (the chart's tooltips: no filter,
+ * ASNAP included), and the PATCH that saves it.
  */
 export const milestonesKeys = {
   all: ['milestones'] as const,
   lowering: (id: string) => [...milestonesKeys.all, 'lowering', id] as const,
+  track: (id: string) => [...milestonesKeys.all, 'track', id] as const,
   events: (id: string) => [...milestonesKeys.all, 'events', id] as const,
 };
 
@@ -18,13 +29,13 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 }
 
 /**
- * The export of a whole dive holds tens of thousands of events: a full zod parse of 20,000 costs
- * about half a second in the browser, most of the editor's budget. This checks every field the
- * editor reads instead (and fails as loudly on drift); the first event also gets the full schema.
+ * A whole dive holds tens of thousands of events: a full zod parse of 20,000 costs hundreds of
+ * milliseconds in the browser. This checks every field the editor reads instead (and fails as
+ * loudly on drift); the first event also gets the full schema.
  */
-export function readExportedEvents(raw: unknown): ExportedEvent[] {
+export function readLoweringEvents(raw: unknown): LogEvent[] {
   if (!Array.isArray(raw)) throw new Error('Invalid response from server');
-  if (raw.length > 0) exportedEventSchema.parse(raw[0]);
+  if (raw.length > 0) eventSchema.parse(raw[0]);
   for (const e of raw) {
     const ok =
       isRecord(e) &&
@@ -32,21 +43,34 @@ export function readExportedEvents(raw: unknown): ExportedEvent[] {
       typeof e.ts === 'string' &&
       typeof e.event_value === 'string' &&
       typeof e.event_free_text === 'string' &&
-      Array.isArray(e.event_options) &&
-      Array.isArray(e.aux_data) &&
-      e.aux_data.every((a) => isRecord(a) && typeof a.data_source === 'string' && Array.isArray(a.data_array));
+      Array.isArray(e.event_options);
     if (!ok) throw new Error('Invalid response from server');
   }
-  return raw as ExportedEvent[];
+  return raw as LogEvent[];
 }
 
 export async function getLowering(id: string, signal?: AbortSignal): Promise<Lowering> {
   return loweringSchema.parse(await api.get(`lowerings/${id}`, { signal }));
 }
 
-/** GET event_exports/bylowering/{id}: every event of the lowering with its aux data, oldest first. */
-export async function getLoweringEventExports(id: string, signal?: AbortSignal): Promise<ExportedEvent[]> {
-  return readExportedEvents(await getList(`event_exports/bylowering/${id}`, { signal }));
+/** GET events/bylowering/{id}: every event of the lowering (no aux data), oldest first. */
+export async function getAllLoweringEvents(id: string, signal?: AbortSignal): Promise<LogEvent[]> {
+  return readLoweringEvents(await getList(`events/bylowering/${id}`, { signal }));
+}
+
+/**
+ * The dive track (client-behaviour §10.3, §10.5) from GET tracks/bylowering/{id}: the server
+ * applies the position rule (first configured source with records, nav.ts) over the whole
+ * lowering, zero fixes dropped; records it could not read are logged "Problem parsing" here.
+ */
+export async function getLoweringTrack(id: string, signal?: AbortSignal): Promise<DiveTrack> {
+  const track = diveTrackOf(readTrackColumns(await api.get(trackPath(id), { signal })));
+  const shown = track.problems.slice(0, 20);
+  for (const p of shown) console.warn(`${p.problem}: event ${p.eventId}`);
+  if (track.problems.length > shown.length) {
+    console.warn(`Problem parsing: ${track.problems.length - shown.length} more records`);
+  }
+  return track;
 }
 
 export async function updateLoweringMilestones(id: string, body: Record<string, unknown>): Promise<void> {
@@ -62,12 +86,21 @@ export function useMilestonesData(id: string, enabled: boolean) {
     gcTime: 0,
     staleTime: 0,
   });
-  const events = useQuery({
-    queryKey: milestonesKeys.events(id),
-    queryFn: ({ signal }) => getLoweringEventExports(id, signal),
+  const track = useQuery({
+    queryKey: milestonesKeys.track(id),
+    queryFn: ({ signal }) => getLoweringTrack(id, signal),
     enabled,
     gcTime: 0,
     staleTime: 0,
   });
-  return { lowering, events };
+  // Only the tooltips need them: asked for once the track is there (the server answers one at a
+  // time), the chart and map draw without waiting.
+  const events = useQuery({
+    queryKey: milestonesKeys.events(id),
+    queryFn: ({ signal }) => getAllLoweringEvents(id, signal),
+    enabled: enabled && track.isSuccess,
+    gcTime: 0,
+    staleTime: 0,
+  });
+  return { lowering, track, events };
 }

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { clientSettingsSchema, type Lowering } from '@bathylog/shared';
+import { buildDiveTrack, clientSettingsSchema, type Lowering } from '@bathylog/shared';
 import { SettingsProvider } from '../../lib/settings';
 import type { ExportedEvent } from '../events/api/events';
 import { MilestonesModal } from './milestones-modal';
@@ -45,6 +45,16 @@ const api = vi.hoisted(() => ({
 vi.mock('./milestones-api', () => ({
   useMilestonesData: () => ({
     lowering: { data: api.lowering, error: null },
+    // The server's track route applies the same shared rule (nav.ts) to the same records.
+    track: {
+      data:
+        api.events &&
+        buildDiveTrack(
+          api.events.map((e) => ({ id: e.id, ts: Date.parse(e.ts), aux_data: e.aux_data })),
+          ['vehicleRealtimeNavData'],
+        ),
+      error: null,
+    },
     events: { data: api.events, error: null },
   }),
   updateLoweringMilestones: api.update,

@@ -2,7 +2,6 @@ import { useCallback, useMemo, useState, type JSX } from 'react';
 import { Button, Col, Modal, Row } from 'react-bootstrap';
 import {
   boundingBoxOf,
-  buildDiveTrack,
   maxDepthOf,
   milestoneFields,
   milestonesUpdateBody,
@@ -10,6 +9,7 @@ import {
   statsValuesOf,
   validateMilestonesForm,
   type DiveTrack,
+  type LogEvent,
   type Lowering,
   type MilestoneValues,
   type StatsValues,
@@ -22,41 +22,17 @@ import { DiveMap, type MapPosition } from '../../components/dive-map';
 import { LoadingText, statusTexts } from '../../components/status-text';
 import { errorMessage } from '../../api/client';
 import { useSettings } from '../../lib/settings';
-import type { ExportedEvent } from '../events/api/events';
 import { updateLoweringMilestones, useMilestonesData } from './milestones-api';
 import { TweakForm } from './tweak-form';
 import './milestones.css';
 
-/** Records the first position source could not read are logged, as the seed says (§4.4). */
-function logProblems(track: DiveTrack) {
-  const shown = track.problems.slice(0, 20);
-  for (const p of shown) console.warn('Problem parsing', p.eventId);
-  if (track.problems.length > shown.length) {
-    console.warn(`Problem parsing: ${track.problems.length - shown.length} more records`);
-  }
-}
-
 interface Built {
-  track: DiveTrack;
-  eventsById: Map<string, ExportedEvent>;
+  eventsById: Map<string, LogEvent>;
   pointsById: Map<string, TrackPoint>;
 }
 
-function buildFrom(events: readonly ExportedEvent[], sources: readonly string[]): Built {
-  const track = buildDiveTrack(
-    events.map((e) => ({ id: e.id, ts: Date.parse(e.ts), aux_data: e.aux_data })),
-    sources,
-  );
-  logProblems(track);
-  return {
-    track,
-    eventsById: new Map(events.map((e) => [e.id, e])),
-    pointsById: new Map(track.points.map((p) => [p.eventId, p])),
-  };
-}
-
 /** What the chart's tooltip says of an event (client-behaviour §10.5). */
-function tooltipLines(event: ExportedEvent | undefined, ts: number, editing: string | null): string[] {
+function tooltipLines(event: LogEvent | undefined, ts: number, editing: string | null): string[] {
   const lines: string[] = [];
   if (event) {
     lines.push(`EVENT: ${event.event_value}`);
@@ -92,9 +68,9 @@ export function MilestonesModal(props: MilestonesModalProps): JSX.Element {
 }
 
 function MilestonesEditor({ loweringId, onHide, onSaved }: MilestonesModalProps) {
-  const { lowering, events } = useMilestonesData(loweringId, true);
+  const { lowering, track, events } = useMilestonesData(loweringId, true);
   const title = lowering.data ? `${lowering.data.lowering_id} - Milestones / Stats` : 'Milestones / Stats';
-  const failed = lowering.error ?? events.error;
+  const failed = lowering.error ?? track.error;
   return (
     <>
       <Modal.Header closeButton closeVariant="white">
@@ -113,8 +89,14 @@ function MilestonesEditor({ loweringId, onHide, onSaved }: MilestonesModalProps)
             </Button>
           </Modal.Footer>
         </>
-      ) : lowering.data && events.data ? (
-        <EditorBody lowering={lowering.data} events={events.data} onHide={onHide} onSaved={onSaved} />
+      ) : lowering.data && track.data ? (
+        <EditorBody
+          lowering={lowering.data}
+          track={track.data}
+          events={events.data}
+          onHide={onHide}
+          onSaved={onSaved}
+        />
       ) : (
         <Modal.Body>
           <LoadingText text={statusTexts.loading} />
@@ -126,19 +108,27 @@ function MilestonesEditor({ loweringId, onHide, onSaved }: MilestonesModalProps)
 
 function EditorBody({
   lowering,
+  track,
   events,
   onHide,
   onSaved,
 }: {
   lowering: Lowering;
-  events: ExportedEvent[];
+  track: DiveTrack;
+  /** The lowering's events, for the tooltips; undefined while they load. */
+  events: LogEvent[] | undefined;
   onHide: () => void;
   onSaved: () => void;
 }) {
   const settings = useSettings();
   const fields = useMemo(() => milestoneFields(settings.milestones), [settings.milestones]);
-  const built = useMemo(() => buildFrom(events, settings.positionDataSources), [events, settings.positionDataSources]);
-  const { track, eventsById, pointsById } = built;
+  const { eventsById, pointsById } = useMemo<Built>(
+    () => ({
+      eventsById: new Map((events ?? []).map((e) => [e.id, e])),
+      pointsById: new Map(track.points.map((p) => [p.eventId, p])),
+    }),
+    [events, track],
+  );
 
   const [milestones, setMilestones] = useState<MilestoneValues>(() => milestoneValuesOf(lowering, settings.milestones));
   const [stats, setStats] = useState<StatsValues>(() => statsValuesOf(lowering.lowering_additional_meta.stats));

@@ -3,6 +3,7 @@ import { Button, Card } from 'react-bootstrap';
 import { useQueryClient } from '@tanstack/react-query';
 import { errorMessage } from '../../api/client';
 import { ErrorAlert } from '../../components/alerts';
+import { LoadingText, statusTexts } from '../../components/status-text';
 import { DiveMap, type DiveMapMarker } from '../../components/dive-map';
 import { pageSlice } from '../../components/pagination';
 import { useAuth } from '../../lib/auth';
@@ -31,8 +32,9 @@ export function MapScreen({ loweringId }: { loweringId: string }) {
   const queryClient = useQueryClient();
   const [milestonesOpen, setMilestonesOpen] = useState(false);
   const { events, index, selectIndex } = review;
-  // The track (every nav record of the dive) is read after the list, so the screen is usable first.
-  const track = useReviewTrack(loweringId, !review.list.isPending);
+  // The track (every nav fix of the dive) is asked for once the first events are there, so the
+  // server answers the small requests first.
+  const track = useReviewTrack(loweringId, !review.listPending);
 
   useArrowKeys({
     up: () => selectIndex(index - 1),
@@ -55,7 +57,7 @@ export function MapScreen({ loweringId }: { loweringId: string }) {
   }, [points, pageEvents]);
 
   const lowering = review.lowering.data;
-  const loading = review.list.isPending || review.lowering.isPending;
+  const loading = review.listPending || review.lowering.isPending;
   return (
     <div className="review-screen" data-testid="review-map">
       <ReviewBreadcrumb loweringId={loweringId} mode="map" />
@@ -71,22 +73,29 @@ export function MapScreen({ loweringId }: { loweringId: string }) {
             </Button>
           </Card.Header>
         )}
-        <DiveMap
-          height={480}
-          track={points}
-          pin={pin}
-          markers={markers}
-          selectedMarkerId={review.selected?.id ?? null}
-          onMarkerClick={(id) => selectIndex(events.findIndex((e) => e.id === id))}
-          label="Review map"
-        />
+        {track.isPending ? (
+          // The map mounts on its track: one view and one drawing instead of two.
+          <div style={{ height: 480 }} className="d-flex align-items-center justify-content-center">
+            <LoadingText text={statusTexts.loading} />
+          </div>
+        ) : (
+          <DiveMap
+            height={480}
+            track={points}
+            pin={pin}
+            markers={markers}
+            selectedMarkerId={review.selected?.id ?? null}
+            onMarkerClick={(id) => selectIndex(events.findIndex((e) => e.id === id))}
+            label="Review map"
+          />
+        )}
       </Card>
       <ReviewSlider
         events={events}
         index={index}
         startTs={lowering?.start_ts}
         stopTs={lowering?.stop_ts}
-        disabled={loading}
+        disabled={loading || !review.complete}
         onChange={selectIndex}
       />
       <ReviewEvents review={review} viewDetails />

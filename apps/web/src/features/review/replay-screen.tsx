@@ -73,7 +73,7 @@ export function ReplayScreen({ loweringId }: { loweringId: string }) {
     right: () => dispatch({ type: 'select', index: review.page * reviewPageSize }),
   });
 
-  const loading = review.list.isPending || review.lowering.isPending;
+  const loading = review.listPending || review.lowering.isPending;
   const lowering = review.lowering.data;
   const moving = mode !== 'paused';
 
@@ -102,7 +102,7 @@ export function ReplayScreen({ loweringId }: { loweringId: string }) {
         index={index}
         startTs={lowering?.start_ts}
         stopTs={lowering?.stop_ts}
-        disabled={loading}
+        disabled={loading || !review.complete}
         onMove={pause}
         onChange={(i) => dispatch({ type: 'select', index: i })}
       >
@@ -116,7 +116,7 @@ export function ReplayScreen({ loweringId }: { loweringId: string }) {
                 key={b.action}
                 variant="link"
                 className="replay-button"
-                disabled={loading || count === 0}
+                disabled={loading || !review.complete || count === 0}
                 aria-label={label}
                 title={label}
                 onClick={() => dispatch({ type: b.action } as ReplayAction)}

@@ -79,6 +79,8 @@ export async function revertUpload(kind: RecordKind, uploadId: string): Promise<
     method: 'DELETE',
     headers: { Authorization: `Bearer ${currentToken() ?? ''}`, 'Content-Type': 'text/plain' },
     body: uploadId,
+    // Sent even when the page is being left (a form closed by navigating away).
+    keepalive: true,
   });
   if (!res.ok && res.status !== 404) throw new ApiError(res.status, res.statusText);
 }

@@ -29,8 +29,8 @@ let nextKey = 0;
 /**
  * The upload area of the management forms (client-behaviour §11.3): at most 5 files at once, each
  * with its progress; a file refused by the server (e.g. over the size limit) shows the server's
- * message; removing a finished file reverts its upload. Mount it with a key that changes after a
- * successful Update, which clears it.
+ * message; removing a finished file reverts its upload, and so does unmounting. Mount it with a key that
+ * changes after a successful Update or a Reset Values, which clears it.
  */
 export function FileUpload({ kind, recordId, onChange, label }: FileUploadProps) {
   const [items, setItems] = useState<Item[]>([]);
@@ -46,10 +46,21 @@ export function FileUpload({ kind, recordId, onChange, label }: FileUploadProps)
     onChangeRef.current(idsKey ? idsKey.split('\n') : []);
   }, [idsKey]);
 
-  // Uploads still running when the form goes away are cancelled.
+  // When the area goes away (form closed, Reset Values, or cleared after an Update saved them),
+  // running uploads are cancelled and finished ones reverted, so no temporary file stays behind
+  // on the server (reverting one the Update has already moved into the record is a no-op).
   const itemsRef = useRef(items);
   itemsRef.current = items;
-  useEffect(() => () => itemsRef.current.forEach((i) => i.handle?.abort()), []);
+  useEffect(
+    () => () =>
+      itemsRef.current.forEach((i) => {
+        i.handle?.abort();
+        if (i.uploadId) {
+          revertUpload(kind, i.uploadId).catch((err: unknown) => console.warn('Reverting an upload failed:', err));
+        }
+      }),
+    [kind],
+  );
 
   const update = (key: number, patch: Partial<Item>) =>
     setItems((list) => list.map((i) => (i.key === key ? { ...i, ...patch } : i)));

@@ -1,20 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
-import {
-  buildDiveTrack,
-  cruiseSchema,
-  eventAuxDataSchema,
-  eventSchema,
-  type Cruise,
-  type DiveTrack,
-  type EventAuxData,
-  type LogEvent,
-} from '@bathylog/shared';
+import { cruiseSchema, eventAuxDataSchema, type Cruise, type EventAuxData, type LogEvent } from '@bathylog/shared';
 import { api, getList, isApiError } from '../../../api/client';
 import { useLiveInvalidation } from '../../../api/use-realtime';
 import { useSettings } from '../../../lib/settings';
-import { eventKeys, exportedEventSchema, type EventQuery } from '../../events/api/events';
-import { getLowering } from '../../milestones/milestones-api';
+import { eventKeys, type EventQuery } from '../../events/api/events';
+import { getLowering, getLoweringTrack, readLoweringEvents } from '../../milestones/milestones-api';
 
 /**
  * What the review screens read (client-behaviour §10): the lowering and its cruise, the filtered
@@ -28,19 +19,33 @@ export const reviewKeys = {
   cruise: (id: string) => [...reviewKeys.all, 'cruise', id] as const,
   events: (id: string) => [...reviewKeys.all, 'events', id] as const,
   eventList: (id: string, query: EventQuery) => [...reviewKeys.events(id), query] as const,
+  eventHead: (id: string, query: EventQuery, count: number) =>
+    [...reviewKeys.events(id), 'head', count, query] as const,
   track: (id: string) => [...reviewKeys.all, 'track', id] as const,
   images: (id: string) => [...reviewKeys.all, 'images', id] as const,
   imageList: (id: string, hideAsnap: boolean) => [...reviewKeys.images(id), hideAsnap] as const,
 };
 
-const eventListSchema = z.array(eventSchema);
 const auxListSchema = z.array(eventAuxDataSchema);
-const exportListSchema = z.array(exportedEventSchema);
 
 /** GET events/bylowering/{id} with the filter, oldest first; [] for none. */
 export async function getLoweringEvents(id: string, query: EventQuery, signal?: AbortSignal): Promise<LogEvent[]> {
   const { sort: _sort, offset: _offset, limit: _limit, ...filter } = query;
-  return eventListSchema.parse(await getList(`events/bylowering/${id}`, { query: { ...filter }, signal }));
+  return readLoweringEvents(await getList(`events/bylowering/${id}`, { query: { ...filter }, signal }));
+}
+
+/**
+ * The first page of the filtered events (limit = `count`): shown while the whole list (which the
+ * slider, replay and paging run over) is still on its way, so a long dive is readable at once.
+ */
+export async function getLoweringEventsHead(
+  id: string,
+  query: EventQuery,
+  count: number,
+  signal?: AbortSignal,
+): Promise<LogEvent[]> {
+  const { sort: _sort, offset: _offset, limit: _limit, ...filter } = query;
+  return readLoweringEvents(await getList(`events/bylowering/${id}`, { query: { ...filter, limit: count }, signal }));
 }
 
 /** The cruise holding the lowering (GET cruises/bylowering/{id}); null when none does. */
@@ -51,31 +56,6 @@ export async function getLoweringCruise(id: string, signal?: AbortSignal): Promi
     if (isApiError(err, 404)) return null;
     throw err;
   }
-}
-
-/**
- * The trackline (client-behaviour §10.3): for each configured position source in turn, the
- * lowering's events that have a record of it; the first source with records is used (nav.ts
- * rule), zero fixes dropped, unreadable records logged "Problem parsing". Independent of the filter.
- */
-export async function getLoweringTrack(
-  id: string,
-  sources: readonly string[],
-  signal?: AbortSignal,
-): Promise<DiveTrack> {
-  for (const source of sources) {
-    const events = exportListSchema.parse(
-      await getList(`event_exports/bylowering/${id}`, { query: { datasource: source }, signal }),
-    );
-    if (events.length === 0) continue;
-    const track = buildDiveTrack(
-      events.map((e) => ({ id: e.id, ts: Date.parse(e.ts), aux_data: e.aux_data })),
-      [source],
-    );
-    for (const problem of track.problems) console.warn(`${problem.problem}: event ${problem.eventId}`);
-    return track;
-  }
-  return { source: null, points: [], depths: [], problems: [] };
 }
 
 /** GET event_aux_data/bylowering/{id} for each image source (+ value=!ASNAP while hidden). */
@@ -111,11 +91,19 @@ export function useReviewEvents(id: string, query: EventQuery, enabled = true) {
   });
 }
 
+/** The first `count` filtered events, while `enabled` (the whole list not there yet). */
+export function useReviewEventsHead(id: string, query: EventQuery, count: number, enabled: boolean) {
+  return useQuery({
+    queryKey: reviewKeys.eventHead(id, query, count),
+    queryFn: ({ signal }) => getLoweringEventsHead(id, query, count, signal),
+    enabled,
+  });
+}
+
 export function useReviewTrack(id: string, enabled = true) {
-  const settings = useSettings();
   return useQuery({
     queryKey: reviewKeys.track(id),
-    queryFn: ({ signal }) => getLoweringTrack(id, settings.positionDataSources, signal),
+    queryFn: ({ signal }) => getLoweringTrack(id, signal),
     enabled,
     staleTime: 60_000,
   });

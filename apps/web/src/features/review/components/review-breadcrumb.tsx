@@ -2,6 +2,7 @@ import { Dropdown } from 'react-bootstrap';
 import { Link } from 'react-router';
 import { statusTexts } from '../../../components/status-text';
 import { useEntityNames } from '../../../lib/settings';
+import { cruiseMenuPath } from '../../cruise-menu/cruise-menu-state';
 import { useReviewCruise, useReviewLowering } from '../api/review';
 
 export type ReviewMode = 'replay' | 'map' | 'gallery';
@@ -14,7 +15,7 @@ export const reviewModes: ReadonlyArray<{ mode: ReviewMode; label: string; path:
 
 /**
  * Top-left breadcrumb of the review screens (client-behaviour §10.1): {Cruises} › cruise_id
- * (both back to the cruise menu) › lowering_id › the active mode, a menu of the other two.
+ * (both back to the cruise menu; the cruise's link opens it on this cruise and lowering) › lowering_id › the active mode, a menu of the other two.
  */
 export function ReviewBreadcrumb({ loweringId, mode }: { loweringId: string; mode: ReviewMode }) {
   const names = useEntityNames();
@@ -31,7 +32,11 @@ export function ReviewBreadcrumb({ loweringId, mode }: { loweringId: string; mod
         </li>
         {cruise.data && (
           <li className="breadcrumb-item">
-            <Link to="/cruise_menu" className="text-warning">
+            <Link
+              to={cruiseMenuPath({ cruiseId: cruise.data.id, loweringId })}
+              className="text-warning"
+              data-testid="breadcrumb-cruise"
+            >
               {cruise.data.cruise_id}
             </Link>
           </li>

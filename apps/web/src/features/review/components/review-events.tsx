@@ -93,7 +93,7 @@ export function ReviewEvents({
             </span>
           </Card.Header>
           <ErrorAlert message={error ?? (list.isError ? errorMessage(list.error) : null)} />
-          {list.isPending ? (
+          {review.listPending ? (
             <LoadingText text={statusTexts.loading} />
           ) : events.length === 0 ? (
             <EmptyText>{statusTexts.noEvents}</EmptyText>

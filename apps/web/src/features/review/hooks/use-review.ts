@@ -1,7 +1,8 @@
 import { useCallback, useMemo } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEventExport } from '../../events/api/events';
 import { eventFilterQuery } from '../../event-management/lib/event-filter';
-import { useReviewEvents, useReviewLive, useReviewLowering } from '../api/review';
+import { reviewKeys, useReviewEvents, useReviewEventsHead, useReviewLive, useReviewLowering } from '../api/review';
 import { reviewActions, useReviewStore } from '../review-store';
 
 /** Filtered events per page on the review lists (client-behaviour §10.1). */
@@ -21,19 +22,31 @@ export function useReview(loweringId: string) {
     () => eventFilterQuery(store.filter, { hideAsnap: store.hideAsnap }),
     [store.filter, store.hideAsnap],
   );
-  const list = useReviewEvents(loweringId, query);
-  const events = useMemo(() => list.data ?? [], [list.data]);
+  // A long dive's whole list takes a while: its first page is asked for first and shows meanwhile
+  // (list, header, data cards); the slider, the play buttons and paging wait for the whole list,
+  // asked for once the first page is there (the server answers the small request first).
+  const cached = useQueryClient().getQueryData(reviewKeys.eventList(loweringId, query)) !== undefined;
+  const head = useReviewEventsHead(loweringId, query, reviewPageSize, !cached);
+  const list = useReviewEvents(loweringId, query, cached || !head.isPending);
+  const headEvents =
+    !cached && head.data && (store.selectedId === null || head.data.some((e) => e.id === store.selectedId))
+      ? head.data
+      : undefined;
+  const events = useMemo(() => list.data ?? headEvents ?? [], [list.data, headEvents]);
   const found = store.selectedId === null ? -1 : events.findIndex((e) => e.id === store.selectedId);
   const index = found === -1 ? 0 : found;
   const selected = events[index] ?? null;
   const exported = useEventExport(selected?.id);
 
+  const complete = list.data !== undefined;
   const selectIndex = useCallback(
     (i: number) => {
+      // Past the first page before the whole list is there: nothing to select yet.
+      if (!complete && i >= events.length) return;
       const event = events[Math.min(Math.max(0, i), events.length - 1)];
       if (event) reviewActions.select(event.id);
     },
-    [events],
+    [events, complete],
   );
 
   return {
@@ -42,6 +55,10 @@ export function useReview(loweringId: string) {
     lowering,
     query,
     list,
+    /** Nothing to show yet: neither the whole list nor its first page has arrived. */
+    listPending: list.data === undefined && headEvents === undefined && !list.isError,
+    /** The whole filtered list is there (the slider and paging run over it). */
+    complete,
     events,
     index,
     selected,
