@@ -1,9 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Button, Card, Col, Form, Row } from 'react-bootstrap';
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Link } from 'react-router';
-import { loginFormSchema, type LoginForm } from '@bathylog/shared/rules/auth-forms';
+import { loginFormRules, type LoginForm } from '@bathylog/shared/rules/auth-messages';
 import { errorMessage } from '../../api/client';
 import type { LoginInput } from '../../api/auth';
 import { ErrorAlert } from '../../components/alerts';
@@ -36,7 +35,7 @@ export function LoginScreen() {
     register,
     handleSubmit,
     formState: { errors },
-  } = useForm<LoginForm>({ resolver: zodResolver(loginFormSchema), defaultValues: { username: '', password: '' } });
+  } = useForm<LoginForm>({ defaultValues: { username: '', password: '' } });
 
   const { login } = auth;
   const attempt = useCallback(
@@ -80,7 +79,7 @@ export function LoginScreen() {
             <Form noValidate onSubmit={onSubmit} aria-label="Login">
               <TextField
                 placeholder="Username or email"
-                registration={register('username')}
+                registration={register('username', loginFormRules.username)}
                 error={errors.username}
                 autoComplete="username"
                 autoFocus
@@ -88,7 +87,7 @@ export function LoginScreen() {
               <TextField
                 placeholder="Password"
                 type="password"
-                registration={register('password')}
+                registration={register('password', loginFormRules.password)}
                 error={errors.password}
                 autoComplete="current-password"
               />
