@@ -154,12 +154,9 @@ async function measure(
     });
     const transfers = recordTransfers(cdp);
     await page.goto(url, { waitUntil: 'commit' });
-    await page.waitForFunction(() => (window as unknown as { __benchVisibleAt?: number }).__benchVisibleAt, null, {
-      timeout: 60_000,
-      polling: 50,
-    });
+    await page.waitForFunction('window.__benchVisibleAt', null, { timeout: 60_000, polling: 50 });
     const atVisibleWall = Date.now();
-    const visibleMs = await page.evaluate(() => (window as unknown as { __benchVisibleAt: number }).__benchVisibleAt);
+    const visibleMs = (await page.evaluate('window.__benchVisibleAt')) as number;
     const atVisible = transfers.summary(atVisibleWall);
     await transfers.quiet(2 * rttMs + 500, 30_000);
     return { visibleMs, atVisible, settled: transfers.summary() };
@@ -204,12 +201,18 @@ async function main() {
   let browser: Browser | null = null;
   try {
     browser = await launchChromium();
-    const res = await fetch(`${server.url}/sealog-server/api/v1/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'admin', password: 'demo' }),
-    });
-    const login = (await res.json()) as { token: string; id: string };
+    // The demo cruise may still be loading when the server first answers: retry for a while.
+    let login: { token: string; id: string } | null = null;
+    for (let i = 0; i < 120 && !login; i++) {
+      const res = await fetch(`${server.url}/sealog-server/api/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'admin', password: 'demo' }),
+      });
+      if (res.ok) login = (await res.json()) as { token: string; id: string };
+      else await sleep(1000);
+    }
+    if (!login) throw new Error('could not log in as admin');
     const session = [
       { name: 'token', value: login.token },
       { name: 'id', value: login.id },
@@ -221,7 +224,9 @@ async function main() {
     await measure(browser, `${server.url}/login`, 'form[aria-label="Login"] button[type="submit"]', []);
     for (let i = 0; i < runs; i++) {
       consoleRuns.push(await measure(browser, `${server.url}/`, '.template-button', session));
-      loginRuns.push(await measure(browser, `${server.url}/login`, 'form[aria-label="Login"] button[type="submit"]', []));
+      loginRuns.push(
+        await measure(browser, `${server.url}/login`, 'form[aria-label="Login"] button[type="submit"]', []),
+      );
       log(
         `run ${i + 1}: console ${Math.round(consoleRuns[i]!.visibleMs)} ms, login ${Math.round(loginRuns[i]!.visibleMs)} ms`,
       );

@@ -67,7 +67,11 @@ const shell = closure(manifest, [entry]);
 const routes = [{ name: 'login (entry)', ...split(shell), files: shell.length }];
 for (const key of Object.keys(manifest).filter((k) => manifest[k].isDynamicEntry && k.includes('/routes/'))) {
   const files = closure(manifest, [entry, key]);
-  routes.push({ name: key.replace(/^src\/app\/routes\//, '').replace(/\.tsx?$/, ''), ...split(files), files: files.length });
+  routes.push({
+    name: key.replace(/^src\/app\/routes\//, '').replace(/\.tsx?$/, ''),
+    ...split(files),
+    files: files.length,
+  });
 }
 for (const key of Object.keys(manifest).filter((k) => manifest[k].isDynamicEntry && k.includes('/features/'))) {
   if (!key.endsWith('-screen.tsx')) continue;
@@ -93,7 +97,9 @@ if (asJson) {
   const kb = (n) => `${(n / 1000).toFixed(1)} kB`.padStart(9);
   console.log('gzip sizes (level 9)            JS        CSS      total  files');
   for (const r of [...routes, { name: 'whole app', ...app, files: all.length }]) {
-    console.log(`  ${r.name.padEnd(26)} ${kb(r.js)}  ${kb(r.css)}  ${kb(r.js + r.css)}  ${String(r.files).padStart(4)}`);
+    console.log(
+      `  ${r.name.padEnd(26)} ${kb(r.js)}  ${kb(r.css)}  ${kb(r.js + r.css)}  ${String(r.files).padStart(4)}`,
+    );
   }
   for (const c of checks) {
     const verdict = c.size > c.budget ? 'OVER BUDGET' : 'ok';

@@ -17,12 +17,10 @@ const variantPrefixes = [
   'border',
   'btn',
   'btn-group',
-  'card-header',
   'dropdown-menu',
   'form-control',
   'form-select',
   'list-group',
-  'list-group-item',
   'modal',
   'nav',
   'navbar-expand',
@@ -74,7 +72,10 @@ export function reactBootstrapFiles(sources: string[], webRoot: string): string[
     const aliases = new Map<string, string>();
     for (const [, list] of text.matchAll(/import\s*\{([^}]*)\}\s*from\s*'react-bootstrap'/g)) {
       for (const item of list!.split(',')) {
-        const [name, alias] = item.trim().replace(/^type\s+/, '').split(/\s+as\s+/);
+        const [name, alias] = item
+          .trim()
+          .replace(/^type\s+/, '')
+          .split(/\s+as\s+/);
         if (!name) continue;
         names.add(name);
         aliases.set(alias ?? name, name);
@@ -106,7 +107,8 @@ export function reactBootstrapFiles(sources: string[], webRoot: string): string[
       if (usedOnlyAsMember && !members.has(`${name}.${key}`)) continue;
       visit(rel!.replace(/\.js$/, ''));
     }
-    for (const [, rel] of text.matchAll(/import\s*\{[^}]*\}\s*from\s*'\.\/([\w.-]+)'/g)) visit(rel!.replace(/\.js$/, ''));
+    for (const [, rel] of text.matchAll(/import\s*\{[^}]*\}\s*from\s*'\.\/([\w.-]+)'/g))
+      visit(rel!.replace(/\.js$/, ''));
   };
   for (const name of names) visit(name);
   return [...files];
@@ -126,7 +128,7 @@ export function pruneCss(webRoot: string) {
     safelist: {
       // Set on <body> or by Popper / transitions at run time.
       standard: ['modal-open', 'show', 'showing', 'fade', 'collapsing', 'collapse-horizontal'],
-      greedy: [/tooltip/, /popper/],
+      greedy: [/tooltip/],
     },
   }) as unknown as { OnceExit: (root: CssRoot, helpers: unknown) => Promise<void> };
   return {

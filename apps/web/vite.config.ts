@@ -10,7 +10,8 @@ export default defineConfig(({ command }) => ({
   plugins: [react(), precompress()],
   css: { postcss: { plugins: command === 'build' ? [pruneCss(import.meta.dirname)] : [] } },
   // The manifest lets scripts/check-bundle-budget.mjs follow each route's chunks.
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, manifest: true },
+  // No modulepreload polyfill: every browser the client supports has modulepreload.
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, manifest: true, modulePreload: { polyfill: false } },
   server: {
     proxy: {
       '/sealog-server': { target: server, changeOrigin: true },

@@ -1,4 +1,4 @@
-import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import type { ForgotPassword, LoginResponse, Register, ResetPassword, UpdateProfile, User } from '@bathylog/shared';
 import { api } from './client';
 
@@ -63,16 +63,23 @@ export async function getProfileToken(): Promise<string> {
   return res.token;
 }
 
-export function useProfileQuery(token: string | null) {
-  return useQuery({
+/** The profile query, shared by useProfileQuery and the first screen's prefetch (app/first-screen.ts). */
+export function profileQuery(token: string | null) {
+  return queryOptions({
     queryKey: authKeys.profile(token),
     queryFn: ({ signal }) => getProfile(signal),
+    staleTime: 60_000,
+    retry: false,
+  });
+}
+
+export function useProfileQuery(token: string | null) {
+  return useQuery({
+    ...profileQuery(token),
     enabled: !!token,
     // A renewed token (same user) keeps showing the profile while it is read again; a login as
     // someone else clears the cache first (lib/auth.tsx), so nothing of another user shows.
     placeholderData: keepPreviousData,
-    staleTime: 60_000,
-    retry: false,
   });
 }
 

@@ -2,6 +2,7 @@ import { lazy, type ComponentType } from 'react';
 import { Navigate, useParams, useRoutes, type RouteObject } from 'react-router';
 import { LoginScreen } from '../features/auth/login-screen';
 import { LogoutRoute } from '../features/auth/logout-route';
+import { loadHomeRoute } from './first-screen';
 import { RedirectIfAuthenticated, RequireAuth } from './guards';
 import { AppLayout } from './layout/app-layout';
 import { NotFoundRoute } from './routes/not-found';
@@ -31,7 +32,7 @@ const DeviceKeysScreen = lazyScreen(() => import('../features/device-keys/device
 const CruiseMenuRoute = lazyScreen(() => import('./routes/cruise-menu'), 'CruiseMenuRoute');
 const CruisesRoute = lazyScreen(() => import('./routes/cruises'), 'CruisesRoute');
 const EventManagementRoute = lazyScreen(() => import('./routes/event-management'), 'EventManagementRoute');
-const HomeRoute = lazyScreen(() => import('./routes/home'), 'HomeRoute');
+const HomeRoute = lazyScreen(loadHomeRoute, 'HomeRoute');
 const LoweringsRoute = lazyScreen(() => import('./routes/lowerings'), 'LoweringsRoute');
 const ReviewGalleryRoute = lazyScreen(() => import('./routes/review-gallery'), 'ReviewGalleryRoute');
 const ReviewMapRoute = lazyScreen(() => import('./routes/review-map'), 'ReviewMapRoute');

@@ -19,9 +19,9 @@ export const authFormMessages = {
 const m = authFormMessages;
 
 /**
- * Login: username and password Required (the username is lower-cased when sent). Plain
- * react-hook-form rules rather than a zod schema, so the login screen, the first thing a ship's
- * link loads, carries no validation library (issue 13).
+ * Login: username and password Required (the username is lower-cased when sent). Plain rules
+ * rather than a zod schema, so the login screen, the first thing a ship's link loads, carries no
+ * validation library (issue 13).
  */
 export const loginFormRules = {
   username: { required: m.required },
