@@ -55,6 +55,13 @@ if (!only || only === 'e2e') {
     failed += 1;
   } else {
     ok = run('npm', ['run', 'build', '-w', 'apps/web']) && ok;
+    // The client's size budgets (issue 13): a check on the build output, one test.
+    console.log('\n== Bundle budgets (gzip JS + CSS)');
+    if (run('node', ['scripts/check-bundle-budget.mjs'])) passed += 1;
+    else {
+      failed += 1;
+      ok = false;
+    }
     const report = path.join(out, 'playwright.json');
     rmSync(report, { force: true });
     ok =

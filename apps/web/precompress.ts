@@ -21,7 +21,7 @@ export function precompress(): Plugin {
     writeBundle(_options, bundle) {
       const files = [...Object.keys(bundle)];
       for (const name of files) {
-        if (!compressible.test(name)) continue;
+        if (!compressible.test(name) || name.startsWith('.vite/')) continue;
         const file = path.join(outDir, name);
         const body = readFileSync(file);
         if (body.length < 1024) continue;

@@ -1,17 +1,21 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
-import { precompress } from './precompress';
+import { precompress } from './precompress.ts';
+import { pruneCss } from './prune-css.ts';
 
 // The server serves dist/ at `/`; in development Vite proxies the API and the websocket to it.
 const server = process.env.BATHYLOG_DEV_SERVER ?? 'http://localhost:8000';
 
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   plugins: [react(), precompress()],
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: false },
+  css: { postcss: { plugins: command === 'build' ? [pruneCss(import.meta.dirname)] : [] } },
+  // The manifest lets scripts/check-bundle-budget.mjs follow each route's chunks.
+  // No modulepreload polyfill: every browser the client supports has modulepreload.
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, manifest: true, modulePreload: { polyfill: false } },
   server: {
     proxy: {
       '/sealog-server': { target: server, changeOrigin: true },
       '/ws': { target: server.replace(/^http/, 'ws'), ws: true },
     },
   },
-});
+}));

@@ -7,8 +7,10 @@ import 'bootstrap/dist/css/bootstrap.min.css';
 import 'bootstrap-icons/font/bootstrap-icons.min.css';
 import './app/theme.css';
 import { App, createQueryClient } from './app/app';
+import { startFirstScreen } from './app/first-screen';
 
 const queryClient = createQueryClient();
+startFirstScreen(queryClient, window.location.pathname);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

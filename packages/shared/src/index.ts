@@ -7,6 +7,7 @@ export * from './schemas/common.js';
 export * from './schemas/users.js';
 export * from './schemas/auth.js';
 export * from './schemas/client-settings.js';
+export * from './entity-names.js';
 export * from './ws-events.js';
 export * from './schemas/event-templates.js';
 export * from './schemas/custom-vars.js';

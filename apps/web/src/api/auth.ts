@@ -1,14 +1,5 @@
-import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import {
-  loginResponseSchema,
-  userSchema,
-  type ForgotPassword,
-  type LoginResponse,
-  type Register,
-  type ResetPassword,
-  type UpdateProfile,
-  type User,
-} from '@bathylog/shared';
+import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import type { ForgotPassword, LoginResponse, Register, ResetPassword, UpdateProfile, User } from '@bathylog/shared';
 import { api } from './client';
 
 /** Auth routes (seed 000 §7, reference §5.1). Login/register/forgot/reset are public calls. */
@@ -22,10 +13,19 @@ export type Profile = User;
 export type LoginInput =
   { username: string; password: string; reCaptcha?: string | null } | { loginToken: string; reCaptcha?: string | null };
 
+/*
+ * The answers below are checked with their zod schemas, loaded beside the request (in parallel, so
+ * no extra round trip): the login screen's first load carries no validation library.
+ */
+
 export async function login(input: LoginInput): Promise<LoginResponse> {
   // Usernames are stored lower case; users type them any way (seed 000 §5).
   const body = 'username' in input ? { ...input, username: input.username.toLowerCase() } : input;
-  return loginResponseSchema.parse(await api.post('auth/login', body, { auth: false }));
+  const [raw, { loginResponseSchema }] = await Promise.all([
+    api.post('auth/login', body, { auth: false }),
+    import('@bathylog/shared/schemas/auth'),
+  ]);
+  return loginResponseSchema.parse(raw);
 }
 
 export async function register(input: Register): Promise<void> {
@@ -46,7 +46,11 @@ export async function validateToken(signal?: AbortSignal): Promise<void> {
 }
 
 export async function getProfile(signal?: AbortSignal): Promise<Profile> {
-  return userSchema.parse(await api.get('auth/profile', { signal }));
+  const [raw, { userSchema }] = await Promise.all([
+    api.get('auth/profile', { signal }),
+    import('@bathylog/shared/schemas/users'),
+  ]);
+  return userSchema.parse(raw);
 }
 
 export async function updateProfile(input: UpdateProfile): Promise<void> {
@@ -59,16 +63,23 @@ export async function getProfileToken(): Promise<string> {
   return res.token;
 }
 
-export function useProfileQuery(token: string | null) {
-  return useQuery({
+/** The profile query, shared by useProfileQuery and the first screen's prefetch (app/first-screen.ts). */
+export function profileQuery(token: string | null) {
+  return queryOptions({
     queryKey: authKeys.profile(token),
     queryFn: ({ signal }) => getProfile(signal),
+    staleTime: 60_000,
+    retry: false,
+  });
+}
+
+export function useProfileQuery(token: string | null) {
+  return useQuery({
+    ...profileQuery(token),
     enabled: !!token,
     // A renewed token (same user) keeps showing the profile while it is read again; a login as
     // someone else clears the cache first (lib/auth.tsx), so nothing of another user shows.
     placeholderData: keepPreviousData,
-    staleTime: 60_000,
-    retry: false,
   });
 }
 

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import {
   eventTemplateSchema,
   type CreateEventTemplate,
@@ -43,10 +43,11 @@ export async function deleteAllNonSystemEventTemplates(): Promise<void> {
   await api.delete('event_templates/all');
 }
 
+/** The template list query, shared by useEventTemplates and the console's prefetch (app/first-screen.ts). */
+export function eventTemplatesQuery() {
+  return queryOptions({ queryKey: eventTemplateKeys.list(), queryFn: ({ signal }) => getEventTemplates(signal) });
+}
+
 export function useEventTemplates(opts: { enabled?: boolean } = {}) {
-  return useQuery({
-    queryKey: eventTemplateKeys.list(),
-    queryFn: ({ signal }) => getEventTemplates(signal),
-    enabled: opts.enabled ?? true,
-  });
+  return useQuery({ ...eventTemplatesQuery(), enabled: opts.enabled ?? true });
 }

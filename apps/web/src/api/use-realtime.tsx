@@ -13,23 +13,36 @@ import type { WsChannel, WsCustomVar, WsPayloads } from '@bathylog/shared';
 import { useAuth } from '../lib/auth';
 import { currentToken } from '../lib/session';
 import { customVarKeys, mergeCustomVar, statusVarNames, type CustomVar } from './custom-vars';
-import { RealtimeClient, type RealtimeState } from './realtime';
+import type { RealtimeClient, RealtimeState } from './realtime';
 
 const RealtimeContext = createContext<RealtimeClient | null>(null);
 
 /**
- * One websocket per tab for the whole app, opened while someone is logged in. A new login
- * re-authenticates it; after a reconnect the screens' queries are refetched, since whatever was
- * published while offline was missed.
+ * One websocket per tab for the whole app, opened once someone has logged in (the client's code
+ * is fetched then: the login screen does not load it). A new login re-authenticates it; after a
+ * reconnect the screens' queries are refetched, since whatever was published while offline was
+ * missed.
  */
 export function RealtimeProvider({ children }: { children: ReactNode }) {
   const { token } = useAuth();
   const queryClient = useQueryClient();
   const tokenRef = useRef(token);
   tokenRef.current = token;
-  const [client] = useState(() => new RealtimeClient({ getToken: () => tokenRef.current ?? currentToken() }));
+  const [client, setClient] = useState<RealtimeClient | null>(null);
 
   useEffect(() => {
+    if (!token || client) return;
+    let live = true;
+    void import('./realtime').then(({ RealtimeClient }) => {
+      if (live) setClient(new RealtimeClient({ getToken: () => tokenRef.current ?? currentToken() }));
+    });
+    return () => {
+      live = false;
+    };
+  }, [token, client]);
+
+  useEffect(() => {
+    if (!client) return;
     client.connect();
     const off = client.onReconnect(() => {
       void queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] !== 'client_settings' });
@@ -40,12 +53,16 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
     };
   }, [client, queryClient]);
 
-  const first = useRef(true);
+  // The client reads the token for each hello; a later change (another login) re-authenticates.
+  const helloToken = useRef<string | null>(null);
   useEffect(() => {
-    if (first.current) {
-      first.current = false;
+    if (!client) return;
+    if (helloToken.current === null) {
+      helloToken.current = token;
       return;
     }
+    if (helloToken.current === token) return;
+    helloToken.current = token;
     client.reauthenticate();
   }, [client, token]);
 

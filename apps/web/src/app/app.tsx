@@ -1,13 +1,12 @@
-import { useState } from 'react';
 import { Alert, Button } from 'react-bootstrap';
 import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
-import { RouterProvider } from 'react-router';
+import { BrowserRouter } from 'react-router';
 import { clientSettingsKeys, getClientSettings } from '../api/client-settings';
 import { ApiError, errorMessage } from '../api/client';
 import { RealtimeProvider } from '../api/use-realtime';
 import { AuthProvider } from '../lib/auth';
 import { SettingsProvider } from '../lib/settings';
-import { createAppRouter } from './router';
+import { AppRoutes } from './router';
 
 export function createQueryClient() {
   return new QueryClient({
@@ -23,7 +22,6 @@ export function createQueryClient() {
 }
 
 function Routed() {
-  const [router] = useState(createAppRouter);
   const settings = useQuery({
     queryKey: clientSettingsKeys.all,
     queryFn: ({ signal }) => getClientSettings(signal),
@@ -49,7 +47,9 @@ function Routed() {
     <SettingsProvider settings={settings.data}>
       <AuthProvider>
         <RealtimeProvider>
-          <RouterProvider router={router} />
+          <BrowserRouter>
+            <AppRoutes />
+          </BrowserRouter>
         </RealtimeProvider>
       </AuthProvider>
     </SettingsProvider>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatBytes } from './format';
-import { freeSpaceClass } from '../app/layout/footer';
+import { freeSpaceClass } from '../app/layout/footer-status';
 
 describe('formatBytes (decimal SI, 3 significant digits)', () => {
   it.each([

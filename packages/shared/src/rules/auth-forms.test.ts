@@ -3,7 +3,6 @@ import type { z } from 'zod';
 import {
   authFormMessages as m,
   forgotPasswordFormSchema,
-  loginFormSchema,
   profileFormSchema,
   profileUpdateBody,
   registerFormSchema,
@@ -29,18 +28,6 @@ const goodRegistration = {
   password: 'longenough',
   confirmPassword: 'longenough',
 };
-
-describe('login form', () => {
-  it('requires username and password', () => {
-    expect(fieldMessages(loginFormSchema, { username: '', password: '' })).toEqual({
-      username: m.required,
-      password: m.required,
-    });
-  });
-  it('accepts any non-empty pair (the username is lower-cased when sent, not rejected)', () => {
-    expect(fieldMessages(loginFormSchema, { username: 'Admin', password: 'demo' })).toEqual({});
-  });
-});
 
 describe('registration form (the five rules)', () => {
   it('accepts a good registration', () => {

@@ -1,20 +1,7 @@
 import { z } from 'zod';
+import { authFormMessages } from './auth-messages.js';
 
-/**
- * Client form rules and their exact messages for login, registration, profile, forgot and reset
- * password (seed 000 §5). Used with react-hook-form + zodResolver; the first message of a field
- * is the one shown, so each chain is ordered as users expect to read them.
- */
-export const authFormMessages = {
-  required: 'Required',
-  usernameTooLong: 'Username must be 15 characters or less',
-  usernameWhitespace: 'Username can not include whitespace',
-  usernameUppercase: 'Username can NOT include uppercase letters',
-  invalidEmail: 'Invalid email address',
-  passwordTooShort: 'Password must be 8 characters or more',
-  passwordWhitespace: 'Password can not include whitespace',
-  passwordsMustMatch: 'Passwords must match',
-} as const;
+export { authFormMessages } from './auth-messages.js';
 
 /** Limits of seed 000 §9. */
 export const usernameMaxLength = 15;
@@ -77,13 +64,6 @@ function passwordsMatch<S extends z.ZodType<{ password: string; confirmPassword:
     },
   });
 }
-
-/** Login: username and password Required (the username is lower-cased when sent). */
-export const loginFormSchema = z.object({
-  username: required(),
-  password: required(),
-});
-export type LoginForm = z.infer<typeof loginFormSchema>;
 
 /** Registration: the five rules of seed 000 §5. */
 export const registerFormSchema = passwordsMatch(

@@ -93,20 +93,3 @@ export const clientSettingsSchema = z.strictObject({
 
 export type ClientSettings = z.infer<typeof clientSettingsSchema>;
 export type ClientSettingsInput = z.input<typeof clientSettingsSchema>;
-
-/** The words for cruise and lowering, singular and plural, lower case (configurable). */
-export function entityNames(settings: Pick<ClientSettings, 'customCruiseName' | 'customLoweringName'>) {
-  const [cruise, cruises] = settings.customCruiseName ?? ['cruise', 'cruises'];
-  const [lowering, lowerings] = settings.customLoweringName ?? ['lowering', 'lowerings'];
-  const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-  return {
-    cruise,
-    cruises,
-    lowering,
-    lowerings,
-    Cruise: cap(cruise),
-    Cruises: cap(cruises),
-    Lowering: cap(lowering),
-    Lowerings: cap(lowerings),
-  };
-}

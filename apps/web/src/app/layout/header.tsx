@@ -1,133 +1,27 @@
-import { Container, Nav, Navbar, NavDropdown } from 'react-bootstrap';
-import { Link, useNavigate } from 'react-router';
-import { capabilityRoles, type Role } from '@bathylog/shared';
-import { useToggleAsnap } from '../../api/custom-vars';
-import { PendingEventsBadge } from '../../features/event-log/components/pending-events-badge';
-import { errorMessage } from '../../api/client';
+import { lazy, Suspense } from 'react';
+import { Container, Navbar } from 'react-bootstrap';
+import { Link } from 'react-router';
 import { useAuth } from '../../lib/auth';
-import { useEntityNames, useSettings } from '../../lib/settings';
+import { useSettings } from '../../lib/settings';
 
-interface MenuItem {
-  label: string;
-  to?: string;
-  roles: Role[];
-  /** Hidden when event logging is disabled by configuration. */
-  loggingOnly?: boolean;
-  action?: 'toggleAsnap';
-}
+/** The signed-in menus, fetched once a session exists (the login screen never loads them). */
+export const loadHeaderMenus = () => import('./header-menus');
+const HeaderMenus = lazy(async () => ({ default: (await loadHeaderMenus()).HeaderMenus }));
 
-/** System Management dropdown roles (seed 000 §6). */
-export const systemManagementRoles: Role[] = capabilityRoles.systemManagement;
-
-/** Items in the order users know (client-behaviour §2.2). */
-export function systemManagementItems(names: { Cruises: string; Lowerings: string }): MenuItem[] {
-  return [
-    { label: names.Cruises, to: '/cruises', roles: capabilityRoles.cruiseManagement },
-    { label: 'Event Management', to: '/event_management', roles: capabilityRoles.eventManagement },
-    {
-      label: 'Event Templates',
-      to: '/event_templates',
-      roles: capabilityRoles.eventTemplates,
-      loggingOnly: true,
-    },
-    { label: names.Lowerings, to: '/lowerings', roles: capabilityRoles.cruiseManagement },
-    { label: 'Tasks', to: '/tasks', roles: capabilityRoles.adminOnly },
-    { label: 'Users', to: '/users', roles: capabilityRoles.cruiseManagement },
-    { label: 'Device Keys', to: '/device_keys', roles: capabilityRoles.adminOnly },
-    { label: 'Audit Trail', to: '/audit', roles: capabilityRoles.adminOnly },
-    { label: 'Toggle ASNAP', roles: capabilityRoles.adminOnly, loggingOnly: true, action: 'toggleAsnap' },
-  ];
-}
-
+/** The app's navbar: the configured title, and the menus while someone is signed in. */
 export function Header() {
   const auth = useAuth();
   const settings = useSettings();
-  const names = useEntityNames();
-  const navigate = useNavigate();
-  const toggleAsnap = useToggleAsnap();
-  const logging = !settings.disableEventLogging;
-
-  const items = systemManagementItems(names).filter(
-    (item) => auth.hasRole(...item.roles) && (logging || !item.loggingOnly),
-  );
-  const showSystemMenu = auth.hasRole(...systemManagementRoles) && items.length > 0;
-  const fullname = auth.profile?.fullname ?? '';
-
-  const switchToGuest = async () => {
-    try {
-      await auth.login({ username: 'guest', password: '' });
-      navigate('/');
-    } catch (err) {
-      console.warn('Switch to Guest failed:', errorMessage(err));
-    }
-  };
-
   return (
     <Navbar expand="md" variant="dark" className="app-navbar" collapseOnSelect>
       <Container fluid>
         <Navbar.Brand as={Link} to="/">
           {settings.headerTitle}
         </Navbar.Brand>
-        {auth.isAuthenticated && <PendingEventsBadge />}
         {auth.isAuthenticated && (
-          <>
-            <Navbar.Toggle aria-controls="app-navbar-nav" />
-            <Navbar.Collapse id="app-navbar-nav" className="justify-content-end">
-              <Nav>
-                {logging && (
-                  <Nav.Link as={Link} to="/cruise_menu" eventKey="review">
-                    Review {names.Cruises}/{names.Lowerings}
-                  </Nav.Link>
-                )}
-                {showSystemMenu && (
-                  <NavDropdown title="System Management" id="system-management-menu" align="end">
-                    {items.map((item) =>
-                      item.action === 'toggleAsnap' ? (
-                        <NavDropdown.Item
-                          key={item.label}
-                          as="button"
-                          onClick={() =>
-                            toggleAsnap.mutate(undefined, {
-                              onError: (err) => console.warn('Toggle ASNAP failed:', errorMessage(err)),
-                            })
-                          }
-                        >
-                          {item.label}
-                        </NavDropdown.Item>
-                      ) : (
-                        <NavDropdown.Item key={item.label} as={Link} to={item.to!}>
-                          {item.label}
-                        </NavDropdown.Item>
-                      ),
-                    )}
-                  </NavDropdown>
-                )}
-                <NavDropdown
-                  title={
-                    <span data-testid="user-menu-title">
-                      {fullname} <i className="bi bi-person-fill" aria-hidden="true" />
-                    </span>
-                  }
-                  id="user-menu"
-                  align="end"
-                >
-                  {auth.profile && !auth.isGuest && (
-                    <NavDropdown.Item as={Link} to="/profile">
-                      User Profile
-                    </NavDropdown.Item>
-                  )}
-                  {auth.profile && !auth.isGuest && !settings.recaptchaSiteKey && (
-                    <NavDropdown.Item as="button" onClick={() => void switchToGuest()}>
-                      Switch to Guest
-                    </NavDropdown.Item>
-                  )}
-                  <NavDropdown.Item as={Link} to="/logout">
-                    Log Out
-                  </NavDropdown.Item>
-                </NavDropdown>
-              </Nav>
-            </Navbar.Collapse>
-          </>
+          <Suspense fallback={null}>
+            <HeaderMenus />
+          </Suspense>
         )}
       </Container>
     </Navbar>

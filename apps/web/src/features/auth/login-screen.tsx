@@ -1,9 +1,8 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { Button, Card, Col, Form, Row } from 'react-bootstrap';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import type { FieldError, UseFormRegisterReturn } from 'react-hook-form';
 import { Link } from 'react-router';
-import { loginFormSchema, type LoginForm } from '@bathylog/shared/rules/auth-forms';
+import { loginFormRules, type LoginForm } from '@bathylog/shared/rules/auth-messages';
 import { errorMessage } from '../../api/client';
 import type { LoginInput } from '../../api/auth';
 import { ErrorAlert } from '../../components/alerts';
@@ -24,6 +23,54 @@ function isLoginWithToken(data: unknown): data is LoginWithTokenMessage {
   return typeof d === 'object' && d !== null && d.event === 'login-with-token' && typeof d.loginToken === 'string';
 }
 
+const loginFields = ['username', 'password'] as const;
+type LoginErrors = Partial<Record<keyof LoginForm, FieldError>>;
+
+/**
+ * The two login fields with react-hook-form's behaviour (Required checked on submit, then again
+ * as the user types; the first field in error gets the focus), in a few lines instead of loading
+ * react-hook-form on the first screen a ship's link fetches (issue 13). Same TextField, same
+ * messages (loginFormRules).
+ */
+function useLoginFields() {
+  const inputs = useRef<Partial<Record<keyof LoginForm, HTMLInputElement | null>>>({});
+  const submitted = useRef(false);
+  const [errors, setErrors] = useState<LoginErrors>({});
+
+  const values = (): LoginForm => ({
+    username: inputs.current.username?.value ?? '',
+    password: inputs.current.password?.value ?? '',
+  });
+  const check = (): LoginErrors => {
+    const current = values();
+    const found: LoginErrors = {};
+    for (const name of loginFields) {
+      if (!current[name]) found[name] = { type: 'required', message: loginFormRules[name].required };
+    }
+    return found;
+  };
+  const register = (name: keyof LoginForm): UseFormRegisterReturn => ({
+    name,
+    ref: (el: HTMLInputElement | null) => {
+      inputs.current[name] = el;
+    },
+    onChange: async () => {
+      if (submitted.current) setErrors(check());
+    },
+    onBlur: async () => undefined,
+  });
+  const handleSubmit = (onValid: (form: LoginForm) => void) => (e: FormEvent) => {
+    e.preventDefault();
+    submitted.current = true;
+    const found = check();
+    setErrors(found);
+    const first = loginFields.find((name) => found[name]);
+    if (first) inputs.current[first]?.focus();
+    else onValid(values());
+  };
+  return { register, handleSubmit, errors };
+}
+
 /** /login (seed 000 §2, §5, §8): username/password, guest login, links, configured text and image. */
 export function LoginScreen() {
   const auth = useAuth();
@@ -32,11 +79,7 @@ export function LoginScreen() {
   // Why the last session ended (expired, signed out everywhere), from the server's message.
   const [error, setError] = useState(takeSessionEndMessage);
   const [busy, setBusy] = useState(false);
-  const {
-    register,
-    handleSubmit,
-    formState: { errors },
-  } = useForm<LoginForm>({ resolver: zodResolver(loginFormSchema), defaultValues: { username: '', password: '' } });
+  const { register, handleSubmit, errors } = useLoginFields();
 
   const { login } = auth;
   const attempt = useCallback(

@@ -1,0 +1,29 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { profileQuery } from '../api/auth';
+import { currentToken } from '../lib/session';
+import { loadFooterStatus } from './layout/footer';
+import { loadHeaderMenus } from './layout/header';
+
+/** The console's route module, as router.tsx loads it (the same import, so it is fetched once). */
+export const loadHomeRoute = () => import('./routes/home');
+
+/**
+ * Starts at once, side by side, what the first screen of a stored session will ask for, instead
+ * of one after another as each component renders (issue 13: a ship's link has 600 ms round
+ * trips). The settings are already on their way (a preload link in index.html); here: the
+ * profile, the signed-in header and footer, and on `/` the console's code and its templates. The
+ * components then find the answers in the query cache or in flight. The login screen needs none
+ * of it.
+ */
+export function startFirstScreen(queryClient: QueryClient, pathname: string): void {
+  const token = currentToken();
+  if (!token) return;
+  void queryClient.prefetchQuery(profileQuery(token));
+  void loadHeaderMenus();
+  void loadFooterStatus();
+  if (pathname !== '/') return;
+  void loadHomeRoute();
+  void import('../api/event-templates').then(({ eventTemplatesQuery }) =>
+    queryClient.prefetchQuery(eventTemplatesQuery()),
+  );
+}

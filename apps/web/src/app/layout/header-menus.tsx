@@ -1,0 +1,131 @@
+import { Nav, Navbar, NavDropdown } from 'react-bootstrap';
+import { Link, useNavigate } from 'react-router';
+import { capabilityRoles, type Role } from '@bathylog/shared';
+import { useToggleAsnap } from '../../api/custom-vars';
+import { PendingEventsBadge } from '../../features/event-log/components/pending-events-badge';
+import { errorMessage } from '../../api/client';
+import { useAuth } from '../../lib/auth';
+import { useEntityNames, useSettings } from '../../lib/settings';
+
+interface MenuItem {
+  label: string;
+  to?: string;
+  roles: Role[];
+  /** Hidden when event logging is disabled by configuration. */
+  loggingOnly?: boolean;
+  action?: 'toggleAsnap';
+}
+
+/** System Management dropdown roles (seed 000 §6). */
+export const systemManagementRoles: Role[] = capabilityRoles.systemManagement;
+
+/** Items in the order users know (client-behaviour §2.2). */
+export function systemManagementItems(names: { Cruises: string; Lowerings: string }): MenuItem[] {
+  return [
+    { label: names.Cruises, to: '/cruises', roles: capabilityRoles.cruiseManagement },
+    { label: 'Event Management', to: '/event_management', roles: capabilityRoles.eventManagement },
+    {
+      label: 'Event Templates',
+      to: '/event_templates',
+      roles: capabilityRoles.eventTemplates,
+      loggingOnly: true,
+    },
+    { label: names.Lowerings, to: '/lowerings', roles: capabilityRoles.cruiseManagement },
+    { label: 'Tasks', to: '/tasks', roles: capabilityRoles.adminOnly },
+    { label: 'Users', to: '/users', roles: capabilityRoles.cruiseManagement },
+    { label: 'Device Keys', to: '/device_keys', roles: capabilityRoles.adminOnly },
+    { label: 'Audit Trail', to: '/audit', roles: capabilityRoles.adminOnly },
+    { label: 'Toggle ASNAP', roles: capabilityRoles.adminOnly, loggingOnly: true, action: 'toggleAsnap' },
+  ];
+}
+
+/**
+ * The signed-in part of the header: pending-events badge, review link, System Management and the
+ * user menu. Loaded only once someone is signed in (header.tsx), so the login screen does not
+ * carry the dropdowns (Popper), the offline queue or the custom-vars API.
+ */
+export function HeaderMenus() {
+  const auth = useAuth();
+  const settings = useSettings();
+  const names = useEntityNames();
+  const navigate = useNavigate();
+  const toggleAsnap = useToggleAsnap();
+  const logging = !settings.disableEventLogging;
+
+  const items = systemManagementItems(names).filter(
+    (item) => auth.hasRole(...item.roles) && (logging || !item.loggingOnly),
+  );
+  const showSystemMenu = auth.hasRole(...systemManagementRoles) && items.length > 0;
+  const fullname = auth.profile?.fullname ?? '';
+
+  const switchToGuest = async () => {
+    try {
+      await auth.login({ username: 'guest', password: '' });
+      navigate('/');
+    } catch (err) {
+      console.warn('Switch to Guest failed:', errorMessage(err));
+    }
+  };
+
+  return (
+    <>
+      <PendingEventsBadge />
+      <Navbar.Toggle aria-controls="app-navbar-nav" />
+      <Navbar.Collapse id="app-navbar-nav" className="justify-content-end">
+        <Nav>
+          {logging && (
+            <Nav.Link as={Link} to="/cruise_menu" eventKey="review">
+              Review {names.Cruises}/{names.Lowerings}
+            </Nav.Link>
+          )}
+          {showSystemMenu && (
+            <NavDropdown title="System Management" id="system-management-menu" align="end">
+              {items.map((item) =>
+                item.action === 'toggleAsnap' ? (
+                  <NavDropdown.Item
+                    key={item.label}
+                    as="button"
+                    onClick={() =>
+                      toggleAsnap.mutate(undefined, {
+                        onError: (err) => console.warn('Toggle ASNAP failed:', errorMessage(err)),
+                      })
+                    }
+                  >
+                    {item.label}
+                  </NavDropdown.Item>
+                ) : (
+                  <NavDropdown.Item key={item.label} as={Link} to={item.to!}>
+                    {item.label}
+                  </NavDropdown.Item>
+                ),
+              )}
+            </NavDropdown>
+          )}
+          <NavDropdown
+            title={
+              <span data-testid="user-menu-title">
+                {fullname} <i className="bi bi-person-fill" aria-hidden="true" />
+              </span>
+            }
+            id="user-menu"
+            align="end"
+          >
+            {auth.profile && !auth.isGuest && (
+              <NavDropdown.Item as={Link} to="/profile">
+                User Profile
+              </NavDropdown.Item>
+            )}
+            {auth.profile && !auth.isGuest && !settings.recaptchaSiteKey && (
+              <NavDropdown.Item as="button" onClick={() => void switchToGuest()}>
+                Switch to Guest
+              </NavDropdown.Item>
+            )}
+            <NavDropdown.Item as={Link} to="/logout">
+              Log Out
+            </NavDropdown.Item>
+          </NavDropdown>
+        </Nav>
+      </Navbar.Collapse>
+    </>
+  );
+}

@@ -1,0 +1,33 @@
+// Free of zod on purpose: the login screen imports from here (issue 13's size budget).
+
+/**
+ * Client form rules and their exact messages for login, registration, profile, forgot and reset
+ * password (seed 000 §5). Used with react-hook-form + zodResolver; the first message of a field
+ * is the one shown, so each chain is ordered as users expect to read them.
+ */
+export const authFormMessages = {
+  required: 'Required',
+  usernameTooLong: 'Username must be 15 characters or less',
+  usernameWhitespace: 'Username can not include whitespace',
+  usernameUppercase: 'Username can NOT include uppercase letters',
+  invalidEmail: 'Invalid email address',
+  passwordTooShort: 'Password must be 8 characters or more',
+  passwordWhitespace: 'Password can not include whitespace',
+  passwordsMustMatch: 'Passwords must match',
+} as const;
+
+const m = authFormMessages;
+
+/**
+ * Login: username and password Required (the username is lower-cased when sent). Plain rules
+ * rather than a zod schema, so the login screen, the first thing a ship's link loads, carries no
+ * validation library (issue 13).
+ */
+export const loginFormRules = {
+  username: { required: m.required },
+  password: { required: m.required },
+} as const;
+export interface LoginForm {
+  username: string;
+  password: string;
+}

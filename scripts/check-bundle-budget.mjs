@@ -1,0 +1,109 @@
+#!/usr/bin/env node
+// The client's size budgets (issue 13), checked on the build output: exits 1 when one is exceeded.
+// Sizes are gzip (level 9, as apps/web/precompress.ts serves them) of JavaScript and CSS together.
+//   - the login screen: the entry chunk, everything it imports statically, and their CSS;
+//   - the whole app: every JavaScript and CSS file of the build (maps and charts included).
+// Each lazily loaded route is listed beside them (entry + the route's chunk and its static imports).
+// Usage: node scripts/check-bundle-budget.mjs [distDir] [--json]
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const dist = path.resolve(args.find((a) => !a.startsWith('--')) ?? path.join(root, 'apps/web/dist'));
+const asJson = args.includes('--json');
+
+/** kB = 1,000 bytes, as Vite reports sizes. */
+export const budgets = { login: 150_000, app: 265_000 };
+
+const gzipCache = new Map();
+function gzipSize(file) {
+  let n = gzipCache.get(file);
+  if (n === undefined) {
+    n = gzipSync(readFileSync(path.join(dist, file)), { level: 9 }).length;
+    gzipCache.set(file, n);
+  }
+  return n;
+}
+
+/** The files a browser fetches for these manifest chunks: their static imports, transitively, and CSS. */
+function closure(manifest, keys) {
+  const files = new Set();
+  const seen = new Set();
+  const visit = (key) => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    const chunk = manifest[key];
+    if (!chunk) throw new Error(`manifest has no chunk ${key}`);
+    files.add(chunk.file);
+    for (const css of chunk.css ?? []) files.add(css);
+    for (const imp of chunk.imports ?? []) visit(imp);
+  };
+  keys.forEach(visit);
+  return [...files];
+}
+
+const total = (files) => files.reduce((sum, f) => sum + gzipSize(f), 0);
+const split = (files) => ({
+  js: total(files.filter((f) => f.endsWith('.js'))),
+  css: total(files.filter((f) => f.endsWith('.css'))),
+});
+
+const manifestFile = path.join(dist, '.vite/manifest.json');
+if (!existsSync(manifestFile)) {
+  console.error(`No ${path.relative(root, manifestFile)}: build the client first (npm run build).`);
+  process.exit(1);
+}
+const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
+const entry = Object.keys(manifest).find((k) => manifest[k].isEntry);
+if (!entry) {
+  console.error('The manifest names no entry chunk.');
+  process.exit(1);
+}
+const shell = closure(manifest, [entry]);
+
+const routes = [{ name: 'login (entry)', ...split(shell), files: shell.length }];
+for (const key of Object.keys(manifest).filter((k) => manifest[k].isDynamicEntry && k.includes('/routes/'))) {
+  const files = closure(manifest, [entry, key]);
+  routes.push({
+    name: key.replace(/^src\/app\/routes\//, '').replace(/\.tsx?$/, ''),
+    ...split(files),
+    files: files.length,
+  });
+}
+for (const key of Object.keys(manifest).filter((k) => manifest[k].isDynamicEntry && k.includes('/features/'))) {
+  if (!key.endsWith('-screen.tsx')) continue;
+  const files = closure(manifest, [entry, key]);
+  routes.push({ name: path.basename(key, '.tsx'), ...split(files), files: files.length });
+}
+
+const assets = path.join(dist, 'assets');
+const all = readdirSync(assets)
+  .filter((f) => /\.(js|css)$/.test(f))
+  .map((f) => `assets/${f}`);
+const app = split(all);
+
+const checks = [
+  { name: 'login screen JS+CSS', size: routes[0].js + routes[0].css, budget: budgets.login },
+  { name: 'whole app JS+CSS', size: app.js + app.css, budget: budgets.app },
+];
+const failed = checks.filter((c) => c.size > c.budget);
+
+if (asJson) {
+  console.log(JSON.stringify({ routes, app: { ...app, files: all.length }, checks }, null, 2));
+} else {
+  const kb = (n) => `${(n / 1000).toFixed(1)} kB`.padStart(9);
+  console.log('gzip sizes (level 9)            JS        CSS      total  files');
+  for (const r of [...routes, { name: 'whole app', ...app, files: all.length }]) {
+    console.log(
+      `  ${r.name.padEnd(26)} ${kb(r.js)}  ${kb(r.css)}  ${kb(r.js + r.css)}  ${String(r.files).padStart(4)}`,
+    );
+  }
+  for (const c of checks) {
+    const verdict = c.size > c.budget ? 'OVER BUDGET' : 'ok';
+    console.log(`${c.name}: ${kb(c.size).trim()} of ${kb(c.budget).trim()}: ${verdict}`);
+  }
+}
+process.exit(failed.length ? 1 : 0);
