@@ -985,6 +985,12 @@ const rows: Row[] = [
     request: (fx) => ({ method: 'GET', url: `${api}/gis_exports/bylowering/${fx.lowering}` }),
   },
 
+  {
+    name: 'GET /tracks/bylowering/{id}',
+    expect: everyone(200),
+    request: (fx) => ({ method: 'GET', url: `${api}/tracks/bylowering/${fx.lowering}` }),
+  },
+
   // Audit trail (issue 11)
   { name: 'GET /audit', expect: adminOnly(200), request: () => ({ method: 'GET', url: `${api}/audit` }) },
   {

@@ -47,7 +47,8 @@ export function auxTextCondition(
 ): RawBuilder<boolean> | null {
   const parts: RawBuilder<boolean>[] = [];
   if (terms.include.length > 0) {
-    if (dialect === 'sqlite' && terms.include.every((t) => charLength(t) >= 3)) {
+    // FTS5 reads its query up to a NUL ("unterminated string"): such terms are matched without the index.
+    if (dialect === 'sqlite' && terms.include.every((t) => charLength(t) >= 3 && !t.includes('\u0000'))) {
       const match = `doc : (${terms.include.map(ftsPhrase).join(' OR ')})`;
       parts.push(sql<boolean>`${auxId} IN (SELECT s.aux_id FROM event_aux_fts CROSS JOIN event_aux_search s
         WHERE event_aux_fts MATCH ${match} AND s.seq = event_aux_fts.rowid)`);

@@ -78,6 +78,12 @@ describe.each(engines)('event search indexes on %s', (engine) => {
       [one, 9000],
       [two, 6000],
     ]);
+    // A NUL in a term (found by the fuzz suite: FTS5 stops reading its query there, a 500) is
+    // searched without the index, for every text group.
+    for (const key of ['author', 'freetext', 'fulltext'] as const) {
+      expect(await count({ [key]: ['al\u0000ice'] })).toBe(0);
+      expect(await count({ [key]: ['alice', 'x\u0000y'] })).toBe(key === 'freetext' ? 0 : 1);
+    }
     await db.deleteFrom('events').where('id', '=', two!).execute();
     expect(await count({ author: ['alice'] })).toBe(0);
     if (database.dialect === 'sqlite') {

@@ -71,7 +71,9 @@ function matchesAny(text: string, terms: readonly string[]): boolean {
 
 /** Characters, not UTF-16 units: trigram needs three characters. */
 const charLength = (term: string) => [...term].length;
-const indexable = (terms: readonly string[]) => terms.length > 0 && terms.every((t) => charLength(t) >= 3);
+/** FTS5 reads its query up to a NUL ("unterminated string"): such a term is matched with LIKE instead. */
+const indexable = (terms: readonly string[]) =>
+  terms.length > 0 && terms.every((t) => charLength(t) >= 3 && !t.includes('\u0000'));
 
 function escapeLike(term: string): string {
   return term.replace(/[\\%_]/g, (c) => `\\${c}`);
