@@ -192,8 +192,13 @@ test.describe('review map', () => {
     await page.getByRole('button', { name: 'View Details' }).nth(2).click();
     await expect(page.getByRole('dialog', { name: 'Event Details:' })).toContainText(diveEvents[2]!.ts);
     await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
-    await expect(page.getByRole('button', { name: 'Milestones' })).toBeVisible();
     await expectAccessible(page);
+    // Admins edit the milestones from the map (seed 001 §4.4): the editor loads when opened.
+    await page.getByRole('button', { name: 'Milestones' }).click();
+    const editor = page.getByRole('dialog', { name: `${loweringRecord.lowering_id} - Milestones / Stats` });
+    await expect(editor.locator('.dive-map')).toHaveAttribute('data-track-points', /^[1-9]\d*$/, { timeout: 30_000 });
+    await editor.getByRole('button', { name: 'Close' }).first().click();
+    await expect(editor).toHaveCount(0);
   });
 });
 
