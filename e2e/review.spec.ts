@@ -179,6 +179,8 @@ test.describe('review map', () => {
   test('loads with the 480 px map, track, pin, slider and list with View Details; no console error without tiles', async ({
     page,
   }) => {
+    // An axe run and the milestones editor's 4,540-point chart and map: slow on a busy machine.
+    test.setTimeout(150_000);
     await page.goto(`/review_map/${S0492}`);
     await expect(header(page)).toContainText(diveEvents[0]!.event_value);
     const map = page.getByTestId('review-map-card').locator('.leaflet-container');
