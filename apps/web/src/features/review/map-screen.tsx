@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { Button, Card } from 'react-bootstrap';
 import { useQueryClient } from '@tanstack/react-query';
 import { errorMessage } from '../../api/client';
@@ -8,7 +8,6 @@ import { DiveMap, type DiveMapMarker } from '../../components/dive-map';
 import { pageSlice } from '../../components/pagination';
 import { useAuth } from '../../lib/auth';
 import { useSettings } from '../../lib/settings';
-import { MilestonesModal } from '../milestones/milestones-modal';
 import { reviewKeys, useReviewTrack } from './api/review';
 import { EventHeaderCard } from './components/event-header-card';
 import { ReviewBreadcrumb } from './components/review-breadcrumb';
@@ -18,6 +17,11 @@ import { useArrowKeys } from './hooks/use-arrow-keys';
 import { reviewPageSize, useReview } from './hooks/use-review';
 import { eventPosition } from './lib/position';
 import './review.css';
+
+// The milestones editor (its chart library too) loads only when an admin opens it.
+const MilestonesModal = lazy(() =>
+  import('../milestones/milestones-modal').then((m) => ({ default: m.MilestonesModal })),
+);
 
 /**
  * /review_map/{id} (seed 001 §2.5; client-behaviour §10.3): the selected event's header, the
@@ -99,12 +103,16 @@ export function MapScreen({ loweringId }: { loweringId: string }) {
         onChange={selectIndex}
       />
       <ReviewEvents review={review} viewDetails />
-      <MilestonesModal
-        loweringId={loweringId}
-        show={milestonesOpen}
-        onHide={() => setMilestonesOpen(false)}
-        onSaved={() => void queryClient.invalidateQueries({ queryKey: reviewKeys.lowering(loweringId) })}
-      />
+      {milestonesOpen && (
+        <Suspense fallback={null}>
+          <MilestonesModal
+            loweringId={loweringId}
+            show={milestonesOpen}
+            onHide={() => setMilestonesOpen(false)}
+            onSaved={() => void queryClient.invalidateQueries({ queryKey: reviewKeys.lowering(loweringId) })}
+          />
+        </Suspense>
+      )}
     </div>
   );
 }
