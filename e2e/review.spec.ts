@@ -241,6 +241,26 @@ test.describe('review gallery', () => {
   });
 });
 
+test.describe('review gallery page size', () => {
+  test('a page-size change is applied 500 ms after the choice, not before', async ({ page }) => {
+    await page.clock.install();
+    await page.goto(`/review_gallery/${S0492}`);
+    const images = page.locator('.tab-pane.active [data-testid="gallery-image"]');
+    await expect(images).toHaveCount(16);
+    // Time stands still from here: only runFor moves it.
+    await page.clock.pauseAt(new Date(Date.now() + 60_000));
+    await page.getByLabel('Images/Page').selectOption('48');
+    await page.clock.runFor(450);
+    await expect(images).toHaveCount(16);
+    await page.getByLabel('Images/Page').selectOption('64');
+    await page.clock.runFor(450);
+    // The second choice started the wait again.
+    await expect(images).toHaveCount(16);
+    await page.clock.runFor(100);
+    await expect(images).toHaveCount(64);
+  });
+});
+
 test.describe('review exports and comments', () => {
   test('GeoJSON and KML downloads parse and hold the dive track and every event', async ({ page, adminApi }) => {
     const navCount = diveEvents.length; // every S0492 event has a nav record in the demo
