@@ -321,4 +321,24 @@ describe.each(engines)('storage on %s', (engine) => {
     }>`explain query plan select id from events where ts >= 1 and ts <= 2 order by ts`.execute(database.db);
     expect(plan.rows.map((r) => r.detail).join(' ')).toMatch(/events_ts_idx/);
   });
+
+  it.runIf(engine === 'sqlite')(
+    "reads the audit trail's user and record filters from their indexes, newest first",
+    async () => {
+      const detail = async (where: string) =>
+        (
+          await sql<{ detail: string }>`explain query plan ${sql.raw(
+            `select * from audit_log where ${where} order by seq desc limit 25`,
+          )}`.execute(database.db)
+        ).rows
+          .map((r) => r.detail)
+          .join(' ');
+      const byActor = await detail(`actor_name = 'pi'`);
+      expect(byActor).toMatch(/audit_log_actor_seq_idx/);
+      expect(byActor).not.toMatch(/TEMP B-TREE/);
+      const byRecord = await detail(`record_id = '5981f167212b348aed7fc9f5'`);
+      expect(byRecord).toMatch(/audit_log_record_seq_idx/);
+      expect(byRecord).not.toMatch(/TEMP B-TREE/);
+    },
+  );
 });

@@ -6,6 +6,7 @@ import * as m003 from './003-realtime-outbox.js';
 import * as m004 from './004-aux-data-search.js';
 import * as m005 from './005-template-button-color.js';
 import * as m006 from './006-accounts.js';
+import * as m009 from './009-audit-filters.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -20,6 +21,7 @@ const ordered: Array<[string, DialectMigration]> = [
   ['004-aux-data-search', m004],
   ['005-template-button-color', m005],
   ['006-accounts', m006],
+  ['009-audit-filters', m009],
 ];
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

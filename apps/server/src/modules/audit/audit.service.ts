@@ -83,12 +83,12 @@ export class AuditService {
 const csvChunk = 1000;
 
 function csvLine(row: AuditRow): string {
-  const e = toAuditEntry(row);
-  const json = (v: unknown) => (v === null ? '' : JSON.stringify(v));
+  // The values are stored as our own JSON text: written as they are, not parsed and re-serialised.
+  const e = toAuditEntry({ ...row, old_value: null, new_value: null });
   const cells: Record<(typeof auditCsvColumns)[number], unknown> = {
     ...e,
-    old_value: json(e.old_value),
-    new_value: json(e.new_value),
+    old_value: row.old_value ?? '',
+    new_value: row.new_value ?? '',
   };
   return csvRow(auditCsvColumns.map((c) => cells[c]));
 }
