@@ -31,6 +31,12 @@ const targetMs = 4000;
 
 async function startServer(web: string, dataDir: string): Promise<{ url: string; child: ChildProcess }> {
   const url = `http://127.0.0.1:${port}`;
+  // Another server on the port would answer instead of ours: refuse to measure it.
+  const busy = await fetch(url).then(
+    () => true,
+    () => false,
+  );
+  if (busy) throw new Error(`port ${port} is in use: set BENCH_PORT`);
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'apps/server/src/main.ts')], {
     cwd: repoRoot,
     env: {
