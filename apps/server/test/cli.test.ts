@@ -112,12 +112,23 @@ describe('bathylog CLI on a fresh data folder', { timeout: 240_000 }, () => {
 
   it('creates users and resets a lost admin password', async () => {
     const created = await runBathylog(
-      ['user', 'create', '--username', 'nightwatch', '--password', 'sea-state-4', '--roles', 'event_logger,event_watcher'],
+      [
+        'user',
+        'create',
+        '--username',
+        'nightwatch',
+        '--password',
+        'sea-state-4',
+        '--roles',
+        'event_logger,event_watcher',
+      ],
       env,
     );
     expect(created.stderr).toBe('');
     expect(created.code).toBe(0);
-    expect(created.stdout).toMatch(/^Created user nightwatch \([0-9a-f]{24}\) with roles event_logger, event_watcher\./);
+    expect(created.stdout).toMatch(
+      /^Created user nightwatch \([0-9a-f]{24}\) with roles event_logger, event_watcher\./,
+    );
     expect(await userPasswordIs('nightwatch', 'sea-state-4')).toBe(true);
     expect(await userPasswordIs('admin', 'first-password')).toBe(true);
 
