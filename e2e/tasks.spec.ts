@@ -45,6 +45,13 @@ test.describe('tasks on a server of their own', () => {
     await server?.stop();
   });
 
+  test('admins see when the last backup was made', async ({ page, context }) => {
+    await sessionOn(context, server.url, admin);
+    await page.goto(`${server.url}/tasks`);
+    await expect(page.getByTestId('last-backup')).toHaveText('Last backup: none yet (no scheduled backups)');
+    await page.screenshot({ path: 'e2e/test-results/tasks-last-backup.png' });
+  });
+
   test('hovering or focusing an entry describes it', async ({ page, context }) => {
     await sessionOn(context, server.url, admin);
     await page.goto(`${server.url}/tasks`);

@@ -164,7 +164,10 @@ async function importFile(global: GlobalOptions, file: string, kindOption: strin
         const isDuplicate = res.status === 400 && /duplicate/i.test(res.message);
         if (res.status === 201 || res.status === 204) created++;
         else if (isDuplicate) present++;
-        else failures.push(`record ${index + 1}${record.id ? ` (${String(record.id)})` : ''}: ${res.status} ${res.message}`);
+        else
+          failures.push(
+            `record ${index + 1}${record.id ? ` (${String(record.id)})` : ''}: ${res.status} ${res.message}`,
+          );
         if (kind === 'events' && Array.isArray(record.aux_data) && (res.status === 201 || isDuplicate)) {
           for (const aux of record.aux_data as Array<Record<string, unknown>>) {
             const a = await post('/event_aux_data', { ...aux, event_id: aux.event_id ?? record.id });
@@ -548,7 +551,10 @@ export async function runCli(argv: string[]): Promise<number> {
     out(commandHelp(command));
     return 0;
   }
-  const global: GlobalOptions = { data: values.data as string | undefined, config: values.config as string | undefined };
+  const global: GlobalOptions = {
+    data: values.data as string | undefined,
+    config: values.config as string | undefined,
+  };
   try {
     if (positionals.length < command.positionals.min) throw new UsageError('missing argument');
     if (positionals.length > command.positionals.max) {

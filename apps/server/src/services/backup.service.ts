@@ -211,7 +211,8 @@ export async function verifyBackup(dir: string): Promise<BackupManifest> {
   }
   for (const f of manifest.files) {
     const full = path.join(dir, f.path);
-    if (path.relative(dir, full).startsWith('..')) throw new BackupError(`The manifest names a file outside the backup: ${f.path}`);
+    if (path.relative(dir, full).startsWith('..'))
+      throw new BackupError(`The manifest names a file outside the backup: ${f.path}`);
     if (!existsSync(full)) throw new BackupError(`The backup is incomplete: ${f.path} is missing`);
     const { size } = await stat(full);
     if (size !== f.bytes || (await sha256(full)) !== f.sha256) {
@@ -253,7 +254,9 @@ export async function restoreBackup(config: Config, dir: string): Promise<Backup
         [schema],
       );
       if (Number(tables.rows[0]!.n) > 0) {
-        throw new BackupError(`The database schema "${schema}" already holds tables: restore only into an empty database`);
+        throw new BackupError(
+          `The database schema "${schema}" already holds tables: restore only into an empty database`,
+        );
       }
     }
     await mkdir(data, { recursive: true });
@@ -289,7 +292,9 @@ export async function restoreBackup(config: Config, dir: string): Promise<Backup
     return manifest;
   } catch (err) {
     // Leave the folder as empty as it was found: nothing half-restored to start a server on.
-    if (engine === 'sqlite') for (const e of await readdir(data).catch(() => [])) await rm(path.join(data, e), { recursive: true, force: true });
+    if (engine === 'sqlite')
+      for (const e of await readdir(data).catch(() => []))
+        await rm(path.join(data, e), { recursive: true, force: true });
     throw err;
   } finally {
     await client?.end();

@@ -51,13 +51,19 @@ export class FreeSpaceMonitor {
       try {
         const usage = await this.measure(this.ctx.paths.data);
         const vars = new CustomVarsService(this.ctx);
-        // Both readings go out even when the first cannot be stored (a full disk).
-        const results = await Promise.allSettled([
-          vars.setByServer(customVarNames.freeSpaceInBytes, String(usage.freeBytes)),
-          vars.setByServer(customVarNames.freeSpacePercentage, String(usage.usedPercentage)),
-        ]);
-        const failed = results.find((r) => r.status === 'rejected');
-        if (failed) throw failed.reason;
+        // Both readings go out, in this order, even when the first cannot be stored (a full disk).
+        let failure: unknown = null;
+        for (const [name, value] of [
+          [customVarNames.freeSpaceInBytes, String(usage.freeBytes)],
+          [customVarNames.freeSpacePercentage, String(usage.usedPercentage)],
+        ] as const) {
+          try {
+            await vars.setByServer(name, value);
+          } catch (err) {
+            failure ??= err;
+          }
+        }
+        if (failure) throw failure;
       } catch (err) {
         this.ctx.log.warn({ err }, 'free-space reading failed');
       }

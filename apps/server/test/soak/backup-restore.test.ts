@@ -133,7 +133,8 @@ describe.each(engines)('backup and restore on %s', (engine) => {
     const quiet = await server(quietData, quietEnv);
     const quietEvents: ExportedEvent[] = await exportLowering(quiet.api, loweringId);
     expect(quietEvents).toEqual(original);
-    const csv = async (api: ApiClient) => (await api.call('GET', `/event_exports/bylowering/${loweringId}?format=csv`)).body;
+    const csv = async (api: ApiClient) =>
+      (await api.call('GET', `/event_exports/bylowering/${loweringId}?format=csv`)).body;
     expect(await csv(quiet.api)).toEqual(await csv(source.api));
     console.log(
       `backup/restore on ${engine}: ${original.length} events, busy backup held ${manifest.counts.events} ` +
@@ -150,12 +151,18 @@ describe.each(engines)('backup and restore on %s', (engine) => {
     const middle = Math.floor(bytes.length / 2);
     bytes[middle] = bytes[middle]! ^ 0xff;
     writeFileSync(damaged, bytes);
-    const refused = await runBathylog(['restore', quietBackup, '--data', path.join(root, 'r-damaged')], await newDatabase('dmg'));
+    const refused = await runBathylog(
+      ['restore', quietBackup, '--data', path.join(root, 'r-damaged')],
+      await newDatabase('dmg'),
+    );
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/The backup is damaged: .* does not match its checksum/);
 
     unlinkSync(path.join(busyBackup, 'manifest.json'));
-    const partial = await runBathylog(['restore', busyBackup, '--data', path.join(root, 'r-partial')], await newDatabase('part'));
+    const partial = await runBathylog(
+      ['restore', busyBackup, '--data', path.join(root, 'r-partial')],
+      await newDatabase('part'),
+    );
     expect(partial.code).toBe(1);
     expect(partial.stderr).toMatch(/is not a complete backup: manifest.json is missing/);
   }, 300_000);

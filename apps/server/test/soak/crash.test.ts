@@ -99,7 +99,9 @@ describe.each(engines)('crash suite on %s', (engine) => {
       if (engine === 'postgres') {
         const admin = openDatabase({ url: databaseUrl!, poolSize: 1 });
         // amcheck lets the integrity check verify every index; without it the check says so.
-        await sql`CREATE EXTENSION IF NOT EXISTS amcheck`.execute(admin.db);
+        await sql`CREATE EXTENSION IF NOT EXISTS amcheck`.execute(admin.db).catch((err: unknown) => {
+          console.warn(`amcheck unavailable, indexes are not checked: ${(err as Error).message}`);
+        });
         await admin.close();
       }
       server = await start();

@@ -6,9 +6,7 @@ import { backupStatus } from '../../services/backup-scheduler.service.js';
 /** Backups (issue 12): admins see when the last one was made (the Tasks screen shows it). */
 export function backupsRoutes(app: ApiInstance, ctx: AppContext): void {
   const admin = { auth: true, scopes: ['admin'] } as const;
-  app.get(
-    '/backups/status',
-    { config: admin, schema: { tags: ['backups'] } },
-    (): Promise<BackupStatus> => backupStatus(ctx),
+  app.get('/backups/status', { config: admin, schema: { tags: ['backups'] } }, (): Promise<BackupStatus> =>
+    backupStatus(ctx),
   );
 }

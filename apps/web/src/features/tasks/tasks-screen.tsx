@@ -3,7 +3,9 @@ import { useState } from 'react';
 import { Card, Col, ListGroup, Row } from 'react-bootstrap';
 import { useQueryClient } from '@tanstack/react-query';
 import { errorMessage } from '../../api/client';
+import { useBackupStatus } from '../../api/backups';
 import { wipeAllEvents } from '../../api/event-imports';
+import { formatUtc } from '../../lib/format';
 import { ErrorAlert, SuccessAlert } from '../../components/alerts';
 import { ConfirmModal } from '../../components/confirm-modal';
 import { ImportDialog } from '../../components/import-dialog';
@@ -92,6 +94,7 @@ function Tasks() {
             ))}
           </ListGroup>
         </Card>
+        <LastBackup />
         <ErrorAlert message={error} onClose={() => setError('')} className="mt-3" />
         <SuccessAlert message={message} onClose={() => setMessage('')} className="mt-3" />
       </Col>
@@ -130,6 +133,19 @@ function Tasks() {
         onHide={() => setOpen(null)}
       />
     </Row>
+  );
+}
+
+/** One line under the tasks: when the last backup was made (`bathylog backup` or scheduled). */
+function LastBackup() {
+  const { data } = useBackupStatus();
+  if (!data) return null;
+  const schedule = data.scheduled ? `scheduled every ${data.intervalMinutes} min` : 'no scheduled backups';
+  return (
+    <p className="small text-secondary mt-2 mb-0" data-testid="last-backup">
+      Last backup: {data.lastBackupAt ? `${formatUtc(data.lastBackupAt)} UTC` : 'none yet'} ({schedule})
+      {data.lastError && <span className="d-block text-danger">Last scheduled backup failed: {data.lastError}</span>}
+    </p>
   );
 }
 
