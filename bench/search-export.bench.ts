@@ -54,6 +54,8 @@ interface PairStats extends Stats {
 type ExportResult = Awaited<ReturnType<typeof timedExport>> & {
   rows: number;
   rowsPerSecond: number;
+  /** Rows per second of the server's own CPU time (what a quiet machine would approach). */
+  rowsPerCpuSecond?: number;
   megabytes: number;
 };
 
@@ -95,6 +97,12 @@ function memoryOf(pid: number): { rssMb: number; anonMb: number; hwmMb: number }
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
   return { rssMb: round(kb('VmRSS') / 1024), anonMb: round(kb('RssAnon') / 1024), hwmMb: round(kb('VmHWM') / 1024) };
+}
+
+/** CPU seconds a process has used (user + system), from /proc: a figure the machine's load does not inflate. */
+function cpuSecondsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 interface Target {
@@ -208,6 +216,7 @@ async function timedExport(token: string, pathAndQuery: string, serverPid: numbe
     peakAnon = Math.max(peakAnon, now.anonMb);
   };
   const sampler = setInterval(sample, 20);
+  const cpu0 = cpuSecondsOf(serverPid);
   const t0 = performance.now();
   // Uncompressed, as on the ship's network and for scripts that do not ask for compression:
   // the figure is the server's own export rate (BENCH_EXPORT_ENCODING=gzip to measure compressed).
@@ -224,11 +233,13 @@ async function timedExport(token: string, pathAndQuery: string, serverPid: numbe
     bytes += value.byteLength;
   }
   const ms = performance.now() - t0;
+  const serverCpuSeconds = round(cpuSecondsOf(serverPid) - cpu0);
   clearInterval(sampler);
   sample();
   return {
     status: res.status,
     ms: round(ms),
+    serverCpuSeconds,
     firstByteMs: round(firstByteMs),
     bytes,
     rssBeforeMb: before.rssMb,
@@ -389,9 +400,17 @@ async function benchEngine(target: Target): Promise<EngineResult> {
         server.pid!,
       );
       const rowsPerSecond = Math.round(plan.bigLoweringEvents / (r.ms / 1000));
-      exports[format] = { ...r, rows: plan.bigLoweringEvents, rowsPerSecond, megabytes: round(r.bytes / 1e6) };
+      const rowsPerCpuSecond = Math.round(plan.bigLoweringEvents / Math.max(r.serverCpuSeconds, 0.01));
+      exports[format] = {
+        ...r,
+        rows: plan.bigLoweringEvents,
+        rowsPerSecond,
+        rowsPerCpuSecond,
+        megabytes: round(r.bytes / 1e6),
+      };
       log(
-        `${target.engine}: export ${format}: ${plan.bigLoweringEvents.toLocaleString('en')} events in ${r.ms} ms = ${rowsPerSecond.toLocaleString('en')} rows/s, ` +
+        `${target.engine}: export ${format}: ${plan.bigLoweringEvents.toLocaleString('en')} events in ${r.ms} ms = ${rowsPerSecond.toLocaleString('en')} rows/s ` +
+          `(${rowsPerCpuSecond.toLocaleString('en')} rows per server CPU-second), ` +
           `${round(r.bytes / 1e6)} MB; server RSS ${r.rssBeforeMb} → peak ${r.peakRssMb} MB (own memory ${r.anonBeforeMb} → ${r.peakAnonMb} MB)`,
       );
     }
@@ -402,6 +421,10 @@ async function benchEngine(target: Target): Promise<EngineResult> {
   }
   return result;
 }
+
+/** Rows per server CPU-second, when measured. */
+const cpuRate = (e: ExportResult) =>
+  e.rowsPerCpuSecond ? `; ${e.rowsPerCpuSecond.toLocaleString('en')} per server CPU-second` : '';
 
 function markdown(results: EngineResult[], meta: Record<string, unknown>): string {
   const lines = [
@@ -433,12 +456,14 @@ function markdown(results: EngineResult[], meta: Record<string, unknown>): strin
   row(
     'export 100k events + aux, JSON (rows/s)',
     (r) =>
-      `${r.loweringExport.json.rowsPerSecond.toLocaleString('en')} (${r.loweringExport.json.ms} ms, ${r.loweringExport.json.megabytes} MB)`,
+      `${r.loweringExport.json.rowsPerSecond.toLocaleString('en')} (${r.loweringExport.json.ms} ms, ${r.loweringExport.json.megabytes} MB)` +
+      cpuRate(r.loweringExport.json),
   );
   row(
     'export 100k events + aux, CSV (rows/s)',
     (r) =>
-      `${r.loweringExport.csv.rowsPerSecond.toLocaleString('en')} (${r.loweringExport.csv.ms} ms, ${r.loweringExport.csv.megabytes} MB)`,
+      `${r.loweringExport.csv.rowsPerSecond.toLocaleString('en')} (${r.loweringExport.csv.ms} ms, ${r.loweringExport.csv.megabytes} MB)` +
+      cpuRate(r.loweringExport.csv),
   );
   row(
     'server RSS during exports: before → peak (MB)',

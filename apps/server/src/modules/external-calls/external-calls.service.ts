@@ -79,13 +79,15 @@ export class ExternalCallsService {
       this.busy = false;
       throw new AppError('CONFLICT', commandRunningMessage);
     }
+    // The end is announced once the next command may start: a listener that starts another on
+    // seeing it must not be told one is still running.
     const finish = async (code: string) => {
-      this.output(`${executeOutputEndPrefix}${code}`);
       this.child = null;
       await lock
         .release()
         .catch((err: unknown) => this.ctx.log.warn({ err }, 'could not release the external-call lock'));
       this.busy = false;
+      this.output(`${executeOutputEndPrefix}${code}`);
     };
 
     const [program, ...args] = words as [string, ...string[]];
