@@ -12,48 +12,20 @@
  * Needs a built client: BENCH_WEB_DIR, else apps/web/dist, else it builds one into a temp folder.
  * Env: BENCH_CLICKS (100), BENCH_GAP_MS (250, pause between clicks), BENCH_PORT (8960).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { repoRoot, resultsDir, log, sleep, stats, type Stats, webDir, launchChromium } from './support';
+import { resultsDir, log, sleep, stats, type Stats, webDir, launchChromium, startBenchServer } from './support';
 
-const root = repoRoot;
 const clicks = Number(process.env.BENCH_CLICKS ?? 100);
 const gapMs = Number(process.env.BENCH_GAP_MS ?? 250);
 const port = Number(process.env.BENCH_PORT ?? 8960);
 
 async function startServer(web: string): Promise<{ url: string; child: ChildProcess; dataDir: string }> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bathylog-bench-console-'));
-  const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      BATHYLOG_DATA: dataDir,
-      BATHYLOG_MODE: 'demo',
-      BATHYLOG_ADMIN_PASSWORD: 'demo',
-      BATHYLOG_WEB_DIR: web,
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: '',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const deadline = Date.now() + 240_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${url}/sealog-server/client_settings`)).ok) return { url, child, dataDir };
-    } catch {
-      // not up yet
-    }
-    await sleep(500);
-  }
-  child.kill('SIGKILL');
-  throw new Error('server did not start');
+  return { ...(await startBenchServer({ port, web, dataDir })), dataDir };
 }
 
 async function api(url: string, token: string | null, method: string, p: string, body?: unknown) {

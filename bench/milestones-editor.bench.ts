@@ -10,16 +10,15 @@
  * Needs a built client: BENCH_WEB_DIR, else apps/web/dist, else it builds one into a temp folder.
  * Env: BENCH_EVENTS (20000), BENCH_RUNS (5, after one warm-up), BENCH_PORT (8961).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { migrateToLatest, openDatabase } from '../apps/server/src/db/database.js';
 import { analyze, defaultPlan, loadSynthetic } from './synthetic-events.js';
-import { repoRoot, resultsDir, log, sleep, webDir, launchChromium } from './support';
+import { resultsDir, log, webDir, launchChromium, startBenchServer } from './support';
 
-const root = repoRoot;
 const eventsWanted = Number(process.env.BENCH_EVENTS ?? 20_000);
 const runs = Number(process.env.BENCH_RUNS ?? 5);
 const port = Number(process.env.BENCH_PORT ?? 8961);
@@ -45,34 +44,8 @@ async function makeData(): Promise<{ dataDir: string; loweringId: string }> {
 }
 
 async function startServer(web: string, dataDir: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      BATHYLOG_DATA: dataDir,
-      BATHYLOG_MODE: 'production',
-      BATHYLOG_ADMIN_PASSWORD: adminPassword,
-      BATHYLOG_WEB_DIR: web,
-      BATHYLOG_ASNAP_ENABLED: 'false',
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: '',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/sealog-server/client_settings`)).ok) return child;
-    } catch {
-      // not up yet
-    }
-    await sleep(500);
-  }
-  child.kill('SIGKILL');
-  throw new Error('server did not start');
+  const env = { BATHYLOG_MODE: 'production', BATHYLOG_ADMIN_PASSWORD: adminPassword, BATHYLOG_ASNAP_ENABLED: 'false' };
+  return (await startBenchServer({ port, web, dataDir, env })).child;
 }
 
 async function api(token: string | null, method: string, p: string, body?: unknown) {

@@ -16,7 +16,7 @@
  *
  * Needs a built client: BENCH_WEB_DIR, else apps/web/dist. Env: BENCH_PORT (8961), BENCH_STEPS (30).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,7 +24,7 @@ import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { migrateToLatest, openDatabase } from '../apps/server/src/db/database.js';
 import { loadSynthetic } from './synthetic-events.js';
-import { repoRoot, resultsDir, log, sleep, stats, type Stats, launchChromium } from './support';
+import { repoRoot, resultsDir, log, sleep, stats, type Stats, launchChromium, startBenchServer } from './support';
 
 const root = repoRoot;
 const port = Number(process.env.BENCH_PORT ?? 8961);
@@ -81,7 +81,6 @@ async function prepareData(): Promise<{ dataDir: string; loweringId: string; ima
 }
 
 async function startServer(web: string, dataDir: string): Promise<{ url: string; child: ChildProcess }> {
-  const url = `http://127.0.0.1:${port}`;
   const configFile = path.join(dataDir, 'bench-config.json');
   writeFileSync(
     configFile,
@@ -89,34 +88,8 @@ async function startServer(web: string, dataDir: string): Promise<{ url: string;
       client: { imagesAuxDataSources: ['framegrabber'], positionDataSources: ['vehicleRealtimeNavData'] },
     }),
   );
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      BATHYLOG_DATA: dataDir,
-      BATHYLOG_MODE: 'production',
-      BATHYLOG_ADMIN_PASSWORD: 'bench-admin',
-      BATHYLOG_CONFIG: configFile,
-      BATHYLOG_WEB_DIR: web,
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: '',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const deadline = Date.now() + 240_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${url}/sealog-server/client_settings`)).ok) return { url, child };
-    } catch {
-      // not up yet
-    }
-    await sleep(500);
-  }
-  child.kill('SIGKILL');
-  throw new Error('server did not start');
+  const env = { BATHYLOG_MODE: 'production', BATHYLOG_ADMIN_PASSWORD: 'bench-admin', BATHYLOG_CONFIG: configFile };
+  return startBenchServer({ port, web, dataDir, env });
 }
 
 /** Page-side: performance.now() after the next frame. */

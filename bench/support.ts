@@ -2,7 +2,7 @@
  * Pieces every browser benchmark shares: logging, percentiles, the built client, and Debian's
  * Chromium launched headless with the project's flags (never a downloaded browser).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -69,4 +69,51 @@ export function launchChromium(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/**
+ * The server from its sources on 127.0.0.1:`port`, SQLite in `dataDir`, serving the built client
+ * `web`; `env` adds or overrides settings (BATHYLOG_MODE, passwords, config file). Resolves once it
+ * answers; refuses to measure another server already on the port.
+ */
+export async function startBenchServer(opts: {
+  port: number;
+  web: string;
+  dataDir: string;
+  env?: Record<string, string>;
+}): Promise<{ url: string; child: ChildProcess }> {
+  const url = `http://127.0.0.1:${opts.port}`;
+  const busy = await fetch(url).then(
+    () => true,
+    () => false,
+  );
+  if (busy) throw new Error(`port ${opts.port} is in use: set BENCH_PORT`);
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'apps/server/src/main.ts')], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      PORT: String(opts.port),
+      HOST: '127.0.0.1',
+      BATHYLOG_DATA: opts.dataDir,
+      BATHYLOG_MODE: 'demo',
+      BATHYLOG_ADMIN_PASSWORD: 'demo',
+      BATHYLOG_WEB_DIR: opts.web,
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+      ...opts.env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const deadline = Date.now() + 240_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${url}/sealog-server/client_settings`)).ok) return { url, child };
+    } catch {
+      // not up yet
+    }
+    await sleep(500);
+  }
+  child.kill('SIGKILL');
+  throw new Error('server did not start');
 }

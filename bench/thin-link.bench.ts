@@ -16,12 +16,12 @@
  * Needs a built client: BENCH_WEB_DIR, else apps/web/dist, else it builds one into a temp folder.
  * Env: BENCH_RUNS (5), BENCH_PORT (8961), BENCH_RTT_MS (600), BENCH_KBIT (2000).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, CDPSession } from '@playwright/test';
-import { repoRoot, resultsDir, log, sleep, stats, type Stats, webDir, launchChromium } from './support';
+import { resultsDir, log, sleep, stats, type Stats, webDir, launchChromium, startBenchServer } from './support';
 
 const runs = Number(process.env.BENCH_RUNS ?? 5);
 const port = Number(process.env.BENCH_PORT ?? 8961);
@@ -29,41 +29,8 @@ const rttMs = Number(process.env.BENCH_RTT_MS ?? 600);
 const kbit = Number(process.env.BENCH_KBIT ?? 2000);
 const targetMs = 4000;
 
-async function startServer(web: string, dataDir: string): Promise<{ url: string; child: ChildProcess }> {
-  const url = `http://127.0.0.1:${port}`;
-  // Another server on the port would answer instead of ours: refuse to measure it.
-  const busy = await fetch(url).then(
-    () => true,
-    () => false,
-  );
-  if (busy) throw new Error(`port ${port} is in use: set BENCH_PORT`);
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'apps/server/src/main.ts')], {
-    cwd: repoRoot,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      BATHYLOG_DATA: dataDir,
-      BATHYLOG_MODE: 'demo',
-      BATHYLOG_ADMIN_PASSWORD: 'demo',
-      BATHYLOG_WEB_DIR: web,
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: '',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const deadline = Date.now() + 240_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${url}/sealog-server/client_settings`)).ok) return { url, child };
-    } catch {
-      // not up yet
-    }
-    await sleep(500);
-  }
-  child.kill('SIGKILL');
-  throw new Error('server did not start');
+function startServer(web: string, dataDir: string): Promise<{ url: string; child: ChildProcess }> {
+  return startBenchServer({ port, web, dataDir });
 }
 
 /** Page-side: the time (ms since navigation start) the first element matching `selector` has a box, plus a frame. */
