@@ -72,6 +72,9 @@ export async function createTestApp(engine: 'sqlite' | 'postgres', overrides: Co
       freeSpaceIntervalSeconds: 0,
       // Suites write from one address far faster than people do; limits are tested on their own.
       writeRateLimit: { perKey: 0, perAddress: 0 },
+      // No built client unless a test gives one: whether apps/web/dist exists on this machine must not
+      // change the route table (the role matrix and the fuzz suite are generated from it).
+      webDir: path.join(dataDir, 'no-client'),
       ...overrides,
     },
   );
