@@ -79,4 +79,6 @@ export const messages = {
   internal: 'An internal server error occurred',
   /** A write refused because the server's disk is full (507). */
   diskFull: 'The server cannot store this: its disk is full. Free some space on the server and try again.',
+  /** Text PostgreSQL cannot take (a NUL character, \u0000): refused whatever the field (400). */
+  unstorableText: 'Text may not contain the NUL character (\\u0000)',
 } as const;

@@ -50,15 +50,33 @@ export const forbidden = (message: string) => new AppError('FORBIDDEN', message)
 const diskFullCodes = new Set(['SQLITE_FULL', 'ENOSPC', 'EDQUOT', '53100']);
 
 /**
+ * PostgreSQL codes for text it cannot take: 22021 (a NUL byte, "invalid byte sequence for encoding
+ * UTF8: 0x00", in a value or a query parameter) and 22P05 (untranslatable character).
+ */
+const unstorableTextCodes = new Set(['22021', '22P05']);
+
+/** The driver error code of `err` or of an error it wraps, when it is one of `codes`. */
+function driverCode(err: unknown, codes: ReadonlySet<string>): string | null {
+  for (let e: unknown = err, depth = 0; e && depth < 5; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && codes.has(code)) return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return null;
+}
+
+/**
  * A 507 AppError when `err` (or an error it wraps) says the disk is full, else null: an
  * unstorable write is answered with a message the user can act on, never a bare 500.
  */
 export function diskFullError(err: unknown): AppError | null {
-  for (let e: unknown = err, depth = 0; e && depth < 5; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && diskFullCodes.has(code))
-      return new AppError('INSUFFICIENT_STORAGE', messages.diskFull);
-    e = (e as { cause?: unknown }).cause;
-  }
-  return null;
+  return driverCode(err, diskFullCodes) ? new AppError('INSUFFICIENT_STORAGE', messages.diskFull) : null;
+}
+
+/**
+ * A 400 AppError when the database refused the request's text itself (PostgreSQL and a NUL
+ * character), else null: bad input, not a server fault. The write's transaction is rolled back.
+ */
+export function unstorableTextError(err: unknown): AppError | null {
+  return driverCode(err, unstorableTextCodes) ? badRequest(messages.unstorableText) : null;
 }

@@ -2,7 +2,7 @@ import { parse as parseQueryString } from 'node:querystring';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import sjson from 'secure-json-parse';
 import { messages, statusPhrase } from '@bathylog/shared';
-import { AppError, ValidationError, diskFullError } from '../lib/app-error.js';
+import { AppError, ValidationError, diskFullError, unstorableTextError } from '../lib/app-error.js';
 import type { ZodType } from 'zod';
 import { formatZodError } from '@bathylog/shared';
 
@@ -72,6 +72,8 @@ export function registerHttpConventions(app: FastifyInstance, opts: { bodyLimit:
       request.log.error({ err: error }, 'disk full: write refused');
       return reply.code(full.statusCode).send(full.toBody());
     }
+    const badText = unstorableTextError(error);
+    if (badText) return reply.code(badText.statusCode).send(badText.toBody());
     request.log.error({ err: error }, 'unhandled error');
     return sendError(reply, 500, messages.internal);
   });

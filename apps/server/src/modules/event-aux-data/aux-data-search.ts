@@ -28,7 +28,11 @@ function ftsPhrase(term: string): string {
 
 /** `doc` (stored lower-cased) contains the term. */
 function docContains(dialect: Dialect, doc: RawBuilder<unknown>, term: string): RawBuilder<boolean> {
-  if (dialect === 'postgres') return sql<boolean>`${doc} LIKE lower(${`%${escapeLike(term)}%`})`;
+  if (dialect === 'postgres') {
+    // PostgreSQL text cannot hold a NUL (nor take one as a parameter): such a term matches nothing.
+    if (term.includes('\u0000')) return sql<boolean>`false`;
+    return sql<boolean>`${doc} LIKE lower(${`%${escapeLike(term)}%`})`;
+  }
   return sql<boolean>`instr(${doc}, lower(${term})) > 0`;
 }
 

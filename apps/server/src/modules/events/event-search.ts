@@ -71,7 +71,10 @@ function matchesAny(text: string, terms: readonly string[]): boolean {
 
 /** Characters, not UTF-16 units: trigram needs three characters. */
 const charLength = (term: string) => [...term].length;
-/** FTS5 reads its query up to a NUL ("unterminated string"): such a term is matched with LIKE instead. */
+/**
+ * FTS5 reads its query up to a NUL ("unterminated string"): such a term is matched with LIKE instead.
+ * PostgreSQL text cannot hold a NUL at all (nor take one as a parameter): such a term matches nothing.
+ */
 const indexable = (terms: readonly string[]) =>
   terms.length > 0 && terms.every((t) => charLength(t) >= 3 && !t.includes('\u0000'));
 
@@ -172,7 +175,10 @@ export class EventSearch {
 
   /** `expr` contains `term`, case-insensitively; the term is never a pattern. */
   private contains(expr: RawBuilder<unknown>, term: string): RawBuilder<boolean> {
-    if (this.dialect === 'postgres') return sql<boolean>`lower(${expr}) LIKE lower(${`%${escapeLike(term)}%`})`;
+    if (this.dialect === 'postgres') {
+      if (term.includes('\u0000')) return sql<boolean>`false`;
+      return sql<boolean>`lower(${expr}) LIKE lower(${`%${escapeLike(term)}%`})`;
+    }
     return sql<boolean>`instr(lower(${expr}), lower(${term})) > 0`;
   }
 
@@ -231,6 +237,7 @@ export class EventSearch {
 
   /** PostgreSQL: the stored document is lower-cased already, so the trigram index matches it as is. */
   private docContains(doc: RawBuilder<unknown>, term: string): RawBuilder<boolean> {
+    if (term.includes('\u0000')) return sql<boolean>`false`;
     return sql<boolean>`${doc} LIKE lower(${`%${escapeLike(term)}%`})`;
   }
 
