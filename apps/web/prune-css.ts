@@ -101,7 +101,8 @@ export function reactBootstrapFiles(sources: string[], webRoot: string): string[
         if (key && ident) assigned.set(ident, key);
       }
     }
-    for (const [, ident, rel] of text.matchAll(/import\s+(\w+)\s+from\s*'\.\/([\w.-]+)'/g)) {
+    // `import DropdownMenu from './DropdownMenu.js'` and `import DropdownMenu, { placement } from …`.
+    for (const [, ident, rel] of text.matchAll(/import\s+(\w+)\s*(?:,\s*\{[^}]*\})?\s*from\s*'\.\/([\w.-]+)'/g)) {
       const key = assigned.get(ident!);
       const usedOnlyAsMember = key && code.match(new RegExp(`\\b${ident}\\b`, 'g'))!.length <= 1;
       if (usedOnlyAsMember && !members.has(`${name}.${key}`)) continue;
