@@ -3,7 +3,7 @@ import { scopesForRoles } from '@bathylog/shared';
 import { buildApp } from '../app.js';
 import { loadConfig, type Config, type ConfigInput } from '../config.js';
 import type { AppContext } from '../context.js';
-import type { AuthContext } from '../plugins/auth.js';
+import { standInCaller, type AuthContext } from '../plugins/auth.js';
 import { issueApiToken } from '../modules/auth/tokens.js';
 import { UsersRepository, type UserRecord } from '../modules/users/users.repository.js';
 import { seedSystem } from '../seed/system.js';
@@ -91,30 +91,27 @@ export async function findAdmin(ctx: AppContext): Promise<UserRecord | undefined
 /** The CLI as a caller of the services: the first enabled admin, or the CLI itself when none is left. */
 export async function cliCaller(ctx: AppContext): Promise<AuthContext> {
   const admin = await findAdmin(ctx);
-  const roles = ['admin'];
-  const user: UserRecord = admin ?? {
-    id: '000000000000000000000000',
-    username: 'bathylog-cli',
-    fullname: 'bathylog CLI',
-    email: 'cli@localhost',
-    password: '',
-    roles,
-    system_user: true,
-    disabled: false,
-    last_login: 0,
-    login_token: '',
-    reset_password_token: null,
-    reset_password_expires: null,
-    sessions_valid_after: 0,
-    api_tokens_valid_after: 0,
-  };
+  const route = 'bathylog CLI';
+  if (!admin) {
+    const cli = {
+      id: '000000000000000000000000',
+      username: 'bathylog-cli',
+      fullname: 'bathylog CLI',
+      email: 'cli@localhost',
+      roles: ['admin'],
+      system_user: true,
+      last_login: 0,
+    };
+    return standInCaller(cli, { iat: 0, key: null, route });
+  }
+  const scopes = scopesForRoles(admin.roles);
   return {
-    user,
-    claims: { id: user.id, scope: scopesForRoles(user.roles), roles: user.roles, iat: 0 },
-    scopes: scopesForRoles(user.roles),
+    user: admin,
+    claims: { id: admin.id, scope: scopes, roles: admin.roles, iat: 0 },
+    scopes,
     isAdmin: true,
     key: null,
-    route: 'bathylog CLI',
+    route,
   };
 }
 

@@ -76,19 +76,19 @@ export function tokenFromRequest(request: Pick<FastifyRequest, 'query' | 'header
 
 const lastLoginEveryMs = 60_000;
 
-/** A device key as the caller of a request: a user with the key's name and roles. */
-function keyCaller(key: DeviceKeyRecord): AuthContext {
-  const scopes = scopesForRoles(key.roles);
+/**
+ * A caller that is not a stored user (a device key, the command line): a user record with the
+ * given name and roles, signed by nobody; `iat` is when its authority began (seconds).
+ */
+export function standInCaller(
+  who: Pick<UserRecord, 'id' | 'username' | 'fullname' | 'email' | 'roles' | 'system_user' | 'last_login'>,
+  extra: { iat: number; key: DeviceKeyRecord | null; route?: string },
+): AuthContext {
+  const scopes = scopesForRoles(who.roles);
   const user: UserRecord = {
-    id: key.id,
-    username: key.name,
-    fullname: key.name,
-    email: '',
+    ...who,
     password: '',
-    roles: key.roles,
-    system_user: false,
     disabled: false,
-    last_login: key.last_used_at ?? 0,
     login_token: '',
     reset_password_token: null,
     reset_password_expires: null,
@@ -97,11 +97,28 @@ function keyCaller(key: DeviceKeyRecord): AuthContext {
   };
   return {
     user,
-    claims: { id: key.id, scope: scopes, roles: key.roles, iat: Math.floor(key.created_at / 1000) },
+    claims: { id: who.id, scope: scopes, roles: who.roles, iat: extra.iat },
     scopes,
     isAdmin: scopes.includes('admin'),
-    key,
+    key: extra.key,
+    ...(extra.route ? { route: extra.route } : {}),
   };
+}
+
+/** A device key as the caller of a request: a user with the key's name and roles. */
+function keyCaller(key: DeviceKeyRecord): AuthContext {
+  return standInCaller(
+    {
+      id: key.id,
+      username: key.name,
+      fullname: key.name,
+      email: '',
+      roles: key.roles,
+      system_user: false,
+      last_login: key.last_used_at ?? 0,
+    },
+    { iat: Math.floor(key.created_at / 1000), key },
+  );
 }
 
 /**

@@ -3,6 +3,7 @@ import { readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { BackupStatus } from '@bathylog/shared';
 import type { AppContext } from '../context.js';
+import { PeriodicTask } from '../lib/periodic-task.js';
 import { createBackup, listBackups } from './backup.service.js';
 
 const attemptFile = '.last-attempt.json';
@@ -18,8 +19,7 @@ function backupName(at: Date): string {
  * kept beside them, so every process (and `bathylog`) can report it.
  */
 export class BackupScheduler {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
+  private readonly task = new PeriodicTask(() => this.backUp());
 
   constructor(private readonly ctx: AppContext) {}
 
@@ -28,41 +28,35 @@ export class BackupScheduler {
   }
 
   async start(): Promise<void> {
-    if (this.timer || this.settings.intervalMinutes === 0) return;
-    this.timer = setInterval(() => void this.runOnce(), this.settings.intervalMinutes * 60_000);
-    this.timer.unref();
+    this.task.start(this.settings.intervalMinutes * 60_000);
   }
 
   runOnce(): Promise<void> {
-    if (this.running) return this.running;
-    const folder = this.settings.folder!;
-    this.running = (async () => {
-      const at = new Date();
-      let error: string | null = null;
-      try {
-        await mkdir(folder, { recursive: true });
-        await createBackup(this.ctx.config, path.join(folder, backupName(at)));
-        const all = await listBackups(folder);
-        for (const old of all.slice(this.settings.keep)) await rm(old.dir, { recursive: true, force: true });
-      } catch (err) {
-        error = (err as Error).message;
-        this.ctx.log.error({ err }, 'scheduled backup failed');
-      }
-      try {
-        await writeFile(path.join(folder, attemptFile), JSON.stringify({ at: at.toISOString(), error }));
-      } catch (err) {
-        this.ctx.log.error({ err }, 'could not record the backup attempt');
-      }
-    })().finally(() => {
-      this.running = null;
-    });
-    return this.running;
+    return this.task.runOnce();
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+  stop(): Promise<void> {
+    return this.task.stop();
+  }
+
+  private async backUp(): Promise<void> {
+    const folder = this.settings.folder!;
+    const at = new Date();
+    let error: string | null = null;
+    try {
+      await mkdir(folder, { recursive: true });
+      await createBackup(this.ctx.config, path.join(folder, backupName(at)));
+      const all = await listBackups(folder);
+      for (const old of all.slice(this.settings.keep)) await rm(old.dir, { recursive: true, force: true });
+    } catch (err) {
+      error = (err as Error).message;
+      this.ctx.log.error({ err }, 'scheduled backup failed');
+    }
+    try {
+      await writeFile(path.join(folder, attemptFile), JSON.stringify({ at: at.toISOString(), error }));
+    } catch (err) {
+      this.ctx.log.error({ err }, 'could not record the backup attempt');
+    }
   }
 }
 

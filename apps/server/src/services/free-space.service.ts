@@ -1,6 +1,7 @@
 import { statfs } from 'node:fs/promises';
 import { customVarNames } from '@bathylog/shared';
 import type { AppContext } from '../context.js';
+import { PeriodicTask } from '../lib/periodic-task.js';
 import { CustomVarsService } from '../modules/custom-vars/custom-vars.service.js';
 
 export interface DiskUsage {
@@ -28,8 +29,7 @@ export async function measureDisk(folder: string): Promise<DiskUsage> {
  * footer's colours assume: green < 75, amber < 90, red otherwise), each pushed on updateCustomVars.
  */
 export class FreeSpaceMonitor {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
+  private readonly task = new PeriodicTask(() => this.read());
 
   constructor(
     private readonly ctx: AppContext,
@@ -38,44 +38,40 @@ export class FreeSpaceMonitor {
 
   /** Runs once now, then every interval. */
   async start(): Promise<void> {
-    if (this.timer || this.ctx.config.freeSpaceIntervalSeconds === 0) return;
-    this.timer = setInterval(() => void this.runOnce(), this.ctx.config.freeSpaceIntervalSeconds * 1000);
-    this.timer.unref();
+    const interval = this.ctx.config.freeSpaceIntervalSeconds * 1000;
+    if (interval === 0) return;
+    this.task.start(interval);
     await this.runOnce();
   }
 
   /** One reading; errors are logged, never thrown (a missing var must not stop the server). */
   runOnce(): Promise<void> {
-    if (this.running) return this.running;
-    this.running = (async () => {
-      try {
-        const usage = await this.measure(this.ctx.paths.data);
-        const vars = new CustomVarsService(this.ctx);
-        // Both readings go out, in this order, even when the first cannot be stored (a full disk).
-        let failure: unknown = null;
-        for (const [name, value] of [
-          [customVarNames.freeSpaceInBytes, String(usage.freeBytes)],
-          [customVarNames.freeSpacePercentage, String(usage.usedPercentage)],
-        ] as const) {
-          try {
-            await vars.setByServer(name, value);
-          } catch (err) {
-            failure ??= err;
-          }
-        }
-        if (failure) throw failure;
-      } catch (err) {
-        this.ctx.log.warn({ err }, 'free-space reading failed');
-      }
-    })().finally(() => {
-      this.running = null;
-    });
-    return this.running;
+    return this.task.runOnce();
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+  stop(): Promise<void> {
+    return this.task.stop();
+  }
+
+  private async read(): Promise<void> {
+    try {
+      const usage = await this.measure(this.ctx.paths.data);
+      const vars = new CustomVarsService(this.ctx);
+      // Both readings go out, in this order, even when the first cannot be stored (a full disk).
+      let failure: unknown = null;
+      for (const [name, value] of [
+        [customVarNames.freeSpaceInBytes, String(usage.freeBytes)],
+        [customVarNames.freeSpacePercentage, String(usage.usedPercentage)],
+      ] as const) {
+        try {
+          await vars.setByServer(name, value);
+        } catch (err) {
+          failure ??= err;
+        }
+      }
+      if (failure) throw failure;
+    } catch (err) {
+      this.ctx.log.warn({ err }, 'free-space reading failed');
+    }
   }
 }
