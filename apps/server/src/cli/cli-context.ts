@@ -7,18 +7,9 @@ import { standInCaller, type AuthContext } from '../plugins/auth.js';
 import { issueApiToken } from '../modules/auth/tokens.js';
 import { UsersRepository, type UserRecord } from '../modules/users/users.repository.js';
 import { seedSystem } from '../seed/system.js';
+import { CliError, type GlobalOptions } from './cli-args.js';
 
-/** What every command receives: the global options, parsed. */
-export interface GlobalOptions {
-  data?: string | undefined;
-  config?: string | undefined;
-}
-
-/** A usage mistake: printed with the command's usage line, exit code 2. */
-export class UsageError extends Error {}
-
-/** A failure the operator can act on: printed as it is, exit code 1. */
-export class CliError extends Error {}
+export { CliError, UsageError, type GlobalOptions } from './cli-args.js';
 
 /**
  * The configuration the server would use (BATHYLOG_CONFIG, environment, defaults), with

@@ -1,32 +1,8 @@
-import { createWriteStream, existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { createUserSchema, formatZodError, roles as allRoles } from '@bathylog/shared';
-import { apiPrefix } from '../app.js';
-import { ConfigError, isPostgres, type Config } from '../config.js';
-import { openDatabase } from '../db/database.js';
-import { randomAlphanumeric } from '../lib/random.js';
-import { AppError } from '../lib/app-error.js';
-import { UsersRepository } from '../modules/users/users.repository.js';
-import { UsersService } from '../modules/users/users.service.js';
-import { BackupError, createBackup, restoreBackup } from '../services/backup.service.js';
-import { checkIntegrity } from '../services/integrity.service.js';
-import {
-  CliError,
-  UsageError,
-  adminToken,
-  cliCaller,
-  cliConfig,
-  openCliApp,
-  type CliApp,
-  type GlobalOptions,
-} from './cli-context.js';
+import { roles as allRoles } from '@bathylog/shared/roles';
+import { UsageError, err, out, parseKind, type GlobalOptions, type Values } from './cli-args.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
-type Values = Record<string, string | boolean | undefined>;
 
 interface Command {
   name: string;
@@ -51,241 +27,8 @@ const globalHelp: Array<[string, string]> = [
   ['-h, --help', 'this help'],
 ];
 
-const out = (line: string) => process.stdout.write(`${line}\n`);
-const err = (line: string) => process.stderr.write(`${line}\n`);
-
-async function withApp<T>(global: GlobalOptions, fn: (cli: CliApp) => Promise<T>): Promise<T> {
-  const cli = await openCliApp(global);
-  try {
-    return await fn(cli);
-  } finally {
-    await cli.close();
-  }
-}
-
-/** Prints "label n/total" to stderr at most every 500 ms, and always the last time. */
-function progress(label: string, total: number) {
-  let last = 0;
-  return (done: number, extra = '') => {
-    const now = Date.now();
-    if (done < total && now - last < 500) return;
-    last = now;
-    err(`${label}: ${done}/${total}${extra}`);
-  };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Import / export (Sealog JSON, through the same routes scripts use)
-
-const kinds = ['cruises', 'lowerings', 'events', 'aux-data'] as const;
-type Kind = (typeof kinds)[number];
-
-function parseKind(value: string | undefined, what: string): Kind {
-  if (!value || !(kinds as readonly string[]).includes(value)) {
-    throw new UsageError(`${what} must be one of: ${kinds.join(', ')}${value ? ` (got "${value}")` : ''}`);
-  }
-  return value as Kind;
-}
-
-/** The kind of a Sealog JSON record, told by its fields. */
-function detectKind(record: Record<string, unknown>): Kind | null {
-  if ('cruise_id' in record) return 'cruises';
-  if ('lowering_id' in record) return 'lowerings';
-  if ('event_value' in record) return 'events';
-  if ('data_source' in record) return 'aux-data';
-  return null;
-}
-
-const postPath: Record<Kind, string> = {
-  cruises: '/cruises',
-  lowerings: '/lowerings',
-  events: '/events',
-  'aux-data': '/event_aux_data',
-};
-
-/** Fields an export carries that a create does not take. */
-function forCreate(kind: Kind, record: Record<string, unknown>): Record<string, unknown> {
-  const copy = { ...record };
-  if (kind === 'events') {
-    delete copy.aux_data;
-    delete copy.cruise_id;
-    delete copy.lowering_id;
-  }
-  if (kind === 'cruises' || kind === 'lowerings') {
-    const meta = `${kind.slice(0, -1)}_additional_meta`;
-    const m = copy[meta];
-    if (m && typeof m === 'object') {
-      const { [`${kind.slice(0, -1)}_files`]: _files, ...rest } = m as Record<string, unknown>;
-      copy[meta] = rest;
-    }
-  }
-  return copy;
-}
-
-async function importFile(global: GlobalOptions, file: string, kindOption: string | undefined): Promise<void> {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(await readFile(file, 'utf8'));
-  } catch (e) {
-    throw new CliError(`Cannot read ${file} as JSON: ${(e as Error).message}`);
-  }
-  const records = (Array.isArray(parsed) ? parsed : [parsed]) as Array<Record<string, unknown>>;
-  if (records.some((r) => typeof r !== 'object' || r === null || Array.isArray(r))) {
-    throw new CliError(`${file} must hold a JSON object or an array of objects (Sealog JSON)`);
-  }
-  const kind = kindOption ? parseKind(kindOption, '--kind') : records[0] ? detectKind(records[0]) : 'events';
-  if (!kind) throw new CliError(`Cannot tell what ${file} holds; say it with --kind (${kinds.join(', ')})`);
-
-  const failures: string[] = [];
-  let created = 0;
-  let present = 0;
-  let auxCreated = 0;
-  await withApp(global, async ({ app, ctx }) => {
-    const token = await adminToken(ctx);
-    const post = async (route: string, body: unknown) => {
-      const res = await app.inject({
-        method: 'POST',
-        url: `${apiPrefix}${route}`,
-        headers: { authorization: token, 'content-type': 'application/json' },
-        payload: JSON.stringify(body),
-      });
-      const parsedBody = res.body ? (res.json<{ message?: string }>() ?? {}) : {};
-      return { status: res.statusCode, message: parsedBody.message ?? '' };
-    };
-    const show = progress(`Importing ${kind} from ${path.basename(file)}`, records.length);
-    let next = 0;
-    let done = 0;
-    // A few requests in flight: the server's write path (group commit) gets company.
-    const worker = async () => {
-      while (next < records.length) {
-        const index = next++;
-        const record = records[index]!;
-        const res = await post(postPath[kind], forCreate(kind, record));
-        const isDuplicate = res.status === 400 && /duplicate/i.test(res.message);
-        if (res.status === 201 || res.status === 204) created++;
-        else if (isDuplicate) present++;
-        else
-          failures.push(
-            `record ${index + 1}${record.id ? ` (${String(record.id)})` : ''}: ${res.status} ${res.message}`,
-          );
-        if (kind === 'events' && Array.isArray(record.aux_data) && (res.status === 201 || isDuplicate)) {
-          for (const aux of record.aux_data as Array<Record<string, unknown>>) {
-            const a = await post('/event_aux_data', { ...aux, event_id: aux.event_id ?? record.id });
-            if (a.status === 201 || a.status === 204) auxCreated++;
-            else failures.push(`aux data of record ${index + 1}: ${a.status} ${a.message}`);
-          }
-        }
-        show(++done, failures.length ? ` (${failures.length} failed)` : '');
-      }
-    };
-    await Promise.all(Array.from({ length: 8 }, worker));
-  });
-  out(
-    `Imported ${created} ${kind}${kind === 'events' ? ` and ${auxCreated} aux data records` : ''}` +
-      `${present ? `; ${present} were already there` : ''}${failures.length ? `; ${failures.length} failed` : ''}.`,
-  );
-  if (failures.length) {
-    for (const f of failures.slice(0, 20)) err(`  ${f}`);
-    if (failures.length > 20) err(`  … and ${failures.length - 20} more`);
-    throw new CliError(`${failures.length} records could not be imported`);
-  }
-}
-
-function exportPath(kind: Kind, values: Values): string {
-  const cruise = values.cruise as string | undefined;
-  const lowering = values.lowering as string | undefined;
-  if (cruise && lowering) throw new UsageError('Give --cruise or --lowering, not both');
-  const scope = cruise ? `bycruise/${cruise}` : lowering ? `bylowering/${lowering}` : null;
-  switch (kind) {
-    case 'cruises':
-      if (cruise) return `/cruises/${cruise}`;
-      if (lowering) return `/cruises/bylowering/${lowering}`;
-      return '/cruises';
-    case 'lowerings':
-      if (lowering) return `/lowerings/${lowering}`;
-      if (cruise) return `/lowerings/bycruise/${cruise}`;
-      return '/lowerings';
-    case 'events':
-      return scope ? `/event_exports/${scope}` : '/event_exports';
-    case 'aux-data':
-      return scope ? `/event_aux_data/${scope}` : '/event_aux_data';
-  }
-}
-
-async function exportKind(global: GlobalOptions, kind: Kind, values: Values): Promise<void> {
-  const route = exportPath(kind, values);
-  const target = values.out as string | undefined;
-  await withApp(global, async ({ app, ctx }) => {
-    const token = await adminToken(ctx);
-    const res = await app.inject({
-      method: 'GET',
-      url: `${apiPrefix}${route}`,
-      headers: { authorization: token },
-      payloadAsStream: true,
-    });
-    let body: Readable = res.stream();
-    if (res.statusCode === 404) {
-      // "No records found": an empty export, as a file that imports cleanly.
-      body.resume();
-      body = Readable.from(['[]']);
-    } else if (res.statusCode !== 200) {
-      const chunks: Buffer[] = [];
-      for await (const c of body) chunks.push(c as Buffer);
-      const text = Buffer.concat(chunks).toString();
-      let message = text;
-      try {
-        message = (JSON.parse(text) as { message: string }).message;
-      } catch {
-        // plain text
-      }
-      throw new CliError(`Export failed (${res.statusCode}): ${message}`);
-    }
-    let bytes = 0;
-    let last = Date.now();
-    const counter = async function* (source: AsyncIterable<Buffer | string>) {
-      for await (const chunk of source) {
-        bytes += chunk.length;
-        if (target && Date.now() - last > 1000) {
-          last = Date.now();
-          err(`Exporting ${kind}: ${(bytes / 1e6).toFixed(1)} MB`);
-        }
-        yield chunk;
-      }
-    };
-    if (target) await pipeline(body, counter, createWriteStream(target));
-    else await pipeline(body, counter, process.stdout, { end: false });
-    if (target) err(`Exported ${kind} to ${target} (${(bytes / 1e6).toFixed(2)} MB).`);
-  });
-}
-
-// ---------------------------------------------------------------------------------------------
-// Configuration
-
-const secretPaths = [['secret'], ['adminPassword'], ['reCaptchaSecret'], ['smtp', 'password']];
-
-/** The effective configuration with passwords and secrets replaced by "***". */
-export function maskedConfig(config: Config): Record<string, unknown> {
-  const copy = JSON.parse(JSON.stringify(config)) as Record<string, unknown>;
-  for (const keys of secretPaths) {
-    let node = copy;
-    for (const k of keys.slice(0, -1)) node = node[k] as Record<string, unknown>;
-    const last = keys.at(-1)!;
-    if (node[last] !== null && node[last] !== undefined) node[last] = '***';
-  }
-  if (typeof copy.databaseUrl === 'string') {
-    try {
-      const url = new URL(copy.databaseUrl);
-      if (url.password) url.password = '***';
-      copy.databaseUrl = url.toString();
-    } catch {
-      copy.databaseUrl = '***';
-    }
-  }
-  return copy;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Commands
+/** The commands' code, with the server it opens: loaded only when a command runs. */
+const load = () => import('./commands.js');
 
 const commands: Command[] = [
   {
@@ -299,17 +42,7 @@ const commands: Command[] = [
     options: {},
     optionHelp: [],
     positionals: { min: 1, max: 1 },
-    async run({ positionals, global }) {
-      const config = cliConfig(global);
-      const started = Date.now();
-      const manifest = await createBackup(config, positionals[0]!);
-      const c = manifest.counts;
-      out(
-        `Backup written to ${path.resolve(positionals[0]!)} in ${((Date.now() - started) / 1000).toFixed(1)} s: ` +
-          `${c.cruises} cruises, ${c.lowerings} lowerings, ${c.events} events, ${c.event_aux_data} aux data, ` +
-          `${c.users} users, ${manifest.files.length} files.`,
-      );
-    },
+    run: async (args) => (await load()).backup(args),
   },
   {
     name: 'restore',
@@ -322,16 +55,7 @@ const commands: Command[] = [
     options: {},
     optionHelp: [],
     positionals: { min: 1, max: 1 },
-    async run({ positionals, global }) {
-      const config = cliConfig(global);
-      const manifest = await restoreBackup(config, positionals[0]!);
-      const c = manifest.counts;
-      out(
-        `Restored the backup of ${manifest.createdAt} into ${config.dataDir}` +
-          `${isPostgres(config) ? ' and the PostgreSQL database' : ''}: ${c.cruises} cruises, ` +
-          `${c.lowerings} lowerings, ${c.events} events, ${c.event_aux_data} aux data.`,
-      );
-    },
+    run: async (args) => (await load()).restore(args),
   },
   {
     name: 'user create',
@@ -355,32 +79,7 @@ const commands: Command[] = [
       ['--admin', 'all roles, admin included'],
     ],
     positionals: { min: 0, max: 0 },
-    async run({ values, global }) {
-      const username = values.username as string | undefined;
-      if (!username) throw new UsageError('--username is required');
-      if (values.password === undefined) throw new UsageError('--password is required');
-      if (values.admin && values.roles) throw new UsageError('Give --admin or --roles, not both');
-      const roles = values.admin
-        ? [...allRoles]
-        : values.roles
-          ? String(values.roles)
-              .split(',')
-              .map((r) => r.trim())
-              .filter(Boolean)
-          : ['event_watcher', 'event_logger'];
-      const parsed = createUserSchema.safeParse({
-        username,
-        password: values.password,
-        fullname: values.fullname ?? username,
-        email: values.email ?? `${username}@localhost.localdomain`,
-        roles,
-      });
-      if (!parsed.success) throw new UsageError(formatZodError(parsed.error));
-      await withApp(global, async ({ ctx }) => {
-        const id = await new UsersService(ctx).create(await cliCaller(ctx), parsed.data);
-        out(`Created user ${username} (${id}) with roles ${roles.join(', ')}.`);
-      });
-    },
+    run: async (args) => (await load()).createUser(args),
   },
   {
     name: 'user reset-password',
@@ -395,24 +94,7 @@ const commands: Command[] = [
       ['--enable', 're-enable the user if disabled'],
     ],
     positionals: { min: 1, max: 1 },
-    async run({ values, positionals, global }) {
-      const username = positionals[0]!;
-      const password = (values.password as string | undefined) ?? randomAlphanumeric(16);
-      if (password.length > 50) throw new UsageError('--password: at most 50 characters');
-      await withApp(global, async ({ ctx }) => {
-        const user = await new UsersRepository(ctx.database.db).findByUsername(username);
-        if (!user) throw new CliError(`No user named ${username}`);
-        const caller = await cliCaller(ctx);
-        // The CLI must not count as the user itself (owners may not re-enable themselves).
-        const actor = caller.user.id === user.id ? { ...caller, user: { ...caller.user, id: 'bathylog-cli' } } : caller;
-        await new UsersService(ctx).update(actor, user.id, { password, ...(values.enable ? { disabled: false } : {}) });
-        out(
-          values.password
-            ? `The password of ${username} has been changed.`
-            : `The new password of ${username} is: ${password}`,
-        );
-      });
-    },
+    run: async (args) => (await load()).resetPassword(args),
   },
   {
     name: 'import',
@@ -425,7 +107,8 @@ const commands: Command[] = [
     options: { kind: { type: 'string' } },
     optionHelp: [['--kind <kind>', 'cruises, lowerings, events or aux-data']],
     positionals: { min: 1, max: 1 },
-    run: ({ values, positionals, global }) => importFile(global, positionals[0]!, values.kind as string | undefined),
+    run: async ({ values, positionals, global }) =>
+      (await load()).importFile(global, positionals[0]!, values.kind as string | undefined),
   },
   {
     name: 'export',
@@ -439,7 +122,8 @@ const commands: Command[] = [
       ['--out <file>', 'write to a file (progress on stderr)'],
     ],
     positionals: { min: 1, max: 1 },
-    run: ({ values, positionals, global }) => exportKind(global, parseKind(positionals[0], 'The kind'), values),
+    run: async ({ values, positionals, global }) =>
+      (await load()).exportKind(global, parseKind(positionals[0], 'The kind'), values),
   },
   {
     name: 'check',
@@ -452,26 +136,7 @@ const commands: Command[] = [
     options: {},
     optionHelp: [],
     positionals: { min: 0, max: 0 },
-    async run({ global }) {
-      const config = cliConfig(global);
-      const file = path.join(config.dataDir, 'bathylog.sqlite');
-      if (!isPostgres(config) && !existsSync(file)) throw new CliError(`No database in ${config.dataDir}`);
-      const database = openDatabase({
-        url: config.databaseUrl,
-        sqlitePath: file,
-        ...(config.databaseSchema ? { schema: config.databaseSchema } : {}),
-        poolSize: 1,
-      });
-      try {
-        const report = await checkIntegrity(database);
-        for (const c of report.checks) out(`checked: ${c}`);
-        for (const p of report.problems) out(`PROBLEM: ${p}`);
-        if (!report.ok) throw new CliError(`${report.problems.length} integrity problems found`);
-        out('The database is intact.');
-      } finally {
-        await database.close();
-      }
-    },
+    run: async (args) => (await load()).check(args),
   },
   {
     name: 'config',
@@ -481,9 +146,7 @@ const commands: Command[] = [
     options: {},
     optionHelp: [],
     positionals: { min: 0, max: 0 },
-    async run({ global }) {
-      out(JSON.stringify(maskedConfig(cliConfig(global)), null, 2));
-    },
+    run: async (args) => (await load()).printConfig(args),
   },
 ];
 
@@ -567,7 +230,7 @@ export async function runCli(argv: string[]): Promise<number> {
       err(`bathylog ${command.name}: ${e.message}\nUsage: bathylog ${command.usage} (see --help)`);
       return 2;
     }
-    if (e instanceof CliError || e instanceof BackupError || e instanceof ConfigError || e instanceof AppError) {
+    if ((await load()).isOperatorError(e)) {
       err(`bathylog ${command.name}: ${e.message}`);
       return 1;
     }
