@@ -84,7 +84,7 @@ describe.each(engines)('aux-data search index on %s', (engine) => {
       database.db,
       eventIds.map((id, i) => (i % 2 ? navData(id, i) : framegrabData(id, i))),
     );
-    if (database.dialect === 'postgres') await sql`ANALYZE`.execute(database.db);
+    if (database.dialect === 'postgres') await sql`ANALYZE events, event_aux_data, event_aux_search`.execute(database.db);
     await database.db.transaction().execute(async (trx) => {
       // A small table makes PostgreSQL prefer a sequential scan; the question is whether the index can serve.
       if (database.dialect === 'postgres') await sql`SET LOCAL enable_seqscan = off`.execute(trx);
@@ -104,5 +104,5 @@ describe.each(engines)('aux-data search index on %s', (engine) => {
       const rows = await repo.chunk({ sources: null, offset: 0, limit: 100, text });
       expect(rows.map((r) => r.event_id)).toEqual([eventIds[1234]]);
     });
-  });
+  }, 120_000); // 20,000 events and aux records on PostgreSQL: slow on a busy machine
 });
