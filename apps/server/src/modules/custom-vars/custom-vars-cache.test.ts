@@ -73,6 +73,41 @@ describe.each(engines)('the cached custom vars on %s', (engine) => {
 describe('CustomVarsCache', () => {
   const row = (value: string): CustomVar => ({ id: asnap, custom_var_name: 'asnapStatus', custom_var_value: value });
 
+  it('callers missing the list at once share one read; after a change the next caller reads again', async () => {
+    const cache = new CustomVarsCache({ bus: new LocalBus() });
+    let value = 'Off';
+    let release!: () => void;
+    const read = vi.fn(
+      () =>
+        new Promise<CustomVar[]>((resolve) => {
+          const v = value;
+          release = () => resolve([row(v)]);
+        }),
+    );
+    const first = cache.list(read);
+    const second = cache.list(read);
+    release();
+    expect((await Promise.all([first, second])).map((l) => l[0]!.custom_var_value)).toEqual(['Off', 'Off']);
+    expect(read).toHaveBeenCalledTimes(1);
+    // A change while a read is under way: a caller after it does not join that read.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + customVarsCacheLifetimeMs + 1);
+      const stale = cache.list(read);
+      const releaseStale = release;
+      value = 'On';
+      cache.invalidate();
+      const fresh = cache.list(read);
+      releaseStale();
+      release();
+      expect((await stale)[0]!.custom_var_value).toBe('Off');
+      expect((await fresh)[0]!.custom_var_value).toBe('On');
+      expect(read).toHaveBeenCalledTimes(3);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('keeps no read that was under way when a change arrived', async () => {
     const bus = new LocalBus();
     const cache = new CustomVarsCache({ bus });

@@ -16,6 +16,7 @@ export const customVarsCacheLifetimeMs = 1000;
 export class CustomVarsCache {
   private vars: readonly CustomVar[] | null = null;
   private at = 0;
+  private reading: Promise<CustomVar[]> | null = null;
   /** Bumped by every change: a read that began under an older generation is not kept. */
   private generation = 0;
 
@@ -26,19 +27,30 @@ export class CustomVarsCache {
   /** The whole list (in id order) from the cache, or from `read` (and kept). Callers get copies. */
   async list(read: () => Promise<CustomVar[]>): Promise<CustomVar[]> {
     if (this.vars && Date.now() - this.at <= customVarsCacheLifetimeMs) return this.vars.map((v) => ({ ...v }));
-    const generation = this.generation;
-    const readAt = Date.now();
-    const vars = await read();
-    if (generation === this.generation) {
-      this.vars = vars.map((v) => ({ ...v }));
-      this.at = readAt;
+    // Callers missing the list at once share one read (no burst of queries when it expires under load).
+    if (!this.reading) {
+      const generation = this.generation;
+      const readAt = Date.now();
+      const reading = read().then((vars) => {
+        if (generation === this.generation) {
+          this.vars = vars.map((v) => ({ ...v }));
+          this.at = readAt;
+        }
+        return vars;
+      });
+      this.reading = reading;
+      const settled = () => {
+        if (this.reading === reading) this.reading = null;
+      };
+      reading.then(settled, settled);
     }
-    return vars;
+    return (await this.reading).map((v) => ({ ...v }));
   }
 
-  /** A var changed: forget the list, and keep no read that was under way. */
+  /** A var changed: forget the list, and keep (or share) no read that was under way. */
   invalidate(): void {
     this.vars = null;
+    this.reading = null;
     this.generation++;
   }
 }
