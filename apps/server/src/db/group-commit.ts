@@ -26,9 +26,9 @@ const maxBatch = 256;
  * so nothing is acknowledged before it is on disk; when the commit itself fails, every write of
  * the batch fails with it.
  *
- * A batch is first written at once (`many`, inside a savepoint). If that fails, it is rolled back
- * and each item is written alone in its own savepoint (`one`): an item that fails is rolled back
- * alone and only its caller gets the error; the others still commit.
+ * A batch is first written at once (`many`). If that fails, its transaction is rolled back and
+ * the items are written again in a new one, each alone in its own savepoint (`one`): an item that
+ * fails is rolled back alone and only its caller gets the error; the others still commit.
  *
  * A batch starts on the next turn of the event loop after the first write arrives, taking what
  * has queued by then; writes arriving meanwhile form the next batch. `concurrency` batches may
@@ -68,7 +68,7 @@ export class GroupCommit<Item, Result> {
     const batch = this.queue.splice(0, maxBatch);
     this.schedule();
     try {
-      const outcomes = await this.db.transaction().execute((trx) => this.writeBatch(trx, batch));
+      const outcomes = await this.writeBatch(batch);
       batch.forEach((job, i) => {
         const outcome = outcomes[i]!;
         if (outcome.ok) job.resolve(outcome.value);
@@ -82,21 +82,35 @@ export class GroupCommit<Item, Result> {
     }
   }
 
-  private async writeBatch(trx: Transaction<DB>, batch: Array<Job<Item, Result>>): Promise<Array<Outcome<Result>>> {
-    // Alone: its failure rolls back the transaction and is its own answer.
-    if (batch.length === 1) return [{ ok: true, value: await this.writer.one(trx, batch[0]!.item) }];
-    await sql`SAVEPOINT group_batch`.execute(trx);
+  /**
+   * The batch at once in one transaction (no savepoint: on PostgreSQL each statement is a round
+   * trip). When writing it fails, that transaction is rolled back and the items are written again
+   * in a new one, each in its own savepoint. A failed commit fails the whole batch.
+   */
+  private async writeBatch(batch: Array<Job<Item, Result>>): Promise<Array<Outcome<Result>>> {
+    let writeFailed = false;
     try {
-      const values = await this.writer.many(
-        trx,
-        batch.map((job) => job.item),
-      );
-      await sql`RELEASE SAVEPOINT group_batch`.execute(trx);
-      return values.map((value) => ({ ok: true, value }));
-    } catch {
-      await sql`ROLLBACK TO SAVEPOINT group_batch`.execute(trx);
-      await sql`RELEASE SAVEPOINT group_batch`.execute(trx);
+      return await this.db.transaction().execute(async (trx) => {
+        try {
+          // Alone: its failure rolls back the transaction and is its own answer.
+          if (batch.length === 1) return [{ ok: true, value: await this.writer.one(trx, batch[0]!.item) }];
+          const values = await this.writer.many(
+            trx,
+            batch.map((job) => job.item),
+          );
+          return values.map((value) => ({ ok: true, value }) as const);
+        } catch (error) {
+          writeFailed = batch.length > 1;
+          throw error;
+        }
+      });
+    } catch (error) {
+      if (!writeFailed) throw error;
     }
+    return this.db.transaction().execute((trx) => this.writeEach(trx, batch));
+  }
+
+  private async writeEach(trx: Transaction<DB>, batch: Array<Job<Item, Result>>): Promise<Array<Outcome<Result>>> {
     const outcomes: Array<Outcome<Result>> = [];
     for (const job of batch) {
       await sql`SAVEPOINT group_write`.execute(trx);

@@ -44,7 +44,7 @@ export type VerifyResult = { ok: true; claims: TokenClaims } | { ok: false; reas
  * expiry is checked again on every use, exactly as `jwtVerify` checks it, and whether the user
  * still holds the token's roles is the caller's check, made every time.
  */
-const verified = new Map<string, TokenClaims>();
+const verified = new Map<string, { secret: string; claims: TokenClaims }>();
 const verifiedCacheSize = 2000;
 
 function isExpired(claims: TokenClaims): boolean {
@@ -54,10 +54,12 @@ function isExpired(claims: TokenClaims): boolean {
 /** Distinguishes the Sealog failure texts (missing, bad format, bad signature) and an expired session. */
 export async function verifyToken(token: string | undefined | null, secret: string): Promise<VerifyResult> {
   if (!token) return { ok: false, reason: 'missing' };
+  const known = verified.get(token);
+  // Checked under this secret (tests and a changed secret use others).
+  if (known?.secret === secret) {
+    return isExpired(known.claims) ? { ok: false, reason: 'expired' } : { ok: true, claims: known.claims };
+  }
   if (token.split('.').length !== 3) return { ok: false, reason: 'missing' };
-  const cacheKey = `${secret}\n${token}`;
-  const known = verified.get(cacheKey);
-  if (known) return isExpired(known) ? { ok: false, reason: 'expired' } : { ok: true, claims: known };
   let payload: Record<string, unknown>;
   try {
     // currentDate follows Date.now(), so tests with a fake clock see expiry as users would.
@@ -76,6 +78,7 @@ export async function verifyToken(token: string | undefined | null, secret: stri
     ...(typeof payload.exp === 'number' ? { exp: payload.exp } : {}),
   });
   if (verified.size >= verifiedCacheSize) verified.delete(verified.keys().next().value!);
-  verified.set(cacheKey, claims);
+  verified.delete(token);
+  verified.set(token, { secret, claims });
   return { ok: true, claims };
 }

@@ -149,6 +149,13 @@ async function authenticateKey(ctx: AppContext, token: string, address: string |
   return keyCaller(key);
 }
 
+/** The same roles in the same order (Sealog compares them as they were issued). */
+function sameRoles(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /**
  * Verifies a token as every REST request and websocket hello does. A device key is looked up by
  * its hash. A JWT: signature and expiry, then the user must exist, be enabled, hold exactly the
@@ -174,12 +181,7 @@ export async function authenticateToken(
   }
   const users = new UsersRepository(ctx.database.db);
   const user = await users.findForAuth(result.claims.id);
-  if (
-    !user ||
-    user.disabled ||
-    result.claims.roles.length === 0 ||
-    user.roles.join(',') !== result.claims.roles.join(',')
-  ) {
+  if (!user || user.disabled || result.claims.roles.length === 0 || !sameRoles(user.roles, result.claims.roles)) {
     throw unauthorized(messages.invalidCredentials);
   }
   const isSession = result.claims.exp !== undefined;
@@ -241,8 +243,9 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext): void {
     }
     await renewIfDue(ctx, request.auth);
   });
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (request.auth?.renewedToken) reply.header(renewedTokenHeader, request.auth.renewedToken);
+    done(null, payload);
   });
 }
 

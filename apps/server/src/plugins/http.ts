@@ -12,10 +12,17 @@ import { formatZodError } from '@bathylog/shared';
  * and nothing unexpected leaks (a plain 500).
  */
 export function registerHttpConventions(app: FastifyInstance, opts: { bodyLimit: number }): void {
-  app.addHook('onRequest', async (request) => {
-    const hasBody =
-      request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;
-    if (hasBody && !request.headers['content-type']) request.headers['content-type'] = 'application/json';
+  // Hooks on every request take a callback, not a promise (issue 13: each async hook costs a
+  // promise and a microtask per request).
+  app.addHook('onRequest', (request, _reply, done) => {
+    const headers = request.headers;
+    if (
+      !headers['content-type'] &&
+      (headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0)
+    ) {
+      headers['content-type'] = 'application/json';
+    }
+    done();
   });
 
   app.removeContentTypeParser(['application/json']);
@@ -37,9 +44,9 @@ export function registerHttpConventions(app: FastifyInstance, opts: { bodyLimit:
     done(null, body),
   );
 
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-cache');
-    return payload;
+    done(null, payload);
   });
 
   app.setValidatorCompiler(({ schema }) => {

@@ -74,6 +74,24 @@ describe.skipIf(!url)('PostgreSQL LISTEN/NOTIFY bus', () => {
     expect(onB.got).toHaveLength(messages.length + 1);
   });
 
+  it('sends a burst together yet delivers identical messages each time, as they were when published', async () => {
+    const a = await bus(db.database);
+    const b = await bus(db.database);
+    const onB = collect(b, 'updateCustomVars');
+    const value = { id: 'v1', custom_var_name: 'asnapStatus', custom_var_value: 'On' };
+    const same = { ...value };
+    a.publish('updateCustomVars', value);
+    a.publish('updateCustomVars', same);
+    // Changed by the caller after publishing (before the burst went out).
+    value.custom_var_value = 'changed later';
+    a.publish('updateCustomVars', { ...same, custom_var_value: 'Off' });
+    expect(await onB.until(3)).toEqual([
+      { id: 'v1', custom_var_name: 'asnapStatus', custom_var_value: 'On' },
+      { id: 'v1', custom_var_name: 'asnapStatus', custom_var_value: 'On' },
+      { id: 'v1', custom_var_name: 'asnapStatus', custom_var_value: 'Off' },
+    ]);
+  });
+
   it('carries payloads beyond the 8000-byte NOTIFY limit through the outbox table', async () => {
     const a = await bus(db.database);
     const b = await bus(db.database);

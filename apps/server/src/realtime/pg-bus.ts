@@ -26,6 +26,8 @@ export const notifyPayloadLimit = 7900;
 interface Envelope {
   /** Origin: the publishing bus instance. */
   o: string;
+  /** Sequence number of the origin's messages. */
+  s?: number;
   /** Channel. */
   c: string;
   /** Payload, or… */
@@ -46,6 +48,9 @@ export class PgBus implements ChannelBus {
   /** Incoming notifications are handled one after another so outbox fetches keep the order. */
   private incoming: Promise<void> = Promise.resolve();
   private readonly inFlight = new Set<Promise<void>>();
+  /** Messages waiting for the bus connection (publish order). */
+  private outgoing: Array<{ notice: string } | { channel: string; stored: string }> = [];
+  private sequence = 0;
   /** Queries on the bus connection run one after another (pg no longer queues them itself). */
   private queries: Promise<unknown> = Promise.resolve();
   private readonly log: FastifyBaseLogger;
@@ -123,9 +128,36 @@ export class PgBus implements ChannelBus {
 
   publish(channel: string, payload: unknown): void {
     this.emitter.emit(channel, payload);
-    const sending = this.forward(channel, payload);
+    if (!this.client) {
+      this.log.warn({ channel }, 'bus not connected; the message reaches this process only');
+      if (!this.connecting) this.scheduleReconnect(100);
+      return;
+    }
+    // Serialized now: a payload changed by the caller after publishing is sent as it was.
+    // `s` keeps identical messages apart (PostgreSQL folds identical notifications of one query).
+    const text = JSON.stringify({ o: this.origin, s: this.sequence++, c: channel, p: payload } satisfies Envelope);
+    this.outgoing.push(
+      Buffer.byteLength(text, 'utf8') <= notifyPayloadLimit
+        ? { notice: text }
+        : { channel, stored: JSON.stringify(payload ?? null) },
+    );
+    if (this.outgoing.length > 1) return;
+    // The first message of a burst: everything published until the bus connection is free goes
+    // out with it, in one query (issue 13: one round trip per created event otherwise).
+    let started = false;
+    const sending = this.serial((client) => {
+      started = true;
+      return this.send(client);
+    });
     this.inFlight.add(sending);
-    void sending.finally(() => this.inFlight.delete(sending));
+    void sending
+      .catch((err: unknown) => {
+        // Never sent (the connection went): this burst reaches this process only, and the next
+        // publish starts a new one.
+        if (!started) this.outgoing = [];
+        this.log.error({ err }, 'could not forward messages to other processes');
+      })
+      .finally(() => this.inFlight.delete(sending));
   }
 
   /** Runs queries on the bus connection after those already queued; fails when disconnected. */
@@ -139,29 +171,33 @@ export class PgBus implements ChannelBus {
     return next;
   }
 
-  private async forward(channel: string, payload: unknown): Promise<void> {
-    if (!this.client) {
-      this.log.warn({ channel }, 'bus not connected; the message reaches this process only');
-      if (!this.connecting) this.scheduleReconnect(100);
-      return;
+  /** Sends the waiting messages in order: runs of small ones in one query, large ones through the outbox. */
+  private async send(client: pg.Client): Promise<void> {
+    const messages = this.outgoing;
+    this.outgoing = [];
+    let notices: string[] = [];
+    const flush = async () => {
+      if (notices.length === 0) return;
+      const texts = notices;
+      notices = [];
+      // unnest keeps the array's order, and so the notifications keep the publish order.
+      await client.query('SELECT pg_notify($1, n) FROM unnest($2::text[]) AS n', [this.notifyChannel, texts]);
+    };
+    for (const message of messages) {
+      if ('notice' in message) {
+        notices.push(message.notice);
+        continue;
+      }
+      await flush();
+      const res = await client.query<{ id: string | number }>(
+        'INSERT INTO realtime_outbox (created_at, channel, payload) VALUES ($1, $2, $3) RETURNING id',
+        [Date.now(), message.channel, message.stored],
+      );
+      notices.push(
+        JSON.stringify({ o: this.origin, c: message.channel, r: Number(res.rows[0]!.id) } satisfies Envelope),
+      );
     }
-    try {
-      const envelope: Envelope = { o: this.origin, c: channel, p: payload };
-      const text = JSON.stringify(envelope);
-      await this.serial(async (client) => {
-        let notice = text;
-        if (Buffer.byteLength(text, 'utf8') > notifyPayloadLimit) {
-          const res = await client.query<{ id: string | number }>(
-            'INSERT INTO realtime_outbox (created_at, channel, payload) VALUES ($1, $2, $3) RETURNING id',
-            [Date.now(), channel, JSON.stringify(payload ?? null)],
-          );
-          notice = JSON.stringify({ o: this.origin, c: channel, r: Number(res.rows[0]!.id) } satisfies Envelope);
-        }
-        await client.query('SELECT pg_notify($1, $2)', [this.notifyChannel, notice]);
-      });
-    } catch (err) {
-      this.log.error({ err, channel }, 'could not forward a message to other processes');
-    }
+    await flush();
   }
 
   private async receive(text: string): Promise<void> {

@@ -9,6 +9,7 @@ import {
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { CustomVarsRepository } from './custom-vars.repository.js';
+import { customVarsCache } from './custom-vars-cache.js';
 
 /**
  * Custom vars (reference §5.10): seeded, never created or deleted through the API. Anyone who may
@@ -22,14 +23,20 @@ export class CustomVarsService {
     return new CustomVarsRepository(this.ctx.database.db);
   }
 
+  private get cache() {
+    return customVarsCache(this.ctx);
+  }
+
+  /** The vars (in id order), or those named (exact names); read through the cache (custom-vars-cache.ts). */
   async list(names?: string[]): Promise<CustomVar[]> {
-    const vars = await this.repo.list(names);
+    const all = await this.cache.list(() => this.repo.list());
+    const vars = names ? all.filter((v) => names.includes(v.custom_var_name)) : all;
     if (vars.length === 0) throw new AppError('NOT_FOUND', messages.noRecords);
     return vars;
   }
 
   async get(id: string): Promise<CustomVar> {
-    const found = await this.repo.findById(id);
+    const found = (await this.cache.list(() => this.repo.list())).find((v) => v.id === id);
     if (!found) throw new AppError('NOT_FOUND', `No record found for id: ${id}`);
     return found;
   }
@@ -53,7 +60,13 @@ export class CustomVarsService {
     ) {
       throw new AppError('BAD_REQUEST', `"custom_var_value" must be one of [${asnapStatusValues.join(', ')}]`);
     }
-    if (value !== undefined) await repo.setValue(id, value);
+    if (value !== undefined) {
+      try {
+        await repo.setValue(id, value);
+      } finally {
+        this.cache.invalidate();
+      }
+    }
     this.ctx.bus.publish('updateCustomVars', {
       id,
       custom_var_name: stored.custom_var_name,
@@ -73,6 +86,7 @@ export class CustomVarsService {
     try {
       await repo.setValue(stored.id, value);
     } finally {
+      this.cache.invalidate();
       this.ctx.bus.publish('updateCustomVars', { id: stored.id, custom_var_name: name, custom_var_value: value });
     }
     return true;

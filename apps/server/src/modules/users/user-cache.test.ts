@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '@bathylog/shared';
 import { createTestApp, engines, type TestApp } from '../../../test/test-app.js';
 import { createUser } from '../../../test/factories-cruises.js';
-import { userCacheLifetimeMs } from './user-cache.js';
+import { userCache, userCacheLifetimeMs } from './user-cache.js';
+import type { UserRecord } from './users.repository.js';
 import { UsersRepository } from './users.repository.js';
 
 describe.each(engines)('the cached caller on %s', (engine) => {
@@ -72,5 +73,56 @@ describe.each(engines)('the cached caller on %s', (engine) => {
     const res = await whoAmI(token);
     expect(res.statusCode).toBe(401);
     expect((res.json() as { message: string }).message).toBe(messages.tokenRevoked);
+  });
+});
+
+describe('userCache.load', () => {
+  const source = {};
+  const user = (roles: string[]): UserRecord => ({
+    id: 'u1',
+    username: 'u1',
+    fullname: 'U One',
+    email: '',
+    password: '',
+    roles,
+    system_user: false,
+    disabled: false,
+    last_login: 0,
+    login_token: '',
+    reset_password_token: null,
+    reset_password_expires: null,
+    sessions_valid_after: 0,
+    api_tokens_valid_after: 0,
+  });
+  afterEach(() => userCache.clear());
+
+  it('callers missing the same user at once share one read, and each gets its own copy', async () => {
+    let release!: () => void;
+    const read = vi.fn(() => new Promise<UserRecord>((resolve) => (release = () => resolve(user(['event_logger'])))));
+    const a = userCache.load(source, 'u1', read);
+    const b = userCache.load(source, 'u1', read);
+    release();
+    const [ua, ub] = await Promise.all([a, b]);
+    expect(read).toHaveBeenCalledTimes(1);
+    expect(ua).toEqual(ub);
+    ua!.roles.push('admin');
+    expect(ub!.roles).toEqual(['event_logger']);
+  });
+
+  it('a caller after a change does not join a read that began before it', async () => {
+    const releases: Array<() => void> = [];
+    let roles = ['event_logger'];
+    const read = vi.fn(() => {
+      const r = roles;
+      return new Promise<UserRecord>((resolve) => releases.push(() => resolve(user(r))));
+    });
+    const before = userCache.load(source, 'u1', read);
+    roles = ['event_watcher'];
+    userCache.invalidate(['u1']);
+    const after = userCache.load(source, 'u1', read);
+    for (const release of releases) release();
+    expect((await before)!.roles).toEqual(['event_logger']);
+    expect((await after)!.roles).toEqual(['event_watcher']);
+    expect(read).toHaveBeenCalledTimes(2);
   });
 });

@@ -21,6 +21,8 @@ interface Entry {
 
 const entries = new Map<string, Entry>();
 const changedAt = new Map<string, number>();
+/** Reads under way: callers missing the same user at once share one query (no burst of reads when an entry expires under load). */
+const reading = new Map<string, { source: object; read: Promise<UserRecord | undefined> }>();
 
 const copy = (user: UserRecord): UserRecord => ({ ...user, roles: [...user.roles] });
 
@@ -33,6 +35,31 @@ export const userCache = {
       return undefined;
     }
     return copy(entry.user);
+  },
+
+  /**
+   * The user from the cache, or from `read` (and kept). A caller arriving while a read of the same
+   * user is under way shares it, unless the user changed since that read began.
+   */
+  async load(source: object, id: string, read: () => Promise<UserRecord | undefined>): Promise<UserRecord | undefined> {
+    const cached = this.get(source, id);
+    if (cached) return cached;
+    let pending = reading.get(id);
+    if (!pending || pending.source !== source) {
+      const readAt = Date.now();
+      const promise = read().then((user) => {
+        if (user) this.set(source, user, readAt);
+        return user;
+      });
+      pending = { source, read: promise };
+      reading.set(id, pending);
+      const settled = () => {
+        if (reading.get(id)?.read === promise) reading.delete(id);
+      };
+      promise.then(settled, settled);
+    }
+    const user = await pending.read;
+    return user && copy(user);
   },
 
   /** Keeps a user read at `readAt` (when the query was sent), unless it changed since shortly before. */
@@ -48,6 +75,7 @@ export const userCache = {
     const now = Date.now();
     for (const id of ids) {
       entries.delete(id);
+      reading.delete(id);
       changedAt.delete(id);
       changedAt.set(id, now);
     }
@@ -61,5 +89,6 @@ export const userCache = {
   clear(): void {
     entries.clear();
     changedAt.clear();
+    reading.clear();
   },
 };

@@ -63,12 +63,7 @@ export class UsersRepository {
    * the database's own handle, else read (and kept).
    */
   async findForAuth(id: string): Promise<UserRecord | undefined> {
-    const cached = userCache.get(this.db, id);
-    if (cached) return cached;
-    const readAt = Date.now();
-    const user = await this.findById(id);
-    if (user) userCache.set(this.db, user, readAt);
-    return user;
+    return userCache.load(this.db, id, () => this.findById(id));
   }
 
   async findById(id: string): Promise<UserRecord | undefined> {
