@@ -55,32 +55,79 @@ function textCell(value: unknown): unknown {
   return typeof value === 'string' && (value.includes('\n') || value.includes('\r')) ? escapeNewlines(value) : value;
 }
 
-/** Flattens one event into its CSV row (column name → value). */
-export function flattenEventForCsv(event: CsvEvent): EventCsvRow {
-  const row: EventCsvRow = new Map();
-  row.set('id', event.id);
-  row.set('ts', event.ts);
-  row.set('event_value', textCell(event.event_value));
-  row.set('event_author', textCell(event.event_author));
-  row.set('event_free_text', textCell(event.event_free_text));
-  for (const option of event.event_options) {
-    const base = optionPrefix + option.event_option_name;
+/** The names an event's CSV columns come from: option names and, per aux record, source and data names. */
+export interface EventCsvNames {
+  options: readonly string[];
+  aux: ReadonlyArray<{ source: string; names: readonly string[] }>;
+  cruiseId: boolean;
+  loweringId: boolean;
+}
+
+/**
+ * The column of each value an event sets, in order: the base columns, each option, each aux datum's
+ * value and unit, then the record ids. A repeated name takes the first free `_2`, `_3` … (a later
+ * value for a column already set replaces it, as in a Map).
+ */
+export function eventCsvColumnSequence(names: EventCsvNames): string[] {
+  const keys: string[] = [...eventCsvBaseColumns];
+  const set = new Set<string>(keys);
+  const add = (key: string) => {
+    keys.push(key);
+    set.add(key);
+  };
+  for (const name of names.options) {
+    const base = optionPrefix + name;
     let key = base;
-    if (row.has(key)) for (let n = 2; row.has((key = `${base}_${n}`)); n++);
-    row.set(key, textCell(option.event_option_value));
+    if (set.has(key)) for (let n = 2; set.has((key = `${base}_${n}`)); n++);
+    add(key);
   }
-  for (const aux of event.aux_data ?? []) {
-    const source = `${aux.data_source}.`;
-    for (const datum of aux.data_array) {
-      const base = source + datum.data_name;
+  for (const aux of names.aux) {
+    const source = `${aux.source}.`;
+    for (const name of aux.names) {
+      const base = source + name;
       let stem = base;
-      if (row.has(`${stem}_value`)) for (let n = 2; row.has(`${(stem = `${base}_${n}`)}_value`); n++);
-      row.set(`${stem}_value`, textCell(datum.data_value));
-      row.set(`${stem}_uom`, textCell(datum.data_uom));
+      if (set.has(`${stem}_value`)) for (let n = 2; set.has(`${(stem = `${base}_${n}`)}_value`); n++);
+      add(`${stem}_value`);
+      add(`${stem}_uom`);
     }
   }
-  if (event.cruise_id !== undefined) row.set('cruise_id', event.cruise_id);
-  if (event.lowering_id !== undefined) row.set('lowering_id', event.lowering_id);
+  if (names.cruiseId) add('cruise_id');
+  if (names.loweringId) add('lowering_id');
+  return keys;
+}
+
+/** The values of an event in the order of its column sequence. */
+function eventCsvValues(event: CsvEvent): unknown[] {
+  const values: unknown[] = [
+    event.id,
+    event.ts,
+    textCell(event.event_value),
+    textCell(event.event_author),
+    textCell(event.event_free_text),
+  ];
+  for (const option of event.event_options) values.push(textCell(option.event_option_value));
+  for (const aux of event.aux_data ?? [])
+    for (const datum of aux.data_array) values.push(textCell(datum.data_value), textCell(datum.data_uom));
+  if (event.cruise_id !== undefined) values.push(event.cruise_id);
+  if (event.lowering_id !== undefined) values.push(event.lowering_id);
+  return values;
+}
+
+function eventCsvNames(event: CsvEvent): EventCsvNames {
+  return {
+    options: event.event_options.map((o) => o.event_option_name),
+    aux: (event.aux_data ?? []).map((a) => ({ source: a.data_source, names: a.data_array.map((d) => d.data_name) })),
+    cruiseId: event.cruise_id !== undefined,
+    loweringId: event.lowering_id !== undefined,
+  };
+}
+
+/** Flattens one event into its CSV row (column name → value). */
+export function flattenEventForCsv(event: CsvEvent): EventCsvRow {
+  const keys = eventCsvColumnSequence(eventCsvNames(event));
+  const values = eventCsvValues(event);
+  const row: EventCsvRow = new Map();
+  for (let i = 0; i < keys.length; i++) row.set(keys[i]!, values[i]);
   return row;
 }
 
@@ -129,6 +176,46 @@ export function eventCsvHeaderLine(header: readonly string[]): string {
 
 export function eventCsvLine(header: readonly string[], row: EventCsvRow): string {
   return header.map((column) => csvCell(row.get(column))).join(',');
+}
+
+/**
+ * Writes event CSV lines for a known header, fast: events with the same names (a shape) put their
+ * values into the same cells, so the column of each value is worked out once per shape and each
+ * line is its cells joined. Gives exactly `eventCsvLine(header, flattenEventForCsv(event))`.
+ */
+export class EventCsvWriter {
+  private readonly index = new Map<string, number>();
+  private readonly plans = new Map<string, Int32Array>();
+  private readonly blank: string[];
+
+  constructor(header: readonly string[]) {
+    header.forEach((column, i) => this.index.set(column, i));
+    this.blank = header.map(() => '');
+  }
+
+  /** Where each value of a shape goes (-1: a column the header lacks). */
+  private plan(names: EventCsvNames): Int32Array {
+    const sep = '\u0000';
+    let key = `${names.cruiseId ? 'c' : ''}${names.loweringId ? 'l' : ''}\u0001${names.options.join(sep)}`;
+    for (const a of names.aux) key += `\u0001${a.source}\u0002${a.names.join(sep)}`;
+    let plan = this.plans.get(key);
+    if (!plan) {
+      plan = Int32Array.from(eventCsvColumnSequence(names), (column) => this.index.get(column) ?? -1);
+      if (this.plans.size < 10_000) this.plans.set(key, plan); // bounded: every event could have its own shape
+    }
+    return plan;
+  }
+
+  line(event: CsvEvent): string {
+    const plan = this.plan(eventCsvNames(event));
+    const values = eventCsvValues(event);
+    const cells = this.blank.slice();
+    for (let i = 0; i < plan.length; i++) {
+      const at = plan[i]!;
+      if (at >= 0) cells[at] = csvCell(values[i]);
+    }
+    return cells.join(',');
+  }
 }
 
 /** A whole CSV document for events held in memory (the client, single events). */
