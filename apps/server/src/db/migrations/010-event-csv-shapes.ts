@@ -101,16 +101,17 @@ async function upPostgres(db: Kysely<unknown>): Promise<void> {
   await sql`CREATE INDEX event_csv_shapes_shape_ts_idx ON event_csv_shapes (shape_id, ts)`.execute(db);
 
   // The shape texts (null: no names, so no columns and no link). Text that is not a JSON array has
-  // no names here, as the export reads it.
+  // no names here, as the export reads it. (Text that is not JSON at all, which no write path of
+  // the app stores, is refused by the cast: PostgreSQL 15 cannot test it without a subtransaction.)
   await sql`CREATE OR REPLACE FUNCTION csv_options_shape(opts text) RETURNS text
     LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
       SELECT 'o' || json_agg(o.v ->> 'event_option_name' ORDER BY o.n)::text
-      FROM json_array_elements(CASE WHEN opts LIKE '[%' THEN opts::json ELSE '[]'::json END) WITH ORDINALITY o(v, n)
+      FROM json_array_elements(CASE WHEN btrim(opts, E' \\t\\n\\r') LIKE '[%' THEN opts::json ELSE '[]'::json END) WITH ORDINALITY o(v, n)
     $$`.execute(db);
   await sql`CREATE OR REPLACE FUNCTION csv_aux_shape(source text, data text) RETURNS text
     LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
       SELECT 'a' || json_build_array(source, json_agg(d.v ->> 'data_name' ORDER BY d.n))::text
-      FROM json_array_elements(CASE WHEN data LIKE '[%' THEN data::json ELSE '[]'::json END) WITH ORDINALITY d(v, n)
+      FROM json_array_elements(CASE WHEN btrim(data, E' \\t\\n\\r') LIKE '[%' THEN data::json ELSE '[]'::json END) WITH ORDINALITY d(v, n)
       HAVING count(*) > 0
     $$`.execute(db);
   await sql`CREATE OR REPLACE FUNCTION csv_shape_id(text) RETURNS bigint LANGUAGE plpgsql AS $$

@@ -27,16 +27,16 @@ export interface JsonExportRow {
   idq: string;
 }
 
-/** A CSV export row: the event's columns, and its aux records as one JSON array [source, data, source, data, …]. */
+/** A CSV export row: the event's columns, and its options and aux records as one JSON array. */
 export interface CsvExportRow {
   id: string;
   ts: number;
-  event_author: string;
-  event_value: string;
-  event_free_text: string;
-  event_options: string;
-  /** Null when the event has no aux records. */
-  aux: string | null;
+  /** CSV cells: the id; the ISO time (null outside years 0000–9999: made in Node); value, author, free text (`,…,…,…`). */
+  idc: string;
+  tsc: string | null;
+  vaf: string;
+  /** `[options, source, data_array, source, data_array, …]` from the stored texts (aux in id order). */
+  parts: string;
 }
 
 export class EventExportsRepository {
@@ -54,6 +54,26 @@ export class EventExportsRepository {
     return this.dialect === 'postgres'
       ? sql`CASE WHEN left(${expr}, 1) = '[' AND right(${expr}, 1) = ']' THEN ${expr} END`
       : sql`CASE WHEN substr(${expr}, 1, 1) = '[' AND substr(${expr}, -1, 1) = ']' THEN ${expr} END`;
+  }
+
+  /** The ISO-8601 text of an epoch-ms expression (equal to JavaScript's for years 0000–9999). */
+  private iso(ts: RawBuilder<unknown>): RawBuilder<string> {
+    return this.dialect === 'postgres'
+      ? sql`to_char(timestamp 'epoch' + ${ts} * interval '1 millisecond', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+      : sql`strftime('%Y-%m-%dT%H:%M:%fZ', ${ts} / 1000.0, 'unixepoch')`;
+  }
+
+  /**
+   * The CSV cell of a text column (csvCell in packages/shared): quoted, inner quotes doubled and,
+   * for `lineBreaks`, every CRLF, CR or LF written as the two characters \n first (textCell).
+   */
+  private csvText(expr: RawBuilder<unknown>, lineBreaks: boolean): RawBuilder<string> {
+    const cr = this.dialect === 'postgres' ? sql`chr(13)` : sql`char(13)`;
+    const lf = this.dialect === 'postgres' ? sql`chr(10)` : sql`char(10)`;
+    const text = lineBreaks
+      ? sql`replace(replace(replace(${expr}, ${cr} || ${lf}, '\\n'), ${cr}, '\\n'), ${lf}, '\\n')`
+      : expr;
+    return sql`'"' || replace(${text}, '"', '""') || '"'`;
   }
 
   private chunk<T>(select: RawBuilder<unknown>, where: RawBuilder<boolean>, offset: number, limit: number) {
@@ -100,9 +120,7 @@ export class EventExportsRepository {
       ? sql`coalesce((SELECT string_agg(${item}, ',' ORDER BY a.id) FROM event_aux_data a WHERE a.event_id = e.id), '')`
       : sql`coalesce((SELECT group_concat(${item}, ',' ORDER BY a.id) FROM event_aux_data a WHERE a.event_id = e.id), '')`;
     const bareAux = sql`(SELECT count(*) FROM event_aux_data a WHERE a.event_id = e.id AND ${this.bareArray(dataArray)} IS NULL)`;
-    const iso = pg
-      ? sql`to_char(timestamp 'epoch' + e.ts * interval '1 millisecond', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
-      : sql`strftime('%Y-%m-%dT%H:%M:%fZ', e.ts / 1000.0, 'unixepoch')`;
+    const iso = this.iso(sql.ref('e.ts'));
     const line = sql`'{"event_author":' || ${this.quote(sql.ref('e.event_author'))} || ',"ts":"' || ${iso}
       || '","event_value":' || ${this.quote(sql.ref('e.event_value'))} || ',"event_options":' || ${options}
       || ',"event_free_text":' || ${this.quote(sql.ref('e.event_free_text'))} || ',"aux_data":[' || ${aux}
@@ -128,15 +146,17 @@ export class EventExportsRepository {
   }
 
   async csvChunk(where: RawBuilder<boolean>, offset: number, limit: number): Promise<CsvExportRow[]> {
-    // SQLite checks each data array (an invalid one reads as [], as before); PostgreSQL cannot
-    // cheaply, so a row whose aggregate does not parse is read again the slow way.
-    const aux =
+    // The stored texts are put together, not checked: a row whose array does not parse is read
+    // again the slow way by the caller.
+    const agg =
       this.dialect === 'postgres'
-        ? sql`(SELECT '[' || string_agg(to_json(a.data_source)::text || ',' || CASE WHEN a.data_array LIKE '[%' THEN a.data_array ELSE '[]' END, ',' ORDER BY a.id) || ']'
-            FROM event_aux_data a WHERE a.event_id = e.id)`
-        : sql`(SELECT '[' || group_concat(json_quote(a.data_source) || ',' || CASE WHEN json_valid(a.data_array) THEN a.data_array ELSE '[]' END, ',' ORDER BY a.id) || ']'
-            FROM event_aux_data a WHERE a.event_id = e.id)`;
-    const select = sql`e.id, e.ts, e.event_author, e.event_value, e.event_free_text, e.event_options, ${aux} AS aux`;
+        ? sql`string_agg(to_json(a.data_source)::text || ',' || a.data_array, ',' ORDER BY a.id)`
+        : sql`group_concat(json_quote(a.data_source) || ',' || a.data_array, ',' ORDER BY a.id)`;
+    const select = sql`e.id, e.ts, ${this.csvText(sql.ref('e.id'), false)} AS idc,
+      CASE WHEN e.ts >= -62167219200000 AND e.ts <= 253402300799999 THEN '"' || ${this.iso(sql.ref('e.ts'))} || '"' END AS tsc,
+      ',' || ${this.csvText(sql.ref('e.event_value'), true)} || ',' || ${this.csvText(sql.ref('e.event_author'), true)}
+        || ',' || ${this.csvText(sql.ref('e.event_free_text'), true)} AS vaf,
+      '[' || e.event_options || coalesce((SELECT ',' || ${agg} FROM event_aux_data a WHERE a.event_id = e.id), '') || ']' AS parts`;
     const rows = (await this.chunk<CsvExportRow>(select, where, offset, limit).execute(this.db)).rows;
     for (const row of rows) row.ts = Number(row.ts);
     return rows;

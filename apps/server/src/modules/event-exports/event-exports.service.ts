@@ -1,12 +1,12 @@
 import { sql, type RawBuilder } from 'kysely';
 import {
   EventCsvWriter,
+  csvCell,
   eventCsvColumnSequence,
   eventCsvHeader,
   eventsToCsv,
   messages,
   toIso,
-  type CsvAuxRecord,
   type CsvEventOption,
   type EventExportQuery,
   type EventGetQuery,
@@ -215,18 +215,20 @@ export class EventExportsService {
         for (let i = 0; i < rows.length; i++) {
           const r = rows[i]!;
           const ids = idsAt(r.ts);
-          const aux = auxRecords(r.aux);
-          lines[i] = aux
-            ? writer.line({
-                id: r.id,
-                ts: toIso(r.ts),
-                event_value: r.event_value,
-                event_author: r.event_author,
-                event_free_text: r.event_free_text,
-                event_options: parseJson<CsvEventOption[]>(r.event_options, []),
-                aux_data: aux,
-                ...ids,
-              })
+          const parts = storedParts(r.parts);
+          lines[i] = parts
+            ? writer.lineOfCells(
+                {
+                  id: r.idc,
+                  ts: r.tsc ?? csvCell(toIso(r.ts)),
+                  valueAuthorFreeText: r.vaf,
+                  cruiseId: csvCell(ids.cruise_id),
+                  loweringId: csvCell(ids.lowering_id),
+                },
+                parts[0] as CsvEventOption[],
+                parts,
+                1,
+              )
             : writer.line(csvEvent(await item(r.id, ids)));
         }
         yield lines;
@@ -298,13 +300,13 @@ function recordIdsCase(recordIds: RecordIds | null, lo: number, hi: number): Raw
   return tree(0, starts.length);
 }
 
-/** The aux records of a CSV export row ([source, data, …] text), or null when it does not parse. */
-function auxRecords(text: string | null): CsvAuxRecord[] | null {
-  if (text === null) return [];
-  const flat = parseJson<unknown[] | null>(text, null);
-  if (!Array.isArray(flat)) return null;
-  const out: CsvAuxRecord[] = [];
-  for (let i = 0; i < flat.length; i += 2)
-    out.push({ data_source: flat[i] as string, data_array: flat[i + 1] as CsvAuxRecord['data_array'] });
-  return out;
+/**
+ * A CSV export row's `[options, source, data, …]`, or null when it does not parse as arrays (the
+ * row is then read the slow way, where each stored text falls back on its own, as before).
+ */
+function storedParts(text: string): unknown[] | null {
+  const parts = parseJson<unknown>(text, null);
+  if (!Array.isArray(parts) || !Array.isArray(parts[0])) return null;
+  for (let i = 2; i < parts.length; i += 2) if (!Array.isArray(parts[i])) return null;
+  return parts;
 }
