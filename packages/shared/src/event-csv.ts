@@ -311,7 +311,8 @@ export class EventCsvWriter {
     this.fill(cells, this.leading, plan, eventCsvBaseColumns.length, options, aux, auxFrom);
     const cruise = this.cruiseAt < 0 ? '' : `,${base.cruiseId ?? ''}`;
     const lowering = this.loweringAt < 0 ? '' : `,${base.loweringId ?? ''}`;
-    const ids = this.loweringAt === 2 && this.cruiseAt < 0 ? `,${base.ts}${lowering}` : `${cruise}${lowering},${base.ts}`;
+    const ids =
+      this.loweringAt === 2 && this.cruiseAt < 0 ? `,${base.ts}${lowering}` : `${cruise}${lowering},${base.ts}`;
     const rest = cells.length > 0 ? `,${cells.join(',')}` : '';
     return `${base.id}${ids}${base.valueAuthorFreeText}${rest}`;
   }

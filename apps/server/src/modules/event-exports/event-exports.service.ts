@@ -201,7 +201,11 @@ export class EventExportsService {
     };
   }
 
-  private csvLines(resolved: ResolvedFilter, header: readonly string[], recordIds: RecordIds | null): ChunkSource<string> {
+  private csvLines(
+    resolved: ResolvedFilter,
+    header: readonly string[],
+    recordIds: RecordIds | null,
+  ): ChunkSource<string> {
     const repo = this.repo;
     const chunks = this.walk(resolved, { offset: 0, limit: undefined }, (where, offset, limit) =>
       repo.csvChunk(where, offset, limit),

@@ -140,7 +140,7 @@ export class RecordIds {
       if (ts >= lo && ts < hi) return answer;
       answer = this.for(ts);
       let first = 0; // the first edge above ts
-      for (let end = edges.length; first < end; ) {
+      for (let end = edges.length; first < end;) {
         const mid = (first + end) >>> 1;
         if (edges[mid]! <= ts) first = mid + 1;
         else end = mid;
