@@ -169,7 +169,7 @@ export class EventExportsRepository {
   }
 
   /**
-   * The CSV shapes (migration 010) of the records of the events matching `where` within [lo, hi]:
+   * The CSV shapes (migration 011) of the records of the events matching `where` within [lo, hi]:
    * one index probe per stored shape, the first matching event ends it; no row is read otherwise.
    */
   async shapesWithin(where: RawBuilder<boolean>, lo: number, hi: number): Promise<string[]> {

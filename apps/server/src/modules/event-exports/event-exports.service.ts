@@ -59,7 +59,7 @@ const noIds: IdsAt = () => ({});
  * Fast path (issue 13, docs/performance.md): for filters the database answers alone (no per-row
  * text check) and more than a page, one query per chunk gives each event with its aux records
  * (JSON text built by the database); a CSV of a whole match takes its header from the stored
- * column shapes (migration 010), so the rows are read once. Otherwise rows are read as before.
+ * column shapes (migration 011), so the rows are read once. Otherwise rows are read as before.
  * Both give the same bytes (tests compare them).
  */
 export class EventExportsService {
@@ -241,7 +241,7 @@ export class EventExportsService {
   }
 
   /**
-   * The CSV header of a whole match from the stored column shapes of its records (migration 010),
+   * The CSV header of a whole match from the stored column shapes of its records (migration 011),
    * with the record-id columns some matching event has; null when it cannot be told that way:
    * too many shapes, or an aux source with a dot (or named `event_option`), whose columns can
    * collide with another record's so that an event's columns are not the sum of its records'.
