@@ -165,7 +165,8 @@ async function startServer(target: Target): Promise<ChildProcess> {
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  const deadline = Date.now() + 60_000;
+  // Generous: on a shared machine under load, transpiling and starting the server can take minutes.
+  const deadline = Date.now() + 300_000;
   for (;;) {
     try {
       const res = await fetch(`http://127.0.0.1:${port}/sealog-server`);
@@ -174,7 +175,10 @@ async function startServer(target: Target): Promise<ChildProcess> {
       // not up yet
     }
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    if (Date.now() > deadline) throw new Error('server did not start');
+    if (Date.now() > deadline) {
+      child.kill('SIGTERM'); // not left running against a database the cleanup drops
+      throw new Error('server did not start');
+    }
     await new Promise((r) => setTimeout(r, 250));
   }
 }

@@ -1,32 +1,66 @@
-import { eventsToCsv, messages, type EventExportQuery, type EventGetQuery } from '@bathylog/shared';
+import { sql, type RawBuilder } from 'kysely';
+import {
+  EventCsvWriter,
+  csvCell,
+  eventCsvColumnSequence,
+  eventCsvHeader,
+  eventsToCsv,
+  messages,
+  toIso,
+  type CsvEventOption,
+  type EventExportQuery,
+  type EventGetQuery,
+} from '@bathylog/shared';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
+import { parseJson } from '../../lib/json.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { EventAuxDataRepository } from '../event-aux-data/event-aux-data.repository.js';
 import {
   csvContentType,
   csvEvent,
+  csvLinesOutput,
   eventCsvOutput,
   eventJson,
   jsonArrayOutput,
   jsonContentType,
+  jsonRunsOutput,
   mapChunks,
+  recordIdsJson,
+  type ChunkSource,
+  type RunSource,
+  type EventItem,
   type Output,
   type RecordIdFields,
 } from '../events/event-output.js';
-import { EventQueries, type EventScope } from '../events/event-queries.js';
+import { EventQueries, pageMax, type EventScope } from '../events/event-queries.js';
 import type { ResolvedFilter } from '../events/event-search.js';
 import { EventsRepository } from '../events/events.repository.js';
 import { RecordIds } from '../events/record-windows.repository.js';
+import { EventExportsRepository } from './event-exports.repository.js';
 
 const notFound = (scope: EventScope) =>
   new AppError('NOT_FOUND', scope.kind === 'all' ? messages.noRecords : `${scope.kind} not found for that id`);
+
+/** Events per query of the fast path (a JSON chunk is about 1.5 MB of text). */
+const chunkSize = 2000;
+/** Beyond this many stored CSV shapes the header is not probed shape by shape; the rows are read twice. */
+const shapeProbeCap = 5000;
+
+type IdsAt = (ts: number) => RecordIdFields;
+const noIds: IdsAt = () => ({});
 
 /**
  * Event exports (reference §5.8): events with their aux data embedded, oldest first, as JSON or
  * event CSV. Streamed in keyset chunks, so a cruise of any size is written without being held in
  * memory, and with no row cap. Paging is offset-then-limit (Sealog applied the limit first, §12
  * item 8); a datasource filter (exact source) keeps format and add_record_ids working (§12 item 9).
+ *
+ * Fast path (issue 13, docs/performance.md): for filters the database answers alone (no per-row
+ * text check) and more than a page, one query per chunk gives each event with its aux records
+ * (JSON text built by the database); a CSV of a whole match takes its header from the stored
+ * column shapes (migration 011), so the rows are read once. Otherwise rows are read as before.
+ * Both give the same bytes (tests compare them).
  */
 export class EventExportsService {
   private readonly queries: EventQueries;
@@ -35,27 +69,203 @@ export class EventExportsService {
     this.queries = new EventQueries(ctx);
   }
 
+  private get repo() {
+    return new EventExportsRepository(this.ctx.database.db, this.ctx.database.dialect);
+  }
+
   async list(caller: AuthContext, query: EventExportQuery, scope: EventScope): Promise<Output> {
     const window = await this.queries.window(caller, scope, notFound(scope));
     const resolved = await this.queries.resolve(query, window, 'exact');
-    const rows = this.queries.rows(resolved, { order: 'asc', offset: query.offset, limit: query.limit });
     const recordIds = await this.queries.recordIds(query.add_record_ids);
+    const page = { offset: query.offset ?? 0, limit: query.limit };
+    const fast = !this.queries.search.rowCheck(resolved) && !(page.limit !== undefined && page.limit <= pageMax);
+    if (fast && query.format !== 'csv') return jsonRunsOutput(this.jsonRuns(resolved, page, recordIds));
+    if (fast && page.offset === 0 && page.limit === undefined) {
+      const header = await this.csvHeader(resolved, recordIds);
+      if (header) return csvLinesOutput(header, this.csvLines(resolved, header, recordIds));
+    }
+    const rows = this.queries.rows(resolved, { order: 'asc', offset: query.offset, limit: query.limit });
     const items = this.queries.items(rows, { aux: true, ids: recordIds });
-    if (query.format !== 'csv') return jsonArrayOutput(mapChunks(items, eventJson));
-    // The whole match: the database names the columns, and the rows are read once.
-    const whole = !query.offset && query.limit === undefined;
-    return eventCsvOutput(items, whole ? await this.knownColumns(resolved, recordIds) : null);
+    return query.format === 'csv' ? eventCsvOutput(items) : jsonArrayOutput(mapChunks(items, eventJson));
   }
 
-  /** What an event CSV header needs, asked of the database: column shapes, record-id columns. */
-  private async knownColumns(resolved: ResolvedFilter, recordIds: RecordIds | null) {
+  /** The fast path's keyset walk: chunks of rows read by `read` (offset on the first only). */
+  private walk<T extends { id: string; ts: number }>(
+    resolved: ResolvedFilter,
+    page: { offset: number; limit: number | undefined },
+    read: (where: RawBuilder<boolean>, offset: number, limit: number) => Promise<T[]>,
+  ): () => AsyncGenerator<T[]> {
     const search = this.queries.search;
-    const shapes = await search.csvShapes(resolved);
-    if (!shapes) return null;
-    const ids: RecordIdFields = {};
-    if (recordIds && (await search.anyWithin(resolved, recordIds.windows('cruise')))) ids.cruise_id = '';
-    if (recordIds && (await search.anyWithin(resolved, recordIds.windows('lowering')))) ids.lowering_id = '';
-    return { shapes, ids };
+    return async function* () {
+      if (resolved.none) return;
+      let after: { ts: number; id: string } | undefined;
+      let skip = page.offset;
+      let remaining = page.limit ?? Number.POSITIVE_INFINITY;
+      while (remaining > 0) {
+        const take = Math.min(chunkSize, remaining);
+        const rows = await read(search.keysetWhere(resolved, after), skip, take);
+        if (rows.length === 0) return;
+        yield rows;
+        remaining -= rows.length;
+        if (rows.length < take) return;
+        skip = 0;
+        const last = rows[rows.length - 1]!;
+        after = { ts: last.ts, id: last.id };
+      }
+    };
+  }
+
+  /** One event the slow way (stored text the fast path does not embed as is), as before. */
+  private async item(id: string, ids: RecordIdFields): Promise<EventItem> {
+    const db = this.ctx.database.db;
+    const row = (await new EventsRepository(db).findById(id))!;
+    return { row, aux: await new EventAuxDataRepository(db).listByEventIds([id]), ids };
+  }
+
+  /**
+   * The JSON runs of the fast path: each chunk written wholly by the database when it can (window
+   * within years 0000–9999, a bounded number of record windows), else, or for a chunk with a row
+   * the database does not write as is, by `jsonLines` row by row.
+   */
+  private jsonRuns(
+    resolved: ResolvedFilter,
+    page: { offset: number; limit: number | undefined },
+    recordIds: RecordIds | null,
+  ): RunSource {
+    const { lo, hi } = resolved.filter;
+    const idsCase = recordIdsCase(recordIds, lo, hi);
+    const byRow = this.jsonLines(resolved, page, recordIds);
+    if (lo < isoMin || hi > isoMax || !idsCase) {
+      return async function* () {
+        for await (const lines of byRow()) if (lines.length > 0) yield lines.join(',');
+      };
+    }
+    const repo = this.repo;
+    const search = this.queries.search;
+    const rowsOf = (where: RawBuilder<boolean>, offset: number, limit: number) =>
+      this.jsonLines(resolved, { offset, limit }, recordIds, where);
+    return async function* () {
+      if (resolved.none) return;
+      let after: { ts: number; id: string } | undefined;
+      let skip = page.offset;
+      let remaining = page.limit ?? Number.POSITIVE_INFINITY;
+      while (remaining > 0) {
+        const take = Math.min(chunkSize, remaining);
+        const where = search.keysetWhere(resolved, after);
+        const chunk = await repo.jsonText(where, skip, take, idsCase);
+        if (chunk.n === 0) return;
+        if (chunk.slow === 0 && chunk.body !== null) yield chunk.body;
+        else for await (const lines of rowsOf(where, skip, take)()) if (lines.length > 0) yield lines.join(',');
+        remaining -= chunk.n;
+        if (chunk.n < take) return;
+        skip = 0;
+        after = { ts: chunk.lastTs, id: chunk.lastId };
+      }
+    };
+  }
+
+  /** JSON lines made in Node from the database's parts; `only`: just the one chunk at these conditions. */
+  private jsonLines(
+    resolved: ResolvedFilter,
+    page: { offset: number; limit: number | undefined },
+    recordIds: RecordIds | null,
+    only?: RawBuilder<boolean>,
+  ): ChunkSource<string> {
+    const repo = this.repo;
+    const chunks = only
+      ? async function* () {
+          yield await repo.jsonChunk(only, page.offset, page.limit!);
+        }
+      : this.walk(resolved, page, (where, offset, limit) => repo.jsonChunk(where, offset, limit));
+    const item = (id: string, ids: RecordIdFields) => this.item(id, ids);
+    return async function* () {
+      const idsAt = recordIds ? recordIds.cursor() : noIds;
+      let lastIds: RecordIdFields | null = null;
+      let idsJson = '';
+      for await (const rows of chunks()) {
+        const lines: string[] = new Array<string>(rows.length);
+        for (let i = 0; i < rows.length; i++) {
+          const r = rows[i]!;
+          const ids = idsAt(r.ts);
+          if (ids !== lastIds) {
+            lastIds = ids;
+            idsJson = recordIdsJson(ids);
+          }
+          lines[i] =
+            r.mid === null || (r.aux !== null && r.aux[0] !== '1')
+              ? eventJson(await item(r.id, ids))
+              : `${r.head}${toIso(r.ts)}${r.mid},"aux_data":[${r.aux === null ? '' : r.aux.slice(1)}],"id":${r.idq}${idsJson}}`;
+        }
+        yield lines;
+      }
+    };
+  }
+
+  private csvLines(
+    resolved: ResolvedFilter,
+    header: readonly string[],
+    recordIds: RecordIds | null,
+  ): ChunkSource<string> {
+    const repo = this.repo;
+    const chunks = this.walk(resolved, { offset: 0, limit: undefined }, (where, offset, limit) =>
+      repo.csvChunk(where, offset, limit),
+    );
+    const item = (id: string, ids: RecordIdFields) => this.item(id, ids);
+    const writer = new EventCsvWriter(header);
+    return async function* () {
+      const idsAt = recordIds ? recordIds.cursor() : noIds;
+      for await (const rows of chunks()) {
+        const lines: string[] = new Array<string>(rows.length);
+        for (let i = 0; i < rows.length; i++) {
+          const r = rows[i]!;
+          const ids = idsAt(r.ts);
+          const parts = storedParts(r.parts);
+          lines[i] = parts
+            ? writer.lineOfCells(
+                {
+                  id: r.idc,
+                  ts: r.tsc ?? csvCell(toIso(r.ts)),
+                  valueAuthorFreeText: r.vaf,
+                  cruiseId: csvCell(ids.cruise_id),
+                  loweringId: csvCell(ids.lowering_id),
+                },
+                parts[0] as CsvEventOption[],
+                parts,
+                1,
+              )
+            : writer.line(csvEvent(await item(r.id, ids)));
+        }
+        yield lines;
+      }
+    };
+  }
+
+  /**
+   * The CSV header of a whole match from the stored column shapes of its records (migration 011),
+   * with the record-id columns some matching event has; null when it cannot be told that way:
+   * too many shapes, or an aux source with a dot (or named `event_option`), whose columns can
+   * collide with another record's so that an event's columns are not the sum of its records'.
+   */
+  private async csvHeader(resolved: ResolvedFilter, recordIds: RecordIds | null): Promise<string[] | null> {
+    if (resolved.none || (await this.repo.shapeCount()) > shapeProbeCap) return null;
+    const search = this.queries.search;
+    const shapes = await this.repo.shapesWithin(search.keysetWhere(resolved), resolved.filter.lo, resolved.filter.hi);
+    const columns = new Set<string>();
+    const none = { options: [], aux: [], cruiseId: false, loweringId: false };
+    for (const shape of shapes) {
+      const names = parseJson<unknown>(shape.slice(1), null);
+      if (shape[0] === 'o' && Array.isArray(names)) {
+        for (const c of eventCsvColumnSequence({ ...none, options: names as string[] })) columns.add(c);
+      } else if (shape[0] === 'a' && Array.isArray(names) && Array.isArray(names[1])) {
+        const source = String(names[0]);
+        if (source.includes('.') || source === 'event_option') return null;
+        for (const c of eventCsvColumnSequence({ ...none, aux: [{ source, names: names[1] as string[] }] }))
+          columns.add(c);
+      } else return null;
+    }
+    if (recordIds && (await search.anyWithin(resolved, recordIds.windows('cruise')))) columns.add('cruise_id');
+    if (recordIds && (await search.anyWithin(resolved, recordIds.windows('lowering')))) columns.add('lowering_id');
+    return eventCsvHeader(columns);
   }
 
   async get(id: string, query: EventGetQuery): Promise<Output> {
@@ -67,4 +277,40 @@ export class EventExportsService {
     if (query.format === 'csv') return { contentType: csvContentType, body: eventsToCsv([csvEvent(item)]) };
     return { contentType: jsonContentType, body: eventJson(item) };
   }
+}
+
+/** The window in which the databases' ISO times equal JavaScript's (years 0000–9999). */
+const isoMin = -62_167_219_200_000; // 0000-01-01T00:00:00.000Z
+const isoMax = 253_402_300_799_999; // 9999-12-31T23:59:59.999Z
+
+/** Beyond this many record-window edges in an export's window, record ids are added in Node. */
+const recordEdgeCap = 512;
+
+/**
+ * The record-id members of an event's JSON as an SQL expression over `e.ts` (a binary tree of
+ * CASEs over the record-window edges within [lo, hi]), or null when there are too many edges.
+ */
+function recordIdsCase(recordIds: RecordIds | null, lo: number, hi: number): RawBuilder<string> | null {
+  if (!recordIds) return sql<string>`''`;
+  const at = recordIds.cursor();
+  const edges = recordIds.edges().filter((edge) => edge > lo && edge <= hi);
+  if (edges.length > recordEdgeCap) return null;
+  const starts = [lo, ...edges];
+  const tree = (from: number, to: number): RawBuilder<string> => {
+    if (to - from === 1) return sql<string>`${recordIdsJson(at(starts[from]!))}`;
+    const mid = (from + to) >>> 1;
+    return sql<string>`(CASE WHEN e.ts < ${sql.lit(starts[mid]!)} THEN ${tree(from, mid)} ELSE ${tree(mid, to)} END)`;
+  };
+  return tree(0, starts.length);
+}
+
+/**
+ * A CSV export row's `[options, source, data, …]`, or null when it does not parse as arrays (the
+ * row is then read the slow way, where each stored text falls back on its own, as before).
+ */
+function storedParts(text: string): unknown[] | null {
+  const parts = parseJson<unknown>(text, null);
+  if (!Array.isArray(parts) || !Array.isArray(parts[0])) return null;
+  for (let i = 2; i < parts.length; i += 2) if (!Array.isArray(parts[i])) return null;
+  return parts;
 }

@@ -2,8 +2,8 @@ import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import {
   EventCsvColumns,
+  EventCsvWriter,
   eventCsvHeaderLine,
-  eventCsvLine,
   flattenEventForCsv,
   messages,
   toIso,
@@ -38,7 +38,7 @@ export function sendOutput(reply: FastifyReply, out: Output) {
   return reply.type(out.contentType).send(out.body);
 }
 
-/** A source of chunks that can be read more than once (CSV without known shapes reads it twice: columns, then rows). */
+/** A source of chunks that can be read more than once (CSV without known columns reads it twice: columns, then rows). */
 export type ChunkSource<T> = () => AsyncIterable<T[]>;
 
 export function mapChunks<T, U>(source: ChunkSource<T>, map: (item: T) => U): ChunkSource<U> {
@@ -68,7 +68,7 @@ function rawArray(text: string): string {
 
 const str = (value: string) => JSON.stringify(value);
 
-function recordIdsJson(ids: RecordIdFields): string {
+export function recordIdsJson(ids: RecordIdFields): string {
   return (
     (ids.cruise_id !== undefined ? `,"cruise_id":${str(ids.cruise_id)}` : '') +
     (ids.lowering_id !== undefined ? `,"lowering_id":${str(ids.lowering_id)}` : '')
@@ -185,67 +185,52 @@ function columnsEvent(item: EventItem, names: ColumnNames): CsvEvent {
 
 const noRecords = () => new AppError('NOT_FOUND', messages.noRecords);
 
-async function nextNonEmpty<T>(it: AsyncIterator<T[]>): Promise<T[] | null> {
-  for (;;) {
-    const step = await it.next();
-    if (step.done) return null;
-    if (step.value.length > 0) return step.value;
-  }
-}
-
 /**
  * A JSON array of pre-serialised items, streamed; 404 `No records found` when the source is empty
  * (decided before any byte is sent).
  */
 export async function jsonArrayOutput(source: ChunkSource<string>): Promise<Output> {
+  return jsonRunsOutput(async function* () {
+    for await (const chunk of source()) if (chunk.length > 0) yield chunk.join(',');
+  });
+}
+
+/** Runs of items: each a non-empty text of items joined by commas (a string, or its UTF-8 bytes). */
+export type RunSource = () => AsyncIterable<string | Buffer>;
+
+/** `jsonArrayOutput` of runs (exports: written by the database a chunk at a time). */
+export async function jsonRunsOutput(source: RunSource): Promise<Output> {
+  return { contentType: jsonContentType, body: await runsBody(source, '[', ',', ']') };
+}
+
+/** The stream of `open`, the runs separated by `separator`, and `close`; 404 when there are no runs. */
+async function runsBody(source: RunSource, open: string, separator: string, close: string): Promise<Readable> {
   const it = source()[Symbol.asyncIterator]();
-  const first = await nextNonEmpty(it);
-  if (!first) throw noRecords();
+  const first = await it.next();
+  if (first.done) throw noRecords();
+  const sep = Buffer.from(separator);
   async function* write() {
     try {
-      yield `[${first!.join(',')}`;
-      for (let chunk = await nextNonEmpty(it); chunk; chunk = await nextNonEmpty(it)) yield `,${chunk.join(',')}`;
-      yield ']';
+      yield Buffer.from(open);
+      yield first.value!;
+      for (let step = await it.next(); !step.done; step = await it.next()) {
+        yield sep;
+        yield step.value;
+      }
+      if (close) yield Buffer.from(close);
     } finally {
       await it.return?.();
     }
   }
-  return { contentType: jsonContentType, body: Readable.from(write(), { objectMode: false }) };
-}
-
-/** The column names of one event shape, as `EventSearch.csvShapes` returns them (JSON text). */
-export interface CsvShape {
-  options: string;
-  aux: string;
-}
-
-const strings = (list: unknown): string[] =>
-  Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string') : [];
-
-/** Shapes from the database → the names an event of that shape has columns for. */
-function shapeNames(shape: CsvShape, ids: RecordIdFields): ColumnNames {
-  const aux = parseJson<unknown[]>(shape.aux, []);
-  return {
-    options: strings(parseJson<unknown>(shape.options, [])),
-    aux: (Array.isArray(aux) ? aux : []).map((a) => {
-      const [source, names] = Array.isArray(a) ? (a as [unknown, unknown]) : [];
-      return { source: String(source), names: strings(names) };
-    }),
-    ids,
-  };
+  return Readable.from(write(), { objectMode: false });
 }
 
 /**
- * Event CSV (reference §6.1), streamed. The header needs every column of every row. With
- * `shapes` (the distinct column shapes of the matching events, read by the database without
- * the rows) the rows are read once; without, the source is read once for the column names only
- * and once more for the rows.
+ * Event CSV (reference §6.1), streamed. The header needs every column of every row: this reads
+ * the source once for the column names only and once more for the rows (exports of a whole match
+ * name their columns from the stored CSV shapes instead and read once: `csvLinesOutput`).
  */
-export async function eventCsvOutput(
-  source: ChunkSource<EventItem>,
-  known?: { shapes: CsvShape[]; ids: RecordIdFields } | null,
-): Promise<Output> {
-  if (known) return oneReadCsv(source, known.shapes, known.ids);
+export async function eventCsvOutput(source: ChunkSource<EventItem>): Promise<Output> {
   const columns = new EventCsvColumns();
   const seen = new Set<string>();
   let rows = 0;
@@ -262,37 +247,24 @@ export async function eventCsvOutput(
   }
   if (rows === 0) throw noRecords();
   const header = columns.header();
-  async function* write() {
-    yield eventCsvHeaderLine(header);
-    for await (const chunk of source()) {
-      if (chunk.length > 0)
-        yield `\n${chunk.map((item) => eventCsvLine(header, flattenEventForCsv(csvEvent(item)))).join('\n')}`;
-    }
-  }
-  return { contentType: csvContentType, body: Readable.from(write(), { objectMode: false }) };
+  const writer = new EventCsvWriter(header);
+  return csvLinesOutput(
+    header,
+    mapChunks(source, (item) => writer.line(csvEvent(item))),
+  );
 }
 
-/** `ids`: the record-id columns some row has (their values do not matter here). */
-async function oneReadCsv(source: ChunkSource<EventItem>, shapes: CsvShape[], ids: RecordIdFields): Promise<Output> {
-  const it = source()[Symbol.asyncIterator]();
-  const first = await nextNonEmpty(it);
-  if (!first) throw noRecords();
-  const columns = new EventCsvColumns();
-  for (const shape of shapes) {
-    const names = shapeNames(shape, ids);
-    const blank: EventItem = { row: first[0]!.row, ...(first[0]!.aux !== undefined ? { aux: [] } : {}), ids };
-    columns.add(flattenEventForCsv(columnsEvent(blank, names)));
-  }
-  const header = columns.header();
-  const line = (item: EventItem) => eventCsvLine(header, flattenEventForCsv(csvEvent(item)));
-  async function* write() {
-    try {
-      yield `${eventCsvHeaderLine(header)}\n${first!.map(line).join('\n')}`;
-      for (let chunk = await nextNonEmpty(it); chunk; chunk = await nextNonEmpty(it))
-        yield `\n${chunk.map(line).join('\n')}`;
-    } finally {
-      await it.return?.();
-    }
-  }
-  return { contentType: csvContentType, body: Readable.from(write(), { objectMode: false }) };
+/**
+ * A CSV document of a known header and runs of lines (each run: lines joined by `\n`), streamed;
+ * 404 `No records found` when there are no lines (decided before any byte is sent).
+ */
+export async function csvRunsOutput(header: readonly string[], source: RunSource): Promise<Output> {
+  return { contentType: csvContentType, body: await runsBody(source, `${eventCsvHeaderLine(header)}\n`, '\n', '') };
+}
+
+/** `csvRunsOutput` of chunks of lines. */
+export async function csvLinesOutput(header: readonly string[], lines: ChunkSource<string>): Promise<Output> {
+  return csvRunsOutput(header, async function* () {
+    for await (const chunk of lines()) if (chunk.length > 0) yield chunk.join('\n');
+  });
 }

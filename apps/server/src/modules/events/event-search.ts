@@ -501,46 +501,17 @@ export class EventSearch {
   }
 
   /**
-   * The distinct column shapes of every event matching the filter, for an event CSV header
-   * without reading the rows first (issue 13): per event the option names in order and, per aux
-   * record in id order, its source and data names in order, as JSON text. The engine reads only
-   * the JSON it needs, in its own JSON functions. Null when the filter leaves text terms for
-   * `rowCheck` (then the matching rows are only known by reading them).
+   * The conditions on `events e` of the oldest-first keyset walk after `after` (exports: the
+   * caller selects what it needs from the same rows `chunk` reads). For filters without `rowCheck`.
    */
-  async csvShapes(resolved: ResolvedFilter): Promise<Array<{ options: string; aux: string }> | null> {
-    if (this.rowCheck(resolved)) return null;
-    if (resolved.none) return [];
-    const where = this.conditions(resolved, { skipIndexable: false, valueIndex: false });
-    const query =
-      this.dialect === 'postgres'
-        ? sql<{ options: string; aux: string }>`
-          SELECT DISTINCT
-            (SELECT coalesce(json_agg(o.v->>'event_option_name' ORDER BY o.n), '[]'::json)::text
-               FROM json_array_elements(CASE WHEN e.event_options LIKE '[%' THEN e.event_options::json ELSE '[]'::json END)
-               WITH ORDINALITY AS o(v, n)) AS options,
-            (SELECT coalesce(json_agg(json_build_array(a.data_source,
-                      (SELECT coalesce(json_agg(d.v->>'data_name' ORDER BY d.n), '[]'::json)
-                         FROM json_array_elements(CASE WHEN a.data_array LIKE '[%' THEN a.data_array::json ELSE '[]'::json END)
-                         WITH ORDINALITY AS d(v, n))) ORDER BY a.id), '[]'::json)::text
-               FROM event_aux_data a WHERE a.event_id = e.id) AS aux
-          FROM events e WHERE ${where}`
-        : sql<{ options: string; aux: string }>`
-          SELECT DISTINCT
-            (SELECT json_group_array(json_extract(o.value, '$.event_option_name'))
-               FROM json_each(CASE WHEN json_valid(e.event_options) THEN e.event_options ELSE '[]' END) o) AS options,
-            (SELECT json_group_array(json_array(a.data_source, json(
-                      (SELECT json_group_array(json_extract(d.value, '$.data_name'))
-                         FROM json_each(CASE WHEN json_valid(a.data_array) THEN a.data_array ELSE '[]' END) d)))
-                      ORDER BY a.id)
-               FROM event_aux_data a WHERE a.event_id = e.id) AS aux
-          FROM events e WHERE ${where}`;
-    return (await query.execute(this.db)).rows;
+  keysetWhere(resolved: ResolvedFilter, after?: { ts: number; id: string }): RawBuilder<boolean> {
+    return this.conditions(resolved, { skipIndexable: false, valueIndex: false, after, order: 'asc' });
   }
 
   /**
    * Whether any event matching the filter lies within one of the windows (cruises, lowerings: the
    * record-id columns of an event CSV). One index probe per window overlapping the filter's
-   * time range. Like `csvShapes`, for filters without `rowCheck` only.
+   * time range. For filters without `rowCheck` only.
    */
   async anyWithin(
     resolved: ResolvedFilter,

@@ -64,9 +64,11 @@ export class EventsRepository {
 
   /**
    * Removes every event and aux record. On SQLite the search index is emptied first, so the
-   * per-row delete triggers find nothing to unindex (a wipe of a million events stays quick).
+   * per-row delete triggers find nothing to unindex (a wipe of a million events stays quick);
+   * the CSV shape links (migration 011) likewise.
    */
   async deleteAll(dialect: Dialect): Promise<void> {
+    await sql`DELETE FROM event_csv_shapes`.execute(this.db);
     if (dialect === 'sqlite') {
       await sql`INSERT INTO event_aux_fts(event_aux_fts) VALUES ('delete-all')`.execute(this.db);
       await sql`DELETE FROM event_aux_search`.execute(this.db);

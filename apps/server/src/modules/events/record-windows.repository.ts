@@ -120,6 +120,37 @@ export class RecordIds {
     return kind === 'cruise' ? this.cruises : this.lowerings;
   }
 
+  /**
+   * `for` as a function that keeps its last answer while ts stays between the same window edges
+   * (an export asks for every event, in time order).
+   */
+  /** Where `for` may change its answer: every window's start and the millisecond after its stop, sorted. */
+  edges(): number[] {
+    return [...new Set([...this.cruises, ...this.lowerings].flatMap((w) => [w.start_ts, w.stop_ts + 1]))].sort(
+      (a, b) => a - b,
+    );
+  }
+
+  cursor(): (ts: number) => { cruise_id?: string; lowering_id?: string } {
+    const edges = this.edges();
+    let lo = Number.POSITIVE_INFINITY;
+    let hi = Number.NEGATIVE_INFINITY;
+    let answer: { cruise_id?: string; lowering_id?: string } = {};
+    return (ts) => {
+      if (ts >= lo && ts < hi) return answer;
+      answer = this.for(ts);
+      let first = 0; // the first edge above ts
+      for (let end = edges.length; first < end;) {
+        const mid = (first + end) >>> 1;
+        if (edges[mid]! <= ts) first = mid + 1;
+        else end = mid;
+      }
+      lo = first > 0 ? edges[first - 1]! : Number.NEGATIVE_INFINITY;
+      hi = first < edges.length ? edges[first]! : Number.POSITIVE_INFINITY;
+      return answer;
+    };
+  }
+
   for(ts: number): { cruise_id?: string; lowering_id?: string } {
     const cruise = RecordIds.first(this.cruises, ts);
     const lowering = RecordIds.first(this.lowerings, ts);

@@ -1,0 +1,185 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Dialect } from '../../db/database.js';
+import type { Db } from '../events/event-search.js';
+
+/**
+ * The queries of the export fast path (issue 13), dialect-specific in this one place and tested on
+ * both engines. Each keyset chunk is one query: the event and, aggregated per event by the
+ * database, its aux records in id order, so nothing is read twice and Node creates no object per
+ * aux record. For JSON the database also quotes the strings (its JSON quoting equals
+ * JSON.stringify's: checked for every UTF-16 character in the tests) and Node only concatenates.
+ */
+
+/** A JSON export row: `head` + ISO ts + `mid` + aux + record ids + '}' is the event's JSON. */
+export interface JsonExportRow {
+  id: string;
+  ts: number;
+  /** `{"event_author":"…","ts":"` */
+  head: string;
+  /**
+   * `","event_value":…,"event_options":[…],"event_free_text":"…"`, or null when the stored options
+   * are not a bare JSON array (then the row is written the slow way, exactly as before).
+   */
+  mid: string | null;
+  /** `1` + the aux_data items joined by commas; `0`… when a data array is not a bare JSON array; null without aux. */
+  aux: string | null;
+  /** The id, JSON-quoted. */
+  idq: string;
+}
+
+/** A CSV export row: the event's columns, and its options and aux records as one JSON array. */
+export interface CsvExportRow {
+  id: string;
+  ts: number;
+  /** CSV cells: the id; the ISO time (null outside years 0000–9999: made in Node); value, author, free text (`,…,…,…`). */
+  idc: string;
+  tsc: string | null;
+  vaf: string;
+  /** `[options, source, data_array, source, data_array, …]` from the stored texts (aux in id order). */
+  parts: string;
+}
+
+export class EventExportsRepository {
+  constructor(
+    private readonly db: Db,
+    private readonly dialect: Dialect,
+  ) {}
+
+  private quote(expr: RawBuilder<unknown>): RawBuilder<string> {
+    return this.dialect === 'postgres' ? sql`to_json(${expr})::text` : sql`json_quote(${expr})`;
+  }
+
+  /** `expr` if it starts with `[` and ends with `]` (what the JSON writer embeds as is), else null. */
+  private bareArray(expr: RawBuilder<unknown>): RawBuilder<string> {
+    return this.dialect === 'postgres'
+      ? sql`CASE WHEN left(${expr}, 1) = '[' AND right(${expr}, 1) = ']' THEN ${expr} END`
+      : sql`CASE WHEN substr(${expr}, 1, 1) = '[' AND substr(${expr}, -1, 1) = ']' THEN ${expr} END`;
+  }
+
+  /** The ISO-8601 text of an epoch-ms expression (equal to JavaScript's for years 0000–9999). */
+  private iso(ts: RawBuilder<unknown>): RawBuilder<string> {
+    return this.dialect === 'postgres'
+      ? sql`to_char(timestamp 'epoch' + ${ts} * interval '1 millisecond', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+      : sql`strftime('%Y-%m-%dT%H:%M:%fZ', ${ts} / 1000.0, 'unixepoch')`;
+  }
+
+  /**
+   * The CSV cell of a text column (csvCell in packages/shared): quoted, inner quotes doubled and,
+   * for `lineBreaks`, every CRLF, CR or LF written as the two characters \n first (textCell).
+   */
+  private csvText(expr: RawBuilder<unknown>, lineBreaks: boolean): RawBuilder<string> {
+    const cr = this.dialect === 'postgres' ? sql`chr(13)` : sql`char(13)`;
+    const lf = this.dialect === 'postgres' ? sql`chr(10)` : sql`char(10)`;
+    const text = lineBreaks
+      ? sql`replace(replace(replace(${expr}, ${cr} || ${lf}, '\\n'), ${cr}, '\\n'), ${lf}, '\\n')`
+      : expr;
+    return sql`'"' || replace(${text}, '"', '""') || '"'`;
+  }
+
+  private chunk<T>(select: RawBuilder<unknown>, where: RawBuilder<boolean>, offset: number, limit: number) {
+    return sql<T>`SELECT ${select} FROM events e WHERE ${where} ORDER BY e.ts ASC, e.id ASC LIMIT ${limit} OFFSET ${offset}`;
+  }
+
+  async jsonChunk(where: RawBuilder<boolean>, offset: number, limit: number): Promise<JsonExportRow[]> {
+    const dataArray = sql.ref('a.data_array');
+    const item = sql`'{"data_source":' || ${this.quote(sql.ref('a.data_source'))} || ',"data_array":' || ${dataArray} || '}'`;
+    const aux =
+      this.dialect === 'postgres'
+        ? sql`(SELECT min(CASE WHEN ${this.bareArray(dataArray)} IS NULL THEN '0' ELSE '1' END) || coalesce(string_agg(${item}, ',' ORDER BY a.id), '')
+            FROM event_aux_data a WHERE a.event_id = e.id)`
+        : sql`(SELECT min(CASE WHEN ${this.bareArray(dataArray)} IS NULL THEN '0' ELSE '1' END) || coalesce(group_concat(${item}, ',' ORDER BY a.id), '')
+            FROM event_aux_data a WHERE a.event_id = e.id)`;
+    const select = sql`e.id, e.ts,
+      '{"event_author":' || ${this.quote(sql.ref('e.event_author'))} || ',"ts":"' AS head,
+      '","event_value":' || ${this.quote(sql.ref('e.event_value'))} || ',"event_options":' || ${this.bareArray(sql.ref('e.event_options'))}
+        || ',"event_free_text":' || ${this.quote(sql.ref('e.event_free_text'))} AS mid,
+      ${aux} AS aux, ${this.quote(sql.ref('e.id'))} AS idq`;
+    const rows = (await this.chunk<JsonExportRow>(select, where, offset, limit).execute(this.db)).rows;
+    for (const row of rows) row.ts = Number(row.ts);
+    return rows;
+  }
+
+  /**
+   * A JSON chunk written wholly by the database: the events' JSON texts joined by commas (SQLite:
+   * as bytes, never a JS string), their count, how many need the slow way (then the caller reads
+   * the chunk again row by row), and the last event (the next chunk's cursor). `recordIds`: an
+   * expression over `e.ts` giving the record-id members (`,"cruise_id":"…"` …). Only for windows
+   * within years 0000–9999, where the database's ISO time equals JavaScript's.
+   */
+  async jsonText(
+    where: RawBuilder<boolean>,
+    offset: number,
+    limit: number,
+    recordIds: RawBuilder<string>,
+  ): Promise<{ body: Buffer | string | null; n: number; slow: number; lastTs: number; lastId: string }> {
+    const pg = this.dialect === 'postgres';
+    const dataArray = sql.ref('a.data_array');
+    const options = sql.ref('e.event_options');
+    const item = sql`'{"data_source":' || ${this.quote(sql.ref('a.data_source'))} || ',"data_array":' || ${dataArray} || '}'`;
+    const aux = pg
+      ? sql`coalesce((SELECT string_agg(${item}, ',' ORDER BY a.id) FROM event_aux_data a WHERE a.event_id = e.id), '')`
+      : sql`coalesce((SELECT group_concat(${item}, ',' ORDER BY a.id) FROM event_aux_data a WHERE a.event_id = e.id), '')`;
+    const bareAux = sql`(SELECT count(*) FROM event_aux_data a WHERE a.event_id = e.id AND ${this.bareArray(dataArray)} IS NULL)`;
+    const iso = this.iso(sql.ref('e.ts'));
+    const line = sql`'{"event_author":' || ${this.quote(sql.ref('e.event_author'))} || ',"ts":"' || ${iso}
+      || '","event_value":' || ${this.quote(sql.ref('e.event_value'))} || ',"event_options":' || ${options}
+      || ',"event_free_text":' || ${this.quote(sql.ref('e.event_free_text'))} || ',"aux_data":[' || ${aux}
+      || '],"id":' || ${this.quote(sql.ref('e.id'))} || ${recordIds} || '}'`;
+    const slow = sql`CASE WHEN ${this.bareArray(options)} IS NULL OR ${bareAux} > 0 THEN 1 ELSE 0 END`;
+    const chunk = sql`SELECT e.ts, e.id, ${line} AS line, ${slow} AS slow FROM events e WHERE ${where}
+      ORDER BY e.ts ASC, e.id ASC LIMIT ${limit} OFFSET ${offset}`;
+    const query = pg
+      ? sql<{ body: string | null; n: string; slow: string; last_ts: string; last_id: string }>`
+        WITH c AS MATERIALIZED (${chunk})
+        SELECT string_agg(line, ',' ORDER BY ts, id) AS body, count(*) AS n, coalesce(sum(slow), 0) AS slow,
+          (SELECT ts FROM c ORDER BY ts DESC, id DESC LIMIT 1) AS last_ts,
+          (SELECT id FROM c ORDER BY ts DESC, id DESC LIMIT 1) AS last_id
+        FROM c`
+      : sql<{ body: Buffer | null; n: number; slow: number; last_ts: number; last_id: string }>`
+        WITH c AS MATERIALIZED (${chunk})
+        SELECT CAST(group_concat(line, ',' ORDER BY ts, id) AS BLOB) AS body, count(*) AS n, coalesce(sum(slow), 0) AS slow,
+          (SELECT ts FROM c ORDER BY ts DESC, id DESC LIMIT 1) AS last_ts,
+          (SELECT id FROM c ORDER BY ts DESC, id DESC LIMIT 1) AS last_id
+        FROM c`;
+    const r = (await query.execute(this.db)).rows[0]!;
+    return { body: r.body, n: Number(r.n), slow: Number(r.slow), lastTs: Number(r.last_ts), lastId: r.last_id };
+  }
+
+  async csvChunk(where: RawBuilder<boolean>, offset: number, limit: number): Promise<CsvExportRow[]> {
+    // The stored texts are put together, not checked: a row whose array does not parse is read
+    // again the slow way by the caller.
+    const agg =
+      this.dialect === 'postgres'
+        ? sql`string_agg(to_json(a.data_source)::text || ',' || a.data_array, ',' ORDER BY a.id)`
+        : sql`group_concat(json_quote(a.data_source) || ',' || a.data_array, ',' ORDER BY a.id)`;
+    const select = sql`e.id, e.ts, ${this.csvText(sql.ref('e.id'), false)} AS idc,
+      CASE WHEN e.ts >= -62167219200000 AND e.ts <= 253402300799999 THEN '"' || ${this.iso(sql.ref('e.ts'))} || '"' END AS tsc,
+      ',' || ${this.csvText(sql.ref('e.event_value'), true)} || ',' || ${this.csvText(sql.ref('e.event_author'), true)}
+        || ',' || ${this.csvText(sql.ref('e.event_free_text'), true)} AS vaf,
+      '[' || e.event_options || coalesce((SELECT ',' || ${agg} FROM event_aux_data a WHERE a.event_id = e.id), '') || ']' AS parts`;
+    const rows = (await this.chunk<CsvExportRow>(select, where, offset, limit).execute(this.db)).rows;
+    for (const row of rows) row.ts = Number(row.ts);
+    return rows;
+  }
+
+  /** How many CSV shapes are stored (the header probes one per shape). */
+  async shapeCount(): Promise<number> {
+    const r = await sql<{ n: number | string }>`SELECT count(*) AS n FROM csv_shapes`.execute(this.db);
+    return Number(r.rows[0]?.n ?? 0);
+  }
+
+  /**
+   * The CSV shapes (migration 011) of the records of the events matching `where` within [lo, hi]:
+   * one index probe per stored shape, the first matching event ends it; no row is read otherwise.
+   */
+  async shapesWithin(where: RawBuilder<boolean>, lo: number, hi: number): Promise<string[]> {
+    const hit = sql`SELECT 1 FROM event_csv_shapes x CROSS JOIN events e
+      WHERE x.shape_id = s.id AND x.ts >= ${lo} AND x.ts <= ${hi} AND e.id = x.event_id AND ${where}`;
+    // PostgreSQL: LIMIT 1 in a lateral subquery keeps it a probe per shape (a semi-join could scan).
+    const query =
+      this.dialect === 'postgres'
+        ? sql<{ shape: string }>`SELECT s.shape FROM csv_shapes s CROSS JOIN LATERAL (${hit} LIMIT 1) h ORDER BY s.id`
+        : sql<{ shape: string }>`SELECT s.shape FROM csv_shapes s WHERE EXISTS (${hit}) ORDER BY s.id`;
+    return (await query.execute(this.db)).rows.map((r) => r.shape);
+  }
+}
