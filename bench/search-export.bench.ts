@@ -12,21 +12,36 @@
  *   peak resident memory while streaming.
  * Writes bench/results/search-export.json and .md.
  *
+ * BENCH_EVENTS=10000000 BENCH_RESULT_NAME=search-10m is the 10M mode (issue 13): there the rows are
+ * written by the bulk loader (synthetic-events.ts `loadSyntheticBulk`: the same rows into the bare
+ * tables of migration 001, then the later migrations build the search tables and indexes, as they
+ * do for a database that had events before them), since the trigger-by-trigger load would take
+ * an hour on PostgreSQL. BENCH_LOADER=bulk|triggers chooses (default: bulk above 1M events).
+ *
  * Env: BENCH_EVENTS (default 1000000), BENCH_DATABASE_URL (postgres://… to include PostgreSQL),
  * BENCH_ENGINES (default "sqlite,postgres"), BENCH_PORT (default 8500), BENCH_REPEAT (default 15),
  * BENCH_RESULT_NAME (default search-export), BENCH_EXPORT_ENCODING (default identity),
- * BENCH_KEEP=1 keeps the loaded databases (their location is printed) for a look with EXPLAIN.
+ * BENCH_PG_NAME (the PostgreSQL database to (re)create, default bathylog_bench_<pid>), BENCH_TMPDIR
+ * (where the SQLite file goes, default the OS temp dir), BENCH_KEEP=1 keeps the loaded databases (their location is printed) for a look with EXPLAIN.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sql } from 'kysely';
+import { Migrator, sql, type MigrationProvider } from 'kysely';
 import { migrateToLatest, openDatabase, type Database } from '../apps/server/src/db/database.js';
+import { migrationsFor } from '../apps/server/src/db/migrations/index.js';
 import { EventSearch } from '../apps/server/src/modules/events/event-search.js';
 import { buildEventFilter, globalWindow } from '../apps/server/src/modules/events/event-filter.js';
-import { analyze, defaultPlan, loadSynthetic, searchTerms, type SyntheticPlan } from './synthetic-events.js';
+import {
+  analyze,
+  defaultPlan,
+  loadSynthetic,
+  loadSyntheticBulk,
+  searchTerms,
+  type SyntheticPlan,
+} from './synthetic-events.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
@@ -37,6 +52,8 @@ const repeat = Number(process.env.BENCH_REPEAT ?? 15);
 const adminPassword = 'bench-admin';
 /** Results file name (bench/results/<name>.json|md); a smaller run can keep its own. */
 const resultName = process.env.BENCH_RESULT_NAME ?? 'search-export';
+/** How the rows are written: through the triggers, or bulk with the indexes built after (see above). */
+const loader = process.env.BENCH_LOADER ?? (eventsWanted > 1_000_000 ? 'bulk' : 'triggers');
 
 type Engine = 'sqlite' | 'postgres';
 
@@ -66,7 +83,15 @@ interface EngineResult {
   /** When this engine was measured, and the machine's 1-minute load average around the queries. */
   date?: string;
   loadAverage?: { queries: number; exports: number };
-  load?: { seconds: number; eventsPerSecond: number; auxRows: number; analyzeSeconds: number };
+  load?: {
+    seconds: number;
+    eventsPerSecond: number;
+    auxRows: number;
+    analyzeSeconds: number;
+    loader?: string;
+    /** Bulk loader: of `seconds`, the time the migrations took to build the search tables and indexes. */
+    indexSeconds?: number;
+  };
   plans?: Record<string, string>;
   managementPageFulltext?: PairStats;
   managementPageDefault?: PairStats;
@@ -108,16 +133,19 @@ function cpuSecondsOf(pid: number): number {
 interface Target {
   engine: Engine;
   env: Record<string, string>;
+  /** SQLite: the database file (the bulk loader writes it through its own connection). */
+  sqliteFile?: string;
   open(): Database;
   cleanup(): Promise<void>;
 }
 
 async function sqliteTarget(): Promise<Target> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'bathylog-bench-'));
+  const dir = mkdtempSync(path.join(process.env.BENCH_TMPDIR ?? os.tmpdir(), 'bathylog-bench-'));
   const file = path.join(dir, 'bathylog.sqlite');
   return {
     engine: 'sqlite',
     env: { BATHYLOG_DATA: dir },
+    sqliteFile: file,
     open: () => openDatabase({ url: null, sqlitePath: file }),
     cleanup: async () => {
       if (process.env.BENCH_KEEP) log(`kept ${file}`);
@@ -127,14 +155,14 @@ async function sqliteTarget(): Promise<Target> {
 }
 
 async function postgresTarget(baseUrl: string): Promise<Target> {
-  const name = `bathylog_bench_${process.pid}`;
+  const name = process.env.BENCH_PG_NAME ?? `bathylog_bench_${process.pid}`;
   const admin = openDatabase({ url: baseUrl, poolSize: 1 });
   await sql.raw(`DROP DATABASE IF EXISTS ${name}`).execute(admin.db);
   await sql.raw(`CREATE DATABASE ${name}`).execute(admin.db);
   await admin.close();
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'bathylog-bench-pg-'));
+  const dir = mkdtempSync(path.join(process.env.BENCH_TMPDIR ?? os.tmpdir(), 'bathylog-bench-pg-'));
   return {
     engine: 'postgres',
     env: { BATHYLOG_DATA: dir, DATABASE_URL: url.toString() },
@@ -288,25 +316,48 @@ async function prepareBulkLoad(database: Database): Promise<() => Promise<void>>
   };
 }
 
+/** Runs the migrations up to and including `name` (the bulk loader writes before the search migrations). */
+async function migrateTo(database: Database, name: string): Promise<void> {
+  const provider: MigrationProvider = { getMigrations: async () => migrationsFor(database.dialect) };
+  const { error } = await new Migrator({ db: database.db, provider }).migrateTo(name);
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+}
+
 async function benchEngine(target: Target): Promise<EngineResult> {
   const result: EngineResult = { engine: target.engine, events: eventsWanted, date: new Date().toISOString() };
   const database = target.open();
-  await migrateToLatest(database);
-  log(`${target.engine}: loading ${eventsWanted.toLocaleString('en')} events with aux data`);
+  const bulk = loader === 'bulk';
+  if (bulk) await migrateTo(database, '001-initial');
+  else await migrateToLatest(database);
+  log(`${target.engine}: loading ${eventsWanted.toLocaleString('en')} events with aux data (${loader} loader)`);
   const t0 = performance.now();
   let plan: SyntheticPlan;
   try {
     const restoreIndexes = await prepareBulkLoad(database);
-    plan = await loadSynthetic(database.db, {
+    const options = {
       ...defaultPlan,
       events: eventsWanted,
       bigLoweringEvents: Math.min(defaultPlan.bigLoweringEvents, eventsWanted),
-      onProgress: (n) => {
-        if (n % 200_000 === 0)
+      onProgress: (n: number) => {
+        if (n % 1_000_000 === 0 || (!bulk && n % 200_000 === 0))
           log(`  ${n.toLocaleString('en')} events (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
       },
-    });
+    };
+    plan = bulk
+      ? await loadSyntheticBulk(database, {
+          ...options,
+          ...(target.sqliteFile ? { sqliteFile: target.sqliteFile } : {}),
+        })
+      : await loadSynthetic(database.db, options);
     await restoreIndexes();
+    let indexSeconds: number | undefined;
+    if (bulk) {
+      const t = performance.now();
+      log(`${target.engine}: rows in after ${((t - t0) / 1000).toFixed(0)} s; the migrations build the search index`);
+      await migrateToLatest(database);
+      indexSeconds = round((performance.now() - t) / 1000);
+      log(`${target.engine}: search index built in ${indexSeconds} s`);
+    }
     const loadMs = performance.now() - t0;
     const t1 = performance.now();
     await analyze(database.db, database.dialect);
@@ -318,6 +369,8 @@ async function benchEngine(target: Target): Promise<EngineResult> {
       eventsPerSecond: Math.round(eventsWanted / (loadMs / 1000)),
       auxRows,
       analyzeSeconds: round((performance.now() - t1) / 1000),
+      loader,
+      ...(indexSeconds !== undefined ? { indexSeconds } : {}),
     };
     log(`${target.engine}: loaded in ${(loadMs / 1000).toFixed(1)} s (${auxRows.toLocaleString('en')} aux rows)`);
     result.plans = await queryPlans(database);
@@ -442,7 +495,13 @@ function markdown(results: EngineResult[], meta: Record<string, unknown>): strin
     const load = (r as EngineResult).loadAverage;
     return load ? `${load.queries} / ${load.exports}` : '';
   });
-  row('load 1M events + aux (s)', (r) => `${r.load.seconds} (${r.load.eventsPerSecond.toLocaleString('en')} ev/s)`);
+  row(
+    `load ${Number(meta.events).toLocaleString('en')} events + aux (s)`,
+    (r) =>
+      `${r.load.seconds} (${r.load.eventsPerSecond.toLocaleString('en')} ev/s` +
+      (r.load.indexSeconds !== undefined ? `; bulk rows, then ${r.load.indexSeconds} s of index build` : '') +
+      ')',
+  );
   row(
     'management page + count, fulltext (p50 / p95)',
     (r) => `${r.managementPageFulltext.p50} / ${r.managementPageFulltext.p95}`,
