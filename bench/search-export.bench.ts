@@ -21,6 +21,9 @@
  * Env: BENCH_EVENTS (default 1000000), BENCH_DATABASE_URL (postgres://… to include PostgreSQL),
  * BENCH_ENGINES (default "sqlite,postgres"), BENCH_PORT (default 8500), BENCH_REPEAT (default 15),
  * BENCH_RESULT_NAME (default search-export), BENCH_EXPORT_ENCODING (default identity),
+ * BENCH_REUSE=1 measures a database kept by an earlier run (BENCH_KEEP=1) instead of loading one:
+ * BENCH_SQLITE_FILE names the SQLite file, BENCH_PG_NAME the PostgreSQL database; the server's
+ * migrations run on it first (timed), and the load figures are carried over from the results file.
  * BENCH_PG_NAME (the PostgreSQL database to (re)create, default bathylog_bench_<pid>), BENCH_TMPDIR
  * (where the SQLite file goes, default the OS temp dir), BENCH_KEEP=1 keeps the loaded databases (their location is printed) for a look with EXPLAIN.
  */
@@ -40,6 +43,7 @@ import {
   loadSynthetic,
   loadSyntheticBulk,
   searchTerms,
+  syntheticPlan,
   type SyntheticPlan,
 } from './synthetic-events.js';
 
@@ -54,6 +58,8 @@ const adminPassword = 'bench-admin';
 const resultName = process.env.BENCH_RESULT_NAME ?? 'search-export';
 /** How the rows are written: through the triggers, or bulk with the indexes built after (see above). */
 const loader = process.env.BENCH_LOADER ?? (eventsWanted > 1_000_000 ? 'bulk' : 'triggers');
+/** Measure a database an earlier run kept (see above). */
+const reuse = process.env.BENCH_REUSE === '1';
 
 type Engine = 'sqlite' | 'postgres';
 
@@ -83,6 +89,8 @@ interface EngineResult {
   /** When this engine was measured, and the machine's 1-minute load average around the queries. */
   date?: string;
   loadAverage?: { queries: number; exports: number };
+  /** BENCH_REUSE: the database was loaded by an earlier run; the migrations then took this long on it. */
+  reused?: { migrateSeconds: number };
   load?: {
     seconds: number;
     eventsPerSecond: number;
@@ -140,6 +148,16 @@ interface Target {
 }
 
 async function sqliteTarget(): Promise<Target> {
+  if (reuse) {
+    const file = process.env.BENCH_SQLITE_FILE!;
+    return {
+      engine: 'sqlite',
+      env: { BATHYLOG_DATA: path.dirname(file) },
+      sqliteFile: file,
+      open: () => openDatabase({ url: null, sqlitePath: file }),
+      cleanup: async () => {},
+    };
+  }
   const dir = mkdtempSync(path.join(process.env.BENCH_TMPDIR ?? os.tmpdir(), 'bathylog-bench-'));
   const file = path.join(dir, 'bathylog.sqlite');
   return {
@@ -156,10 +174,12 @@ async function sqliteTarget(): Promise<Target> {
 
 async function postgresTarget(baseUrl: string): Promise<Target> {
   const name = process.env.BENCH_PG_NAME ?? `bathylog_bench_${process.pid}`;
-  const admin = openDatabase({ url: baseUrl, poolSize: 1 });
-  await sql.raw(`DROP DATABASE IF EXISTS ${name}`).execute(admin.db);
-  await sql.raw(`CREATE DATABASE ${name}`).execute(admin.db);
-  await admin.close();
+  if (!reuse) {
+    const admin = openDatabase({ url: baseUrl, poolSize: 1 });
+    await sql.raw(`DROP DATABASE IF EXISTS ${name}`).execute(admin.db);
+    await sql.raw(`CREATE DATABASE ${name}`).execute(admin.db);
+    await admin.close();
+  }
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
   const dir = mkdtempSync(path.join(process.env.BENCH_TMPDIR ?? os.tmpdir(), 'bathylog-bench-pg-'));
@@ -169,7 +189,7 @@ async function postgresTarget(baseUrl: string): Promise<Target> {
     open: () => openDatabase({ url: url.toString(), poolSize: 4 }),
     cleanup: async () => {
       rmSync(dir, { recursive: true, force: true });
-      if (process.env.BENCH_KEEP) return log(`kept database ${name}`);
+      if (process.env.BENCH_KEEP || reuse) return log(`kept database ${name}`);
       const a = openDatabase({ url: baseUrl, poolSize: 1 });
       await sql.raw(`DROP DATABASE IF EXISTS ${name}`).execute(a.db);
       await a.close();
@@ -326,6 +346,26 @@ async function migrateTo(database: Database, name: string): Promise<void> {
 async function benchEngine(target: Target): Promise<EngineResult> {
   const result: EngineResult = { engine: target.engine, events: eventsWanted, date: new Date().toISOString() };
   const database = target.open();
+  if (reuse) {
+    const t = performance.now();
+    log(`${target.engine}: reusing a loaded database; running the migrations on it`);
+    let plan: SyntheticPlan;
+    try {
+      await migrateToLatest(database);
+      result.reused = { migrateSeconds: round((performance.now() - t) / 1000) };
+      log(`${target.engine}: migrations took ${result.reused.migrateSeconds} s`);
+      await analyze(database.db, database.dialect);
+      plan = syntheticPlan({
+        ...defaultPlan,
+        events: eventsWanted,
+        bigLoweringEvents: Math.min(defaultPlan.bigLoweringEvents, eventsWanted),
+      });
+      result.plans = await queryPlans(database);
+    } finally {
+      await database.close();
+    }
+    return measure(target, result, plan);
+  }
   const bulk = loader === 'bulk';
   if (bulk) await migrateTo(database, '001-initial');
   else await migrateToLatest(database);
@@ -377,7 +417,11 @@ async function benchEngine(target: Target): Promise<EngineResult> {
   } finally {
     await database.close();
   }
+  return measure(target, result, plan);
+}
 
+/** The queries and exports over HTTP, on the loaded database. */
+async function measure(target: Target, result: EngineResult, plan: SyntheticPlan): Promise<EngineResult> {
   const server = await startServer(target);
   try {
     const token = await login();
@@ -495,13 +539,17 @@ function markdown(results: EngineResult[], meta: Record<string, unknown>): strin
     const load = (r as EngineResult).loadAverage;
     return load ? `${load.queries} / ${load.exports}` : '';
   });
-  row(
-    `load ${Number(meta.events).toLocaleString('en')} events + aux (s)`,
-    (r) =>
-      `${r.load.seconds} (${r.load.eventsPerSecond.toLocaleString('en')} ev/s` +
-      (r.load.indexSeconds !== undefined ? `; bulk rows, then ${r.load.indexSeconds} s of index build` : '') +
-      ')',
+  row(`load ${Number(meta.events).toLocaleString('en')} events + aux (s)`, (r) =>
+    r.load
+      ? `${r.load.seconds} (${r.load.eventsPerSecond.toLocaleString('en')} ev/s` +
+        (r.load.indexSeconds !== undefined ? `; bulk rows, then ${r.load.indexSeconds} s of index build` : '') +
+        ')'
+      : '',
   );
+  if (results.some((r) => r.reused))
+    row('database loaded by an earlier run; its migrations then (s)', (r) =>
+      r.reused ? String(r.reused.migrateSeconds) : '',
+    );
   row(
     'management page + count, fulltext (p50 / p95)',
     (r) => `${r.managementPageFulltext.p50} / ${r.managementPageFulltext.p95}`,
@@ -573,8 +621,11 @@ async function main() {
   const file = path.join(resultsDir, `${resultName}.json`);
   if (existsSync(file)) {
     const earlier = (JSON.parse(readFileSync(file, 'utf8')) as { results?: EngineResult[] }).results ?? [];
-    for (const old of earlier)
-      if (!results.some((r) => r.engine === old.engine) && old.events === eventsWanted) results.push(old);
+    for (const old of earlier) {
+      const now = results.find((r) => r.engine === old.engine);
+      if (!now && old.events === eventsWanted) results.push(old);
+      if (now?.reused && !now.load && old.events === eventsWanted && old.load) now.load = old.load;
+    }
     results.sort((a, b) => a.engine.localeCompare(b.engine));
   }
   const meta = {

@@ -372,6 +372,12 @@ function* syntheticBatches(
   }
 }
 
+/** The plan of a database loaded earlier with these options (the bench's BENCH_REUSE). */
+export function syntheticPlan(opts: SyntheticOptions): SyntheticPlan {
+  const windows = syntheticWindows(opts);
+  return { events: opts.events, bigLoweringId: windows.loweringRows[0]!.id, bigLoweringEvents: windows.bigCount };
+}
+
 async function insertWindows(db: Kysely<DB>, opts: SyntheticOptions, batch: number) {
   const windows = syntheticWindows(opts);
   await db.transaction().execute(async (trx) => {
