@@ -7,6 +7,7 @@ import { engines, openTestDatabase } from '../../../test/test-app.js';
 import { insertEvents } from '../../../test/factories-events.js';
 import { buildEventFilter, globalWindow } from './event-filter.js';
 import { EventSearch } from './event-search.js';
+import { EventsRepository } from './events.repository.js';
 import { eventDayMs } from '../../db/migrations/010-search-at-scale.js';
 import { checkIntegrity } from '../../services/integrity.service.js';
 
@@ -209,5 +210,10 @@ describe.each(engines)('event search indexes on %s', (engine) => {
         '1 per-day value counts (value and day) differ from the events',
       ]);
     }
+    // A wipe empties the counts with the events.
+    await new EventsRepository(db).deleteAll(database.dialect);
+    const none = await search.resolve(buildEventFilter({ value: ['!ASNAP'] }, globalWindow(), 'substring'));
+    expect(await search.count(none)).toBe(0);
+    if (database.dialect === 'sqlite') expect((await checkIntegrity(database)).problems).toEqual([]);
   });
 });
