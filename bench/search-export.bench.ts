@@ -25,7 +25,8 @@
  * BENCH_SQLITE_FILE names the SQLite file, BENCH_PG_NAME the PostgreSQL database; the server's
  * migrations run on it first (timed), and the load figures are carried over from the results file.
  * BENCH_PG_NAME (the PostgreSQL database to (re)create, default bathylog_bench_<pid>), BENCH_TMPDIR
- * (where the SQLite file goes, default the OS temp dir), BENCH_KEEP=1 keeps the loaded databases (their location is printed) for a look with EXPLAIN.
+ * (where the SQLite file goes, default the OS temp dir), BENCH_NOTE (a sentence for the results),
+ * BENCH_KEEP=1 keeps the loaded databases (their location is printed) for a look with EXPLAIN.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -528,6 +529,7 @@ function markdown(results: EngineResult[], meta: Record<string, unknown>): strin
     '# Search and export benchmark',
     '',
     `Run ${meta.date} on ${meta.host} (${meta.cpus} cores, Node ${meta.node}). ${Number(meta.events).toLocaleString('en')} synthetic events shaped like the demo dive (75 % ASNAP), each with navigation aux data, a quarter with frame grabs; HTTP requests to the real server in a child process; ${repeat} repetitions after one warm-up. Times in ms (client wall time, including HTTP). The machine is shared: a load average above its 2 cores means other work competed with the measurement.`,
+    ...(meta.note ? ['', String(meta.note)] : []),
     '',
     '| | ' + results.map((r) => r.engine).join(' | ') + ' |',
     '|---|' + results.map(() => '---|').join(''),
@@ -635,6 +637,7 @@ async function main() {
     node: process.version,
     events: eventsWanted,
     repeat,
+    ...(process.env.BENCH_NOTE ? { note: process.env.BENCH_NOTE } : {}),
   };
   writeFileSync(file, JSON.stringify({ meta, results }, null, 2) + '\n');
   writeFileSync(path.join(resultsDir, `${resultName}.md`), markdown(results, meta));
