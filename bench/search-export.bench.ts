@@ -12,9 +12,20 @@
  *   peak resident memory while streaming.
  * Writes bench/results/search-export.json and .md.
  *
+ * BENCH_EVENTS=10000000 BENCH_RESULT_NAME=search-10m is the 10M mode (issue 13): there the rows are
+ * written by the bulk loader (synthetic-events.ts `loadSyntheticBulk`: the same rows into the bare
+ * tables of migration 001, then the later migrations build the search tables and indexes, as they
+ * do for a database that had events before them), since the trigger-by-trigger load would take
+ * an hour on PostgreSQL. BENCH_LOADER=bulk|triggers chooses (default: bulk above 1M events).
+ *
  * Env: BENCH_EVENTS (default 1000000), BENCH_DATABASE_URL (postgres://… to include PostgreSQL),
  * BENCH_ENGINES (default "sqlite,postgres"), BENCH_PORT (default 8500), BENCH_REPEAT (default 15),
  * BENCH_RESULT_NAME (default search-export), BENCH_EXPORT_ENCODING (default identity),
+ * BENCH_REUSE=1 measures a database kept by an earlier run (BENCH_KEEP=1) instead of loading one:
+ * BENCH_SQLITE_FILE names the SQLite file, BENCH_PG_NAME the PostgreSQL database; the server's
+ * migrations run on it first (timed), and the load figures are carried over from the results file.
+ * BENCH_PG_NAME (the PostgreSQL database to (re)create, default bathylog_bench_<pid>), BENCH_TMPDIR
+ * (where the SQLite file goes, default the OS temp dir), BENCH_NOTE (a sentence for the results),
  * BENCH_KEEP=1 keeps the loaded databases (their location is printed) for a look with EXPLAIN.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -22,11 +33,20 @@ import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sql } from 'kysely';
+import { Migrator, sql, type MigrationProvider } from 'kysely';
 import { migrateToLatest, openDatabase, type Database } from '../apps/server/src/db/database.js';
+import { migrationsFor } from '../apps/server/src/db/migrations/index.js';
 import { EventSearch } from '../apps/server/src/modules/events/event-search.js';
 import { buildEventFilter, globalWindow } from '../apps/server/src/modules/events/event-filter.js';
-import { analyze, defaultPlan, loadSynthetic, searchTerms, type SyntheticPlan } from './synthetic-events.js';
+import {
+  analyze,
+  defaultPlan,
+  loadSynthetic,
+  loadSyntheticBulk,
+  searchTerms,
+  syntheticPlan,
+  type SyntheticPlan,
+} from './synthetic-events.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
@@ -37,6 +57,10 @@ const repeat = Number(process.env.BENCH_REPEAT ?? 15);
 const adminPassword = 'bench-admin';
 /** Results file name (bench/results/<name>.json|md); a smaller run can keep its own. */
 const resultName = process.env.BENCH_RESULT_NAME ?? 'search-export';
+/** How the rows are written: through the triggers, or bulk with the indexes built after (see above). */
+const loader = process.env.BENCH_LOADER ?? (eventsWanted > 1_000_000 ? 'bulk' : 'triggers');
+/** Measure a database an earlier run kept (see above). */
+const reuse = process.env.BENCH_REUSE === '1';
 
 type Engine = 'sqlite' | 'postgres';
 
@@ -66,7 +90,17 @@ interface EngineResult {
   /** When this engine was measured, and the machine's 1-minute load average around the queries. */
   date?: string;
   loadAverage?: { queries: number; exports: number };
-  load?: { seconds: number; eventsPerSecond: number; auxRows: number; analyzeSeconds: number };
+  /** BENCH_REUSE: the database was loaded by an earlier run; the migrations then took this long on it. */
+  reused?: { migrateSeconds: number };
+  load?: {
+    seconds: number;
+    eventsPerSecond: number;
+    auxRows: number;
+    analyzeSeconds: number;
+    loader?: string;
+    /** Bulk loader: of `seconds`, the time the migrations took to build the search tables and indexes. */
+    indexSeconds?: number;
+  };
   plans?: Record<string, string>;
   managementPageFulltext?: PairStats;
   managementPageDefault?: PairStats;
@@ -108,16 +142,29 @@ function cpuSecondsOf(pid: number): number {
 interface Target {
   engine: Engine;
   env: Record<string, string>;
+  /** SQLite: the database file (the bulk loader writes it through its own connection). */
+  sqliteFile?: string;
   open(): Database;
   cleanup(): Promise<void>;
 }
 
 async function sqliteTarget(): Promise<Target> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'bathylog-bench-'));
+  if (reuse) {
+    const file = process.env.BENCH_SQLITE_FILE!;
+    return {
+      engine: 'sqlite',
+      env: { BATHYLOG_DATA: path.dirname(file) },
+      sqliteFile: file,
+      open: () => openDatabase({ url: null, sqlitePath: file }),
+      cleanup: async () => {},
+    };
+  }
+  const dir = mkdtempSync(path.join(process.env.BENCH_TMPDIR ?? os.tmpdir(), 'bathylog-bench-'));
   const file = path.join(dir, 'bathylog.sqlite');
   return {
     engine: 'sqlite',
     env: { BATHYLOG_DATA: dir },
+    sqliteFile: file,
     open: () => openDatabase({ url: null, sqlitePath: file }),
     cleanup: async () => {
       if (process.env.BENCH_KEEP) log(`kept ${file}`);
@@ -127,21 +174,23 @@ async function sqliteTarget(): Promise<Target> {
 }
 
 async function postgresTarget(baseUrl: string): Promise<Target> {
-  const name = `bathylog_bench_${process.pid}`;
-  const admin = openDatabase({ url: baseUrl, poolSize: 1 });
-  await sql.raw(`DROP DATABASE IF EXISTS ${name}`).execute(admin.db);
-  await sql.raw(`CREATE DATABASE ${name}`).execute(admin.db);
-  await admin.close();
+  const name = process.env.BENCH_PG_NAME ?? `bathylog_bench_${process.pid}`;
+  if (!reuse) {
+    const admin = openDatabase({ url: baseUrl, poolSize: 1 });
+    await sql.raw(`DROP DATABASE IF EXISTS ${name}`).execute(admin.db);
+    await sql.raw(`CREATE DATABASE ${name}`).execute(admin.db);
+    await admin.close();
+  }
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'bathylog-bench-pg-'));
+  const dir = mkdtempSync(path.join(process.env.BENCH_TMPDIR ?? os.tmpdir(), 'bathylog-bench-pg-'));
   return {
     engine: 'postgres',
     env: { BATHYLOG_DATA: dir, DATABASE_URL: url.toString() },
     open: () => openDatabase({ url: url.toString(), poolSize: 4 }),
     cleanup: async () => {
       rmSync(dir, { recursive: true, force: true });
-      if (process.env.BENCH_KEEP) return log(`kept database ${name}`);
+      if (process.env.BENCH_KEEP || reuse) return log(`kept database ${name}`);
       const a = openDatabase({ url: baseUrl, poolSize: 1 });
       await sql.raw(`DROP DATABASE IF EXISTS ${name}`).execute(a.db);
       await a.close();
@@ -292,25 +341,68 @@ async function prepareBulkLoad(database: Database): Promise<() => Promise<void>>
   };
 }
 
+/** Runs the migrations up to and including `name` (the bulk loader writes before the search migrations). */
+async function migrateTo(database: Database, name: string): Promise<void> {
+  const provider: MigrationProvider = { getMigrations: async () => migrationsFor(database.dialect) };
+  const { error } = await new Migrator({ db: database.db, provider }).migrateTo(name);
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+}
+
 async function benchEngine(target: Target): Promise<EngineResult> {
   const result: EngineResult = { engine: target.engine, events: eventsWanted, date: new Date().toISOString() };
   const database = target.open();
-  await migrateToLatest(database);
-  log(`${target.engine}: loading ${eventsWanted.toLocaleString('en')} events with aux data`);
+  if (reuse) {
+    const t = performance.now();
+    log(`${target.engine}: reusing a loaded database; running the migrations on it`);
+    let plan: SyntheticPlan;
+    try {
+      await migrateToLatest(database);
+      result.reused = { migrateSeconds: round((performance.now() - t) / 1000) };
+      log(`${target.engine}: migrations took ${result.reused.migrateSeconds} s`);
+      await analyze(database.db, database.dialect);
+      plan = syntheticPlan({
+        ...defaultPlan,
+        events: eventsWanted,
+        bigLoweringEvents: Math.min(defaultPlan.bigLoweringEvents, eventsWanted),
+      });
+      result.plans = await queryPlans(database);
+    } finally {
+      await database.close();
+    }
+    return measure(target, result, plan);
+  }
+  const bulk = loader === 'bulk';
+  if (bulk) await migrateTo(database, '001-initial');
+  else await migrateToLatest(database);
+  log(`${target.engine}: loading ${eventsWanted.toLocaleString('en')} events with aux data (${loader} loader)`);
   const t0 = performance.now();
   let plan: SyntheticPlan;
   try {
     const restoreIndexes = await prepareBulkLoad(database);
-    plan = await loadSynthetic(database.db, {
+    const options = {
       ...defaultPlan,
       events: eventsWanted,
       bigLoweringEvents: Math.min(defaultPlan.bigLoweringEvents, eventsWanted),
-      onProgress: (n) => {
-        if (n % 200_000 === 0)
+      onProgress: (n: number) => {
+        if (n % 1_000_000 === 0 || (!bulk && n % 200_000 === 0))
           log(`  ${n.toLocaleString('en')} events (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
       },
-    });
+    };
+    plan = bulk
+      ? await loadSyntheticBulk(database, {
+          ...options,
+          ...(target.sqliteFile ? { sqliteFile: target.sqliteFile } : {}),
+        })
+      : await loadSynthetic(database.db, options);
     await restoreIndexes();
+    let indexSeconds: number | undefined;
+    if (bulk) {
+      const t = performance.now();
+      log(`${target.engine}: rows in after ${((t - t0) / 1000).toFixed(0)} s; the migrations build the search index`);
+      await migrateToLatest(database);
+      indexSeconds = round((performance.now() - t) / 1000);
+      log(`${target.engine}: search index built in ${indexSeconds} s`);
+    }
     const loadMs = performance.now() - t0;
     const t1 = performance.now();
     await analyze(database.db, database.dialect);
@@ -322,13 +414,19 @@ async function benchEngine(target: Target): Promise<EngineResult> {
       eventsPerSecond: Math.round(eventsWanted / (loadMs / 1000)),
       auxRows,
       analyzeSeconds: round((performance.now() - t1) / 1000),
+      loader,
+      ...(indexSeconds !== undefined ? { indexSeconds } : {}),
     };
     log(`${target.engine}: loaded in ${(loadMs / 1000).toFixed(1)} s (${auxRows.toLocaleString('en')} aux rows)`);
     result.plans = await queryPlans(database);
   } finally {
     await database.close();
   }
+  return measure(target, result, plan);
+}
 
+/** The queries and exports over HTTP, on the loaded database. */
+async function measure(target: Target, result: EngineResult, plan: SyntheticPlan): Promise<EngineResult> {
   const server = await startServer(target);
   try {
     const token = await login();
@@ -435,6 +533,7 @@ function markdown(results: EngineResult[], meta: Record<string, unknown>): strin
     '# Search and export benchmark',
     '',
     `Run ${meta.date} on ${meta.host} (${meta.cpus} cores, Node ${meta.node}). ${Number(meta.events).toLocaleString('en')} synthetic events shaped like the demo dive (75 % ASNAP), each with navigation aux data, a quarter with frame grabs; HTTP requests to the real server in a child process; ${repeat} repetitions after one warm-up. Times in ms (client wall time, including HTTP). The machine is shared: a load average above its 2 cores means other work competed with the measurement.`,
+    ...(meta.note ? ['', String(meta.note)] : []),
     '',
     '| | ' + results.map((r) => r.engine).join(' | ') + ' |',
     '|---|' + results.map(() => '---|').join(''),
@@ -446,7 +545,17 @@ function markdown(results: EngineResult[], meta: Record<string, unknown>): strin
     const load = (r as EngineResult).loadAverage;
     return load ? `${load.queries} / ${load.exports}` : '';
   });
-  row('load 1M events + aux (s)', (r) => `${r.load.seconds} (${r.load.eventsPerSecond.toLocaleString('en')} ev/s)`);
+  row(`load ${Number(meta.events).toLocaleString('en')} events + aux (s)`, (r) =>
+    r.load
+      ? `${r.load.seconds} (${r.load.eventsPerSecond.toLocaleString('en')} ev/s` +
+        (r.load.indexSeconds !== undefined ? `; bulk rows, then ${r.load.indexSeconds} s of index build` : '') +
+        ')'
+      : '',
+  );
+  if (results.some((r) => r.reused))
+    row('database loaded by an earlier run; its migrations then (s)', (r) =>
+      r.reused ? String(r.reused.migrateSeconds) : '',
+    );
   row(
     'management page + count, fulltext (p50 / p95)',
     (r) => `${r.managementPageFulltext.p50} / ${r.managementPageFulltext.p95}`,
@@ -518,8 +627,11 @@ async function main() {
   const file = path.join(resultsDir, `${resultName}.json`);
   if (existsSync(file)) {
     const earlier = (JSON.parse(readFileSync(file, 'utf8')) as { results?: EngineResult[] }).results ?? [];
-    for (const old of earlier)
-      if (!results.some((r) => r.engine === old.engine) && old.events === eventsWanted) results.push(old);
+    for (const old of earlier) {
+      const now = results.find((r) => r.engine === old.engine);
+      if (!now && old.events === eventsWanted) results.push(old);
+      if (now?.reused && !now.load && old.events === eventsWanted && old.load) now.load = old.load;
+    }
     results.sort((a, b) => a.engine.localeCompare(b.engine));
   }
   const meta = {
@@ -529,6 +641,7 @@ async function main() {
     node: process.version,
     events: eventsWanted,
     repeat,
+    ...(process.env.BENCH_NOTE ? { note: process.env.BENCH_NOTE } : {}),
   };
   writeFileSync(file, JSON.stringify({ meta, results }, null, 2) + '\n');
   writeFileSync(path.join(resultsDir, `${resultName}.md`), markdown(results, meta));

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '../db/database.js';
+import { sqliteDay } from '../db/migrations/010-search-at-scale.js';
 
 export interface IntegrityReport {
   ok: boolean;
@@ -105,5 +106,17 @@ export async function checkIntegrity(database: Database): Promise<IntegrityRepor
   checks.push('search index covers every event');
   if (Number(events.n) !== Number(searchRows.n))
     problems.push(`search index has ${searchRows.n} rows for ${events.n} events`);
+  if (database.dialect === 'sqlite') {
+    // The per-day value counts (migration 010) the management page's count adds up.
+    const perDay = `SELECT event_value, ${sqliteDay('ts')} AS day, count(*) AS n FROM events GROUP BY 1, 2`;
+    const stored = 'SELECT event_value, day, n FROM event_value_days';
+    const off = (
+      await sql<{ n: number }>`SELECT count(*) AS n FROM (
+        SELECT event_value, day FROM (${sql.raw(perDay)} EXCEPT ${sql.raw(stored)})
+        UNION SELECT event_value, day FROM (${sql.raw(stored)} EXCEPT ${sql.raw(perDay)}))`.execute(db)
+    ).rows[0]!;
+    checks.push('event counts per value and day match the events');
+    if (Number(off.n) > 0) problems.push(`${off.n} per-day value counts (value and day) differ from the events`);
+  }
   return { ok: problems.length === 0, checks, problems };
 }

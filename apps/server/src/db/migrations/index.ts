@@ -7,6 +7,7 @@ import * as m004 from './004-aux-data-search.js';
 import * as m005 from './005-template-button-color.js';
 import * as m006 from './006-accounts.js';
 import * as m009 from './009-audit-filters.js';
+import * as m010 from './010-search-at-scale.js';
 import * as m011 from './011-event-csv-shapes.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
@@ -23,6 +24,7 @@ const ordered: Array<[string, DialectMigration]> = [
   ['005-template-button-color', m005],
   ['006-accounts', m006],
   ['009-audit-filters', m009],
+  ['010-search-at-scale', m010],
   ['011-event-csv-shapes', m011],
 ];
 

@@ -51,7 +51,7 @@ export class EventAuxDataRepository {
     source: string,
     window: { lo: number; hi: number },
   ): Promise<Array<{ event_id: string; ts: number; data_array: string }>> {
-    // CROSS JOIN keeps SQLite on the lowering's time range (events_ts_idx, already in order) with
+    // CROSS JOIN keeps SQLite on the lowering's time range (events_ts_value_idx, already in order) with
     // one (event_id, data_source) lookup per event, instead of every record of the source in the
     // database; PostgreSQL plans it as an inner join.
     return this.db

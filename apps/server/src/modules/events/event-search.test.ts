@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { sql, type Kysely } from 'kysely';
+import { Migrator, sql, type Kysely, type MigrationProvider } from 'kysely';
 import { migrateToLatest } from '../../db/database.js';
 import { migrationsFor } from '../../db/migrations/index.js';
 import type { DB } from '../../db/schema.js';
@@ -7,6 +7,9 @@ import { engines, openTestDatabase } from '../../../test/test-app.js';
 import { insertEvents } from '../../../test/factories-events.js';
 import { buildEventFilter, globalWindow } from './event-filter.js';
 import { EventSearch } from './event-search.js';
+import { EventsRepository } from './events.repository.js';
+import { eventDayMs } from '../../db/migrations/010-search-at-scale.js';
+import { checkIntegrity } from '../../services/integrity.service.js';
 
 /**
  * The search indexes themselves: what the migration builds from events already stored, how the
@@ -120,16 +123,97 @@ describe.each(engines)('event search indexes on %s', (engine) => {
         expect(plans.fulltextPage).toMatch(/SCAN events_fts VIRTUAL TABLE/);
         expect(plans.fulltextPage).not.toMatch(/TEMP B-TREE/);
         expect(plans.fulltextCount).toMatch(/SCAN events_fts VIRTUAL TABLE/);
-        expect(plans.hiddenPage).toMatch(/USING INDEX events_ts_idx/);
+        expect(plans.hiddenPage).toMatch(/USING INDEX events_ts_value_idx/);
         expect(plans.hiddenCount).toMatch(/USING COVERING INDEX events_value_ts_idx/);
       } else {
         // With the value list too, PostgreSQL may pick either index by its statistics; alone, the term uses trigrams.
         expect(await search.explain(await resolve(search, { fulltext: ['octopus'] }), 'count')).toMatch(
           /event_search_doc_trgm_idx/,
         );
-        expect(plans.hiddenPage).toMatch(/events_ts_idx|events_value_ts_idx/);
+        expect(plans.hiddenPage).toMatch(/events_ts_value_idx|events_value_ts_idx/);
         expect(plans.hiddenCount).toMatch(/events_value_ts_idx/);
       }
     });
+  });
+  it('counts value-only filters exactly across days, before 1970 and after inserts, edits and deletes', async () => {
+    const database = await open();
+    const migrations = migrationsFor(database.dialect);
+    if (database.schema) await database.db.schema.createSchema(database.schema).ifNotExists().execute();
+    // Events stored before migration 010 are counted by its backfill; later ones by the triggers.
+    const day = eventDayMs;
+    const provider: MigrationProvider = { getMigrations: async () => migrations };
+    const migrator = new Migrator({
+      db: database.db,
+      provider,
+      ...(database.schema ? { migrationTableSchema: database.schema } : {}),
+    });
+    expect((await migrator.migrateTo('009-audit-filters')).error).toBeUndefined();
+    const stored = await insertEvents(
+      database.db,
+      Array.from({ length: 40 }, (_, i) => ({
+        ts: -3 * day + i * Math.floor(day / 5) + 7,
+        event_value: i % 3 ? 'ASNAP' : i % 2 ? 'FISH' : 'CORAL',
+      })),
+    );
+    await migrateToLatest(database);
+    const db = database.db;
+    const later = await insertEvents(
+      db,
+      Array.from({ length: 30 }, (_, i) => ({
+        ts: 2 * day + i * Math.floor(day / 4) - 1,
+        event_value: i % 4 ? 'ASNAP' : 'FISH',
+      })),
+    );
+    await db.updateTable('events').set({ event_value: 'CORAL' }).where('id', '=', later[0]!).execute();
+    await db
+      .updateTable('events')
+      .set({ ts: 9 * day })
+      .where('id', '=', stored[1]!)
+      .execute();
+    await db.deleteFrom('events').where('id', 'in', [stored[0]!, later[5]!]).execute();
+    const search = new EventSearch(db, database.dialect);
+    const all = await db.selectFrom('events').select(['ts', 'event_value']).execute();
+    const windows: Array<[number, number]> = [
+      [0, Date.now()],
+      [-5 * day, 20 * day],
+      [-3 * day + 8, 3 * day - 2],
+      [-day, -1],
+      [day / 2, day / 2 + 10],
+      [2 * day - 1, 8 * day],
+    ];
+    for (const [lo, hi] of windows) {
+      for (const value of [undefined, ['!ASNAP'], ['FISH'], ['CORAL', 'FISH']]) {
+        const resolved = await search.resolve(
+          buildEventFilter({ value, startTS: lo, stopTS: hi }, { lo: -10 * day, hi: Date.now() }, 'substring'),
+        );
+        const expected = all.filter(
+          (e) =>
+            e.ts >= lo &&
+            e.ts <= hi &&
+            (value === undefined ||
+              (value[0] === '!ASNAP' ? e.event_value !== 'ASNAP' : value.includes(e.event_value))),
+        ).length;
+        expect(await search.count(resolved), `${value?.join(',') ?? 'all'} in [${lo}, ${hi}]`).toBe(expected);
+      }
+    }
+    if (database.dialect === 'sqlite') {
+      const hidden = await search.resolve(buildEventFilter({ value: ['!ASNAP'] }, globalWindow(), 'substring'));
+      const plan = await search.explain(hidden, 'count');
+      expect(plan).toMatch(/SEARCH d USING PRIMARY KEY \(event_value=\? AND day>\? AND day<\?\)/);
+      expect(plan).not.toMatch(/SCAN e\b|SCAN events/);
+      // Rows with no events left are removed, not kept at zero.
+      const zero = await sql<{ n: number }>`SELECT count(*) AS n FROM event_value_days WHERE n <= 0`.execute(db);
+      expect(zero.rows[0]!.n).toBe(0);
+      expect((await checkIntegrity(database)).problems).toEqual([]);
+      await sql`UPDATE event_value_days SET n = n + 1 WHERE event_value = 'FISH' AND day = 2`.execute(db);
+      expect((await checkIntegrity(database)).problems).toEqual([
+        '1 per-day value counts (value and day) differ from the events',
+      ]);
+    }
+    // A wipe empties the counts with the events.
+    await new EventsRepository(db).deleteAll(database.dialect);
+    const none = await search.resolve(buildEventFilter({ value: ['!ASNAP'] }, globalWindow(), 'substring'));
+    expect(await search.count(none)).toBe(0);
+    if (database.dialect === 'sqlite') expect((await checkIntegrity(database)).problems).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { Dialect } from '../../db/database.js';
 import { searchKeyRange } from '../../db/migrations/002-event-search.js';
+import { eventDay, eventDayMs } from '../../db/migrations/010-search-at-scale.js';
 import type { DB } from '../../db/schema.js';
 import { parseJson } from '../../lib/json.js';
 import type { EventFilter } from './event-filter.js';
@@ -422,7 +423,32 @@ export class EventSearch {
       ${EventSearch.orderBy(opts.order)} LIMIT ${opts.limit} OFFSET ${opts.offset}`;
   }
 
+  /**
+   * SQLite, a count with no condition but values (the management page as it opens: `!ASNAP`):
+   * the whole days inside the window from `event_value_days` (migration 010), the partial days at
+   * its two edges from the (event_value, ts) index. Null when the filter has other conditions or
+   * the window holds no whole day.
+   */
+  private dayCountQuery(resolved: ResolvedFilter): RawBuilder<{ n: number | string }> | null {
+    const { filter } = resolved;
+    if (this.dialect !== 'sqlite') return null;
+    if (filter.fulltext.length > 0 || filter.authors.length > 0 || filter.freetext.length > 0) return null;
+    if (resolved.valueTerms || resolved.datasourceList || resolved.datasourceTerms) return null;
+    const firstDay = eventDay(filter.lo) + 1;
+    const lastDay = eventDay(filter.hi) - 1;
+    if (lastDay < firstDay) return null;
+    const list = resolved.valueList;
+    const days = list ? sql`AND d.event_value IN (${sql.join(list)})` : sql``;
+    const edge = (lo: number, hi: number) =>
+      sql`(SELECT count(*) FROM events e WHERE e.ts >= ${lo} AND e.ts <= ${hi}${list ? sql` AND e.event_value IN (${sql.join(list)})` : sql``})`;
+    return sql`SELECT
+      (SELECT coalesce(sum(d.n), 0) FROM event_value_days d WHERE d.day >= ${firstDay} AND d.day <= ${lastDay} ${days})
+      + ${edge(filter.lo, firstDay * eventDayMs - 1)} + ${edge((lastDay + 1) * eventDayMs, filter.hi)} AS n`;
+  }
+
   private countQuery(resolved: ResolvedFilter): RawBuilder<{ n: number | string }> {
+    const days = this.dayCountQuery(resolved);
+    if (days) return days;
     const plan = this.ftsPlan(resolved);
     if (plan) return sql`SELECT count(*) AS n FROM ${this.ftsHits(resolved, plan)}`;
     const pg = this.pgSearch(resolved);

@@ -63,9 +63,9 @@ export class EventsRepository {
   }
 
   /**
-   * Removes every event and aux record. On SQLite the search index is emptied first, so the
-   * per-row delete triggers find nothing to unindex (a wipe of a million events stays quick);
-   * the CSV shape links (migration 011) likewise.
+   * Removes every event and aux record. On SQLite the search index and the per-day value counts
+   * are emptied first, so the per-row delete triggers find nothing to unindex or count down (a
+   * wipe of a million events stays quick); the CSV shape links (migration 011) likewise.
    */
   async deleteAll(dialect: Dialect): Promise<void> {
     await sql`DELETE FROM event_csv_shapes`.execute(this.db);
@@ -77,6 +77,7 @@ export class EventsRepository {
     if (dialect === 'sqlite') {
       await sql`INSERT INTO events_fts(events_fts) VALUES ('delete-all')`.execute(this.db);
       await sql`DELETE FROM event_search`.execute(this.db);
+      await sql`DELETE FROM event_value_days`.execute(this.db);
     }
     await this.db.deleteFrom('events').execute();
   }
