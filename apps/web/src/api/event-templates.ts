@@ -6,7 +6,8 @@ import {
   type UpdateEventTemplate,
 } from '@bathylog/shared';
 import { z } from 'zod';
-import { api, getList } from './client';
+import { api } from './client';
+import { fetchEventTemplates } from './event-templates-list';
 
 /** Event template calls (seed 000 §7, client-behaviour §14). */
 export const eventTemplateKeys = {
@@ -16,11 +17,12 @@ export const eventTemplateKeys = {
 
 const templateListSchema = z.array(eventTemplateSchema);
 
-/** All templates the caller may use, sorted by event_name; 404 = none. */
-export async function getEventTemplates(signal?: AbortSignal): Promise<EventTemplate[]> {
-  return templateListSchema.parse(
-    await getList<EventTemplate>('event_templates', { query: { sort: 'event_name' }, signal }),
-  );
+/** All templates the caller may use, sorted by event_name; 404 = none. `answer`: that GET, if already sent. */
+export async function getEventTemplates(
+  signal?: AbortSignal,
+  answer: Promise<unknown[]> = fetchEventTemplates(signal),
+): Promise<EventTemplate[]> {
+  return templateListSchema.parse(await answer);
 }
 
 /** Answers the new template's id. */
@@ -44,8 +46,17 @@ export async function deleteAllNonSystemEventTemplates(): Promise<void> {
 }
 
 /** The template list query, shared by useEventTemplates and the console's prefetch (app/first-screen.ts). */
-export function eventTemplatesQuery() {
-  return queryOptions({ queryKey: eventTemplateKeys.list(), queryFn: ({ signal }) => getEventTemplates(signal) });
+/** `answer`: the GET the first screen already sent, checked by the first fetch only. */
+export function eventTemplatesQuery(answer?: Promise<unknown[]>) {
+  let sent = answer;
+  return queryOptions({
+    queryKey: eventTemplateKeys.list(),
+    queryFn: ({ signal }) => {
+      const first = sent;
+      sent = undefined;
+      return getEventTemplates(signal, first);
+    },
+  });
 }
 
 export function useEventTemplates(opts: { enabled?: boolean } = {}) {
