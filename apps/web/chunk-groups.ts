@@ -1,4 +1,5 @@
 import type { Plugin } from 'vite';
+import { earlyGetsScript } from './src/api/early-gets.ts';
 
 /**
  * The lazily loaded modules whose code is heavy and needed by few screens (Leaflet, uPlot, the
@@ -69,14 +70,16 @@ export function chunkGroups(): Plugin {
         queue.push(...(info(id)?.importedIds ?? []));
       }
     },
-    // A stored session's first screen needs the app chunk: fetched beside the entry, not after it.
+    // A stored session's first screen needs the app chunk and its first GETs (src/api/early-gets.ts):
+    // sent beside the entry, not after it.
     transformIndexHtml: {
       order: 'post',
       handler(_html, ctx) {
         const chunk = Object.values(ctx.bundle ?? {}).find((c) => c.type === 'chunk' && c.name === 'app');
         if (chunk?.type !== 'chunk') return;
         const css = [...(chunk.viteMetadata?.importedCss ?? [])].map((f) => base + f);
-        return [{ tag: 'script', injectTo: 'head', children: sessionPreload(base + chunk.fileName, css) }];
+        const script = `${earlyGetsScript()};${sessionPreload(base + chunk.fileName, css)}`;
+        return [{ tag: 'script', injectTo: 'head', children: script }];
       },
     },
   };
@@ -93,7 +96,7 @@ export function sessionPreload(js: string, css: string[]): string {
     { rel: 'modulepreload', href: js, crossOrigin: '' },
   ];
   return (
-    `if(/(^|;\\s*)token=/.test(document.cookie))for(const l of ${JSON.stringify(links)})` +
+    `if(/(^|;\\s*)token=[^;]/.test(document.cookie))for(const l of ${JSON.stringify(links)})` +
     'document.head.appendChild(Object.assign(document.createElement("link"),l))'
   );
 }

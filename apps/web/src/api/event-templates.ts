@@ -6,8 +6,7 @@ import {
   type UpdateEventTemplate,
 } from '@bathylog/shared';
 import { z } from 'zod';
-import { api } from './client';
-import { fetchEventTemplates } from './event-templates-list';
+import { api, getList } from './client';
 
 /** Event template calls (seed 000 §7, client-behaviour §14). */
 export const eventTemplateKeys = {
@@ -17,12 +16,11 @@ export const eventTemplateKeys = {
 
 const templateListSchema = z.array(eventTemplateSchema);
 
-/** All templates the caller may use, sorted by event_name; 404 = none. `answer`: that GET, if already sent. */
-export async function getEventTemplates(
-  signal?: AbortSignal,
-  answer: Promise<unknown[]> = fetchEventTemplates(signal),
-): Promise<EventTemplate[]> {
-  return templateListSchema.parse(await answer);
+/** All templates the caller may use, sorted by event_name; 404 = none. */
+export async function getEventTemplates(signal?: AbortSignal): Promise<EventTemplate[]> {
+  return templateListSchema.parse(
+    await getList<EventTemplate>('event_templates', { query: { sort: 'event_name' }, signal }),
+  );
 }
 
 /** Answers the new template's id. */
@@ -46,17 +44,8 @@ export async function deleteAllNonSystemEventTemplates(): Promise<void> {
 }
 
 /** The template list query, shared by useEventTemplates and the console's prefetch (app/first-screen.ts). */
-/** `answer`: the GET the first screen already sent, checked by the first fetch only. */
-export function eventTemplatesQuery(answer?: Promise<unknown[]>) {
-  let sent = answer;
-  return queryOptions({
-    queryKey: eventTemplateKeys.list(),
-    queryFn: ({ signal }) => {
-      const first = sent;
-      sent = undefined;
-      return getEventTemplates(signal, first);
-    },
-  });
+export function eventTemplatesQuery() {
+  return queryOptions({ queryKey: eventTemplateKeys.list(), queryFn: ({ signal }) => getEventTemplates(signal) });
 }
 
 export function useEventTemplates(opts: { enabled?: boolean } = {}) {

@@ -1,6 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { profileQuery } from '../api/auth';
-import { fetchEventTemplates } from '../api/event-templates-list';
 import { currentToken } from '../lib/session';
 import { loadFooterStatus } from './layout/footer';
 import { loadHeaderMenus } from './layout/header';
@@ -24,10 +23,7 @@ export function startFirstScreen(queryClient: QueryClient, pathname: string): vo
   void loadFooterStatus();
   if (pathname !== '/') return;
   void loadHomeRoute();
-  // The GET goes now; its answer is checked once the module with the schema has arrived.
-  const templates = fetchEventTemplates();
-  templates.catch(() => undefined);
   void import('../api/event-templates').then(({ eventTemplatesQuery }) =>
-    queryClient.prefetchQuery(eventTemplatesQuery(templates)),
+    queryClient.prefetchQuery(eventTemplatesQuery()),
   );
 }
