@@ -38,13 +38,20 @@ export function iconMasks(webRoot: string) {
     OnceExit(root: CssNode) {
       if (!iconFont.test(root.source?.input.file ?? '')) return;
       root.walkAtRules?.('font-face', (rule) => rule.remove());
+      let base = false;
       root.walkRules?.((rule) => {
         const selectors = rule.selector!.split(',').map((s) => s.trim());
         if (selectors.includes('.bi::before')) {
+          if (base) return; // the forced-colours rule below
+          base = true;
           rule.removeAll!();
           rule.append!(
             'display:inline-block;width:1em;height:1em;content:"";vertical-align:-.125em;' +
               'background-color:currentColor;mask:var(--bi-svg) center/100% 100% no-repeat',
+          );
+          // Forced colours (Windows high contrast) would paint the mask in the page's background.
+          rule.after!(
+            '@media (forced-colors:active){.bi::before{forced-color-adjust:none;background-color:CanvasText}}',
           );
           return;
         }
@@ -68,4 +75,5 @@ interface CssNode {
   remove: () => void;
   removeAll?: () => void;
   append?: (css: string) => void;
+  after?: (css: string) => void;
 }
