@@ -1,5 +1,7 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { chunkGroups } from './chunk-groups.ts';
+import { iconMasks } from './icon-masks.ts';
 import { precompress } from './precompress.ts';
 import { pruneCss } from './prune-css.ts';
 
@@ -7,9 +9,11 @@ import { pruneCss } from './prune-css.ts';
 const server = process.env.BATHYLOG_DEV_SERVER ?? 'http://localhost:8000';
 
 export default defineConfig(({ command }) => ({
-  plugins: [react(), precompress()],
-  css: { postcss: { plugins: command === 'build' ? [pruneCss(import.meta.dirname)] : [] } },
-  // The manifest lets scripts/check-bundle-budget.mjs follow each route's chunks.
+  plugins: [react(), chunkGroups(), precompress()],
+  css: {
+    postcss: { plugins: command === 'build' ? [pruneCss(import.meta.dirname), iconMasks(import.meta.dirname)] : [] },
+  },
+  // The manifest lets scripts/check-bundle-budget.mjs follow each chunk's imports.
   // No modulepreload polyfill: every browser the client supports has modulepreload.
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, manifest: true, modulePreload: { polyfill: false } },
   server: {

@@ -1,13 +1,13 @@
 import { isErrorBody, messages } from '@bathylog/shared';
 import { currentToken, replaceToken, reportSessionEnded } from '../lib/session';
+import { apiRoot, serverRoot, takeEarlyGet } from './early-gets';
 
 /** Header of a renewed session token (issue 11). */
 export const renewedTokenHeader = 'x-bathylog-token';
 const sessionEndMessages: readonly string[] = [messages.sessionExpired, messages.tokenRevoked];
 
 /** Where the server lives: same origin as the page (the server also serves the client). */
-export const serverRoot = '/sealog-server';
-export const apiRoot = `${serverRoot}/api/v1`;
+export { apiRoot, serverRoot };
 
 export const networkErrorMessage = 'Unable to connect to server';
 
@@ -105,15 +105,19 @@ export async function request<T = unknown>(path: string, opts: RequestOptions = 
     body = JSON.stringify(opts.body);
   }
   const url = `${opts.base ?? apiRoot}/${path.replace(/^\//, '')}${toQueryString(opts.query)}`;
+  // A GET index.html already sent for the first screen (early-gets.ts) is answered from there.
+  const early = (opts.method ?? 'GET') === 'GET' && opts.auth !== false ? takeEarlyGet(url) : undefined;
   let res: Response;
   try {
-    res = await fetch(url, {
-      method: opts.method ?? 'GET',
-      headers,
-      body,
-      signal: opts.signal,
-      credentials: 'same-origin',
-    });
+    res =
+      (await early) ??
+      (await fetch(url, {
+        method: opts.method ?? 'GET',
+        headers,
+        body,
+        signal: opts.signal,
+        credentials: 'same-origin',
+      }));
   } catch (err) {
     if (err instanceof DOMException && err.name === 'AbortError') throw err;
     throw new ApiError(0, networkErrorMessage);

@@ -1,0 +1,46 @@
+/*
+ * The GETs a stored session's first screen needs, sent by an inline script of index.html while the
+ * page is still being parsed (issue 13: a ship's link has 600 ms round trips, and the scripts take
+ * a second to cross it). The build writes the script (apps/web/chunk-groups.ts, from the lists
+ * below); request() in client.ts takes each answer once instead of asking again. This module
+ * imports nothing: the build reads it too.
+ */
+
+export const serverRoot = '/sealog-server';
+export const apiRoot = `${serverRoot}/api/v1`;
+
+/**
+ * By page, the URLs (as request() builds them) sent early: on every page the profile (the
+ * session check); on the console (`/`) its templates too.
+ */
+export const earlyGets: { all: string[]; byPath: Record<string, string[]> } = {
+  all: [`${apiRoot}/auth/profile`],
+  byPath: { '/': [`${apiRoot}/event_templates?sort=event_name`] },
+};
+
+/** Where the inline script leaves the answers: URL → the fetch's promise. */
+export const earlyGetsGlobal = '__bathylogEarlyGets';
+
+/**
+ * The inline script: with a `token` cookie (lib/session.ts), a fetch for each early URL of this
+ * page, with the headers request() sends.
+ */
+export function earlyGetsScript(): string {
+  return (
+    `(()=>{const m=/(?:^|;\\s*)token=([^;]+)/.exec(document.cookie);if(!m)return;` +
+    `const g=${JSON.stringify(earlyGets)},h={Accept:"application/json",Authorization:"Bearer "+decodeURIComponent(m[1])},` +
+    `s=window.${earlyGetsGlobal}={};` +
+    `for(const u of g.all.concat(g.byPath[location.pathname]||[]))` +
+    `s[u]=fetch(u,{headers:h,credentials:"same-origin"}).catch(()=>null)})()`
+  );
+}
+
+/** The early answer for a GET of `url`, once; undefined when none was sent (or it was taken). */
+export function takeEarlyGet(url: string): Promise<Response | null> | undefined {
+  const sent = (window as unknown as Record<string, Record<string, Promise<Response | null>> | undefined>)[
+    earlyGetsGlobal
+  ];
+  const answer = sent?.[url];
+  if (answer) delete sent[url];
+  return answer;
+}
