@@ -84,7 +84,8 @@ describe.each(engines)('aux-data search index on %s', (engine) => {
       database.db,
       eventIds.map((id, i) => (i % 2 ? navData(id, i) : framegrabData(id, i))),
     );
-    if (database.dialect === 'postgres') await sql`ANALYZE events, event_aux_data, event_aux_search`.execute(database.db);
+    if (database.dialect === 'postgres')
+      await sql`ANALYZE events, event_aux_data, event_aux_search`.execute(database.db);
     await database.db.transaction().execute(async (trx) => {
       // A small table makes PostgreSQL prefer a sequential scan; the question is whether the index can serve.
       if (database.dialect === 'postgres') await sql`SET LOCAL enable_seqscan = off`.execute(trx);
