@@ -33,7 +33,7 @@ import {
   type Output,
   type RecordIdFields,
 } from '../events/event-output.js';
-import { EventQueries, pageMax, type EventScope } from '../events/event-queries.js';
+import { EventQueries, keysetWalk, pageMax, type EventScope, type Keyset } from '../events/event-queries.js';
 import type { ResolvedFilter } from '../events/event-search.js';
 import { EventsRepository } from '../events/events.repository.js';
 import { RecordIds } from '../events/record-windows.repository.js';
@@ -90,29 +90,17 @@ export class EventExportsService {
   }
 
   /** The fast path's keyset walk: chunks of rows read by `read` (offset on the first only). */
-  private walk<T extends { id: string; ts: number }>(
+  private walk<T extends Keyset>(
     resolved: ResolvedFilter,
     page: { offset: number; limit: number | undefined },
     read: (where: RawBuilder<boolean>, offset: number, limit: number) => Promise<T[]>,
-  ): () => AsyncGenerator<T[]> {
+  ): ChunkSource<T> {
+    if (resolved.none) return async function* () {};
     const search = this.queries.search;
-    return async function* () {
-      if (resolved.none) return;
-      let after: { ts: number; id: string } | undefined;
-      let skip = page.offset;
-      let remaining = page.limit ?? Number.POSITIVE_INFINITY;
-      while (remaining > 0) {
-        const take = Math.min(chunkSize, remaining);
-        const rows = await read(search.keysetWhere(resolved, after), skip, take);
-        if (rows.length === 0) return;
-        yield rows;
-        remaining -= rows.length;
-        if (rows.length < take) return;
-        skip = 0;
-        const last = rows[rows.length - 1]!;
-        after = { ts: last.ts, id: last.id };
-      }
-    };
+    return keysetWalk(page, chunkSize, async (after, skip, take) => {
+      const rows = await read(search.keysetWhere(resolved, after), skip, take);
+      return { out: rows, n: rows.length, ...(rows.length ? { last: rows[rows.length - 1]! } : {}) };
+    });
   }
 
   /** One event the slow way (stored text the fast path does not embed as is), as before. */
@@ -144,23 +132,17 @@ export class EventExportsService {
     const search = this.queries.search;
     const rowsOf = (where: RawBuilder<boolean>, offset: number, limit: number) =>
       this.jsonLines(resolved, { offset, limit }, recordIds, where);
+    if (resolved.none) return async function* () {};
+    const runs = keysetWalk(page, chunkSize, async (after, skip, take) => {
+      const where = search.keysetWhere(resolved, after);
+      const chunk = await repo.jsonText(where, skip, take, idsCase);
+      const out: Array<string | Buffer> = [];
+      if (chunk.slow === 0 && chunk.body !== null) out.push(chunk.body);
+      else for await (const lines of rowsOf(where, skip, take)()) if (lines.length > 0) out.push(lines.join(','));
+      return { out, n: chunk.n, last: { ts: chunk.lastTs, id: chunk.lastId } };
+    });
     return async function* () {
-      if (resolved.none) return;
-      let after: { ts: number; id: string } | undefined;
-      let skip = page.offset;
-      let remaining = page.limit ?? Number.POSITIVE_INFINITY;
-      while (remaining > 0) {
-        const take = Math.min(chunkSize, remaining);
-        const where = search.keysetWhere(resolved, after);
-        const chunk = await repo.jsonText(where, skip, take, idsCase);
-        if (chunk.n === 0) return;
-        if (chunk.slow === 0 && chunk.body !== null) yield chunk.body;
-        else for await (const lines of rowsOf(where, skip, take)()) if (lines.length > 0) yield lines.join(',');
-        remaining -= chunk.n;
-        if (chunk.n < take) return;
-        skip = 0;
-        after = { ts: chunk.lastTs, id: chunk.lastId };
-      }
+      for await (const out of runs()) yield* out;
     };
   }
 

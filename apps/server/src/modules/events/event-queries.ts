@@ -12,6 +12,40 @@ import { RecordIds, RecordWindowsRepository, type RecordKind, type RecordWindow 
 export const pageMax = 1000;
 const chunkSize = 1000;
 
+/** Where a keyset walk over (ts, id) stands: after this row. */
+export interface Keyset {
+  ts: number;
+  id: string;
+}
+
+/**
+ * A keyset walk in chunks of `size`: `read` gets the position after the previous chunk's last
+ * row, the rows to skip (the page's offset, on the first chunk only) and how many to take; it
+ * answers what to yield, how many rows it read and the last one. Stops at the page's limit or
+ * at a short chunk.
+ */
+export function keysetWalk<T>(
+  page: { offset: number; limit: number | undefined },
+  size: number,
+  read: (after: Keyset | undefined, skip: number, take: number) => Promise<{ out: T[]; n: number; last?: Keyset }>,
+): ChunkSource<T> {
+  return async function* () {
+    let after: Keyset | undefined;
+    let skip = page.offset;
+    let remaining = page.limit ?? Number.POSITIVE_INFINITY;
+    while (remaining > 0) {
+      const take = Math.min(size, remaining);
+      const chunk = await read(after, skip, take);
+      if (chunk.n === 0) return;
+      if (chunk.out.length > 0) yield chunk.out;
+      remaining -= chunk.n;
+      if (chunk.n < take || !chunk.last) return;
+      skip = 0;
+      after = chunk.last;
+    }
+  };
+}
+
 /** Which events a list route covers: all of them (1970..now) or one cruise's or lowering's window. */
 export type EventScope = { kind: 'all' } | { kind: RecordKind; id: string };
 
@@ -127,22 +161,10 @@ export function eventChunks(
       }
     };
   }
-  return async function* () {
-    let after: { ts: number; id: string } | undefined;
-    let skip = offset;
-    let remaining = limit ?? Number.POSITIVE_INFINITY;
-    while (remaining > 0) {
-      const take = Math.min(chunkSize, remaining);
-      const rows = await search.chunk(resolved, { order: opts.order, after, offset: skip, limit: take });
-      if (rows.length === 0) return;
-      yield rows;
-      remaining -= rows.length;
-      if (rows.length < take) return;
-      skip = 0;
-      const last = rows[rows.length - 1]!;
-      after = { ts: last.ts, id: last.id };
-    }
-  };
+  return keysetWalk({ offset, limit }, chunkSize, async (after, skip, take) => {
+    const rows = await search.chunk(resolved, { order: opts.order, after, offset: skip, limit: take });
+    return { out: rows, n: rows.length, ...(rows.length ? { last: rows[rows.length - 1]! } : {}) };
+  });
 }
 
 export function groupByEvent(rows: readonly AuxRow[]): Map<string, AuxRow[]> {
