@@ -57,7 +57,15 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function createTestApp(engine: 'sqlite' | 'postgres', overrides: ConfigInput = {}): Promise<TestApp> {
+/**
+ * A server for tests, not listening. `shared`: a database opened by the test (several servers on
+ * one PostgreSQL schema); it is closed, not dropped, with the server.
+ */
+export async function createTestApp(
+  engine: 'sqlite' | 'postgres',
+  overrides: ConfigInput = {},
+  shared?: Database,
+): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bathylog-test-'));
   const config = loadConfig(
     {},
@@ -78,7 +86,7 @@ export async function createTestApp(engine: 'sqlite' | 'postgres', overrides: Co
       ...overrides,
     },
   );
-  const { database, drop } = await openTestDatabase(engine);
+  const { database, drop } = shared ? { database: shared, drop: () => shared.close() } : await openTestDatabase(engine);
   const { app, ctx, routes } = await buildApp({ config, database, logger: false });
   await app.ready();
   const api: TestApp['api'] = (method, url, opts = {}) =>

@@ -1,11 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CustomVar } from '@bathylog/shared';
 import { createTestApp, engines, type TestApp } from '../../../test/test-app.js';
-import { buildApp } from '../../app.js';
-import { loadConfig } from '../../config.js';
 import { openDatabase } from '../../db/database.js';
 import { LocalBus } from '../../realtime/bus.js';
 import { systemIds } from '../../seed/system.js';
@@ -142,37 +137,15 @@ const url = process.env.TEST_DATABASE_URL;
  */
 describe.skipIf(!url)('the cached custom vars across servers on one PostgreSQL database', () => {
   const schema = `t_cvcache_${process.pid}_${Date.now().toString(36)}`;
-  const dirs: string[] = [];
 
   afterEach(async () => {
     vi.useRealTimers();
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
     const admin = openDatabase({ url: url!, poolSize: 1 });
     await admin.db.schema.dropSchema(schema).ifExists().cascade().execute();
     await admin.close();
   });
 
-  const server = async () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bathylog-cvcache-'));
-    dirs.push(dataDir);
-    const config = loadConfig(
-      {},
-      {
-        mode: 'production',
-        adminPassword: 'demo',
-        dataDir,
-        secret: 'test-secret',
-        logLevel: 'silent',
-        asnap: { enabled: false },
-        freeSpaceIntervalSeconds: 0,
-        webDir: path.join(dataDir, 'no-client'),
-      },
-    );
-    const database = openDatabase({ url: url!, schema, poolSize: 2 });
-    const { app } = await buildApp({ config, database, logger: false });
-    await app.ready();
-    return { app, close: async () => (await app.close(), await database.close()) };
-  };
+  const server = () => createTestApp('postgres', {}, openDatabase({ url: url!, schema, poolSize: 2 }));
 
   it('a PATCH through server A shows on server B without waiting for the lifetime', async () => {
     const a = await server();
