@@ -51,14 +51,21 @@ function isExpired(claims: TokenClaims): boolean {
   return claims.exp !== undefined && claims.exp <= nowSeconds();
 }
 
+/**
+ * What `verifyToken` answers for a token whose signature was checked before under this secret
+ * (tests and a changed secret use others), without waiting; undefined for any other token.
+ */
+export function verifiedTokenIfKnown(token: string, secret: string): VerifyResult | undefined {
+  const known = verified.get(token);
+  if (known?.secret !== secret) return undefined;
+  return isExpired(known.claims) ? { ok: false, reason: 'expired' } : { ok: true, claims: known.claims };
+}
+
 /** Distinguishes the Sealog failure texts (missing, bad format, bad signature) and an expired session. */
 export async function verifyToken(token: string | undefined | null, secret: string): Promise<VerifyResult> {
   if (!token) return { ok: false, reason: 'missing' };
-  const known = verified.get(token);
-  // Checked under this secret (tests and a changed secret use others).
-  if (known?.secret === secret) {
-    return isExpired(known.claims) ? { ok: false, reason: 'expired' } : { ok: true, claims: known.claims };
-  }
+  const known = verifiedTokenIfKnown(token, secret);
+  if (known) return known;
   if (token.split('.').length !== 3) return { ok: false, reason: 'missing' };
   let payload: Record<string, unknown>;
   try {

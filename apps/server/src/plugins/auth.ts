@@ -1,12 +1,13 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { hasAnyScope, messages, scopesForRoles, type Scope } from '@bathylog/shared';
 import { AppError, diskFullError } from '../lib/app-error.js';
 import { RateLimiter } from '../lib/rate-limiter.js';
-import { nowSeconds, verifyToken, type TokenClaims } from '../lib/jwt.js';
+import { nowSeconds, verifiedTokenIfKnown, verifyToken, type TokenClaims, type VerifyFailure } from '../lib/jwt.js';
 import type { AppContext } from '../context.js';
 import { issueSession } from '../modules/auth/tokens.js';
 import { hashDeviceKey, isDeviceKeyShaped } from '../modules/device-keys/device-key-format.js';
 import { DeviceKeysRepository, type DeviceKeyRecord } from '../modules/device-keys/device-keys.repository.js';
+import { userCache } from '../modules/users/user-cache.js';
 import { UsersRepository, type UserRecord } from '../modules/users/users.repository.js';
 
 /**
@@ -156,10 +157,38 @@ function sameRoles(a: readonly string[], b: readonly string[]): boolean {
   return true;
 }
 
+function tokenFailure(reason: VerifyFailure): AppError {
+  return unauthorized(
+    reason === 'missing'
+      ? messages.missingAuth
+      : reason === 'format'
+        ? messages.invalidTokenFormat
+        : reason === 'expired'
+          ? messages.sessionExpired
+          : messages.invalidToken,
+  );
+}
+
+/**
+ * The checks on a verified JWT's user, made on every request (Sealog §3.3): the user exists, is
+ * enabled, holds exactly the roles in the token, and the token is newer than the user's last
+ * revocation.
+ */
+function userCaller(claims: TokenClaims, user: UserRecord | undefined): AuthContext {
+  if (!user || user.disabled || claims.roles.length === 0 || !sameRoles(user.roles, claims.roles)) {
+    throw unauthorized(messages.invalidCredentials);
+  }
+  const isSession = claims.exp !== undefined;
+  if (claims.iat < (isSession ? user.sessions_valid_after : user.api_tokens_valid_after)) {
+    throw unauthorized(messages.tokenRevoked);
+  }
+  const scopes = scopesForRoles(user.roles);
+  return { user, claims, scopes, isAdmin: scopes.includes('admin'), key: null };
+}
+
 /**
  * Verifies a token as every REST request and websocket hello does. A device key is looked up by
- * its hash. A JWT: signature and expiry, then the user must exist, be enabled, hold exactly the
- * roles in the token (Sealog §3.3), and the token must be newer than the user's last revocation.
+ * its hash. A JWT: signature and expiry, then the checks of `userCaller`.
  */
 export async function authenticateToken(
   ctx: AppContext,
@@ -168,41 +197,36 @@ export async function authenticateToken(
 ): Promise<AuthContext> {
   if (token && isDeviceKeyShaped(token)) return authenticateKey(ctx, token, address);
   const result = await verifyToken(token, ctx.secret);
-  if (!result.ok) {
-    throw unauthorized(
-      result.reason === 'missing'
-        ? messages.missingAuth
-        : result.reason === 'format'
-          ? messages.invalidTokenFormat
-          : result.reason === 'expired'
-            ? messages.sessionExpired
-            : messages.invalidToken,
-    );
-  }
+  if (!result.ok) throw tokenFailure(result.reason);
   const users = new UsersRepository(ctx.database.db);
-  const user = await users.findForAuth(result.claims.id);
-  if (!user || user.disabled || result.claims.roles.length === 0 || !sameRoles(user.roles, result.claims.roles)) {
-    throw unauthorized(messages.invalidCredentials);
-  }
-  const isSession = result.claims.exp !== undefined;
-  if (result.claims.iat < (isSession ? user.sessions_valid_after : user.api_tokens_valid_after)) {
-    throw unauthorized(messages.tokenRevoked);
-  }
+  const auth = userCaller(result.claims, await users.findForAuth(result.claims.id));
   const now = Date.now();
-  if (now - user.last_login > lastLoginEveryMs) {
-    await bookkeeping(ctx, () => users.update(user.id, { last_login: now }));
-    user.last_login = now;
+  if (now - auth.user.last_login > lastLoginEveryMs) {
+    await bookkeeping(ctx, () => users.update(auth.user.id, { last_login: now }));
+    auth.user.last_login = now;
   }
-  const scopes = scopesForRoles(user.roles);
-  return { user, claims: result.claims, scopes, isAdmin: scopes.includes('admin'), key: null };
+  return auth;
+}
+
+/**
+ * `authenticateToken` without waiting, when it needs nothing it would wait for (issue 13: most
+ * requests of a session): a token whose signature was checked before and a user in the user
+ * cache, with no last-login mark due. The same checks, the same errors; undefined otherwise.
+ */
+function authenticateCached(ctx: AppContext, token: string | undefined): AuthContext | undefined {
+  if (!token || isDeviceKeyShaped(token)) return undefined;
+  const result = verifiedTokenIfKnown(token, ctx.secret);
+  if (!result) return undefined;
+  if (!result.ok) throw tokenFailure(result.reason);
+  const user = userCache.get(ctx.database.db, result.claims.id);
+  if (!user || Date.now() - user.last_login > lastLoginEveryMs) return undefined;
+  return userCaller(result.claims, user);
 }
 
 /** A browser session older than the renewal age gets a fresh token (sliding expiry). */
-async function renewIfDue(ctx: AppContext, auth: AuthContext): Promise<void> {
+function renewalDue(ctx: AppContext, auth: AuthContext): boolean {
   const { exp, iat } = auth.claims;
-  if (exp === undefined || auth.key) return;
-  if (nowSeconds() - iat < ctx.config.sessions.renewAfterSeconds) return;
-  auth.renewedToken = await issueSession(ctx, auth.user);
+  return exp !== undefined && !auth.key && nowSeconds() - iat >= ctx.config.sessions.renewAfterSeconds;
 }
 
 const writeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -218,30 +242,70 @@ function tooManyRequests(waitMs: number): AppError {
   );
 }
 
+/**
+ * Rate limits and authentication. Each route gets its own onRequest hook, made when the route is
+ * registered with what it needs (write or not, its `auth` and `scopes`), so a request reads no
+ * route options (each read of `request.routeOptions` builds a new object) and a route without
+ * either runs nothing. Call before any route is registered: encapsulated plugins inherit it.
+ */
 export function registerAuth(app: FastifyInstance, ctx: AppContext): void {
   const perAddress = new RateLimiter(ctx.config.writeRateLimit.perAddress);
   const perKey = new RateLimiter(ctx.config.writeRateLimit.perKey);
   app.decorateRequest('auth', null);
-  app.addHook('onRequest', async (request) => {
-    const isWrite = writeMethods.has(request.method) && request.url.startsWith('/sealog-server/');
-    if (isWrite) {
-      const wait = perAddress.take(request.ip);
-      if (wait > 0) throw tooManyRequests(wait);
-    }
-    const config = request.routeOptions.config;
-    if (!config?.auth) return;
-    const token = tokenFromRequest(request);
-    if (config.auth === 'optional' && !token) return;
-    request.auth = await authenticateToken(ctx, token, request.ip);
-    request.auth.route = `${request.method} ${request.routeOptions.url ?? request.url}`;
-    if (isWrite && request.auth.key) {
-      const wait = perKey.take(request.auth.key.id);
-      if (wait > 0) throw tooManyRequests(wait);
-    }
-    if (config.scopes && !hasAnyScope(request.auth.scopes, config.scopes)) {
-      throw new AppError('FORBIDDEN', messages.insufficientScope);
-    }
-    await renewIfDue(ctx, request.auth);
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const mayWrite = route.url.startsWith('/sealog-server/') && methods.some((m) => writeMethods.has(m));
+    const config = route.config as FastifyContextConfig | undefined;
+    const mode = config?.auth;
+    if (!mayWrite && !mode) return;
+    const scopes = config?.scopes;
+    const routeName = ` ${route.url}`;
+
+    /** What follows authentication; true when it is complete without waiting. */
+    const authorize = (request: FastifyRequest, auth: AuthContext, isWrite: boolean): boolean => {
+      request.auth = auth;
+      auth.route = request.method + routeName;
+      if (isWrite && auth.key) {
+        const wait = perKey.take(auth.key.id);
+        if (wait > 0) throw tooManyRequests(wait);
+      }
+      if (scopes && !hasAnyScope(auth.scopes, scopes)) throw new AppError('FORBIDDEN', messages.insufficientScope);
+      return !renewalDue(ctx, auth);
+    };
+
+    /** The checks that need no waiting; true when the request may go on at once. */
+    const checkNow = (request: FastifyRequest, isWrite: boolean, token: string | undefined): boolean => {
+      if (isWrite) {
+        const wait = perAddress.take(request.ip);
+        if (wait > 0) throw tooManyRequests(wait);
+      }
+      if (!mode || (mode === 'optional' && !token)) return true;
+      const cached = authenticateCached(ctx, token);
+      return cached !== undefined && authorize(request, cached, isWrite);
+    };
+
+    const hook: onRequestHookHandler = (request, _reply, done) => {
+      const isWrite = mayWrite && writeMethods.has(request.method);
+      const token = mode ? tokenFromRequest(request) : undefined;
+      let ready: boolean;
+      try {
+        ready = checkNow(request, isWrite, token);
+      } catch (err) {
+        return done(err as Error);
+      }
+      if (ready) return done();
+      void (async () => {
+        // Not in the caches, or a session due for renewal (then `request.auth` is set).
+        let auth = request.auth;
+        if (!auth) {
+          auth = await authenticateToken(ctx, token, request.ip);
+          if (authorize(request, auth, isWrite)) return;
+        }
+        auth.renewedToken = await issueSession(ctx, auth.user);
+      })().then(() => done(), done);
+    };
+    if (Array.isArray(route.onRequest)) route.onRequest = [...route.onRequest, hook];
+    else route.onRequest = route.onRequest ? [route.onRequest, hook] : [hook];
   });
   app.addHook('onSend', (request, reply, payload, done) => {
     if (request.auth?.renewedToken) reply.header(renewedTokenHeader, request.auth.renewedToken);
