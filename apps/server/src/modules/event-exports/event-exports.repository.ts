@@ -76,6 +76,19 @@ export class EventExportsRepository {
     return sql`'"' || replace(${text}, '"', '""') || '"'`;
   }
 
+  /**
+   * The rows of a chunk's query. PostgreSQL: without parallel workers (in a transaction of its
+   * own): for a chunk of a few thousand rows, starting workers and passing wide rows between
+   * processes cost several times the query itself (0.35 s instead of 0.02-0.07 s per chunk).
+   */
+  private async run<R>(query: RawBuilder<R>): Promise<R[]> {
+    if (this.dialect !== 'postgres' || this.db.isTransaction) return (await query.execute(this.db)).rows;
+    return this.db.transaction().execute(async (trx) => {
+      await sql`SET LOCAL max_parallel_workers_per_gather = 0`.execute(trx);
+      return (await query.execute(trx)).rows;
+    });
+  }
+
   private chunk<T>(select: RawBuilder<unknown>, where: RawBuilder<boolean>, offset: number, limit: number) {
     return sql<T>`SELECT ${select} FROM events e WHERE ${where} ORDER BY e.ts ASC, e.id ASC LIMIT ${limit} OFFSET ${offset}`;
   }
@@ -94,7 +107,7 @@ export class EventExportsRepository {
       '","event_value":' || ${this.quote(sql.ref('e.event_value'))} || ',"event_options":' || ${this.bareArray(sql.ref('e.event_options'))}
         || ',"event_free_text":' || ${this.quote(sql.ref('e.event_free_text'))} AS mid,
       ${aux} AS aux, ${this.quote(sql.ref('e.id'))} AS idq`;
-    const rows = (await this.chunk<JsonExportRow>(select, where, offset, limit).execute(this.db)).rows;
+    const rows = await this.run(this.chunk<JsonExportRow>(select, where, offset, limit));
     for (const row of rows) row.ts = Number(row.ts);
     return rows;
   }
@@ -128,14 +141,15 @@ export class EventExportsRepository {
     const slow = sql`CASE WHEN ${this.bareArray(options)} IS NULL OR ${bareAux} > 0 THEN 1 ELSE 0 END`;
     const chunk = sql`SELECT e.ts, e.id, ${line} AS line, ${slow} AS slow FROM events e WHERE ${where}
       ORDER BY e.ts ASC, e.id ASC LIMIT ${limit} OFFSET ${offset}`;
-    const query = pg
-      ? sql<{ body: string | null; n: string; slow: string; last_ts: string; last_id: string }>`
-        WITH c AS MATERIALIZED (${chunk})
-        SELECT string_agg(line, ',' ORDER BY ts, id) AS body, count(*) AS n, coalesce(sum(slow), 0) AS slow,
-          (SELECT ts FROM c ORDER BY ts DESC, id DESC LIMIT 1) AS last_ts,
-          (SELECT id FROM c ORDER BY ts DESC, id DESC LIMIT 1) AS last_id
-        FROM c`
-      : sql<{ body: Buffer | null; n: number; slow: number; last_ts: number; last_id: string }>`
+    if (pg) {
+      // The lines as rows, joined here: an aggregate would sort them again.
+      const rows = await this.run(sql<{ ts: string; id: string; line: string; slow: number }>`${chunk}`);
+      const last = rows[rows.length - 1];
+      const slowRows = rows.reduce((n, r) => n + Number(r.slow), 0);
+      const body = last ? rows.map((r) => r.line).join(',') : null;
+      return { body, n: rows.length, slow: slowRows, lastTs: Number(last?.ts ?? 0), lastId: last?.id ?? '' };
+    }
+    const query = sql<{ body: Buffer | null; n: number; slow: number; last_ts: number; last_id: string }>`
         WITH c AS MATERIALIZED (${chunk})
         SELECT CAST(group_concat(line, ',' ORDER BY ts, id) AS BLOB) AS body, count(*) AS n, coalesce(sum(slow), 0) AS slow,
           (SELECT ts FROM c ORDER BY ts DESC, id DESC LIMIT 1) AS last_ts,
@@ -157,7 +171,7 @@ export class EventExportsRepository {
       ',' || ${this.csvText(sql.ref('e.event_value'), true)} || ',' || ${this.csvText(sql.ref('e.event_author'), true)}
         || ',' || ${this.csvText(sql.ref('e.event_free_text'), true)} AS vaf,
       '[' || e.event_options || coalesce((SELECT ',' || ${agg} FROM event_aux_data a WHERE a.event_id = e.id), '') || ']' AS parts`;
-    const rows = (await this.chunk<CsvExportRow>(select, where, offset, limit).execute(this.db)).rows;
+    const rows = await this.run(this.chunk<CsvExportRow>(select, where, offset, limit));
     for (const row of rows) row.ts = Number(row.ts);
     return rows;
   }
