@@ -13,7 +13,7 @@ import path from 'node:path';
 import Fastify from 'fastify';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { sql } from 'kysely';
+import type { SqliteSynchronous } from '../apps/server/src/db/database.js';
 
 const kind = process.argv[2];
 const port = Number(process.env.PORT ?? 8600);
@@ -83,8 +83,12 @@ async function real(): Promise<void> {
   const { loadConfig } = await import('../apps/server/src/config.js');
   const { openDatabase } = await import('../apps/server/src/db/database.js');
   const config = loadConfig();
-  const database = openDatabase({ url: config.databaseUrl, sqlitePath: path.join(config.dataDir, 'bathylog.sqlite') });
-  if (database.dialect === 'sqlite') await sql.raw(`PRAGMA synchronous = ${synchronous}`).execute(database.db);
+  // Both SQLite connections (the main one and the write thread's) get the setting.
+  const database = openDatabase({
+    url: config.databaseUrl,
+    sqlitePath: path.join(config.dataDir, 'bathylog.sqlite'),
+    sqliteSynchronous: synchronous.toLowerCase() as SqliteSynchronous,
+  });
   const { app } = await buildApp({ config, database });
   app.addHook('onClose', () => database.close());
   await app.listen({ port, host: '127.0.0.1' });

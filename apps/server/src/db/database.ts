@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
+  CompiledQuery,
   Kysely,
   Migrator,
   type Driver,
@@ -13,6 +14,7 @@ import {
 import pg from 'pg';
 import type { DB } from './schema.js';
 import { migrationsFor } from './migrations/index.js';
+import { WriteWorker } from './write-worker.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -23,6 +25,11 @@ export interface Database {
   url: string | null;
   /** For PostgreSQL: the schema this database lives in (tests isolate themselves by schema). */
   schema: string | null;
+  /**
+   * For a SQLite file: the thread that writes group-commit batches on a connection of its own
+   * (write-worker.ts); started at its first batch. Null for PostgreSQL and `:memory:`.
+   */
+  writeWorker: WriteWorker | null;
   close(): Promise<void>;
 }
 
@@ -39,6 +46,8 @@ export interface DatabaseOptions {
    * loses nothing; NORMAL is faster but may drop the last commits on power loss (never corrupts).
    */
   sqliteSynchronous?: SqliteSynchronous;
+  /** For a SQLite file: give it a write thread (default true; the thread's own connection has none). */
+  writeThread?: boolean;
 }
 
 export type SqliteSynchronous = 'full' | 'normal' | 'extra';
@@ -49,6 +58,11 @@ const int8 = 20;
  * SQLite rolls a transaction back by itself when a write fails with SQLITE_FULL; Kysely's ROLLBACK
  * then fails with "no transaction is active" and hides the real error. Skip it in that case, so
  * the disk-full error reaches the error handler (507).
+ *
+ * Transactions begin IMMEDIATE (every transaction of the app writes): the write thread
+ * (write-worker.ts) is a second writer on the file, and a transaction that read first and then
+ * found the file changed by it could not write (SQLITE_BUSY_SNAPSHOT, without waiting);
+ * IMMEDIATE takes the write lock at BEGIN, waiting up to busy_timeout for it.
  */
 class SqliteDialectAfterFullDisk extends SqliteDialect {
   constructor(
@@ -63,6 +77,9 @@ class SqliteDialectAfterFullDisk extends SqliteDialect {
     const rollback = driver.rollbackTransaction.bind(driver);
     driver.rollbackTransaction = async (connection) => {
       if (this.sqlite.inTransaction) await rollback(connection);
+    };
+    driver.beginTransaction = async (connection) => {
+      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
     };
     return driver;
   }
@@ -116,7 +133,7 @@ export function openDatabase(opts: DatabaseOptions): Database {
       ...(schema ? { options: `-c search_path=${schema}` } : {}),
     });
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', url: opts.url, schema, close: () => db.destroy() };
+    return { db, dialect: 'postgres', url: opts.url, schema, writeWorker: null, close: () => db.destroy() };
   }
   const file = opts.sqlitePath ?? ':memory:';
   if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
@@ -129,7 +146,20 @@ export function openDatabase(opts: DatabaseOptions): Database {
   // file, and SQLite's default 2 MB cache made each of those reads a system call (bench/ figures).
   sqlite.pragma('mmap_size = 4294967296');
   const db = new Kysely<DB>({ dialect: new SqliteDialectAfterFullDisk(sqlite, withStatementCache(sqlite)) });
-  return { db, dialect: 'sqlite', url: null, schema: null, close: () => db.destroy() };
+  const sqliteSynchronous = opts.sqliteSynchronous ?? 'full';
+  const writeWorker =
+    file !== ':memory:' && opts.writeThread !== false ? new WriteWorker({ sqlitePath: file, sqliteSynchronous }) : null;
+  return {
+    db,
+    dialect: 'sqlite',
+    url: null,
+    schema: null,
+    writeWorker,
+    close: async () => {
+      await writeWorker?.close();
+      await db.destroy();
+    },
+  };
 }
 
 /** Brings the schema up to date. Runs at every start; a newer schema never drops data. */

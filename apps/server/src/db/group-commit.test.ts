@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openTestDatabase, engines } from '../../test/test-app.js';
 import { migrateToLatest, type Database } from './database.js';
-import { GroupCommit, type GroupWriter } from './group-commit.js';
+import { GroupCommit, writeBatch, type GroupWriter } from './group-commit.js';
 import type { EventsTable } from './schema.js';
 
 const row = (n: number, id = `e${String(n).padStart(23, '0')}`): EventsTable => ({
@@ -51,11 +51,14 @@ describe.each(engines)('group commit on %s', (engine) => {
     await drop();
   });
 
+  const committer = (concurrency?: number) =>
+    new GroupCommit<Item, string>((items) => writeBatch(database.db, writer, items), concurrency);
+
   const storedIds = async () =>
     (await database.db.selectFrom('events').select('id').orderBy('id').execute()).map((r) => r.id);
 
   it('writes concurrent items in one batch and one commit; each caller gets its own result', async () => {
-    const gc = new GroupCommit(database.db, writer);
+    const gc = committer();
     const rows = Array.from({ length: 40 }, (_, i) => row(i));
     const answers = await Promise.all(rows.map((r) => gc.write({ row: r })));
     expect(answers).toEqual(rows.map((r) => r.id));
@@ -65,7 +68,7 @@ describe.each(engines)('group commit on %s', (engine) => {
 
   it('a failing write fails only its own caller; the others of the batch are stored', async () => {
     await database.db.insertInto('events').values(row(0, 'taken-id-000000000000000')).execute();
-    const gc = new GroupCommit(database.db, writer);
+    const gc = committer();
     const results = await Promise.allSettled([
       gc.write({ row: row(1) }),
       // Same id as the row stored above: a unique violation inside the shared transaction.
@@ -88,14 +91,14 @@ describe.each(engines)('group commit on %s', (engine) => {
   });
 
   it('a write alone that fails is rolled back and rejected; the next batch still commits', async () => {
-    const gc = new GroupCommit(database.db, writer);
+    const gc = committer();
     await expect(gc.write({ row: row(1), breaks: true })).rejects.toThrow('rule broken after the insert');
     await gc.write({ row: row(2) });
     expect(await storedIds()).toEqual([row(2).id]);
   });
 
   it('answers a write only after its transaction has committed', async () => {
-    const gc = new GroupCommit(database.db, writer, 2);
+    const gc = committer(2);
     const seen: string[] = [];
     await Promise.all(
       [1, 2, 3].map((n) =>
