@@ -10,6 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Fastify from 'fastify';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
@@ -88,7 +89,20 @@ async function real(): Promise<void> {
     url: config.databaseUrl,
     sqlitePath: path.join(config.dataDir, 'bathylog.sqlite'),
     sqliteSynchronous: synchronous.toLowerCase() as SqliteSynchronous,
+    // BENCH_WRITE_THREAD=0: SQLite batches on the main connection (for a side-by-side run).
+    writeThread: process.env.BENCH_WRITE_THREAD !== '0',
   });
+  if (process.env.BENCH_LOOP_DELAY) {
+    // The event loop's stalls while the server runs, printed when it stops (for profiling).
+    const delay = monitorEventLoopDelay({ resolution: 1 });
+    delay.enable();
+    process.prependListener('SIGTERM', () => {
+      const ms = (ns: number) => (ns / 1e6).toFixed(1);
+      console.log(
+        `event loop delay: p50 ${ms(delay.percentile(50))} ms, p99 ${ms(delay.percentile(99))} ms, max ${ms(delay.max)} ms`,
+      );
+    });
+  }
   const { app } = await buildApp({ config, database });
   app.addHook('onClose', () => database.close());
   await app.listen({ port, host: '127.0.0.1' });

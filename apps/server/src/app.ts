@@ -113,6 +113,7 @@ export async function buildApp(
       ...(config.databaseSchema ? { schema: config.databaseSchema } : {}),
     });
   await migrateToLatest(database);
+  database.writeWorker?.start();
   const ctx: AppContext = {
     config,
     database,

@@ -22,7 +22,7 @@ interface Item {
 describe.each(engines)('group commit on %s', (engine) => {
   let database: Database;
   let drop: () => Promise<void>;
-  let calls: { many: number; one: number };
+  let calls: { many: number; one: number; statement?: number };
 
   const writer: GroupWriter<Item, string> = {
     async many(trx, items) {
@@ -110,5 +110,32 @@ describe.each(engines)('group commit on %s', (engine) => {
       ),
     );
     expect(seen.sort()).toEqual([row(1).id, row(2).id, row(3).id]);
+  });
+
+  it('a writer with a one-statement write writes a batch in that statement; a failing row still fails only its own caller', async () => {
+    const oneStatement: GroupWriter<Item, string> = {
+      ...writer,
+      async statement(db, items) {
+        calls.statement = (calls.statement ?? 0) + 1;
+        await db
+          .insertInto('events')
+          .values(items.map((i) => i.row))
+          .execute();
+        return items.map((i) => i.row.id);
+      },
+    };
+    const gc = new GroupCommit<Item, string>((items) => writeBatch(database.db, oneStatement, items));
+    const rows = Array.from({ length: 10 }, (_, i) => row(i));
+    expect(await Promise.all(rows.map((r) => gc.write({ row: r })))).toEqual(rows.map((r) => r.id));
+    expect(calls).toEqual({ many: 0, one: 0, statement: 1 });
+    const results = await Promise.allSettled([
+      gc.write({ row: row(20) }),
+      gc.write({ row: row(3) }), // stored above: a unique violation fails the statement
+      gc.write({ row: row(21) }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(calls).toEqual({ many: 0, one: 3, statement: 2 });
+    expect(await storedIds()).toEqual([...rows.map((r) => r.id), row(20).id, row(21).id].sort());
+    await expect(gc.write({ row: row(4) })).rejects.toThrow();
   });
 });

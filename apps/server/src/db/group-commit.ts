@@ -7,6 +7,12 @@ export interface GroupWriter<Item, Result> {
   many(trx: Transaction<DB>, items: readonly Item[]): Promise<Result[]>;
   /** Writes one item. */
   one(trx: Transaction<DB>, item: Item): Promise<Result>;
+  /**
+   * Writes every item in one statement, outside a transaction (a statement is atomic): one round
+   * trip for the whole batch where the dialect can (PostgreSQL's data-modifying `WITH`). Used
+   * instead of `many` when given; may throw.
+   */
+  statement?(db: Kysely<DB>, items: readonly Item[]): Promise<Result[]>;
 }
 
 interface Job<Item, Result> {
@@ -88,8 +94,8 @@ export class GroupCommit<Item, Result> {
 }
 
 /**
- * Writes a batch on `db`: at once in one transaction (no savepoint: on PostgreSQL each statement
- * is a round trip). When writing it fails, that transaction is rolled back and the items are
+ * Writes a batch on `db`: at once, in one statement (`statement`) or else in one transaction (no
+ * savepoint: on PostgreSQL each statement is a round trip). When writing it fails, that transaction is rolled back and the items are
  * written again in a new one, each alone in its own savepoint (`one`): an item that fails is
  * rolled back alone and only its caller gets the error; the others still commit. A failed commit
  * fails the whole batch (rejects).
@@ -99,6 +105,16 @@ export async function writeBatch<Item, Result>(
   writer: GroupWriter<Item, Result>,
   items: readonly Item[],
 ): Promise<Array<Outcome<Result>>> {
+  if (writer.statement) {
+    try {
+      const values = await writer.statement(db, items);
+      return values.map((value) => ({ ok: true, value }) as const);
+    } catch (error) {
+      // Alone: its failure is its own answer.
+      if (items.length === 1) throw error;
+    }
+    return db.transaction().execute((trx) => writeEach(trx, writer, items));
+  }
   let writeFailed = false;
   try {
     return await db.transaction().execute(async (trx) => {

@@ -62,13 +62,18 @@ export class WriteWorker {
   /** Writes `items` with `writer` in one transaction on the thread; see `writeBatch`. */
   run<Item, Result>(writer: WorkerWriterName, items: Item[]): Promise<Array<Outcome<Result>>> {
     if (this.closing) return Promise.reject(new Error('The database is closed'));
-    const thread = this.thread ?? this.start();
+    const thread = this.thread ?? this.spawn();
     const id = this.nextId++;
     return new Promise<Array<Outcome<Result>>>((resolve, reject) => {
       this.pending.set(id, { thread, resolve: resolve as Pending['resolve'], reject });
       thread.ref();
       thread.postMessage({ id, writer, items } satisfies BatchRequest);
     });
+  }
+
+  /** Starts the thread now, so that the first batch does not wait for it to load. */
+  start(): void {
+    if (!this.thread && !this.closing) this.spawn().unref();
   }
 
   /** Waits for the batches sent, then stops the thread. */
@@ -82,7 +87,7 @@ export class WriteWorker {
     return this.closing;
   }
 
-  private start(): Worker {
+  private spawn(): Worker {
     const { entry, eval: isCode } = threadEntry();
     const thread = new Worker(entry, { eval: isCode, workerData: this.options });
     thread.on('message', (answer: BatchReply) => {

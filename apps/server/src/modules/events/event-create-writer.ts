@@ -24,3 +24,21 @@ export const eventCreateWriter: GroupWriter<EventCreateWrite, void> = {
     await new AuditRepository(trx).append(create.audit);
   },
 };
+
+/**
+ * On PostgreSQL a batch is one statement, so one round trip in autocommit (instead of BEGIN, two
+ * inserts, COMMIT): the events' insert is a data-modifying `WITH` of the audit rows' insert.
+ * (SQLite has no data-modifying `WITH`; its batches are local calls anyway.)
+ */
+export const eventCreatePostgresWriter: GroupWriter<EventCreateWrite, void> = {
+  ...eventCreateWriter,
+  async statement(db, creates) {
+    // 18 parameters per create: within PostgreSQL's 65,535 for a batch of up to 256 (group-commit.ts).
+    await db
+      .with('created', (qc) => qc.insertInto('events').values(creates.map((c) => c.row)))
+      .insertInto('audit_log')
+      .values(creates.map((c) => ({ ...c.audit, detail: null })))
+      .execute();
+    return creates.map(() => undefined);
+  },
+};

@@ -33,7 +33,7 @@ import {
   removeOrphanAttachments,
 } from '../files/attachment-files.js';
 import { auditRow, recordChange } from '../audit/audit.js';
-import { eventCreateWriter, type EventCreateWrite } from './event-create-writer.js';
+import { eventCreatePostgresWriter, eventCreateWriter, type EventCreateWrite } from './event-create-writer.js';
 import { buildEventFilter, globalWindow } from './event-filter.js';
 import {
   csvContentType,
@@ -93,10 +93,9 @@ function eventCreates(database: Database): GroupCommit<EventCreateWrite, void> {
     // connections at once.
     gc = writeWorker
       ? new GroupCommit((items) => writeWorker.run('eventCreates', items))
-      : new GroupCommit(
-          (items) => writeBatch(database.db, eventCreateWriter, items),
-          database.dialect === 'postgres' ? 4 : 1,
-        );
+      : database.dialect === 'postgres'
+        ? new GroupCommit((items) => writeBatch(database.db, eventCreatePostgresWriter, items), 4)
+        : new GroupCommit((items) => writeBatch(database.db, eventCreateWriter, items));
     committers.set(database, gc);
   }
   return gc;
