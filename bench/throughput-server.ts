@@ -98,8 +98,10 @@ async function real(): Promise<void> {
     delay.enable();
     process.prependListener('SIGTERM', () => {
       const ms = (ns: number) => (ns / 1e6).toFixed(1);
+      const cpu = process.cpuUsage();
       console.log(
-        `event loop delay: p50 ${ms(delay.percentile(50))} ms, p99 ${ms(delay.percentile(99))} ms, max ${ms(delay.max)} ms`,
+        `event loop delay: p50 ${ms(delay.percentile(50))} ms, p99 ${ms(delay.percentile(99))} ms, max ${ms(delay.max)} ms; ` +
+          `CPU (all threads) ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms`,
       );
     });
   }

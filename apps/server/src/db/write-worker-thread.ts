@@ -6,6 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { eventCreateWriter } from '../modules/events/event-create-writer.js';
 import { openDatabase, type Database, type SqliteSynchronous } from './database.js';
 import { writeBatch, type GroupWriter, type Outcome } from './group-commit.js';
+import { threadReady } from './write-worker.js';
 
 /** The writers the thread knows, by the name a batch gives. */
 const writers = { eventCreates: eventCreateWriter };
@@ -13,6 +14,8 @@ const writers = { eventCreates: eventCreateWriter };
 export type WorkerWriterName = keyof typeof writers;
 
 export interface WriteThreadOptions {
+  /** Marks the thread's data, so that the module does nothing when imported anywhere else. */
+  role: 'sqlite-write-thread';
   sqlitePath: string;
   sqliteSynchronous: SqliteSynchronous;
 }
@@ -68,15 +71,16 @@ async function writeWhenUnlocked(
 const reply = (outcome: Outcome<unknown>) =>
   outcome.ok ? outcome : ({ ok: false, error: threadError(outcome.error) } as const);
 
-if (parentPort) {
+const options = workerData as WriteThreadOptions | null;
+if (parentPort && options?.role === 'sqlite-write-thread') {
   const port = parentPort;
-  const options = workerData as WriteThreadOptions;
   const database = openDatabase({
     url: null,
     sqlitePath: options.sqlitePath,
     sqliteSynchronous: options.sqliteSynchronous,
     writeThread: false,
   });
+  port.postMessage(threadReady);
   // One batch at a time, in the order sent (the connection is the thread's own).
   let last: Promise<void> = Promise.resolve();
   port.on('message', (request: BatchRequest) => {

@@ -121,8 +121,7 @@ describe('SQLite write thread (group-commit batches off the event loop)', () => 
     await committer.write(create(1)); // the thread is up
     let creating = true;
     const creates = (async () => {
-      for (let n = 2; creating; n += 5)
-        await Promise.all([0, 1, 2, 3, 4].map((i) => committer.write(create(n + i))));
+      for (let n = 2; creating; n += 5) await Promise.all([0, 1, 2, 3, 4].map((i) => committer.write(create(n + i))));
     })();
     for (let i = 0; i < 30; i++) {
       await database.db.transaction().execute(async (trx) => {
@@ -158,7 +157,10 @@ describe('SQLite write thread (group-commit batches off the event loop)', () => 
     await database.close();
     await Promise.all(writes);
     const reopened = openDatabase({ url: null, sqlitePath: path.join(dir, 'bathylog.sqlite'), writeThread: false });
-    const n = await reopened.db.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const n = await reopened.db
+      .selectFrom('events')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     await reopened.close();
     database = openDatabase({ url: null, sqlitePath: path.join(dir, 'bathylog.sqlite') });
     expect(Number(n.n)).toBe(30);

@@ -12,6 +12,9 @@ import type {
   WriteThreadOptions,
 } from './write-worker-thread.js';
 
+/** What the thread posts once its connection is open. */
+export const threadReady = 'ready';
+
 /**
  * The thread's code. The server build bundles it as write-worker-thread.js beside main.js
  * (scripts/build-server.mjs). From the sources (tsx, tests) it is the .ts file, which a thread
@@ -19,7 +22,8 @@ import type {
  * not applied to a thread's entry).
  */
 function threadEntry(): { entry: string | URL; eval: boolean } {
-  if (!import.meta.url.endsWith('.ts')) return { entry: new URL('./write-worker-thread.js', import.meta.url), eval: false };
+  if (!import.meta.url.endsWith('.ts'))
+    return { entry: new URL('./write-worker-thread.js', import.meta.url), eval: false };
   const source = new URL('./write-worker-thread.ts', import.meta.url).href;
   const tsxPackage = createRequire(import.meta.url).resolve('tsx/package.json');
   const { exports } = JSON.parse(readFileSync(tsxPackage, 'utf8')) as {
@@ -37,7 +41,11 @@ interface Pending {
 }
 
 function fromThread(error: ThreadError): Error {
-  return Object.assign(new Error(error.message), { name: error.name }, error.code !== undefined ? { code: error.code } : {});
+  return Object.assign(
+    new Error(error.message),
+    { name: error.name },
+    error.code !== undefined ? { code: error.code } : {},
+  );
 }
 
 /**
@@ -57,7 +65,11 @@ export class WriteWorker {
   private closing: Promise<void> | null = null;
   private drained: (() => void) | null = null;
 
-  constructor(private readonly options: WriteThreadOptions) {}
+  private readonly options: WriteThreadOptions;
+
+  constructor(options: Omit<WriteThreadOptions, 'role'>) {
+    this.options = { role: 'sqlite-write-thread', ...options };
+  }
 
   /** Writes `items` with `writer` in one transaction on the thread; see `writeBatch`. */
   run<Item, Result>(writer: WorkerWriterName, items: Item[]): Promise<Array<Outcome<Result>>> {
@@ -72,8 +84,26 @@ export class WriteWorker {
   }
 
   /** Starts the thread now, so that the first batch does not wait for it to load. */
-  start(): void {
-    if (!this.thread && !this.closing) this.spawn().unref();
+  /**
+   * Starts the thread now, so that the first batch does not wait for it to load; resolves once
+   * its connection is open, rejects if it could not start.
+   */
+  start(): Promise<void> {
+    if (this.closing) return Promise.reject(new Error('The database is closed'));
+    const thread = this.thread ?? this.spawn();
+    if (this.pending.size === 0) thread.unref();
+    return new Promise<void>((resolve, reject) => {
+      const ready = (message: unknown) => {
+        if (message !== threadReady) return;
+        thread.off('message', ready).off('exit', exited);
+        resolve();
+      };
+      const exited = () => {
+        thread.off('message', ready);
+        reject(new Error('The database write thread could not start'));
+      };
+      thread.on('message', ready).once('exit', exited);
+    });
   }
 
   /** Waits for the batches sent, then stops the thread. */
@@ -90,13 +120,13 @@ export class WriteWorker {
   private spawn(): Worker {
     const { entry, eval: isCode } = threadEntry();
     const thread = new Worker(entry, { eval: isCode, workerData: this.options });
-    thread.on('message', (answer: BatchReply) => {
+    thread.on('message', (answer: BatchReply | typeof threadReady) => {
+      if (answer === threadReady) return;
       const waiting = this.pending.get(answer.id);
       if (!waiting) return;
       this.settled(answer.id);
       if ('error' in answer) waiting.reject(fromThread(answer.error));
-      else
-        waiting.resolve(answer.outcomes.map((o) => (o.ok ? o : { ok: false, error: fromThread(o.error) })));
+      else waiting.resolve(answer.outcomes.map((o) => (o.ok ? o : { ok: false, error: fromThread(o.error) })));
     });
     thread.on('error', (error) => this.failAll(thread, error));
     thread.on('exit', (code) =>

@@ -159,7 +159,8 @@ export class EventsService {
       await eventCreates(this.ctx.database).write({ row, audit });
     } catch (err) {
       // Two creates with the same client id at once: the loser gets the same answer as a repeat.
-      if (body.id !== undefined && (await repo.exists(row.id))) throw new AppError('BAD_REQUEST', messages.duplicateEvent);
+      if (body.id !== undefined && (await repo.exists(row.id)))
+        throw new AppError('BAD_REQUEST', messages.duplicateEvent);
       throw err;
     }
     if (shouldPublish(row.ts, body.publish)) this.ctx.bus.publish('newEvents', event);
