@@ -62,7 +62,9 @@ const int8 = 20;
  * Transactions begin IMMEDIATE (every transaction of the app writes): the write thread
  * (write-worker.ts) is a second writer on the file, and a transaction that read first and then
  * found the file changed by it could not write (SQLITE_BUSY_SNAPSHOT, without waiting);
- * IMMEDIATE takes the write lock at BEGIN, waiting up to busy_timeout for it.
+ * IMMEDIATE takes the write lock at BEGIN. While the thread holds it, BEGIN is tried again every
+ * millisecond for up to busy_timeout without SQLite's busy handler, which would sleep on (and stop)
+ * the event loop.
  */
 class SqliteDialectAfterFullDisk extends SqliteDialect {
   constructor(
@@ -78,12 +80,28 @@ class SqliteDialectAfterFullDisk extends SqliteDialect {
     driver.rollbackTransaction = async (connection) => {
       if (this.sqlite.inTransaction) await rollback(connection);
     };
+    const begin = CompiledQuery.raw('begin immediate');
     driver.beginTransaction = async (connection) => {
-      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+      const deadline = Date.now() + busyTimeoutMs;
+      for (;;) {
+        this.sqlite.pragma('busy_timeout = 0');
+        try {
+          await connection.executeQuery(begin);
+          return;
+        } catch (error) {
+          if ((error as { code?: unknown }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw error;
+        } finally {
+          this.sqlite.pragma(`busy_timeout = ${busyTimeoutMs}`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
     };
     return driver;
   }
 }
+
+/** How long a SQLite connection waits for the write lock held by another. */
+const busyTimeoutMs = 5000;
 
 /** Prepared statements kept per SQLite connection (most recently used; SQL texts beyond it are prepared again). */
 const statementCacheSize = 500;
@@ -141,7 +159,7 @@ export function openDatabase(opts: DatabaseOptions): Database {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma(`synchronous = ${(opts.sqliteSynchronous ?? 'full').toUpperCase()}`);
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(`busy_timeout = ${busyTimeoutMs}`);
   // Read pages straight from the OS page cache: searches and exports touch pages all over a large
   // file, and SQLite's default 2 MB cache made each of those reads a system call (bench/ figures).
   sqlite.pragma('mmap_size = 4294967296');

@@ -120,9 +120,13 @@ describe('SQLite write thread (group-commit batches off the event loop)', () => 
     await database.db.insertInto('events').values(create(0, 'edited-00000000000000000').row).execute();
     await committer.write(create(1)); // the thread is up
     let creating = true;
-    const creates = (async () => {
-      for (let n = 2; creating; n += 5) await Promise.all([0, 1, 2, 3, 4].map((i) => committer.write(create(n + i))));
-    })();
+    // Writers that keep the thread busy, so that the edits' BEGINs find the write lock taken.
+    let n = 2;
+    const creates = Promise.all(
+      Array.from({ length: 50 }, async () => {
+        while (creating) await committer.write(create(n++));
+      }),
+    );
     for (let i = 0; i < 30; i++) {
       await database.db.transaction().execute(async (trx) => {
         const row = await trx
