@@ -10,10 +10,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Fastify from 'fastify';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { sql } from 'kysely';
+import type { SqliteSynchronous } from '../apps/server/src/db/database.js';
 
 const kind = process.argv[2];
 const port = Number(process.env.PORT ?? 8600);
@@ -83,8 +84,27 @@ async function real(): Promise<void> {
   const { loadConfig } = await import('../apps/server/src/config.js');
   const { openDatabase } = await import('../apps/server/src/db/database.js');
   const config = loadConfig();
-  const database = openDatabase({ url: config.databaseUrl, sqlitePath: path.join(config.dataDir, 'bathylog.sqlite') });
-  if (database.dialect === 'sqlite') await sql.raw(`PRAGMA synchronous = ${synchronous}`).execute(database.db);
+  // Both SQLite connections (the main one and the write thread's) get the setting.
+  const database = openDatabase({
+    url: config.databaseUrl,
+    sqlitePath: path.join(config.dataDir, 'bathylog.sqlite'),
+    sqliteSynchronous: synchronous.toLowerCase() as SqliteSynchronous,
+    // BENCH_WRITE_THREAD=0: SQLite batches on the main connection (for a side-by-side run).
+    writeThread: process.env.BENCH_WRITE_THREAD !== '0',
+  });
+  if (process.env.BENCH_LOOP_DELAY) {
+    // The event loop's stalls while the server runs, printed when it stops (for profiling).
+    const delay = monitorEventLoopDelay({ resolution: 1 });
+    delay.enable();
+    process.prependListener('SIGTERM', () => {
+      const ms = (ns: number) => (ns / 1e6).toFixed(1);
+      const cpu = process.cpuUsage();
+      console.log(
+        `event loop delay: p50 ${ms(delay.percentile(50))} ms, p99 ${ms(delay.percentile(99))} ms, max ${ms(delay.max)} ms; ` +
+          `CPU (all threads) ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms`,
+      );
+    });
+  }
   const { app } = await buildApp({ config, database });
   app.addHook('onClose', () => database.close());
   await app.listen({ port, host: '127.0.0.1' });

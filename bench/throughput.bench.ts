@@ -13,7 +13,7 @@
  * Writes bench/results/throughput.json and .md.
  *
  * Env: BENCH_DATABASE_URL, BENCH_ENGINES (default "sqlite,postgres"), BENCH_DURATION (s, default 8),
- * BENCH_CONNECTIONS (default 50), BENCH_PORT (default 8600).
+ * BENCH_CONNECTIONS (default 50), BENCH_PORT (default 8600), BENCH_PARTS (default "overhead,writes").
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,6 +28,7 @@ const duration = Number(process.env.BENCH_DURATION ?? 8);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
 const basePort = Number(process.env.BENCH_PORT ?? 8600);
+const parts = new Set((process.env.BENCH_PARTS ?? 'overhead,writes').split(','));
 const adminPassword = 'bench-admin';
 const api = '/sealog-server/api/v1';
 
@@ -195,14 +196,14 @@ async function benchEngine(engine: Engine): Promise<EngineResult> {
     const json = { 'content-type': 'application/json' };
     const before = await countEvents(engine, env);
     log(`${engine}: ${connections} connections, ${duration} s per run, ${rounds} rounds`);
-    for (let i = 0; i < rounds; i++) {
+    for (let i = 0; i < (parts.has('overhead') ? rounds : 0); i++) {
       const e = await cannon('bare echo GET', `http://127.0.0.1:${ports.echo}/echo`, {});
       const c = await cannon('GET /custom_vars (authenticated)', `http://127.0.0.1:${ports.app}${api}/custom_vars`, {
         headers: auth,
       });
       result.overhead.push({ echo: e, customVars: c, ratio: round2(c.requestsPerSecond / e.requestsPerSecond) });
     }
-    for (let i = 0; i < rounds; i++) {
+    for (let i = 0; i < (parts.has('writes') ? rounds : 0); i++) {
       const b = await cannon('bare durable insert POST', `http://127.0.0.1:${ports.insert}/events`, {
         method: 'POST',
         headers: json,

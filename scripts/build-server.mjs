@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Compiles the server (apps/server/src + packages/shared) into one ES module,
 // apps/server/dist/main.js, so it starts with plain `node`: no TypeScript transpiler at run time.
+// The SQLite write thread (src/db/write-worker-thread.ts) is a second entry beside it.
 // The npm packages it uses stay imports (installed node_modules); only our own code is bundled.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -17,14 +18,19 @@ const external = Object.keys(pkg.dependencies ?? {})
 export const serverBuild = {
   entry: path.join(serverDir, 'src/main.ts'),
   outfile: path.join(serverDir, 'dist/main.js'),
+  /** Bundled beside main.js: db/write-worker.ts starts it as ./write-worker-thread.js. */
+  threadEntry: path.join(serverDir, 'src/db/write-worker-thread.ts'),
   /** What the build is made from: newer files here mean it is out of date. */
   sources: ['apps/server/src', 'apps/server/package.json', 'packages/shared/src', 'scripts/build-server.mjs'],
 };
 
 export async function buildServer() {
   await build({
-    entryPoints: [serverBuild.entry],
-    outfile: serverBuild.outfile,
+    entryPoints: {
+      [path.basename(serverBuild.outfile, '.js')]: serverBuild.entry,
+      'write-worker-thread': serverBuild.threadEntry,
+    },
+    outdir: path.dirname(serverBuild.outfile),
     bundle: true,
     platform: 'node',
     format: 'esm',

@@ -113,6 +113,11 @@ export async function buildApp(
       ...(config.databaseSchema ? { schema: config.databaseSchema } : {}),
     });
   await migrateToLatest(database);
+  // The SQLite write thread loads while the app is built; the app is ready once it is.
+  const writeThread = database.writeWorker?.start().then(
+    () => null,
+    (error: unknown) => error,
+  );
   const ctx: AppContext = {
     config,
     database,
@@ -127,6 +132,10 @@ export async function buildApp(
     if (config.mode === 'demo') await loadDemo(ctx);
   }
 
+  app.addHook('onReady', async () => {
+    const failed = await writeThread;
+    if (failed) throw failed;
+  });
   app.addHook('onClose', async () => {
     await ctx.bus.close();
     if (!opts.database) await database.close();

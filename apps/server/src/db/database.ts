@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
+  CompiledQuery,
   Kysely,
   Migrator,
   type Driver,
@@ -13,6 +14,7 @@ import {
 import pg from 'pg';
 import type { DB } from './schema.js';
 import { migrationsFor } from './migrations/index.js';
+import { WriteWorker } from './write-worker.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -23,6 +25,11 @@ export interface Database {
   url: string | null;
   /** For PostgreSQL: the schema this database lives in (tests isolate themselves by schema). */
   schema: string | null;
+  /**
+   * For a SQLite file: the thread that writes group-commit batches on a connection of its own
+   * (write-worker.ts); started at its first batch. Null for PostgreSQL and `:memory:`.
+   */
+  writeWorker: WriteWorker | null;
   close(): Promise<void>;
 }
 
@@ -39,6 +46,8 @@ export interface DatabaseOptions {
    * loses nothing; NORMAL is faster but may drop the last commits on power loss (never corrupts).
    */
   sqliteSynchronous?: SqliteSynchronous;
+  /** For a SQLite file: give it a write thread (default true; the thread's own connection has none). */
+  writeThread?: boolean;
 }
 
 export type SqliteSynchronous = 'full' | 'normal' | 'extra';
@@ -49,6 +58,13 @@ const int8 = 20;
  * SQLite rolls a transaction back by itself when a write fails with SQLITE_FULL; Kysely's ROLLBACK
  * then fails with "no transaction is active" and hides the real error. Skip it in that case, so
  * the disk-full error reaches the error handler (507).
+ *
+ * Transactions begin IMMEDIATE (every transaction of the app writes): the write thread
+ * (write-worker.ts) is a second writer on the file, and a transaction that read first and then
+ * found the file changed by it could not write (SQLITE_BUSY_SNAPSHOT, without waiting);
+ * IMMEDIATE takes the write lock at BEGIN. While the thread holds it, BEGIN is tried again every
+ * millisecond for up to busy_timeout without SQLite's busy handler, which would sleep on (and stop)
+ * the event loop.
  */
 class SqliteDialectAfterFullDisk extends SqliteDialect {
   constructor(
@@ -64,9 +80,28 @@ class SqliteDialectAfterFullDisk extends SqliteDialect {
     driver.rollbackTransaction = async (connection) => {
       if (this.sqlite.inTransaction) await rollback(connection);
     };
+    const begin = CompiledQuery.raw('begin immediate');
+    driver.beginTransaction = async (connection) => {
+      const deadline = Date.now() + busyTimeoutMs;
+      for (;;) {
+        this.sqlite.pragma('busy_timeout = 0');
+        try {
+          await connection.executeQuery(begin);
+          return;
+        } catch (error) {
+          if ((error as { code?: unknown }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw error;
+        } finally {
+          this.sqlite.pragma(`busy_timeout = ${busyTimeoutMs}`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+    };
     return driver;
   }
 }
+
+/** How long a SQLite connection waits for the write lock held by another. */
+const busyTimeoutMs = 5000;
 
 /** Prepared statements kept per SQLite connection (most recently used; SQL texts beyond it are prepared again). */
 const statementCacheSize = 500;
@@ -116,7 +151,7 @@ export function openDatabase(opts: DatabaseOptions): Database {
       ...(schema ? { options: `-c search_path=${schema}` } : {}),
     });
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', url: opts.url, schema, close: () => db.destroy() };
+    return { db, dialect: 'postgres', url: opts.url, schema, writeWorker: null, close: () => db.destroy() };
   }
   const file = opts.sqlitePath ?? ':memory:';
   if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
@@ -124,12 +159,25 @@ export function openDatabase(opts: DatabaseOptions): Database {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma(`synchronous = ${(opts.sqliteSynchronous ?? 'full').toUpperCase()}`);
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(`busy_timeout = ${busyTimeoutMs}`);
   // Read pages straight from the OS page cache: searches and exports touch pages all over a large
   // file, and SQLite's default 2 MB cache made each of those reads a system call (bench/ figures).
   sqlite.pragma('mmap_size = 4294967296');
   const db = new Kysely<DB>({ dialect: new SqliteDialectAfterFullDisk(sqlite, withStatementCache(sqlite)) });
-  return { db, dialect: 'sqlite', url: null, schema: null, close: () => db.destroy() };
+  const sqliteSynchronous = opts.sqliteSynchronous ?? 'full';
+  const writeWorker =
+    file !== ':memory:' && opts.writeThread !== false ? new WriteWorker({ sqlitePath: file, sqliteSynchronous }) : null;
+  return {
+    db,
+    dialect: 'sqlite',
+    url: null,
+    schema: null,
+    writeWorker,
+    close: async () => {
+      await writeWorker?.close();
+      await db.destroy();
+    },
+  };
 }
 
 /** Brings the schema up to date. Runs at every start; a newer schema never drops data. */

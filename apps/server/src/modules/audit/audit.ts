@@ -34,15 +34,8 @@ export async function recordChange(
   await new AuditRepository(trx).append(auditRow(actor, change));
 }
 
-/** Several changes at once (one multi-row insert), as `recordChange` records each. */
-export async function recordChanges(
-  trx: Kysely<DB> | Transaction<DB>,
-  changes: ReadonlyArray<{ actor: AuthContext | null; change: Change }>,
-): Promise<void> {
-  await new AuditRepository(trx).appendMany(changes.map(({ actor, change }) => auditRow(actor, change)));
-}
-
-function auditRow(actor: AuthContext | SelfActor | null, change: Change): NewAuditRow {
+/** The audit row of a change (what `recordChange` stores), for writers that store it themselves. */
+export function auditRow(actor: AuthContext | SelfActor | null, change: Change): NewAuditRow {
   const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
   if (actor && 'self' in actor) {
     return {

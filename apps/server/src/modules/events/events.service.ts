@@ -21,7 +21,7 @@ import type { AppContext } from '../../context.js';
 import type { Transaction } from 'kysely';
 import type { DB, EventsTable } from '../../db/schema.js';
 import type { Database } from '../../db/database.js';
-import { GroupCommit, type GroupWriter } from '../../db/group-commit.js';
+import { GroupCommit, writeBatch } from '../../db/group-commit.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { EventAuxDataRepository } from '../event-aux-data/event-aux-data.repository.js';
@@ -32,7 +32,8 @@ import {
   removeAttachmentFiles,
   removeOrphanAttachments,
 } from '../files/attachment-files.js';
-import { recordChange, recordChanges } from '../audit/audit.js';
+import { auditRow, recordChange } from '../audit/audit.js';
+import { eventCreatePostgresWriter, eventCreateWriter, type EventCreateWrite } from './event-create-writer.js';
 import { buildEventFilter, globalWindow } from './event-filter.js';
 import {
   csvContentType,
@@ -81,40 +82,20 @@ function notFoundFor(route: 'list' | 'count', scope: EventScope): AppError {
     : scopeNotFound[route][scope.kind](scope.id);
 }
 
-interface EventCreate {
-  row: EventsTable;
-  caller: AuthContext;
-  /** The event as the wire shows it (audit trail, answer, publish). */
-  event: ReturnType<typeof toWireEvent>;
-}
-
-const createAudit = (c: EventCreate) => ({
-  actor: c.caller,
-  change: { action: 'create', record_type: 'event', record_id: c.row.id, new_value: c.event },
-});
-
-/** A created event and its audit row; a batch of them in two multi-row inserts. */
-const eventCreateWriter: GroupWriter<EventCreate, void> = {
-  async many(trx, creates) {
-    await new EventsRepository(trx).insertMany(creates.map((c) => c.row));
-    await recordChanges(trx, creates.map(createAudit));
-    return creates.map(() => undefined);
-  },
-  async one(trx, create) {
-    await new EventsRepository(trx).insert(create.row);
-    const { actor, change } = createAudit(create);
-    await recordChange(trx, actor, change);
-  },
-};
-
-const committers = new WeakMap<Database, GroupCommit<EventCreate, void>>();
+const committers = new WeakMap<Database, GroupCommit<EventCreateWrite, void>>();
 
 /** The group committer of event creates of a database (shared by every EventsService on it). */
-function eventCreates(database: Database): GroupCommit<EventCreate, void> {
+function eventCreates(database: Database): GroupCommit<EventCreateWrite, void> {
   let gc = committers.get(database);
   if (!gc) {
-    // PostgreSQL commits on several pooled connections at once; SQLite has one connection.
-    gc = new GroupCommit(database.db, eventCreateWriter, database.dialect === 'postgres' ? 4 : 1);
+    const { writeWorker } = database;
+    // A SQLite file writes its batches on its write thread; PostgreSQL commits on several pooled
+    // connections at once.
+    gc = writeWorker
+      ? new GroupCommit((items) => writeWorker.run('eventCreates', items))
+      : database.dialect === 'postgres'
+        ? new GroupCommit((items) => writeBatch(database.db, eventCreatePostgresWriter, items), 4)
+        : new GroupCommit((items) => writeBatch(database.db, eventCreateWriter, items));
     committers.set(database, gc);
   }
   return gc;
@@ -172,12 +153,14 @@ export class EventsService {
       event_free_text: body.event_free_text ?? '',
     };
     const event = toWireEvent(row);
+    const audit = auditRow(caller, { action: 'create', record_type: 'event', record_id: row.id, new_value: event });
     try {
       // Concurrent creates share one durable commit; each is answered after it (group-commit.ts).
-      await eventCreates(this.ctx.database).write({ row, caller, event });
+      await eventCreates(this.ctx.database).write({ row, audit });
     } catch (err) {
       // Two creates with the same client id at once: the loser gets the same answer as a repeat.
-      if (await repo.exists(row.id)) throw new AppError('BAD_REQUEST', messages.duplicateEvent);
+      if (body.id !== undefined && (await repo.exists(row.id)))
+        throw new AppError('BAD_REQUEST', messages.duplicateEvent);
       throw err;
     }
     if (shouldPublish(row.ts, body.publish)) this.ctx.bus.publish('newEvents', event);
