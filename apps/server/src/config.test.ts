@@ -2,6 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod/mini';
+import { createUserSchema, formatZodError } from '@bathylog/shared';
 import { ConfigError, isPostgres, loadConfig } from './config.js';
 
 describe('configuration', () => {
@@ -65,6 +67,23 @@ describe('configuration', () => {
     expect(() => loadConfig({ BATHYLOG_CONFIG: file })).toThrow(/smtpHost/);
     writeFileSync(file, '{ not json');
     expect(() => loadConfig({ BATHYLOG_CONFIG: file })).toThrow(/Invalid configuration file/);
+  });
+
+  it("makes zod's own messages English: the shared schemas use zod/mini, which loads no locale", () => {
+    z.config({ localeError: undefined });
+    expect(z.object({ n: z.number() }).safeParse({}).error?.issues[0]?.message).toBe('Invalid input');
+    loadConfig({});
+    expect(z.object({ n: z.number() }).safeParse({}).error?.issues[0]?.message).toBe(
+      'Invalid input: expected number, received undefined',
+    );
+    const noUsername = createUserSchema.safeParse({ fullname: 'A', email: 'a@b.org', password: '', roles: ['admin'] });
+    expect(formatZodError(noUsername.error!)).toBe('"username" is required');
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'bathylog-config-'));
+    const file = path.join(dir, 'config.json');
+    writeFileSync(file, JSON.stringify({ client: { eventExportLimit: -5 } }));
+    expect(() => loadConfig({ BATHYLOG_CONFIG: file })).toThrow(
+      'Invalid configuration: client.eventExportLimit: Too small: expected number to be >0',
+    );
   });
 
   it('sessions, write rate limits and allowed origins: defaults, environment, checks', () => {

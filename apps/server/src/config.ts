@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { clientSettingsSchema, pathLabel } from '@bathylog/shared';
+import { clientSettingsSchema, configureZodMessages, pathLabel } from '@bathylog/shared';
 
 /**
  * One typed configuration object. Sources, later wins: defaults, the JSON file named by
@@ -126,7 +126,7 @@ export const configSchema = z.strictObject({
       exportLowering: z.string().nullable().default(null),
     })
     .prefault({}),
-  client: clientSettingsSchema.prefault({}),
+  client: z.prefault(clientSettingsSchema, {}),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -232,6 +232,9 @@ const demoDefaults: Record<string, unknown> = {
 };
 
 export function loadConfig(env: Env = process.env, overrides: ConfigInput = {}): Config {
+  // Every server process (the server, the CLI, tests) reads its configuration first: from here on
+  // zod's own messages, in configuration errors as in the API's 400s, are English.
+  configureZodMessages();
   let file: Record<string, unknown> = {};
   if (env.BATHYLOG_CONFIG) {
     try {

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { z, type ZodType } from 'zod';
+import { z, type ZodMiniType } from 'zod/mini';
 import type { RouteEntry } from '../src/plugins/route-table.js';
 
 /**
@@ -188,9 +188,9 @@ type JsonSchema = {
 
 /** The JSON Schema of a route's zod schema as callers send it, or null when it has none. */
 export function inputSchemaOf(schema: unknown): JsonSchema | null {
-  if (!schema || typeof (schema as ZodType).safeParse !== 'function') return null;
+  if (!schema || typeof (schema as ZodMiniType).safeParse !== 'function') return null;
   try {
-    return z.toJSONSchema(schema as ZodType, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+    return z.toJSONSchema(schema as ZodMiniType, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
   } catch {
     return null;
   }

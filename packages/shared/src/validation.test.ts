@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { formatZodError, pathLabel } from './validation.js';
+import { z } from 'zod/mini';
+import { configureZodMessages, formatZodError, pathLabel } from './validation.js';
 import { createUserSchema, updateUserSchema } from './schemas/users.js';
 import { forgotPasswordSchema, loginSchema, registerSchema } from './schemas/auth.js';
 import { idParamsSchema, isoTimestampSchema, queryBooleanSchema, queryIntSchema } from './schemas/common.js';
 
+// As the server and the CLI do (loadConfig): the messages zod writes itself are English.
+configureZodMessages();
+
 /** The Joi-style message a schema gives for `value`, or 'valid'. */
-function message(schema: z.ZodType, value: unknown): string {
+function message(schema: z.ZodMiniType, value: unknown): string {
   const result = schema.safeParse(value);
   return result.success ? 'valid' : formatZodError(result.error);
 }
@@ -36,7 +39,7 @@ describe('formatZodError: Joi-style messages naming the field', () => {
     expect(message(createUserSchema, { ...user, roles: 'admin' })).toBe('"roles" must be of type array');
     expect(message(createUserSchema, 'text')).toBe('"value" must be of type object');
     expect(message(z.object({ n: z.number() }), { n: 'x' })).toBe('"n" must be a number');
-    expect(message(z.object({ n: z.number().int() }), { n: 1.5 })).toBe('"n" must be an integer');
+    expect(message(z.object({ n: z.number().check(z.int()) }), { n: 1.5 })).toBe('"n" must be an integer');
   });
 
   it('lengths and sizes', () => {
@@ -46,15 +49,17 @@ describe('formatZodError: Joi-style messages naming the field', () => {
     expect(message(createUserSchema, { ...user, password: 'x'.repeat(51) })).toBe(
       '"password" length must be less than or equal to 50 characters long',
     );
-    expect(message(z.object({ s: z.string().min(3) }), { s: 'ab' })).toBe(
+    expect(message(z.object({ s: z.string().check(z.minLength(3)) }), { s: 'ab' })).toBe(
       '"s" length must be at least 3 characters long',
     );
     expect(message(loginSchema, { loginToken: 'short' })).toBe('"loginToken" length must be 20 characters long');
     expect(message(createUserSchema, { ...user, roles: [] })).toBe('"roles" must contain at least 1 items');
-    expect(message(z.object({ a: z.array(z.string()).max(1) }), { a: ['x', 'y'] })).toBe(
+    expect(message(z.object({ a: z.array(z.string()).check(z.maxLength(1)) }), { a: ['x', 'y'] })).toBe(
       '"a" must contain less than or equal to 1 items',
     );
-    expect(message(z.object({ n: z.number().max(5) }), { n: 6 })).toBe('"n" must be less than or equal to 5');
+    expect(message(z.object({ n: z.number().check(z.maximum(5)) }), { n: 6 })).toBe(
+      '"n" must be less than or equal to 5',
+    );
   });
 
   it('array items are named with their index', () => {
@@ -92,7 +97,7 @@ describe('formatZodError: Joi-style messages naming the field', () => {
   });
 
   it('query values: integers with a minimum, booleans in any case', () => {
-    const q = z.strictObject({ limit: queryIntSchema(1).optional(), hidden: queryBooleanSchema.optional() });
+    const q = z.strictObject({ limit: z.optional(queryIntSchema(1)), hidden: z.optional(queryBooleanSchema) });
     expect(message(q, { limit: '0' })).toBe('"limit" must be greater than or equal to 1');
     expect(message(q, { limit: 'ten' })).toBe('"limit" must be a number');
     expect(message(q, { hidden: 'maybe' })).toBe('"hidden" must be a boolean');

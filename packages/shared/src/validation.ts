@@ -1,4 +1,14 @@
-import type { z } from 'zod';
+import { z } from 'zod/mini';
+
+/**
+ * zod/mini loads no locale: without one, every message zod writes itself is "Invalid input". The
+ * server's 400s, the CLI and the import report quote zod's English messages (and `is required`
+ * is read from them), so the server and the CLI call this once at start. The web client does not:
+ * its forms show only messages the schemas spell out.
+ */
+export function configureZodMessages(): void {
+  z.config(z.locales.en());
+}
 
 /**
  * Turns zod issues into one message in the Joi style Sealog clients already show:
@@ -77,7 +87,7 @@ export function issueMessage(issue: z.core.$ZodIssue): string {
 }
 
 /** The first issue is the one reported, as Joi reports the first failure. */
-export function formatZodError(error: z.ZodError): string {
+export function formatZodError(error: z.core.$ZodError): string {
   const first = error.issues[0];
   return first ? issueMessage(first) : 'Invalid request input';
 }

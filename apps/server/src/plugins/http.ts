@@ -3,7 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import sjson from 'secure-json-parse';
 import { messages, statusPhrase } from '@bathylog/shared';
 import { AppError, ValidationError, diskFullError, unstorableTextError } from '../lib/app-error.js';
-import type { ZodType } from 'zod';
+import type { ZodMiniType } from 'zod/mini';
 import { formatZodError } from '@bathylog/shared';
 
 /**
@@ -50,7 +50,7 @@ export function registerHttpConventions(app: FastifyInstance, opts: { bodyLimit:
   });
 
   app.setValidatorCompiler(({ schema }) => {
-    const zodSchema = schema as unknown as ZodType;
+    const zodSchema = schema as unknown as ZodMiniType;
     return (data: unknown) => {
       const result = zodSchema.safeParse(data);
       return result.success ? { value: result.data } : { error: new ValidationError(formatZodError(result.error)) };

@@ -6,7 +6,7 @@ import {
   type CreateDeviceKey,
   type DeviceKey,
 } from '@bathylog/shared';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { api, getList } from './client';
 
 /** Device keys (admin, issue 11). */

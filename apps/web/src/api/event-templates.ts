@@ -5,7 +5,7 @@ import {
   type EventTemplate,
   type UpdateEventTemplate,
 } from '@bathylog/shared';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { api, getList } from './client';
 
 /** Event template calls (seed 000 §7, client-behaviour §14). */

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { cruiseSchema, loweringSchema, type Cruise, type Lowering, type PermissionsChange } from '@bathylog/shared';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { api, getList, type Query } from './client';
 
 /**

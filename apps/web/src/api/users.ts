@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { userSchema, type CreateUser, type UpdateUser, type User } from '@bathylog/shared';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { api, getList } from './client';
 
 /** User administration calls (seed 000 §7). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import {
   authFormMessages as m,
   forgotPasswordFormSchema,
@@ -10,7 +10,7 @@ import {
 } from './auth-forms.js';
 
 /** The message a form shows for each field: the first issue on that path. */
-function fieldMessages(schema: z.ZodType, value: unknown): Record<string, string> {
+function fieldMessages(schema: z.ZodMiniType, value: unknown): Record<string, string> {
   const result = schema.safeParse(value);
   const out: Record<string, string> = {};
   if (result.success) return out;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { authFormMessages } from './auth-messages.js';
 
 export { authFormMessages } from './auth-messages.js';
@@ -12,18 +12,19 @@ const noWhitespace = /^\S*$/;
 /** A simple address pattern: something@something.tld, no spaces. */
 export const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-const required = () => z.string().min(1, m.required);
+const required = () => z.string().check(z.minLength(1, m.required));
 const hasNoUppercase = (v: string) => v === v.toLowerCase();
 
 /** The username rules of seed 000 §5 (at most 15 characters, no whitespace, no uppercase). */
 function usernameRules(
-  base: z.ZodString,
+  base: z.ZodMiniString<string>,
   text: { tooLong?: string; whitespace: string; uppercase: string },
-): z.ZodType<string, string> {
-  return base
-    .max(usernameMaxLength, text.tooLong)
-    .regex(noWhitespace, text.whitespace)
-    .refine(hasNoUppercase, text.uppercase);
+): z.ZodMiniType<string, string> {
+  return base.check(
+    z.maxLength(usernameMaxLength, text.tooLong),
+    z.regex(noWhitespace, text.whitespace),
+    z.refine(hasNoUppercase, text.uppercase),
+  );
 }
 
 const username = () =>
@@ -38,31 +39,33 @@ const username = () =>
  * username (register, user create / update, profile, import), so no one can create a user the
  * client could never log in as. Messages read after the field label (`"username" can not …`).
  */
-export const usernameSchema = usernameRules(z.string().min(1), {
+export const usernameSchema = usernameRules(z.string().check(z.minLength(1)), {
   whitespace: 'can not include whitespace',
   uppercase: 'can NOT include uppercase letters',
 });
 
-const email = () => required().regex(emailPattern, m.invalidEmail);
+const email = () => required().check(z.regex(emailPattern, m.invalidEmail));
 
 const newPassword = () =>
-  required().min(passwordMinLength, m.passwordTooShort).regex(noWhitespace, m.passwordWhitespace);
+  required().check(z.minLength(passwordMinLength, m.passwordTooShort), z.regex(noWhitespace, m.passwordWhitespace));
 
 /**
  * "Passwords must match" on confirmPassword. It runs even while other fields are invalid, so the
  * user sees every problem at once (zod skips object refinements on dirty data by default).
  */
-function passwordsMatch<S extends z.ZodType<{ password: string; confirmPassword: string }>>(schema: S): S {
-  return schema.refine((v) => v.password === v.confirmPassword, {
-    message: m.passwordsMustMatch,
-    path: ['confirmPassword'],
-    when: (payload) => {
-      const v = payload.value as Partial<Record<'password' | 'confirmPassword', unknown>> | null;
-      return (
-        typeof v === 'object' && v !== null && typeof v.password === 'string' && typeof v.confirmPassword === 'string'
-      );
-    },
-  });
+function passwordsMatch<S extends z.ZodMiniType<{ password: string; confirmPassword: string }>>(schema: S): S {
+  return schema.check(
+    z.refine((v: { password: string; confirmPassword: string }) => v.password === v.confirmPassword, {
+      message: m.passwordsMustMatch,
+      path: ['confirmPassword'],
+      when: (payload) => {
+        const v = payload.value as Partial<Record<'password' | 'confirmPassword', unknown>> | null;
+        return (
+          typeof v === 'object' && v !== null && typeof v.password === 'string' && typeof v.confirmPassword === 'string'
+        );
+      },
+    }),
+  );
 }
 
 /** Registration: the five rules of seed 000 §5. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import {
   buttonColorSchema,
   choiceOptionTypes,
@@ -98,60 +98,62 @@ export const eventTemplateFormSchema = z
     event_button_color: z.string(),
     event_options: z.array(optionFormSchema),
   })
-  .superRefine((form, ctx) => {
-    const fail = (path: (string | number)[], message: string) => ctx.addIssue({ code: 'custom', path, message });
-    if (form.event_name.trim() === '') fail(['event_name'], templateFormMessages.required);
-    else if (form.event_name.length > templateNameMaxLength) fail(['event_name'], templateFormMessages.nameTooLong);
-    if (form.event_value.trim() === '') fail(['event_value'], templateFormMessages.required);
-    if (!isValidCsvList(form.template_categories)) fail(['template_categories'], templateFormMessages.invalidCsv);
-    const color = form.event_button_color.trim();
-    if (color !== '' && !buttonColorSchema.safeParse(color).success)
-      fail(['event_button_color'], templateFormMessages.invalidColor);
+  .check(
+    z.superRefine((form, ctx) => {
+      const fail = (path: (string | number)[], message: string) => ctx.addIssue({ code: 'custom', path, message });
+      if (form.event_name.trim() === '') fail(['event_name'], templateFormMessages.required);
+      else if (form.event_name.length > templateNameMaxLength) fail(['event_name'], templateFormMessages.nameTooLong);
+      if (form.event_value.trim() === '') fail(['event_value'], templateFormMessages.required);
+      if (!isValidCsvList(form.template_categories)) fail(['template_categories'], templateFormMessages.invalidCsv);
+      const color = form.event_button_color.trim();
+      if (color !== '' && !buttonColorSchema.safeParse(color).success)
+        fail(['event_button_color'], templateFormMessages.invalidColor);
 
-    const seen = new Set<string>();
-    const keys = form.event_options.map((o) => optionNameKey(o.event_option_name));
-    form.event_options.forEach((option, i) => {
-      const at = (field: keyof EventTemplateOptionFormValues) => ['event_options', i, field];
-      if (option.visibility_mode !== '') {
-        const target = optionNameKey(option.visibility_option);
-        if (option.visibility_option.trim() === '') fail(at('visibility_option'), templateFormMessages.required);
-        else if (target === keys[i] || !keys.includes(target))
-          fail(at('visibility_option'), templateFormMessages.unknownOption);
-        if (!isValidCsvList(option.visibility_values)) fail(at('visibility_values'), templateFormMessages.invalidCsv);
-        else if (splitCsvList(option.visibility_values).length === 0)
-          fail(at('visibility_values'), templateFormMessages.required);
-      }
-      const name = option.event_option_name.trim();
-      if (name === '') fail(at('event_option_name'), templateFormMessages.required);
-      else if (seen.has(optionNameKey(name))) fail(at('event_option_name'), templateFormMessages.optionNameUnique);
-      if (name !== '') seen.add(optionNameKey(name));
-
-      const type = option.event_option_type;
-      if (type === '') {
-        fail(at('event_option_type'), templateFormMessages.required);
-        return;
-      }
-      const fallback = option.event_option_default_value.trim();
-      if (type === 'static text') {
-        if (fallback === '') fail(at('event_option_default_value'), templateFormMessages.required);
-        return;
-      }
-      if (!choiceOptionTypes.includes(type)) return;
-      const values = splitCsvList(option.event_option_values);
-      if (values.length === 0) {
-        fail(at('event_option_values'), templateFormMessages.required);
-        return;
-      }
-      if (fallback === '') return;
-      if (type === 'checkboxes') {
-        if (!splitCheckboxDefault(fallback).every((v) => values.includes(v))) {
-          fail(at('event_option_default_value'), templateFormMessages.valuesNotInList);
+      const seen = new Set<string>();
+      const keys = form.event_options.map((o) => optionNameKey(o.event_option_name));
+      form.event_options.forEach((option, i) => {
+        const at = (field: keyof EventTemplateOptionFormValues) => ['event_options', i, field];
+        if (option.visibility_mode !== '') {
+          const target = optionNameKey(option.visibility_option);
+          if (option.visibility_option.trim() === '') fail(at('visibility_option'), templateFormMessages.required);
+          else if (target === keys[i] || !keys.includes(target))
+            fail(at('visibility_option'), templateFormMessages.unknownOption);
+          if (!isValidCsvList(option.visibility_values)) fail(at('visibility_values'), templateFormMessages.invalidCsv);
+          else if (splitCsvList(option.visibility_values).length === 0)
+            fail(at('visibility_values'), templateFormMessages.required);
         }
-      } else if (!values.includes(fallback)) {
-        fail(at('event_option_default_value'), templateFormMessages.valueNotInList);
-      }
-    });
-  });
+        const name = option.event_option_name.trim();
+        if (name === '') fail(at('event_option_name'), templateFormMessages.required);
+        else if (seen.has(optionNameKey(name))) fail(at('event_option_name'), templateFormMessages.optionNameUnique);
+        if (name !== '') seen.add(optionNameKey(name));
+
+        const type = option.event_option_type;
+        if (type === '') {
+          fail(at('event_option_type'), templateFormMessages.required);
+          return;
+        }
+        const fallback = option.event_option_default_value.trim();
+        if (type === 'static text') {
+          if (fallback === '') fail(at('event_option_default_value'), templateFormMessages.required);
+          return;
+        }
+        if (!choiceOptionTypes.includes(type)) return;
+        const values = splitCsvList(option.event_option_values);
+        if (values.length === 0) {
+          fail(at('event_option_values'), templateFormMessages.required);
+          return;
+        }
+        if (fallback === '') return;
+        if (type === 'checkboxes') {
+          if (!splitCheckboxDefault(fallback).every((v) => values.includes(v))) {
+            fail(at('event_option_default_value'), templateFormMessages.valuesNotInList);
+          }
+        } else if (!values.includes(fallback)) {
+          fail(at('event_option_default_value'), templateFormMessages.valueNotInList);
+        }
+      });
+    }),
+  );
 
 /** An empty option, as "+ Add Option" adds it. */
 export function emptyTemplateOption(): EventTemplateOptionFormValues {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { formatIsoDate } from '../duration.js';
 import { parseIsoTimestamp, toIso } from '../time.js';
 import type { Cruise, createCruiseSchema } from '../schemas/cruises.js';
@@ -143,13 +143,15 @@ export function loweringFormSchemaFor(opts: { locked: boolean }) {
       stop_ts: z.string(),
       lowering_tags: z.string(),
     })
-    .superRefine((form, ctx) => {
-      if (opts.locked) return;
-      const fail = (path: keyof LoweringFormValues, message: string) =>
-        ctx.addIssue({ code: 'custom', path: [path], message });
-      checkId(form.lowering_id, 'lowering_id', fail);
-      checkTimes(form.start_ts, form.stop_ts, parseFormDateTime, (ms) => ms, fail);
-    });
+    .check(
+      z.superRefine((form, ctx) => {
+        if (opts.locked) return;
+        const fail = (path: keyof LoweringFormValues, message: string) =>
+          ctx.addIssue({ code: 'custom', path: [path], message });
+        checkId(form.lowering_id, 'lowering_id', fail);
+        checkTimes(form.start_ts, form.stop_ts, parseFormDateTime, (ms) => ms, fail);
+      }),
+    );
 }
 
 /** The admin's lowering form (every field checked). */
@@ -278,21 +280,23 @@ export function cruiseFormSchemaFor(opts: { locked: boolean }) {
       cruise_participants: z.string(),
       cruise_tags: z.string(),
     })
-    .superRefine((form, ctx) => {
-      if (opts.locked) return;
-      const fail = (path: keyof CruiseFormValues, message: string) =>
-        ctx.addIssue({ code: 'custom', path: [path], message });
-      checkId(form.cruise_id, 'cruise_id', fail);
-      for (const key of [
-        'cruise_vessel',
-        'cruise_pi',
-        'cruise_departure_location',
-        'cruise_arrival_location',
-      ] as const) {
-        if (form[key].trim() === '') fail(key, m.required);
-      }
-      checkTimes(form.start_ts, form.stop_ts, parseFormDate, endOfDay, fail);
-    });
+    .check(
+      z.superRefine((form, ctx) => {
+        if (opts.locked) return;
+        const fail = (path: keyof CruiseFormValues, message: string) =>
+          ctx.addIssue({ code: 'custom', path: [path], message });
+        checkId(form.cruise_id, 'cruise_id', fail);
+        for (const key of [
+          'cruise_vessel',
+          'cruise_pi',
+          'cruise_departure_location',
+          'cruise_arrival_location',
+        ] as const) {
+          if (form[key].trim() === '') fail(key, m.required);
+        }
+        checkTimes(form.start_ts, form.stop_ts, parseFormDate, endOfDay, fail);
+      }),
+    );
 }
 
 /** The admin's cruise form (every field checked). */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { roles as allRoles, type Role } from '../roles.js';
 import type { CreateUser, UpdateUser, User } from '../schemas/users.js';
 
@@ -49,24 +49,26 @@ export const userFormSchema = z
     system_user: z.boolean(),
     disabled: z.boolean(),
   })
-  .superRefine((form, ctx) => {
-    const fail = (path: keyof UserFormValues, message: string) =>
-      ctx.addIssue({ code: 'custom', path: [path], message });
-    if (form.username === '') fail('username', m.required);
-    else if (form.username.length > userFormUsernameMaxLength) fail('username', m.usernameTooLong);
-    else if (form.username !== form.username.toLowerCase()) fail('username', m.usernameLowercase);
-    else if (/\s/.test(form.username)) fail('username', m.usernameWhitespace);
+  .check(
+    z.superRefine((form, ctx) => {
+      const fail = (path: keyof UserFormValues, message: string) =>
+        ctx.addIssue({ code: 'custom', path: [path], message });
+      if (form.username === '') fail('username', m.required);
+      else if (form.username.length > userFormUsernameMaxLength) fail('username', m.usernameTooLong);
+      else if (form.username !== form.username.toLowerCase()) fail('username', m.usernameLowercase);
+      else if (/\s/.test(form.username)) fail('username', m.usernameWhitespace);
 
-    if (form.fullname.trim() === '') fail('fullname', m.required);
+      if (form.fullname.trim() === '') fail('fullname', m.required);
 
-    if (form.email.trim() === '') fail('email', m.required);
-    else if (!emailPattern.test(form.email.trim())) fail('email', m.invalidEmail);
+      if (form.email.trim() === '') fail('email', m.required);
+      else if (!emailPattern.test(form.email.trim())) fail('email', m.invalidEmail);
 
-    // The password itself is optional (an empty one on update leaves it unchanged).
-    if (form.password !== form.confirmPassword) fail('confirmPassword', m.passwordsMustMatch);
+      // The password itself is optional (an empty one on update leaves it unchanged).
+      if (form.password !== form.confirmPassword) fail('confirmPassword', m.passwordsMustMatch);
 
-    if (form.roles.length === 0) fail('roles', m.rolesRequired);
-  });
+      if (form.roles.length === 0) fail('roles', m.rolesRequired);
+    }),
+  );
 
 /** A blank form: create mode. system_user and disabled default to false (seed 000 §4). */
 export function emptyUserForm(): UserFormValues {

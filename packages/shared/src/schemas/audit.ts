@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { looseTimestampSchema, objectIdSchema, queryIntSchema } from './common.js';
 
 /** One change in the audit trail (issue 11): who, when, which route, which record, old and new values. */
@@ -7,15 +7,15 @@ export const auditEntrySchema = z.object({
   at: z.string(),
   actor_kind: z.enum(['user', 'key', 'none']),
   /** User id or device key id. */
-  actor_id: z.string().nullable(),
+  actor_id: z.nullable(z.string()),
   /** Username or key name. */
-  actor_name: z.string().nullable(),
-  route: z.string().nullable(),
+  actor_name: z.nullable(z.string()),
+  route: z.nullable(z.string()),
   action: z.string(),
   record_type: z.string(),
-  record_id: z.string().nullable(),
-  old_value: z.unknown().nullable(),
-  new_value: z.unknown().nullable(),
+  record_id: z.nullable(z.string()),
+  old_value: z.nullable(z.unknown()),
+  new_value: z.nullable(z.unknown()),
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
@@ -27,14 +27,14 @@ export const auditRecordTypes = ['event', 'event_aux_data', 'cruise', 'lowering'
 
 /** GET audit: filter by actor (username / key name), record, time; paged; CSV on request. */
 export const auditQuerySchema = z.strictObject({
-  actor: z.string().min(1).optional(),
-  record_type: z.enum(auditRecordTypes).optional(),
-  record_id: objectIdSchema.optional(),
-  startTS: looseTimestampSchema.optional(),
-  stopTS: looseTimestampSchema.optional(),
-  offset: queryIntSchema(0).optional(),
-  limit: queryIntSchema(1).optional(),
-  format: z.enum(['json', 'csv']).optional(),
+  actor: z.optional(z.string().check(z.minLength(1))),
+  record_type: z.optional(z.enum(auditRecordTypes)),
+  record_id: z.optional(objectIdSchema),
+  startTS: z.optional(looseTimestampSchema),
+  stopTS: z.optional(looseTimestampSchema),
+  offset: z.optional(queryIntSchema(0)),
+  limit: z.optional(queryIntSchema(1)),
+  format: z.optional(z.enum(['json', 'csv'])),
 });
 export type AuditQuery = z.infer<typeof auditQuerySchema>;
 

@@ -1,16 +1,16 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { usernameSchema } from '../rules/auth-forms.js';
 
-const reCaptcha = z.string().nullable().optional();
+const reCaptcha = z.optional(z.nullable(z.string()));
 
 export const passwordLoginSchema = z.strictObject({
-  username: z.string().min(1).max(50),
-  password: z.string().max(50),
+  username: z.string().check(z.minLength(1), z.maxLength(50)),
+  password: z.string().check(z.maxLength(50)),
   reCaptcha,
 });
 
 export const tokenLoginSchema = z.strictObject({
-  loginToken: z.string().length(20),
+  loginToken: z.string().check(z.length(20)),
   reCaptcha,
 });
 
@@ -22,23 +22,23 @@ export type LoginResponse = z.infer<typeof loginResponseSchema>;
 
 export const registerSchema = z.strictObject({
   username: usernameSchema,
-  fullname: z.string().min(1).max(50),
-  email: z.string().min(1).max(50),
-  password: z.string().max(50),
+  fullname: z.string().check(z.minLength(1), z.maxLength(50)),
+  email: z.string().check(z.minLength(1), z.maxLength(50)),
+  password: z.string().check(z.maxLength(50)),
   reCaptcha,
 });
 export type Register = z.infer<typeof registerSchema>;
 
 export const forgotPasswordSchema = z.strictObject({
   resetURL: z.url(),
-  email: z.string().min(1).max(50),
+  email: z.string().check(z.minLength(1), z.maxLength(50)),
   reCaptcha,
 });
 export type ForgotPassword = z.infer<typeof forgotPasswordSchema>;
 
 export const resetPasswordSchema = z.strictObject({
-  token: z.string().min(1),
-  password: z.string().max(50),
+  token: z.string().check(z.minLength(1)),
+  password: z.string().check(z.maxLength(50)),
   reCaptcha,
 });
 export type ResetPassword = z.infer<typeof resetPasswordSchema>;
@@ -46,9 +46,9 @@ export type ResetPassword = z.infer<typeof resetPasswordSchema>;
 /** PATCH auth/profile: the owner's own editable fields. */
 export const updateProfileSchema = z
   .strictObject({
-    username: usernameSchema.optional(),
-    fullname: z.string().min(1).max(100).optional(),
-    password: z.string().max(50).optional(),
+    username: z.optional(usernameSchema),
+    fullname: z.optional(z.string().check(z.minLength(1), z.maxLength(100))),
+    password: z.optional(z.string().check(z.maxLength(50))),
   })
-  .refine((v) => Object.keys(v).length > 0, { message: 'must have at least 1 key' });
+  .check(z.refine((v) => Object.keys(v).length > 0, { message: 'must have at least 1 key' }));
 export type UpdateProfile = z.infer<typeof updateProfileSchema>;

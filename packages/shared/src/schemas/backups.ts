@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /** GET /backups/status (admins): the scheduled backups' settings and the newest backup. */
 export const backupStatusSchema = z.object({
@@ -8,8 +8,8 @@ export const backupStatusSchema = z.object({
   keep: z.number(),
   folder: z.string(),
   /** The newest complete backup in the folder (scheduled or by `bathylog backup`), or null. */
-  lastBackupAt: z.string().nullable(),
+  lastBackupAt: z.nullable(z.string()),
   /** The last scheduled attempt's failure, when it failed. */
-  lastError: z.string().nullable(),
+  lastError: z.nullable(z.string()),
 });
 export type BackupStatus = z.infer<typeof backupStatusSchema>;

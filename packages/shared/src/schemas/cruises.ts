@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { createRecordSchema, recordListQuerySchema, updateRecordSchema } from './records.js';
 
 /**
@@ -6,7 +6,7 @@ import { createRecordSchema, recordListQuerySchema, updateRecordSchema } from '.
  * every cruise route answers.
  */
 
-const nonEmpty = z.string().min(1);
+const nonEmpty = z.string().check(z.minLength(1));
 
 /**
  * `cruise_additional_meta`: free-form, but the keys Sealog typed must have their types. The
@@ -14,14 +14,14 @@ const nonEmpty = z.string().min(1);
  * on PATCH, lists upload ids from the files `process` route; it is never stored.
  */
 export const cruiseMetaSchema = z.looseObject({
-  cruise_name: z.string().optional(),
-  cruise_vessel: nonEmpty.optional(),
-  cruise_pi: nonEmpty.optional(),
-  cruise_departure_location: nonEmpty.optional(),
-  cruise_arrival_location: nonEmpty.optional(),
-  cruise_description: z.string().optional(),
-  cruise_participants: z.array(z.string()).optional(),
-  cruise_files: z.array(z.string()).optional(),
+  cruise_name: z.optional(z.string()),
+  cruise_vessel: z.optional(nonEmpty),
+  cruise_pi: z.optional(nonEmpty),
+  cruise_departure_location: z.optional(nonEmpty),
+  cruise_arrival_location: z.optional(nonEmpty),
+  cruise_description: z.optional(z.string()),
+  cruise_participants: z.optional(z.array(z.string())),
+  cruise_files: z.optional(z.array(z.string())),
 });
 export type CruiseMeta = z.infer<typeof cruiseMetaSchema>;
 
@@ -43,8 +43,8 @@ export type UpdateCruise = z.infer<typeof updateCruiseSchema>;
 
 /** GET /cruises. */
 export const cruiseListQuerySchema = recordListQuerySchema('cruise', {
-  cruise_vessel: z.string().optional(),
-  cruise_pi: z.string().optional(),
+  cruise_vessel: z.optional(z.string()),
+  cruise_pi: z.optional(z.string()),
 });
 export type CruiseListQuery = z.infer<typeof cruiseListQuerySchema>;
 
@@ -58,7 +58,7 @@ export const cruiseSchema = z.object({
   cruise_tags: z.array(z.string()),
   cruise_hidden: z.boolean(),
   /** Present only when the server runs with access control. */
-  cruise_access_list: z.array(z.string()).optional(),
-  cruise_additional_meta: cruiseMetaSchema.extend({ cruise_files: z.array(z.string()).optional() }),
+  cruise_access_list: z.optional(z.array(z.string())),
+  cruise_additional_meta: z.extend(cruiseMetaSchema, { cruise_files: z.optional(z.array(z.string())) }),
 });
 export type Cruise = z.infer<typeof cruiseSchema>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /** A custom var as the API returns it; the value is always a string (reference §4). */
 export const customVarSchema = z.object({
@@ -34,8 +34,8 @@ export const serverOwnedCustomVars: readonly string[] = [
  */
 export const updateCustomVarSchema = z
   .strictObject({
-    custom_var_name: z.string().min(1).optional(),
-    custom_var_value: z.string().optional(),
+    custom_var_name: z.optional(z.string().check(z.minLength(1))),
+    custom_var_value: z.optional(z.string()),
   })
-  .refine((v) => Object.keys(v).length > 0, { message: 'must have at least 1 key' });
+  .check(z.refine((v) => Object.keys(v).length > 0, { message: 'must have at least 1 key' }));
 export type UpdateCustomVar = z.infer<typeof updateCustomVarSchema>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { roles } from '../roles.js';
 import { isoTimestampSchema } from './common.js';
 
@@ -7,9 +7,9 @@ export const deviceKeyNameMaxLength = 50;
 
 /** POST device_keys: a name, the roles the key grants, an optional expiry (ISO-8601). */
 export const createDeviceKeySchema = z.strictObject({
-  name: z.string().trim().min(1).max(deviceKeyNameMaxLength),
-  roles: z.array(z.enum(roles)).min(1),
-  expires: isoTimestampSchema.nullable().optional(),
+  name: z.string().check(z.trim(), z.minLength(1), z.maxLength(deviceKeyNameMaxLength)),
+  roles: z.array(z.enum(roles)).check(z.minLength(1)),
+  expires: z.optional(z.nullable(isoTimestampSchema)),
 });
 export type CreateDeviceKey = z.input<typeof createDeviceKeySchema>;
 
@@ -21,14 +21,14 @@ export const deviceKeySchema = z.object({
   roles: z.array(z.string()),
   created: z.string(),
   created_by: z.string(),
-  expires: z.string().nullable(),
-  last_used: z.string().nullable(),
-  last_used_address: z.string().nullable(),
-  revoked: z.string().nullable(),
-  revoked_by: z.string().nullable(),
+  expires: z.nullable(z.string()),
+  last_used: z.nullable(z.string()),
+  last_used_address: z.nullable(z.string()),
+  revoked: z.nullable(z.string()),
+  revoked_by: z.nullable(z.string()),
 });
 export type DeviceKey = z.infer<typeof deviceKeySchema>;
 
 /** The answer to a create: the key itself, shown once. */
-export const createdDeviceKeySchema = deviceKeySchema.extend({ key: z.string() });
+export const createdDeviceKeySchema = z.extend(deviceKeySchema, { key: z.string() });
 export type CreatedDeviceKey = z.infer<typeof createdDeviceKeySchema>;

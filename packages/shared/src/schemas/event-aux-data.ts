@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { isoTimestampSchema, objectIdSchema, queryIntSchema, queryListSchema } from './common.js';
 
 /**
@@ -11,9 +11,9 @@ import { isoTimestampSchema, objectIdSchema, queryIntSchema, queryListSchema } f
  * (the influx inserter sends `""`, which Sealog refused).
  */
 export const auxDataItemSchema = z.strictObject({
-  data_name: z.string().min(1),
+  data_name: z.string().check(z.minLength(1)),
   data_value: z.union([z.string(), z.number()]),
-  data_uom: z.string().optional(),
+  data_uom: z.optional(z.string()),
 });
 export type AuxDataItem = z.infer<typeof auxDataItemSchema>;
 
@@ -31,51 +31,59 @@ export const eventAuxDataSchema = z.object({
   event_id: z.string(),
   data_source: z.string(),
   data_array: z.array(
-    z.object({ data_name: z.string(), data_value: z.union([z.string(), z.number()]), data_uom: z.string().optional() }),
+    z.object({
+      data_name: z.string(),
+      data_value: z.union([z.string(), z.number()]),
+      data_uom: z.optional(z.string()),
+    }),
   ),
 });
 export type EventAuxData = z.infer<typeof eventAuxDataSchema>;
 
-const dataSourceField = z.string().min(1).max(100);
+const dataSourceField = z.string().check(z.minLength(1), z.maxLength(100));
 
 /** POST /event_aux_data: an upsert by (event_id, data_source). */
 export const createEventAuxDataSchema = z.strictObject({
-  id: objectIdSchema.optional(),
+  id: z.optional(objectIdSchema),
   event_id: objectIdSchema,
   data_source: dataSourceField,
-  data_array: z.array(auxDataItemSchema).optional(),
+  data_array: z.optional(z.array(auxDataItemSchema)),
 });
 export type CreateEventAuxData = z.infer<typeof createEventAuxDataSchema>;
 
 /** PATCH /event_aux_data/{id}: `data_array` items are merged by name, the new values winning. */
 export const updateEventAuxDataSchema = z
   .strictObject({
-    event_id: objectIdSchema.optional(),
-    data_source: dataSourceField.optional(),
-    data_array: z.array(auxDataItemSchema).optional(),
+    event_id: z.optional(objectIdSchema),
+    data_source: z.optional(dataSourceField),
+    data_array: z.optional(z.array(auxDataItemSchema)),
   })
-  .refine((v) => Object.keys(v).length > 0, { message: 'must have at least 1 key', path: ['eventAuxDataUpdate'] });
+  .check(
+    z.refine((v) => Object.keys(v).length > 0, { message: 'must have at least 1 key', path: ['eventAuxDataUpdate'] }),
+  );
 export type UpdateEventAuxData = z.infer<typeof updateEventAuxDataSchema>;
 
 const auxFilterFields = {
-  author: queryListSchema.optional(),
-  value: queryListSchema.optional(),
-  freetext: queryListSchema.optional(),
-  datasource: queryListSchema.optional(),
-  fulltext: queryListSchema
-    .describe(
-      'Case-insensitive substring search over the data names and values of each aux record (Sealog 2.4.6): a record matches when any term is found and no `!`-prefixed term is. Comma-separated or repeated.',
-    )
-    .optional(),
-  startTS: isoTimestampSchema.optional(),
-  stopTS: isoTimestampSchema.optional(),
-  offset: queryIntSchema(0).optional(),
-  limit: queryIntSchema(1).optional(),
+  author: z.optional(queryListSchema),
+  value: z.optional(queryListSchema),
+  freetext: z.optional(queryListSchema),
+  datasource: z.optional(queryListSchema),
+  fulltext: z.optional(
+    queryListSchema.check(
+      z.describe(
+        'Case-insensitive substring search over the data names and values of each aux record (Sealog 2.4.6): a record matches when any term is found and no `!`-prefixed term is. Comma-separated or repeated.',
+      ),
+    ),
+  ),
+  startTS: z.optional(isoTimestampSchema),
+  stopTS: z.optional(isoTimestampSchema),
+  offset: z.optional(queryIntSchema(0)),
+  limit: z.optional(queryIntSchema(1)),
 };
 
 /** GET /event_aux_data. `format` is not accepted (Sealog); `fulltext` searches the records' data (Sealog 2.4.6). */
 export const auxDataListQuerySchema = z.strictObject({
-  eventID: objectIdSchema.optional(),
+  eventID: z.optional(objectIdSchema),
   ...auxFilterFields,
 });
 export type AuxDataListQuery = z.infer<typeof auxDataListQuerySchema>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { isoTimestampSchema, objectIdSchema } from './common.js';
 import { auxDataItemSchema } from './event-aux-data.js';
 import { eventOptionSchema } from './events.js';
@@ -12,21 +12,25 @@ import { eventOptionSchema } from './events.js';
 export const importedEventSchema = z.object({
   id: objectIdSchema,
   ts: isoTimestampSchema,
-  event_author: z.string().min(1).max(100),
-  event_value: z.string().min(1).max(100),
-  event_options: z.array(eventOptionSchema).default([]),
-  event_free_text: z.string().default(''),
+  event_author: z.string().check(z.minLength(1), z.maxLength(100)),
+  event_value: z.string().check(z.minLength(1), z.maxLength(100)),
+  event_options: z._default(z.array(eventOptionSchema), []),
+  event_free_text: z._default(z.string(), ''),
   aux_data: z
-    .array(
-      z.object({
-        data_source: z.string().min(1).max(100),
-        data_array: z.array(auxDataItemSchema),
-      }),
+    ._default(
+      z.array(
+        z.object({
+          data_source: z.string().check(z.minLength(1), z.maxLength(100)),
+          data_array: z.array(auxDataItemSchema),
+        }),
+      ),
+      [],
     )
-    .default([])
-    .refine((list) => new Set(list.map((a) => a.data_source)).size === list.length, {
-      message: 'has the same data_source twice',
-    }),
+    .check(
+      z.refine((list) => new Set(list.map((a) => a.data_source)).size === list.length, {
+        message: 'has the same data_source twice',
+      }),
+    ),
 });
 export type ImportedEvent = z.infer<typeof importedEventSchema>;
 export type ImportedEventInput = z.input<typeof importedEventSchema>;

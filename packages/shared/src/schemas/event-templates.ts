@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { objectIdSchema } from './common.js';
 
 /** The five option types a template may use (seed 000 §3). */
@@ -34,7 +34,7 @@ export type OptionVisibilityMode = (typeof optionVisibilityModes)[number];
  */
 export const eventOptionVisibilitySchema = z.strictObject({
   show_hide: z.enum(optionVisibilityModes),
-  event_option_name: z.string().min(1),
+  event_option_name: z.string().check(z.minLength(1)),
   event_option_values: z.array(z.string()),
 });
 export type EventOptionVisibility = z.infer<typeof eventOptionVisibilitySchema>;
@@ -47,86 +47,88 @@ export const optionVisibilityMessages = {
 } as const;
 
 export const eventTemplateOptionSchema = z.strictObject({
-  event_option_name: z.string().min(1),
+  event_option_name: z.string().check(z.minLength(1)),
   event_option_type: z.enum(eventOptionTypes),
-  event_option_default_value: z.string().optional(),
+  event_option_default_value: z.optional(z.string()),
   event_option_values: z.array(z.string()),
   event_option_allow_freeform: z.boolean(),
   event_option_required: z.boolean(),
-  event_option_visibility: eventOptionVisibilitySchema.optional(),
+  event_option_visibility: z.optional(eventOptionVisibilitySchema),
 });
 export type EventTemplateOption = z.infer<typeof eventTemplateOptionSchema>;
 
 /** A button colour: CSS hex, `#rgb` or `#rrggbb` (Sealog 2.4.5). */
 export const buttonColorSchema = z
   .string()
-  .regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, { message: 'must be a CSS hex colour like #1a2b3c' });
+  .check(z.regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, { message: 'must be a CSS hex colour like #1a2b3c' }));
 
 /**
  * The data rules every stored template keeps, whoever writes it (form, import, script): without
  * them the logging console cannot build a valid event. The form adds its own presentation rules
  * (rules/event-template-form.ts).
  */
-export const eventTemplateOptionsSchema = z.array(eventTemplateOptionSchema).superRefine((options, ctx) => {
-  const seen = new Set<string>();
-  const keys = options.map((o) => optionNameKey(o.event_option_name));
-  options.forEach((option, i) => {
-    const key = keys[i]!;
-    if (seen.has(key)) ctx.addIssue({ code: 'custom', path: [i, 'event_option_name'], message: 'must be unique' });
-    seen.add(key);
+export const eventTemplateOptionsSchema = z.array(eventTemplateOptionSchema).check(
+  z.superRefine((options, ctx) => {
+    const seen = new Set<string>();
+    const keys = options.map((o) => optionNameKey(o.event_option_name));
+    options.forEach((option, i) => {
+      const key = keys[i]!;
+      if (seen.has(key)) ctx.addIssue({ code: 'custom', path: [i, 'event_option_name'], message: 'must be unique' });
+      seen.add(key);
 
-    const rule = option.event_option_visibility;
-    if (rule) {
-      const target = optionNameKey(rule.event_option_name);
-      const at = (field: string) => [i, 'event_option_visibility', field];
-      if (target === key)
-        ctx.addIssue({ code: 'custom', path: at('event_option_name'), message: optionVisibilityMessages.ownOption });
-      else if (!keys.includes(target))
+      const rule = option.event_option_visibility;
+      if (rule) {
+        const target = optionNameKey(rule.event_option_name);
+        const at = (field: string) => [i, 'event_option_visibility', field];
+        if (target === key)
+          ctx.addIssue({ code: 'custom', path: at('event_option_name'), message: optionVisibilityMessages.ownOption });
+        else if (!keys.includes(target))
+          ctx.addIssue({
+            code: 'custom',
+            path: at('event_option_name'),
+            message: optionVisibilityMessages.missingOption,
+          });
+        if (rule.event_option_values.length === 0)
+          ctx.addIssue({ code: 'custom', path: at('event_option_values'), message: optionVisibilityMessages.noValues });
+      }
+
+      const type = option.event_option_type;
+      const values = option.event_option_values;
+      const fallback = option.event_option_default_value ?? '';
+      if (choiceOptionTypes.includes(type) && values.length === 0) {
         ctx.addIssue({
           code: 'custom',
-          path: at('event_option_name'),
-          message: optionVisibilityMessages.missingOption,
+          path: [i, 'event_option_values'],
+          message: `must contain at least 1 items for a ${type} option`,
         });
-      if (rule.event_option_values.length === 0)
-        ctx.addIssue({ code: 'custom', path: at('event_option_values'), message: optionVisibilityMessages.noValues });
-    }
-
-    const type = option.event_option_type;
-    const values = option.event_option_values;
-    const fallback = option.event_option_default_value ?? '';
-    if (choiceOptionTypes.includes(type) && values.length === 0) {
-      ctx.addIssue({
-        code: 'custom',
-        path: [i, 'event_option_values'],
-        message: `must contain at least 1 items for a ${type} option`,
-      });
-      return;
-    }
-    if (type === 'static text' && fallback.trim() === '') {
-      ctx.addIssue({
-        code: 'custom',
-        path: [i, 'event_option_default_value'],
-        message: 'is required for a static text option',
-      });
-    }
-    if ((type === 'dropdown' || type === 'radio buttons') && fallback !== '' && !values.includes(fallback)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: [i, 'event_option_default_value'],
-        message: 'must be one of the option values',
-      });
-    }
-    if (type === 'checkboxes' && fallback !== '' && !values.includes(fallback)) {
-      if (!splitCheckboxDefault(fallback).every((v) => values.includes(v))) {
+        return;
+      }
+      if (type === 'static text' && fallback.trim() === '') {
         ctx.addIssue({
           code: 'custom',
           path: [i, 'event_option_default_value'],
-          message: 'must list only option values',
+          message: 'is required for a static text option',
         });
       }
-    }
-  });
-});
+      if ((type === 'dropdown' || type === 'radio buttons') && fallback !== '' && !values.includes(fallback)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [i, 'event_option_default_value'],
+          message: 'must be one of the option values',
+        });
+      }
+      if (type === 'checkboxes' && fallback !== '' && !values.includes(fallback)) {
+        if (!splitCheckboxDefault(fallback).every((v) => values.includes(v))) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [i, 'event_option_default_value'],
+            message: 'must list only option values',
+          });
+        }
+      }
+    });
+  }),
+);
 
 /** A template as the API returns it. `disabled` is present for admins only. */
 export const eventTemplateSchema = z.object({
@@ -136,17 +138,17 @@ export const eventTemplateSchema = z.object({
   event_free_text_required: z.boolean(),
   system_template: z.boolean(),
   template_categories: z.array(z.string()),
-  template_style: z.record(z.string(), z.unknown()).optional(),
-  event_button_color: z.string().optional(),
-  disabled: z.boolean().optional(),
+  template_style: z.optional(z.record(z.string(), z.unknown())),
+  event_button_color: z.optional(z.string()),
+  disabled: z.optional(z.boolean()),
   admin_only: z.boolean(),
   event_options: z.array(eventTemplateOptionSchema),
 });
 export type EventTemplate = z.infer<typeof eventTemplateSchema>;
 
 const templateFields = {
-  event_name: z.string().min(1),
-  event_value: z.string().min(1),
+  event_name: z.string().check(z.minLength(1)),
+  event_value: z.string().check(z.minLength(1)),
   event_free_text_required: z.boolean(),
   system_template: z.boolean(),
   template_categories: z.array(z.string()),
@@ -159,36 +161,36 @@ const templateFields = {
 
 /** POST /event_templates (reference §5.9). A client id is allowed (import keeps ids). */
 export const createEventTemplateSchema = z.strictObject({
-  id: objectIdSchema.optional(),
+  id: z.optional(objectIdSchema),
   event_name: templateFields.event_name,
   event_value: templateFields.event_value,
   event_free_text_required: templateFields.event_free_text_required,
   system_template: templateFields.system_template,
-  template_categories: templateFields.template_categories.optional(),
-  template_style: templateFields.template_style.optional(),
-  event_button_color: templateFields.event_button_color.optional(),
-  disabled: templateFields.disabled.optional(),
-  admin_only: templateFields.admin_only.optional(),
-  event_options: templateFields.event_options.optional(),
+  template_categories: z.optional(templateFields.template_categories),
+  template_style: z.optional(templateFields.template_style),
+  event_button_color: z.optional(templateFields.event_button_color),
+  disabled: z.optional(templateFields.disabled),
+  admin_only: z.optional(templateFields.admin_only),
+  event_options: z.optional(templateFields.event_options),
 });
 export type CreateEventTemplate = z.infer<typeof createEventTemplateSchema>;
 
 /** PATCH /event_templates/{id}: any field but the id; `event_options` replaces the whole list. */
 export const updateEventTemplateSchema = z
   .strictObject({
-    event_name: templateFields.event_name.optional(),
-    event_value: templateFields.event_value.optional(),
-    event_free_text_required: templateFields.event_free_text_required.optional(),
-    system_template: templateFields.system_template.optional(),
-    template_categories: templateFields.template_categories.optional(),
-    template_style: templateFields.template_style.optional(),
+    event_name: z.optional(templateFields.event_name),
+    event_value: z.optional(templateFields.event_value),
+    event_free_text_required: z.optional(templateFields.event_free_text_required),
+    system_template: z.optional(templateFields.system_template),
+    template_categories: z.optional(templateFields.template_categories),
+    template_style: z.optional(templateFields.template_style),
     /** Null clears the colour. */
-    event_button_color: templateFields.event_button_color.nullable().optional(),
-    disabled: templateFields.disabled.optional(),
-    admin_only: templateFields.admin_only.optional(),
-    event_options: templateFields.event_options.optional(),
+    event_button_color: z.optional(z.nullable(templateFields.event_button_color)),
+    disabled: z.optional(templateFields.disabled),
+    admin_only: z.optional(templateFields.admin_only),
+    event_options: z.optional(templateFields.event_options),
   })
-  .refine((v) => Object.keys(v).length > 0, { message: 'must have at least 1 key' });
+  .check(z.refine((v) => Object.keys(v).length > 0, { message: 'must have at least 1 key' }));
 export type UpdateEventTemplate = z.infer<typeof updateEventTemplateSchema>;
 
 export const eventTemplateSortValues = ['event_name'] as const;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import type { TrackColumns } from '../nav.js';
 import {
   isoTimestampSchema,
@@ -20,7 +20,7 @@ export function normalizeOptionName(name: string): string {
 }
 
 export const eventOptionSchema = z.strictObject({
-  event_option_name: z.string().min(1),
+  event_option_name: z.string().check(z.minLength(1)),
   event_option_value: z.string(),
 });
 export type EventOption = z.infer<typeof eventOptionSchema>;
@@ -33,8 +33,8 @@ export const eventSchema = z.object({
   event_value: z.string(),
   event_options: z.array(z.object({ event_option_name: z.string(), event_option_value: z.string() })),
   event_free_text: z.string(),
-  cruise_id: z.string().optional(),
-  lowering_id: z.string().optional(),
+  cruise_id: z.optional(z.string()),
+  lowering_id: z.optional(z.string()),
 });
 export type LogEvent = z.infer<typeof eventSchema>;
 
@@ -42,13 +42,13 @@ const eventOptionsField = z.array(eventOptionSchema);
 
 /** POST /events. `publish` is not stored: false keeps the event off the live channels. */
 export const createEventSchema = z.strictObject({
-  id: objectIdSchema.optional(),
-  event_author: z.string().min(1).max(100).optional(),
-  ts: isoTimestampSchema.optional(),
-  event_value: z.string().min(1).max(100),
-  event_options: eventOptionsField.optional(),
-  event_free_text: z.string().optional(),
-  publish: z.boolean().optional(),
+  id: z.optional(objectIdSchema),
+  event_author: z.optional(z.string().check(z.minLength(1), z.maxLength(100))),
+  ts: z.optional(isoTimestampSchema),
+  event_value: z.string().check(z.minLength(1), z.maxLength(100)),
+  event_options: z.optional(eventOptionsField),
+  event_free_text: z.optional(z.string()),
+  publish: z.optional(z.boolean()),
 });
 export type CreateEvent = z.infer<typeof createEventSchema>;
 export type CreateEventInput = z.input<typeof createEventSchema>;
@@ -56,13 +56,15 @@ export type CreateEventInput = z.input<typeof createEventSchema>;
 /** PATCH /events/{id}: at least one field; `event_options` replaces the whole list. */
 export const updateEventSchema = z
   .strictObject({
-    event_author: z.string().min(1).max(100).optional(),
-    ts: isoTimestampSchema.optional(),
-    event_value: z.string().min(1).max(100).optional(),
-    event_options: eventOptionsField.optional(),
-    event_free_text: z.string().optional(),
+    event_author: z.optional(z.string().check(z.minLength(1), z.maxLength(100))),
+    ts: z.optional(isoTimestampSchema),
+    event_value: z.optional(z.string().check(z.minLength(1), z.maxLength(100))),
+    event_options: z.optional(eventOptionsField),
+    event_free_text: z.optional(z.string()),
   })
-  .refine((v) => Object.keys(v).length > 0, { message: 'must have at least 1 key', path: ['eventUpdateResponse'] });
+  .check(
+    z.refine((v) => Object.keys(v).length > 0, { message: 'must have at least 1 key', path: ['eventUpdateResponse'] }),
+  );
 export type UpdateEvent = z.infer<typeof updateEventSchema>;
 export type UpdateEventInput = z.input<typeof updateEventSchema>;
 
@@ -73,10 +75,10 @@ export const createEventResponseSchema = z.object({
 });
 export type CreateEventResponse = z.infer<typeof createEventResponseSchema>;
 
-export const eventCountSchema = z.object({ events: z.number().int().min(0) });
+export const eventCountSchema = z.object({ events: z.number().check(z.int(), z.minimum(0)) });
 export type EventCount = z.infer<typeof eventCountSchema>;
 
-export const bulkDeleteEventsResponseSchema = z.object({ deletedCount: z.number().int().min(0) });
+export const bulkDeleteEventsResponseSchema = z.object({ deletedCount: z.number().check(z.int(), z.minimum(0)) });
 
 /**
  * How long after creating an event its author may still delete it without being an admin or an
@@ -117,44 +119,44 @@ export const eventFormats = ['json', 'csv'] as const;
 export type EventFormat = (typeof eventFormats)[number];
 
 const filterFields = {
-  author: queryListSchema.optional(),
-  value: queryListSchema.optional(),
-  freetext: queryListSchema.optional(),
-  datasource: queryListSchema.optional(),
+  author: z.optional(queryListSchema),
+  value: z.optional(queryListSchema),
+  freetext: z.optional(queryListSchema),
+  datasource: z.optional(queryListSchema),
 };
 
 /** GET /events (and bycruise, bylowering, count, bulk DELETE): the filter of reference §5.5. */
 export const eventListQuerySchema = z.strictObject({
   ...filterFields,
-  fulltext: queryListSchema.optional(),
-  startTS: isoTimestampSchema.optional(),
-  stopTS: isoTimestampSchema.optional(),
+  fulltext: z.optional(queryListSchema),
+  startTS: z.optional(isoTimestampSchema),
+  stopTS: z.optional(isoTimestampSchema),
   /** `newest` sorts newest first; anything else oldest first (Sealog). */
-  sort: z.string().optional(),
-  offset: queryIntSchema(0).optional(),
-  limit: queryIntSchema(1).optional(),
-  format: z.enum(eventFormats).optional(),
-  add_record_ids: queryBooleanSchema.optional(),
+  sort: z.optional(z.string()),
+  offset: z.optional(queryIntSchema(0)),
+  limit: z.optional(queryIntSchema(1)),
+  format: z.optional(z.enum(eventFormats)),
+  add_record_ids: z.optional(queryBooleanSchema),
 });
 export type EventListQuery = z.infer<typeof eventListQuerySchema>;
 
 /** GET /events/{id}. */
 export const eventGetQuerySchema = z.strictObject({
-  format: z.enum(eventFormats).optional(),
-  add_record_ids: queryBooleanSchema.optional(),
+  format: z.optional(z.enum(eventFormats)),
+  add_record_ids: z.optional(queryBooleanSchema),
 });
 export type EventGetQuery = z.infer<typeof eventGetQuerySchema>;
 
 /** GET /event_exports (and bycruise, bylowering): no `sort` (always oldest first); loose dates. */
 export const eventExportQuerySchema = z.strictObject({
   ...filterFields,
-  fulltext: queryListSchema.optional(),
-  startTS: looseTimestampSchema.optional(),
-  stopTS: looseTimestampSchema.optional(),
-  offset: queryIntSchema(0).optional(),
-  limit: queryIntSchema(1).optional(),
-  format: z.enum(eventFormats).optional(),
-  add_record_ids: queryBooleanSchema.optional(),
+  fulltext: z.optional(queryListSchema),
+  startTS: z.optional(looseTimestampSchema),
+  stopTS: z.optional(looseTimestampSchema),
+  offset: z.optional(queryIntSchema(0)),
+  limit: z.optional(queryIntSchema(1)),
+  format: z.optional(z.enum(eventFormats)),
+  add_record_ids: z.optional(queryBooleanSchema),
 });
 export type EventExportQuery = z.infer<typeof eventExportQuerySchema>;
 
@@ -163,9 +165,10 @@ export const gisFormats = ['geojson', 'kml'] as const;
 export type GisFormat = (typeof gisFormats)[number];
 
 /** GET /gis_exports/bylowering/{id} and /bycruise/{id}: the event filter of the exports, and the format. */
-export const gisExportQuerySchema = eventExportQuerySchema
-  .omit({ offset: true, limit: true, format: true, add_record_ids: true })
-  .extend({ format: z.enum(gisFormats).optional() });
+export const gisExportQuerySchema = z.extend(
+  z.omit(eventExportQuerySchema, { offset: true, limit: true, format: true, add_record_ids: true }),
+  { format: z.optional(z.enum(gisFormats)) },
+);
 export type GisExportQuery = z.infer<typeof gisExportQuerySchema>;
 
 /** The API path (under /sealog-server/api/v1) of a GIS export; `format` and the filter go in the query. */

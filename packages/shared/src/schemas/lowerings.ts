@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { createRecordSchema, recordListQuerySchema, updateRecordSchema } from './records.js';
 
 /**
@@ -7,7 +7,7 @@ import { createRecordSchema, recordListQuerySchema, updateRecordSchema } from '.
  * the server acts on it: on PATCH it lists upload ids to move into the lowering's folder.
  */
 export const loweringMetaInputSchema = z.looseObject({
-  lowering_files: z.array(z.string()).optional(),
+  lowering_files: z.optional(z.array(z.string())),
 });
 
 /** POST /lowerings. */
@@ -29,12 +29,12 @@ export type LoweringListQuery = z.infer<typeof loweringListQuerySchema>;
 export const loweringsByCruiseQuerySchema = loweringListQuerySchema;
 
 /** Milestones: name → ISO time (or null for an unset abort). */
-export const loweringMilestonesSchema = z.record(z.string(), z.string().nullable());
+export const loweringMilestonesSchema = z.record(z.string(), z.nullable(z.string()));
 
 /** Stats: max depth and bounding box ordered north, east, south, west (empty when none). */
 export const loweringStatsSchema = z.looseObject({
-  max_depth: z.union([z.number(), z.string(), z.null()]).optional(),
-  bounding_box: z.array(z.union([z.number(), z.string()])).optional(),
+  max_depth: z.optional(z.union([z.number(), z.string(), z.null()])),
+  bounding_box: z.optional(z.array(z.union([z.number(), z.string()]))),
 });
 
 /** A lowering as every route answers it (ISO times, files listed from the lowering's folder). */
@@ -47,13 +47,13 @@ export const loweringSchema = z.object({
   lowering_tags: z.array(z.string()),
   lowering_hidden: z.boolean(),
   /** Present only when the server runs with access control. */
-  lowering_access_list: z.array(z.string()).optional(),
+  lowering_access_list: z.optional(z.array(z.string())),
   lowering_additional_meta: z.looseObject({
-    lowering_name: z.string().optional(),
-    lowering_description: z.string().optional(),
-    milestones: loweringMilestonesSchema.optional(),
-    stats: loweringStatsSchema.optional(),
-    lowering_files: z.array(z.string()).optional(),
+    lowering_name: z.optional(z.string()),
+    lowering_description: z.optional(z.string()),
+    milestones: z.optional(loweringMilestonesSchema),
+    stats: z.optional(loweringStatsSchema),
+    lowering_files: z.optional(z.array(z.string())),
   }),
 });
 export type Lowering = z.infer<typeof loweringSchema>;

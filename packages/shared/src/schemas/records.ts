@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import {
   isoTimestampSchema,
   looseTimestampSchema,
@@ -13,45 +13,51 @@ import {
  * carry the kind as a prefix (`cruise_tags` / `lowering_tags`), built here once per kind.
  */
 
-const nonEmpty = z.string().min(1);
+const nonEmpty = z.string().check(z.minLength(1));
 
 /** Joi's `min(1)` on a PATCH body: an empty object is refused. */
-export function requireSomeKey<T extends z.ZodType<object>>(schema: T): T {
-  return schema.refine((v) => Object.keys(v).length > 0, { message: 'must have at least 1 key' });
+export function requireSomeKey<T extends z.ZodMiniType<object>>(schema: T): T {
+  return schema.check(z.refine((v: object) => Object.keys(v).length > 0, { message: 'must have at least 1 key' }));
 }
 
-type CreateRecordShape<K extends string, M extends z.ZodType> = {
-  id: z.ZodOptional<typeof objectIdSchema>;
+type CreateRecordShape<K extends string, M extends z.ZodMiniType> = {
+  id: z.ZodMiniOptional<typeof objectIdSchema>;
   start_ts: typeof isoTimestampSchema;
   stop_ts: typeof isoTimestampSchema;
 } & Record<`${K}_id`, typeof nonEmpty> &
-  Record<`${K}_location`, z.ZodString> &
+  Record<`${K}_location`, z.ZodMiniString> &
   Record<`${K}_additional_meta`, M> &
-  Record<`${K}_tags`, z.ZodArray<typeof nonEmpty>> &
-  Record<`${K}_hidden`, z.ZodOptional<z.ZodBoolean>> &
-  Record<`${K}_access_list`, z.ZodOptional<z.ZodArray<typeof objectIdSchema>>>;
+  Record<`${K}_tags`, z.ZodMiniArray<typeof nonEmpty>> &
+  Record<`${K}_hidden`, z.ZodMiniOptional<z.ZodMiniBoolean>> &
+  Record<`${K}_access_list`, z.ZodMiniOptional<z.ZodMiniArray<typeof objectIdSchema>>>;
 
 /** POST body of a cruise or lowering. `id` may be chosen by the client (imports keep ids stable). */
-export function createRecordSchema<K extends string, M extends z.ZodType>(kind: K, meta: M) {
+export function createRecordSchema<K extends string, M extends z.ZodMiniType>(kind: K, meta: M) {
   // Key order is the order fields are checked in, so the first message matches Sealog's.
   const shape = {
-    id: objectIdSchema.optional(),
+    id: z.optional(objectIdSchema),
     [`${kind}_id`]: nonEmpty,
     start_ts: isoTimestampSchema,
     stop_ts: isoTimestampSchema,
     [`${kind}_location`]: z.string(),
     [`${kind}_additional_meta`]: meta,
     [`${kind}_tags`]: z.array(nonEmpty),
-    [`${kind}_hidden`]: z.boolean().optional(),
+    [`${kind}_hidden`]: z.optional(z.boolean()),
     /** Accepted only when the server runs with access control. */
-    [`${kind}_access_list`]: z.array(objectIdSchema).optional(),
+    [`${kind}_access_list`]: z.optional(z.array(objectIdSchema)),
   } as CreateRecordShape<K, M>;
   return z.strictObject(shape);
 }
 
 /** PATCH body: any subset of the create fields but `id`; the meta object is replaced whole. */
-export function updateRecordSchema<S extends z.ZodObject<{ id: z.ZodOptional<typeof objectIdSchema> }>>(create: S) {
-  return requireSomeKey(create.omit({ id: true }).partial());
+export function updateRecordSchema<S extends z.core.$ZodShape & { id: z.ZodMiniOptional<typeof objectIdSchema> }>(
+  create: z.ZodMiniObject<S, z.core.$strict>,
+) {
+  // zod/mini's omit cannot check its mask against a generic shape: the cast states what it returns.
+  const update = z.partial(z.omit(create as z.ZodMiniObject<{ id: S['id'] }, z.core.$strict>, { id: true }));
+  return requireSomeKey(
+    update as unknown as z.ZodMiniObject<{ [k in Exclude<keyof S, 'id'>]: z.ZodMiniOptional<S[k]> }, z.core.$strict>,
+  );
 }
 
 /** `format` on the cruise and lowering reads. */
@@ -61,48 +67,48 @@ export const recordFormatSchema = z.enum(['json', 'csv']);
 export const recordSortSchema = z.enum(['newest', 'oldest']);
 
 type ListQueryShape<K extends string> = {
-  startTS: z.ZodOptional<typeof looseTimestampSchema>;
-  stopTS: z.ZodOptional<typeof looseTimestampSchema>;
-  hidden: z.ZodOptional<typeof queryBooleanSchema>;
-  format: z.ZodOptional<typeof recordFormatSchema>;
-  sort: z.ZodOptional<typeof recordSortSchema>;
-  offset: z.ZodOptional<ReturnType<typeof queryIntSchema>>;
-  limit: z.ZodOptional<ReturnType<typeof queryIntSchema>>;
-} & Record<`${K}_id` | `${K}_location`, z.ZodOptional<z.ZodString>> &
-  Record<`${K}_tags`, z.ZodOptional<typeof queryListSchema>>;
+  startTS: z.ZodMiniOptional<typeof looseTimestampSchema>;
+  stopTS: z.ZodMiniOptional<typeof looseTimestampSchema>;
+  hidden: z.ZodMiniOptional<typeof queryBooleanSchema>;
+  format: z.ZodMiniOptional<typeof recordFormatSchema>;
+  sort: z.ZodMiniOptional<typeof recordSortSchema>;
+  offset: z.ZodMiniOptional<ReturnType<typeof queryIntSchema>>;
+  limit: z.ZodMiniOptional<ReturnType<typeof queryIntSchema>>;
+} & Record<`${K}_id` | `${K}_location`, z.ZodMiniOptional<z.ZodMiniString>> &
+  Record<`${K}_tags`, z.ZodMiniOptional<typeof queryListSchema>>;
 
 /**
  * GET list query of a cruise or lowering; `extra` are further exact-text filters (the cruise's
  * vessel and PI). A single `…_tags` is accepted as well as repeated keys (Sealog needed ≥2).
  */
-export function recordListQuerySchema<K extends string, E extends z.ZodRawShape = Record<never, never>>(
+export function recordListQuerySchema<K extends string, E extends z.core.$ZodShape = Record<never, never>>(
   kind: K,
   extra?: E,
 ) {
   const shape = {
-    startTS: looseTimestampSchema.optional(),
-    stopTS: looseTimestampSchema.optional(),
-    hidden: queryBooleanSchema.optional(),
-    [`${kind}_id`]: z.string().optional(),
+    startTS: z.optional(looseTimestampSchema),
+    stopTS: z.optional(looseTimestampSchema),
+    hidden: z.optional(queryBooleanSchema),
+    [`${kind}_id`]: z.optional(z.string()),
     ...extra,
-    [`${kind}_location`]: z.string().optional(),
-    [`${kind}_tags`]: queryListSchema.optional(),
-    format: recordFormatSchema.optional(),
-    sort: recordSortSchema.optional(),
-    offset: queryIntSchema(0).optional(),
-    limit: queryIntSchema(1).optional(),
+    [`${kind}_location`]: z.optional(z.string()),
+    [`${kind}_tags`]: z.optional(queryListSchema),
+    format: z.optional(recordFormatSchema),
+    sort: z.optional(recordSortSchema),
+    offset: z.optional(queryIntSchema(0)),
+    limit: z.optional(queryIntSchema(1)),
   } as ListQueryShape<K> & E;
   return z.strictObject(shape);
 }
 
 /** Reads of one record (by id, bylowering, byevent): only `format`. */
-export const recordFormatQuerySchema = z.strictObject({ format: recordFormatSchema.optional() });
+export const recordFormatQuerySchema = z.strictObject({ format: z.optional(recordFormatSchema) });
 
 /** PATCH /cruises/{id}/permissions and /lowerings/{id}/permissions. */
 export const permissionsSchema = requireSomeKey(
   z.strictObject({
-    add: z.array(objectIdSchema).optional(),
-    remove: z.array(objectIdSchema).optional(),
+    add: z.optional(z.array(objectIdSchema)),
+    remove: z.optional(z.array(objectIdSchema)),
   }),
 );
 export type PermissionsChange = z.infer<typeof permissionsSchema>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { objectIdSchema } from './common.js';
 import { usernameSchema } from '../rules/auth-forms.js';
 
@@ -15,32 +15,32 @@ export const userSchema = z.object({
 });
 export type User = z.infer<typeof userSchema>;
 
-const rolesField = z.array(z.string().min(1)).min(1);
+const rolesField = z.array(z.string().check(z.minLength(1))).check(z.minLength(1));
 
 export const createUserSchema = z.strictObject({
-  id: objectIdSchema.optional(),
+  id: z.optional(objectIdSchema),
   username: usernameSchema,
-  fullname: z.string().min(1).max(100),
+  fullname: z.string().check(z.minLength(1), z.maxLength(100)),
   email: z.email(),
-  password: z.string().max(50),
+  password: z.string().check(z.maxLength(50)),
   roles: rolesField,
-  system_user: z.boolean().optional(),
-  disabled: z.boolean().optional(),
+  system_user: z.optional(z.boolean()),
+  disabled: z.optional(z.boolean()),
   /** Sealog requires it; we accept its absence (imports carry no reset URL). */
-  resetURL: z.url().optional(),
+  resetURL: z.optional(z.url()),
 });
 export type CreateUser = z.infer<typeof createUserSchema>;
 
 export const updateUserSchema = z
   .strictObject({
-    username: usernameSchema.optional(),
-    fullname: z.string().min(1).max(100).optional(),
-    password: z.string().max(50).optional(),
-    roles: rolesField.optional(),
-    system_user: z.boolean().optional(),
-    disabled: z.boolean().optional(),
+    username: z.optional(usernameSchema),
+    fullname: z.optional(z.string().check(z.minLength(1), z.maxLength(100))),
+    password: z.optional(z.string().check(z.maxLength(50))),
+    roles: z.optional(rolesField),
+    system_user: z.optional(z.boolean()),
+    disabled: z.optional(z.boolean()),
   })
-  .refine((v) => Object.keys(v).length > 0, { message: 'must have at least 1 key' });
+  .check(z.refine((v) => Object.keys(v).length > 0, { message: 'must have at least 1 key' }));
 export type UpdateUser = z.infer<typeof updateUserSchema>;
 
 export const userSortValues = ['username', 'last_login'] as const;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { auditQuerySchema, csvContentType } from '@bathylog/shared';
 import type { AppContext } from '../../context.js';
 import { caller } from '../../plugins/auth.js';
@@ -6,7 +6,7 @@ import type { ApiInstance } from '../../plugins/types.js';
 import { EventsService } from '../events/events.service.js';
 import { AuditService } from './audit.service.js';
 
-const seqParams = z.strictObject({ seq: z.coerce.number().int().min(1) });
+const seqParams = z.strictObject({ seq: z.coerce.number().check(z.int(), z.minimum(1)) });
 
 /** The audit trail (admins): read-only for the API, plus restoring a deleted event from its record. */
 export function auditRoutes(app: ApiInstance, ctx: AppContext): void {

@@ -1,11 +1,11 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { idParamsSchema, queryListSchema, updateCustomVarSchema } from '@bathylog/shared';
 import type { AppContext } from '../../context.js';
 import type { ApiInstance } from '../../plugins/types.js';
 import { CustomVarsService } from './custom-vars.service.js';
 
 /** `name` may repeat: `?name=asnapStatus&name=freeSpaceInBytes` (exact names, any of them). */
-const listQuery = z.strictObject({ name: queryListSchema.optional() });
+const listQuery = z.strictObject({ name: z.optional(queryListSchema) });
 
 /** Custom vars (reference §5.10): list, get, update. */
 export function customVarsRoutes(app: ApiInstance, ctx: AppContext): void {

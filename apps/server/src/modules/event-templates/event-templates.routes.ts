@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import {
   createEventTemplateSchema,
   eventTemplateSortValues,
@@ -13,11 +13,11 @@ import type { ApiInstance } from '../../plugins/types.js';
 import { EventTemplatesService } from './event-templates.service.js';
 
 const listQuery = z.strictObject({
-  system_template: queryBooleanSchema.optional(),
-  admin_only: queryBooleanSchema.optional(),
-  offset: queryIntSchema(0).optional(),
-  limit: queryIntSchema(1).optional(),
-  sort: z.enum(eventTemplateSortValues).optional(),
+  system_template: z.optional(queryBooleanSchema),
+  admin_only: z.optional(queryBooleanSchema),
+  offset: z.optional(queryIntSchema(0)),
+  limit: z.optional(queryIntSchema(1)),
+  sort: z.optional(z.enum(eventTemplateSortValues)),
 });
 
 /** Event templates (reference §5.9), plus the bulk delete of non-system templates (seed 000 §7). */

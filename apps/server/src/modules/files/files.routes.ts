@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { idParamsSchema, isObjectId, thumbnailWidths } from '@bathylog/shared';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { caller } from '../../plugins/auth.js';
@@ -18,10 +18,7 @@ import { safeSegments, uploadFileName } from './safe-path.js';
 import { thumbnailOf, thumbnailWidthOf } from './thumbnails.js';
 
 const imageQuerySchema = z.object({
-  w: z
-    .string()
-    .optional()
-    .describe(`Thumbnail width in px, one of ${thumbnailWidths.join(', ')}`),
+  w: z.optional(z.string()).check(z.describe(`Thumbnail width in px, one of ${thumbnailWidths.join(', ')}`)),
 });
 const imageRouteDescription =
   'An image written by an inserter script (no token needed). With `w`, a JPEG thumbnail of that width ' +

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import {
   createUserSchema,
   idParamsSchema,
@@ -13,10 +13,10 @@ import type { ApiInstance } from '../../plugins/types.js';
 import { UsersService } from './users.service.js';
 
 const listQuery = z.strictObject({
-  system_user: queryBooleanSchema.optional(),
-  offset: queryIntSchema(0).optional(),
-  limit: queryIntSchema(1).optional(),
-  sort: z.enum(userSortValues).optional(),
+  system_user: z.optional(queryBooleanSchema),
+  offset: z.optional(queryIntSchema(0)),
+  limit: z.optional(queryIntSchema(1)),
+  sort: z.optional(z.enum(userSortValues)),
 });
 
 export function usersRoutes(app: ApiInstance, ctx: AppContext): void {

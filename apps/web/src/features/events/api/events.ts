@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import {
   createEventResponseSchema,
   eventCountSchema,
@@ -23,14 +23,14 @@ export const exportedAuxSchema = z.object({
     z.object({
       data_name: z.string(),
       data_value: z.union([z.string(), z.number()]),
-      data_uom: z.string().optional(),
+      data_uom: z.optional(z.string()),
     }),
   ),
 });
 export type ExportedAux = z.infer<typeof exportedAuxSchema>;
 
 /** An event with its aux data embedded (GET event_exports/{id}). */
-export const exportedEventSchema = eventSchema.extend({ aux_data: z.array(exportedAuxSchema) });
+export const exportedEventSchema = z.extend(eventSchema, { aux_data: z.array(exportedAuxSchema) });
 export type ExportedEvent = z.infer<typeof exportedEventSchema>;
 
 /** The filter of the event list routes (reference §5.5). Arrays become repeated keys. */

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { cruiseSchema, eventAuxDataSchema, type Cruise, type EventAuxData, type LogEvent } from '@bathylog/shared';
 import { api, getList, isApiError } from '../../../api/client';
 import { useLiveInvalidation } from '../../../api/use-realtime';
