@@ -1,6 +1,7 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { chunkGroups } from './chunk-groups.ts';
+import { clientRuntime, runtimeAliases } from './client-runtime.ts';
 import { iconMasks } from './icon-masks.ts';
 import { precompress } from './precompress.ts';
 import { pruneCss } from './prune-css.ts';
@@ -8,8 +9,12 @@ import { pruneCss } from './prune-css.ts';
 // The server serves dist/ at `/`; in development Vite proxies the API and the websocket to it.
 const server = process.env.BATHYLOG_DEV_SERVER ?? 'http://localhost:8000';
 
+const runtime = clientRuntime();
+
 export default defineConfig(({ command }) => ({
-  plugins: [react(), chunkGroups(), precompress()],
+  // React Fast Refresh needs React DOM: on Preact an edited component reloads the page instead.
+  plugins: [react(runtime === 'preact' ? { refreshExclude: /./ } : {}), chunkGroups(), precompress()],
+  resolve: { alias: runtimeAliases(runtime) },
   css: {
     postcss: { plugins: command === 'build' ? [pruneCss(import.meta.dirname), iconMasks(import.meta.dirname)] : [] },
   },
