@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Alias } from 'vite';
 
 /**
@@ -19,7 +20,7 @@ export function clientRuntime(value = process.env.BATHYLOG_CLIENT_RUNTIME): Clie
  * The aliases that put Preact's compat layer in React's place, for our code and for every
  * dependency that imports React. Exact matches, so `react-bootstrap` or `react-router` are left
  * alone. The JSX runtimes are compat's, which load compat's hooks into Preact before any element
- * is made.
+ * is made; `react-dom/client` is compat's createRoot with React's autoFocus (src/lib/preact-client.ts).
  */
 export function runtimeAliases(runtime: ClientRuntime = clientRuntime()): Alias[] {
   if (runtime === 'react') return [];
@@ -28,7 +29,7 @@ export function runtimeAliases(runtime: ClientRuntime = clientRuntime()): Alias[
     { find: /^react\/jsx-runtime$/, replacement: 'preact/compat/jsx-runtime' },
     { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/compat/jsx-dev-runtime' },
     { find: /^react-dom$/, replacement: 'preact/compat' },
-    { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
+    { find: /^react-dom\/client$/, replacement: path.join(import.meta.dirname, 'src/lib/preact-client.ts') },
     // Testing Library's act() (unit tests only).
     { find: /^react-dom\/test-utils$/, replacement: 'preact/test-utils' },
   ];

@@ -20,7 +20,16 @@ export default defineConfig(({ command }) => ({
   },
   // The manifest lets scripts/check-bundle-budget.mjs follow each chunk's imports.
   // No modulepreload polyfill: every browser the client supports has modulepreload.
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, manifest: true, modulePreload: { polyfill: false } },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: false,
+    manifest: true,
+    modulePreload: { polyfill: false },
+    // Leaflet's images stay files, fetched when drawn: inlined, the maps chunk carried all five in
+    // base64 (7.9 kB gzip), both resolutions and the default marker we never draw included.
+    assetsInlineLimit: (file) => (/[\\/]leaflet[\\/]dist[\\/]images[\\/]/.test(file) ? false : undefined),
+  },
   server: {
     proxy: {
       '/sealog-server': { target: server, changeOrigin: true },
