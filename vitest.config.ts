@@ -1,4 +1,24 @@
+import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { clientRuntime, runtimeAliases } from './apps/web/client-runtime.ts';
+
+const webRuntime = clientRuntime();
+
+/**
+ * The client's tests resolve dependencies as the browser build does. Vitest adds Node's export
+ * conditions, and @restart/ui's `node` build is CommonJS, whose require('react') would load React
+ * beside Preact's compat layer (the aliases reach only what Vite transforms).
+ */
+const browserConditions: Plugin = {
+  name: 'bathylog-browser-conditions',
+  configEnvironment: {
+    order: 'post',
+    handler(name, config) {
+      if (name === 'client' && config.resolve)
+        config.resolve.conditions = ['browser', 'module', 'development|production'];
+    },
+  },
+};
 
 export default defineConfig({
   test: {
@@ -13,11 +33,17 @@ export default defineConfig({
         },
       },
       {
+        // The client's tests run on what ships (apps/web/client-runtime.ts): Preact's compat layer
+        // in React's place, for our code and for every dependency, so dependencies are inlined
+        // (transformed by Vite, where the aliases apply) rather than loaded by Node.
+        plugins: webRuntime === 'preact' ? [browserConditions] : [],
+        resolve: { alias: runtimeAliases(webRuntime), mainFields: ['browser', 'module', 'main'] },
         test: {
           name: 'web',
           include: ['apps/web/src/**/*.test.{ts,tsx}'],
           environment: 'happy-dom',
           testTimeout: 15_000,
+          server: { deps: { inline: webRuntime === 'preact' ? true : [] } },
         },
       },
     ],

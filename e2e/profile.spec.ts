@@ -61,6 +61,9 @@ test('Show API Token reveals the session token with a warning for 10 seconds', a
   const token = (await page.context().cookies()).find((c) => c.name === 'token')!.value;
 
   const show = page.getByRole('button', { name: 'Show API Token' });
+  await expect(show).toBeEnabled();
+  // The installed clock follows real time; stop it so the steps below cannot eat into the 10 s.
+  await page.clock.pauseAt(Date.now() + 5_000);
   await show.click();
   const shown = page.getByTestId('api-token');
   await expect(shown).toBeVisible();

@@ -52,8 +52,9 @@ describe('EventOptionsModal', () => {
     const group = screen.getByRole('group', { name: 'System' });
     fireEvent.click(within(group).getByLabelText('UHDAS'));
     fireEvent.click(within(group).getByLabelText('OpenRVDAS'));
-    fireEvent.change(screen.getByLabelText('Additional Text'), { target: { value: 'all on' } });
-    fireEvent.change(screen.getByLabelText('Custom Time (UTC)'), { target: { value: '2025-05-06 12:00:00' } });
+    // Typing fires `input`, which onChange follows on React and on Preact's compat layer alike.
+    fireEvent.input(screen.getByLabelText('Additional Text'), { target: { value: 'all on' } });
+    fireEvent.input(screen.getByLabelText('Custom Time (UTC)'), { target: { value: '2025-05-06 12:00:00' } });
     fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
     await vi.waitFor(() => expect(onSubmit).toHaveBeenCalledOnce());
     expect(onSubmit).toHaveBeenCalledWith(

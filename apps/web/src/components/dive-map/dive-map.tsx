@@ -166,6 +166,9 @@ export function DiveMap({
     // A map first laid out with no size (a collapsed card) is fitted again once it gets one.
     let wasHidden = el.clientWidth === 0 || el.clientHeight === 0;
     const resize = new ResizeObserver(() => {
+      // A map taken out of the page waits for its effect's cleanup (after the next paint), which
+      // removes it: laid out again at no size, its canvases would be redrawn after that removal.
+      if (!el.isConnected) return;
       map.invalidateSize({ pan: false });
       const hidden = el.clientWidth === 0 || el.clientHeight === 0;
       const shown = fittedTrack.current;
