@@ -166,9 +166,16 @@ test.describe('event logging console', () => {
 
     await expect(line(page, t.value)).toContainText('free_text: "thruster 3 is noisy"');
     await expect(line(page, t.value)).toContainText('system: "ROV"');
-    const stored = await adminApi.get<LogEvent>(`events/${id}`);
-    expect(stored.event_free_text).toBe('thruster 3 is noisy');
-    expect(stored.event_options).toEqual([{ event_option_name: 'system', event_option_value: 'ROV' }]);
+    // The line shows the update as soon as it is sent; the stored event follows its answer.
+    await expect
+      .poll(async () => {
+        const stored = await adminApi.get<LogEvent>(`events/${id}`);
+        return { text: stored.event_free_text, options: stored.event_options };
+      })
+      .toEqual({
+        text: 'thruster 3 is noisy',
+        options: [{ event_option_name: 'system', event_option_value: 'ROV' }],
+      });
   });
 
   test('every option type: required rules, their messages, and what is stored', async ({ page, context, adminApi }) => {
