@@ -11,31 +11,25 @@ export const objectIdSchema = z.pipe(
 export const idParamsSchema = z.strictObject({ id: objectIdSchema });
 export type IdParams = z.infer<typeof idParamsSchema>;
 
+/** A text parsed to epoch milliseconds by `parse`; text it cannot read fails with `message`. */
+const timestampSchema = (parse: (value: string) => number | null, message: string) =>
+  z.pipe(
+    z.string(),
+    z.transform((value: string, ctx) => {
+      const ms = parse(value);
+      if (ms === null) {
+        ctx.issues.push({ code: 'custom', message, input: value });
+        return z.NEVER;
+      }
+      return ms;
+    }),
+  );
+
 /** An ISO-8601 timestamp, parsed to epoch milliseconds. */
-export const isoTimestampSchema = z.pipe(
-  z.string(),
-  z.transform((value: string, ctx) => {
-    const ms = parseIsoTimestamp(value);
-    if (ms === null) {
-      ctx.issues.push({ code: 'custom', message: 'must be a valid ISO 8601 date', input: value });
-      return z.NEVER;
-    }
-    return ms;
-  }),
-);
+export const isoTimestampSchema = timestampSchema(parseIsoTimestamp, 'must be a valid ISO 8601 date');
 
 /** startTS/stopTS query values: ISO, epoch ms, or any date text (Joi `date()`), to epoch ms. */
-export const looseTimestampSchema = z.pipe(
-  z.string(),
-  z.transform((value: string, ctx) => {
-    const ms = parseLooseTimestamp(value);
-    if (ms === null) {
-      ctx.issues.push({ code: 'custom', message: 'must be a valid date', input: value });
-      return z.NEVER;
-    }
-    return ms;
-  }),
-);
+export const looseTimestampSchema = timestampSchema(parseLooseTimestamp, 'must be a valid date');
 
 /** Query booleans: `true`/`false` in any case (Python sends `True`). */
 export const queryBooleanSchema = z.pipe(
