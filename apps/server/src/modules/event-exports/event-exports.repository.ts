@@ -125,38 +125,62 @@ export class EventExportsRepository {
     limit: number,
     recordIds: RawBuilder<string>,
   ): Promise<{ body: Buffer | string | null; n: number; slow: number; lastTs: number; lastId: string }> {
-    const pg = this.dialect === 'postgres';
-    const dataArray = sql.ref('a.data_array');
-    const options = sql.ref('e.event_options');
-    const item = sql`'{"data_source":' || ${this.quote(sql.ref('a.data_source'))} || ',"data_array":' || ${dataArray} || '}'`;
-    const aux = pg
-      ? sql`coalesce((SELECT string_agg(${item}, ',' ORDER BY a.id) FROM event_aux_data a WHERE a.event_id = e.id), '')`
-      : sql`coalesce((SELECT group_concat(${item}, ',' ORDER BY a.id) FROM event_aux_data a WHERE a.event_id = e.id), '')`;
-    const bareAux = sql`(SELECT count(*) FROM event_aux_data a WHERE a.event_id = e.id AND ${this.bareArray(dataArray)} IS NULL)`;
-    const iso = this.iso(sql.ref('e.ts'));
-    const line = sql`'{"event_author":' || ${this.quote(sql.ref('e.event_author'))} || ',"ts":"' || ${iso}
-      || '","event_value":' || ${this.quote(sql.ref('e.event_value'))} || ',"event_options":' || ${options}
-      || ',"event_free_text":' || ${this.quote(sql.ref('e.event_free_text'))} || ',"aux_data":[' || ${aux}
-      || '],"id":' || ${this.quote(sql.ref('e.id'))} || ${recordIds} || '}'`;
-    const slow = sql`CASE WHEN ${this.bareArray(options)} IS NULL OR ${bareAux} > 0 THEN 1 ELSE 0 END`;
-    const chunk = sql`SELECT e.ts, e.id, ${line} AS line, ${slow} AS slow FROM events e WHERE ${where}
-      ORDER BY e.ts ASC, e.id ASC LIMIT ${limit} OFFSET ${offset}`;
-    if (pg) {
-      // The lines as rows, joined here: an aggregate would sort them again.
-      const rows = await this.run(sql<{ ts: string; id: string; line: string; slow: number }>`${chunk}`);
+    const order = sql`ORDER BY e.ts ASC, e.id ASC LIMIT ${limit} OFFSET ${offset}`;
+    if (this.dialect === 'postgres') {
+      // The lines as rows, joined here: aggregating them in the database sorts and copies them again.
+      const rows = await this.run(
+        sql<{
+          ts: string;
+          id: string;
+          line: string;
+          slow: number;
+        }>`${this.jsonChunkPostgres(where, recordIds)} ${order}`,
+      );
       const last = rows[rows.length - 1];
       const slowRows = rows.reduce((n, r) => n + Number(r.slow), 0);
       const body = last ? rows.map((r) => r.line).join(',') : null;
       return { body, n: rows.length, slow: slowRows, lastTs: Number(last?.ts ?? 0), lastId: last?.id ?? '' };
     }
     const query = sql<{ body: Buffer | null; n: number; slow: number; last_ts: number; last_id: string }>`
-        WITH c AS MATERIALIZED (${chunk})
+        WITH c AS MATERIALIZED (${this.jsonChunkSqlite(where, recordIds)} ${order})
         SELECT CAST(group_concat(line, ',' ORDER BY ts, id) AS BLOB) AS body, count(*) AS n, coalesce(sum(slow), 0) AS slow,
           (SELECT ts FROM c ORDER BY ts DESC, id DESC LIMIT 1) AS last_ts,
           (SELECT id FROM c ORDER BY ts DESC, id DESC LIMIT 1) AS last_id
         FROM c`;
     const r = (await query.execute(this.db)).rows[0]!;
     return { body: r.body, n: Number(r.n), slow: Number(r.slow), lastTs: Number(r.last_ts), lastId: r.last_id };
+  }
+
+  /** SQLite: the chunk's events with their JSON lines (`ts`, `id`, `line`, `slow`), before ORDER/LIMIT. */
+  private jsonChunkSqlite(where: RawBuilder<boolean>, recordIds: RawBuilder<string>): RawBuilder<unknown> {
+    const dataArray = sql.ref('a.data_array');
+    const options = sql.ref('e.event_options');
+    const item = sql`'{"data_source":' || ${this.quote(sql.ref('a.data_source'))} || ',"data_array":' || ${dataArray} || '}'`;
+    const aux = sql`coalesce((SELECT group_concat(${item}, ',' ORDER BY a.id) FROM event_aux_data a WHERE a.event_id = e.id), '')`;
+    const bareAux = sql`(SELECT count(*) FROM event_aux_data a WHERE a.event_id = e.id AND ${this.bareArray(dataArray)} IS NULL)`;
+    const line = sql`'{"event_author":' || ${this.quote(sql.ref('e.event_author'))} || ',"ts":"' || ${this.iso(sql.ref('e.ts'))}
+      || '","event_value":' || ${this.quote(sql.ref('e.event_value'))} || ',"event_options":' || ${options}
+      || ',"event_free_text":' || ${this.quote(sql.ref('e.event_free_text'))} || ',"aux_data":[' || ${aux}
+      || '],"id":' || ${this.quote(sql.ref('e.id'))} || ${recordIds} || '}'`;
+    const slow = sql`CASE WHEN ${this.bareArray(options)} IS NULL OR ${bareAux} > 0 THEN 1 ELSE 0 END`;
+    return sql`SELECT e.ts, e.id, ${line} AS line, ${slow} AS slow FROM events e WHERE ${where}`;
+  }
+
+  /**
+   * PostgreSQL: as SQLite's, with the aux records and their check in one lateral aggregate and
+   * each line built by one concat() (a chain of || copies the growing text at every step).
+   */
+  private jsonChunkPostgres(where: RawBuilder<boolean>, recordIds: RawBuilder<string>): RawBuilder<unknown> {
+    const bare = (expr: RawBuilder<unknown>) => sql`(left(${expr}, 1) = '[' AND right(${expr}, 1) = ']')`;
+    const aux = sql`SELECT string_agg(concat('{"data_source":', to_json(a.data_source), ',"data_array":', a.data_array, '}'), ',' ORDER BY a.id) AS items,
+        bool_and(${bare(sql.ref('a.data_array'))}) AS bare
+      FROM event_aux_data a WHERE a.event_id = e.id`;
+    const line = sql`concat('{"event_author":', to_json(e.event_author), ',"ts":"', ${this.iso(sql.ref('e.ts'))},
+      '","event_value":', to_json(e.event_value), ',"event_options":', e.event_options,
+      ',"event_free_text":', to_json(e.event_free_text), ',"aux_data":[', x.items, '],"id":', to_json(e.id), CAST(${recordIds} AS text), '}')`;
+    const slow = sql`CASE WHEN ${bare(sql.ref('e.event_options'))} AND coalesce(x.bare, true) THEN 0 ELSE 1 END`;
+    return sql`SELECT e.ts, e.id, ${line} AS line, ${slow} AS slow
+      FROM events e LEFT JOIN LATERAL (${aux}) x ON true WHERE ${where}`;
   }
 
   async csvChunk(where: RawBuilder<boolean>, offset: number, limit: number): Promise<CsvExportRow[]> {

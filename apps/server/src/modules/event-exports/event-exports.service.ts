@@ -97,10 +97,15 @@ export class EventExportsService {
   ): ChunkSource<T> {
     if (resolved.none) return async function* () {};
     const search = this.queries.search;
-    return keysetWalk(page, chunkSize, async (after, skip, take) => {
-      const rows = await read(search.keysetWhere(resolved, after), skip, take);
-      return { out: rows, n: rows.length, ...(rows.length ? { last: rows[rows.length - 1]! } : {}) };
-    });
+    return keysetWalk(
+      page,
+      chunkSize,
+      async (after, skip, take) => {
+        const rows = await read(search.keysetWhere(resolved, after), skip, take);
+        return { out: rows, n: rows.length, ...(rows.length ? { last: rows[rows.length - 1]! } : {}) };
+      },
+      { prefetch: true },
+    );
   }
 
   /** One event the slow way (stored text the fast path does not embed as is), as before. */
@@ -133,14 +138,19 @@ export class EventExportsService {
     const rowsOf = (where: RawBuilder<boolean>, offset: number, limit: number) =>
       this.jsonLines(resolved, { offset, limit }, recordIds, where);
     if (resolved.none) return async function* () {};
-    const runs = keysetWalk(page, chunkSize, async (after, skip, take) => {
-      const where = search.keysetWhere(resolved, after);
-      const chunk = await repo.jsonText(where, skip, take, idsCase);
-      const out: Array<string | Buffer> = [];
-      if (chunk.slow === 0 && chunk.body !== null) out.push(chunk.body);
-      else for await (const lines of rowsOf(where, skip, take)()) if (lines.length > 0) out.push(lines.join(','));
-      return { out, n: chunk.n, last: { ts: chunk.lastTs, id: chunk.lastId } };
-    });
+    const runs = keysetWalk(
+      page,
+      chunkSize,
+      async (after, skip, take) => {
+        const where = search.keysetWhere(resolved, after);
+        const chunk = await repo.jsonText(where, skip, take, idsCase);
+        const out: Array<string | Buffer> = [];
+        if (chunk.slow === 0 && chunk.body !== null) out.push(chunk.body);
+        else for await (const lines of rowsOf(where, skip, take)()) if (lines.length > 0) out.push(lines.join(','));
+        return { out, n: chunk.n, last: { ts: chunk.lastTs, id: chunk.lastId } };
+      },
+      { prefetch: true },
+    );
     return async function* () {
       for await (const out of runs()) yield* out;
     };

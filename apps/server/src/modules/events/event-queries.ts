@@ -23,25 +23,41 @@ export interface Keyset {
  * row, the rows to skip (the page's offset, on the first chunk only) and how many to take; it
  * answers what to yield, how many rows it read and the last one. Stops at the page's limit or
  * at a short chunk.
+ *
+ * `prefetch` (exports, which only read): the next chunk's read starts as soon as the previous one
+ * returned, so the database works on it while the consumer writes the previous chunk out (on
+ * PostgreSQL another process: the two overlap). At most one read is ahead; a read that fails
+ * ahead fails the walk when it is reached, and one left behind by a consumer that stopped is
+ * dropped without an unhandled rejection.
  */
 export function keysetWalk<T>(
   page: { offset: number; limit: number | undefined },
   size: number,
   read: (after: Keyset | undefined, skip: number, take: number) => Promise<{ out: T[]; n: number; last?: Keyset }>,
+  { prefetch = false }: { prefetch?: boolean } = {},
 ): ChunkSource<T> {
   return async function* () {
-    let after: Keyset | undefined;
-    let skip = page.offset;
     let remaining = page.limit ?? Number.POSITIVE_INFINITY;
-    while (remaining > 0) {
-      const take = Math.min(size, remaining);
-      const chunk = await read(after, skip, take);
-      if (chunk.n === 0) return;
-      if (chunk.out.length > 0) yield chunk.out;
+    if (remaining <= 0) return;
+    let take = Math.min(size, remaining);
+    let next: () => ReturnType<typeof read> = () => read(undefined, page.offset, take);
+    let ahead: ReturnType<typeof read> | null = null;
+    for (;;) {
+      const chunk = await (ahead ?? next());
       remaining -= chunk.n;
-      if (chunk.n < take || !chunk.last) return;
-      skip = 0;
-      after = chunk.last;
+      const last = chunk.last;
+      const more = chunk.n === take && last !== undefined && remaining > 0;
+      ahead = null;
+      if (more) {
+        take = Math.min(size, remaining);
+        next = () => read(last, 0, take);
+        if (prefetch) {
+          ahead = next();
+          ahead.catch(() => {}); // reached below, or dropped when the consumer stops
+        }
+      }
+      if (chunk.n > 0 && chunk.out.length > 0) yield chunk.out;
+      if (!more) return;
     }
   };
 }
