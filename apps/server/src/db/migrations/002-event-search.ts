@@ -34,7 +34,7 @@ export function searchKeyRange(lo: number, hi: number): [bigint, bigint] {
 }
 
 /** Option values of an event as one text, one value per line (SQLite expression over `<row>.event_options`). */
-function sqliteOptionValues(row: 'new' | 'old' | 'e'): string {
+export function sqliteOptionValues(row: 'new' | 'old' | 'e'): string {
   return `(CASE WHEN json_valid(${row}.event_options) THEN coalesce((SELECT group_concat(json_extract(j.value, '$.event_option_value'), char(10)) FROM json_each(${row}.event_options) j), '') ELSE '' END)`;
 }
 
@@ -44,7 +44,7 @@ function sqliteKeyBase(ts: string): string {
 }
 
 /** The next free key for a ts (SQLite expression): after the last key used in its millisecond. */
-function sqliteNextKey(ts: string): string {
+export function sqliteNextKey(ts: string): string {
   const base = sqliteKeyBase(ts);
   return `coalesce((SELECT max(seq) + 1 FROM event_search WHERE seq >= ${base} AND seq < ${base} + ${searchKeySlots}), ${base})`;
 }

@@ -9,6 +9,7 @@ import * as m006 from './006-accounts.js';
 import * as m009 from './009-audit-filters.js';
 import * as m010 from './010-search-at-scale.js';
 import * as m011 from './011-event-csv-shapes.js';
+import * as m012 from './012-fulltext-without-asnap.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -26,6 +27,7 @@ const ordered: Array<[string, DialectMigration]> = [
   ['009-audit-filters', m009],
   ['010-search-at-scale', m010],
   ['011-event-csv-shapes', m011],
+  ['012-fulltext-without-asnap', m012],
 ];
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -2,6 +2,7 @@ import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { Dialect } from '../../db/database.js';
 import { searchKeyRange } from '../../db/migrations/002-event-search.js';
 import { eventDay, eventDayMs } from '../../db/migrations/010-search-at-scale.js';
+import { hiddenEventValue } from '../../db/migrations/012-fulltext-without-asnap.js';
 import type { DB } from '../../db/schema.js';
 import { parseJson } from '../../lib/json.js';
 import type { EventFilter } from './event-filter.js';
@@ -13,7 +14,9 @@ import type { EventFilter } from './event-filter.js';
  * - Pages and counts with a text term of 3+ characters (fulltext, author, free text) are driven
  *   by the substring index. SQLite: FTS5 trigram whose key is the event time (migration 002), so
  *   the newest page is the first hits in key order and the time window is a key range; a count
- *   reads the index, plus each hit's value when values are filtered. PostgreSQL: pg_trgm GIN
+ *   reads the index, plus each hit's value when values are filtered, except for the values a
+ *   second index leaves out: with `!ASNAP` (the management page), the match runs on
+ *   `events_fts_no_asnap` (migration 012) and reads nothing else. PostgreSQL: pg_trgm GIN
  *   indexes via LIKE, planned by the engine; fulltext runs on the `event_search` table (stored
  *   lower-cased document, ts and value), author and free text on indexes of events.
  * - Without such a term (e.g. only `!ASNAP`), the (ts, id) index drives. `event_value` and aux
@@ -42,6 +45,8 @@ export interface ResolvedFilter {
   valueTerms: { include: string[]; exclude: string[] } | null;
   /** True when only exclusions narrowed the values: the list is then most values, not selective. */
   valueListFromExclusions: boolean;
+  /** The stored values the list leaves out (null without a list). */
+  valuesLeftOut: string[] | null;
   /** Aux-data sources an event must have one of, or null for no such condition. */
   datasourceList: string[] | null;
   /** Datasource terms checked per row (too many distinct sources to resolve), or null. */
@@ -95,9 +100,13 @@ const ftsColumns: Record<TextGroup, string> = {
 
 /** How a page or count uses the FTS index (SQLite): the MATCH query and what is left for each hit. */
 interface FtsPlan {
+  /** `events_fts_no_asnap` (migration 012) when the values filtered out include ASNAP. */
+  table: 'events_fts' | 'events_fts_no_asnap';
   match: string;
   /** Groups the match serves. */
   served: Set<TextGroup>;
+  /** The table alone serves the value list: ASNAP is the only value it leaves out. */
+  valuesServed: boolean;
 }
 
 interface Columns {
@@ -142,6 +151,7 @@ export class EventSearch {
       valueList: null,
       valueTerms: null,
       valueListFromExclusions: false,
+      valuesLeftOut: null,
       datasourceList: null,
       datasourceTerms: null,
       none: false,
@@ -157,6 +167,8 @@ export class EventSearch {
         else if (allowed.length < all.length) {
           resolved.valueList = allowed;
           resolved.valueListFromExclusions = include.length === 0;
+          const left = new Set(allowed);
+          resolved.valuesLeftOut = all.filter((v) => !left.has(v));
         }
       }
     }
@@ -254,6 +266,9 @@ export class EventSearch {
    * The FTS plan of a page or count, or null when no text term can drive the index (SQLite only).
    * Value terms stay out of the match: a common value (ASNAP is three events in four) makes FTS
    * read its whole doclist, while checking each hit's value on event_search costs a row lookup.
+   * When the value list leaves ASNAP out, the match runs on the index without ASNAP events: it
+   * holds every event the list allows (and fewer others), and when ASNAP is all the list leaves
+   * out, exactly those, so no hit is checked for its value.
    */
   private ftsPlan(resolved: ResolvedFilter): FtsPlan | null {
     if (this.dialect !== 'sqlite') return null;
@@ -262,7 +277,10 @@ export class EventSearch {
     const match = [...served]
       .map((key) => `(${ftsColumns[key]} : (${resolved.filter[key].map(ftsPhrase).join(' OR ')}))`)
       .join(' AND ');
-    return { match, served };
+    const left = resolved.valueList ? resolved.valuesLeftOut : null;
+    if (left?.includes(hiddenEventValue))
+      return { table: 'events_fts_no_asnap', match, served, valuesServed: left.length === 1 };
+    return { table: 'events_fts', match, served, valuesServed: false };
   }
 
   /** Conditions the FTS match leaves to each hit, on `event_search s`; null when there are none. */
@@ -270,7 +288,8 @@ export class EventSearch {
     const { filter } = resolved;
     const c = this.columns('search');
     const parts: RawBuilder<boolean>[] = [];
-    if (resolved.valueList) parts.push(sql<boolean>`${c.value} IN (${sql.join(resolved.valueList)})`);
+    if (resolved.valueList && !plan.valuesServed)
+      parts.push(sql<boolean>`${c.value} IN (${sql.join(resolved.valueList)})`);
     if (resolved.valueTerms) {
       const { include, exclude } = resolved.valueTerms;
       if (include.length > 0) parts.push(this.anyOf(include.map((t) => this.contains(c.value, t))));
@@ -358,10 +377,11 @@ export class EventSearch {
   private ftsHits(resolved: ResolvedFilter, plan: FtsPlan): RawBuilder<unknown> {
     const [keyLo, keyHi] = searchKeyRange(resolved.filter.lo, resolved.filter.hi);
     const perHit = this.perHit(resolved, plan);
-    const hits = sql`events_fts.rowid >= ${keyLo} AND events_fts.rowid <= ${keyHi} AND events_fts MATCH ${plan.match}`;
+    const fts = sql.raw(plan.table);
+    const hits = sql`${fts}.rowid >= ${keyLo} AND ${fts}.rowid <= ${keyHi} AND ${fts} MATCH ${plan.match}`;
     return perHit
-      ? sql`events_fts CROSS JOIN event_search s WHERE ${hits} AND s.seq = events_fts.rowid AND ${perHit}`
-      : sql`events_fts WHERE ${hits}`;
+      ? sql`${fts} CROSS JOIN event_search s WHERE ${hits} AND s.seq = ${fts}.rowid AND ${perHit}`
+      : sql`${fts} WHERE ${hits}`;
   }
 
   /**
@@ -403,10 +423,11 @@ export class EventSearch {
     const plan = this.ftsPlan(resolved);
     if (plan) {
       // The index yields hits in time order: the page is its first hits; only they are read from events.
+      const fts = sql.raw(plan.table);
       return sql<EventRow>`
         SELECT ${EventSearch.columnsOfE} FROM (
-          SELECT events_fts.rowid AS seq FROM ${this.ftsHits(resolved, plan)}
-          ORDER BY events_fts.rowid ${direction} LIMIT ${opts.limit} OFFSET ${opts.offset}
+          SELECT ${fts}.rowid AS seq FROM ${this.ftsHits(resolved, plan)}
+          ORDER BY ${fts}.rowid ${direction} LIMIT ${opts.limit} OFFSET ${opts.offset}
         ) h CROSS JOIN event_search hs CROSS JOIN events e
         WHERE hs.seq = h.seq AND e.id = hs.event_id ORDER BY h.seq ${direction}`;
     }

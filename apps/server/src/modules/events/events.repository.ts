@@ -76,6 +76,7 @@ export class EventsRepository {
     await this.db.deleteFrom('event_aux_data').execute();
     if (dialect === 'sqlite') {
       await sql`INSERT INTO events_fts(events_fts) VALUES ('delete-all')`.execute(this.db);
+      await sql`INSERT INTO events_fts_no_asnap(events_fts_no_asnap) VALUES ('delete-all')`.execute(this.db);
       await sql`DELETE FROM event_search`.execute(this.db);
       await sql`DELETE FROM event_value_days`.execute(this.db);
     }
