@@ -30,6 +30,12 @@ export interface Database {
    * (write-worker.ts); started at its first batch. Null for PostgreSQL and `:memory:`.
    */
   writeWorker: WriteWorker | null;
+  /**
+   * For a SQLite file: a second thread of the same kind, for the chunk queries of exports (reads on
+   * a connection of its own, so a long export neither stops the event loop nor waits behind write
+   * batches); started at its first read. Null for PostgreSQL and `:memory:`.
+   */
+  readWorker: WriteWorker | null;
   close(): Promise<void>;
 }
 
@@ -151,7 +157,15 @@ export function openDatabase(opts: DatabaseOptions): Database {
       ...(schema ? { options: `-c search_path=${schema}` } : {}),
     });
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', url: opts.url, schema, writeWorker: null, close: () => db.destroy() };
+    return {
+      db,
+      dialect: 'postgres',
+      url: opts.url,
+      schema,
+      writeWorker: null,
+      readWorker: null,
+      close: () => db.destroy(),
+    };
   }
   const file = opts.sqlitePath ?? ':memory:';
   if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
@@ -165,16 +179,18 @@ export function openDatabase(opts: DatabaseOptions): Database {
   sqlite.pragma('mmap_size = 4294967296');
   const db = new Kysely<DB>({ dialect: new SqliteDialectAfterFullDisk(sqlite, withStatementCache(sqlite)) });
   const sqliteSynchronous = opts.sqliteSynchronous ?? 'full';
-  const writeWorker =
-    file !== ':memory:' && opts.writeThread !== false ? new WriteWorker({ sqlitePath: file, sqliteSynchronous }) : null;
+  const threads = file !== ':memory:' && opts.writeThread !== false;
+  const writeWorker = threads ? new WriteWorker({ sqlitePath: file, sqliteSynchronous }) : null;
+  const readWorker = threads ? new WriteWorker({ sqlitePath: file, sqliteSynchronous }) : null;
   return {
     db,
     dialect: 'sqlite',
     url: null,
     schema: null,
     writeWorker,
+    readWorker,
     close: async () => {
-      await writeWorker?.close();
+      await Promise.all([writeWorker?.close(), readWorker?.close()]);
       await db.destroy();
     },
   };

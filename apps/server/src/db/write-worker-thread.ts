@@ -1,8 +1,10 @@
 /**
  * The SQLite write thread (see write-worker.ts): its own connection to the database file, with the
- * settings of the main one, writing the batches it is sent one after the other.
+ * settings of the main one, writing the batches it is sent one after the other. The same code
+ * serves the read thread of exports (`ReadRequest`: one query, its rows back).
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { CompiledQuery } from 'kysely';
+import { parentPort, workerData, type TransferListItem } from 'node:worker_threads';
 import { eventCreateWriter } from '../modules/events/event-create-writer.js';
 import { openDatabase, type Database, type SqliteSynchronous } from './database.js';
 import { writeBatch, type GroupWriter, type Outcome } from './group-commit.js';
@@ -25,6 +27,14 @@ export interface BatchRequest {
   writer: WorkerWriterName;
   items: unknown[];
 }
+
+/** A read (exports, read thread): the compiled query; the answer is its rows. */
+export interface ReadRequest {
+  id: number;
+  read: { sql: string; parameters: readonly unknown[] };
+}
+
+export type ReadReply = { id: number; rows: unknown[] } | { id: number; error: ThreadError };
 
 /** An error as it crosses threads (a structured clone would drop its `code`). */
 export interface ThreadError {
@@ -71,6 +81,31 @@ async function writeWhenUnlocked(
 const reply = (outcome: Outcome<unknown>) =>
   outcome.ok ? outcome : ({ ok: false, error: threadError(outcome.error) } as const);
 
+/**
+ * Runs a read; its rows go back with the memory of their BLOBs moved, not copied, where a BLOB
+ * owns its whole buffer (exports' chunks of JSON text).
+ */
+async function read(database: Database, request: ReadRequest): Promise<[ReadReply, TransferListItem[]]> {
+  try {
+    const { rows } = await database.db.executeQuery(CompiledQuery.raw(request.read.sql, [...request.read.parameters]));
+    const transfer: TransferListItem[] = [];
+    for (const row of rows as Array<Record<string, unknown>>) {
+      for (const value of Object.values(row)) {
+        if (
+          Buffer.isBuffer(value) &&
+          value.buffer instanceof ArrayBuffer &&
+          value.byteOffset === 0 &&
+          value.byteLength === value.buffer.byteLength
+        )
+          transfer.push(value.buffer);
+      }
+    }
+    return [{ id: request.id, rows }, transfer];
+  } catch (error) {
+    return [{ id: request.id, error: threadError(error) }, []];
+  }
+}
+
 const options = workerData as WriteThreadOptions | null;
 if (parentPort && options?.role === 'sqlite-write-thread') {
   const port = parentPort;
@@ -81,9 +116,13 @@ if (parentPort && options?.role === 'sqlite-write-thread') {
     writeThread: false,
   });
   port.postMessage(threadReady);
-  // One batch at a time, in the order sent (the connection is the thread's own).
+  // One batch or read at a time, in the order sent (the connection is the thread's own).
   let last: Promise<void> = Promise.resolve();
-  port.on('message', (request: BatchRequest) => {
+  port.on('message', (request: BatchRequest | ReadRequest) => {
+    if ('read' in request) {
+      last = last.then(() => read(database, request).then(([answer, transfer]) => port.postMessage(answer, transfer)));
+      return;
+    }
     last = last.then(async () => {
       const writer = writers[request.writer] as GroupWriter<unknown, unknown>;
       let answer: BatchReply;

@@ -7,6 +7,8 @@ import type { Outcome } from './group-commit.js';
 import type {
   BatchReply,
   BatchRequest,
+  ReadReply,
+  ReadRequest,
   ThreadError,
   WorkerWriterName,
   WriteThreadOptions,
@@ -36,7 +38,7 @@ function threadEntry(): { entry: string | URL; eval: boolean } {
 
 interface Pending {
   thread: Worker;
-  resolve(outcomes: Array<Outcome<unknown>>): void;
+  resolve(answer: Array<Outcome<unknown>> | unknown[]): void;
   reject(error: unknown): void;
 }
 
@@ -83,7 +85,21 @@ export class WriteWorker {
     });
   }
 
-  /** Starts the thread now, so that the first batch does not wait for it to load. */
+  /**
+   * Runs one read query on the thread's connection and answers its rows (the read thread of
+   * exports: the database works there while the main thread writes the previous chunk out).
+   */
+  read<Row>(query: { sql: string; parameters: readonly unknown[] }): Promise<Row[]> {
+    if (this.closing) return Promise.reject(new Error('The database is closed'));
+    const thread = this.thread ?? this.spawn();
+    const id = this.nextId++;
+    return new Promise<Row[]>((resolve, reject) => {
+      this.pending.set(id, { thread, resolve: resolve as Pending['resolve'], reject });
+      thread.ref();
+      thread.postMessage({ id, read: { sql: query.sql, parameters: query.parameters } } satisfies ReadRequest);
+    });
+  }
+
   /**
    * Starts the thread now, so that the first batch does not wait for it to load; resolves once
    * its connection is open, rejects if it could not start.
@@ -120,12 +136,13 @@ export class WriteWorker {
   private spawn(): Worker {
     const { entry, eval: isCode } = threadEntry();
     const thread = new Worker(entry, { eval: isCode, workerData: this.options });
-    thread.on('message', (answer: BatchReply | typeof threadReady) => {
+    thread.on('message', (answer: BatchReply | ReadReply | typeof threadReady) => {
       if (answer === threadReady) return;
       const waiting = this.pending.get(answer.id);
       if (!waiting) return;
       this.settled(answer.id);
       if ('error' in answer) waiting.reject(fromThread(answer.error));
+      else if ('rows' in answer) waiting.resolve(answer.rows);
       else waiting.resolve(answer.outcomes.map((o) => (o.ok ? o : { ok: false, error: fromThread(o.error) })));
     });
     thread.on('error', (error) => this.failAll(thread, error));

@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Dialect } from '../../db/database.js';
+import type { WriteWorker } from '../../db/write-worker.js';
 import type { Db } from '../events/event-search.js';
 
 /**
@@ -43,6 +44,8 @@ export class EventExportsRepository {
   constructor(
     private readonly db: Db,
     private readonly dialect: Dialect,
+    /** SQLite file: the read thread the chunk queries run on (database.ts `readWorker`). */
+    private readonly reader: WriteWorker | null = null,
   ) {}
 
   private quote(expr: RawBuilder<unknown>): RawBuilder<string> {
@@ -87,6 +90,23 @@ export class EventExportsRepository {
       await sql`SET LOCAL max_parallel_workers_per_gather = 0`.execute(trx);
       return (await query.execute(trx)).rows;
     });
+  }
+
+  /**
+   * SQLite file: a query whose answer is one BLOB per column (a JSON chunk), run on the read
+   * thread, so the next chunk is read there while this thread writes the previous one out
+   * (keysetWalk's prefetch) and a long export never holds the event loop. The BLOB's memory is
+   * handed over, not copied. (Rows of many strings stay on this thread: copying them between
+   * threads costs more than reading them here.)
+   */
+  private async runBlob<R>(query: RawBuilder<R>): Promise<R[]> {
+    if (!this.reader || this.db.isTransaction) return this.run(query);
+    const rows = await this.reader.read<Record<string, unknown>>(query.compile(this.db));
+    for (const row of rows)
+      for (const [key, value] of Object.entries(row))
+        if (value instanceof Uint8Array && !Buffer.isBuffer(value))
+          row[key] = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+    return rows as R[];
   }
 
   private chunk<T>(select: RawBuilder<unknown>, where: RawBuilder<boolean>, offset: number, limit: number) {
@@ -147,7 +167,7 @@ export class EventExportsRepository {
           (SELECT ts FROM c ORDER BY ts DESC, id DESC LIMIT 1) AS last_ts,
           (SELECT id FROM c ORDER BY ts DESC, id DESC LIMIT 1) AS last_id
         FROM c`;
-    const r = (await query.execute(this.db)).rows[0]!;
+    const r = (await this.runBlob(query))[0]!;
     return { body: r.body, n: Number(r.n), slow: Number(r.slow), lastTs: Number(r.last_ts), lastId: r.last_id };
   }
 

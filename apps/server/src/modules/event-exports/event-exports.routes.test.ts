@@ -1,5 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
+import { migrateToLatest, openDatabase } from '../../db/database.js';
 import { eventsToCsv, newObjectId, type CsvEvent } from '@bathylog/shared';
 import { createTestApp, engines, type TestApp } from '../../../test/test-app.js';
 import { createRoleUsers, type RoleUsers } from '../../../test/role-tokens.js';
@@ -440,5 +444,58 @@ describe.each(engines)('event exports API on %s', (engine) => {
     expect((await get('/event_exports?limit=1', users.tokens.event_watcher)).statusCode).toBe(200);
     expect((await t.api('GET', '/event_exports?limit=1')).statusCode).toBe(401);
     expect((await get('/event_exports?limit=1', users.tokens.disabled)).statusCode).toBe(401);
+  });
+});
+
+describe('event exports on a SQLite file: JSON chunks read on the read thread', () => {
+  let dir: string;
+  let t: TestApp;
+  let admin: string;
+  let demo: DemoLowering;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'bathylog-export-thread-'));
+    const database = openDatabase({ url: null, sqlitePath: path.join(dir, 'bathylog.sqlite') });
+    await migrateToLatest(database);
+    t = await createTestApp('sqlite', {}, database);
+    admin = (await createRoleUsers(t)).tokens.admin!;
+    demo = await loadDemoLowering(t.ctx.database.db);
+  });
+  afterAll(async () => {
+    await t?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('gives the same bytes as the main connection', async () => {
+    const reader = t.ctx.database.readWorker!;
+    const reads = vi.spyOn(reader, 'read');
+    const url = `/event_exports/bylowering/${demo.loweringId}?format=json&add_record_ids=true`;
+    const threaded = await t.api('GET', url, { token: admin });
+    expect(threaded.statusCode).toBe(200);
+    // 4,540 events in chunks of 2,000: three reads on the thread.
+    expect(reads).toHaveBeenCalledTimes(3);
+    const events = threaded.json() as Json[];
+    expect(events.map((e) => e.id)).toEqual(demo.events.map((e) => e.id));
+
+    (t.ctx.database as { readWorker: unknown }).readWorker = null;
+    try {
+      const main = await t.api('GET', url, { token: admin });
+      expect(main.body).toBe(threaded.body);
+    } finally {
+      (t.ctx.database as { readWorker: unknown }).readWorker = reader;
+    }
+    expect(reads).toHaveBeenCalledTimes(3);
+  });
+
+  it('a read that fails on the thread fails the export, and the next export works', async () => {
+    const reader = t.ctx.database.readWorker!;
+    const url = `/event_exports/bylowering/${demo.loweringId}?format=json`;
+    vi.spyOn(reader, 'read').mockRejectedValueOnce(new Error('disk I/O error'));
+    const failed = await t.api('GET', url, { token: admin });
+    expect(failed.statusCode).toBe(500);
+    vi.restoreAllMocks();
+    const ok = await t.api('GET', url, { token: admin });
+    expect(ok.statusCode).toBe(200);
+    expect((ok.json() as Json[]).length).toBe(4540);
   });
 });

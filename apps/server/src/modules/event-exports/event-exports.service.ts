@@ -70,7 +70,8 @@ export class EventExportsService {
   }
 
   private get repo() {
-    return new EventExportsRepository(this.ctx.database.db, this.ctx.database.dialect);
+    const { db, dialect, readWorker } = this.ctx.database;
+    return new EventExportsRepository(db, dialect, readWorker);
   }
 
   async list(caller: AuthContext, query: EventExportQuery, scope: EventScope): Promise<Output> {
