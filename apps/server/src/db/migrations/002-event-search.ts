@@ -34,7 +34,7 @@ export function searchKeyRange(lo: number, hi: number): [bigint, bigint] {
 }
 
 /** Option values of an event as one text, one value per line (SQLite expression over `<row>.event_options`). */
-export function sqliteOptionValues(row: 'new' | 'old' | 'e'): string {
+function sqliteOptionValues(row: 'new' | 'old' | 'e'): string {
   return `(CASE WHEN json_valid(${row}.event_options) THEN coalesce((SELECT group_concat(json_extract(j.value, '$.event_option_value'), char(10)) FROM json_each(${row}.event_options) j), '') ELSE '' END)`;
 }
 
@@ -44,9 +44,49 @@ function sqliteKeyBase(ts: string): string {
 }
 
 /** The next free key for a ts (SQLite expression): after the last key used in its millisecond. */
-export function sqliteNextKey(ts: string): string {
+function sqliteNextKey(ts: string): string {
   const base = sqliteKeyBase(ts);
   return `coalesce((SELECT max(seq) + 1 FROM event_search WHERE seq >= ${base} AND seq < ${base} + ${searchKeySlots}), ${base})`;
+}
+
+/** The columns of `event_search` the FTS indexes hold. */
+export const sqliteSearchColumns = 'event_value, event_free_text, option_values, event_author';
+
+/**
+ * The triggers on `events` that keep `event_search` and the FTS index(es) in step: `index` and
+ * `unindex` give the statements that add and remove the events of an id list to and from every
+ * index (migration 012 adds a second one). Unindexing runs before `event_search` changes and
+ * indexing after, in one body, because an external-content delete must be given the values that
+ * were indexed.
+ */
+export async function createSqliteSearchTriggers(
+  run: (text: string) => Promise<unknown>,
+  statements: { index: (ids: string) => string; unindex: (ids: string) => string },
+): Promise<void> {
+  const { index, unindex } = statements;
+  const columns = sqliteSearchColumns;
+  await run(`CREATE TRIGGER events_search_ai AFTER INSERT ON events BEGIN
+    INSERT INTO event_search(seq, event_id, ${columns})
+      VALUES (${sqliteNextKey('new.ts')}, new.id, new.event_value, new.event_free_text, ${sqliteOptionValues('new')}, new.event_author);
+    ${index('new.id')}
+  END`);
+  await run(`CREATE TRIGGER events_search_ad AFTER DELETE ON events BEGIN
+    ${unindex('old.id')}
+    DELETE FROM event_search WHERE event_id = old.id;
+  END`);
+  // (old.id, new.id): right whichever of these triggers runs first when one UPDATE changes several columns.
+  await run(`CREATE TRIGGER events_search_au AFTER UPDATE OF event_value, event_free_text, event_options, event_author ON events BEGIN
+    ${unindex('old.id, new.id')}
+    UPDATE event_search SET event_value = new.event_value, event_free_text = new.event_free_text,
+      option_values = ${sqliteOptionValues('new')}, event_author = new.event_author
+      WHERE event_id IN (old.id, new.id);
+    ${index('old.id, new.id')}
+  END`);
+  await run(`CREATE TRIGGER events_search_ats AFTER UPDATE OF ts ON events WHEN old.ts IS NOT new.ts BEGIN
+    ${unindex('old.id, new.id')}
+    UPDATE event_search SET seq = ${sqliteNextKey('new.ts')} WHERE event_id IN (old.id, new.id);
+    ${index('old.id, new.id')}
+  END`);
 }
 
 async function upSqlite(db: Kysely<unknown>): Promise<void> {
@@ -62,36 +102,16 @@ async function upSqlite(db: Kysely<unknown>): Promise<void> {
     event_value, event_free_text, option_values, event_author,
     content='event_search', content_rowid='seq', tokenize='trigram')`);
 
-  const columns = 'event_value, event_free_text, option_values, event_author';
+  const columns = sqliteSearchColumns;
   // The index is maintained from the events triggers (not from triggers on event_search), so a wipe
   // can empty the index and event_search first and then delete the events with no index work.
-  await run(`CREATE TRIGGER events_search_ai AFTER INSERT ON events BEGIN
-    INSERT INTO event_search(seq, event_id, ${columns})
-      VALUES (${sqliteNextKey('new.ts')}, new.id, new.event_value, new.event_free_text, ${sqliteOptionValues('new')}, new.event_author);
-    INSERT INTO events_fts(rowid, ${columns}) SELECT seq, ${columns} FROM event_search WHERE event_id = new.id;
-  END`);
   // An external-content delete must be given exactly the values that were indexed: those in event_search.
-  const unindex = (ids: string) =>
-    `INSERT INTO events_fts(events_fts, rowid, ${columns}) SELECT 'delete', seq, ${columns} FROM event_search WHERE event_id IN (${ids});`;
-  const reindex = (ids: string) =>
-    `INSERT INTO events_fts(rowid, ${columns}) SELECT seq, ${columns} FROM event_search WHERE event_id IN (${ids});`;
-  await run(`CREATE TRIGGER events_search_ad AFTER DELETE ON events BEGIN
-    ${unindex('old.id')}
-    DELETE FROM event_search WHERE event_id = old.id;
-  END`);
-  // (old.id, new.id): right whichever of these triggers runs first when one UPDATE changes several columns.
-  await run(`CREATE TRIGGER events_search_au AFTER UPDATE OF event_value, event_free_text, event_options, event_author ON events BEGIN
-    ${unindex('old.id, new.id')}
-    UPDATE event_search SET event_value = new.event_value, event_free_text = new.event_free_text,
-      option_values = ${sqliteOptionValues('new')}, event_author = new.event_author
-      WHERE event_id IN (old.id, new.id);
-    ${reindex('old.id, new.id')}
-  END`);
-  await run(`CREATE TRIGGER events_search_ats AFTER UPDATE OF ts ON events WHEN old.ts IS NOT new.ts BEGIN
-    ${unindex('old.id, new.id')}
-    UPDATE event_search SET seq = ${sqliteNextKey('new.ts')} WHERE event_id IN (old.id, new.id);
-    ${reindex('old.id, new.id')}
-  END`);
+  await createSqliteSearchTriggers(run, {
+    index: (ids) =>
+      `INSERT INTO events_fts(rowid, ${columns}) SELECT seq, ${columns} FROM event_search WHERE event_id IN (${ids});`,
+    unindex: (ids) =>
+      `INSERT INTO events_fts(events_fts, rowid, ${columns}) SELECT 'delete', seq, ${columns} FROM event_search WHERE event_id IN (${ids});`,
+  });
   await run(`CREATE TRIGGER events_search_aid AFTER UPDATE OF id ON events BEGIN
     UPDATE event_search SET event_id = new.id WHERE event_id = old.id;
   END`);

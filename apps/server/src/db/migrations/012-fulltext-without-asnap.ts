@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../database.js';
-import { sqliteNextKey, sqliteOptionValues } from './002-event-search.js';
+import { createSqliteSearchTriggers, sqliteSearchColumns } from './002-event-search.js';
 
 /**
  * Fulltext search with ASNAP hidden at 10 million events (issue 13), SQLite.
@@ -32,44 +32,23 @@ export const hiddenEventValue = 'ASNAP';
 
 async function upSqlite(db: Kysely<unknown>): Promise<void> {
   const run = (text: string) => sql.raw(text).execute(db);
-  const columns = 'event_value, event_free_text, option_values, event_author';
+  const columns = sqliteSearchColumns;
   await run(`CREATE VIEW event_search_no_asnap AS
     SELECT seq, event_id, ${columns} FROM event_search WHERE event_value <> '${hiddenEventValue}'`);
   await run(`CREATE VIRTUAL TABLE events_fts_no_asnap USING fts5(
     event_value, event_free_text, option_values, event_author,
     content='event_search_no_asnap', content_rowid='seq', tokenize='trigram')`);
 
-  const index = (ids: string) =>
-    `INSERT INTO events_fts(rowid, ${columns}) SELECT seq, ${columns} FROM event_search WHERE event_id IN (${ids});
-    INSERT INTO events_fts_no_asnap(rowid, ${columns}) SELECT seq, ${columns} FROM event_search_no_asnap WHERE event_id IN (${ids});`;
-  const unindex = (ids: string) =>
-    `INSERT INTO events_fts(events_fts, rowid, ${columns}) SELECT 'delete', seq, ${columns} FROM event_search WHERE event_id IN (${ids});
-    INSERT INTO events_fts_no_asnap(events_fts_no_asnap, rowid, ${columns}) SELECT 'delete', seq, ${columns} FROM event_search_no_asnap WHERE event_id IN (${ids});`;
-
   for (const name of ['events_search_ai', 'events_search_ad', 'events_search_au', 'events_search_ats'])
     await run(`DROP TRIGGER ${name}`);
-  await run(`CREATE TRIGGER events_search_ai AFTER INSERT ON events BEGIN
-    INSERT INTO event_search(seq, event_id, ${columns})
-      VALUES (${sqliteNextKey('new.ts')}, new.id, new.event_value, new.event_free_text, ${sqliteOptionValues('new')}, new.event_author);
-    ${index('new.id')}
-  END`);
-  await run(`CREATE TRIGGER events_search_ad AFTER DELETE ON events BEGIN
-    ${unindex('old.id')}
-    DELETE FROM event_search WHERE event_id = old.id;
-  END`);
-  // (old.id, new.id): right whichever of these triggers runs first when one UPDATE changes several columns.
-  await run(`CREATE TRIGGER events_search_au AFTER UPDATE OF event_value, event_free_text, event_options, event_author ON events BEGIN
-    ${unindex('old.id, new.id')}
-    UPDATE event_search SET event_value = new.event_value, event_free_text = new.event_free_text,
-      option_values = ${sqliteOptionValues('new')}, event_author = new.event_author
-      WHERE event_id IN (old.id, new.id);
-    ${index('old.id, new.id')}
-  END`);
-  await run(`CREATE TRIGGER events_search_ats AFTER UPDATE OF ts ON events WHEN old.ts IS NOT new.ts BEGIN
-    ${unindex('old.id, new.id')}
-    UPDATE event_search SET seq = ${sqliteNextKey('new.ts')} WHERE event_id IN (old.id, new.id);
-    ${index('old.id, new.id')}
-  END`);
+  await createSqliteSearchTriggers(run, {
+    index: (ids) =>
+      `INSERT INTO events_fts(rowid, ${columns}) SELECT seq, ${columns} FROM event_search WHERE event_id IN (${ids});
+    INSERT INTO events_fts_no_asnap(rowid, ${columns}) SELECT seq, ${columns} FROM event_search_no_asnap WHERE event_id IN (${ids});`,
+    unindex: (ids) =>
+      `INSERT INTO events_fts(events_fts, rowid, ${columns}) SELECT 'delete', seq, ${columns} FROM event_search WHERE event_id IN (${ids});
+    INSERT INTO events_fts_no_asnap(events_fts_no_asnap, rowid, ${columns}) SELECT 'delete', seq, ${columns} FROM event_search_no_asnap WHERE event_id IN (${ids});`,
+  });
 
   // Events stored before this migration: the index built from its view, in key order.
   await run(`INSERT INTO events_fts_no_asnap(events_fts_no_asnap) VALUES ('rebuild')`);
