@@ -56,7 +56,9 @@ const eventBody = JSON.stringify({
 });
 
 function startChild(kind: string, port: number, env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', path.join(benchDir, 'throughput-server.ts'), kind], {
+  // BENCH_NODE_ARGS: node flags for the servers (e.g. `--cpu-prof --cpu-prof-dir=…` to profile them).
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  return spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(benchDir, 'throughput-server.ts'), kind], {
     cwd: repoRoot,
     env: {
       ...process.env,
