@@ -14,6 +14,7 @@ import {
 import pg from 'pg';
 import type { DB } from './schema.js';
 import { migrationsFor } from './migrations/index.js';
+import { GinPendingCleanup } from './gin-pending-cleanup.js';
 import { WriteWorker } from './write-worker.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -30,6 +31,11 @@ export interface Database {
    * (write-worker.ts); started at its first batch. Null for PostgreSQL and `:memory:`.
    */
   writeWorker: WriteWorker | null;
+  /**
+   * For PostgreSQL: merges the GIN indexes' pending lists shortly after writes, off the requests'
+   * path (gin-pending-cleanup.ts); writers of search-indexed rows call `wrote()`. Null for SQLite.
+   */
+  ginPendingCleanup: GinPendingCleanup | null;
   close(): Promise<void>;
 }
 
@@ -151,7 +157,19 @@ export function openDatabase(opts: DatabaseOptions): Database {
       ...(schema ? { options: `-c search_path=${schema}` } : {}),
     });
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', url: opts.url, schema, writeWorker: null, close: () => db.destroy() };
+    const ginPendingCleanup = new GinPendingCleanup(db);
+    return {
+      db,
+      dialect: 'postgres',
+      url: opts.url,
+      schema,
+      writeWorker: null,
+      ginPendingCleanup,
+      close: () => {
+        ginPendingCleanup.stop();
+        return db.destroy();
+      },
+    };
   }
   const file = opts.sqlitePath ?? ':memory:';
   if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
@@ -173,6 +191,7 @@ export function openDatabase(opts: DatabaseOptions): Database {
     url: null,
     schema: null,
     writeWorker,
+    ginPendingCleanup: null,
     close: async () => {
       await writeWorker?.close();
       await db.destroy();
