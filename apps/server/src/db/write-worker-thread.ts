@@ -69,8 +69,11 @@ async function writeWhenUnlocked(
   }
 }
 
-/** The FTS5 indexes the write thread merges (migrations 002, 004, 012). */
-const ftsTables = ['events_fts', 'events_fts_no_asnap', 'event_aux_fts'];
+/**
+ * The FTS5 indexes the write thread merges: the events' (migrations 002, 012), which its batches
+ * write. Aux data is written on the main connection and keeps FTS5's own merging.
+ */
+const ftsTables = ['events_fts', 'events_fts_no_asnap'];
 
 /** Pages of merge work per step: a few milliseconds, all a batch arriving meanwhile waits. */
 const mergeStepPages = 64;
