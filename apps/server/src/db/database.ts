@@ -14,6 +14,7 @@ import {
 import pg from 'pg';
 import type { DB } from './schema.js';
 import { migrationsFor } from './migrations/index.js';
+import { GinPendingCleanup } from './gin-pending-cleanup.js';
 import { WriteWorker } from './write-worker.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -36,6 +37,11 @@ export interface Database {
    * batches); started at its first read. Null for PostgreSQL and `:memory:`.
    */
   readWorker: WriteWorker | null;
+  /**
+   * For PostgreSQL: merges the GIN indexes' pending lists shortly after writes, off the requests'
+   * path (gin-pending-cleanup.ts); writers of search-indexed rows call `wrote()`. Null for SQLite.
+   */
+  ginPendingCleanup: GinPendingCleanup | null;
   close(): Promise<void>;
 }
 
@@ -157,6 +163,7 @@ export function openDatabase(opts: DatabaseOptions): Database {
       ...(schema ? { options: `-c search_path=${schema}` } : {}),
     });
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    const ginPendingCleanup = new GinPendingCleanup(db);
     return {
       db,
       dialect: 'postgres',
@@ -164,7 +171,11 @@ export function openDatabase(opts: DatabaseOptions): Database {
       schema,
       writeWorker: null,
       readWorker: null,
-      close: () => db.destroy(),
+      ginPendingCleanup,
+      close: () => {
+        ginPendingCleanup.stop();
+        return db.destroy();
+      },
     };
   }
   const file = opts.sqlitePath ?? ':memory:';
@@ -189,6 +200,7 @@ export function openDatabase(opts: DatabaseOptions): Database {
     schema: null,
     writeWorker,
     readWorker,
+    ginPendingCleanup: null,
     close: async () => {
       await Promise.all([writeWorker?.close(), readWorker?.close()]);
       await db.destroy();

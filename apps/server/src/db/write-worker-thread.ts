@@ -3,7 +3,7 @@
  * settings of the main one, writing the batches it is sent one after the other. The same code
  * serves the read thread of exports (`ReadRequest`: one query, its rows back).
  */
-import { CompiledQuery } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { parentPort, workerData, type TransferListItem } from 'node:worker_threads';
 import { eventCreateWriter } from '../modules/events/event-create-writer.js';
 import { openDatabase, type Database, type SqliteSynchronous } from './database.js';
@@ -78,6 +78,57 @@ async function writeWhenUnlocked(
   }
 }
 
+/**
+ * The FTS5 indexes the write thread merges: the events' (migrations 002, 012), which its batches
+ * write. Aux data is written on the main connection and keeps FTS5's own merging.
+ */
+const ftsTables = ['events_fts', 'events_fts_no_asnap'];
+
+/** Pages of merge work per step: a few milliseconds, all a batch arriving meanwhile waits. */
+const mergeStepPages = 64;
+
+/**
+ * FTS5 merges an index's segments as it is written (`automerge`): once a level holds 4 segments,
+ * every transaction that writes also does merge work, 64 pages per leaf page it wrote. Under a
+ * stream of event creates that made runs of group-commit batches ten times slower than the others
+ * (35-40 ms instead of 3), about one batch in fifty: the tail of `POST /events` (issue 13). So the
+ * thread turns `automerge` off for these indexes and does the merging itself, in small steps
+ * (`'merge'` of 64 pages, which only merges a level of 4 segments or more, as `automerge` would),
+ * each its own transaction, only when no batch is waiting, until there is nothing left to merge.
+ * Without the thread (`BENCH_WRITE_THREAD=0`, `:memory:` tests) the setting stays: FTS5 still
+ * merges a level when it reaches 16 segments (`crisismerge`), in the transaction that wrote it.
+ */
+class FtsMerger {
+  private configured = false;
+  private next = 0;
+
+  constructor(private readonly database: Database) {}
+
+  /** One step of merge work on the first index that has some; false when none had any. */
+  async step(): Promise<boolean> {
+    const { db } = this.database;
+    if (!this.configured) {
+      this.configured = true;
+      for (const table of ftsTables)
+        await sql`INSERT INTO ${sql.table(table)}(${sql.ref(table)}, rank) VALUES ('automerge', 0)`.execute(db);
+    }
+    const changes = async () => (await sql<{ n: number }>`SELECT total_changes() AS n`.execute(db)).rows[0]!.n;
+    for (let i = 0; i < ftsTables.length; i++) {
+      const table = ftsTables[(this.next + i) % ftsTables.length]!;
+      const before = await changes();
+      await sql`INSERT INTO ${sql.table(table)}(${sql.ref(table)}, rank) VALUES ('merge', ${mergeStepPages})`.execute(
+        db,
+      );
+      // FTS5: fewer than 2 changes means there was nothing to merge.
+      if ((await changes()) - before >= 2) {
+        this.next = (this.next + i) % ftsTables.length;
+        return true;
+      }
+    }
+    return false;
+  }
+}
+
 const reply = (outcome: Outcome<unknown>) =>
   outcome.ok ? outcome : ({ ok: false, error: threadError(outcome.error) } as const);
 
@@ -118,11 +169,34 @@ if (parentPort && options?.role === 'sqlite-write-thread') {
   port.postMessage(threadReady);
   // One batch or read at a time, in the order sent (the connection is the thread's own).
   let last: Promise<void> = Promise.resolve();
+  /** Batches received and not yet answered. */
+  let waiting = 0;
+  const merger = new FtsMerger(database);
+  let mergeScheduled = false;
+  // A step of FTS merging when no batch waits, and again while there is more to merge.
+  const mergeWhenIdle = () => {
+    if (mergeScheduled) return;
+    mergeScheduled = true;
+    setImmediate(() => {
+      mergeScheduled = false;
+      if (waiting > 0) return; // after that batch
+      last = last.then(async () => {
+        if (waiting > 0) return;
+        try {
+          if (await merger.step()) mergeWhenIdle();
+        } catch {
+          // Say the main connection held the lock past busy_timeout: merged after the next batch.
+        }
+      });
+    });
+  };
   port.on('message', (request: BatchRequest | ReadRequest) => {
     if ('read' in request) {
+      // The read thread of exports: never writes, so never merges.
       last = last.then(() => read(database, request).then(([answer, transfer]) => port.postMessage(answer, transfer)));
       return;
     }
+    waiting++;
     last = last.then(async () => {
       const writer = writers[request.writer] as GroupWriter<unknown, unknown>;
       let answer: BatchReply;
@@ -132,6 +206,8 @@ if (parentPort && options?.role === 'sqlite-write-thread') {
         answer = { id: request.id, error: threadError(error) };
       }
       port.postMessage(answer);
+      waiting--;
+      mergeWhenIdle();
     });
   });
 }

@@ -169,4 +169,35 @@ describe('SQLite write thread (group-commit batches off the event loop)', () => 
     database = openDatabase({ url: null, sqlitePath: path.join(dir, 'bathylog.sqlite') });
     expect(Number(n.n)).toBe(30);
   });
+
+  it('merges the fulltext indexes itself, between batches, with automerge off', async () => {
+    /** Whether a merge step on the main connection finds work left (FTS5: 2 changes or more). */
+    const mergeLeft = async (table: string) => {
+      const changes = async () =>
+        (await sql<{ n: number }>`SELECT total_changes() AS n`.execute(database.db)).rows[0]!.n;
+      const before = await changes();
+      await sql`INSERT INTO ${sql.table(table)}(${sql.ref(table)}, rank) VALUES ('merge', 64)`.execute(database.db);
+      return (await changes()) - before >= 2;
+    };
+    // One batch at a time: each is a transaction, so a new segment of each index.
+    for (let i = 0; i < 40; i++) await committer.write(create(i));
+    // The thread merges once no batch waits.
+    await vi.waitFor(
+      async () => {
+        const automerge = await sql<{ v: number }>`SELECT v FROM events_fts_config WHERE k = 'automerge'`.execute(
+          database.db,
+        );
+        expect(automerge.rows[0]?.v).toBe(0);
+      },
+      { timeout: 5000 },
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await mergeLeft('events_fts')).toBe(false);
+    expect(await mergeLeft('events_fts_no_asnap')).toBe(false);
+    // Searches see every event.
+    const hits = await sql<{ n: number }>`SELECT count(*) AS n FROM events_fts WHERE events_fts MATCH 'note'`.execute(
+      database.db,
+    );
+    expect(hits.rows[0]!.n).toBe(40);
+  });
 });

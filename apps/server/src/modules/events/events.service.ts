@@ -94,7 +94,14 @@ function eventCreates(database: Database): GroupCommit<EventCreateWrite, void> {
     gc = writeWorker
       ? new GroupCommit((items) => writeWorker.run('eventCreates', items))
       : database.dialect === 'postgres'
-        ? new GroupCommit((items) => writeBatch(database.db, eventCreatePostgresWriter, items), 4)
+        ? new GroupCommit(async (items) => {
+            try {
+              return await writeBatch(database.db, eventCreatePostgresWriter, items);
+            } finally {
+              // The search indexes' pending lists are merged soon, not in a later batch's insert.
+              database.ginPendingCleanup?.wrote();
+            }
+          }, 4)
         : new GroupCommit((items) => writeBatch(database.db, eventCreateWriter, items));
     committers.set(database, gc);
   }
