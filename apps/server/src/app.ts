@@ -118,6 +118,9 @@ export async function buildApp(
     () => null,
     (error: unknown) => error,
   );
+  // The exports' read thread too, so the first export does not wait for it to load (if it cannot
+  // start, the first export tries again and fails alone).
+  database.readWorker?.start().catch(() => {});
   const ctx: AppContext = {
     config,
     database,

@@ -49,6 +49,23 @@ describe('keysetWalk', () => {
     expect(log).toEqual(['read 0+2', 'read 2+2', 'got 0..1', 'read 4+2', 'got 2..3', 'got 4..4']);
   });
 
+  it('turns the event loop between chunks, even when every read is answered at once', async () => {
+    // A SQLite read is synchronous: without the turn, a whole export ran before any other request.
+    for (const prefetch of [false, true]) {
+      const seen: string[] = [];
+      const instant = async (after: Keyset | undefined, _skip: number, take: number) => {
+        const from = after ? after.ts + 1 : 0;
+        const out = [from, from + 1].slice(0, take).filter((n) => n < 6);
+        return { out, n: out.length, ...(out.length ? { last: { ts: out[out.length - 1]!, id: '' } } : {}) };
+      };
+      for await (const chunk of keysetWalk({ offset: 0, limit: undefined }, 2, instant, { prefetch })()) {
+        if (chunk[0] === 0) setImmediate(() => seen.push('other request'));
+        seen.push(`chunk ${chunk[0]}`);
+      }
+      expect(seen).toEqual(['chunk 0', 'other request', 'chunk 2', 'chunk 4']);
+    }
+  });
+
   it('a failed read ahead fails the walk when reached, and is dropped quietly when the consumer stops', async () => {
     const log: string[] = [];
     await expect(

@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthContext } from '../../plugins/auth.js';
@@ -22,7 +23,7 @@ export interface Keyset {
  * A keyset walk in chunks of `size`: `read` gets the position after the previous chunk's last
  * row, the rows to skip (the page's offset, on the first chunk only) and how many to take; it
  * answers what to yield, how many rows it read and the last one. Stops at the page's limit or
- * at a short chunk.
+ * at a short chunk. Between chunks the event loop runs once (other requests are answered).
  *
  * `prefetch` (exports, which only read): the next chunk's read starts as soon as the previous one
  * returned, so the database works on it while the consumer writes the previous chunk out (on
@@ -58,6 +59,9 @@ export function keysetWalk<T>(
       }
       if (chunk.n > 0 && chunk.out.length > 0) yield chunk.out;
       if (!more) return;
+      // Let the event loop serve other requests between chunks: a SQLite read and a socket that
+      // takes every write would otherwise run the whole walk without once returning to it.
+      await setImmediate();
     }
   };
 }
