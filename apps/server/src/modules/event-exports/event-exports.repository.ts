@@ -93,13 +93,13 @@ export class EventExportsRepository {
   }
 
   /**
-   * SQLite file: a query whose answer is one BLOB per column (a JSON chunk), run on the read
-   * thread, so the next chunk is read there while this thread writes the previous one out
-   * (keysetWalk's prefetch) and a long export never holds the event loop. The BLOB's memory is
-   * handed over, not copied. (Rows of many strings stay on this thread: copying them between
-   * threads costs more than reading them here.)
+   * SQLite file: a chunk's query on the read thread, so the next chunk is read there while this
+   * thread writes the previous one out (keysetWalk's prefetch) and a long export never holds the
+   * event loop for its queries. Rows come back copied (a BLOB's memory handed over, as a Buffer).
+   * Measured on an idle machine, a CSV export of 100,000 events: 0.76-0.82 s instead of 1.08-1.17,
+   * for the same CPU (copying the rows costs what overlapping the query saves, on another core).
    */
-  private async runBlob<R>(query: RawBuilder<R>): Promise<R[]> {
+  private async runOnReader<R>(query: RawBuilder<R>): Promise<R[]> {
     if (!this.reader || this.db.isTransaction) return this.run(query);
     const rows = await this.reader.read<Record<string, unknown>>(query.compile(this.db));
     for (const row of rows)
@@ -167,7 +167,7 @@ export class EventExportsRepository {
           (SELECT ts FROM c ORDER BY ts DESC, id DESC LIMIT 1) AS last_ts,
           (SELECT id FROM c ORDER BY ts DESC, id DESC LIMIT 1) AS last_id
         FROM c`;
-    const r = (await this.runBlob(query))[0]!;
+    const r = (await this.runOnReader(query))[0]!;
     return { body: r.body, n: Number(r.n), slow: Number(r.slow), lastTs: Number(r.last_ts), lastId: r.last_id };
   }
 
@@ -215,7 +215,7 @@ export class EventExportsRepository {
       ',' || ${this.csvText(sql.ref('e.event_value'), true)} || ',' || ${this.csvText(sql.ref('e.event_author'), true)}
         || ',' || ${this.csvText(sql.ref('e.event_free_text'), true)} AS vaf,
       '[' || e.event_options || coalesce((SELECT ',' || ${agg} FROM event_aux_data a WHERE a.event_id = e.id), '') || ']' AS parts`;
-    const rows = await this.run(this.chunk<CsvExportRow>(select, where, offset, limit));
+    const rows = await this.runOnReader(this.chunk<CsvExportRow>(select, where, offset, limit));
     for (const row of rows) row.ts = Number(row.ts);
     return rows;
   }
