@@ -114,6 +114,26 @@ test.describe('cruise menu', () => {
     await expect(cruiseCard(page).getByRole('heading')).toHaveText('Cruise: FKt230303');
   });
 
+  test("going back while the next screen's code is still loading shows the cruise menu again", async ({ page }) => {
+    await openDemoDive(page);
+    // The review map's code arrives only after the user went back (a slow link, a quick hand).
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/assets/*.js', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await loweringCard(page).getByRole('button', { name: 'Review' }).click();
+    await page.getByRole('link', { name: 'Map View' }).click();
+    await expect(page).toHaveURL(/\/review_map\//);
+    await expect(page.getByText('Loading...')).toBeVisible();
+    await page.goBack();
+    await expect(page).toHaveURL(/\/cruise_menu/);
+    release();
+    await expect(loweringCard(page).getByRole('heading')).toHaveText('Lowering: S0492');
+    await expect(cruiseCard(page).getByRole('heading')).toHaveText('Cruise: FKt230303');
+  });
+
   test('each export of the cruise and of the lowering has the API count of events', async ({ page, adminApi }) => {
     const { cruise, lowering } = await demo(adminApi);
     const cruiseEvents = (await adminApi.get<unknown[]>(`events/bycruise/${cruise.id}`)).length;

@@ -1,17 +1,21 @@
 import { Suspense } from 'react';
-import { Outlet } from 'react-router';
+import { Outlet, useLocation } from 'react-router';
 import { LoadingText, statusTexts } from '../../components/status-text';
 import { Footer } from './footer';
 import { Header } from './header';
 
 /** Header, the screen (max 1200 px, 70 px bottom padding), fixed footer (seed 000 §2). */
 export function AppLayout() {
+  // One boundary per screen (the path's first segment): going elsewhere while a screen's code is
+  // still loading leaves that boundary behind. On Preact a boundary still waiting for the old
+  // screen rendered nothing once it arrived, even with the new screen under it (a blank page).
+  const screen = useLocation().pathname.split('/')[1] ?? '';
   return (
     <>
       <Header />
       <main className="app-content">
         {/* Screens other than login load on first visit (router.tsx). */}
-        <Suspense fallback={<LoadingText text={statusTexts.loading} />}>
+        <Suspense key={screen} fallback={<LoadingText text={statusTexts.loading} />}>
           <Outlet />
         </Suspense>
       </main>
