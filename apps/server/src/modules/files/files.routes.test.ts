@@ -361,6 +361,33 @@ describe.each(engines)('file routes on %s', (engine) => {
       }
     });
 
+    it('a refused upload leaves no folder behind, not even the temporary one its first file made', async () => {
+      // Found by the fuzz suite: a good file, then one with no usable name.
+      const uploads = path.join(t.dataDir, 'upload-tmp');
+      rmSync(uploads, { recursive: true, force: true });
+      const before = readdirSync(t.dataDir, { recursive: true }).sort();
+      const body = multipart([
+        { name: 'file', filename: 'good.txt', data: 'good' },
+        { name: 'file', filename: '..', data: 'bad' },
+      ]);
+      for (const url of [`${files}/lowerings/${lowering}`, `${files}/lowerings/filepond/process/${lowering}`]) {
+        const res = await request('POST', url, { token: admin, payload: body.payload, headers: body.headers });
+        if (url.includes('filepond')) {
+          // FilePond's route takes the first file only: stored, then reverted.
+          expect(res.statusCode).toBe(201);
+          await request('DELETE', `${files}/lowerings/filepond/revert`, {
+            token: admin,
+            payload: res.body,
+            headers: { 'content-type': 'text/plain' },
+          });
+        } else {
+          expect(res.statusCode).toBe(400);
+          expect((res.json() as Json).message).toMatch(/^Invalid file name/);
+        }
+        expect(readdirSync(t.dataDir, { recursive: true }).sort(), url).toEqual(before);
+      }
+    });
+
     it('direct upload stores up to 5 files at once and refuses a 6th, storing none', async () => {
       const two = multipart([
         { name: 'file', filename: 'a.txt', data: 'a' },

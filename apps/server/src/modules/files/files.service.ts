@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { lstat, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { lstat, mkdir, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -91,6 +91,7 @@ export class RecordFilesService {
       await pipeline(file, createWriteStream(path.join(dir, fileName), { flags: 'wx' }));
     } catch (err) {
       await rm(dir, { recursive: true, force: true });
+      await this.dropEmptyUploadRoots(kind);
       throw err;
     }
     return uploadId;
@@ -115,6 +116,22 @@ export class RecordFilesService {
   async revertUpload(kind: RecordKind, uploadId: string): Promise<void> {
     if (!uploadIdPattern.test(uploadId)) throw new AppError('BAD_REQUEST', `Invalid upload id: ${uploadId}`);
     await rm(path.join(this.uploadRoot(kind), uploadId), { recursive: true, force: true });
+    await this.dropEmptyUploadRoots(kind);
+  }
+
+  /**
+   * The temporary folders a first upload created, once empty again: a refused upload leaves nothing
+   * behind. An upload starting meanwhile creates them again (`mkdir` recursive), and a folder that
+   * is not empty is kept (rmdir refuses).
+   */
+  private async dropEmptyUploadRoots(kind: RecordKind): Promise<void> {
+    for (const dir of [this.uploadRoot(kind), path.dirname(this.uploadRoot(kind))]) {
+      try {
+        await rmdir(dir);
+      } catch {
+        return; // not empty, or gone already
+      }
+    }
   }
 
   /**
