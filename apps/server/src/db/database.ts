@@ -34,7 +34,7 @@ export interface Database {
   /**
    * For a SQLite file: a second thread of the same kind, for the chunk queries of exports (reads on
    * a connection of its own, so a long export neither stops the event loop nor waits behind write
-   * batches); started at its first read. Null for PostgreSQL and `:memory:`.
+   * batches); started with the app (app.ts), or at its first read. Null for PostgreSQL and `:memory:`.
    */
   readWorker: WriteWorker | null;
   /**
