@@ -10,6 +10,7 @@ import * as m009 from './009-audit-filters.js';
 import * as m010 from './010-search-at-scale.js';
 import * as m011 from './011-event-csv-shapes.js';
 import * as m012 from './012-fulltext-without-asnap.js';
+import * as m013 from './013-set-based-insert-triggers.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -28,6 +29,7 @@ const ordered: Array<[string, DialectMigration]> = [
   ['010-search-at-scale', m010],
   ['011-event-csv-shapes', m011],
   ['012-fulltext-without-asnap', m012],
+  ['013-set-based-insert-triggers', m013],
 ];
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
