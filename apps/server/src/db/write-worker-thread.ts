@@ -28,10 +28,14 @@ export interface BatchRequest {
   items: unknown[];
 }
 
-/** A read (exports, read thread): the compiled query; the answer is its rows. */
+/**
+ * A read (exports, read thread): the compiled query; the answer is its rows. `transfer`: a column
+ * whose BLOBs go back moved, not copied (exports' chunks of JSON text).
+ */
 export interface ReadRequest {
   id: number;
   read: { sql: string; parameters: readonly unknown[] };
+  transfer?: string;
 }
 
 export type ReadReply = { id: number; rows: unknown[] } | { id: number; error: ThreadError };
@@ -133,15 +137,17 @@ const reply = (outcome: Outcome<unknown>) =>
   outcome.ok ? outcome : ({ ok: false, error: threadError(outcome.error) } as const);
 
 /**
- * Runs a read; its rows go back with the memory of their BLOBs moved, not copied, where a BLOB
- * owns its whole buffer (exports' chunks of JSON text).
+ * Runs a read; the BLOBs of the request's `transfer` column go back with their memory moved, not
+ * copied, where a BLOB owns its whole buffer. Other columns are copied (no walk over them).
  */
 async function read(database: Database, request: ReadRequest): Promise<[ReadReply, TransferListItem[]]> {
   try {
     const { rows } = await database.db.executeQuery(CompiledQuery.raw(request.read.sql, [...request.read.parameters]));
     const transfer: TransferListItem[] = [];
-    for (const row of rows as Array<Record<string, unknown>>) {
-      for (const value of Object.values(row)) {
+    const column = request.transfer;
+    if (column !== undefined) {
+      for (const row of rows as Array<Record<string, unknown>>) {
+        const value = row[column];
         if (
           Buffer.isBuffer(value) &&
           value.buffer instanceof ArrayBuffer &&

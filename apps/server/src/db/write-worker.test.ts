@@ -200,4 +200,19 @@ describe('SQLite write thread (group-commit batches off the event loop)', () => 
     );
     expect(hits.rows[0]!.n).toBe(40);
   });
+
+  it('answers reads on the read thread: the transfer column handed over, other BLOBs and texts copied', async () => {
+    const reader = database.readWorker!;
+    const query = sql<{ body: Uint8Array; other: Uint8Array; label: string }>`
+      SELECT CAST('[{"a":1}]' AS BLOB) AS body, CAST('xyz' AS BLOB) AS other, 'chunk' AS label`.compile(database.db);
+    for (const transfer of ['body', undefined]) {
+      const [row] = await reader.read<{ body: Uint8Array; other: Uint8Array; label: string }>(query, transfer);
+      expect(Buffer.from(row!.body).toString()).toBe('[{"a":1}]');
+      expect(Buffer.from(row!.other).toString()).toBe('xyz');
+      expect(row!.label).toBe('chunk');
+    }
+    await expect(reader.read(sql`SELECT * FROM no_such_table`.compile(database.db), 'body')).rejects.toThrow(
+      /no such table/,
+    );
+  });
 });

@@ -88,15 +88,20 @@ export class WriteWorker {
   /**
    * Runs one read query on the thread's connection and answers its rows (the read thread of
    * exports: the database works there while the main thread writes the previous chunk out).
+   * `transfer`: a BLOB column whose memory is handed over instead of copied.
    */
-  read<Row>(query: { sql: string; parameters: readonly unknown[] }): Promise<Row[]> {
+  read<Row>(query: { sql: string; parameters: readonly unknown[] }, transfer?: string): Promise<Row[]> {
     if (this.closing) return Promise.reject(new Error('The database is closed'));
     const thread = this.thread ?? this.spawn();
     const id = this.nextId++;
     return new Promise<Row[]>((resolve, reject) => {
       this.pending.set(id, { thread, resolve: resolve as Pending['resolve'], reject });
       thread.ref();
-      thread.postMessage({ id, read: { sql: query.sql, parameters: query.parameters } } satisfies ReadRequest);
+      thread.postMessage({
+        id,
+        read: { sql: query.sql, parameters: query.parameters },
+        ...(transfer !== undefined ? { transfer } : {}),
+      } satisfies ReadRequest);
     });
   }
 

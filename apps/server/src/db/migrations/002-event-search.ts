@@ -180,6 +180,6 @@ async function upPostgres(db: Kysely<unknown>): Promise<void> {
  * The text the PostgreSQL fulltext filter searches: value, free text, option values and author,
  * separated by a unit separator so a term cannot match across fields.
  */
-function postgresFulltextDocument(row: string): string {
+export function postgresFulltextDocument(row: string): string {
   return `${row}event_value || chr(31) || ${row}event_free_text || chr(31) || event_option_values(${row}event_options) || chr(31) || ${row}event_author`;
 }

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../database.js';
+import { postgresFulltextDocument } from './002-event-search.js';
 
 /**
  * Cheaper event writes (issue 13).
@@ -25,9 +26,7 @@ async function upPostgres(db: Kysely<unknown>): Promise<void> {
   await sql`CREATE OR REPLACE FUNCTION events_inserted_sync() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
       INSERT INTO event_search(event_id, ts, event_value, doc)
-        SELECT n.id, n.ts, n.event_value,
-          lower(n.event_value || chr(31) || n.event_free_text || chr(31) || event_option_values(n.event_options) || chr(31) || n.event_author)
-        FROM inserted_events n
+        SELECT n.id, n.ts, n.event_value, lower(${sql.raw(postgresFulltextDocument('n.'))}) FROM inserted_events n
         ON CONFLICT (event_id) DO UPDATE SET ts = EXCLUDED.ts, event_value = EXCLUDED.event_value, doc = EXCLUDED.doc;
       -- OFFSET 0 computes each shape once; csv_shape_id runs only for a shape not stored yet.
       INSERT INTO event_csv_shapes(event_id, record_id, ts, shape_id)
