@@ -298,6 +298,24 @@ describe.each(engines)('file routes on %s', (engine) => {
           expect((res.json() as Json).message).toBe('The multipart upload has no valid boundary');
         }
       }
+      // A body that never reaches its boundary (found by the fuzz suite, seed 319476304: it was a 500).
+      const logged = await t.api('POST', '/events', { token: admin, body: { event_value: 'PHOTO' } });
+      const event = (logged.json() as { insertedId: string }).insertedId;
+      for (const url of [
+        `${files}/cruises/filepond/process/${cruise}`,
+        `${files}/cruises/${cruise}`,
+        `${files}/images/filepond/process/${event}`,
+      ]) {
+        for (const payload of [Buffer.alloc(2 * 1024 * 1024, 'a'), Buffer.from('--fuzzBoundary\r\nContent-Disp')]) {
+          const res = await request('POST', url, {
+            token: admin,
+            payload,
+            headers: { 'content-type': 'multipart/form-data; boundary=fuzzBoundary' },
+          });
+          expect(res.statusCode, `${url} ${payload.length}`).toBe(400);
+          expect((res.json() as Json).message).toBe('The multipart upload is cut short or malformed');
+        }
+      }
       const fieldOnly = multipart([{ name: 'filepond', data: '{}' }]);
       const none = await request('POST', `${files}/cruises/filepond/process/${cruise}`, {
         token: admin,

@@ -69,6 +69,10 @@ function uploadError(err: unknown, limitMb: number): unknown {
     return new AppError('BAD_REQUEST', 'Too many parts in the upload');
   if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE')
     return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Expected a multipart/form-data upload');
+  // The multipart parser's own errors carry no code: a body that ends before its closing boundary
+  // ("Unexpected end of multipart data", or "Part terminated early due to …") is the client's.
+  if (err instanceof Error && /unexpected end of multipart data/i.test(err.message))
+    return new AppError('BAD_REQUEST', 'The multipart upload is cut short or malformed');
   return err;
 }
 
