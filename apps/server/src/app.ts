@@ -25,6 +25,7 @@ import { createBus } from './realtime/create-bus.js';
 import { registerRealtime } from './realtime/register-realtime.js';
 import { seedSystem } from './seed/system.js';
 import { loadDemo } from './seed/demo.js';
+import { requestLogValue } from './lib/redact-url.js';
 
 export const apiPrefix = '/sealog-server/api/v1';
 
@@ -36,6 +37,8 @@ export interface BuildOptions {
   /** Seed system users and custom vars (and the demo cruise in demo mode). Default true. */
   seed?: boolean;
   logger?: boolean;
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: { write(line: string): void };
 }
 
 /** The JWT secret: configured, or kept in <data>/secret (made on first start). */
@@ -96,7 +99,13 @@ export async function buildApp(
     logger:
       opts.logger === false
         ? false
-        : { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+        : {
+            level: config.logLevel,
+            redact: ['req.headers.authorization', 'req.headers.cookie'],
+            // Tokens in query strings (`?token=`, loginToken) and reset paths never reach the log.
+            serializers: { req: requestLogValue },
+            ...(opts.logStream ? { stream: opts.logStream } : {}),
+          },
     bodyLimit,
     ...httpTimeouts(config),
     trustProxy: true,

@@ -15,7 +15,12 @@ export interface UsersTable {
   system_user: number;
   disabled: number;
   last_login: number;
+  /** SHA-256 (hex) of the loginToken; the token itself is not stored in clear. */
   login_token: string;
+  /** The loginToken sealed with the server secret (lib/login-token.ts), to show it again; null until shown. */
+  login_token_sealed: string | null;
+  /** Epoch seconds: when the loginToken was issued (refused when older than a revocation mark). */
+  login_token_at?: number;
   reset_password_token: string | null;
   reset_password_expires: number | null;
   /** Epoch seconds: browser sessions issued before are refused. */

@@ -35,3 +35,53 @@ export class FailureLimiter {
     this.failures.delete(key);
   }
 }
+
+/**
+ * Exponential backoff per key: the first `free` failures cost nothing; after that each failure
+ * makes the key wait 1 s, 2 s, 4 s, … up to `maxDelayMs` before its next try. A key quiet for
+ * twice the longest wait starts afresh, so a guesser that keeps trying stays at the longest wait
+ * while a user who mistyped a few times is forgotten soon. In memory, like FailureLimiter.
+ */
+export class BackoffLimiter {
+  private readonly entries = new Map<string, { failures: number; last: number }>();
+
+  constructor(
+    private readonly free: number,
+    private readonly maxDelayMs: number,
+  ) {}
+
+  private live(key: string, now: number): { failures: number; last: number } | undefined {
+    const entry = this.entries.get(key);
+    if (entry && now - entry.last > 2 * this.maxDelayMs) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry;
+  }
+
+  /** Failures the key has on record (0 once forgotten). */
+  failures(key: string, now = Date.now()): number {
+    return this.live(key, now)?.failures ?? 0;
+  }
+
+  /** Milliseconds until the key may try again, or 0 when it may now. */
+  blockedFor(key: string, now = Date.now()): number {
+    const entry = this.live(key, now);
+    if (!entry || entry.failures < this.free) return 0;
+    const delay = Math.min(this.maxDelayMs, 1000 * 2 ** Math.min(30, entry.failures - this.free));
+    return Math.max(0, entry.last + delay - now);
+  }
+
+  fail(key: string, now = Date.now()): void {
+    const entry = this.live(key, now) ?? { failures: 0, last: now };
+    entry.failures++;
+    entry.last = now;
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    if (this.entries.size > 100_000) this.entries.delete(this.entries.keys().next().value!);
+  }
+
+  reset(key: string): void {
+    this.entries.delete(key);
+  }
+}

@@ -6,6 +6,8 @@ export { authFormMessages } from './auth-messages.js';
 /** Limits of seed 000 §9. */
 export const usernameMaxLength = 15;
 export const passwordMinLength = 8;
+/** The longest password a request may carry (Sealog's limit). */
+export const passwordMaxLength = 50;
 
 const m = authFormMessages;
 const noWhitespace = /^\S*$/;
@@ -44,10 +46,34 @@ export const usernameSchema = usernameRules(z.string().check(z.minLength(1)), {
   uppercase: 'can NOT include uppercase letters',
 });
 
-const email = () => required().check(z.regex(emailPattern, m.invalidEmail));
+/**
+ * The rules of a new password chosen at registration or reset: at least 8 characters, no
+ * whitespace. The client form and the server's request bodies apply the same rules.
+ */
+function newPasswordRules(
+  base: z.ZodMiniString<string>,
+  text: { tooShort?: string; whitespace: string },
+): z.ZodMiniString<string> {
+  return base.check(z.minLength(passwordMinLength, text.tooShort), z.regex(noWhitespace, text.whitespace));
+}
+
+/** An email address as registration takes it: the client form's pattern. */
+function emailRules(base: z.ZodMiniString<string>, invalid: string): z.ZodMiniString<string> {
+  return base.check(z.regex(emailPattern, invalid));
+}
+
+const email = () => emailRules(required(), m.invalidEmail);
 
 const newPassword = () =>
-  required().check(z.minLength(passwordMinLength, m.passwordTooShort), z.regex(noWhitespace, m.passwordWhitespace));
+  newPasswordRules(required(), { tooShort: m.passwordTooShort, whitespace: m.passwordWhitespace });
+
+/** The new-password rules for request bodies (register, reset password); messages read after the field label. */
+export const newPasswordSchema = newPasswordRules(z.string().check(z.minLength(1), z.maxLength(passwordMaxLength)), {
+  whitespace: 'can not include whitespace',
+});
+
+/** The email rules for request bodies (register). */
+export const emailSchema = emailRules(z.string().check(z.minLength(1), z.maxLength(50)), 'must be a valid email');
 
 /**
  * "Passwords must match" on confirmPassword. It runs even while other fields are invalid, so the

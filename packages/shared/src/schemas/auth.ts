@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { usernameSchema } from '../rules/auth-forms.js';
+import { emailSchema, newPasswordSchema, usernameSchema } from '../rules/auth-forms.js';
 
 const reCaptcha = z.optional(z.nullable(z.string()));
 
@@ -23,8 +23,8 @@ export type LoginResponse = z.infer<typeof loginResponseSchema>;
 export const registerSchema = z.strictObject({
   username: usernameSchema,
   fullname: z.string().check(z.minLength(1), z.maxLength(50)),
-  email: z.string().check(z.minLength(1), z.maxLength(50)),
-  password: z.string().check(z.maxLength(50)),
+  email: emailSchema,
+  password: newPasswordSchema,
   reCaptcha,
 });
 export type Register = z.infer<typeof registerSchema>;
@@ -38,7 +38,7 @@ export type ForgotPassword = z.infer<typeof forgotPasswordSchema>;
 
 export const resetPasswordSchema = z.strictObject({
   token: z.string().check(z.minLength(1)),
-  password: z.string().check(z.maxLength(50)),
+  password: newPasswordSchema,
   reCaptcha,
 });
 export type ResetPassword = z.infer<typeof resetPasswordSchema>;

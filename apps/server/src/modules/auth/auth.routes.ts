@@ -6,6 +6,7 @@ import {
   updateProfileSchema,
 } from '@bathylog/shared';
 import type { AppContext } from '../../context.js';
+import { requestOrigin } from '../../lib/reset-link.js';
 import { caller } from '../../plugins/auth.js';
 import type { ApiInstance } from '../../plugins/types.js';
 import { UsersService } from '../users/users.service.js';
@@ -24,13 +25,15 @@ export function authRoutes(app: ApiInstance, ctx: AppContext): void {
     return reply.code(201).send({ acknowledged: true, insertedId });
   });
 
-  app.post('/auth/login', { schema: { body: loginSchema, tags } }, (req) => service.login(req.body, req.ip));
+  app.post('/auth/login', { schema: { body: loginSchema, tags } }, (req) =>
+    service.login(req.body, req.ip, routeOf(req)),
+  );
 
   app.get('/auth/validate', { config: { auth: true }, schema: { tags } }, async () => ({ status: 'valid' }));
 
   app.post('/auth/forgotPassword', { schema: { body: forgotPasswordSchema, tags } }, async (req) => ({
     statusCode: 200,
-    message: await service.forgotPassword(req.body, req.ip),
+    message: await service.forgotPassword(req.body, req.ip, requestOrigin(req)),
   }));
 
   app.patch('/auth/resetPassword', { schema: { body: resetPasswordSchema, tags } }, async (req, reply) => {

@@ -1,64 +1,91 @@
 import type { ForgotPassword, Login, Register, ResetPassword, UpdateProfile } from '@bathylog/shared';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
-import { FailureLimiter } from '../../lib/failure-limiter.js';
-import { checkPassword, hashPassword } from '../../lib/passwords.js';
+import type { Kysely, Transaction } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import { BackoffLimiter } from '../../lib/failure-limiter.js';
+import { checkPassword, checkPasswordOfNoUser, hashPassword } from '../../lib/passwords.js';
 import { randomHexToken } from '../../lib/random.js';
 import { resetLinkBase } from '../../lib/reset-link.js';
 import { verifyRecaptcha } from '../../lib/recaptcha.js';
 import type { AuthContext } from '../../plugins/auth.js';
-import { UsersRepository } from '../users/users.repository.js';
+import { UsersRepository, type UserRecord } from '../users/users.repository.js';
 import { buildUserRecord, toPublicUser, UsersService } from '../users/users.service.js';
 import { internalChannels } from '../../realtime/internal-channels.js';
-import { recordChange } from '../audit/audit.js';
-import { issueApiToken, issueSession, revokeTokens } from './tokens.js';
+import { auditRow, recordChange } from '../audit/audit.js';
+import { AuditRepository } from '../audit/audit.repository.js';
+import { issueApiToken, issueSession, loginTokenCurrent, revokeTokens } from './tokens.js';
 
 const resetLifetimeMs = 15 * 60 * 1000;
 
+function waitText(ms: number): string {
+  const seconds = Math.max(1, Math.ceil(ms / 1000));
+  if (seconds < 120) return `${seconds} second${seconds > 1 ? 's' : ''}`;
+  return `${Math.ceil(seconds / 60)} minutes`;
+}
+
 /** Login, registration, password reset and the caller's own profile (reference §5.1). */
 export class AuthService {
-  private readonly byUsername: FailureLimiter;
-  private readonly byAddress: FailureLimiter;
+  /** Failed logins per username (or loginToken) and address: the guesser, and only the guesser. */
+  private readonly byGuesser: BackoffLimiter;
+  /** Usernames an address failed on: one address guessing across many accounts. */
+  private readonly byAddress: BackoffLimiter;
 
   constructor(private readonly ctx: AppContext) {
     const { max, windowSeconds } = ctx.config.loginRateLimit;
-    this.byUsername = new FailureLimiter(max, windowSeconds * 1000);
-    // An address may hold several users (a ship's NAT): allow it more tries than one username.
-    this.byAddress = new FailureLimiter(max * 5, windowSeconds * 1000);
+    this.byGuesser = new BackoffLimiter(max, windowSeconds * 1000);
+    // A ship's NAT puts its whole crew behind one address: a script retrying one stale password
+    // counts once here, and only many different usernames failing slow the address down.
+    this.byAddress = new BackoffLimiter(max * 2, windowSeconds * 1000);
   }
 
   private get repo() {
     return new UsersRepository(this.ctx.database.db);
   }
 
-  private checkThrottle(keys: string[]): void {
-    const wait = Math.max(this.byUsername.blockedFor(keys[0]!), this.byAddress.blockedFor(keys[1]!));
+  private checkThrottle(guesser: string, address: string): void {
+    const wait = Math.max(this.byGuesser.blockedFor(guesser), this.byAddress.blockedFor(address));
     if (wait > 0) {
-      const minutes = Math.max(1, Math.ceil(wait / 60_000));
-      throw new AppError(
-        'TOO_MANY_REQUESTS',
-        `Too many failed login attempts, try again in ${minutes} minute${minutes > 1 ? 's' : ''}`,
-        {
-          headers: { 'retry-after': String(Math.ceil(wait / 1000)) },
-        },
-      );
+      throw new AppError('TOO_MANY_REQUESTS', `Too many failed login attempts, try again in ${waitText(wait)}`, {
+        headers: { 'retry-after': String(Math.ceil(wait / 1000)) },
+      });
     }
   }
 
-  async login(body: Login, ip: string): Promise<{ token: string; id: string }> {
-    const userKey = 'username' in body ? `u:${body.username.toLowerCase()}` : 'token';
-    const keys = [userKey, `a:${ip}`];
-    this.checkThrottle(keys);
+  /** Audit rows of logins (never the password or token, only how and from where). */
+  private async recordLogin(
+    db: Kysely<DB> | Transaction<DB>,
+    user: UserRecord,
+    route: string,
+    action: 'login' | 'login_failed',
+    detail: Record<string, string>,
+  ): Promise<void> {
+    const change = { action, record_type: 'user', record_id: user.id, new_value: detail };
+    // A failed attempt was made by someone unknown, not by the user it names.
+    const row =
+      action === 'login'
+        ? auditRow({ self: { id: user.id, username: user.username }, route }, change)
+        : { ...auditRow(null, change), route };
+    await new AuditRepository(db).append(row);
+  }
+
+  async login(body: Login, ip: string, route: string): Promise<{ token: string; id: string }> {
+    const guesser = `${'username' in body ? `u:${body.username.toLowerCase()}` : 'token'}|a:${ip}`;
+    const address = `a:${ip}`;
+    this.checkThrottle(guesser, address);
     const repo = this.repo;
-    const fail = (message: string) => {
-      this.byUsername.fail(keys[0]!);
-      this.byAddress.fail(keys[1]!);
+    const method = 'loginToken' in body ? 'loginToken' : 'password';
+    const fail = async (message: string, named: UserRecord | undefined) => {
+      if (this.byGuesser.failures(guesser) === 0) this.byAddress.fail(address);
+      this.byGuesser.fail(guesser);
+      if (named) await this.recordLogin(this.ctx.database.db, named, route, 'login_failed', { address: ip, method });
       return new AppError('UNAUTHORIZED', message);
     };
     let user;
     if ('loginToken' in body) {
       user = await repo.findByLoginToken(body.loginToken);
-      if (!user) throw fail('bad loginToken');
+      // A token issued before the user's last revocation (password change, sign out everywhere).
+      if (!user || !loginTokenCurrent(user)) throw await fail('bad loginToken', undefined);
     } else {
       // The exact name first (a script may send a mixed-case name it created), then lowercased
       // as the client sends what users type.
@@ -75,12 +102,18 @@ export class AuthService {
           break;
         }
       }
-      if (!user) throw fail('unknown user or bad password');
+      // Unknown usernames cost a password check too, so the answer time does not tell them apart.
+      if (candidates.length === 0) await checkPasswordOfNoUser(body.password);
+      if (!user) throw await fail('unknown user or bad password', candidates[0]);
     }
     if (user.disabled) throw new AppError('UNAUTHORIZED', 'account is disabled');
     await verifyRecaptcha(this.ctx.config.reCaptchaSecret, body.reCaptcha, ip);
-    this.byUsername.reset(keys[0]!);
-    await repo.update(user.id, { last_login: Date.now() });
+    this.byGuesser.reset(guesser);
+    const loggedIn = user;
+    await this.ctx.database.db.transaction().execute(async (trx) => {
+      await new UsersRepository(trx).update(loggedIn.id, { last_login: Date.now() });
+      await this.recordLogin(trx, loggedIn, route, 'login', { address: ip, method });
+    });
     return { token: await issueSession(this.ctx, user), id: user.id };
   }
 
@@ -128,20 +161,34 @@ export class AuthService {
     return record.id;
   }
 
-  async forgotPassword(body: ForgotPassword, ip: string): Promise<string> {
-    const repo = this.repo;
-    const user = await repo.findByEmail(body.email);
-    if (!user) throw new AppError('BAD_REQUEST', 'no user found for that email address');
-    if (user.disabled) throw new AppError('BAD_REQUEST', 'the account associated with email address is disabled');
+  /**
+   * Mails a reset link. The answer is the same, and takes about as long, whether the address
+   * belongs to an enabled user, a disabled one or nobody: the token and the mail are written
+   * after the answer, so the answer says nothing about which addresses have accounts.
+   */
+  async forgotPassword(body: ForgotPassword, ip: string, ownOrigin: string): Promise<string> {
     await verifyRecaptcha(this.ctx.config.reCaptchaSecret, body.reCaptcha, ip);
+    const user = await this.repo.findByEmail(body.email);
+    if (user && !user.disabled) {
+      const linkBase = resetLinkBase(this.ctx.config, body.resetURL, ownOrigin);
+      this.sendResetLink(user, linkBase).catch((err: unknown) =>
+        this.ctx.log.error({ err }, 'password reset link could not be stored'),
+      );
+    }
+    return 'password reset email sent';
+  }
+
+  private async sendResetLink(user: UserRecord, linkBase: string | null): Promise<void> {
     const token = randomHexToken();
-    await repo.update(user.id, { reset_password_token: token, reset_password_expires: Date.now() + resetLifetimeMs });
+    await this.repo.update(user.id, {
+      reset_password_token: token,
+      reset_password_expires: Date.now() + resetLifetimeMs,
+    });
     await this.ctx.mailer.send({
       to: user.email,
       subject: 'Bathylog Password Reset Request',
-      text: `Hi ${user.fullname},\n\nA password reset was requested for the account ${user.username}.\nFollow this link within 15 minutes to set a new password:\n\n${resetLinkBase(this.ctx.config, body.resetURL)}${token}\n\nIf you did not ask for this, ignore this message.\n`,
+      text: `Hi ${user.fullname},\n\nA password reset was requested for the account ${user.username}.\nFollow this link within 15 minutes to set a new password:\n\n${linkBase ?? ''}${token}\n\nIf you did not ask for this, ignore this message.\n`,
     });
-    return 'password reset email sent';
   }
 
   async resetPassword(body: ResetPassword, ip: string, route: string): Promise<void> {
@@ -174,8 +221,8 @@ export class AuthService {
         },
       );
     });
-    // Whoever held the old password is signed out of the browser (issue 11).
-    await revokeTokens(this.ctx.database.db, user.id, { apiTokens: false });
+    // Whoever held the old password may hold a session, an API token or the login token: all end.
+    await revokeTokens(this.ctx.database.db, user.id, { apiTokens: true });
     this.ctx.bus.publish(internalChannels.revoked, { userId: user.id });
   }
 

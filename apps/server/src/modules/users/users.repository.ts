@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { DB, UsersTable } from '../../db/schema.js';
 import { parseJson } from '../../lib/json.js';
+import { hashLoginToken } from '../../lib/login-token.js';
 import { userCache } from './user-cache.js';
 
 /** A user row with its JSON and flag columns decoded. */
@@ -14,7 +15,12 @@ export interface UserRecord {
   system_user: boolean;
   disabled: boolean;
   last_login: number;
+  /** SHA-256 (hex) of the loginToken (lib/login-token.ts). */
   login_token: string;
+  /** The loginToken sealed with the server secret; absent or null until it is first shown. */
+  login_token_sealed?: string | null;
+  /** Epoch seconds: when the loginToken was issued; absent counts as 0. */
+  login_token_at?: number;
   reset_password_token: string | null;
   reset_password_expires: number | null;
   /** Epoch seconds: browser sessions issued before are refused. */
@@ -33,6 +39,7 @@ function fromRow(row: Selectable<UsersTable>): UserRecord {
     disabled: !!row.disabled,
     last_login: Number(row.last_login),
     reset_password_expires: row.reset_password_expires === null ? null : Number(row.reset_password_expires),
+    login_token_at: Number(row.login_token_at),
     sessions_valid_after: Number(row.sessions_valid_after),
     api_tokens_valid_after: Number(row.api_tokens_valid_after),
   };
@@ -94,8 +101,32 @@ export class UsersRepository {
   }
 
   async findByLoginToken(token: string): Promise<UserRecord | undefined> {
-    const row = await this.db.selectFrom('users').selectAll().where('login_token', '=', token).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('login_token', '=', hashLoginToken(token))
+      .executeTakeFirst();
     return row && fromRow(row);
+  }
+
+  /**
+   * Replaces the user's login token if it is still `expectedHash` (two requests showing a new
+   * token at once: only one wins, the other reads the winner's). True when it was replaced.
+   */
+  async replaceLoginToken(
+    id: string,
+    expectedHash: string,
+    next: { login_token: string; login_token_sealed: string | null; login_token_at: number },
+  ): Promise<boolean> {
+    userCache.invalidate([id]);
+    const result = await this.db
+      .updateTable('users')
+      .set(next)
+      .where('id', '=', id)
+      .where('login_token', '=', expectedHash)
+      .executeTakeFirst();
+    userCache.invalidate([id]);
+    return Number(result.numUpdatedRows) > 0;
   }
 
   async findByResetToken(token: string): Promise<UserRecord | undefined> {
@@ -132,8 +163,14 @@ export class UsersRepository {
       .execute();
   }
 
+  /**
+   * A new password also ends any pending password-reset link, whichever route set the password,
+   * so a link mailed before the change cannot undo it.
+   */
   async update(id: string, patch: UserPatch): Promise<void> {
-    const row = toRow(patch);
+    const row = toRow(
+      patch.password !== undefined ? { ...patch, reset_password_token: null, reset_password_expires: null } : patch,
+    );
     if (Object.keys(row).length === 0) return;
     userCache.invalidate([id]);
     await this.db.updateTable('users').set(row).where('id', '=', id).execute();

@@ -8,6 +8,7 @@ import {
   userSortValues,
 } from '@bathylog/shared';
 import type { AppContext } from '../../context.js';
+import { requestOrigin } from '../../lib/reset-link.js';
 import { caller } from '../../plugins/auth.js';
 import type { ApiInstance } from '../../plugins/types.js';
 import { UsersService } from './users.service.js';
@@ -39,7 +40,7 @@ export function usersRoutes(app: ApiInstance, ctx: AppContext): void {
   );
 
   app.post('/users', { config: write, schema: { body: createUserSchema, tags: ['users'] } }, async (req, reply) => {
-    const insertedId = await service.create(caller(req), req.body);
+    const insertedId = await service.create(caller(req), req.body, requestOrigin(req));
     return reply.code(201).send({ acknowledged: true, insertedId });
   });
 

@@ -10,12 +10,13 @@ import {
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { hashPassword } from '../../lib/passwords.js';
-import { randomAlphanumeric, randomHexToken } from '../../lib/random.js';
+import { randomHexToken } from '../../lib/random.js';
+import { hashLoginToken, newLoginToken, openLoginToken, unusableLoginTokenHash } from '../../lib/login-token.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { resetLinkBase } from '../../lib/reset-link.js';
 import { internalChannels } from '../../realtime/internal-channels.js';
 import { AccessListsRepository } from '../access/access.repository.js';
-import { issueApiToken, issueSession, revokeTokens } from '../auth/tokens.js';
+import { issueApiToken, issueSession, loginTokenCurrent, loginTokenIssuedAt, revokeTokens } from '../auth/tokens.js';
 import { recordChange } from '../audit/audit.js';
 import { UsersRepository, type UserRecord } from './users.repository.js';
 
@@ -48,7 +49,7 @@ export interface NewUserInput {
   reset?: { token: string; expires: number } | null;
 }
 
-/** Builds a stored user: hashed password, fresh loginToken. */
+/** Builds a stored user: hashed password; its loginToken is made when first shown. */
 export async function buildUserRecord(input: NewUserInput): Promise<UserRecord> {
   return {
     id: input.id ?? newObjectId(),
@@ -60,7 +61,9 @@ export async function buildUserRecord(input: NewUserInput): Promise<UserRecord> 
     system_user: input.system_user === true,
     disabled: input.disabled === true,
     last_login: input.last_login ?? 0,
-    login_token: randomAlphanumeric(20),
+    login_token: unusableLoginTokenHash(),
+    login_token_sealed: null,
+    login_token_at: 0,
     reset_password_token: input.reset?.token ?? null,
     reset_password_expires: input.reset?.expires ?? null,
     sessions_valid_after: 0,
@@ -102,7 +105,8 @@ export class UsersService {
     return toPublicUser(user);
   }
 
-  async create(caller: AuthContext, body: CreateUser): Promise<string> {
+  /** `ownOrigin`: the origin the request addressed, for the set-password link (lib/reset-link.ts). */
+  async create(caller: AuthContext, body: CreateUser, ownOrigin: string | null = null): Promise<string> {
     if (!caller.isAdmin) {
       if (body.system_user) throw new AppError('UNAUTHORIZED', 'Only admins can create system users');
       if (body.roles.includes('admin')) throw new AppError('BAD_REQUEST', 'Only admins create other admins');
@@ -129,7 +133,7 @@ export class UsersService {
       if (await repo.findByUsername(record.username)) throw new AppError('CONFLICT', 'Username already exists');
       throw err;
     }
-    const linkBase = resetLinkBase(this.ctx.config, body.resetURL);
+    const linkBase = resetLinkBase(this.ctx.config, body.resetURL, ownOrigin);
     await this.ctx.mailer.send({
       to: record.email,
       subject: 'Bathylog - New User Created',
@@ -183,11 +187,12 @@ export class UsersService {
   }
 
   /**
-   * A new password ends the user's other browser sessions. When the owners change their own, the
+   * A new password ends the user's other browser sessions, API tokens and login token: whoever
+   * held the old password may have taken any of them. When the owners change their own, the
    * session they did it from continues with a fresh token (sent back in the renewal header).
    */
   async afterPasswordChange(caller: AuthContext, userId: string): Promise<void> {
-    await revokeTokens(this.ctx.database.db, userId, { apiTokens: false });
+    await revokeTokens(this.ctx.database.db, userId, { apiTokens: true });
     this.ctx.bus.publish(internalChannels.revoked, { userId });
     if (caller.user.id === userId && !caller.key && caller.claims.exp !== undefined) {
       const fresh = await this.repo.findById(userId);
@@ -206,7 +211,14 @@ export class UsersService {
     }
     const user = await this.repo.findById(id);
     if (!user) throw new AppError('NOT_FOUND', `No user found for id: ${id}`);
-    await revokeTokens(this.ctx.database.db, id, { apiTokens: true });
+    await this.ctx.database.db.transaction().execute(async (trx) => {
+      await revokeTokens(trx, id, { apiTokens: true });
+      await recordChange(trx, caller, {
+        action: 'sign_out_everywhere',
+        record_type: 'user',
+        record_id: id,
+      });
+    });
     this.ctx.bus.publish(internalChannels.revoked, { userId: id });
   }
 
@@ -270,7 +282,29 @@ export class UsersService {
     return issueApiToken(this.ctx, await this.ownerOrAdmin(caller, id));
   }
 
+  /**
+   * The user's loginToken: the same one on every call while it lasts. A user who has none that can
+   * be shown (never shown yet, revoked by a password change or "sign out everywhere", stored before
+   * tokens were sealed, or sealed under another secret) gets a new one here.
+   */
   async loginToken(caller: AuthContext, id: string): Promise<string> {
-    return (await this.ownerOrAdmin(caller, id)).login_token;
+    let user = await this.ownerOrAdmin(caller, id);
+    const repo = this.repo;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const shown = user.login_token_sealed ? openLoginToken(user.login_token_sealed, this.ctx.secret) : null;
+      if (shown !== null && hashLoginToken(shown) === user.login_token && loginTokenCurrent(user)) return shown;
+      const next = newLoginToken(this.ctx.secret);
+      const replaced = await repo.replaceLoginToken(id, user.login_token, {
+        login_token: next.hash,
+        login_token_sealed: next.sealed,
+        login_token_at: loginTokenIssuedAt(user),
+      });
+      if (replaced) return next.token;
+      // Another request replaced it first: show that one.
+      const again = await repo.findById(id);
+      if (!again) break;
+      user = again;
+    }
+    throw new AppError('NOT_FOUND', `No user found for id: ${id}`);
   }
 }
