@@ -194,6 +194,8 @@ describe.each(engines)('users routes on %s', (engine) => {
           roles: ['event_watcher'],
           resetURL: 'http://ship.local/reset/',
         },
+        // The client's own origin: the server takes its resetURL (lib/reset-link.ts).
+        headers: { host: 'ship.local' },
       });
       expect(res.statusCode).toBe(201);
       expect(res.json()).toEqual({ acknowledged: true, insertedId: id });
