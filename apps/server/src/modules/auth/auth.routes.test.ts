@@ -371,7 +371,7 @@ describe.each(engines)('auth routes on %s', (engine) => {
       await app.api('POST', '/auth/forgotPassword', {
         body: { email: 'late@example.org', resetURL: 'http://ship.local/r/' },
       });
-      await mailTo(app, 'late@example.org');
+      await mailTo(app, 'late@example.org', 'Password Reset');
       const row = await app.ctx.database.db
         .selectFrom('users')
         .select('reset_password_token')
@@ -400,7 +400,7 @@ describe.each(engines)('auth routes on %s', (engine) => {
       await app.api('POST', '/auth/forgotPassword', {
         body: { email: 'quarter@example.org', resetURL: 'http://ship.local/r/' },
       });
-      await mailTo(app, 'quarter@example.org');
+      await mailTo(app, 'quarter@example.org', 'Password Reset');
       const row = await app.ctx.database.db
         .selectFrom('users')
         .select('reset_password_expires')
