@@ -297,6 +297,8 @@ describe.each(engines)('storage on %s', (engine) => {
       disabled: true,
       last_login: 1678832139479,
       login_token: 'x'.repeat(20),
+      login_token_sealed: null,
+      login_token_at: 0,
       reset_password_token: null,
       reset_password_expires: null,
       sessions_valid_after: 1678832140,
