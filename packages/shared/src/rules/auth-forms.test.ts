@@ -160,3 +160,28 @@ describe('reset password form', () => {
     );
   });
 });
+
+describe('the server applies the registration form rules', () => {
+  it('accepts and refuses the same passwords and addresses as the form', async () => {
+    const { registerSchema, resetPasswordSchema } = await import('../schemas/auth.js');
+    const cases: Array<[Partial<typeof goodRegistration>, boolean]> = [
+      [{}, true],
+      [{ password: '', confirmPassword: '' }, false],
+      [{ password: 'short', confirmPassword: 'short' }, false],
+      [{ password: '8 chars!', confirmPassword: '8 chars!' }, false],
+      [{ password: '12345678', confirmPassword: '12345678' }, true],
+      [{ email: 'not-an-address' }, false],
+      [{ email: 'a@b' }, false],
+      [{ email: 'a@b.org' }, true],
+    ];
+    for (const [change, valid] of cases) {
+      const form = { ...goodRegistration, ...change };
+      const { confirmPassword: _confirm, ...body } = form;
+      const label = JSON.stringify(change);
+      expect(registerFormSchema.safeParse(form).success, label).toBe(valid);
+      expect(registerSchema.safeParse(body).success, label).toBe(valid);
+      if (change.password !== undefined)
+        expect(resetPasswordSchema.safeParse({ token: 't', password: body.password }).success, label).toBe(valid);
+    }
+  });
+});
