@@ -54,8 +54,12 @@ export const configSchema = z.strictObject({
     .prefault({}),
   loginRateLimit: z
     .strictObject({
-      /** Failed logins allowed per username and per address within the window. */
+      /**
+       * Failed logins a username may have from one address before each further try waits (1 s,
+       * doubling); an address failing on twice as many usernames waits too (docs/security.md).
+       */
       max: int(1).default(10),
+      /** The longest of those waits. */
       windowSeconds: int(1).default(300),
     })
     .prefault({}),
