@@ -223,7 +223,11 @@ const cases: Record<string, Case> = {
     outsider: 'refused',
     member: 204,
   },
-  [`DELETE ${api}/events/all`]: { calls: [() => ({ method: 'DELETE', url: '/events/all' })], outsider: 403, adminOnly: { admin: null } },
+  [`DELETE ${api}/events/all`]: {
+    calls: [() => ({ method: 'DELETE', url: '/events/all' })],
+    outsider: 403,
+    adminOnly: { admin: null },
+  },
   [`DELETE ${api}/events`]: {
     calls: [async (fx) => ({ method: 'DELETE', url: `/events?value=${await fx.diveEvent()}` })],
     outsider: 403,
@@ -319,7 +323,10 @@ const cases: Record<string, Case> = {
     outsider: 'refused',
   },
   [`GET ${api}/event_exports/:id`]: {
-    calls: [(fx) => get(`/event_exports/${fx.secretEvent}`)(), (fx) => get(`/event_exports/${fx.secretEvent}?format=csv`)()],
+    calls: [
+      (fx) => get(`/event_exports/${fx.secretEvent}`)(),
+      (fx) => get(`/event_exports/${fx.secretEvent}?format=csv`)(),
+    ],
     outsider: 404,
     member: 200,
   },
@@ -328,7 +335,10 @@ const cases: Record<string, Case> = {
     outsider: 'refused',
   },
   [`GET ${api}/gis_exports/bycruise/:id`]: {
-    calls: [(fx) => get(`/gis_exports/bycruise/${fx.cruise}`)(), (fx) => get(`/gis_exports/bycruise/${fx.cruise}?format=kml`)()],
+    calls: [
+      (fx) => get(`/gis_exports/bycruise/${fx.cruise}`)(),
+      (fx) => get(`/gis_exports/bycruise/${fx.cruise}?format=kml`)(),
+    ],
     outsider: 'refused',
   },
   [`GET ${api}/gis_exports/bylowering/:id`]: {
@@ -457,48 +467,54 @@ describe.each(engines)('event access with access control on (%s)', (engine) => {
     expect(Object.keys(cases).filter((c) => !familyRoutes(fx.t).includes(c))).toEqual([]);
   });
 
-  it.each(Object.keys(cases))('%s: the outsider gets nothing of the restricted dive; the member and admins get it', async (route) => {
-    const c = cases[route]!;
-    // A marker the caller sent (an id in the path, echoed in a not-found message) is not a leak.
-    const leaks = (body: string, call: Call) => {
-      const sent = call.url + JSON.stringify(call.body ?? '') + String(call.raw?.payload ?? '');
-      return fx.markers.filter((m) => body.includes(m) && !sent.includes(m));
-    };
-    const counted = (body: string) => (JSON.parse(body) as { events: number }).events;
-    for (const build of c.calls) {
-      let outsiderCount = 0;
-      const outsiderCall = await build(fx, 'outsider');
-      const res = await send(fx, outsiderCall, fx.tokens.outsider);
-      const where = `${outsiderCall.method} ${outsiderCall.url} as outsider: ${res.statusCode} ${res.body.slice(0, 300)}`;
-      expect(res.statusCode, where).toBeLessThan(500);
-      if (c.outsider === 'filtered') expect([200, 404], where).toContain(res.statusCode);
-      else if (c.outsider === 'refused') expect(res.statusCode, where).toBeGreaterThanOrEqual(400);
-      else expect(res.statusCode, where).toBe(c.outsider);
-      expect(leaks(res.body, outsiderCall), where).toEqual([]);
-      if (c.count && res.statusCode === 200) outsiderCount = counted(res.body);
+  it.each(Object.keys(cases))(
+    '%s: the outsider gets nothing of the restricted dive; the member and admins get it',
+    async (route) => {
+      const c = cases[route]!;
+      // A marker the caller sent (an id in the path, echoed in a not-found message) is not a leak.
+      const leaks = (body: string, call: Call) => {
+        const sent = call.url + JSON.stringify(call.body ?? '') + String(call.raw?.payload ?? '');
+        return fx.markers.filter((m) => body.includes(m) && !sent.includes(m));
+      };
+      const counted = (body: string) => (JSON.parse(body) as { events: number }).events;
+      for (const build of c.calls) {
+        let outsiderCount = 0;
+        const outsiderCall = await build(fx, 'outsider');
+        const res = await send(fx, outsiderCall, fx.tokens.outsider);
+        const where = `${outsiderCall.method} ${outsiderCall.url} as outsider: ${res.statusCode} ${res.body.slice(0, 300)}`;
+        expect(res.statusCode, where).toBeLessThan(500);
+        if (c.outsider === 'filtered') expect([200, 404], where).toContain(res.statusCode);
+        else if (c.outsider === 'refused') expect(res.statusCode, where).toBeGreaterThanOrEqual(400);
+        else expect(res.statusCode, where).toBe(c.outsider);
+        expect(leaks(res.body, outsiderCall), where).toEqual([]);
+        if (c.count && res.statusCode === 200) outsiderCount = counted(res.body);
 
-      const allowed: Array<[Who, number | null]> = c.adminOnly
-        ? [
-            ['member', 403],
-            ['admin', c.adminOnly.admin],
-          ]
-        : [
-            ['member', c.member ?? 200],
-            ['admin', c.member ?? 200],
-          ];
-      for (const [who, status] of allowed) {
-        if (status === null) continue;
-        const call = await build(fx, who);
-        const ok = await send(fx, call, fx.tokens[who]);
-        const at = `${call.method} ${call.url} as ${who}: ${ok.statusCode} ${ok.body.slice(0, 300)}`;
-        expect(ok.statusCode, at).toBe(status);
-        // Reads show the dive to those who may open it.
-        if (c.count) expect(counted(ok.body), at).toBeGreaterThan(outsiderCount);
-        else if (call.method === 'GET' && !c.binary && status === 200)
-          expect(fx.markers.some((m) => ok.body.includes(m) && !call.url.includes(m)), at).toBe(true);
+        const allowed: Array<[Who, number | null]> = c.adminOnly
+          ? [
+              ['member', 403],
+              ['admin', c.adminOnly.admin],
+            ]
+          : [
+              ['member', c.member ?? 200],
+              ['admin', c.member ?? 200],
+            ];
+        for (const [who, status] of allowed) {
+          if (status === null) continue;
+          const call = await build(fx, who);
+          const ok = await send(fx, call, fx.tokens[who]);
+          const at = `${call.method} ${call.url} as ${who}: ${ok.statusCode} ${ok.body.slice(0, 300)}`;
+          expect(ok.statusCode, at).toBe(status);
+          // Reads show the dive to those who may open it.
+          if (c.count) expect(counted(ok.body), at).toBeGreaterThan(outsiderCount);
+          else if (call.method === 'GET' && !c.binary && status === 200)
+            expect(
+              fx.markers.some((m) => ok.body.includes(m) && !call.url.includes(m)),
+              at,
+            ).toBe(true);
+        }
       }
-    }
-  });
+    },
+  );
 
   it('HEAD of an image follows its GET', async () => {
     const url = `${files}/images/secret_grab.png`;

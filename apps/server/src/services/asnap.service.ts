@@ -108,10 +108,10 @@ export function logAsnapThroughEvents(ctx: AppContext): LogAsnapEvent {
     await events.create(
       caller,
       {
-      event_value: 'ASNAP',
-      event_options: [],
-      event_free_text: '',
-      event_author: asnapAuthor,
+        event_value: 'ASNAP',
+        event_options: [],
+        event_free_text: '',
+        event_author: asnapAuthor,
       },
       EventAccess.everything,
     );

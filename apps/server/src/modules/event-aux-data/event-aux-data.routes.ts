@@ -29,7 +29,8 @@ export function eventAuxDataRoutes(app: ApiInstance, ctx: AppContext): void {
     app.get(
       `/event_aux_data/by${kind}/:id`,
       { config: read, schema: { params: idParamsSchema, querystring: auxDataByRecordQuerySchema, tags } },
-      async (req, reply) => sendOutput(reply, await service.byRecord(caller(req), kind, req.params.id, req.query, eventAccess(req))),
+      async (req, reply) =>
+        sendOutput(reply, await service.byRecord(caller(req), kind, req.params.id, req.query, eventAccess(req))),
     );
   }
 

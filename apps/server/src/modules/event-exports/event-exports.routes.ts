@@ -15,14 +15,16 @@ export function eventExportsRoutes(app: ApiInstance, ctx: AppContext): void {
   app.get(
     '/event_exports',
     { config: read, schema: { querystring: eventExportQuerySchema, tags } },
-    async (req, reply) => sendOutput(reply, await service.list(caller(req), req.query, { kind: 'all' }, eventAccess(req))),
+    async (req, reply) =>
+      sendOutput(reply, await service.list(caller(req), req.query, { kind: 'all' }, eventAccess(req))),
   );
 
   for (const kind of ['cruise', 'lowering'] as const) {
     app.get(
       `/event_exports/by${kind}/:id`,
       { config: read, schema: { params: idParamsSchema, querystring: eventExportQuerySchema, tags } },
-      async (req, reply) => sendOutput(reply, await service.list(caller(req), req.query, { kind, id: req.params.id }, eventAccess(req))),
+      async (req, reply) =>
+        sendOutput(reply, await service.list(caller(req), req.query, { kind, id: req.params.id }, eventAccess(req))),
     );
   }
 

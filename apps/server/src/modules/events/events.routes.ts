@@ -32,7 +32,8 @@ export function eventsRoutes(app: ApiInstance, ctx: AppContext): void {
     app.get(
       `/events/by${kind}/:id`,
       { config: read, schema: { params: idParamsSchema, querystring: eventListQuerySchema, tags } },
-      async (req, reply) => sendOutput(reply, await service.list(caller(req), req.query, { kind, id: req.params.id }, eventAccess(req))),
+      async (req, reply) =>
+        sendOutput(reply, await service.list(caller(req), req.query, { kind, id: req.params.id }, eventAccess(req))),
     );
     app.get(
       `/events/by${kind}/:id/count`,

@@ -192,7 +192,8 @@ export class EventsService {
     await this.db.transaction().execute(async (trx) => {
       const repo = new EventsRepository(trx);
       const existing = await repo.findById(id);
-      if (!existing || !access.maySee(existing.ts)) throw new AppError('BAD_REQUEST', `No event record found for id: ${id}`);
+      if (!existing || !access.maySee(existing.ts))
+        throw new AppError('BAD_REQUEST', `No event record found for id: ${id}`);
       await this.applyUpdate(trx, caller, repo, existing, body);
     });
   }

@@ -38,7 +38,11 @@ async function eventIdsOfImage(ctx: AppContext, name: string): Promise<string[]>
  * they may see every event; otherwise only when it belongs to at least one event they may see
  * (an image no event names is not shown to them).
  */
-export async function mayViewImage(ctx: AppContext, access: EventAccess, segments: readonly string[]): Promise<boolean> {
+export async function mayViewImage(
+  ctx: AppContext,
+  access: EventAccess,
+  segments: readonly string[],
+): Promise<boolean> {
   if (access.seesEverything) return true;
   const ids = await eventIdsOfImage(ctx, segments.at(-1)!);
   for (let i = 0; i < ids.length; i += 500) {
