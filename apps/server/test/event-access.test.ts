@@ -171,6 +171,8 @@ const cases: Record<string, Case> = {
       get('/events?value=SECRETDIVE'),
       get('/events?fulltext=SECRETDIVE'),
       get('/events?fulltext=SECRETDIVE&limit=5000'),
+      get('/events?fulltext=SECRETDIVE&limit=10'),
+      get('/events?author=admin&limit=10&sort=newest'),
       get(`/events?sort=newest&limit=5`),
     ],
     outsider: 'filtered',
@@ -559,6 +561,13 @@ describe.each(engines)('event access with access control on (%s)', (engine) => {
     expect((res.json() as Array<{ id: string }>).map((e) => e.id)).toEqual([fx.openEvent]);
     const one = await send(fx, get(`/event_exports/${fx.openEvent}`)(), fx.tokens.outsider);
     expect(one.statusCode).toBe(200);
+    // Counts agree with the lists on every count path (the per-day totals less the hidden windows too).
+    for (const query of ['', '?value=!ASNAP', `?${diveRange}`, '?startTS=2022-01-01T00:00:00.000Z']) {
+      const list = await send(fx, get(`/events${query}`)(), fx.tokens.outsider);
+      const listed = list.statusCode === 200 ? (list.json() as unknown[]).length : 0;
+      const count = await send(fx, get(`/events/count${query}`)(), fx.tokens.outsider);
+      expect((count.json() as { events: number }).events, query).toBe(listed);
+    }
   });
 
   it('an image needs a token (header, cookie or ?token=) while access control is on', async () => {

@@ -466,8 +466,6 @@ export class EventSearch {
     if (this.dialect !== 'sqlite') return null;
     if (filter.fulltext.length > 0 || filter.authors.length > 0 || filter.freetext.length > 0) return null;
     if (resolved.valueTerms || resolved.datasourceList || resolved.datasourceTerms) return null;
-    // The day totals hold every event; a caller with hidden windows is counted row by row.
-    if (filter.excluded.length > 0) return null;
     const firstDay = eventDay(filter.lo) + 1;
     const lastDay = eventDay(filter.hi) - 1;
     if (lastDay < firstDay) return null;
@@ -475,9 +473,12 @@ export class EventSearch {
     const days = list ? sql`AND d.event_value IN (${sql.join(list)})` : sql``;
     const edge = (lo: number, hi: number) =>
       sql`(SELECT count(*) FROM events e WHERE e.ts >= ${lo} AND e.ts <= ${hi}${list ? sql` AND e.event_value IN (${sql.join(list)})` : sql``})`;
+    // The day totals hold every event: the caller's hidden windows (merged, so disjoint) are
+    // counted on the index and taken off.
+    const hidden = filter.excluded.map((w) => sql` - ${edge(Math.max(w.lo, filter.lo), Math.min(w.hi, filter.hi))}`);
     return sql`SELECT
       (SELECT coalesce(sum(d.n), 0) FROM event_value_days d WHERE d.day >= ${firstDay} AND d.day <= ${lastDay} ${days})
-      + ${edge(filter.lo, firstDay * eventDayMs - 1)} + ${edge((lastDay + 1) * eventDayMs, filter.hi)} AS n`;
+      + ${edge(filter.lo, firstDay * eventDayMs - 1)} + ${edge((lastDay + 1) * eventDayMs, filter.hi)}${hidden.length > 0 ? sql.join(hidden, sql``) : sql``} AS n`;
   }
 
   private countQuery(resolved: ResolvedFilter): RawBuilder<{ n: number | string }> {
