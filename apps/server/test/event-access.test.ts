@@ -462,7 +462,7 @@ describe.each(engines)('event access with access control on (%s)', (engine) => {
   it('every event, aux-data, export, GIS, track and file route declares its access and has a case here', () => {
     const undeclared = fx.t.routes
       .filter((r) => r.method !== 'HEAD' && families.some((f) => f.test(r.url)))
-      .filter((r) => (r.config as { access?: string }).access === undefined)
+      .filter((r) => r.config.access === undefined)
       .map((r) => `${r.method} ${r.url}`);
     expect(undeclared).toEqual([]);
     expect(familyRoutes(fx.t).filter((r) => !(r in cases))).toEqual([]);
