@@ -17,6 +17,7 @@ import { serverRoot } from './lib/paths.js';
 import { apiModules } from './modules/index.js';
 import { miscRoutes } from './modules/misc/misc.routes.js';
 import { filesRoutes } from './modules/files/files.routes.js';
+import { registerEventAccess } from './modules/access/event-access.js';
 import { registerAuth, renewedTokenHeader } from './plugins/auth.js';
 import { notFoundBody, registerHttpConventions } from './plugins/http.js';
 import { collectRoutes, type RouteEntry } from './plugins/route-table.js';
@@ -180,6 +181,7 @@ export async function buildApp(
   await app.register(swaggerUi, { routePrefix: '/sealog-server/documentation' });
   app.get('/sealog-server/swagger.json', { schema: { hide: true } }, async () => app.swagger());
   registerAuth(app, ctx);
+  registerEventAccess(app, ctx);
 
   miscRoutes(app, ctx);
   await filesRoutes(app, ctx);

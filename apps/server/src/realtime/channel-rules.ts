@@ -2,21 +2,26 @@ import { hasAnyScope, wsChannels, wsPathPrefix, type Scope, type WsChannel } fro
 import type { AppContext } from '../context.js';
 import { parseJson } from '../lib/json.js';
 import type { AuthContext } from '../plugins/auth.js';
+import type { AccessFields } from '../modules/access/access.rules.js';
+import { mayOpenAll } from '../modules/access/event-access.js';
 
 /**
  * Who may receive what on the socket. Subscribing needs the channel's read scope (the same scopes
  * the matching REST reads need); cruise, lowering and admin-only template records are further
  * filtered per delivery so that a non-admin never receives a record the REST API would not show
- * them (hidden, or not on the access list when access control is on).
+ * them (hidden, or not on the access list when access control is on). Event and aux-data
+ * payloads follow the event rule (modules/access/event-access.ts): with access control on, a
+ * non-admin receives one only when they may open every cruise and lowering holding its event's ts.
  */
 export interface ChannelRule {
   /** The subscriber needs one of these scopes; empty = any authenticated user. */
   scopes: readonly Scope[];
   /** Which record table a delivery filter looks at, when any. */
-  record?: 'cruise' | 'lowering' | 'template';
+  record?: 'cruise' | 'lowering' | 'template' | 'event' | 'aux';
 }
 
-const events: ChannelRule = { scopes: ['admin', 'read_events'] };
+const events: ChannelRule = { scopes: ['admin', 'read_events'], record: 'event' };
+const auxData: ChannelRule = { scopes: ['admin', 'read_events'], record: 'aux' };
 const templates: ChannelRule = { scopes: ['admin', 'read_event_templates'], record: 'template' };
 const cruises: ChannelRule = { scopes: ['admin', 'read_cruises'], record: 'cruise' };
 const lowerings: ChannelRule = { scopes: ['admin', 'read_lowerings'], record: 'lowering' };
@@ -25,9 +30,9 @@ export const channelRules: Record<WsChannel, ChannelRule> = {
   newEvents: events,
   updateEvents: events,
   deleteEvents: events,
-  newEventAuxData: events,
-  updateEventAuxData: events,
-  deleteEventAuxData: events,
+  newEventAuxData: auxData,
+  updateEventAuxData: auxData,
+  deleteEventAuxData: auxData,
   newEventTemplates: templates,
   updateEventTemplates: templates,
   deleteEventTemplates: templates,
@@ -57,6 +62,8 @@ export interface RecordVisibility {
   hidden: boolean;
   adminOnly: boolean;
   accessList: string[];
+  /** Event and aux payloads: the cruises and lowerings whose window holds the event's ts. */
+  containing?: AccessFields[];
 }
 
 const flag = (v: unknown) => v === true || v === 1 || v === '1' || v === 'true';
@@ -87,6 +94,7 @@ export async function recordVisibility(
 ): Promise<RecordVisibility | undefined> {
   if (!rule.record) return undefined;
   const p = (typeof payload === 'object' && payload !== null ? payload : {}) as Record<string, unknown>;
+  if (rule.record === 'event' || rule.record === 'aux') return eventVisibility(ctx, rule.record, p);
   const id = recordId(p);
   const db = ctx.database.db;
   if (rule.record === 'template') {
@@ -120,6 +128,44 @@ export async function recordVisibility(
   };
 }
 
+/**
+ * An event or aux-data payload: the records holding its event's time. An aux payload names its
+ * event; one whose event is gone (or a payload without a time) goes to admins only. Nothing is read
+ * without access control, where every reader receives them.
+ */
+async function eventVisibility(
+  ctx: AppContext,
+  kind: 'event' | 'aux',
+  p: Record<string, unknown>,
+): Promise<RecordVisibility | undefined> {
+  if (!ctx.config.useAccessControl) return undefined;
+  const db = ctx.database.db;
+  let ts: number | undefined;
+  if (kind === 'event') {
+    ts = typeof p.ts === 'string' ? Date.parse(p.ts) : typeof p.ts === 'number' ? p.ts : undefined;
+  } else if (typeof p.event_id === 'string') {
+    const event = await db.selectFrom('events').select('ts').where('id', '=', p.event_id).executeTakeFirst();
+    ts = event ? Number(event.ts) : undefined;
+  }
+  if (ts === undefined || Number.isNaN(ts)) return { missing: true, hidden: true, adminOnly: false, accessList: [] };
+  const holding = async (kind: 'cruise' | 'lowering') =>
+    (
+      await db
+        .selectFrom(kind === 'cruise' ? 'cruises' : 'lowerings')
+        .select(`${kind}_access_list as list`)
+        .where('start_ts', '<=', ts)
+        .where('stop_ts', '>=', ts)
+        .execute()
+    ).map((r) => ({ hidden: false, accessList: listOf(r.list) ?? [] }));
+  return {
+    missing: false,
+    hidden: false,
+    adminOnly: false,
+    accessList: [],
+    containing: [...(await holding('cruise')), ...(await holding('lowering'))],
+  };
+}
+
 /** Whether this subscriber may receive this publication right now. */
 export function mayReceive(
   auth: AuthContext,
@@ -130,6 +176,7 @@ export function mayReceive(
   if (!maySubscribe(auth, channel)) return false;
   if (auth.isAdmin || !visibility) return true;
   if (visibility.missing || visibility.hidden || visibility.adminOnly) return false;
+  if (visibility.containing) return mayOpenAll(auth, visibility.containing, useAccessControl);
   const rule = channelRules[channel];
   if (useAccessControl && (rule.record === 'cruise' || rule.record === 'lowering')) {
     return visibility.accessList.includes(auth.user.id);

@@ -127,6 +127,8 @@ export class NesServer {
   private readonly wss: WebSocketServer;
   private readonly sockets = new Set<NesSocket>();
   private readonly subscribers = new Map<string, Set<NesSocket>>();
+  /** The last publication's delivery: each waits for the one before, so sockets get them in publish order. */
+  private delivered: Promise<void> = Promise.resolve();
   private readonly outputListeners = new Set<NesSocket>();
   private readonly authCache = new Map<string, { at: number; outcome: Promise<AuthOutcome> }>();
   private readonly serverId = `${os.hostname()}:${process.pid}:${Date.now().toString(36)}`;
@@ -438,17 +440,22 @@ export class NesServer {
     const subs = this.subscribers.get(path);
     if (!subs || subs.size === 0) return;
     const rule = channelRules[channel];
-    let visibility: RecordVisibility | undefined;
-    if (rule.record) {
-      try {
-        visibility = await recordVisibility(this.ctx, rule, payload);
-      } catch (err) {
-        this.log.error({ err, channel }, 'could not check who may see a publication; sending it to admins only');
-        visibility = { missing: true, hidden: true, adminOnly: true, accessList: [] };
-      }
-    }
+    // Who may see it is looked up at once (lookups run side by side), but publications are
+    // delivered in the order they were made: a lookup that answers late (an event's new before its
+    // update) must not let a later publication overtake it.
+    const lookup: Promise<RecordVisibility | undefined> = rule.record
+      ? recordVisibility(this.ctx, rule, payload).catch((err: unknown) => {
+          this.log.error({ err, channel }, 'could not check who may see a publication; sending it to admins only');
+          return { missing: true, hidden: true, adminOnly: true, accessList: [] };
+        })
+      : Promise.resolve(undefined);
     const text = JSON.stringify({ type: 'pub', path, message: payload });
-    for (const socket of subs) this.deliver(socket, channel, visibility, text);
+    const turn = this.delivered.then(async () => {
+      const visibility = await lookup;
+      for (const socket of subs) this.deliver(socket, channel, visibility, text);
+    });
+    this.delivered = turn.catch((err: unknown) => this.log.error({ err, channel }, 'websocket publication failed'));
+    await turn;
   }
 
   private deliver(socket: NesSocket, channel: WsChannel, visibility: RecordVisibility | undefined, text: string): void {

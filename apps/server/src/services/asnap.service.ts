@@ -2,6 +2,7 @@ import { customVarNames, type WsCustomVar } from '@bathylog/shared';
 import type { AppContext } from '../context.js';
 import { CustomVarsRepository } from '../modules/custom-vars/custom-vars.repository.js';
 import { EventsService } from '../modules/events/events.service.js';
+import { EventAccess } from '../modules/access/event-access.js';
 import type { AuthContext } from '../plugins/auth.js';
 import { systemIds } from '../seed/system.js';
 
@@ -104,11 +105,15 @@ export function logAsnapThroughEvents(ctx: AppContext): LogAsnapEvent {
     isAdmin: true,
   } as unknown as AuthContext;
   return async () => {
-    await events.create(caller, {
-      event_value: 'ASNAP',
-      event_options: [],
-      event_free_text: '',
-      event_author: asnapAuthor,
-    });
+    await events.create(
+      caller,
+      {
+        event_value: 'ASNAP',
+        event_options: [],
+        event_free_text: '',
+        event_author: asnapAuthor,
+      },
+      EventAccess.everything,
+    );
   };
 }

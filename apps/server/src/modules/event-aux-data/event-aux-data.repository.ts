@@ -1,5 +1,6 @@
-import type { Kysely, RawBuilder, Transaction } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { DB, EventAuxDataTable } from '../../db/schema.js';
+import { excludedTs, type TsWindow } from '../access/event-access.js';
 
 export type AuxRow = EventAuxDataTable;
 
@@ -11,6 +12,8 @@ export interface ChunkOptions {
   offset: number;
   limit: number;
   text?: RawBuilder<boolean> | null;
+  /** Leave out the records of events in these ts windows (the caller's hidden ones). */
+  hidden?: readonly TsWindow[];
 }
 
 /** Aux-data records: one per (event_id, data_source), a unique index guarantees it. */
@@ -50,7 +53,9 @@ export class EventAuxDataRepository {
   async trackRecords(
     source: string,
     window: { lo: number; hi: number },
+    hidden: readonly TsWindow[],
   ): Promise<Array<{ event_id: string; ts: number; data_array: string }>> {
+    const visible = excludedTs(sql.ref('events.ts'), hidden) ?? sql<boolean>`1 = 1`;
     // CROSS JOIN keeps SQLite on the lowering's time range (events_ts_value_idx, already in order) with
     // one (event_id, data_source) lookup per event, instead of every record of the source in the
     // database; PostgreSQL plans it as an inner join.
@@ -62,6 +67,7 @@ export class EventAuxDataRepository {
       .where('event_aux_data.data_source', '=', source)
       .where('events.ts', '>=', window.lo)
       .where('events.ts', '<=', window.hi)
+      .where(visible)
       .orderBy('events.ts')
       .orderBy('events.id')
       .execute();
@@ -79,6 +85,12 @@ export class EventAuxDataRepository {
     if (opts.sources !== null) q = q.where('data_source', 'in', opts.sources);
     if (opts.afterId !== undefined) q = q.where('id', '>', opts.afterId);
     if (opts.text) q = q.where(opts.text);
+    const visible = opts.hidden && excludedTs(sql.ref('hx.ts'), opts.hidden);
+    if (visible) {
+      q = q.where(
+        sql<boolean>`EXISTS (SELECT 1 FROM events hx WHERE hx.id = ${sql.ref('event_aux_data.event_id')} AND ${visible})`,
+      );
+    }
     return q.orderBy('id').limit(opts.limit).offset(opts.offset);
   }
 

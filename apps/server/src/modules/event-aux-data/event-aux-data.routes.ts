@@ -7,6 +7,7 @@ import {
 } from '@bathylog/shared';
 import type { AppContext } from '../../context.js';
 import { caller } from '../../plugins/auth.js';
+import { eventAccess } from '../access/event-access.js';
 import type { ApiInstance } from '../../plugins/types.js';
 import { sendOutput } from '../events/event-output.js';
 import { EventAuxDataService } from './event-aux-data.service.js';
@@ -14,33 +15,34 @@ import { EventAuxDataService } from './event-aux-data.service.js';
 /** Event aux-data routes (reference §5.7). */
 export function eventAuxDataRoutes(app: ApiInstance, ctx: AppContext): void {
   const service = new EventAuxDataService(ctx);
-  const read = { auth: true, scopes: ['admin', 'read_events'] } as const;
-  const write = { auth: true, scopes: ['admin', 'write_events'] } as const;
+  const read = { auth: true, scopes: ['admin', 'read_events'], access: 'events' } as const;
+  const write = { auth: true, scopes: ['admin', 'write_events'], access: 'events' } as const;
   const tags = ['event_aux_data'];
 
   app.get(
     '/event_aux_data',
     { config: read, schema: { querystring: auxDataListQuerySchema, tags } },
-    async (req, reply) => sendOutput(reply, await service.list(req.query)),
+    async (req, reply) => sendOutput(reply, await service.list(req.query, eventAccess(req))),
   );
 
   for (const kind of ['cruise', 'lowering'] as const) {
     app.get(
       `/event_aux_data/by${kind}/:id`,
       { config: read, schema: { params: idParamsSchema, querystring: auxDataByRecordQuerySchema, tags } },
-      async (req, reply) => sendOutput(reply, await service.byRecord(caller(req), kind, req.params.id, req.query)),
+      async (req, reply) =>
+        sendOutput(reply, await service.byRecord(caller(req), kind, req.params.id, req.query, eventAccess(req))),
     );
   }
 
   app.get('/event_aux_data/:id', { config: read, schema: { params: idParamsSchema, tags } }, (req) =>
-    service.get(req.params.id),
+    service.get(req.params.id, eventAccess(req)),
   );
 
   app.post(
     '/event_aux_data',
     { config: write, schema: { body: createEventAuxDataSchema, tags } },
     async (req, reply) => {
-      const created = await service.create(caller(req), req.body);
+      const created = await service.create(caller(req), req.body, eventAccess(req));
       if (created === null) return reply.code(204).send();
       return reply.code(201).send({ acknowledged: true, insertedId: created.insertedId });
     },
@@ -50,13 +52,13 @@ export function eventAuxDataRoutes(app: ApiInstance, ctx: AppContext): void {
     '/event_aux_data/:id',
     { config: write, schema: { params: idParamsSchema, body: updateEventAuxDataSchema, tags } },
     async (req, reply) => {
-      await service.update(caller(req), req.params.id, req.body);
+      await service.update(caller(req), req.params.id, req.body, eventAccess(req));
       return reply.code(204).send();
     },
   );
 
   app.delete('/event_aux_data/:id', { config: write, schema: { params: idParamsSchema, tags } }, async (req, reply) => {
-    await service.remove(caller(req), req.params.id);
+    await service.remove(caller(req), req.params.id, eventAccess(req));
     return reply.code(204).send();
   });
 }

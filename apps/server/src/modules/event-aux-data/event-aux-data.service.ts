@@ -17,6 +17,7 @@ import { AppError } from '../../lib/app-error.js';
 import { recordChange } from '../audit/audit.js';
 import { parseJson } from '../../lib/json.js';
 import type { AuthContext } from '../../plugins/auth.js';
+import type { EventAccess } from '../access/event-access.js';
 import { globalWindow } from '../events/event-filter.js';
 import { auxJson, jsonArrayOutput, toWireAux, type ChunkSource, type Output } from '../events/event-output.js';
 import { EventQueries, groupByEvent } from '../events/event-queries.js';
@@ -109,18 +110,22 @@ export class EventAuxDataService {
     };
   }
 
-  private async auxOfFilteredEvents(query: AuxDataByRecordQuery, window: { lo: number; hi: number }): Promise<Output> {
+  private async auxOfFilteredEvents(
+    query: AuxDataByRecordQuery,
+    window: { lo: number; hi: number },
+    access: EventAccess,
+  ): Promise<Output> {
     const sources = datasourceList(query.datasource);
     // `fulltext` is about the aux records here, not the events (EventFilter's fulltext).
     const { fulltext, ...eventQuery } = query;
-    const resolved = await this.queries.resolve(eventQuery, window, 'exact');
+    const resolved = await this.queries.resolve(eventQuery, window, 'exact', access);
     const events = this.queries.rows(resolved, { order: 'asc' });
     return jsonArrayOutput(
       page(this.auxOfEvents(events, sources, this.textCondition(fulltext)), query.offset, query.limit),
     );
   }
 
-  async list(query: AuxDataListQuery): Promise<Output> {
+  async list(query: AuxDataListQuery, access: EventAccess): Promise<Output> {
     const eventFilter = ['author', 'value', 'freetext', 'startTS', 'stopTS'].some(
       (k) => query[k as keyof AuxDataListQuery] !== undefined,
     );
@@ -131,7 +136,7 @@ export class EventAuxDataService {
           'Cannot include param eventID when using author, value, freetext, startTS or stopTS',
         );
       }
-      return this.auxOfFilteredEvents(query, globalWindow());
+      return this.auxOfFilteredEvents(query, globalWindow(), access);
     }
     const sources = datasourceList(query.datasource);
     const text = this.textCondition(query.fulltext);
@@ -142,7 +147,15 @@ export class EventAuxDataService {
       let remaining = query.limit ?? Number.POSITIVE_INFINITY;
       while (remaining > 0) {
         const take = Math.min(chunkSize, remaining);
-        const rows = await repo.chunk({ eventId: query.eventID, sources, afterId, offset: skip, limit: take, text });
+        const rows = await repo.chunk({
+          eventId: query.eventID,
+          sources,
+          afterId,
+          offset: skip,
+          limit: take,
+          text,
+          hidden: access.excluded,
+        });
         if (rows.length === 0) return;
         yield rows.map(auxJson);
         remaining -= rows.length;
@@ -154,13 +167,32 @@ export class EventAuxDataService {
     return jsonArrayOutput(records);
   }
 
-  async byRecord(caller: AuthContext, kind: RecordKind, id: string, query: AuxDataByRecordQuery): Promise<Output> {
+  async byRecord(
+    caller: AuthContext,
+    kind: RecordKind,
+    id: string,
+    query: AuxDataByRecordQuery,
+    access: EventAccess,
+  ): Promise<Output> {
     const record = await this.queries.record(caller, kind, id, recordNotFound[kind](id));
-    return this.auxOfFilteredEvents(query, { lo: record.start_ts, hi: record.stop_ts });
+    return this.auxOfFilteredEvents(query, { lo: record.start_ts, hi: record.stop_ts }, access);
   }
 
-  async get(id: string): Promise<EventAuxData> {
+  /** The event of an aux record, when it exists and the caller may see it (else as if missing). */
+  private async visibleEvent(eventId: string, access: EventAccess): Promise<EventRow | undefined> {
+    const event = await new EventsRepository(this.ctx.database.db).findById(eventId);
+    return event && access.maySee(event.ts) ? event : undefined;
+  }
+
+  /** An aux record whose event the caller may see, or undefined as if it did not exist. */
+  private async visibleRecord(id: string, access: EventAccess): Promise<AuxRow | undefined> {
     const row = await this.repo.findById(id);
+    if (!row || access.seesEverything) return row;
+    return (await this.visibleEvent(row.event_id, access)) ? row : undefined;
+  }
+
+  async get(id: string, access: EventAccess): Promise<EventAuxData> {
+    const row = await this.visibleRecord(id, access);
     if (!row) throw new AppError('NOT_FOUND', `No record found for id: ${id}`);
     return toWireAux(row);
   }
@@ -170,9 +202,13 @@ export class EventAuxDataService {
    * data_array replaced (204); otherwise a record is created (201). A client id names the record
    * to create or replace. The event must exist either way. Published on the event's live window.
    */
-  async create(caller: AuthContext, body: CreateEventAuxData): Promise<{ insertedId: string } | null> {
+  async create(
+    caller: AuthContext,
+    body: CreateEventAuxData,
+    access: EventAccess,
+  ): Promise<{ insertedId: string } | null> {
     const repo = this.repo;
-    const event = await new EventsRepository(this.ctx.database.db).findById(body.event_id);
+    const event = await this.visibleEvent(body.event_id, access);
     if (!event) throw eventNotFound();
     const dataArray = JSON.stringify(body.data_array ?? []);
     const live = shouldPublish(event.ts, true);
@@ -197,6 +233,8 @@ export class EventAuxDataService {
     if (body.id !== undefined) {
       const byId = await repo.findById(body.id);
       if (byId) {
+        // A record id of an event the caller may not see is not theirs to take over.
+        if (!access.seesEverything && !(await this.visibleEvent(byId.event_id, access))) throw eventNotFound();
         const holder = await repo.findByEventAndSource(body.event_id, body.data_source);
         if (holder && holder.id !== byId.id) throw pairTaken();
         return replace(byId, { event_id: body.event_id, data_source: body.data_source, data_array: dataArray });
@@ -232,12 +270,11 @@ export class EventAuxDataService {
     return { insertedId: row.id };
   }
 
-  async update(caller: AuthContext, id: string, body: UpdateEventAuxData): Promise<void> {
+  async update(caller: AuthContext, id: string, body: UpdateEventAuxData, access: EventAccess): Promise<void> {
     const repo = this.repo;
-    const existing = await repo.findById(id);
+    const existing = await this.visibleRecord(id, access);
     if (!existing) throw new AppError('NOT_FOUND', `No record found for id: ${id}`);
-    if (body.event_id !== undefined && !(await new EventsRepository(this.ctx.database.db).exists(body.event_id)))
-      throw eventNotFound();
+    if (body.event_id !== undefined && !(await this.visibleEvent(body.event_id, access))) throw eventNotFound();
     const eventId = body.event_id ?? existing.event_id;
     const dataSource = body.data_source ?? existing.data_source;
     if (eventId !== existing.event_id || dataSource !== existing.data_source) {
@@ -276,7 +313,8 @@ export class EventAuxDataService {
     this.ctx.bus.publish('updateEventAuxData', toWireAux(updated));
   }
 
-  async remove(caller: AuthContext, id: string): Promise<void> {
+  async remove(caller: AuthContext, id: string, access: EventAccess): Promise<void> {
+    if (!(await this.visibleRecord(id, access))) throw new AppError('NOT_FOUND', `No record found for id: ${id}`);
     const existing = await this.ctx.database.db.transaction().execute(async (trx) => {
       const repo = new EventAuxDataRepository(trx);
       const found = await repo.findById(id);

@@ -1,6 +1,7 @@
 import { eventExportQuerySchema, eventGetQuerySchema, idParamsSchema } from '@bathylog/shared';
 import type { AppContext } from '../../context.js';
 import { caller } from '../../plugins/auth.js';
+import { eventAccess } from '../access/event-access.js';
 import type { ApiInstance } from '../../plugins/types.js';
 import { sendOutput } from '../events/event-output.js';
 import { EventExportsService } from './event-exports.service.js';
@@ -8,26 +9,28 @@ import { EventExportsService } from './event-exports.service.js';
 /** Event export routes (reference §5.8). */
 export function eventExportsRoutes(app: ApiInstance, ctx: AppContext): void {
   const service = new EventExportsService(ctx);
-  const read = { auth: true, scopes: ['admin', 'read_events'] } as const;
+  const read = { auth: true, scopes: ['admin', 'read_events'], access: 'events' } as const;
   const tags = ['event_exports'];
 
   app.get(
     '/event_exports',
     { config: read, schema: { querystring: eventExportQuerySchema, tags } },
-    async (req, reply) => sendOutput(reply, await service.list(caller(req), req.query, { kind: 'all' })),
+    async (req, reply) =>
+      sendOutput(reply, await service.list(caller(req), req.query, { kind: 'all' }, eventAccess(req))),
   );
 
   for (const kind of ['cruise', 'lowering'] as const) {
     app.get(
       `/event_exports/by${kind}/:id`,
       { config: read, schema: { params: idParamsSchema, querystring: eventExportQuerySchema, tags } },
-      async (req, reply) => sendOutput(reply, await service.list(caller(req), req.query, { kind, id: req.params.id })),
+      async (req, reply) =>
+        sendOutput(reply, await service.list(caller(req), req.query, { kind, id: req.params.id }, eventAccess(req))),
     );
   }
 
   app.get(
     '/event_exports/:id',
     { config: read, schema: { params: idParamsSchema, querystring: eventGetQuerySchema, tags } },
-    async (req, reply) => sendOutput(reply, await service.get(req.params.id, req.query)),
+    async (req, reply) => sendOutput(reply, await service.get(req.params.id, req.query, eventAccess(req))),
   );
 }

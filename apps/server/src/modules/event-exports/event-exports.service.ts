@@ -15,6 +15,7 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { parseJson } from '../../lib/json.js';
 import type { AuthContext } from '../../plugins/auth.js';
+import type { EventAccess } from '../access/event-access.js';
 import { EventAuxDataRepository } from '../event-aux-data/event-aux-data.repository.js';
 import {
   csvContentType,
@@ -74,9 +75,9 @@ export class EventExportsService {
     return new EventExportsRepository(db, dialect, readWorker);
   }
 
-  async list(caller: AuthContext, query: EventExportQuery, scope: EventScope): Promise<Output> {
+  async list(caller: AuthContext, query: EventExportQuery, scope: EventScope, access: EventAccess): Promise<Output> {
     const window = await this.queries.window(caller, scope, notFound(scope));
-    const resolved = await this.queries.resolve(query, window, 'exact');
+    const resolved = await this.queries.resolve(query, window, 'exact', access);
     const recordIds = await this.queries.recordIds(query.add_record_ids);
     const page = { offset: query.offset ?? 0, limit: query.limit };
     const fast = !this.queries.search.rowCheck(resolved) && !(page.limit !== undefined && page.limit <= pageMax);
@@ -261,10 +262,11 @@ export class EventExportsService {
     return eventCsvHeader(columns);
   }
 
-  async get(id: string, query: EventGetQuery): Promise<Output> {
+  async get(id: string, query: EventGetQuery, access: EventAccess): Promise<Output> {
     const db = this.ctx.database.db;
     const row = await new EventsRepository(db).findById(id);
-    if (!row) throw new AppError('NOT_FOUND', messages.noRecords);
+    // An event the caller may not see is answered as one that does not exist.
+    if (!row || !access.maySee(row.ts)) throw new AppError('NOT_FOUND', messages.noRecords);
     const aux = await new EventAuxDataRepository(db).listByEventIds([id]);
     const item = { row, aux, ids: query.add_record_ids ? (await RecordIds.load(db)).for(row.ts) : {} };
     if (query.format === 'csv') return { contentType: csvContentType, body: eventsToCsv([csvEvent(item)]) };

@@ -1,5 +1,6 @@
 import { splitFilterTerms, splitNegatedTerms } from '@bathylog/shared';
 import { AppError } from '../../lib/app-error.js';
+import { EventAccess, type TsWindow } from '../access/event-access.js';
 
 /**
  * The event filter of reference §5.5 after parsing: every text condition is a list of
@@ -18,6 +19,8 @@ export interface EventFilter {
   /** Aux-data sources the event must have one of; `substring` on /events, `exact` elsewhere (Sealog). */
   datasources: string[];
   datasourceMatch: 'substring' | 'exact';
+  /** ts windows the caller may not see inside [lo, hi] (modules/access/event-access.ts), merged. */
+  excluded: TsWindow[];
 }
 
 export interface FilterQuery {
@@ -48,13 +51,18 @@ export function buildEventFilter(
   query: FilterQuery,
   window: TimeWindow,
   datasourceMatch: 'substring' | 'exact',
+  access: EventAccess = EventAccess.everything,
 ): EventFilter {
   if (query.startTS !== undefined && query.stopTS !== undefined && query.stopTS < query.startTS) {
     throw new AppError('BAD_REQUEST', '"stopTS" must be later than "startTS"');
   }
   const inWindow = (t: number | undefined) => t !== undefined && t >= window.lo && t <= window.hi;
-  const lo = inWindow(query.startTS) ? query.startTS! : window.lo;
-  const hi = inWindow(query.stopTS) ? query.stopTS! : window.hi;
+  // The caller's hidden windows: those covering an end of the range move it, the others stay as exclusions.
+  const range = access.narrow(
+    inWindow(query.startTS) ? query.startTS! : window.lo,
+    inWindow(query.stopTS) ? query.stopTS! : window.hi,
+  );
+  const { lo, hi } = range;
 
   const values = splitNegatedTerms(splitFilterTerms(query.value));
   const fulltext = splitNegatedTerms(splitFilterTerms(query.fulltext));
@@ -67,6 +75,7 @@ export function buildEventFilter(
     fulltext: fulltext.include,
     datasources: splitFilterTerms(query.datasource),
     datasourceMatch,
+    excluded: lo <= hi ? access.within(lo, hi) : [],
   };
 }
 

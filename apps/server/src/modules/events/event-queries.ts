@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { canOpenRecord, viewerOf } from '../access/access.rules.js';
+import type { EventAccess } from '../access/event-access.js';
 import { EventAuxDataRepository, type AuxRow } from '../event-aux-data/event-aux-data.repository.js';
 import { buildEventFilter, globalWindow, type FilterQuery, type TimeWindow } from './event-filter.js';
 import type { ChunkSource, EventItem } from './event-output.js';
@@ -95,12 +96,14 @@ export class EventQueries {
     return { lo: record.start_ts, hi: record.stop_ts };
   }
 
+  /** The filter of a list, less the events the caller may not see (`access`, from the route). */
   async resolve(
     query: FilterQuery,
     window: TimeWindow,
     datasourceMatch: 'substring' | 'exact',
+    access: EventAccess,
   ): Promise<ResolvedFilter> {
-    return this.search.resolve(buildEventFilter(query, window, datasourceMatch));
+    return this.search.resolve(buildEventFilter(query, window, datasourceMatch, access));
   }
 
   /** The matching events as chunks (see `eventChunks`). */

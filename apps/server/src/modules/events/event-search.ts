@@ -5,6 +5,7 @@ import { eventDay, eventDayMs } from '../../db/migrations/010-search-at-scale.js
 import { hiddenEventValue } from '../../db/migrations/012-fulltext-without-asnap.js';
 import type { DB } from '../../db/schema.js';
 import { parseJson } from '../../lib/json.js';
+import { excludedTs } from '../access/event-access.js';
 import type { EventFilter } from './event-filter.js';
 
 /**
@@ -154,7 +155,8 @@ export class EventSearch {
       valuesLeftOut: null,
       datasourceList: null,
       datasourceTerms: null,
-      none: false,
+      // The caller may see no event of the range (event-access.ts narrowed it to nothing).
+      none: filter.lo > filter.hi,
     };
     const { include, exclude } = filter.values;
     if (include.length > 0 || exclude.length > 0) {
@@ -339,6 +341,8 @@ export class EventSearch {
     const lo = after && opts.order !== 'desc' ? Math.max(filter.lo, after.ts) : filter.lo;
     const hi = after && opts.order === 'desc' ? Math.min(filter.hi, after.ts) : filter.hi;
     const parts: RawBuilder<boolean>[] = [sql<boolean>`${c.ts} >= ${lo}`, sql<boolean>`${c.ts} <= ${hi}`];
+    const hidden = excludedTs(c.ts, filter.excluded);
+    if (hidden) parts.push(hidden);
     if (after) {
       parts.push(
         opts.order === 'desc'
@@ -378,7 +382,12 @@ export class EventSearch {
     const [keyLo, keyHi] = searchKeyRange(resolved.filter.lo, resolved.filter.hi);
     const perHit = this.perHit(resolved, plan);
     const fts = sql.raw(plan.table);
-    const hits = sql`${fts}.rowid >= ${keyLo} AND ${fts}.rowid <= ${keyHi} AND ${fts} MATCH ${plan.match}`;
+    // The caller's hidden windows as key ranges, like the time window.
+    const hidden = resolved.filter.excluded.map((w) => {
+      const [a, b] = searchKeyRange(w.lo, w.hi);
+      return sql` AND (${fts}.rowid < ${a} OR ${fts}.rowid > ${b})`;
+    });
+    const hits = sql`${fts}.rowid >= ${keyLo} AND ${fts}.rowid <= ${keyHi}${hidden.length > 0 ? sql.join(hidden, sql``) : sql``} AND ${fts} MATCH ${plan.match}`;
     return perHit
       ? sql`${fts} CROSS JOIN event_search s WHERE ${hits} AND s.seq = ${fts}.rowid AND ${perHit}`
       : sql`${fts} WHERE ${hits}`;
@@ -397,6 +406,8 @@ export class EventSearch {
       sql<boolean>`s.ts >= ${filter.lo}`,
       sql<boolean>`s.ts <= ${filter.hi}`,
     ];
+    const hidden = excludedTs(c.ts, filter.excluded);
+    if (hidden) parts.push(hidden);
     if (resolved.valueList) parts.push(sql<boolean>`s.event_value IN (${sql.join(resolved.valueList)})`);
     if (resolved.valueTerms) {
       const { include, exclude } = resolved.valueTerms;
@@ -462,9 +473,12 @@ export class EventSearch {
     const days = list ? sql`AND d.event_value IN (${sql.join(list)})` : sql``;
     const edge = (lo: number, hi: number) =>
       sql`(SELECT count(*) FROM events e WHERE e.ts >= ${lo} AND e.ts <= ${hi}${list ? sql` AND e.event_value IN (${sql.join(list)})` : sql``})`;
+    // The day totals hold every event: the caller's hidden windows (merged, so disjoint) are
+    // counted on the index and taken off.
+    const hidden = filter.excluded.map((w) => sql` - ${edge(Math.max(w.lo, filter.lo), Math.min(w.hi, filter.hi))}`);
     return sql`SELECT
       (SELECT coalesce(sum(d.n), 0) FROM event_value_days d WHERE d.day >= ${firstDay} AND d.day <= ${lastDay} ${days})
-      + ${edge(filter.lo, firstDay * eventDayMs - 1)} + ${edge((lastDay + 1) * eventDayMs, filter.hi)} AS n`;
+      + ${edge(filter.lo, firstDay * eventDayMs - 1)} + ${edge((lastDay + 1) * eventDayMs, filter.hi)}${hidden.length > 0 ? sql.join(hidden, sql``) : sql``} AS n`;
   }
 
   private countQuery(resolved: ResolvedFilter): RawBuilder<{ n: number | string }> {

@@ -24,6 +24,7 @@ import type { Database } from '../../db/database.js';
 import { GroupCommit, writeBatch } from '../../db/group-commit.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthContext } from '../../plugins/auth.js';
+import type { EventAccess } from '../access/event-access.js';
 import { EventAuxDataRepository } from '../event-aux-data/event-aux-data.repository.js';
 import { AuditRepository } from '../audit/audit.repository.js';
 import {
@@ -120,9 +121,9 @@ export class EventsService {
     return this.ctx.database.db;
   }
 
-  async list(caller: AuthContext, query: EventListQuery, scope: EventScope): Promise<Output> {
+  async list(caller: AuthContext, query: EventListQuery, scope: EventScope, access: EventAccess): Promise<Output> {
     const window = await this.queries.window(caller, scope, notFoundFor('list', scope));
-    const resolved = await this.queries.resolve(query, window, 'substring');
+    const resolved = await this.queries.resolve(query, window, 'substring', access);
     const rows = this.queries.rows(resolved, {
       order: query.sort === 'newest' ? 'desc' : 'asc',
       offset: query.offset,
@@ -133,21 +134,27 @@ export class EventsService {
     return query.format === 'csv' ? eventCsvOutput(items) : jsonArrayOutput(mapChunks(items, eventJson));
   }
 
-  async count(caller: AuthContext, query: EventListQuery, scope: EventScope): Promise<{ events: number }> {
+  async count(
+    caller: AuthContext,
+    query: EventListQuery,
+    scope: EventScope,
+    access: EventAccess,
+  ): Promise<{ events: number }> {
     const window = await this.queries.window(caller, scope, notFoundFor('count', scope));
-    const resolved = await this.queries.resolve(query, window, 'substring');
+    const resolved = await this.queries.resolve(query, window, 'substring', access);
     return { events: await this.queries.search.count(resolved) };
   }
 
-  async get(id: string, query: EventGetQuery): Promise<Output> {
+  async get(id: string, query: EventGetQuery, access: EventAccess): Promise<Output> {
     const row = await new EventsRepository(this.db).findById(id);
-    if (!row) throw new AppError('NOT_FOUND', `No record found for id: ${id}`);
+    // An event the caller may not see is answered as one that does not exist.
+    if (!row || !access.maySee(row.ts)) throw new AppError('NOT_FOUND', `No record found for id: ${id}`);
     const item = { row, ids: query.add_record_ids ? (await RecordIds.load(this.db)).for(row.ts) : {} };
     if (query.format === 'csv') return { contentType: csvContentType, body: eventsToCsv([csvEvent(item)]) };
     return { contentType: jsonContentType, body: eventJson(item) };
   }
 
-  async create(caller: AuthContext, body: CreateEvent): Promise<CreateEventResponse> {
+  async create(caller: AuthContext, body: CreateEvent, access: EventAccess): Promise<CreateEventResponse> {
     const repo = new EventsRepository(this.db);
     if (body.id !== undefined && (await repo.exists(body.id)))
       throw new AppError('BAD_REQUEST', messages.duplicateEvent);
@@ -159,6 +166,7 @@ export class EventsService {
       event_options: JSON.stringify(normalizeOptions(body.event_options ?? [])),
       event_free_text: body.event_free_text ?? '',
     };
+    access.assertMayWriteAt(row.ts);
     const event = toWireEvent(row);
     const audit = auditRow(caller, { action: 'create', record_type: 'event', record_id: row.id, new_value: event });
     try {
@@ -179,11 +187,13 @@ export class EventsService {
    * re-sorts it), but the aux data stays with the event: Sealog deleted it, silently losing the
    * navigation and frame grabs of an event whose time was merely corrected.
    */
-  async update(caller: AuthContext, id: string, body: UpdateEvent): Promise<void> {
+  async update(caller: AuthContext, id: string, body: UpdateEvent, access: EventAccess): Promise<void> {
+    if (body.ts !== undefined) access.assertMayWriteAt(body.ts);
     await this.db.transaction().execute(async (trx) => {
       const repo = new EventsRepository(trx);
       const existing = await repo.findById(id);
-      if (!existing) throw new AppError('BAD_REQUEST', `No event record found for id: ${id}`);
+      if (!existing || !access.maySee(existing.ts))
+        throw new AppError('BAD_REQUEST', `No event record found for id: ${id}`);
       await this.applyUpdate(trx, caller, repo, existing, body);
     });
   }
@@ -237,11 +247,11 @@ export class EventsService {
     return event.event_author === caller.user.username && now - createdAt(event.id) <= ownEventDeleteWindowMs;
   }
 
-  async remove(caller: AuthContext, id: string): Promise<void> {
+  async remove(caller: AuthContext, id: string, access: EventAccess): Promise<void> {
     const deleted = await this.db.transaction().execute(async (trx) => {
       const events = new EventsRepository(trx);
       const event = await events.findById(id);
-      if (!event) throw new AppError('NOT_FOUND', `No record found for id: ${id}`);
+      if (!event || !access.maySee(event.ts)) throw new AppError('NOT_FOUND', `No record found for id: ${id}`);
       if (!this.mayDelete(caller, event, Date.now())) {
         throw new AppError(
           'FORBIDDEN',
@@ -266,11 +276,11 @@ export class EventsService {
   }
 
   /** DELETE /events: the events GET /events would list (filters, sort, offset, limit), with their aux data. No publish. */
-  async bulkDelete(caller: AuthContext, query: EventListQuery): Promise<{ deletedCount: number }> {
+  async bulkDelete(caller: AuthContext, query: EventListQuery, access: EventAccess): Promise<{ deletedCount: number }> {
     const pictures: string[] = [];
     const result = await this.db.transaction().execute(async (trx) => {
       const search = new EventSearch(trx, this.ctx.database.dialect);
-      const resolved = await search.resolve(buildEventFilter(query, globalWindow(), 'substring'));
+      const resolved = await search.resolve(buildEventFilter(query, globalWindow(), 'substring', access));
       const events = new EventsRepository(trx);
       const aux = new EventAuxDataRepository(trx);
       let deletedCount = 0;

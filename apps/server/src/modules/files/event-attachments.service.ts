@@ -15,6 +15,7 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { parseJson } from '../../lib/json.js';
 import type { AuthContext } from '../../plugins/auth.js';
+import type { EventAccess } from '../access/event-access.js';
 import { EventAuxDataRepository } from '../event-aux-data/event-aux-data.repository.js';
 import { EventAuxDataService } from '../event-aux-data/event-aux-data.service.js';
 import { EventsRepository } from '../events/events.repository.js';
@@ -37,9 +38,10 @@ function sniffPicture(head: Buffer): 'png' | 'jpg' | null {
 export class EventAttachmentsService {
   constructor(private readonly ctx: AppContext) {}
 
-  private async eventFor(caller: AuthContext, eventId: string, action: 'attach' | 'remove') {
+  private async eventFor(caller: AuthContext, eventId: string, action: 'attach' | 'remove', access: EventAccess) {
     const event = await new EventsRepository(this.ctx.database.db).findById(eventId);
-    if (!event) throw new AppError('NOT_FOUND', `No record found for id: ${eventId}`);
+    // An event the caller may not see is answered as one that does not exist.
+    if (!event || !access.maySee(event.ts)) throw new AppError('NOT_FOUND', `No record found for id: ${eventId}`);
     const allowed = caller.isAdmin || mayAttachToEvent(caller.user, event);
     if (!allowed) {
       throw new AppError(
@@ -59,16 +61,16 @@ export class EventAttachmentsService {
   }
 
   /** Checks that an event may take one more picture (before its bytes are read). */
-  async assertCanAttach(caller: AuthContext, eventId: string): Promise<void> {
-    await this.eventFor(caller, eventId, 'attach');
+  async assertCanAttach(caller: AuthContext, eventId: string, access: EventAccess): Promise<void> {
+    await this.eventFor(caller, eventId, 'attach', access);
     const { items } = await this.record(eventId);
     if (attachedNames(items).length >= maxEventAttachments)
       throw new AppError('BAD_REQUEST', `An event holds at most ${maxEventAttachments} pictures`);
   }
 
   /** Stores one picture and lists it on the event; answers the stored file name (FilePond's id). */
-  async attach(caller: AuthContext, eventId: string, file: Readable): Promise<string> {
-    await this.assertCanAttach(caller, eventId);
+  async attach(caller: AuthContext, eventId: string, file: Readable, access: EventAccess): Promise<string> {
+    await this.assertCanAttach(caller, eventId, access);
     const folder = this.ctx.paths.images;
     await mkdir(folder, { recursive: true });
     const stem = `${eventId}_${randomBytes(8).toString('hex')}`;
@@ -91,15 +93,19 @@ export class EventAttachmentsService {
       const { items } = await this.record(eventId);
       if (attachedNames(items).length >= maxEventAttachments)
         throw new AppError('BAD_REQUEST', `An event holds at most ${maxEventAttachments} pictures`);
-      await new EventAuxDataService(this.ctx).create(caller, {
-        event_id: eventId,
-        data_source: eventAttachmentsDataSource,
-        data_array: [
-          ...items,
-          { data_name: 'camera_name', data_value: eventAttachmentCameraName },
-          { data_name: 'filename', data_value: stored },
-        ],
-      });
+      await new EventAuxDataService(this.ctx).create(
+        caller,
+        {
+          event_id: eventId,
+          data_source: eventAttachmentsDataSource,
+          data_array: [
+            ...items,
+            { data_name: 'camera_name', data_value: eventAttachmentCameraName },
+            { data_name: 'filename', data_value: stored },
+          ],
+        },
+        access,
+      );
       return stored;
     } catch (err) {
       await rm(partial, { force: true });
@@ -109,11 +115,11 @@ export class EventAttachmentsService {
   }
 
   /** Removes one picture: its file and its pair in the event's record (the record goes with the last one). */
-  async remove(caller: AuthContext, name: string): Promise<void> {
+  async remove(caller: AuthContext, name: string, access: EventAccess): Promise<void> {
     const match = attachmentNamePattern.exec(name);
     if (!match) throw new AppError('BAD_REQUEST', `Invalid attachment: ${name}`);
     const eventId = match[1]!;
-    await this.eventFor(caller, eventId, 'remove');
+    await this.eventFor(caller, eventId, 'remove', access);
     const { row, items } = await this.record(eventId);
     const at = items.findIndex((i) => i.data_name === 'filename' && String(i.data_value) === name);
     const file = path.join(this.ctx.paths.images, name);
@@ -124,9 +130,13 @@ export class EventAttachmentsService {
       const start = at > 0 && items[at - 1]!.data_name === 'camera_name' ? at - 1 : at;
       const rest = [...items.slice(0, start), ...items.slice(at + 1)];
       const service = new EventAuxDataService(this.ctx);
-      if (attachedNames(rest).length === 0) await service.remove(caller, row.id);
+      if (attachedNames(rest).length === 0) await service.remove(caller, row.id, access);
       else
-        await service.create(caller, { event_id: eventId, data_source: eventAttachmentsDataSource, data_array: rest });
+        await service.create(
+          caller,
+          { event_id: eventId, data_source: eventAttachmentsDataSource, data_array: rest },
+          access,
+        );
     }
     if (info?.isFile()) await removeAttachmentFiles(this.ctx.paths.images, [name]);
   }

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyReply, FastifyRequest } from 'fastify';
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { idParamsSchema, isObjectId, thumbnailWidths } from '@bathylog/shared';
@@ -9,10 +9,12 @@ import { AppError } from '../../lib/app-error.js';
 import { caller } from '../../plugins/auth.js';
 import type { ApiInstance } from '../../plugins/types.js';
 import type { RecordKind } from '../access/access.repository.js';
+import { eventAccess } from '../access/event-access.js';
 import { CruisesService } from '../cruises/cruises.service.js';
 import { LoweringsService } from '../lowerings/lowerings.service.js';
 import { EventAttachmentsService } from './event-attachments.service.js';
 import { maxFilesPerUpload, RecordFilesService, uploadTooLarge } from './files.service.js';
+import { mayViewImage } from './image-access.js';
 import { contentTypeFor, isActiveContent } from './mime.js';
 import { safeSegments, uploadFileName } from './safe-path.js';
 import { thumbnailOf, thumbnailWidthOf } from './thumbnails.js';
@@ -21,7 +23,8 @@ const imageQuerySchema = z.object({
   w: z.optional(z.string()).check(z.describe(`Thumbnail width in px, one of ${thumbnailWidths.join(', ')}`)),
 });
 const imageRouteDescription =
-  'An image written by an inserter script (no token needed). With `w`, a JPEG thumbnail of that width ' +
+  'An image written by an inserter script (no token needed unless access control is on; then a token is ' +
+  'needed and the image must belong to an event the caller may see). With `w`, a JPEG thumbnail of that width ' +
   '(never enlarged), made on first request and cached on disk beside the original; any other width is a 400.';
 
 export const filesPrefix = '/sealog-server/files';
@@ -121,10 +124,16 @@ export async function filesRoutes(app: ApiInstance, ctx: AppContext): Promise<vo
 
       for (const kind of ['cruise', 'lowering'] as const satisfies readonly RecordKind[]) {
         const plural = `${kind}s`;
-        const read = { auth: true, scopes: ['admin', `read_${plural}` as 'read_cruises' | 'read_lowerings'] } as const;
+        // A record's own files follow the rule for opening the record by id (`assertOpenable`).
+        const read = {
+          auth: true,
+          scopes: ['admin', `read_${plural}` as 'read_cruises' | 'read_lowerings'],
+          access: 'record',
+        } as const;
         const write = {
           auth: true,
           scopes: ['admin', `write_${plural}` as 'write_cruises' | 'write_lowerings'],
+          access: 'record',
         } as const;
         const tags = ['files'];
         const service = services[kind];
@@ -217,13 +226,13 @@ export async function filesRoutes(app: ApiInstance, ctx: AppContext): Promise<vo
 
       // Event attachments (Sealog 2.4): FilePond's process stores the picture at once and answers
       // its stored name; revert (with that name as the body) removes it again.
-      const writeEvents = { auth: true, scopes: ['admin', 'write_events'] } as const;
+      const writeEvents = { auth: true, scopes: ['admin', 'write_events'], access: 'events' } as const;
       scope.post(
         '/images/filepond/process/:id',
         { config: writeEvents, schema: { params: idParamsSchema, tags: ['files'] } },
         async (req, reply) => {
           const { id } = req.params;
-          await attachments.assertCanAttach(caller(req), id);
+          await attachments.assertCanAttach(caller(req), id, eventAccess(req));
           assertMultipart(req);
           let stored: string | undefined;
           try {
@@ -233,10 +242,10 @@ export async function filesRoutes(app: ApiInstance, ctx: AppContext): Promise<vo
                 part.file.resume();
                 continue;
               }
-              stored = await attachments.attach(caller(req), id, part.file);
+              stored = await attachments.attach(caller(req), id, part.file, eventAccess(req));
             }
           } catch (err) {
-            if (stored) await attachments.remove(caller(req), stored).catch(() => undefined);
+            if (stored) await attachments.remove(caller(req), stored, eventAccess(req)).catch(() => undefined);
             throw uploadError(err, limitMb);
           }
           if (!stored) throw new AppError('BAD_REQUEST', 'The upload holds no file');
@@ -255,19 +264,28 @@ export async function filesRoutes(app: ApiInstance, ctx: AppContext): Promise<vo
               // Not JSON after all: checked as it is.
             }
           }
-          await attachments.remove(caller(req), body);
+          await attachments.remove(caller(req), body, eventAccess(req));
           return reply.code(204).send();
         },
       );
 
-      // Frame grabs and other images written by inserter scripts: public, as in Sealog.
+      // Frame grabs and other images written by inserter scripts: public, as in Sealog, while access
+      // control is off. With it on, a token (header, cookie or `?token=`) is needed and the image must
+      // belong to an event the caller may see (image-access.ts).
       // `?w=<width>` answers a JPEG thumbnail of that width (thumbnails.ts), cached beside the original.
+      const imageConfig: FastifyContextConfig = ctx.config.useAccessControl
+        ? { auth: true, scopes: ['admin', 'read_events'], access: 'image' }
+        : { access: 'image' };
       scope.get(
         '/images/*',
-        { schema: { tags: ['files'], querystring: imageQuerySchema, description: imageRouteDescription } },
+        {
+          config: imageConfig,
+          schema: { tags: ['files'], querystring: imageQuerySchema, description: imageRouteDescription },
+        },
         async (req, reply) => {
           const width = thumbnailWidthOf((req.query as { w?: unknown }).w);
           const segments = requestSegments(req);
+          if (!(await mayViewImage(ctx, eventAccess(req), segments))) throw new AppError('NOT_FOUND', 'Not Found');
           const found = await files.findUnder(ctx.paths.images, segments);
           if (!found) throw new AppError('NOT_FOUND', 'Not Found');
           if (width === undefined) return sendFile(reply, found, segments.at(-1)!, { download: false });

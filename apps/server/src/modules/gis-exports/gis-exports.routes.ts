@@ -1,6 +1,7 @@
 import { gisExportFileName, gisExportQuerySchema, idParamsSchema } from '@bathylog/shared';
 import type { AppContext } from '../../context.js';
 import { caller } from '../../plugins/auth.js';
+import { eventAccess } from '../access/event-access.js';
 import type { ApiInstance } from '../../plugins/types.js';
 import { GisExportsService } from './gis-exports.service.js';
 
@@ -11,7 +12,7 @@ import { GisExportsService } from './gis-exports.service.js';
  */
 export function gisExportsRoutes(app: ApiInstance, ctx: AppContext): void {
   const service = new GisExportsService(ctx);
-  const read = { auth: true, scopes: ['admin', 'read_events'] } as const;
+  const read = { auth: true, scopes: ['admin', 'read_events'], access: 'events' } as const;
   const tags = ['gis_exports'];
 
   app.get(
@@ -29,7 +30,7 @@ export function gisExportsRoutes(app: ApiInstance, ctx: AppContext): void {
           "Same access rules as the lowering's events.",
       },
     },
-    (req) => service.loweringTrack(caller(req), req.params.id),
+    (req) => service.loweringTrack(caller(req), req.params.id, eventAccess(req)),
   );
 
   for (const kind of ['cruise', 'lowering'] as const) {
@@ -53,8 +54,8 @@ export function gisExportsRoutes(app: ApiInstance, ctx: AppContext): void {
       async (req, reply) => {
         const out =
           kind === 'cruise'
-            ? await service.cruise(caller(req), req.params.id, req.query)
-            : await service.lowering(caller(req), req.params.id, req.query);
+            ? await service.cruise(caller(req), req.params.id, req.query, eventAccess(req))
+            : await service.lowering(caller(req), req.params.id, req.query, eventAccess(req));
         const name = gisExportFileName(out.name.replace(/[^\w.-]/g, '_'), req.query.format ?? 'geojson');
         return reply
           .type(out.contentType)

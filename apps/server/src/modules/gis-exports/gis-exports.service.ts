@@ -14,6 +14,7 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { parseJson } from '../../lib/json.js';
 import type { AuthContext } from '../../plugins/auth.js';
+import type { EventAccess } from '../access/event-access.js';
 import { isListedFor, viewerOf } from '../access/access.rules.js';
 import { EventAuxDataRepository } from '../event-aux-data/event-aux-data.repository.js';
 import type { EventItem, Output } from '../events/event-output.js';
@@ -55,27 +56,27 @@ export class GisExportsService {
     return this.ctx.config.client.positionDataSources;
   }
 
-  async lowering(caller: AuthContext, id: string, query: GisExportQuery): Promise<GisExport> {
+  async lowering(caller: AuthContext, id: string, query: GisExportQuery, access: EventAccess): Promise<GisExport> {
     const lowering = await this.queries.record(caller, 'lowering', id, notFound('lowering'));
-    const track = await this.trackOf(lowering);
-    return this.write(query.format ?? 'geojson', lowering, [track], query);
+    const track = await this.trackOf(lowering, access);
+    return this.write(query.format ?? 'geojson', lowering, [track], query, access);
   }
 
-  async cruise(caller: AuthContext, id: string, query: GisExportQuery): Promise<GisExport> {
+  async cruise(caller: AuthContext, id: string, query: GisExportQuery, access: EventAccess): Promise<GisExport> {
     const cruise = await this.queries.record(caller, 'cruise', id, notFound('cruise'));
     const viewer = viewerOf(caller);
     const lowerings = (
       await new RecordWindowsRepository(this.ctx.database.db).loweringsWithin(cruise.start_ts, cruise.stop_ts)
     ).filter((l) => isListedFor(viewer, l, this.ctx.config.useAccessControl));
     const tracks: LoweringTrack[] = [];
-    for (const lowering of lowerings) tracks.push(await this.trackOf(lowering));
-    return this.write(query.format ?? 'geojson', cruise, tracks, query, cruise.humanId);
+    for (const lowering of lowerings) tracks.push(await this.trackOf(lowering, access));
+    return this.write(query.format ?? 'geojson', cruise, tracks, query, access, cruise.humanId);
   }
 
   /** GET tracks/bylowering/{id}: the lowering's track as columns (the review map, the milestones editor). */
-  async loweringTrack(caller: AuthContext, id: string): Promise<TrackColumns> {
+  async loweringTrack(caller: AuthContext, id: string, access: EventAccess): Promise<TrackColumns> {
     const lowering = await this.queries.record(caller, 'lowering', id, notFound('lowering'));
-    const { dive, eventIds } = await this.diveOf(lowering);
+    const { dive, eventIds } = await this.diveOf(lowering, access);
     return trackColumnsOf(dive, eventIds);
   }
 
@@ -83,10 +84,10 @@ export class GisExportsService {
    * The dive track of a lowering over its whole window (no filter), per the position rule: the
    * first configured source with any record in the window, read in one join.
    */
-  private async diveOf(lowering: RecordWindow): Promise<{ dive: DiveTrack; eventIds: string[] }> {
+  private async diveOf(lowering: RecordWindow, access: EventAccess): Promise<{ dive: DiveTrack; eventIds: string[] }> {
     const auxRepo = new EventAuxDataRepository(this.ctx.database.db);
     for (const source of this.positionSources) {
-      const rows = await auxRepo.trackRecords(source, { lo: lowering.start_ts, hi: lowering.stop_ts });
+      const rows = await auxRepo.trackRecords(source, { lo: lowering.start_ts, hi: lowering.stop_ts }, access.excluded);
       if (rows.length === 0) continue;
       const events = rows.map((r) => ({
         id: r.event_id,
@@ -99,8 +100,8 @@ export class GisExportsService {
   }
 
   /** The track of one lowering over its whole window (no filter), per the position rule. */
-  private async trackOf(lowering: RecordWindow): Promise<LoweringTrack> {
-    const { dive } = await this.diveOf(lowering);
+  private async trackOf(lowering: RecordWindow, access: EventAccess): Promise<LoweringTrack> {
+    const { dive } = await this.diveOf(lowering, access);
     return {
       window: lowering,
       loweringId: lowering.humanId,
@@ -117,10 +118,11 @@ export class GisExportsService {
     record: RecordWindow,
     tracks: LoweringTrack[],
     query: GisExportQuery,
+    access: EventAccess,
     cruiseId?: string,
   ): Promise<GisExport> {
     const writer = gisWriters[format];
-    const resolved = await this.queries.resolve(query, { lo: record.start_ts, hi: record.stop_ts }, 'exact');
+    const resolved = await this.queries.resolve(query, { lo: record.start_ts, hi: record.stop_ts }, 'exact', access);
     const items = this.queries.items(this.queries.rows(resolved, { order: 'asc' }), { aux: true, ids: null });
     const sources = this.positionSources;
     const place = (item: EventItem): GisEvent => {

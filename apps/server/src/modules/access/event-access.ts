@@ -1,0 +1,170 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { FastifyContextConfig, FastifyInstance, FastifyRequest, preHandlerHookHandler } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../lib/app-error.js';
+import type { AuthContext } from '../../plugins/auth.js';
+import { jsonListContains } from './access.repository.js';
+import { canOpenRecord, viewerOf, type AccessFields } from './access.rules.js';
+
+/**
+ * Which events a caller may see (docs/security.md, "Event access"). Events belong to cruises and
+ * lowerings by time alone: an event lies in every cruise and lowering whose [start_ts, stop_ts]
+ * holds its ts. A caller sees an event only when they may open every such record (`canOpenRecord`:
+ * admins always; without access control everyone; with it, members of a non-empty access list).
+ * So the events a caller may not see are exactly those inside the window of a record they may not
+ * open; events outside every restricted record stay visible. Aux data, attachments and frame grabs
+ * follow their event.
+ *
+ * Lists apply this in SQL as ts-range exclusions (`excludedTs`), one per restricted window, merged;
+ * single records are checked with `maySee`. Admins, and everyone without access control, get no
+ * exclusion at all.
+ */
+export interface TsWindow {
+  lo: number;
+  hi: number;
+}
+
+/** Sorts and merges overlapping or touching windows. */
+export function mergeWindows(windows: readonly TsWindow[]): TsWindow[] {
+  const sorted = [...windows].filter((w) => w.lo <= w.hi).sort((a, b) => a.lo - b.lo || a.hi - b.hi);
+  const out: TsWindow[] = [];
+  for (const w of sorted) {
+    const last = out.at(-1);
+    if (last && w.lo <= last.hi + 1) last.hi = Math.max(last.hi, w.hi);
+    else out.push({ ...w });
+  }
+  return out;
+}
+
+export class EventAccess {
+  private constructor(
+    /** The caller's hidden ts windows, merged and sorted; empty: the caller sees every event. */
+    readonly excluded: readonly TsWindow[],
+  ) {}
+
+  /** A caller that sees every event (admins, the server itself, access control off). */
+  static readonly everything = new EventAccess([]);
+
+  static of(windows: readonly TsWindow[]): EventAccess {
+    return windows.length === 0 ? EventAccess.everything : new EventAccess(mergeWindows(windows));
+  }
+
+  /** The access of a caller: the windows of every cruise and lowering they may not open. */
+  static async for(ctx: AppContext, caller: AuthContext | null): Promise<EventAccess> {
+    if (!ctx.config.useAccessControl || caller?.isAdmin) return EventAccess.everything;
+    const { db, dialect } = ctx.database;
+    // A record restricts when its list is non-empty and lacks the caller (`canOpenRecord`).
+    const restricted = async (kind: 'cruise' | 'lowering') => {
+      const list = `${kind}_access_list` as const;
+      const member = caller ? jsonListContains(dialect, list, caller.user.id) : sql<boolean>`1 = 0`;
+      const rows = await db
+        .selectFrom(kind === 'cruise' ? 'cruises' : 'lowerings')
+        .select(['start_ts', 'stop_ts'])
+        .where(sql<boolean>`${sql.ref(list)} <> '[]' and not ${member}`)
+        .execute();
+      return rows.map((r) => ({ lo: Number(r.start_ts), hi: Number(r.stop_ts) }));
+    };
+    return EventAccess.of([...(await restricted('cruise')), ...(await restricted('lowering'))]);
+  }
+
+  get seesEverything(): boolean {
+    return this.excluded.length === 0;
+  }
+
+  maySee(ts: number): boolean {
+    for (const w of this.excluded) {
+      if (ts < w.lo) return true;
+      if (ts <= w.hi) return false;
+    }
+    return true;
+  }
+
+  /** The hidden windows overlapping [lo, hi]. */
+  within(lo: number, hi: number): TsWindow[] {
+    return this.excluded.filter((w) => w.hi >= lo && w.lo <= hi);
+  }
+
+  /**
+   * [lo, hi] with hidden windows covering its ends cut off (so index ranges start and stop at
+   * visible events); lo > hi when the whole range is hidden.
+   */
+  narrow(lo: number, hi: number): TsWindow {
+    let from = lo;
+    let to = hi;
+    for (const w of this.excluded) if (w.lo <= from && w.hi >= from) from = w.hi + 1;
+    for (const w of [...this.excluded].reverse()) if (w.lo <= to && w.hi >= to) to = w.lo - 1;
+    return { lo: from, hi: to };
+  }
+
+  /** Refuses a new or moved event whose ts the caller may not see. */
+  assertMayWriteAt(ts: number): void {
+    if (!this.maySee(ts)) {
+      throw new AppError('FORBIDDEN', 'The event time lies within a cruise or lowering you may not open');
+    }
+  }
+}
+
+/**
+ * The SQL condition keeping `ts` (a column expression) out of the given windows, or null when
+ * there are none. Each window is `(ts < lo OR ts > hi)`, which both engines answer from the ts index.
+ */
+export function excludedTs(ts: RawBuilder<unknown>, windows: readonly TsWindow[]): RawBuilder<boolean> | null {
+  if (windows.length === 0) return null;
+  const parts = windows.map((w) => sql<boolean>`(${ts} < ${w.lo} OR ${ts} > ${w.hi})`);
+  return sql<boolean>`(${sql.join(parts, sql` AND `)})`;
+}
+
+/** Whether the caller may see every record of these (the event-holding windows of one ts). */
+export function mayOpenAll(caller: AuthContext, records: readonly AccessFields[], useAccessControl: boolean): boolean {
+  const viewer = viewerOf(caller);
+  return records.every((r) => canOpenRecord(viewer, r, useAccessControl));
+}
+
+/**
+ * How a route stands to event data, declared in its `config.access` (the route table test checks
+ * every event, aux-data, export, GIS, track and file route declares one):
+ *
+ * - `events`: reads or changes events or aux data; the request gets the caller's `EventAccess`
+ *   (read it with `eventAccess(request)`), which every event query of the services requires.
+ * - `image`: an image file; with access control a token is needed and the image must belong to an
+ *   event the caller may see (files routes).
+ * - `record`: a cruise's or lowering's own files, under the rule for opening the record by id.
+ * - `admin`: admins only (who see every event).
+ */
+export type RouteAccess = 'events' | 'image' | 'record' | 'admin';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** How the route stands to event data (modules/access/event-access.ts). */
+    access?: RouteAccess;
+  }
+  interface FastifyRequest {
+    eventAccess: EventAccess | null;
+  }
+}
+
+/**
+ * Adds the one hook that reads the caller's event access to every route declaring `access:
+ * 'events'` or `'image'` (after authentication). Call before any route is registered.
+ */
+export function registerEventAccess(app: FastifyInstance, ctx: AppContext): void {
+  app.decorateRequest('eventAccess', null);
+  app.addHook('onRoute', (route) => {
+    const access = (route.config as FastifyContextConfig | undefined)?.access;
+    if (access !== 'events' && access !== 'image' && access !== 'admin') return;
+    const hook: preHandlerHookHandler = (request, _reply, done) => {
+      EventAccess.for(ctx, request.auth).then((a) => {
+        request.eventAccess = a;
+        done();
+      }, done);
+    };
+    if (Array.isArray(route.preHandler)) route.preHandler = [hook, ...route.preHandler];
+    else route.preHandler = route.preHandler ? [hook, route.preHandler] : [hook];
+  });
+}
+
+/** The caller's event access on a route that declares it; a route that does not is a server bug. */
+export function eventAccess(request: FastifyRequest): EventAccess {
+  if (!request.eventAccess) throw new Error(`${request.method} ${request.url}: route declares no event access`);
+  return request.eventAccess;
+}
