@@ -33,7 +33,7 @@ function directives(res: LightMyRequestResponse): Record<string, string[]> {
 
 function expectBaseHeaders(res: LightMyRequestResponse) {
   expect(res.headers['x-content-type-options']).toBe('nosniff');
-  expect(res.headers['referrer-policy']).toBe('same-origin');
+  expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
 }
 
 describe('security headers on every answer', () => {

@@ -149,7 +149,7 @@ export function registerSecurityHeaders(app: FastifyInstance, opts: { config: Co
 
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'same-origin');
+    reply.header('referrer-policy', 'strict-origin-when-cross-origin');
     const type = reply.getHeader('content-type');
     if (typeof type === 'string' && policed.test(type) && !reply.hasHeader('content-security-policy')) {
       const docs = request.url === documentationPrefix || request.url.startsWith(`${documentationPrefix}/`);
