@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { apiLogin, type ApiClient } from './support/api';
 import { test, expect } from './support/fixtures';
@@ -73,7 +75,7 @@ test.beforeAll(async () => {
   expect(made.insertedId).toBeTruthy();
 
   cruiseLabel = `X${(now % 1e6).toString(36).toUpperCase()}`;
-  await admin.post('cruises', {
+  const cruise = await admin.post<{ insertedId: string }>('cruises', {
     cruise_id: cruiseLabel,
     start_ts: iso(-24 * 60),
     stop_ts: iso(24 * 60),
@@ -104,6 +106,15 @@ test.beforeAll(async () => {
     },
   });
   loweringId = lowering.insertedId;
+  // Files of a cruise and a lowering are listed from their folders, under the names they were stored with.
+  for (const [kind, id] of [
+    ['cruises', cruise.insertedId],
+    ['lowerings', loweringId],
+  ] as const) {
+    const dir = path.join(server.dataDir, 'files', kind, id);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, `${field(`${kind}File`)}.txt`), 'notes');
+  }
 
   templateName = `T ${field('templateName')}`.slice(0, 100);
   await admin.post('event_templates', {
@@ -276,6 +287,8 @@ test('the console, event management and the cruise menu show stored text as text
   await cruise.click();
   await page.getByRole('button', { name: loweringLabel, exact: true }).click();
   await expect(page.getByRole('region', { name: /^Lowering: / })).toContainText("window.__xss='loweringDescription'");
+  await expect(page.getByRole('region', { name: /^Lowering: / })).toContainText("window.__xss='loweringsFile'");
+  await expect(page.getByRole('region', { name: /^Cruise: / })).toContainText("window.__xss='cruisesFile'");
   await expectClean(page, dialogs, 'cruise menu');
 });
 
