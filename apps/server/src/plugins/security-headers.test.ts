@@ -161,6 +161,21 @@ describe('policy parts', () => {
     expect(sourceOfUrl('https://{s}/x')).toBeNull();
   });
 
+  it('reads the embedding and extra origins from the environment, and refuses what is not an origin', () => {
+    const config = loadConfig({
+      BATHYLOG_FRAME_ANCESTORS: 'https://wiki.example.org, https://portal.example.org:8443',
+      BATHYLOG_CSP_EXTRA_ORIGINS: 'https://*.tiles.example.org',
+      BATHYLOG_DATA: os.tmpdir(),
+    });
+    const csp = clientPolicy(config, []);
+    expect(csp).toContain("frame-ancestors 'self' https://wiki.example.org https://portal.example.org:8443");
+    expect(csp).toMatch(/img-src [^;]*https:\/\/\*\.tiles\.example\.org/);
+    expect(csp).toMatch(/connect-src [^;]*https:\/\/\*\.tiles\.example\.org/);
+    expect(() => loadConfig({ BATHYLOG_FRAME_ANCESTORS: "https://a.org; script-src 'unsafe-inline'" })).toThrow(
+      /contentSecurityPolicy\.frameAncestors/,
+    );
+  });
+
   it('allows reCAPTCHA only with a site key, and leaves out origins that are not origins', () => {
     const plain = clientPolicy(loadConfig({}, { dataDir: os.tmpdir() }), []);
     expect(plain).not.toContain('google');
