@@ -26,7 +26,7 @@ export default defineConfig({
       {
         test: {
           name: 'server',
-          include: ['apps/server/**/*.test.ts', 'packages/shared/**/*.test.ts'],
+          include: ['apps/server/**/*.test.ts', 'packages/shared/**/*.test.ts', 'scripts/**/*.test.ts'],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,

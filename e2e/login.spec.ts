@@ -165,22 +165,43 @@ test.describe('auto-login from an embedding frame (login-with-token)', () => {
     await expect(frame.getByTestId('user-menu-title')).toHaveText(new RegExp(user.fullname));
   });
 
-  test('ignores the message from an origin that is not configured', async ({ page, adminApi, baseURL }) => {
+  test('an origin that is not configured can neither frame the client nor log it in', async ({
+    page,
+    adminApi,
+    baseURL,
+    consoleErrors,
+  }) => {
     const user = await createUser(adminApi);
     const { loginToken } = await adminApi.get<{ loginToken: string }>(`users/${user.id}/loginToken`);
     const other = await startEmbedder(); // a local origin the server was not configured with
+    // Chromium reports the refused frame (Content-Security-Policy frame-ancestors) on the console.
+    consoleErrors.allow(/frame-ancestors/);
     try {
-      const frame = await embed(page, other.origin, baseURL!);
+      const refused = page.waitForEvent('console', (m) => /frame-ancestors/.test(m.text()));
+      await page.goto(other.pageFor(`${baseURL}/login`));
+      await refused;
+      await expect(page.frameLocator('#app').getByRole('heading', { name: 'Please Sign In' })).toHaveCount(0);
+
+      // A window it opens gets the message, and ignores it.
+      const [popup] = await Promise.all([
+        page.waitForEvent('popup'),
+        page.evaluate((url) => {
+          (window as unknown as { app: Window | null }).app = window.open(url, 'app');
+        }, `${baseURL}/login`),
+      ]);
+      await expect(popup.getByRole('heading', { name: 'Please Sign In' })).toBeVisible();
       let loginCalls = 0;
-      page.on('request', (req) => {
+      popup.on('request', (req) => {
         if (req.url().endsWith('/auth/login')) loginCalls += 1;
       });
-      await post(page, loginToken);
-      // The same message from the configured origin logs in at once (test above). Let the frame
+      await page.evaluate((token) => {
+        (window as unknown as { app: Window }).app.postMessage({ event: 'login-with-token', loginToken: token }, '*');
+      }, loginToken);
+      // The same message from the configured origin logs in at once (test above). Let the window
       // handle its pending messages (a round trip through its event loop), then nothing has changed.
-      await frame.getByPlaceholder('Username').fill('still here');
-      await expect(frame.getByPlaceholder('Username')).toHaveValue('still here');
-      await expect(frame.getByRole('heading', { name: 'Please Sign In' })).toBeVisible();
+      await popup.getByPlaceholder('Username').fill('still here');
+      await expect(popup.getByPlaceholder('Username')).toHaveValue('still here');
+      await expect(popup.getByRole('heading', { name: 'Please Sign In' })).toBeVisible();
       expect(loginCalls).toBe(0);
     } finally {
       await other.stop();

@@ -21,6 +21,7 @@ import { registerEventAccess } from './modules/access/event-access.js';
 import { registerAuth, renewedTokenHeader } from './plugins/auth.js';
 import { notFoundBody, registerHttpConventions } from './plugins/http.js';
 import { collectRoutes, type RouteEntry } from './plugins/route-table.js';
+import { registerSecurityHeaders } from './plugins/security-headers.js';
 import type { ChannelBus } from './realtime/bus.js';
 import { createBus } from './realtime/create-bus.js';
 import { registerRealtime } from './realtime/register-realtime.js';
@@ -155,6 +156,9 @@ export async function buildApp(
   });
 
   registerHttpConventions(app, { bodyLimit });
+  const webDir = config.webDir ?? defaultWebDir();
+  const hasWeb = existsSync(path.join(webDir, 'index.html'));
+  registerSecurityHeaders(app, { config, webDir: hasWeb ? webDir : null });
   await app.register(cors, {
     origin: true,
     // An OPTIONS request that is not a preflight is answered like one (204), not with cors's text 400.
@@ -193,8 +197,6 @@ export async function buildApp(
   );
   registerRealtime(app, ctx);
 
-  const webDir = config.webDir ?? defaultWebDir();
-  const hasWeb = existsSync(path.join(webDir, 'index.html'));
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: webDir,

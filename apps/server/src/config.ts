@@ -85,6 +85,29 @@ export const configSchema = z.strictObject({
   allowedOrigins: z
     .array(z.string().regex(/^https?:\/\/[^/\s]+$/, 'must be an origin like https://host:port'))
     .default([]),
+  /**
+   * The Content-Security-Policy of the client's pages (docs/security.md, "Web client"):
+   * `frameAncestors` are the origins (scheme://host[:port]) of pages allowed to embed the client
+   * besides `client.loginWithTokenOrigins`; `extraOrigins` are sources added to the policy's
+   * img-src and connect-src (tile servers named only in an overlay list fetched at run time).
+   */
+  contentSecurityPolicy: z
+    .strictObject({
+      frameAncestors: z
+        .array(z.string().regex(/^https?:\/\/[^/\s;,'"]+$/, 'must be an origin like https://host:port'))
+        .default([]),
+      extraOrigins: z
+        .array(
+          z
+            .string()
+            .regex(
+              /^(?:[a-z][a-z0-9+.-]*:\/\/)?[A-Za-z0-9.\-*[\]:_]+$/i,
+              'must be an origin like https://tiles.example.org',
+            ),
+        )
+        .default([]),
+    })
+    .prefault({}),
   uploadLimitMb: z.coerce.number().positive().default(20),
   bodyLimitMb: z.coerce.number().positive().default(1),
   /** Free-space monitor period (reference §9.3); 0 turns the monitor off. */
@@ -187,6 +210,8 @@ function fromEnv(env: Env): Record<string, unknown> {
     ['BATHYLOG_RATE_LIMIT_PER_KEY', 'writeRateLimit.perKey'],
     ['BATHYLOG_RATE_LIMIT_PER_ADDRESS', 'writeRateLimit.perAddress'],
     ['BATHYLOG_ALLOWED_ORIGINS', 'allowedOrigins', list],
+    ['BATHYLOG_FRAME_ANCESTORS', 'contentSecurityPolicy.frameAncestors', list],
+    ['BATHYLOG_CSP_EXTRA_ORIGINS', 'contentSecurityPolicy.extraOrigins', list],
     ['BATHYLOG_UPLOAD_LIMIT_MB', 'uploadLimitMb'],
     ['BATHYLOG_HEADERS_TIMEOUT_MS', 'http.headersTimeoutMs'],
     ['BATHYLOG_REQUEST_TIMEOUT_MS', 'http.requestTimeoutMs'],

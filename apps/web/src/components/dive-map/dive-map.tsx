@@ -5,6 +5,7 @@ import iconRetinaUrl from 'leaflet/dist/images/marker-icon-2x.png';
 import iconUrl from 'leaflet/dist/images/marker-icon.png';
 import shadowUrl from 'leaflet/dist/images/marker-shadow.png';
 import { boundingBoxOf, type TrackPoint } from '@bathylog/shared';
+import { escapeHtml, textElement } from '../../lib/html-text';
 import { useSettings } from '../../lib/settings';
 import { Graticule } from './graticule';
 import { loadOverlaySettings, tileLayerOf } from './offline-tile-layer';
@@ -143,12 +144,12 @@ export function DiveMap({
     const defaultBase = bases.find((b) => b.default) ?? bases[0];
     for (const b of bases) {
       const layer = tileLayerOf(b, 'tilePane');
-      control.addBaseLayer(layer, b.name);
+      control.addBaseLayer(layer, escapeHtml(b.name));
       if (b === defaultBase) layer.addTo(map);
     }
     void loadOverlaySettings(settings.overlayLayers).then((overlays) => {
       if (cancelled) return;
-      for (const o of overlays) control.addOverlay(tileLayerOf(o, 'overlayPane'), o.name);
+      for (const o of overlays) control.addOverlay(tileLayerOf(o, 'overlayPane'), escapeHtml(o.name));
     });
     L.control.scale({ position: 'bottomleft' }).addTo(map);
 
@@ -226,7 +227,8 @@ export function DiveMap({
         renderer: p.renderer,
         bubblingMouseEvents: false,
       });
-      if (m.title) circle.bindTooltip(m.title, { direction: 'top' });
+      // Leaflet reads a string as HTML: the title (an event's stored value) goes in as text.
+      if (m.title) circle.bindTooltip(textElement(m.title), { direction: 'top' });
       circle.on('click', () => onMarkerClickRef.current?.(m.id));
       p.markers.addLayer(circle);
       if (selected) circle.bringToFront();
@@ -244,10 +246,12 @@ export function DiveMap({
     }
     const at = L.latLng(pin.lat, pin.lon);
     if (!p.pin) {
-      p.pin = L.marker(at, { icon: pinIcon, alt: 'Position', zIndexOffset: 1000 }).bindPopup(pinPopup).addTo(p.map);
+      p.pin = L.marker(at, { icon: pinIcon, alt: 'Position', zIndexOffset: 1000 })
+        .bindPopup(textElement(pinPopup))
+        .addTo(p.map);
     } else {
       p.pin.setLatLng(at);
-      p.pin.setPopupContent(pinPopup);
+      p.pin.setPopupContent(textElement(pinPopup));
     }
     if (followPin && !p.map.getBounds().pad(-0.1).contains(at)) p.map.panTo(at, { animate: false });
   }, [pin, pinPopup, followPin, settings]);

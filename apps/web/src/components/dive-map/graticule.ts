@@ -1,4 +1,5 @@
 import L from 'leaflet';
+import { textElement } from '../../lib/html-text';
 
 /** Line spacings in degrees, coarse to fine; the finest one giving at least 3 lines is used. */
 const steps = [30, 20, 10, 5, 2, 1, 0.5, 0.25, 0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001, 0.0005];
@@ -81,7 +82,12 @@ export class Graticule extends L.LayerGroup {
         pane: this.paneName,
         interactive: false,
         keyboard: false,
-        icon: L.divIcon({ className: 'dive-map-graticule-label', html: text, iconSize: [0, 0], iconAnchor: [0, 0] }),
+        icon: L.divIcon({
+          className: 'dive-map-graticule-label',
+          html: textElement(text),
+          iconSize: [0, 0],
+          iconAnchor: [0, 0],
+        }),
       });
     // Latitude labels on the left edge below the zoom buttons; longitude labels along the top
     // between the zoom buttons and the layers control (the bottom holds scale and attribution).

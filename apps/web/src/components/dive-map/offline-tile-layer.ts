@@ -1,5 +1,6 @@
 import L from 'leaflet';
 import type { TileLayer as TileLayerSetting } from '@bathylog/shared';
+import { attributionHtml } from '../../lib/html-text';
 import { fetchOffPage } from './tile-protocol';
 
 /**
@@ -67,7 +68,8 @@ class OfflineWmsLayer extends L.TileLayer.WMS implements OfflineFirst {
 /** A base layer or overlay of the runtime settings (client-behaviour §4.2). */
 export function tileLayerOf(setting: TileLayerSetting, pane: string): L.TileLayer {
   const url = setting.url.trim();
-  const common = { attribution: setting.attribution, pane };
+  // Leaflet shows the attribution as HTML; an overlay list fetched from another server could say anything.
+  const common = { attribution: attributionHtml(setting.attribution ?? ''), pane };
   if (setting.wms) {
     return new OfflineWmsLayer(url, {
       ...common,
