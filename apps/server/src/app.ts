@@ -17,6 +17,7 @@ import { serverRoot } from './lib/paths.js';
 import { apiModules } from './modules/index.js';
 import { miscRoutes } from './modules/misc/misc.routes.js';
 import { filesRoutes } from './modules/files/files.routes.js';
+import { registerCrossSiteGuard } from './plugins/cross-site.js';
 import { registerAuth, renewedTokenHeader } from './plugins/auth.js';
 import { notFoundBody, registerHttpConventions } from './plugins/http.js';
 import { collectRoutes, type RouteEntry } from './plugins/route-table.js';
@@ -145,6 +146,7 @@ export async function buildApp(
   });
 
   registerHttpConventions(app, { bodyLimit });
+  registerCrossSiteGuard(app, ctx);
   await app.register(cors, {
     origin: true,
     // An OPTIONS request that is not a preflight is answered like one (204), not with cors's text 400.

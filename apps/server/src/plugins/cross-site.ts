@@ -1,0 +1,55 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
+import { AppError } from '../lib/app-error.js';
+import { isAllowedOrigin } from '../lib/origins.js';
+import { authenticatedByCookie } from './auth.js';
+
+const writeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Content types an HTML form or a "simple" cross-site fetch can send without asking first. */
+const simpleBodyTypes = ['application/x-www-form-urlencoded', 'text/plain'];
+
+export const crossSiteMessages = {
+  origin: 'Cross-site request refused: the session cookie is only accepted from the Bathylog client',
+  contentType:
+    'Cross-site request refused: send JSON (Content-Type: application/json) with the session cookie, or authenticate with an Authorization header',
+} as const;
+
+/**
+ * Why a write carrying the session cookie is refused, or null when it may go on. A browser sends
+ * the cookie with any request to this server, also one started by a page of another site (on
+ * another port of the same host the Lax cookie goes along too). So such a write must come from
+ * the server's own origin or a configured client origin (Origin; without one, Sec-Fetch-Site
+ * must say same-origin when the browser sends it), and must not have a body type that a plain
+ * HTML form can post. Callers with an Authorization header (scripts, Sealog clients) or a
+ * device key are not affected: a page of another site cannot make the browser add those.
+ */
+export function crossSiteRefusal(
+  request: Pick<FastifyRequest, 'method' | 'url' | 'query' | 'headers'>,
+  ctx: Pick<AppContext, 'config'>,
+): string | null {
+  if (!writeMethods.has(request.method) || !request.url.startsWith('/sealog-server/')) return null;
+  if (!authenticatedByCookie(request)) return null;
+  const { origin, host } = request.headers;
+  const fetchSite = request.headers['sec-fetch-site'];
+  if (origin !== undefined) {
+    if (!isAllowedOrigin(origin, host, ctx.config)) return crossSiteMessages.origin;
+  } else if (fetchSite !== undefined && fetchSite !== 'same-origin') {
+    return crossSiteMessages.origin;
+  }
+  const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (simpleBodyTypes.includes(type)) return crossSiteMessages.contentType;
+  return null;
+}
+
+/**
+ * Refuses cookie-authenticated writes from other sites (403) before anything else runs. Register
+ * before the routes.
+ */
+export function registerCrossSiteGuard(app: FastifyInstance, ctx: AppContext): void {
+  app.addHook('onRequest', (request, _reply, done) => {
+    const refusal = crossSiteRefusal(request, ctx);
+    if (refusal) done(new AppError('FORBIDDEN', refusal));
+    else done();
+  });
+}
