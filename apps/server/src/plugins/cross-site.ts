@@ -6,7 +6,10 @@ import { authenticatedByCookie } from './auth.js';
 
 const writeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** Content types an HTML form or a "simple" cross-site fetch can send without asking first. */
+/**
+ * Body types an HTML form or a "simple" cross-site fetch can POST without asking first (other
+ * methods always ask first). Multipart stays: the own pages upload files with it.
+ */
 const simpleBodyTypes = ['application/x-www-form-urlencoded', 'text/plain'];
 
 export const crossSiteMessages = {
@@ -38,7 +41,7 @@ export function crossSiteRefusal(
     return crossSiteMessages.origin;
   }
   const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  if (simpleBodyTypes.includes(type)) return crossSiteMessages.contentType;
+  if (request.method === 'POST' && simpleBodyTypes.includes(type)) return crossSiteMessages.contentType;
   return null;
 }
 
