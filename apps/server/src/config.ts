@@ -80,8 +80,9 @@ export const configSchema = z.strictObject({
     })
     .prefault({}),
   /**
-   * Origins (scheme://host[:port]) of the clients allowed to open the websocket with the session
-   * cookie (the original Sealog client). The server's own origin is always allowed.
+   * Origins (scheme://host[:port]) of the clients allowed to act with the session cookie: open the
+   * websocket with it (the original Sealog client) and write. The server's own origin is always
+   * allowed; Bearer callers need no entry.
    */
   allowedOrigins: z
     .array(z.string().regex(/^https?:\/\/[^/\s]+$/, 'must be an origin like https://host:port'))

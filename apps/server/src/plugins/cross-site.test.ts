@@ -160,6 +160,26 @@ describe.each(engines)('cross-site writes with the session cookie on %s', (engin
     expect(await userExists(user.username)).toBe(true);
   });
 
+  it('the GET that starts an external export is checked as a write', async () => {
+    const start = (headers: Record<string, string>) =>
+      t.app.inject({
+        method: 'GET',
+        url: '/sealog-server/api/v1/external_calls/export_cruise/5981f167212b348aed7fa9f5',
+        headers: { host, cookie: `token=${admin}`, ...headers },
+      });
+    const foreign: Array<Record<string, string>> = [
+      { 'sec-fetch-site': 'same-site' },
+      { origin: 'http://127.0.0.1:9999' },
+    ];
+    for (const headers of foreign) {
+      const res = await start(headers);
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toEqual(forbidden(crossSiteMessages.origin));
+    }
+    // The client's own fetch (same origin): past the check, to the route itself.
+    expect((await start({ 'sec-fetch-site': 'same-origin' })).statusCode).not.toBe(403);
+  });
+
   it('reads with the cookie from anywhere are not refused (they change nothing)', async () => {
     const res = await t.app.inject({
       method: 'GET',

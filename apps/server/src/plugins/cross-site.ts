@@ -7,6 +7,12 @@ import { authenticatedByCookie } from './auth.js';
 const writeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
+ * The one kind of GET that acts (Sealog's wire has it so): starting an external export command.
+ * It gets the same origin check as writes.
+ */
+const actingReads = '/sealog-server/api/v1/external_calls/';
+
+/**
  * Body types an HTML form or a "simple" cross-site fetch can POST without asking first (other
  * methods always ask first). Multipart stays: the own pages upload files with it.
  */
@@ -31,7 +37,8 @@ export function crossSiteRefusal(
   request: Pick<FastifyRequest, 'method' | 'url' | 'query' | 'headers'>,
   ctx: Pick<AppContext, 'config'>,
 ): string | null {
-  if (!writeMethods.has(request.method) || !request.url.startsWith('/sealog-server/')) return null;
+  const isWrite = writeMethods.has(request.method);
+  if (isWrite ? !request.url.startsWith('/sealog-server/') : !request.url.startsWith(actingReads)) return null;
   if (!authenticatedByCookie(request)) return null;
   const { origin, host } = request.headers;
   const fetchSite = request.headers['sec-fetch-site'];
@@ -52,7 +59,12 @@ export function crossSiteRefusal(
 export function registerCrossSiteGuard(app: FastifyInstance, ctx: AppContext): void {
   app.addHook('onRequest', (request, _reply, done) => {
     const refusal = crossSiteRefusal(request, ctx);
-    if (refusal) done(new AppError('FORBIDDEN', refusal));
-    else done();
+    if (!refusal) return done();
+    // Worth a line: a page of another site tried to act with a user's session.
+    request.log.warn(
+      { origin: request.headers.origin, fetchSite: request.headers['sec-fetch-site'], url: request.url },
+      'cross-site write with the session cookie refused',
+    );
+    done(new AppError('FORBIDDEN', refusal));
   });
 }
