@@ -1,4 +1,4 @@
-import { createUser, uniqueName } from './support/api';
+import { apiPrefix, createUser, uniqueName } from './support/api';
 import { loginViaUi } from './support/session';
 import { test, expect } from './support/fixtures';
 
@@ -53,12 +53,15 @@ test('update the full name and password; only filled fields are sent', async ({ 
   await expect(page.getByTestId('user-menu-title')).toHaveText(new RegExp(newName));
 });
 
-test('Show API Token reveals the session token with a warning for 10 seconds', async ({ page, adminApi }) => {
+test('Show API Token reveals an API token for scripts with a warning for 10 seconds', async ({
+  page,
+  adminApi,
+  request,
+}) => {
   const user = await createUser(adminApi);
   await page.clock.install();
   await loginViaUi(page, user.username, user.password);
   await page.goto('/profile');
-  const token = (await page.context().cookies()).find((c) => c.name === 'token')!.value;
 
   const show = page.getByRole('button', { name: 'Show API Token' });
   await expect(show).toBeEnabled();
@@ -67,7 +70,17 @@ test('Show API Token reveals the session token with a warning for 10 seconds', a
   await show.click();
   const shown = page.getByTestId('api-token');
   await expect(shown).toBeVisible();
-  await expect(shown.getByRole('textbox', { name: 'API Token' })).toHaveValue(token);
+  // The browser's session token stays in its HttpOnly cookie; the one shown is the user's API
+  // token (GET auth/profile/token), which a script sends in the Authorization header.
+  const box = shown.getByRole('textbox', { name: 'API Token' });
+  await expect(box).toHaveValue(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+  const token = await box.inputValue();
+  const session = (await page.context().cookies()).find((c) => c.name === 'token')!;
+  expect(session.httpOnly).toBe(true);
+  expect(token).not.toBe(session.value);
+  const profile = await request.get(`${apiPrefix}/auth/profile`, { headers: { Authorization: `Bearer ${token}` } });
+  expect(profile.status()).toBe(200);
+  expect(((await profile.json()) as { username: string }).username).toBe(user.username);
   await expect(shown).toContainText('Do not share it');
   await expect(show).toBeDisabled();
 

@@ -86,7 +86,7 @@ export function chunkGroups(): Plugin {
 }
 
 /**
- * The inline script that, when a session is stored (the `token` cookie of lib/session.ts), adds a
+ * The inline script that, when a session is stored (the readable `id` cookie of lib/session.ts), adds a
  * modulepreload link for the app chunk and its style sheet while the page is still being parsed,
  * so they cross the link beside the entry. The login screen (no session) fetches neither.
  */
@@ -96,7 +96,7 @@ export function sessionPreload(js: string, css: string[]): string {
     { rel: 'modulepreload', href: js, crossOrigin: '' },
   ];
   return (
-    `if(/(^|;\\s*)token=[^;]/.test(document.cookie))for(const l of ${JSON.stringify(links)})` +
+    `if(/(^|;\\s*)id=[^;]/.test(document.cookie))for(const l of ${JSON.stringify(links)})` +
     'document.head.appendChild(Object.assign(document.createElement("link"),l))'
   );
 }

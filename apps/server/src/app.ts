@@ -18,6 +18,7 @@ import { apiModules } from './modules/index.js';
 import { miscRoutes } from './modules/misc/misc.routes.js';
 import { filesRoutes } from './modules/files/files.routes.js';
 import { registerEventAccess } from './modules/access/event-access.js';
+import { registerCrossSiteGuard } from './plugins/cross-site.js';
 import { registerAuth, renewedTokenHeader } from './plugins/auth.js';
 import { notFoundBody, registerHttpConventions } from './plugins/http.js';
 import { collectRoutes, type RouteEntry } from './plugins/route-table.js';
@@ -159,6 +160,7 @@ export async function buildApp(
   const webDir = config.webDir ?? defaultWebDir();
   const hasWeb = existsSync(path.join(webDir, 'index.html'));
   registerSecurityHeaders(app, { config, webDir: hasWeb ? webDir : null });
+  registerCrossSiteGuard(app, ctx);
   await app.register(cors, {
     origin: true,
     // An OPTIONS request that is not a preflight is answered like one (204), not with cors's text 400.

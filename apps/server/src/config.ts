@@ -69,6 +69,11 @@ export const configSchema = z.strictObject({
       lifetimeSeconds: int(60).default(7 * 24 * 60 * 60),
       /** A session token older than this is replaced by a fresh one on the next request. */
       renewAfterSeconds: int(0).default(60 * 60),
+      /**
+       * The client is embedded in frames of other sites (login-with-token): over https the session
+       * cookie is then SameSite=None, else Lax.
+       */
+      embedded: bool.default(false),
     })
     .prefault({}),
   /** Write requests (POST, PUT, PATCH, DELETE) per minute; 0 = no limit. */
@@ -79,8 +84,9 @@ export const configSchema = z.strictObject({
     })
     .prefault({}),
   /**
-   * Origins (scheme://host[:port]) of the clients allowed to open the websocket with the session
-   * cookie (the original Sealog client). The server's own origin is always allowed.
+   * Origins (scheme://host[:port]) of the clients allowed to act with the session cookie: open the
+   * websocket with it (the original Sealog client) and write. The server's own origin is always
+   * allowed; Bearer callers need no entry.
    */
   allowedOrigins: z
     .array(z.string().regex(/^https?:\/\/[^/\s]+$/, 'must be an origin like https://host:port'))
@@ -207,6 +213,7 @@ function fromEnv(env: Env): Record<string, unknown> {
     ['MAIL_NOTIFY', 'smtp.notify', list],
     ['BATHYLOG_SESSION_LIFETIME', 'sessions.lifetimeSeconds'],
     ['BATHYLOG_SESSION_RENEW_AFTER', 'sessions.renewAfterSeconds'],
+    ['BATHYLOG_SESSION_EMBEDDED', 'sessions.embedded'],
     ['BATHYLOG_RATE_LIMIT_PER_KEY', 'writeRateLimit.perKey'],
     ['BATHYLOG_RATE_LIMIT_PER_ADDRESS', 'writeRateLimit.perAddress'],
     ['BATHYLOG_ALLOWED_ORIGINS', 'allowedOrigins', list],

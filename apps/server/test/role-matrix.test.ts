@@ -864,6 +864,11 @@ const rows: Row[] = [
     request: () => ({ method: 'POST', url: `${api}/auth/login`, body: { username: 'admin', password: 'demo' } }),
   },
   {
+    name: 'POST /auth/logout (clears the browser session cookies)',
+    expect: publicRoute(204),
+    request: () => ({ method: 'POST', url: `${api}/auth/logout` }),
+  },
+  {
     name: 'POST /auth/register',
     expect: publicRoute(201),
     request: (fx) => {

@@ -4,6 +4,7 @@ import { AppError, diskFullError } from '../lib/app-error.js';
 import { RateLimiter } from '../lib/rate-limiter.js';
 import { nowSeconds, verifiedTokenIfKnown, verifyToken, type TokenClaims, type VerifyFailure } from '../lib/jwt.js';
 import type { AppContext } from '../context.js';
+import { renewSessionCookie } from '../modules/auth/session-cookie.js';
 import { issueSession } from '../modules/auth/tokens.js';
 import { hashDeviceKey, isDeviceKeyShaped } from '../modules/device-keys/device-key-format.js';
 import { DeviceKeysRepository, type DeviceKeyRecord } from '../modules/device-keys/device-keys.repository.js';
@@ -22,7 +23,7 @@ export interface AuthContext {
   isAdmin: boolean;
   /** Set when the caller used a device key. */
   key: DeviceKeyRecord | null;
-  /** A fresh browser session for the caller, sent back in the `x-bathylog-token` header. */
+  /** A fresh browser session for the caller: in its cookie, or the `x-bathylog-token` header. */
   renewedToken?: string;
   /** The route called (`PATCH /sealog-server/api/v1/events/:id`), for the audit trail. */
   route?: string;
@@ -73,6 +74,16 @@ export function tokenFromRequest(request: Pick<FastifyRequest, 'query' | 'header
   const header = request.headers.authorization;
   if (header) return header.replace(/bearer/gi, '').replace(/\s+/g, '');
   return tokenFromCookie(request.headers.cookie);
+}
+
+/**
+ * Whether the request would be authenticated by the browser's session cookie: it carries the
+ * cookie and neither `?token=` nor an Authorization header, which take precedence over it.
+ */
+export function authenticatedByCookie(request: Pick<FastifyRequest, 'query' | 'headers'>): boolean {
+  if (request.headers.authorization) return false;
+  if (typeof (request.query as Record<string, unknown> | undefined)?.token === 'string') return false;
+  return tokenFromCookie(request.headers.cookie) !== undefined;
 }
 
 const lastLoginEveryMs = 60_000;
@@ -308,7 +319,12 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext): void {
     else route.onRequest = route.onRequest ? [route.onRequest, hook] : [hook];
   });
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (request.auth?.renewedToken) reply.header(renewedTokenHeader, request.auth.renewedToken);
+    const renewed = request.auth?.renewedToken;
+    if (renewed) {
+      // A browser's cookie session is renewed in its cookie: the token never reaches page script.
+      if (authenticatedByCookie(request)) renewSessionCookie(request, reply, ctx.config, renewed);
+      else reply.header(renewedTokenHeader, renewed);
+    }
     done(null, payload);
   });
 }

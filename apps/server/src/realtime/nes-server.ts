@@ -20,6 +20,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context.js';
 import { AppError } from '../lib/app-error.js';
 import { authenticateToken, tokenFromCookie, type AuthContext } from '../plugins/auth.js';
+import { isAllowedOrigin } from '../lib/origins.js';
 import {
   channelForPath,
   channelRules,
@@ -172,18 +173,11 @@ export class NesServer {
     this.wss.handleUpgrade(req, socket, head, (ws) => this.add(ws, req, cookieToken));
   }
 
-  /** The server's own origin (as the request addressed it, or its public URL) and the configured ones. */
   private isAllowedOrigin(origin: string, host: string | undefined): boolean {
-    if (host && (origin === `http://${host}` || origin === `https://${host}`)) return true;
-    const publicUrl = this.ctx.config.publicUrl;
-    if (publicUrl) {
-      try {
-        if (new URL(publicUrl).origin === origin) return true;
-      } catch {
-        // An unparsable public URL allows nothing.
-      }
-    }
-    return this.opts.allowedOrigins.includes(origin);
+    return isAllowedOrigin(origin, host, {
+      publicUrl: this.ctx.config.publicUrl,
+      allowedOrigins: this.opts.allowedOrigins,
+    });
   }
 
   private add(ws: WebSocket, req: IncomingMessage, cookieToken: string | undefined): void {

@@ -168,6 +168,32 @@ describe('web realtime client against the server', () => {
     expect(seen.at(-1)).toMatchObject({ custom_var_value: value });
   });
 
+  it("a cookie session ('' for the token) says hello without auth: the upgrade's HttpOnly cookie authenticates", async () => {
+    let cookie = users.tokens.disabled!;
+    const browserSocket = (url: string) =>
+      new WebSocket(url, {
+        headers: { origin: `http://127.0.0.1:${relay.port}`, cookie: `token=${encodeURIComponent(cookie)}; id=x` },
+      }) as unknown as WebSocketLike;
+    const c = client(() => '', { createSocket: browserSocket });
+    const got = waitFor<unknown>((resolve) => c.subscribe('updateCustomVars', resolve));
+    c.connect();
+    await stateReached(c, 'unauthorized');
+    // A new session (another login): the client connects again, and the upgrade carries the new cookie.
+    cookie = admin;
+    c.reauthenticate();
+    await stateReached(c, 'open');
+    const value = await flipAsnap();
+    expect(await got).toMatchObject({ custom_var_value: value });
+  });
+
+  it('without a session (null) it does not connect', async () => {
+    const c = client(() => null);
+    const before = relay.connections;
+    c.connect();
+    await stateReached(c, 'unauthorized');
+    expect(relay.connections).toBe(before);
+  });
+
   it('stops reconnecting when the token is refused, and connects again once a valid token is given', async () => {
     let token: string | null = users.tokens.disabled!;
     const c = client(() => token);

@@ -5,7 +5,7 @@ import { api } from './client';
 /** Auth routes (seed 000 §7, reference §5.1). Login/register/forgot/reset are public calls. */
 export const authKeys = {
   all: ['auth'] as const,
-  profile: (token: string | null) => [...authKeys.all, 'profile', token] as const,
+  profile: (sessionKey: string | null) => [...authKeys.all, 'profile', sessionKey] as const,
 };
 
 export type Profile = User;
@@ -26,6 +26,11 @@ export async function login(input: LoginInput): Promise<LoginResponse> {
     import('@bathylog/shared/schemas/auth'),
   ]);
   return loginResponseSchema.parse(raw);
+}
+
+/** Ends the browser session: the server clears its HttpOnly cookie. */
+export async function logout(): Promise<void> {
+  await api.post('auth/logout', undefined, { auth: false });
 }
 
 export async function register(input: Register): Promise<void> {
@@ -64,21 +69,21 @@ export async function getProfileToken(): Promise<string> {
 }
 
 /** The profile query, shared by useProfileQuery and the first screen's prefetch (app/first-screen.ts). */
-export function profileQuery(token: string | null) {
+export function profileQuery(sessionKey: string | null) {
   return queryOptions({
-    queryKey: authKeys.profile(token),
+    queryKey: authKeys.profile(sessionKey),
     queryFn: ({ signal }) => getProfile(signal),
     staleTime: 60_000,
     retry: false,
   });
 }
 
-export function useProfileQuery(token: string | null) {
+export function useProfileQuery(sessionKey: string | null) {
   return useQuery({
-    ...profileQuery(token),
-    enabled: !!token,
-    // A renewed token (same user) keeps showing the profile while it is read again; a login as
-    // someone else clears the cache first (lib/auth.tsx), so nothing of another user shows.
+    ...profileQuery(sessionKey),
+    enabled: !!sessionKey,
+    // A new login keeps showing the profile while it is read again; a login as someone else
+    // clears the cache first (lib/auth.tsx), so nothing of another user shows.
     placeholderData: keepPreviousData,
   });
 }

@@ -1,13 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '@bathylog/shared';
-import {
-  clearSession,
-  currentToken,
-  onSessionEnded,
-  onTokenReplaced,
-  takeSessionEndMessage,
-  writeSession,
-} from '../lib/session';
+import { adoptSession, clearSession, currentToken, onSessionEnded, takeSessionEndMessage } from '../lib/session';
 import { api, ApiError, errorMessage, isApiError, toQueryString } from './client';
 
 describe('toQueryString (Sealog query conventions)', () => {
@@ -39,25 +32,37 @@ describe('session renewal and end (issue 11)', () => {
     clearSession();
   });
 
-  it('swaps in a renewed token from the response header without the caller noticing', async () => {
-    writeSession({ token: 'old.token.value', id: 'u1' });
-    const replaced: string[] = [];
-    const off = onTokenReplaced((t) => replaced.push(t));
+  it('a cookie session keeps no token in page script and sends none: the HttpOnly cookie goes along', async () => {
+    // What the server's login answer leaves readable: the id cookie (the token cookie is HttpOnly).
+    document.cookie = 'id=u1; path=/';
+    expect(adoptSession({ token: 'session.token.value', id: 'u1' })).toEqual({ id: 'u1' });
+    expect(currentToken()).toBeNull();
+    const fetchMock = vi.fn(async () => jsonResponse(200, { status: 'valid' }));
+    vi.stubGlobal('fetch', fetchMock);
+    await api.get('auth/validate');
+    const [, init] = (fetchMock.mock.calls as unknown as Array<[string, RequestInit]>)[0]!;
+    expect((init.headers as Record<string, string>).Authorization).toBeUndefined();
+    expect(init.credentials).toBe('same-origin');
+    expect(document.cookie).not.toContain('session.token.value');
+    expect(JSON.stringify({ ...localStorage, ...sessionStorage })).not.toContain('session.token.value');
+  });
+
+  it('where the browser refused the cookies, the session stays in memory and swaps in a renewed token', async () => {
+    adoptSession({ token: 'old.token.value', id: 'u1' });
     const fetchMock = vi.fn(async () =>
       jsonResponse(200, { status: 'valid' }, { 'x-bathylog-token': 'new.token.value' }),
     );
     vi.stubGlobal('fetch', fetchMock);
     expect(await api.get('auth/validate')).toEqual({ status: 'valid' });
     expect(currentToken()).toBe('new.token.value');
-    expect(replaced).toEqual(['new.token.value']);
     await api.get('auth/validate');
     const calls = fetchMock.mock.calls as unknown as Array<[string, RequestInit]>;
+    expect((calls[0]![1].headers as Record<string, string>).Authorization).toBe('Bearer old.token.value');
     expect((calls[1]![1].headers as Record<string, string>).Authorization).toBe('Bearer new.token.value');
-    off();
   });
 
   it('an expired session reports its message once, for the login screen', async () => {
-    writeSession({ token: 'a.b.c', id: 'u1' });
+    document.cookie = 'id=u1; path=/';
     const ended: string[] = [];
     const off = onSessionEnded((m) => ended.push(m));
     vi.stubGlobal(

@@ -22,13 +22,14 @@ export const earlyGets: { all: string[]; byPath: Record<string, string[]> } = {
 export const earlyGetsGlobal = '__bathylogEarlyGets';
 
 /**
- * The inline script: with a `token` cookie (lib/session.ts), a fetch for each early URL of this
- * page, with the headers request() sends.
+ * The inline script: with a stored session (the readable `id` cookie beside the HttpOnly session
+ * cookie, lib/session.ts), a fetch for each early URL of this page, with the headers request()
+ * sends; the session cookie goes along.
  */
 export function earlyGetsScript(): string {
   return (
-    `(()=>{const m=/(?:^|;\\s*)token=([^;]+)/.exec(document.cookie);if(!m)return;` +
-    `const g=${JSON.stringify(earlyGets)},h={Accept:"application/json",Authorization:"Bearer "+decodeURIComponent(m[1])},` +
+    `(()=>{if(!/(?:^|;\\s*)id=[^;]/.test(document.cookie))return;` +
+    `const g=${JSON.stringify(earlyGets)},h={Accept:"application/json"},` +
     `s=window.${earlyGetsGlobal}={};` +
     `for(const u of g.all.concat(g.byPath[location.pathname]||[]))` +
     `s[u]=fetch(u,{headers:h,credentials:"same-origin"}).catch(()=>null)})()`

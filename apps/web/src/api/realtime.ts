@@ -35,7 +35,11 @@ export type WebSocketFactory = (url: string) => WebSocketLike;
 export interface RealtimeClientOptions {
   /** Default: `ws(s)://<page host>/ws`. */
   url?: string;
-  /** Read for every hello and reauth. */
+  /**
+   * Read for every hello and reauth: null without a session; '' when the session cookie of the
+   * upgrade request authenticates (the hello then carries no auth, and a new session connects
+   * again so that the upgrade carries the new cookie).
+   */
   getToken: () => string | null;
   createSocket?: WebSocketFactory;
   /** Reconnect after a dropped link (default true). */
@@ -257,7 +261,7 @@ export class RealtimeClient {
   private open(): void {
     if (this.stopped) return;
     const token = this.opts.getToken();
-    if (!token) {
+    if (token === null) {
       // Nothing to authenticate with: wait for reauthenticate() after a login.
       this.setState('unauthorized');
       return;
@@ -288,7 +292,12 @@ export class RealtimeClient {
     const token = this.opts.getToken();
     const subs = [...this.handlers.keys()];
     this.call(
-      { type: 'hello', version: nesProtocolVersion, auth: authOf(token ?? ''), ...(subs.length ? { subs } : {}) },
+      {
+        type: 'hello',
+        version: nesProtocolVersion,
+        ...(token ? { auth: authOf(token) } : {}),
+        ...(subs.length ? { subs } : {}),
+      },
       ws,
     ).then(
       (reply) => this.opened(reply, subs),

@@ -11,7 +11,7 @@ import {
 import { useQueryClient, type QueryKey } from '@tanstack/react-query';
 import type { WsChannel, WsCustomVar, WsPayloads } from '@bathylog/shared';
 import { useAuth } from '../lib/auth';
-import { currentToken } from '../lib/session';
+import { helloToken } from '../lib/session';
 import { customVarKeys, mergeCustomVar, statusVarNames, type CustomVar } from './custom-vars';
 import type { RealtimeClient, RealtimeState } from './realtime';
 
@@ -24,22 +24,20 @@ const RealtimeContext = createContext<RealtimeClient | null>(null);
  * missed.
  */
 export function RealtimeProvider({ children }: { children: ReactNode }) {
-  const { token } = useAuth();
+  const { sessionKey } = useAuth();
   const queryClient = useQueryClient();
-  const tokenRef = useRef(token);
-  tokenRef.current = token;
   const [client, setClient] = useState<RealtimeClient | null>(null);
 
   useEffect(() => {
-    if (!token || client) return;
+    if (!sessionKey || client) return;
     let live = true;
     void import('./realtime').then(({ RealtimeClient }) => {
-      if (live) setClient(new RealtimeClient({ getToken: () => tokenRef.current ?? currentToken() }));
+      if (live) setClient(new RealtimeClient({ getToken: helloToken }));
     });
     return () => {
       live = false;
     };
-  }, [token, client]);
+  }, [sessionKey, client]);
 
   useEffect(() => {
     if (!client) return;
@@ -53,18 +51,18 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
     };
   }, [client, queryClient]);
 
-  // The client reads the token for each hello; a later change (another login) re-authenticates.
-  const helloToken = useRef<string | null>(null);
+  // The client reads its credentials for each hello; a new session (another login) re-authenticates.
+  const helloSession = useRef<string | null>(null);
   useEffect(() => {
     if (!client) return;
-    if (helloToken.current === null) {
-      helloToken.current = token;
+    if (helloSession.current === null) {
+      helloSession.current = sessionKey;
       return;
     }
-    if (helloToken.current === token) return;
-    helloToken.current = token;
+    if (helloSession.current === sessionKey) return;
+    helloSession.current = sessionKey;
     client.reauthenticate();
-  }, [client, token]);
+  }, [client, sessionKey]);
 
   return <RealtimeContext.Provider value={client}>{children}</RealtimeContext.Provider>;
 }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { eventTemplateKeys } from '../api/event-templates';
 import { earlyGets, earlyGetsGlobal, earlyGetsScript } from '../api/early-gets';
-import { clearSession, writeSession } from '../lib/session';
+import { clearSession } from '../lib/session';
 import { createQueryClient } from './app';
 import { loadHomeRoute, startFirstScreen } from './first-screen';
 import { loadFooterStatus } from './layout/footer';
@@ -31,6 +31,11 @@ function stubFetch(templates: unknown[]) {
   return { fetchMock, urls };
 }
 
+/** A stored session as the server's login leaves it readable: the id cookie (the token is HttpOnly). */
+function storeSession() {
+  document.cookie = 'id=u1; path=/';
+}
+
 /** Runs index.html's inline script, as the browser does while parsing the page. */
 function runInlineScript(pathname: string) {
   window.history.replaceState(null, '', pathname);
@@ -44,17 +49,18 @@ afterEach(() => {
 });
 
 describe("index.html's early GETs (issue 13: a 600 ms link)", () => {
-  it('with a stored session on the console, sends the profile and templates GETs with the bearer token', () => {
-    writeSession({ token: 'a.stored.token', id: 'u1' });
+  it('with a stored session on the console, sends the profile and templates GETs with the session cookie', () => {
+    storeSession();
     const { fetchMock, urls } = stubFetch([template]);
     runInlineScript('/');
     expect(urls()).toEqual([...earlyGets.all, ...earlyGets.byPath['/']!]);
-    const headers = fetchMock.mock.calls[0]![1]!.headers as Record<string, string>;
-    expect(headers.Authorization).toBe('Bearer a.stored.token');
+    const init = fetchMock.mock.calls[0]![1]!;
+    expect((init.headers as Record<string, string>).Authorization).toBeUndefined();
+    expect(init.credentials).toBe('same-origin');
   });
 
   it('on another screen, sends the profile only; without a session, nothing', () => {
-    writeSession({ token: 'a.stored.token', id: 'u1' });
+    storeSession();
     const { fetchMock, urls } = stubFetch([]);
     runInlineScript('/cruise_menu');
     expect(urls()).toEqual(earlyGets.all);
@@ -65,7 +71,7 @@ describe("index.html's early GETs (issue 13: a 600 ms link)", () => {
   });
 
   it('the first screen takes those answers (checked) instead of asking again; a later GET asks the server', async () => {
-    writeSession({ token: 'a.stored.token', id: 'u1' });
+    storeSession();
     const { urls } = stubFetch([template]);
     runInlineScript('/');
     const queryClient = createQueryClient();

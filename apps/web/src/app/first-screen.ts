@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { profileQuery } from '../api/auth';
-import { currentToken } from '../lib/session';
+import { readSession, sessionKeyOf } from '../lib/session';
 import { loadFooterStatus } from './layout/footer';
 import { loadHeaderMenus } from './layout/header';
 
@@ -16,9 +16,9 @@ export const loadHomeRoute = () => import('./routes/home');
  * of it.
  */
 export function startFirstScreen(queryClient: QueryClient, pathname: string): void {
-  const token = currentToken();
-  if (!token) return;
-  void queryClient.prefetchQuery(profileQuery(token));
+  const session = readSession();
+  if (!session) return;
+  void queryClient.prefetchQuery(profileQuery(sessionKeyOf(session)));
   void loadHeaderMenus();
   void loadFooterStatus();
   if (pathname !== '/') return;

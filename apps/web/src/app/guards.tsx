@@ -10,18 +10,18 @@ import { useAuth } from '../lib/auth';
  * not log out: at sea the link drops and the logging console must keep its session.
  */
 export function RequireAuth() {
-  const { isAuthenticated, token, logout } = useAuth();
+  const { isAuthenticated, sessionKey, logout } = useAuth();
   const { pathname } = useLocation();
 
   useEffect(() => {
-    if (!token) return;
+    if (!sessionKey) return;
     const controller = new AbortController();
     validateToken(controller.signal).catch((err: unknown) => {
       // An expired or revoked session already logged out with its message (api/client.ts).
       if (isApiError(err) && (err.statusCode === 401 || err.statusCode === 403)) logout();
     });
     return () => controller.abort();
-  }, [pathname, token, logout]);
+  }, [pathname, sessionKey, logout]);
 
   if (!isAuthenticated) return <Navigate to="/login" replace />;
   return <Outlet />;

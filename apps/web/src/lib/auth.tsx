@@ -1,20 +1,17 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Role } from '@bathylog/shared';
-import { login as loginCall, useProfileQuery, type LoginInput, type Profile } from '../api/auth';
-import {
-  clearSession,
-  onSessionEnded,
-  onTokenReplaced,
-  readSession,
-  writeSession,
-  type StoredSession,
-} from './session';
+import { login as loginCall, logout as logoutCall, useProfileQuery, type LoginInput, type Profile } from '../api/auth';
+import { adoptSession, clearSession, onSessionEnded, readSession, sessionKeyOf, type StoredSession } from './session';
 
 export interface Auth {
-  /** A stored token counts as authenticated before any call returns (client-behaviour §2.5). */
+  /** A stored session counts as authenticated before any call returns (client-behaviour §2.5). */
   isAuthenticated: boolean;
-  token: string | null;
+  /**
+   * Changes with each login (not with a renewal), so what belongs to a session (the websocket's
+   * user, the profile) follows a new one. Not a secret: the token itself stays in its cookie.
+   */
+  sessionKey: string | null;
   userId: string | null;
   /** From GET auth/profile; null until it arrives. */
   profile: Profile | null;
@@ -31,58 +28,58 @@ export interface Auth {
 
 const AuthContext = createContext<Auth | null>(null);
 
+/** The last logout call (POST auth/logout), which a login waits for. */
+let pendingLogout: Promise<void> = Promise.resolve();
+
 export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const [session, setSession] = useState<StoredSession | null>(() => readSession());
-  const token = session?.token ?? null;
-  const profileQuery = useProfileQuery(token);
+  const [logins, setLogins] = useState(0);
+  const sessionKey = session ? sessionKeyOf(session, logins) : null;
+  const profileQuery = useProfileQuery(sessionKey);
   const profile = profileQuery.data ?? null;
 
   const login = useCallback(
     async (input: LoginInput) => {
+      // A logout still on its way would clear the cookies of this new session.
+      await pendingLogout;
       const res = await loginCall(input);
-      writeSession({ token: res.token, id: res.id });
       // Nothing cached under the previous user may leak into the new session.
       queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'client_settings' });
-      setSession({ token: res.token, id: res.id });
+      setLogins((n) => n + 1);
+      setSession(adoptSession(res));
     },
     [queryClient],
   );
 
   const logout = useCallback(() => {
     clearSession();
+    // The server clears the HttpOnly session cookie; offline, it stays until the session expires,
+    // but without the `id` cookie this client no longer uses it.
+    pendingLogout = logoutCall().catch(() => undefined);
     setSession(null);
     queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'client_settings' });
   }, [queryClient]);
 
-  // A renewed token replaces the old one without the user noticing; an expired or revoked
-  // session logs out (the login screen shows why). The offline console keeps its queue.
-  useEffect(() => {
-    const offRenew = onTokenReplaced((renewed) =>
-      setSession((current) => (current ? { ...current, token: renewed } : current)),
-    );
-    const offEnded = onSessionEnded(() => logout());
-    return () => {
-      offRenew();
-      offEnded();
-    };
-  }, [logout]);
+  // An expired or revoked session logs out (the login screen shows why). The offline console
+  // keeps its queue.
+  useEffect(() => onSessionEnded(() => logout()), [logout]);
 
   const value = useMemo<Auth>(() => {
     const roles = profile?.roles ?? [];
     return {
-      isAuthenticated: !!token,
-      token,
+      isAuthenticated: !!session,
+      sessionKey,
       userId: session?.id ?? null,
       profile,
-      profileLoading: !!token && !profile,
+      profileLoading: !!session && !profile,
       roles,
       hasRole: (...wanted: Role[]) => wanted.some((r) => roles.includes(r)),
       isGuest: profile?.fullname === 'Guest',
       login,
       logout,
     };
-  }, [token, session?.id, profile, login, logout]);
+  }, [session, sessionKey, profile, login, logout]);
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

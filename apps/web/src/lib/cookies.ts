@@ -1,4 +1,4 @@
-/** Minimal cookie helpers for the session cookies (token, id, category). */
+/** Minimal cookie helpers for the readable cookies (the session marker `id`, category); the session token is HttpOnly. */
 
 export interface CookieOptions {
   path?: string;

@@ -1,62 +1,72 @@
-import { getCookie, removeCookie, setCookie } from './cookies';
+import { getCookie, removeCookie } from './cookies';
 
 /**
- * The session lives in two cookies, `token` and `id` (seed 000 §3-4, client-behaviour §2.5), so a
- * reload keeps the user logged in and the server can also read the token from the cookie.
+ * The session (docs/security.md, "Browser session"): the server keeps its token in an HttpOnly
+ * cookie that page script cannot read, and sets the readable `id` cookie beside it; a stored
+ * session is one with an `id` cookie. Requests go with the cookie (same origin); the token is
+ * never kept here, except in the case below.
  */
 export interface StoredSession {
-  token: string;
   id: string;
+  /** Only where the browser refused the server's cookies (see `adoptSession`). */
+  token?: string;
 }
 
 /**
- * Kept in memory too: where the browser refuses the cookie (an embedding frame of another site
- * over plain http), the session still lasts for the page's lifetime.
+ * Where the browser refuses the server's cookies (an embedding frame of another site over plain
+ * http, whose cookies a browser drops), the session lasts for the page's lifetime in memory and
+ * calls carry its token as a Bearer header.
  */
 let memory: StoredSession | null = null;
 
 export function readSession(): StoredSession | null {
-  const token = getCookie('token');
-  if (!token) return memory;
-  return { token, id: getCookie('id') ?? '' };
+  const id = getCookie('id');
+  if (id) return { id };
+  return memory;
 }
 
-export function writeSession(session: StoredSession): void {
-  memory = session;
-  setCookie('token', session.token);
-  setCookie('id', session.id);
+/** After a login: the cookies the server set with its answer, or the token in memory without them. */
+export function adoptSession(login: { token: string; id: string }): StoredSession {
+  if (getCookie('id') === login.id) {
+    memory = null;
+    return { id: login.id };
+  }
+  memory = { id: login.id, token: login.token };
+  return memory;
 }
 
+/** Forgets the session here; the server clears its HttpOnly cookie (POST auth/logout). */
 export function clearSession(): void {
   memory = null;
-  removeCookie('token');
   removeCookie('id');
 }
 
-/** The bearer token for API calls, read for each call. */
+/** The bearer token for API calls: only for a session kept in memory; cookie sessions send none. */
 export function currentToken(): string | null {
-  return getCookie('token') ?? memory?.token ?? null;
+  return getCookie('id') ? null : (memory?.token ?? null);
+}
+
+/** For the websocket: null without a session, '' when the session cookie authenticates it. */
+export function helloToken(): string | null {
+  if (!readSession()) return null;
+  return currentToken() ?? '';
+}
+
+/** Identifies a session in the client's caches: the user and the how-many-th login of this page. */
+export function sessionKeyOf(session: StoredSession, login = 0): string {
+  return `${session.id}:${login}`;
 }
 
 type Listener<T> = (value: T) => void;
-const tokenListeners = new Set<Listener<string>>();
 const endedListeners = new Set<Listener<string>>();
 let endMessage = '';
 
 /**
- * The server renewed the session (issue 11: a fresh token in the `x-bathylog-token` header): the
- * new token replaces the stored one silently, and listeners (auth state, websocket) follow.
+ * The server renewed a session kept in memory (a fresh token in the `x-bathylog-token` header; a
+ * cookie session is renewed in its cookie).
  */
 export function replaceToken(token: string): void {
-  const session = readSession();
-  if (!session || session.token === token) return;
-  writeSession({ ...session, token });
-  for (const listener of tokenListeners) listener(token);
-}
-
-export function onTokenReplaced(listener: Listener<string>): () => void {
-  tokenListeners.add(listener);
-  return () => tokenListeners.delete(listener);
+  if (memory && !getCookie('id')) memory = { ...memory, token };
 }
 
 /** The server ended the session (expired or revoked): the message is shown on the login screen. */

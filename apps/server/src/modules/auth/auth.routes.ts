@@ -11,6 +11,7 @@ import { caller } from '../../plugins/auth.js';
 import type { ApiInstance } from '../../plugins/types.js';
 import { UsersService } from '../users/users.service.js';
 import { AuthService } from './auth.service.js';
+import { clearSessionCookies, setSessionCookies } from './session-cookie.js';
 
 export function authRoutes(app: ApiInstance, ctx: AppContext): void {
   const service = new AuthService(ctx);
@@ -25,9 +26,20 @@ export function authRoutes(app: ApiInstance, ctx: AppContext): void {
     return reply.code(201).send({ acknowledged: true, insertedId });
   });
 
-  app.post('/auth/login', { schema: { body: loginSchema, tags } }, (req) =>
-    service.login(req.body, req.ip, routeOf(req)),
-  );
+  // The token is in the body as in Sealog (scripts read it there); a browser keeps it only in the
+  // HttpOnly cookie set here.
+  app.post('/auth/login', { schema: { body: loginSchema, tags } }, async (req, reply) => {
+    const session = await service.login(req.body, req.ip, routeOf(req));
+    setSessionCookies(req, reply, ctx.config, session);
+    return session;
+  });
+
+  // Ends the browser session: the cookies go. Tokens held elsewhere stay valid (sign out everywhere
+  // ends those).
+  app.post('/auth/logout', { schema: { tags } }, async (req, reply) => {
+    clearSessionCookies(req, reply, ctx.config);
+    return reply.code(204).send();
+  });
 
   app.get('/auth/validate', { config: { auth: true }, schema: { tags } }, async () => ({ status: 'valid' }));
 

@@ -4,7 +4,7 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { profileFormSchema, profileUpdateBody, type ProfileForm } from '@bathylog/shared/rules/auth-forms';
-import { authKeys, updateProfile, type Profile } from '../../api/auth';
+import { authKeys, getProfileToken, updateProfile, type Profile } from '../../api/auth';
 import { errorMessage } from '../../api/client';
 import { ErrorAlert, SuccessAlert } from '../../components/alerts';
 import { LoadingText, statusTexts } from '../../components/status-text';
@@ -24,21 +24,40 @@ function formValues(profile: Profile): ProfileForm {
   };
 }
 
-/** Reveals the session token for 10 seconds with a warning not to share it. */
-function ApiToken({ token }: { token: string | null }) {
-  const [shown, setShown] = useState(false);
+/**
+ * Reveals an API token for scripts (GET auth/profile/token: the Sealog token, without expiry) for
+ * 10 seconds with a warning not to share it. The browser's own session token stays in its
+ * HttpOnly cookie.
+ */
+function ApiToken() {
+  const [token, setToken] = useState<string | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState('');
   useEffect(() => {
-    if (!shown) return;
-    const timer = setTimeout(() => setShown(false), tokenDisplayMs);
+    if (!token) return;
+    const timer = setTimeout(() => setToken(null), tokenDisplayMs);
     return () => clearTimeout(timer);
-  }, [shown]);
+  }, [token]);
+
+  const show = async () => {
+    setError('');
+    setLoading(true);
+    try {
+      setToken(await getProfileToken());
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setLoading(false);
+    }
+  };
 
   return (
     <div className="mt-3">
-      <Button variant="outline-primary" size="sm" onClick={() => setShown(true)} disabled={shown || !token}>
+      <ErrorAlert message={error} onClose={() => setError('')} />
+      <Button variant="outline-primary" size="sm" onClick={() => void show()} disabled={loading || !!token}>
         Show API Token
       </Button>
-      {shown && token && (
+      {token && (
         <div className="mt-2" data-testid="api-token">
           <Alert variant="warning" className="py-2 small mb-2">
             <strong>Warning:</strong> this token gives full access to your account. Do not share it with anyone.
@@ -92,7 +111,7 @@ export function ProfileScreen() {
     try {
       await update.mutateAsync(profileUpdateBody(values));
       // Show what is stored now (a blank username was not sent, so it comes back).
-      const fresh = queryClient.getQueryData<Profile>(authKeys.profile(auth.token));
+      const fresh = queryClient.getQueryData<Profile>(authKeys.profile(auth.sessionKey));
       if (fresh) reset(formValues(fresh));
       setMessage('User updated');
     } catch (err) {
@@ -164,7 +183,7 @@ export function ProfileScreen() {
                 </Button>
               </div>
             </Form>
-            <ApiToken token={auth.token} />
+            <ApiToken />
           </Card.Body>
         </Card>
       </Col>

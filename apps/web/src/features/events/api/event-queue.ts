@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useSyncExternalStore } from 'react';
 import { messages, newObjectId, type EventOption, type LogEvent } from '@bathylog/shared';
 import { isApiError } from '../../../api/client';
-import { currentToken } from '../../../lib/session';
+import { readSession } from '../../../lib/session';
 import { OfflineQueue, type QueuedOp, type SendResult } from '../../../lib/offline-queue';
 import { createQueueStorage } from '../../../lib/offline-queue-idb';
 import { uploadEventAttachment } from './attachments';
@@ -18,7 +18,7 @@ import { serverNow } from './server-clock';
 /** How one queued write is sent, and what each answer means for the queue. */
 export async function sendQueuedEvent(op: QueuedOp): Promise<SendResult> {
   // Logged out: keep everything until someone logs in again.
-  if (!currentToken()) return { status: 'retry', message: 'Not logged in' };
+  if (!readSession()) return { status: 'retry', message: 'Not logged in' };
   try {
     if (op.kind === 'create') {
       const response = await createEvent({ ...(op.body as object), id: op.eventId } as Parameters<

@@ -11,6 +11,12 @@ import { saveBlob } from '../../../lib/download';
  */
 const filesBase = `${serverRoot}/files`;
 
+/** The Authorization header of a session kept in memory; a cookie session sends none. */
+function bearer(): Record<string, string> {
+  const token = currentToken();
+  return token ? { Authorization: `Bearer ${token}` } : {};
+}
+
 function filePath(kind: RecordKind, recordId: string, name: string): string {
   return `${kind}s/${recordId}/${encodeURIComponent(name)}`;
 }
@@ -77,7 +83,7 @@ export function uploadRecordFile(
 export async function revertUpload(kind: RecordKind, uploadId: string): Promise<void> {
   const res = await fetch(`${filesBase}/${kind}s/filepond/revert`, {
     method: 'DELETE',
-    headers: { Authorization: `Bearer ${currentToken() ?? ''}`, 'Content-Type': 'text/plain' },
+    headers: { ...bearer(), 'Content-Type': 'text/plain' },
     body: uploadId,
     // Sent even when the page is being left (a form closed by navigating away).
     keepalive: true,

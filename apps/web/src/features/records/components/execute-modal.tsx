@@ -5,7 +5,7 @@ import type { RecordKind } from '../../../api/records';
 import { openExecuteOutput } from '../../../api/realtime';
 import { ErrorAlert } from '../../../components/alerts';
 import { LoadingText } from '../../../components/status-text';
-import { currentToken } from '../../../lib/session';
+import { helloToken } from '../../../lib/session';
 
 /**
  * One output line as shown (client-behaviour §11.4): the first tab becomes two spaces and a
@@ -52,7 +52,7 @@ export function ExecuteModal({ target, title, message, onHide }: ExecuteModalPro
     setLines([]);
     setError('');
     openExecuteOutput({
-      getToken: currentToken,
+      getToken: helloToken,
       onLine: (line) => setLines((prev) => [...prev, executeOutputLine(line)]),
       onEnd: () => setPhase((p) => (p === 'running' ? 'finished' : p)),
     }).then(
