@@ -99,7 +99,8 @@ export async function buildApp(
         : { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
     bodyLimit,
     ...httpTimeouts(config),
-    trustProxy: true,
+    // X-Forwarded-For only from the configured proxies; otherwise the socket's address.
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     routerOptions: { maxParamLength: 500 },
   }).withTypeProvider<ZodTypeProvider>();
   const routes = collectRoutes(app);

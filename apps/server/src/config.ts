@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { clientSettingsSchema, configureZodMessages, pathLabel } from '@bathylog/shared';
@@ -11,6 +12,20 @@ const bool = z
   .union([z.boolean(), z.enum(['true', 'false', '1', '0'])])
   .transform((v) => v === true || v === 'true' || v === '1');
 const int = (min: number) => z.coerce.number().int().min(min);
+
+/**
+ * A proxy whose X-Forwarded-For is believed: an address, an address/prefix (or IPv4 netmask), or
+ * one of the names `loopback`, `linklocal`, `uniquelocal`.
+ */
+export function isProxyAddress(value: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(value)) return true;
+  const [address = '', range, ...rest] = value.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (range === undefined) return true;
+  if (/^\d{1,3}$/.test(range)) return Number(range) <= (family === 4 ? 32 : 128);
+  return family === 4 && isIP(range) === 4;
+}
 
 export const configSchema = z.strictObject({
   port: int(0).max(65535).default(8000),
@@ -67,17 +82,32 @@ export const configSchema = z.strictObject({
       renewAfterSeconds: int(0).default(60 * 60),
     })
     .prefault({}),
-  /** Write requests (POST, PUT, PATCH, DELETE) per minute; 0 = no limit. */
+  /**
+   * Write requests (POST, PUT, PATCH, DELETE) per minute; 0 = no limit. `perAddress` counts only
+   * writes that name no caller (login, register, password reset); `perKey` counts authenticated
+   * writes per device key, or per user for a token, and is off by default: an import or a bot
+   * posts one event per request and every one of them must be stored.
+   */
   writeRateLimit: z
     .strictObject({
-      perKey: int(0).default(600),
-      perAddress: int(0).default(1200),
+      perKey: int(0).default(0),
+      perAddress: int(0).default(120),
     })
     .prefault({}),
   /**
    * Origins (scheme://host[:port]) of the clients allowed to open the websocket with the session
    * cookie (the original Sealog client). The server's own origin is always allowed.
    */
+  /**
+   * Reverse proxies in front of the server (addresses or CIDR ranges). Only a request that comes
+   * from one of them has its client address taken from X-Forwarded-For; from anywhere else the
+   * header is ignored, so no client can choose the address that limits and logs record.
+   */
+  trustProxy: z
+    .array(
+      z.string().refine(isProxyAddress, 'must be an IP address, a CIDR range, loopback, linklocal or uniquelocal'),
+    )
+    .default([]),
   allowedOrigins: z
     .array(z.string().regex(/^https?:\/\/[^/\s]+$/, 'must be an origin like https://host:port'))
     .default([]),
@@ -183,6 +213,7 @@ function fromEnv(env: Env): Record<string, unknown> {
     ['BATHYLOG_RATE_LIMIT_PER_KEY', 'writeRateLimit.perKey'],
     ['BATHYLOG_RATE_LIMIT_PER_ADDRESS', 'writeRateLimit.perAddress'],
     ['BATHYLOG_ALLOWED_ORIGINS', 'allowedOrigins', list],
+    ['BATHYLOG_TRUST_PROXY', 'trustProxy', list],
     ['BATHYLOG_UPLOAD_LIMIT_MB', 'uploadLimitMb'],
     ['BATHYLOG_HEADERS_TIMEOUT_MS', 'http.headersTimeoutMs'],
     ['BATHYLOG_REQUEST_TIMEOUT_MS', 'http.requestTimeoutMs'],
