@@ -18,6 +18,7 @@ import { apiModules } from './modules/index.js';
 import { miscRoutes } from './modules/misc/misc.routes.js';
 import { filesRoutes } from './modules/files/files.routes.js';
 import { registerAuth, renewedTokenHeader } from './plugins/auth.js';
+import { registerHeavyReads } from './plugins/heavy-reads.js';
 import { notFoundBody, registerHttpConventions } from './plugins/http.js';
 import { collectRoutes, type RouteEntry } from './plugins/route-table.js';
 import type { ChannelBus } from './realtime/bus.js';
@@ -172,6 +173,7 @@ export async function buildApp(
   await app.register(swaggerUi, { routePrefix: '/sealog-server/documentation' });
   app.get('/sealog-server/swagger.json', { schema: { hide: true } }, async () => app.swagger());
   registerAuth(app, ctx);
+  registerHeavyReads(app, ctx, apiPrefix);
 
   miscRoutes(app, ctx);
   await filesRoutes(app, ctx);

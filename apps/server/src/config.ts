@@ -111,6 +111,17 @@ export const configSchema = z.strictObject({
   allowedOrigins: z
     .array(z.string().regex(/^https?:\/\/[^/\s]+$/, 'must be an origin like https://host:port'))
     .default([]),
+  /**
+   * Exports, CSV and full event lists: how many run at once, and how many may wait (per caller and
+   * in all) before the next is answered 503 with Retry-After.
+   */
+  heavyReads: z
+    .strictObject({
+      concurrent: int(1).default(2),
+      queuePerCaller: int(0).default(256),
+      queueTotal: int(0).default(1024),
+    })
+    .prefault({}),
   uploadLimitMb: z.coerce.number().positive().default(20),
   bodyLimitMb: z.coerce.number().positive().default(1),
   /** Free-space monitor period (reference §9.3); 0 turns the monitor off. */
@@ -214,6 +225,9 @@ function fromEnv(env: Env): Record<string, unknown> {
     ['BATHYLOG_RATE_LIMIT_PER_ADDRESS', 'writeRateLimit.perAddress'],
     ['BATHYLOG_ALLOWED_ORIGINS', 'allowedOrigins', list],
     ['BATHYLOG_TRUST_PROXY', 'trustProxy', list],
+    ['BATHYLOG_HEAVY_READS', 'heavyReads.concurrent'],
+    ['BATHYLOG_HEAVY_READ_QUEUE', 'heavyReads.queuePerCaller'],
+    ['BATHYLOG_HEAVY_READ_QUEUE_TOTAL', 'heavyReads.queueTotal'],
     ['BATHYLOG_UPLOAD_LIMIT_MB', 'uploadLimitMb'],
     ['BATHYLOG_HEADERS_TIMEOUT_MS', 'http.headersTimeoutMs'],
     ['BATHYLOG_REQUEST_TIMEOUT_MS', 'http.requestTimeoutMs'],
