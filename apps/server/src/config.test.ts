@@ -108,9 +108,9 @@ describe('configuration', () => {
       /renewAfterSeconds: must be less than/,
     );
     expect(() => loadConfig({ BATHYLOG_ALLOWED_ORIGINS: 'http://host/path' })).toThrow(/allowedOrigins/);
-    expect(loadConfig({ BATHYLOG_TRUST_PROXY: '10.0.0.1, 192.168.0.0/16, ::1, fd00::/8, loopback' }).trustProxy).toEqual(
-      ['10.0.0.1', '192.168.0.0/16', '::1', 'fd00::/8', 'loopback'],
-    );
+    expect(
+      loadConfig({ BATHYLOG_TRUST_PROXY: '10.0.0.1, 192.168.0.0/16, ::1, fd00::/8, loopback' }).trustProxy,
+    ).toEqual(['10.0.0.1', '192.168.0.0/16', '::1', 'fd00::/8', 'loopback']);
     for (const bad of ['proxy.local', '10.0.0.0/33', '10.0.0.1/8/1', '*']) {
       expect(() => loadConfig({ BATHYLOG_TRUST_PROXY: bad })).toThrow(
         'Invalid configuration: trustProxy[0]: must be an IP address, a CIDR range, loopback, linklocal or uniquelocal',

@@ -104,9 +104,7 @@ export const configSchema = z.strictObject({
    * header is ignored, so no client can choose the address that limits and logs record.
    */
   trustProxy: z
-    .array(
-      z.string().refine(isProxyAddress, 'must be an IP address, a CIDR range, loopback, linklocal or uniquelocal'),
-    )
+    .array(z.string().refine(isProxyAddress, 'must be an IP address, a CIDR range, loopback, linklocal or uniquelocal'))
     .default([]),
   allowedOrigins: z
     .array(z.string().regex(/^https?:\/\/[^/\s]+$/, 'must be an origin like https://host:port'))
@@ -118,8 +116,8 @@ export const configSchema = z.strictObject({
   heavyReads: z
     .strictObject({
       concurrent: int(1).default(2),
-      queuePerCaller: int(0).default(256),
-      queueTotal: int(0).default(1024),
+      queuePerCaller: int(0).default(1000),
+      queueTotal: int(0).default(4000),
     })
     .prefault({}),
   uploadLimitMb: z.coerce.number().positive().default(20),
