@@ -59,6 +59,7 @@ interface Round {
   label: string;
   heavyReads: string;
   idleGet: Latency;
+  idlePost: Latency;
   scenes: Scene[];
 }
 
@@ -166,6 +167,8 @@ async function round(label: string, heavyReads: string, dataDir: string): Promis
     await heavyLoad(url, token, 'events', 1);
     const idleGet = latency((await sampleWhile(sleep(2000), historyGet, 50, 20)).samples);
     log(`  idle GET: p50 ${idleGet.p50} ms, p99 ${idleGet.p99} ms`);
+    const idlePost = latency((await sampleWhile(sleep(2000), consolePost, 50, 20)).samples);
+    log(`  idle POST: p50 ${idlePost.p50} ms, p99 ${idlePost.p99} ms`);
 
     const scenes: Scene[] = [];
     const scene = async (name: string, target: string, count: number, light: () => Promise<void>) => {
@@ -187,7 +190,7 @@ async function round(label: string, heavyReads: string, dataDir: string): Promis
     );
     await scene(`GET history page during ${exportsCount} full-lowering exports`, exportPath, exportsCount, historyGet);
     await scene(`GET history page during ${listsCount} full event lists`, 'events', listsCount, historyGet);
-    return { label, heavyReads, idleGet, scenes };
+    return { label, heavyReads, idleGet, idlePost, scenes };
   } finally {
     if (child && child.exitCode === null) {
       const exited = new Promise((r) => child!.once('exit', r));
@@ -203,6 +206,7 @@ async function main() {
     const rounds = [
       await round('before: no queue', '100000', dataDir),
       await round('after: the queue as shipped', '2', dataDir),
+      await round('after, one at a time (BATHYLOG_HEAVY_READS=1)', '1', dataDir),
     ];
     const date = new Date().toISOString();
     const load = os.loadavg().map((x) => Math.round(x * 10) / 10);
@@ -213,6 +217,7 @@ async function main() {
     );
     const rows = rounds.flatMap((r) => [
       `| ${r.label} | idle GET history page | ${r.idleGet.n} | ${r.idleGet.p50} | ${r.idleGet.p95} | ${r.idleGet.p99} | ${r.idleGet.max} | |`,
+      `| ${r.label} | idle console POST /events | ${r.idlePost.n} | ${r.idlePost.p50} | ${r.idlePost.p95} | ${r.idlePost.p99} | ${r.idlePost.max} | |`,
       ...r.scenes.map(
         (s) =>
           `| ${r.label} | ${s.name} | ${s.light.n}${s.lightFailed ? ` (${s.lightFailed} failed)` : ''} | ${s.light.p50} | ${s.light.p95} | ${s.light.p99} | ${s.light.max} | ` +
@@ -225,7 +230,7 @@ async function main() {
       `${date} · ${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? 'CPU'} · Node ${process.version} · demo data (dive S0492: 4,540 events with aux data), SQLite · load average at the end ${load.join(' / ')}`,
       '',
       'Milliseconds for the light request (sent one at a time, 50 ms apart, while the heavy ones run; a failed one is a connect timeout after 10 s, counted with its time), and what became of the heavy ones. ' +
-        '*before*: every export and full list runs at once; *after*: the heavy-read queue as shipped (2 at a time, fair between callers). ' +
+        '*before*: every export and full list runs at once; *after*: the heavy-read queue as shipped (2 at a time, fair between callers), and with 1 at a time. ' +
         'Server, bench client and the heavy downloads share the machine.',
       '',
       '| server | scene | n | p50 | p95 | p99 | max | heavy requests |',
