@@ -20,6 +20,7 @@ import { filesRoutes } from './modules/files/files.routes.js';
 import { registerEventAccess } from './modules/access/event-access.js';
 import { registerCrossSiteGuard } from './plugins/cross-site.js';
 import { registerAuth, renewedTokenHeader } from './plugins/auth.js';
+import { registerHeavyReads } from './plugins/heavy-reads.js';
 import { notFoundBody, registerHttpConventions } from './plugins/http.js';
 import { collectRoutes, type RouteEntry } from './plugins/route-table.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
@@ -111,7 +112,8 @@ export async function buildApp(
           },
     bodyLimit,
     ...httpTimeouts(config),
-    trustProxy: true,
+    // X-Forwarded-For only from the configured proxies; otherwise the socket's address.
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     routerOptions: { maxParamLength: 500 },
   }).withTypeProvider<ZodTypeProvider>();
   const routes = collectRoutes(app);
@@ -188,6 +190,7 @@ export async function buildApp(
   app.get('/sealog-server/swagger.json', { schema: { hide: true } }, async () => app.swagger());
   registerAuth(app, ctx);
   registerEventAccess(app, ctx);
+  registerHeavyReads(app, ctx, apiPrefix);
 
   miscRoutes(app, ctx);
   await filesRoutes(app, ctx);

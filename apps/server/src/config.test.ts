@@ -89,8 +89,10 @@ describe('configuration', () => {
   it('sessions, write rate limits and allowed origins: defaults, environment, checks', () => {
     const defaults = loadConfig({});
     expect(defaults.sessions).toEqual({ lifetimeSeconds: 7 * 24 * 60 * 60, renewAfterSeconds: 60 * 60 });
-    expect(defaults.writeRateLimit).toEqual({ perKey: 600, perAddress: 1200 });
+    // Authenticated writes are not limited unless configured; writes that name no caller are.
+    expect(defaults.writeRateLimit).toEqual({ perKey: 0, perAddress: 120 });
     expect(defaults.allowedOrigins).toEqual([]);
+    expect(defaults.trustProxy).toEqual([]);
     const config = loadConfig({
       BATHYLOG_SESSION_LIFETIME: '86400',
       BATHYLOG_SESSION_RENEW_AFTER: '600',
@@ -106,5 +108,13 @@ describe('configuration', () => {
       /renewAfterSeconds: must be less than/,
     );
     expect(() => loadConfig({ BATHYLOG_ALLOWED_ORIGINS: 'http://host/path' })).toThrow(/allowedOrigins/);
+    expect(
+      loadConfig({ BATHYLOG_TRUST_PROXY: '10.0.0.1, 192.168.0.0/16, ::1, fd00::/8, loopback' }).trustProxy,
+    ).toEqual(['10.0.0.1', '192.168.0.0/16', '::1', 'fd00::/8', 'loopback']);
+    for (const bad of ['proxy.local', '10.0.0.0/33', '10.0.0.1/8/1', '*']) {
+      expect(() => loadConfig({ BATHYLOG_TRUST_PROXY: bad })).toThrow(
+        'Invalid configuration: trustProxy[0]: must be an IP address, a CIDR range, loopback, linklocal or uniquelocal',
+      );
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { clientSettingsSchema, configureZodMessages, pathLabel } from '@bathylog/shared';
@@ -11,6 +12,20 @@ const bool = z
   .union([z.boolean(), z.enum(['true', 'false', '1', '0'])])
   .transform((v) => v === true || v === 'true' || v === '1');
 const int = (min: number) => z.coerce.number().int().min(min);
+
+/**
+ * A proxy whose X-Forwarded-For is believed: an address, an address/prefix (or IPv4 netmask), or
+ * one of the names `loopback`, `linklocal`, `uniquelocal`.
+ */
+export function isProxyAddress(value: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(value)) return true;
+  const [address = '', range, ...rest] = value.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (range === undefined) return true;
+  if (/^\d{1,3}$/.test(range)) return Number(range) <= (family === 4 ? 32 : 128);
+  return family === 4 && isIP(range) === 4;
+}
 
 export const configSchema = z.strictObject({
   port: int(0).max(65535).default(8000),
@@ -76,13 +91,26 @@ export const configSchema = z.strictObject({
       embedded: bool.default(false),
     })
     .prefault({}),
-  /** Write requests (POST, PUT, PATCH, DELETE) per minute; 0 = no limit. */
+  /**
+   * Write requests (POST, PUT, PATCH, DELETE) per minute; 0 = no limit. `perAddress` counts only
+   * writes that name no caller (login, register, password reset); `perKey` counts authenticated
+   * writes per device key, or per user for a token, and is off by default: an import or a bot
+   * posts one event per request and every one of them must be stored.
+   */
   writeRateLimit: z
     .strictObject({
-      perKey: int(0).default(600),
-      perAddress: int(0).default(1200),
+      perKey: int(0).default(0),
+      perAddress: int(0).default(120),
     })
     .prefault({}),
+  /**
+   * Reverse proxies in front of the server (addresses or CIDR ranges). Only a request that comes
+   * from one of them has its client address taken from X-Forwarded-For; from anywhere else the
+   * header is ignored, so no client can choose the address that limits and logs record.
+   */
+  trustProxy: z
+    .array(z.string().refine(isProxyAddress, 'must be an IP address, a CIDR range, loopback, linklocal or uniquelocal'))
+    .default([]),
   /**
    * Origins (scheme://host[:port]) of the clients allowed to act with the session cookie: open the
    * websocket with it (the original Sealog client) and write. The server's own origin is always
@@ -112,6 +140,17 @@ export const configSchema = z.strictObject({
             ),
         )
         .default([]),
+    })
+    .prefault({}),
+  /**
+   * Exports, CSV and full event lists: how many run at once, and how many may wait (per caller and
+   * in all) before the next is answered 503 with Retry-After.
+   */
+  heavyReads: z
+    .strictObject({
+      concurrent: int(1).default(2),
+      queuePerCaller: int(0).default(1000),
+      queueTotal: int(0).default(4000),
     })
     .prefault({}),
   uploadLimitMb: z.coerce.number().positive().default(20),
@@ -219,6 +258,10 @@ function fromEnv(env: Env): Record<string, unknown> {
     ['BATHYLOG_ALLOWED_ORIGINS', 'allowedOrigins', list],
     ['BATHYLOG_FRAME_ANCESTORS', 'contentSecurityPolicy.frameAncestors', list],
     ['BATHYLOG_CSP_EXTRA_ORIGINS', 'contentSecurityPolicy.extraOrigins', list],
+    ['BATHYLOG_TRUST_PROXY', 'trustProxy', list],
+    ['BATHYLOG_HEAVY_READS', 'heavyReads.concurrent'],
+    ['BATHYLOG_HEAVY_READ_QUEUE', 'heavyReads.queuePerCaller'],
+    ['BATHYLOG_HEAVY_READ_QUEUE_TOTAL', 'heavyReads.queueTotal'],
     ['BATHYLOG_UPLOAD_LIMIT_MB', 'uploadLimitMb'],
     ['BATHYLOG_HEADERS_TIMEOUT_MS', 'http.headersTimeoutMs'],
     ['BATHYLOG_REQUEST_TIMEOUT_MS', 'http.requestTimeoutMs'],

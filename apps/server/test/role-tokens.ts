@@ -1,3 +1,4 @@
+import { guestRoles, systemIds } from '../src/seed/system.js';
 import type { TestApp } from './test-app.js';
 
 /**
@@ -29,6 +30,13 @@ export interface RoleUsers {
 /** Creates a user holding exactly one role per role name, plus a disabled one, and logs each in. */
 export async function createRoleUsers(t: TestApp): Promise<RoleUsers> {
   const admin = await t.login('admin', 'demo');
+  // The rules are checked for the guest as the demo seeds it (it logs and manages events); the
+  // production guest is a plain event_watcher (seed/system.test.ts).
+  const demoGuest = await t.api('PATCH', `/users/${systemIds.guest}`, {
+    token: admin,
+    body: { roles: [...guestRoles.demo] },
+  });
+  if (demoGuest.statusCode !== 204) throw new Error(`guest roles: ${demoGuest.statusCode} ${demoGuest.body}`);
   const tokens = { admin, guest: await t.login('guest', ''), none: undefined } as Record<
     CallerKind,
     string | undefined

@@ -254,14 +254,18 @@ function tooManyRequests(waitMs: number): AppError {
 }
 
 /**
- * Rate limits and authentication. Each route gets its own onRequest hook, made when the route is
+ * Rate limits and authentication. Writes that name no caller (login, register, password reset)
+ * are limited per address; authenticated writes only per caller (device key, or user for a
+ * token), and only when `writeRateLimit.perKey` is set: imports and bots post one event per
+ * request and must not lose any. Each route gets its own onRequest hook, made when the route is
  * registered with what it needs (write or not, its `auth` and `scopes`), so a request reads no
  * route options (each read of `request.routeOptions` builds a new object) and a route without
  * either runs nothing. Call before any route is registered: encapsulated plugins inherit it.
  */
 export function registerAuth(app: FastifyInstance, ctx: AppContext): void {
   const perAddress = new RateLimiter(ctx.config.writeRateLimit.perAddress);
-  const perKey = new RateLimiter(ctx.config.writeRateLimit.perKey);
+  const perCaller = new RateLimiter(ctx.config.writeRateLimit.perKey);
+  const limitsCallers = ctx.config.writeRateLimit.perKey > 0;
   app.decorateRequest('auth', null);
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -276,8 +280,8 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext): void {
     const authorize = (request: FastifyRequest, auth: AuthContext, isWrite: boolean): boolean => {
       request.auth = auth;
       auth.route = request.method + routeName;
-      if (isWrite && auth.key) {
-        const wait = perKey.take(auth.key.id);
+      if (isWrite && limitsCallers) {
+        const wait = perCaller.take(auth.key ? `key:${auth.key.id}` : `user:${auth.user.id}`);
         if (wait > 0) throw tooManyRequests(wait);
       }
       if (scopes && !hasAnyScope(auth.scopes, scopes)) throw new AppError('FORBIDDEN', messages.insufficientScope);
@@ -286,11 +290,15 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext): void {
 
     /** The checks that need no waiting; true when the request may go on at once. */
     const checkNow = (request: FastifyRequest, isWrite: boolean, token: string | undefined): boolean => {
-      if (isWrite) {
-        const wait = perAddress.take(request.ip);
-        if (wait > 0) throw tooManyRequests(wait);
+      if (!mode || (mode === 'optional' && !token)) {
+        // Only a request that names no caller is counted by its address: vessel bots and people
+        // share one address and often one token, so authenticated writes are never refused for it.
+        if (isWrite) {
+          const wait = perAddress.take(request.ip);
+          if (wait > 0) throw tooManyRequests(wait);
+        }
+        return true;
       }
-      if (!mode || (mode === 'optional' && !token)) return true;
       const cached = authenticateCached(ctx, token);
       return cached !== undefined && authorize(request, cached, isWrite);
     };

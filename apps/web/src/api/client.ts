@@ -17,11 +17,14 @@ export const networkErrorMessage = 'Unable to connect to server';
  */
 export class ApiError extends Error {
   readonly statusCode: number;
+  /** The answer's Retry-After in seconds (429, 503), when it gave one. */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(statusCode: number, message: string) {
+  constructor(statusCode: number, message: string, retryAfterSeconds?: number) {
     super(message);
     this.name = 'ApiError';
     this.statusCode = statusCode;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 
   get isNetworkError(): boolean {
@@ -89,7 +92,8 @@ export async function readError(res: Response): Promise<ApiError> {
   } catch {
     // Not JSON (a proxy's error page): keep the status text.
   }
-  return new ApiError(res.status, message);
+  const retryAfter = Number(res.headers.get('retry-after') ?? NaN);
+  return new ApiError(res.status, message, Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : undefined);
 }
 
 /** fetch + bearer token + JSON; throws ApiError. */

@@ -72,4 +72,25 @@ describe('ImportDialog', () => {
     await waitFor(() => expect(screen.getByText('Import files must be .json')).toBeTruthy());
     expect(importRecord).not.toHaveBeenCalled();
   });
+  it('waits out a 429 and sends the same record again: nothing is lost to a rate limit', async () => {
+    let refusals = 2;
+    const stored: string[] = [];
+    const importRecord = vi.fn(async (r: { id: string }): Promise<ImportOutcome> => {
+      if (r.id === 'b' && refusals > 0) {
+        refusals -= 1;
+        throw new ApiError(429, 'Too many requests, try again in 1 second', 0);
+      }
+      stored.push(r.id);
+      return 'imported';
+    });
+    render(<ImportDialog show title="Import" onHide={() => {}} importRecord={importRecord} />);
+    fireEvent.change(screen.getByTestId('import-file-input'), {
+      target: { files: [jsonFile([{ id: 'a' }, { id: 'b' }, { id: 'c' }])] },
+    });
+    await waitFor(() => expect(text('import-pending')).toBe('Complete'));
+    expect(stored).toEqual(['a', 'b', 'c']);
+    expect(text('import-imported')).toBe('3');
+    expect(text('import-errors')).toBe('0');
+    expect(screen.queryByTestId('import-log')).toBeNull();
+  });
 });

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Button, Modal } from 'react-bootstrap';
 import { errorMessage } from '../api/client';
+import { withRetry } from './import-retry';
 
 /** What importing one record did. Throw (an ApiError) for an error. */
 export type ImportOutcome = 'imported' | 'skipped' | 'updated';
@@ -66,6 +67,8 @@ export function ImportDialog<T>({
   const [log, setLog] = useState<string[]>([]);
   const [fileName, setFileName] = useState('');
   const [fileError, setFileError] = useState('');
+  /** Seconds the import waits before sending the current record again (the server asked it to). */
+  const [waiting, setWaiting] = useState(0);
   const stopRef = useRef(false);
   const inputRef = useRef<HTMLInputElement>(null);
 
@@ -95,9 +98,16 @@ export function ImportDialog<T>({
         break;
       }
       try {
-        const outcome = await importRecord(record);
+        // One record at a time; a "too many requests" or "busy" answer is waited out and the same
+        // record sent again, so a server's limits slow the import down but lose nothing.
+        const outcome = await withRetry(() => importRecord(record), {
+          stopped: () => stopRef.current,
+          onWait: (ms) => setWaiting(Math.ceil(ms / 1000)),
+        });
+        setWaiting(0);
         tally[outcome] += 1;
       } catch (err) {
+        setWaiting(0);
         tally.errors += 1;
         const line = `${recordId(record) ?? 'unknown'}: ${errorMessage(err)}`;
         setLog((prev) => [...prev, line]);
@@ -169,6 +179,11 @@ export function ImportDialog<T>({
           />
         </div>
         {fileError && <div className="text-danger small mb-2">{fileError}</div>}
+        {running && waiting > 0 && (
+          <div className="text-warning small mb-2" data-testid="import-waiting">
+            The server is busy: sending again in {waiting} s
+          </div>
+        )}
         <dl className="row mb-0 small" aria-label="Import progress">
           <dt className="col-4">Pending:</dt>
           <dd className="col-8 mb-1" data-testid="import-pending">
