@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry, AuditPage } from '@bathylog/shared';
 import { createTestApp, engines, type TestApp } from '../../../test/test-app.js';
@@ -187,6 +188,28 @@ describe.each(engines)('audit trail on %s', (engine) => {
         .where('seq', '=', page.entries[0]!.seq)
         .execute(),
     ).rejects.toThrow(/append-only/);
+    // Nor remove one.
+    const db = t.ctx.database.db;
+    const rows = async () =>
+      Number((await sql<{ n: number }>`SELECT count(*) AS n FROM audit_log`.execute(db)).rows[0]!.n);
+    const before = await rows();
+    await expect(db.deleteFrom('audit_log').where('seq', '=', page.entries[0]!.seq).execute()).rejects.toThrow(
+      /append-only/,
+    );
+    await expect(db.deleteFrom('audit_log').execute()).rejects.toThrow(/append-only/);
+    if (engine === 'postgres') await expect(sql`TRUNCATE audit_log`.execute(db)).rejects.toThrow(/append-only/);
+    expect(await rows()).toBe(before);
+  });
+
+  it('writes names that look like formulas into the CSV as text', async () => {
+    const res = await t.api('POST', '/device_keys', {
+      token: admin,
+      body: { name: '=HYPERLINK("http://x.test","hi")', roles: ['event_logger'] },
+    });
+    const formulaKey = (res.json() as { key: string }).key;
+    const id = await logEvent({ event_value: 'BY_FORMULA_KEY' }, formulaKey);
+    const csv = await t.api('GET', `/audit?format=csv&record_id=${id}`, { token: admin });
+    expect(csv.body.split('\n')[1]).toContain(`"key","'=HYPERLINK(""http://x.test"",""hi"")"`);
   });
 
   it('records every other kind of change: aux data, cruises, lowerings, templates and users, with old and new values', async () => {
