@@ -277,7 +277,7 @@ const rows: Row[] = [
   },
   {
     name: 'GET /cruises/{id}/bump',
-    expect: everyone(200),
+    expect: recordEditors(200),
     request: (fx) => ({ method: 'GET', url: `${api}/cruises/${fx.cruise}/bump` }),
   },
   {
@@ -372,7 +372,7 @@ const rows: Row[] = [
   },
   {
     name: 'GET /lowerings/{id}/bump',
-    expect: everyone(200),
+    expect: recordEditors(200),
     request: (fx) => ({ method: 'GET', url: `${api}/lowerings/${fx.lowering}/bump` }),
   },
   {

@@ -193,9 +193,9 @@ export class RecordsService<K extends RecordKind, W> {
     return this.read([record], format, true);
   }
 
-  /** Re-publishes the record on its update channel (clients refresh). */
+  /** Re-publishes the record on its update channel (clients refresh); for those who may edit it. */
   async bump(caller: AuthContext, id: string): Promise<void> {
-    const record = await this.openable(caller, id, 'retrieve');
+    const record = await this.openable(caller, id, 'edit');
     this.ctx.bus.publish(this.spec.channels.updated, this.toWire(record));
   }
 
