@@ -12,7 +12,8 @@ import { routeOf, serverRoutes } from './route-match.js';
  * Every route of issue 3 called by every kind of caller, with the status each must get
  * (reference §5.0 scopes, seed 000 §6 and seed 001 §6 as the issue's "Roles" section states them):
  * cruise_manager edits but does not create, delete, hide or re-key cruises and lowerings;
- * event_manager deletes any event, other writers only their own fresh ones; template_manager
+ * event_manager changes and deletes any event, other writers only the ones they created (deleting
+ * only fresh ones) and the comment of any; template_manager
  * edits non-system templates; event_watcher only reads; no token or a disabled user gets 401.
  *
  * Columns, in order: admin, cruise_manager, event_manager, template_manager, event_logger,
@@ -276,7 +277,7 @@ const rows: Row[] = [
   },
   {
     name: 'GET /cruises/{id}/bump',
-    expect: everyone(200),
+    expect: recordEditors(200),
     request: (fx) => ({ method: 'GET', url: `${api}/cruises/${fx.cruise}/bump` }),
   },
   {
@@ -371,7 +372,7 @@ const rows: Row[] = [
   },
   {
     name: 'GET /lowerings/{id}/bump',
-    expect: everyone(200),
+    expect: recordEditors(200),
     request: (fx) => ({ method: 'GET', url: `${api}/lowerings/${fx.lowering}/bump` }),
   },
   {
@@ -479,13 +480,38 @@ const rows: Row[] = [
     }),
   },
   {
-    name: 'PATCH /events/{id}',
-    expect: eventWriters(204),
+    name: "PATCH /events/{id} (someone else's event)",
+    expect: [204, 403, 204, 403, 403, 403, 204, 401, 401],
     request: async (fx) => ({
       method: 'PATCH',
       url: `${api}/events/${await newEvent(fx)}`,
       body: { event_free_text: 'a comment' },
     }),
+  },
+  {
+    name: "PATCH /events/{id} (a comment on someone else's event)",
+    expect: eventWriters(204),
+    request: async (fx) => ({
+      method: 'PATCH',
+      url: `${api}/events/${await newEvent(fx)}`,
+      body: { event_options: [{ event_option_name: 'event_comment', event_option_value: 'nice' }] },
+    }),
+  },
+  {
+    name: 'PATCH /events/{id} (own event)',
+    expect: eventWriters(204),
+    request: async (fx, caller) => {
+      const token = tokenOf(fx, caller);
+      const mayLog = token && !['event_watcher', 'disabled'].includes(caller);
+      // Callers who cannot log get an event logged by the admin.
+      const res = await fx.t.api('POST', '/events', {
+        token: mayLog ? token : fx.admin,
+        body: { event_value: 'MINE', publish: false },
+      });
+      if (res.statusCode !== 201) throw new Error(`fixture own event: ${res.statusCode} ${res.body}`);
+      const url = `${api}/events/${(res.json() as { insertedId: string }).insertedId}`;
+      return { method: 'PATCH', url, body: { event_value: 'MINE, EDITED', event_author: 'someone' } };
+    },
   },
   {
     name: "DELETE /events/{id} (someone else's event)",

@@ -2,7 +2,8 @@
  * Generic CSV writing with the cell rules of Sealog's exports (reference §6), so existing
  * spreadsheets and scripts read our files unchanged:
  * - header cells are always double-quoted;
- * - strings are always quoted, inner `"` doubled;
+ * - strings are always quoted, inner `"` doubled; text a spreadsheet would run as a formula starts
+ *   with a single quote (`neutraliseCsvFormula`), in header cells too;
  * - numbers and booleans are bare; missing values (undefined, null) are empty;
  * - objects and arrays are written as quoted JSON;
  * - rows are joined by `\n`, with no trailing newline.
@@ -12,8 +13,28 @@
 /** The content type we answer CSV with (Sealog sent text/html; a CSV type is what it is). */
 export const csvContentType = 'text/csv; charset=utf-8';
 
+/**
+ * The characters that make a spreadsheet read a cell as a formula when they start it (`=`, `+`,
+ * `-`, `@`, tab, carriage return): a cell such as `=HYPERLINK(...)` logged by anyone would run in
+ * whoever opens the export. Writers that build cells elsewhere (the database's fast path of event
+ * exports) send text starting with one of these through `csvCell` instead.
+ */
+export const csvFormulaStarts = ['=', '+', '-', '@', '\t', '\r'] as const;
+
+const plainNumber = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/**
+ * Text as a CSV cell may hold it without a spreadsheet running it: text starting with one of
+ * `csvFormulaStarts` gets a leading single quote, which spreadsheets show as text (the OWASP
+ * advice for CSV injection). Numbers written as text (`-12.5`, `-1e3`, `+3`) stay as they are.
+ */
+export function neutraliseCsvFormula(text: string): string {
+  if (text === '' || !(csvFormulaStarts as readonly string[]).includes(text[0]!)) return text;
+  return plainNumber.test(text) ? text : `'${text}`;
+}
+
 function quote(text: string): string {
-  return `"${text.replace(/"/g, '""')}"`;
+  return `"${neutraliseCsvFormula(text).replace(/"/g, '""')}"`;
 }
 
 /** One cell. */

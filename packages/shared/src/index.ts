@@ -24,6 +24,7 @@ export * from './schemas/event-imports.js';
 export * from './event-csv.js';
 export * from './rules/user-form.js';
 export * from './rules/event-options.js';
+export * from './rules/event-changes.js';
 export * from './rules/button-color.js';
 export * from './nav.js';
 export * from './duration.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvCell, csvDocument, escapeNewlines } from './csv.js';
+import { csvCell, csvDocument, csvHeader, escapeNewlines, neutraliseCsvFormula } from './csv.js';
 import { cruisesToCsv, loweringsToCsv } from './record-csv.js';
 import type { Cruise } from './schemas/cruises.js';
 import type { Lowering } from './schemas/lowerings.js';
@@ -16,6 +16,22 @@ describe('csv cells (reference §6)', () => {
 
   it('writes a quoted header and rows joined by \\n without a trailing newline', () => {
     expect(csvDocument(['a', 'b'], [{ a: 'x', b: 1 }, { a: 'y' }])).toBe('"a","b"\n"x",1\n"y",');
+  });
+
+  it('starts text a spreadsheet would run as a formula with a single quote, in cells and headers', () => {
+    for (const text of ['=1+1', '+SUM(A1)', '-2+3', '@cmd', '\tx', '\r=1', '=', '-', '+-1', '--1', '-1e3x', '-.'])
+      expect(neutraliseCsvFormula(text), JSON.stringify(text)).toBe(`'${text}`);
+    expect(csvCell('=HYPERLINK("x")')).toBe('"\'=HYPERLINK(""x"")"');
+    expect(csvHeader(['id', '=src.n_value'])).toBe('"id","\'=src.n_value"');
+    expect(csvDocument(['a'], [{ a: '@x' }])).toBe('"a"\n"\'@x"');
+  });
+
+  it('leaves numbers, negative ones included, and every other text exactly as it is', () => {
+    for (const text of ['-12.5', '-1e3', '+3', '-0.5E-7', '-.5', '12', 'a=1', ' =1', "'=1", '', 'O2 - high'])
+      expect(neutraliseCsvFormula(text), JSON.stringify(text)).toBe(text);
+    expect(csvCell('-12.5')).toBe('"-12.5"');
+    expect(csvCell(-12.5)).toBe('-12.5');
+    expect(csvCell(-1e3)).toBe('-1000');
   });
 
   it('escapes every line break, not only the first', () => {
@@ -44,6 +60,16 @@ const cruise: Cruise = {
 };
 
 describe('cruise CSV (reference §6.3)', () => {
+  it('neutralises formulas in record fields and meta keys', () => {
+    const [header, line] = cruisesToCsv([
+      { ...cruise, cruise_location: '=cmd()', cruise_additional_meta: { '@key': '-7', cruise_pi: '+x' } },
+    ]).split('\n');
+    expect(header).toContain(`"'@key"`);
+    expect(line).toContain(`"'=cmd()"`);
+    expect(line).toContain(`"-7"`);
+    expect(line).toContain(`"'+x"`);
+  });
+
   it('has the reference header: fixed columns, then the meta keys sorted', () => {
     const [header] = cruisesToCsv([cruise]).split('\n');
     expect(header).toBe(

@@ -82,8 +82,10 @@ export const capabilityRoles = {
   cruiseManagement: ['admin', 'cruise_manager'],
   /** Event Management entry and screen. */
   eventManagement: ['admin', 'cruise_manager', 'event_manager'],
-  /** Deleting any event (others delete only their own, just logged). */
+  /** Deleting any event (others delete only the events they created, for an hour). */
   deleteAnyEvent: ['admin', 'event_manager'],
+  /** Changing any event beyond its comment (others only the events they created: rules/event-changes.ts). */
+  changeAnyEvent: ['admin', 'event_manager'],
   /** Attaching pictures to, or removing them from, any event (others only to their own). */
   attachToAnyEvent: ['admin', 'event_manager'],
   /** Event Templates entry and screen. */

@@ -60,6 +60,11 @@ export interface EventsTable {
   event_value: string;
   event_options: string;
   event_free_text: string;
+  /**
+   * The user or device key id that created the event (null: unknown; only admins and event
+   * managers change it). Every server write sets it; optional only for rows made by hand.
+   */
+  created_by?: string | null;
 }
 
 export interface EventAuxDataTable {

@@ -23,7 +23,18 @@ export const auditPageSchema = z.object({ total: z.number(), entries: z.array(au
 export type AuditPage = z.infer<typeof auditPageSchema>;
 
 /** The kinds of records the trail covers. */
-export const auditRecordTypes = ['event', 'event_aux_data', 'cruise', 'lowering', 'event_template', 'user'] as const;
+export const auditRecordTypes = [
+  'event',
+  'event_aux_data',
+  'cruise',
+  'lowering',
+  'event_template',
+  'user',
+  'device_key',
+  'custom_var',
+  /** Files stored on or removed from a cruise, a lowering or an event (record_id: that record's id). */
+  'file',
+] as const;
 
 /** GET audit: filter by actor (username / key name), record, time; paged; CSV on request. */
 export const auditQuerySchema = z.strictObject({

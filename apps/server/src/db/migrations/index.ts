@@ -11,7 +11,9 @@ import * as m010 from './010-search-at-scale.js';
 import * as m011 from './011-event-csv-shapes.js';
 import * as m012 from './012-fulltext-without-asnap.js';
 import * as m013 from './013-set-based-insert-triggers.js';
+import * as m014 from './014-event-creator.js';
 import * as m015 from './015-login-token-hash.js';
+import * as m016 from './016-audit-append-only.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -31,7 +33,9 @@ const ordered: Array<[string, DialectMigration]> = [
   ['011-event-csv-shapes', m011],
   ['012-fulltext-without-asnap', m012],
   ['013-set-based-insert-triggers', m013],
+  ['014-event-creator', m014],
   ['015-login-token-hash', m015],
+  ['016-audit-append-only', m016],
 ];
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -1,8 +1,18 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry, AuditPage } from '@bathylog/shared';
 import { createTestApp, engines, type TestApp } from '../../../test/test-app.js';
+import { createUser, filepondBody, multipart } from '../../../test/factories-cruises.js';
+import { insertCruise } from '../../../test/factories-events.js';
+import { systemIds } from '../../seed/system.js';
+
+/** The smallest valid PNG (1×1). */
+const png = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360f8cfc000000301010018dd8db00000000049454e44ae426082',
+  'hex',
+);
 
 /**
  * Issue 11, audit trail: every change is recorded in the same transaction (who, when, route,
@@ -143,6 +153,8 @@ describe.each(engines)('audit trail on %s', (engine) => {
         key: string;
       }
     ).key;
+    // The key's creation is recorded too: the window starts after it.
+    await new Promise((resolve) => setTimeout(resolve, 5));
     const start = new Date().toISOString();
     const byKey = await logEvent({ event_value: 'BY_KEY' }, key);
     const page = (
@@ -187,6 +199,115 @@ describe.each(engines)('audit trail on %s', (engine) => {
         .where('seq', '=', page.entries[0]!.seq)
         .execute(),
     ).rejects.toThrow(/append-only/);
+    // Nor remove one.
+    const db = t.ctx.database.db;
+    const rows = async () =>
+      Number((await sql<{ n: number }>`SELECT count(*) AS n FROM audit_log`.execute(db)).rows[0]!.n);
+    const before = await rows();
+    await expect(db.deleteFrom('audit_log').where('seq', '=', page.entries[0]!.seq).execute()).rejects.toThrow(
+      /append-only/,
+    );
+    await expect(db.deleteFrom('audit_log').execute()).rejects.toThrow(/append-only/);
+    if (engine === 'postgres') await expect(sql`TRUNCATE audit_log`.execute(db)).rejects.toThrow(/append-only/);
+    expect(await rows()).toBe(before);
+  });
+
+  it('writes names that look like formulas into the CSV as text', async () => {
+    const res = await t.api('POST', '/device_keys', {
+      token: admin,
+      body: { name: '=HYPERLINK("http://x.test","hi")', roles: ['event_logger'] },
+    });
+    const formulaKey = (res.json() as { key: string }).key;
+    const id = await logEvent({ event_value: 'BY_FORMULA_KEY' }, formulaKey);
+    const csv = await t.api('GET', `/audit?format=csv&record_id=${id}`, { token: admin });
+    expect(csv.body.split('\n')[1]).toContain(`"key","'=HYPERLINK(""http://x.test"",""hi"")"`);
+  });
+
+  it('records device keys created and revoked (never the key), custom var changes, and files stored and removed', async () => {
+    // A device key: created, then revoked; neither row holds the key or its hash.
+    const created = (
+      await t.api('POST', '/device_keys', { token: admin, body: { name: 'Winch Button', roles: ['event_logger'] } })
+    ).json() as { id: string; key: string };
+    expect((await t.api('DELETE', `/device_keys/${created.id}`, { token: admin })).statusCode).toBe(204);
+    const keyRows = (await history(created.id)).reverse();
+    expect(keyRows.map((e) => [e.record_type, e.action, e.actor_name])).toEqual([
+      ['device_key', 'create', 'admin'],
+      ['device_key', 'revoke', 'admin'],
+    ]);
+    expect(keyRows[0]!.new_value).toMatchObject({ name: 'Winch Button', roles: ['event_logger'], revoked: null });
+    expect(keyRows[1]!.new_value).toMatchObject({ name: 'Winch Button', revoked_by: 'admin' });
+    const stored = JSON.stringify(
+      (await sql`SELECT old_value, new_value FROM audit_log WHERE record_id = ${created.id}`.execute(t.ctx.database.db))
+        .rows,
+    );
+    expect(stored).not.toContain(created.key);
+    expect(stored).not.toContain(created.key.slice(8));
+    expect(stored).not.toContain('key_hash');
+
+    // ASNAP switched on by a logger.
+    const logger = await createUser(t, admin, 'asnap_logger', ['event_logger']);
+    const asnap = systemIds.asnapStatus;
+    const on = await t.api('PATCH', `/custom_vars/${asnap}`, { token: logger.token, body: { custom_var_value: 'On' } });
+    expect(on.statusCode, on.body).toBe(204);
+    expect((await history(asnap))[0]).toMatchObject({
+      record_type: 'custom_var',
+      action: 'update',
+      actor_name: 'asnap_logger',
+      route: 'PATCH /sealog-server/api/v1/custom_vars/:id',
+      old_value: { custom_var_name: 'asnapStatus', custom_var_value: 'Off' },
+      new_value: { custom_var_name: 'asnapStatus', custom_var_value: 'On' },
+    });
+    await t.api('PATCH', `/custom_vars/${asnap}`, { token: admin, body: { custom_var_value: 'Off' } });
+
+    // Files of a cruise: uploaded directly, then deleted.
+    const cruise = {
+      insertedId: await insertCruise(t.ctx.database.db, {
+        start_ts: Date.UTC(2024, 0, 1),
+        stop_ts: Date.UTC(2024, 0, 2),
+      }),
+    };
+    const body = multipart([{ name: 'files', filename: 'report.txt', contentType: 'text/plain', data: 'r' }]);
+    const up = await t.app.inject({
+      method: 'POST',
+      url: `/sealog-server/files/cruises/${cruise.insertedId}`,
+      headers: { authorization: `Bearer ${admin}`, ...body.headers },
+      payload: body.payload,
+    });
+    expect(up.statusCode, up.body).toBe(201);
+    const gone = await t.app.inject({
+      method: 'DELETE',
+      url: `/sealog-server/files/cruises/${cruise.insertedId}/report.txt`,
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    expect(gone.statusCode).toBe(204);
+    const fileRows = (await history(cruise.insertedId)).filter((e) => e.record_type === 'file').reverse();
+    expect(fileRows.map((e) => [e.action, e.new_value ?? e.old_value])).toEqual([
+      ['upload', { record_type: 'cruise', files: ['report.txt'] }],
+      ['delete', { record_type: 'cruise', files: ['report.txt'] }],
+    ]);
+
+    // A picture attached to an event, then removed.
+    const eventId = await logEvent({ event_value: 'PHOTO' }, logger.token);
+    const pic = filepondBody('pic.png', png);
+    const attached = await t.app.inject({
+      method: 'POST',
+      url: `/sealog-server/files/images/filepond/process/${eventId}`,
+      headers: { authorization: `Bearer ${logger.token}`, ...pic.headers },
+      payload: pic.payload,
+    });
+    expect(attached.statusCode, attached.body).toBe(201);
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: '/sealog-server/files/images/filepond/revert',
+      headers: { authorization: `Bearer ${logger.token}`, 'content-type': 'text/plain' },
+      payload: attached.body,
+    });
+    expect(removed.statusCode).toBe(204);
+    const pictureRows = (await history(eventId)).filter((e) => e.record_type === 'file').reverse();
+    expect(pictureRows.map((e) => [e.action, e.actor_name, e.new_value ?? e.old_value])).toEqual([
+      ['upload', 'asnap_logger', { record_type: 'event', files: [attached.body] }],
+      ['delete', 'asnap_logger', { record_type: 'event', files: [attached.body] }],
+    ]);
   });
 
   it('records every other kind of change: aux data, cruises, lowerings, templates and users, with old and new values', async () => {

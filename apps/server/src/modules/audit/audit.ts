@@ -66,3 +66,21 @@ export function auditRow(actor: AuthContext | SelfActor | null, change: Change):
     new_value: json(change.new_value),
   };
 }
+
+/**
+ * The audit change of files stored or removed on a record (cruise and lowering files, event
+ * attachments): record_type `file`, the id of the record the files belong to, their names.
+ */
+export function fileChange(
+  action: 'upload' | 'delete',
+  owner: { record_type: 'cruise' | 'lowering' | 'event'; record_id: string },
+  files: readonly string[],
+): Change {
+  const value = { record_type: owner.record_type, files };
+  return {
+    action,
+    record_type: 'file',
+    record_id: owner.record_id,
+    ...(action === 'upload' ? { new_value: value } : { old_value: value }),
+  };
+}

@@ -421,10 +421,14 @@ describe.each(engines)('cruises API on %s', (engine) => {
       expect(lowerings.seen[0]!.id).toBe(lowering);
     });
 
-    it('bump answers 200 with an empty body and re-publishes the cruise', async () => {
+    it('bump answers 200 with an empty body and re-publishes the cruise; only for those who may edit it', async () => {
       const id = await createCruise(t, admin);
       const updates = capture('updateCruises');
-      const res = await get(`/cruises/${id}/bump`, users.tokens.event_watcher);
+      for (const who of ['event_watcher', 'event_logger', 'event_manager', 'guest'] as const) {
+        const refused = await get(`/cruises/${id}/bump`, users.tokens[who]);
+        expect(refused.json(), who).toEqual({ statusCode: 403, error: 'Forbidden', message: 'Insufficient scope' });
+      }
+      const res = await get(`/cruises/${id}/bump`, users.tokens.cruise_manager);
       expect(res.statusCode).toBe(200);
       expect(res.body).toBe('');
       expect(res.headers['content-type']).toBeUndefined();
@@ -473,7 +477,7 @@ describe.each(engines)('cruises API on %s', (engine) => {
     const expectations: Array<[string, Partial<Record<CallerKind, number>>]> = [
       ['GET /cruises', readers(200)],
       ['GET /cruises/{id}', readers(200)],
-      ['GET /cruises/{id}/bump', readers(200)],
+      ['GET /cruises/{id}/bump', { admin: 200, cruise_manager: 200 }],
       ['POST /cruises', { admin: 201 }],
       ['PATCH /cruises/{id}', { admin: 204, cruise_manager: 204 }],
       ['PATCH /cruises/{id}/permissions', { admin: 204 }],
@@ -639,7 +643,8 @@ describe.each(engines)('cruises API on %s', (engine) => {
       const refused = await acGet(`/cruises/${named}`, bob.token);
       expect(refused.statusCode).toBe(401);
       expect((refused.json() as Json).message).toBe('User not authorized to retrieve this cruise');
-      expect((await acGet(`/cruises/${named}/bump`, bob.token)).statusCode).toBe(401);
+      // A bump needs write_cruises first (bob only reads).
+      expect((await acGet(`/cruises/${named}/bump`, bob.token)).statusCode).toBe(403);
       expect((await acGet('/cruises', acAdmin)).json()).toHaveLength(4);
     });
 

@@ -60,7 +60,9 @@ export function cruisesRoutes(app: ApiInstance, ctx: AppContext): void {
     async (req, reply) => send(reply, await service.get(caller(req), req.params.id, req.query.format)),
   );
 
-  app.get('/cruises/:id/bump', { config: read, schema: { params: idParamsSchema, tags } }, async (req, reply) => {
+  // A bump makes every connected client re-read the cruise: only those who may edit it send one
+  // (still a GET, as Sealog clients call it).
+  app.get('/cruises/:id/bump', { config: write, schema: { params: idParamsSchema, tags } }, async (req, reply) => {
     await service.bump(caller(req), req.params.id);
     return reply.code(200).send();
   });

@@ -1,6 +1,7 @@
 import { z } from 'zod/mini';
 import { idParamsSchema, queryListSchema, updateCustomVarSchema } from '@bathylog/shared';
 import type { AppContext } from '../../context.js';
+import { caller } from '../../plugins/auth.js';
 import type { ApiInstance } from '../../plugins/types.js';
 import { CustomVarsService } from './custom-vars.service.js';
 
@@ -26,7 +27,7 @@ export function customVarsRoutes(app: ApiInstance, ctx: AppContext): void {
     '/custom_vars/:id',
     { config: write, schema: { params: idParamsSchema, body: updateCustomVarSchema, tags } },
     async (req, reply) => {
-      await service.update(req.params.id, req.body);
+      await service.update(caller(req), req.params.id, req.body);
       return reply.code(204).send();
     },
   );

@@ -8,6 +8,8 @@ import {
 } from '@bathylog/shared';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
+import type { AuthContext } from '../../plugins/auth.js';
+import { recordChange } from '../audit/audit.js';
 import { CustomVarsRepository } from './custom-vars.repository.js';
 import { customVarsCache } from './custom-vars-cache.js';
 
@@ -41,7 +43,8 @@ export class CustomVarsService {
     return found;
   }
 
-  async update(id: string, body: UpdateCustomVar): Promise<void> {
+  /** A change through the API, recorded in the audit trail (the server's own readings are not). */
+  async update(caller: AuthContext, id: string, body: UpdateCustomVar): Promise<void> {
     const repo = this.repo;
     const stored = await repo.findById(id);
     if (!stored) throw new AppError('NOT_FOUND', `No record found for id: ${id}`);
@@ -62,7 +65,16 @@ export class CustomVarsService {
     }
     if (value !== undefined) {
       try {
-        await repo.setValue(id, value);
+        await this.ctx.database.db.transaction().execute(async (trx) => {
+          await new CustomVarsRepository(trx).setValue(id, value);
+          await recordChange(trx, caller, {
+            action: 'update',
+            record_type: 'custom_var',
+            record_id: id,
+            old_value: { custom_var_name: stored.custom_var_name, custom_var_value: stored.custom_var_value },
+            new_value: { custom_var_name: stored.custom_var_name, custom_var_value: value },
+          });
+        });
       } finally {
         this.cache.invalidate();
       }

@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { internalChannels } from '../../realtime/internal-channels.js';
+import { recordChange } from '../audit/audit.js';
 import { hashDeviceKey, newDeviceKey } from './device-key-format.js';
 import { DeviceKeysRepository, type DeviceKeyRecord } from './device-keys.repository.js';
 
@@ -68,17 +69,35 @@ export class DeviceKeysService {
       revoked_at: null,
       revoked_by: null,
     };
-    await this.repo.insert(record);
+    // The audit row holds what the list shows (name, prefix, roles, expiry), never the key or its hash.
+    await this.ctx.database.db.transaction().execute(async (trx) => {
+      await new DeviceKeysRepository(trx).insert(record);
+      await recordChange(trx, caller, {
+        action: 'create',
+        record_type: 'device_key',
+        record_id: record.id,
+        new_value: toPublicKey(record),
+      });
+    });
     return { ...toPublicKey(record), key };
   }
 
   async revoke(caller: AuthContext, id: string): Promise<void> {
-    const repo = this.repo;
-    const key = await repo.findById(id);
-    if (!key) throw new AppError('NOT_FOUND', `No device key found for id: ${id}`);
-    if (!(await repo.revoke(id, Date.now(), caller.user.username))) {
-      throw new AppError('BAD_REQUEST', 'The device key is already revoked');
-    }
+    await this.ctx.database.db.transaction().execute(async (trx) => {
+      const repo = new DeviceKeysRepository(trx);
+      const key = await repo.findById(id);
+      if (!key) throw new AppError('NOT_FOUND', `No device key found for id: ${id}`);
+      if (!(await repo.revoke(id, Date.now(), caller.user.username))) {
+        throw new AppError('BAD_REQUEST', 'The device key is already revoked');
+      }
+      await recordChange(trx, caller, {
+        action: 'revoke',
+        record_type: 'device_key',
+        record_id: id,
+        old_value: toPublicKey(key),
+        new_value: toPublicKey((await repo.findById(id))!),
+      });
+    });
     this.ctx.bus.publish(internalChannels.revoked, { keyId: id });
   }
 }

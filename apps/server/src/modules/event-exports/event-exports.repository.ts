@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
+import { csvFormulaStarts } from '@bathylog/shared';
 import type { Dialect } from '../../db/database.js';
 import type { WriteWorker } from '../../db/write-worker.js';
 import type { Db } from '../events/event-search.js';
@@ -35,7 +36,8 @@ export interface CsvExportRow {
   /** CSV cells: the id; the ISO time (null outside years 0000–9999: made in Node); value, author, free text (`,…,…,…`). */
   idc: string;
   tsc: string | null;
-  vaf: string;
+  /** Null when one of the three starts like a formula: the row is written by csvCell (packages/shared). */
+  vaf: string | null;
   /** `[options, source, data_array, source, data_array, …]` from the stored texts (aux in id order). */
   parts: string;
 }
@@ -77,6 +79,12 @@ export class EventExportsRepository {
       ? sql`replace(replace(replace(${expr}, ${cr} || ${lf}, '\\n'), ${cr}, '\\n'), ${lf}, '\\n')`
       : expr;
     return sql`'"' || replace(${text}, '"', '""') || '"'`;
+  }
+
+  /** Whether a text column starts with a character a spreadsheet reads as the start of a formula. */
+  private formulaLike(expr: RawBuilder<unknown>): RawBuilder<boolean> {
+    const first = this.dialect === 'postgres' ? sql`left(${expr}, 1)` : sql`substr(${expr}, 1, 1)`;
+    return sql`${first} IN (${sql.join(csvFormulaStarts.map((c) => sql.lit(c)))})`;
   }
 
   /**
@@ -211,8 +219,10 @@ export class EventExportsRepository {
         : sql`group_concat(json_quote(a.data_source) || ',' || a.data_array, ',' ORDER BY a.id)`;
     const select = sql`e.id, e.ts, ${this.csvText(sql.ref('e.id'), false)} AS idc,
       CASE WHEN e.ts >= -62167219200000 AND e.ts <= 253402300799999 THEN '"' || ${this.iso(sql.ref('e.ts'))} || '"' END AS tsc,
-      ',' || ${this.csvText(sql.ref('e.event_value'), true)} || ',' || ${this.csvText(sql.ref('e.event_author'), true)}
-        || ',' || ${this.csvText(sql.ref('e.event_free_text'), true)} AS vaf,
+      CASE WHEN ${this.formulaLike(sql.ref('e.event_value'))} OR ${this.formulaLike(sql.ref('e.event_author'))}
+        OR ${this.formulaLike(sql.ref('e.event_free_text'))} THEN NULL
+      ELSE ',' || ${this.csvText(sql.ref('e.event_value'), true)} || ',' || ${this.csvText(sql.ref('e.event_author'), true)}
+        || ',' || ${this.csvText(sql.ref('e.event_free_text'), true)} END AS vaf,
       '[' || e.event_options || coalesce((SELECT ',' || ${agg} FROM event_aux_data a WHERE a.event_id = e.id), '') || ']' AS parts`;
     const rows = await this.runOnReader(this.chunk<CsvExportRow>(select, where, offset, limit));
     for (const row of rows) row.ts = Number(row.ts);

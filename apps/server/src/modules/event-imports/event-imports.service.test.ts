@@ -4,6 +4,7 @@ import { engines, openTestDatabase } from '../../../test/test-app.js';
 import { migrateToLatest, type Database } from '../../db/database.js';
 import { EventSearch } from '../events/event-search.js';
 import { buildEventFilter, globalWindow } from '../events/event-filter.js';
+import { standInCaller } from '../../plugins/auth.js';
 import { importEvents } from './event-imports.service.js';
 
 const T0 = Date.UTC(2024, 0, 1);
@@ -109,5 +110,25 @@ describe.each(engines)('event import on %s', (engine) => {
     const audit = await database.db.selectFrom('audit_log').selectAll().where('action', '=', 'import').execute();
     expect(audit).toHaveLength(1);
     expect(JSON.parse(audit[0]!.new_value!)).toEqual({ events: 2, skipped: 0, failed: 0 });
+  });
+
+  it('records the importing caller as the creator of the events, whatever author the file names', async () => {
+    const importer = standInCaller(
+      {
+        id: newObjectId(),
+        username: 'importer',
+        fullname: 'Importer',
+        email: '',
+        roles: ['event_logger'],
+        system_user: false,
+        last_login: 0,
+      },
+      { iat: 0, key: null },
+    );
+    await importEvents(database, stream([exported(1)]), { actor: importer });
+    await importEvents(database, stream([exported(2)]));
+    const rows = await database.db.selectFrom('events').select(['event_author', 'created_by']).orderBy('ts').execute();
+    expect(rows.map((r) => r.created_by)).toEqual([importer.user.id, null]);
+    expect(rows[0]!.event_author).not.toBe('importer');
   });
 });

@@ -45,7 +45,7 @@ export async function importEvents(
 
   const flush = async () => {
     if (batch.length === 0) return;
-    const rows = toRows(batch);
+    const rows = toRows(batch, opts.actor?.user.id ?? null);
     batch = [];
     const stored = await database.db.transaction().execute((trx) => new EventImportsRepository(trx).insertNew(rows));
     result.imported += stored;
@@ -84,8 +84,12 @@ const progressOf = (r: EventImportResult): EventImportProgress => ({
   failed: r.failed,
 });
 
-/** Events of a batch as table rows; a repeated id within the batch keeps its first event. */
-function toRows(events: readonly ImportedEvent[]): ImportRows {
+/**
+ * Events of a batch as table rows; a repeated id within the batch keeps its first event. The
+ * importing caller is recorded as their creator (the command line: nobody, so only admins and
+ * event managers change them), whatever author label the file gives.
+ */
+function toRows(events: readonly ImportedEvent[], createdBy: string | null): ImportRows {
   const out: ImportRows = { events: [], aux: [] };
   const seen = new Set<string>();
   for (const e of events) {
@@ -103,6 +107,7 @@ function toRows(events: readonly ImportedEvent[]): ImportRows {
         })),
       ),
       event_free_text: e.event_free_text,
+      created_by: createdBy,
     });
     for (const a of e.aux_data) {
       out.aux.push({

@@ -63,6 +63,8 @@ export interface EventRow {
   event_value: string;
   event_options: string;
   event_free_text: string;
+  /** Read only where a right depends on it (events.repository.ts findById). */
+  created_by?: string | null;
 }
 
 export type SortOrder = 'asc' | 'desc';

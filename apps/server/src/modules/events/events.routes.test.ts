@@ -540,8 +540,9 @@ describe.each(engines)('events API on %s', (engine) => {
       const [eventId] = await insertEvents(t.ctx.database.db, [
         { ts: at(1), event_value: 'FISH', event_options: [{ event_option_name: 'a', event_option_value: '1' }] },
       ]);
+      // An event of unknown creator: an event manager's (a logger may change only its comment).
       const res = await t.api('PATCH', `/events/${eventId}`, {
-        token: users.tokens.event_logger,
+        token: users.tokens.event_manager,
         body: {
           event_free_text: 'edited',
           event_options: [{ event_option_name: 'Event Comment', event_option_value: 'nice' }],
@@ -783,14 +784,108 @@ describe.each(engines)('events API on %s', (engine) => {
       expect(refused.statusCode).toBe(403);
       expect((refused.json() as Json).message).toMatch(/Only admins and event managers/);
       expect((await del(byAdmin, users.tokens.cruise_manager)).statusCode).toBe(403);
-      // Their own, but created long ago (an imported id carries its creation time).
+      // Their own, but created long ago (a client id carries its creation time).
       const oldId = '5981f167212b348aed7fa9f5';
-      await create(admin, { id: oldId, event_author: 'u_event_logger', ts: at(1) });
+      await create(users.tokens.event_logger, { id: oldId, ts: at(1) });
       expect((await del(oldId, users.tokens.event_logger)).statusCode).toBe(403);
       expect((await del(oldId, users.tokens.event_manager)).statusCode).toBe(204);
       expect((await del(byAdmin, users.tokens.event_manager)).statusCode).toBe(204);
       expect((await del(await create(users.tokens.event_logger), admin)).statusCode).toBe(204);
       expect((await del(await create(admin), users.tokens.event_watcher)).statusCode).toBe(403);
+    });
+
+    const createAs = async (token: string | undefined, body: Json = {}) => {
+      const res = await t.api('POST', '/events', { token, body: { event_value: 'X', ...body } });
+      expect(res.statusCode).toBe(201);
+      return (res.json() as { insertedId: string }).insertedId;
+    };
+    const patch = (eventId: string, token: string | undefined, body: Json) =>
+      t.api('PATCH', `/events/${eventId}`, { token, body });
+    const stored = async (eventId: string) => (await get(`/events/${eventId}`)).json() as Json;
+
+    it("a logger comments on anyone's event but changes nothing else of it; its creator and managers may", async () => {
+      const options = [{ event_option_name: 'status', event_option_value: 'alive' }];
+      const theirs = await createAs(users.tokens.template_manager, { event_options: options, event_free_text: 'orig' });
+      const before = await stored(theirs);
+      for (const body of [
+        { event_value: 'CHANGED' },
+        { event_author: 'u_event_logger' },
+        { ts: at(30) },
+        { event_free_text: 'rewritten' },
+        { event_options: [{ event_option_name: 'status', event_option_value: 'dead' }] },
+        { event_options: [] },
+        // A comment together with another option's change is still a change of the options.
+        {
+          event_options: [
+            { event_option_name: 'status', event_option_value: 'dead' },
+            { event_option_name: 'event_comment', event_option_value: 'hi' },
+          ],
+        },
+      ]) {
+        const res = await patch(theirs, users.tokens.event_logger, body);
+        expect(res.statusCode, JSON.stringify(body)).toBe(403);
+        expect(res.json()).toEqual({
+          statusCode: 403,
+          error: 'Forbidden',
+          message:
+            'Only admins, event managers and whoever created this event can change it (anyone may change its comment)',
+        });
+      }
+      expect(await stored(theirs)).toEqual(before);
+
+      // The comment: added, edited, then emptied, as the Add/Update Comment modal sends it.
+      for (const comment of ['looks like a squid', 'an octopus', '']) {
+        const body = {
+          event_options: [...options, { event_option_name: 'event_comment', event_option_value: comment }],
+        };
+        expect((await patch(theirs, users.tokens.event_logger, body)).statusCode, comment).toBe(204);
+      }
+      expect((await stored(theirs)).event_options).toEqual([
+        ...options,
+        { event_option_name: 'event_comment', event_option_value: '' },
+      ]);
+      // Unchanged fields sent along with a comment are fine (scripts send whole events back).
+      const whole = { event_value: 'X', event_free_text: 'orig', event_options: options };
+      expect((await patch(theirs, users.tokens.event_logger, whole)).statusCode).toBe(204);
+
+      // Its creator and event managers change the rest; so do admins.
+      expect((await patch(theirs, users.tokens.template_manager, { event_value: 'MINE' })).statusCode).toBe(204);
+      expect((await patch(theirs, users.tokens.event_manager, { event_free_text: 'fixed' })).statusCode).toBe(204);
+      expect((await patch(theirs, admin, { ts: at(40) })).statusCode).toBe(204);
+      // A cruise manager is not an event manager.
+      expect((await patch(theirs, users.tokens.cruise_manager, { event_value: 'NO' })).statusCode).toBe(403);
+      expect(await stored(theirs)).toMatchObject({ event_value: 'MINE', event_free_text: 'fixed', ts: at(40) });
+    });
+
+    it("nobody takes over another's event by relabelling it: the author label gives no right to change or delete", async () => {
+      const victim = await createAs(users.tokens.template_manager);
+      // Relabelling it is refused, and the delete after it too.
+      expect((await patch(victim, users.tokens.event_logger, { event_author: 'u_event_logger' })).statusCode).toBe(403);
+      expect((await t.api('DELETE', `/events/${victim}`, { token: users.tokens.event_logger })).statusCode).toBe(403);
+      // Labelled with the logger's name by its creator: still not the logger's event.
+      await patch(victim, users.tokens.template_manager, { event_author: 'u_event_logger' });
+      expect((await stored(victim)).event_author).toBe('u_event_logger');
+      expect((await patch(victim, users.tokens.event_logger, { event_value: 'MINE' })).statusCode).toBe(403);
+      expect((await t.api('DELETE', `/events/${victim}`, { token: users.tokens.event_logger })).statusCode).toBe(403);
+      // A script labels its events as anyone; they stay its creator's.
+      const labelled = await createAs(users.tokens.event_logger, { event_author: 'someone else' });
+      expect((await patch(labelled, users.tokens.event_logger, { event_value: 'EDITED' })).statusCode).toBe(204);
+      expect((await t.api('DELETE', `/events/${labelled}`, { token: users.tokens.event_logger })).statusCode).toBe(204);
+      expect((await t.api('DELETE', `/events/${victim}`, { token: users.tokens.template_manager })).statusCode).toBe(
+        204,
+      );
+    });
+
+    it('events stored without a known creator are changed and deleted by admins and event managers only', async () => {
+      // As migration 014 leaves an event whose author label is no username (and the command line's imports).
+      const [oldId] = await insertEvents(t.ctx.database.db, [
+        { ts: Date.now(), event_value: 'OLD', event_author: 'u_event_logger' },
+      ]);
+      if (!oldId) throw new Error('no event');
+      expect((await patch(oldId, users.tokens.event_logger, { event_value: 'NEW' })).statusCode).toBe(403);
+      expect((await t.api('DELETE', `/events/${oldId}`, { token: users.tokens.event_logger })).statusCode).toBe(403);
+      expect((await patch(oldId, users.tokens.event_manager, { event_value: 'NEW' })).statusCode).toBe(204);
+      expect((await t.api('DELETE', `/events/${oldId}`, { token: users.tokens.event_manager })).statusCode).toBe(204);
     });
 
     it('bulk deletes and the wipe are for admins only', async () => {

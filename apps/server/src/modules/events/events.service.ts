@@ -3,7 +3,9 @@ import {
   messages,
   newObjectId,
   normalizeOptionName,
-  ownEventDeleteWindowMs,
+  isCommentOnlyChange,
+  mayChangeEvent,
+  mayDeleteEvent,
   shouldPublish,
   type CreateEvent,
   type CreateEventResponse,
@@ -13,8 +15,6 @@ import {
   type LogEvent,
   type EventAuxData,
   type UpdateEvent,
-  capabilityRoles,
-  hasAnyRole,
   eventAttachmentsDataSource,
 } from '@bathylog/shared';
 import type { AppContext } from '../../context.js';
@@ -23,6 +23,7 @@ import type { DB, EventsTable } from '../../db/schema.js';
 import type { Database } from '../../db/database.js';
 import { GroupCommit, writeBatch } from '../../db/group-commit.js';
 import { AppError } from '../../lib/app-error.js';
+import { parseJson } from '../../lib/json.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import type { EventAccess } from '../access/event-access.js';
 import { EventAuxDataRepository } from '../event-aux-data/event-aux-data.repository.js';
@@ -53,16 +54,13 @@ import { EventSearch, type EventRow } from './event-search.js';
 import { EventsRepository } from './events.repository.js';
 import { RecordIds } from './record-windows.repository.js';
 
+const parseOptions = (text: string) => parseJson<EventOption[]>(text, []);
+
 function normalizeOptions(options: readonly EventOption[]): EventOption[] {
   return options.map((o) => ({
     event_option_name: normalizeOptionName(o.event_option_name),
     event_option_value: o.event_option_value,
   }));
-}
-
-/** When the server made an ObjectId (its first four bytes are the creation second). */
-function createdAt(id: string): number {
-  return Number.parseInt(id.slice(0, 8), 16) * 1000;
 }
 
 /** The not-found answers of the bycruise/bylowering routes, spelt as Sealog spells them (reference §5.6). */
@@ -165,6 +163,7 @@ export class EventsService {
       event_value: body.event_value,
       event_options: JSON.stringify(normalizeOptions(body.event_options ?? [])),
       event_free_text: body.event_free_text ?? '',
+      created_by: caller.user.id,
     };
     access.assertMayWriteAt(row.ts);
     const event = toWireEvent(row);
@@ -194,8 +193,20 @@ export class EventsService {
       const existing = await repo.findById(id);
       if (!existing || !access.maySee(existing.ts))
         throw new AppError('BAD_REQUEST', `No event record found for id: ${id}`);
+      this.assertMayChange(caller, existing, body);
       await this.applyUpdate(trx, caller, repo, existing, body);
     });
+  }
+
+  /** Anyone who logs may comment on any event; the rest is its creator's, admins' and event managers'. */
+  private assertMayChange(caller: AuthContext, existing: EventRow, body: UpdateEvent): void {
+    if (caller.isAdmin || mayChangeEvent(caller.user, { created_by: existing.created_by ?? null })) return;
+    const stored = { ...existing, event_options: parseOptions(existing.event_options) };
+    if (isCommentOnlyChange(stored, body)) return;
+    throw new AppError(
+      'FORBIDDEN',
+      'Only admins, event managers and whoever created this event can change it (anyone may change its comment)',
+    );
   }
 
   private async applyUpdate(
@@ -235,27 +246,18 @@ export class EventsService {
     }
   }
 
-  /**
-   * Who may delete one event (issue 3, seed 001 §6: "event deletion: admin and event_manager"):
-   * admins and event managers any event; other event writers (loggers, cruise and template
-   * managers) only an event they authored, within an hour of creating it. That keeps the
-   * console's flow working, where cancelling the options modal deletes the bare event the
-   * click just created (client-behaviour §7.2), without letting loggers prune the record later.
-   */
-  private mayDelete(caller: AuthContext, event: EventRow, now: number): boolean {
-    if (caller.isAdmin || hasAnyRole(caller.user.roles, capabilityRoles.deleteAnyEvent)) return true;
-    return event.event_author === caller.user.username && now - createdAt(event.id) <= ownEventDeleteWindowMs;
-  }
-
   async remove(caller: AuthContext, id: string, access: EventAccess): Promise<void> {
     const deleted = await this.db.transaction().execute(async (trx) => {
       const events = new EventsRepository(trx);
       const event = await events.findById(id);
       if (!event || !access.maySee(event.ts)) throw new AppError('NOT_FOUND', `No record found for id: ${id}`);
-      if (!this.mayDelete(caller, event, Date.now())) {
+      const mayDelete =
+        caller.isAdmin ||
+        mayDeleteEvent(caller.user, { id: event.id, created_by: event.created_by ?? null }, Date.now());
+      if (!mayDelete) {
         throw new AppError(
           'FORBIDDEN',
-          'Only admins and event managers can delete this event (authors may delete their own events for an hour)',
+          'Only admins and event managers can delete this event (whoever created it may delete it for an hour)',
         );
       }
       const auxRepo = new EventAuxDataRepository(trx);
@@ -266,7 +268,7 @@ export class EventsService {
         action: 'delete',
         record_type: 'event',
         record_id: id,
-        old_value: { ...toWireEvent(event), aux_data: aux.map(toWireAux) },
+        old_value: { ...toWireEvent(event), aux_data: aux.map(toWireAux), created_by: event.created_by ?? null },
       });
       return { event, aux };
     });
@@ -370,7 +372,10 @@ export class EventsService {
       if (entry.record_type !== 'event' || !['delete', 'bulk_delete'].includes(entry.action) || !entry.old_value) {
         throw new AppError('BAD_REQUEST', 'Only a deleted event can be restored from its audit record');
       }
-      const old = JSON.parse(entry.old_value) as LogEvent & { aux_data?: EventAuxData[] };
+      const old = JSON.parse(entry.old_value) as LogEvent & {
+        aux_data?: EventAuxData[];
+        created_by?: string | null;
+      };
       const events = new EventsRepository(trx);
       if (await events.exists(old.id)) throw new AppError('BAD_REQUEST', 'The event exists: it was already restored');
       const row: EventsTable = {
@@ -380,6 +385,8 @@ export class EventsService {
         event_value: old.event_value,
         event_options: JSON.stringify(old.event_options ?? []),
         event_free_text: old.event_free_text ?? '',
+        // Whoever created it keeps its rights; an event deleted before the server recorded that has none.
+        created_by: old.created_by ?? null,
       };
       await events.insert(row);
       const auxRepo = new EventAuxDataRepository(trx);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayCommand, splitCommandLine, substituteRecord } from './command-line.js';
+import { displayCommand, isExportableId, splitCommandLine, substituteRecord } from './command-line.js';
 
 describe('export command lines', () => {
   it('splits on whitespace and honours quotes and escapes, without a shell', () => {
@@ -31,5 +31,44 @@ describe('export command lines', () => {
     ]);
     expect(substituteRecord(['export.sh', '-v'], { id: 'S0492', uid: 'x' })).toEqual(['export.sh', '-v', 'S0492']);
     expect(displayCommand(['export', '-L', 'S 0492'])).toBe('export -L "S 0492"');
+  });
+
+  it('substitutes {id} only as a whole argument; inside other text it is refused', () => {
+    expect(() => substituteRecord(['sh', '-c', 'export.sh {id}'], { id: 'S0492', uid: 'x' })).toThrow(
+      '{id} must be a whole argument',
+    );
+    expect(() => substituteRecord(['export', '--lowering={id}'], { id: 'S0492', uid: 'x' })).toThrow(
+      '{id} must be a whole argument',
+    );
+    expect(substituteRecord(['sh', '-c', 'export.sh "$1"', 'sh', '{id}'], { id: 'S0492', uid: 'x' })).toEqual([
+      'sh',
+      '-c',
+      'export.sh "$1"',
+      'sh',
+      'S0492',
+    ]);
+  });
+
+  it('passes only ids that cannot be options, paths or shell text', () => {
+    for (const id of ['FKt230303', 'S0492', 'AT37-14', 'J2-1234.1', 'S 0492', 'a+b_c'])
+      expect(isExportableId(id), id).toBe(true);
+    for (const id of [
+      '--help',
+      '-v',
+      '.',
+      '..',
+      '../x',
+      'a/b',
+      'a\\b',
+      'x;rm',
+      '$(id)',
+      '`id`',
+      "it's",
+      'a"b',
+      '',
+      'line\nbreak',
+      ' lead',
+    ])
+      expect(isExportableId(id), id).toBe(false);
   });
 });

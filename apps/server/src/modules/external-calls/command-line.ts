@@ -38,15 +38,38 @@ export function splitCommandLine(line: string): string[] {
 }
 
 /**
- * The arguments with the record substituted: `{id}` becomes the human id (cruise_id or
- * lowering_id, what Sealog's export script takes), `{uid}` the record's 24-hex id. A command
- * without either placeholder gets the human id appended as its last argument. Substitution
- * happens after splitting, so an id with spaces stays one argument.
+ * The characters a record id passed to an export command may hold: it starts with a letter or a
+ * digit (never `-`, so it cannot be read as an option, nor `.`), then letters, digits, spaces and
+ * `_ . + -`. No `/` or `\\` (export scripts name folders after it), no quotes, `$`, `;` or other
+ * characters a shell would act on if a script hands the id to one.
+ */
+const exportableId = /^[A-Za-z0-9][A-Za-z0-9 _.+-]*$/;
+
+/** Whether a record id may be passed to an export command (see `exportableId`). */
+export function isExportableId(id: string): boolean {
+  return exportableId.test(id);
+}
+
+/**
+ * The arguments with the record substituted: a word that is exactly `{id}` becomes the human id
+ * (cruise_id or lowering_id, what Sealog's export script takes); `{uid}`, the record's 24-hex id,
+ * anywhere in a word. A command without either placeholder gets the human id appended as its last
+ * argument. Substitution happens after splitting and only of whole words, so an id stays one
+ * argument and is never part of a shell's command text (`sh -c '… {id}'` is refused: such a
+ * script reads `$BATHYLOG_RECORD_ID` instead, see `recordEnvironment`).
  */
 export function substituteRecord(words: string[], ids: { id: string; uid: string }): string[] {
-  const hasPlaceholder = words.some((w) => w.includes('{id}') || w.includes('{uid}'));
-  const out = words.map((w) => w.replaceAll('{uid}', ids.uid).replaceAll('{id}', ids.id));
+  if (words.some((w) => w !== '{id}' && w.includes('{id}'))) {
+    throw new Error('{id} must be a whole argument (a script run by a shell reads $BATHYLOG_RECORD_ID)');
+  }
+  const hasPlaceholder = words.some((w) => w === '{id}' || w.includes('{uid}'));
+  const out = words.map((w) => (w === '{id}' ? ids.id : w.replaceAll('{uid}', ids.uid)));
   return hasPlaceholder ? out : [...out, ids.id];
+}
+
+/** The record exported, in the command's environment as well as in its arguments. */
+export function recordEnvironment(kind: 'cruise' | 'lowering', ids: { id: string; uid: string }) {
+  return { BATHYLOG_RECORD_KIND: kind, BATHYLOG_RECORD_ID: ids.id, BATHYLOG_RECORD_UID: ids.uid };
 }
 
 /** How the command is shown in "Executing …": words joined, quoted where they hold spaces. */

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -173,6 +173,51 @@ describe.each(engines)('external calls and /ws/execute_output on %s', (engine) =
       });
     } finally {
       t.ctx.config.externalCalls.exportLowering = saved;
+    }
+  });
+
+  it('passes the record id as one whole argument and in the environment, never into a shell command or as an option', async () => {
+    const saved = t.ctx.config.externalCalls.exportCruise;
+    const cruiseWith = async (cruiseId: string) => {
+      const res = await t.api('PATCH', `/cruises/${cruiseUid}`, { token: admin, body: { cruise_id: cruiseId } });
+      expect(res.statusCode, res.body).toBe(204);
+    };
+    const exportCruise = () => t.api('GET', `/external_calls/export_cruise/${cruiseUid}`, { token: admin });
+    const shown = path.join(dir, 'shown');
+    try {
+      // {id} inside a shell's command text is refused before anything runs.
+      t.ctx.config.externalCalls.exportCruise = `sh -c 'touch ${shown}; echo {id}'`;
+      const inText = await exportCruise();
+      expect(inText.json()).toEqual({
+        statusCode: 503,
+        error: 'Service Unavailable',
+        message:
+          'The cruise export command is not valid: {id} must be a whole argument (a script run by a shell reads $BATHYLOG_RECORD_ID)',
+      });
+      expect(existsSync(shown)).toBe(false);
+
+      // Ids that would be options or shell text are refused.
+      t.ctx.config.externalCalls.exportCruise = `${JSON.stringify(process.execPath)} -e 'console.log(process.argv[1])' {id}`;
+      for (const bad of ['--help', '-e', 'x;touch pwned', '$(reboot)', '../../etc', '.hidden', 'a/b']) {
+        await cruiseWith(bad);
+        const res = await exportCruise();
+        expect(res.statusCode, bad).toBe(400);
+        expect((res.json() as { message: string }).message).toBe(
+          `The cruise id ${JSON.stringify(bad)} cannot be passed to the export command: it must start with a letter or a digit and hold only letters, digits, spaces and _ . + -`,
+        );
+      }
+
+      // A script run by a shell reads the id from its environment.
+      await cruiseWith('FKt230303');
+      t.ctx.config.externalCalls.exportCruise = `sh -c 'echo "$BATHYLOG_RECORD_KIND $BATHYLOG_RECORD_ID $BATHYLOG_RECORD_UID $1"' sh {id}`;
+      const c = await listener();
+      await c.call({ type: 'request', id: 1, path: '/ws/execute_output' });
+      expect((await exportCruise()).statusCode).toBe(202);
+      await c.closed;
+      expect(updates(c)).toContain(`cruise FKt230303 ${cruiseUid} FKt230303`);
+    } finally {
+      t.ctx.config.externalCalls.exportCruise = saved;
+      await cruiseWith('FKt230303');
     }
   });
 

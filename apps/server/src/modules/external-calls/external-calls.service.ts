@@ -5,7 +5,13 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { internalChannels } from '../../realtime/internal-channels.js';
 import { advisoryLockKey } from '../../services/leader.service.js';
-import { displayCommand, splitCommandLine, substituteRecord } from './command-line.js';
+import {
+  displayCommand,
+  isExportableId,
+  recordEnvironment,
+  splitCommandLine,
+  substituteRecord,
+} from './command-line.js';
 
 export const commandRunningMessage = 'A command is already running.';
 export const commandStartedMessage = 'Command is being executed.';
@@ -43,13 +49,19 @@ export class ExternalCallsService {
     }
     const humanId = await this.humanId(kind, uid);
     if (humanId === undefined) throw new AppError('BAD_REQUEST', `No record ${kind} found for id: ${uid}`);
+    if (!isExportableId(humanId)) {
+      throw new AppError(
+        'BAD_REQUEST',
+        `The ${kind} id ${JSON.stringify(humanId)} cannot be passed to the export command: it must start with a letter or a digit and hold only letters, digits, spaces and _ . + -`,
+      );
+    }
     let words: string[];
     try {
       words = substituteRecord(splitCommandLine(commandLine), { id: humanId, uid });
     } catch (err) {
       throw new AppError('SERVICE_UNAVAILABLE', `The ${kind} export command is not valid: ${(err as Error).message}`);
     }
-    await this.run(words);
+    await this.run(words, recordEnvironment(kind, { id: humanId, uid }));
   }
 
   private async humanId(kind: Kind, uid: string): Promise<string | undefined> {
@@ -65,7 +77,7 @@ export class ExternalCallsService {
     this.ctx.bus.publish(internalChannels.executeOutput, message);
   }
 
-  private async run(words: string[]): Promise<void> {
+  private async run(words: string[], env: Record<string, string>): Promise<void> {
     if (this.busy) throw new AppError('CONFLICT', commandRunningMessage);
     this.busy = true;
     let lock: RunLock | null = null;
@@ -94,7 +106,12 @@ export class ExternalCallsService {
     this.output(`Executing ${displayCommand(words)}`);
     let child: ChildProcess;
     try {
-      child = spawn(program, args, { shell: false, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+      child = spawn(program, args, {
+        shell: false,
+        env: { ...process.env, ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        windowsHide: true,
+      });
     } catch (err) {
       this.output(`Could not start ${program}: ${(err as Error).message}`);
       await finish('-1');

@@ -16,10 +16,13 @@ import { AppError } from '../../lib/app-error.js';
 import { parseJson } from '../../lib/json.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import type { EventAccess } from '../access/event-access.js';
+import { fileChange, recordChange } from '../audit/audit.js';
 import { EventAuxDataRepository } from '../event-aux-data/event-aux-data.repository.js';
 import { EventAuxDataService } from '../event-aux-data/event-aux-data.service.js';
 import { EventsRepository } from '../events/events.repository.js';
 import { attachedNames, attachmentNamePattern, removeAttachmentFiles } from './attachment-files.js';
+
+const owner = (eventId: string) => ({ record_type: 'event' as const, record_id: eventId });
 
 /** The picture types an attachment may be, by their first bytes. */
 function sniffPicture(head: Buffer): 'png' | 'jpg' | null {
@@ -106,6 +109,7 @@ export class EventAttachmentsService {
         },
         access,
       );
+      await recordChange(this.ctx.database.db, caller, fileChange('upload', owner(eventId), [stored]));
       return stored;
     } catch (err) {
       await rm(partial, { force: true });
@@ -139,5 +143,6 @@ export class EventAttachmentsService {
         );
     }
     if (info?.isFile()) await removeAttachmentFiles(this.ctx.paths.images, [name]);
+    await recordChange(this.ctx.database.db, caller, fileChange('delete', owner(eventId), [name]));
   }
 }

@@ -6,6 +6,7 @@ import { idParamsSchema, isObjectId, thumbnailWidths } from '@bathylog/shared';
 import { z } from 'zod/mini';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
+import { fileChange, recordChange } from '../audit/audit.js';
 import { caller } from '../../plugins/auth.js';
 import type { ApiInstance } from '../../plugins/types.js';
 import type { RecordKind } from '../access/access.repository.js';
@@ -191,7 +192,12 @@ export async function filesRoutes(app: ApiInstance, ctx: AppContext): Promise<vo
         scope.delete(`/${plural}/*`, { config: write, schema: { tags } }, async (req, reply) => {
           const { id, name } = recordFilePath(req);
           await service.assertOpenable(caller(req), id, 'edit');
-          await files.deleteFile(kind, id, name);
+          if (await files.deleteFile(kind, id, name))
+            await recordChange(
+              ctx.database.db,
+              caller(req),
+              fileChange('delete', { record_type: kind, record_id: id }, [name]),
+            );
           return reply.code(204).send();
         });
 
@@ -219,6 +225,11 @@ export async function filesRoutes(app: ApiInstance, ctx: AppContext): Promise<vo
             }
             if (uploadIds.length === 0) throw new AppError('BAD_REQUEST', 'The upload holds no file');
             const stored = await files.commitUploads(kind, id, uploadIds);
+            await recordChange(
+              ctx.database.db,
+              caller(req),
+              fileChange('upload', { record_type: kind, record_id: id }, stored),
+            );
             return reply.code(201).send({ files: stored });
           },
         );

@@ -180,13 +180,15 @@ export class RecordFilesService {
     return moved;
   }
 
-  /** Deletes one file of a record; a file that is not there is fine (204 as in Sealog). */
-  async deleteFile(kind: RecordKind, recordId: string, name: string): Promise<void> {
+  /** Deletes one file of a record; a file that is not there is fine (204 as in Sealog). True when one went. */
+  async deleteFile(kind: RecordKind, recordId: string, name: string): Promise<boolean> {
     const target = joinInside(this.folder(kind, recordId), [name]);
     if (!target) throw new AppError('BAD_REQUEST', `Invalid file name: ${name}`);
     const info = await lstat(target).catch(() => null);
     // Only regular files: never a folder, never through a symlink.
-    if (info?.isFile()) await rm(target, { force: true });
+    if (!info?.isFile()) return false;
+    await rm(target, { force: true });
+    return true;
   }
 
   /** The real path of a record's file to serve, or null when there is no such regular file. */

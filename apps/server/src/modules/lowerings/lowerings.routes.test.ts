@@ -348,7 +348,10 @@ describe.each(engines)('lowerings API on %s', (engine) => {
       cruises.off();
 
       const bumped = capture('updateLowerings');
-      const bump = await get(`/lowerings/${id}/bump`, users.tokens.event_watcher);
+      // Only those who may edit the lowering make every client re-read it.
+      expect((await get(`/lowerings/${id}/bump`, users.tokens.event_watcher)).statusCode).toBe(403);
+      expect((await get(`/lowerings/${id}/bump`, users.tokens.event_logger)).statusCode).toBe(403);
+      const bump = await get(`/lowerings/${id}/bump`, users.tokens.cruise_manager);
       expect(bump.statusCode).toBe(200);
       expect(bump.body).toBe('');
       await vi.waitFor(() => expect(bumped.seen).toHaveLength(1));
@@ -388,7 +391,7 @@ describe.each(engines)('lowerings API on %s', (engine) => {
       ['GET /lowerings', readers],
       ['GET /lowerings/{id}', readers],
       ['GET /lowerings/bycruise/{cruise}', readers],
-      ['GET /lowerings/{id}/bump', readers],
+      ['GET /lowerings/{id}/bump', { admin: 200, cruise_manager: 200 }],
       ['POST /lowerings', { admin: 201 }],
       ['PATCH /lowerings/{id}', { admin: 204, cruise_manager: 204 }],
       ['PATCH /lowerings/{id}/permissions', { admin: 204 }],

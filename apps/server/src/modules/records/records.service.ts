@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.js';
 import type { DB } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthContext } from '../../plugins/auth.js';
-import { recordChange } from '../audit/audit.js';
+import { fileChange, recordChange } from '../audit/audit.js';
 import { AccessListsRepository, type RecordKind } from '../access/access.repository.js';
 import { canOpenRecord, viewerOf } from '../access/access.rules.js';
 import {
@@ -193,9 +193,9 @@ export class RecordsService<K extends RecordKind, W> {
     return this.read([record], format, true);
   }
 
-  /** Re-publishes the record on its update channel (clients refresh). */
+  /** Re-publishes the record on its update channel (clients refresh); for those who may edit it. */
   async bump(caller: AuthContext, id: string): Promise<void> {
-    const record = await this.openable(caller, id, 'retrieve');
+    const record = await this.openable(caller, id, 'edit');
     this.ctx.bus.publish(this.spec.channels.updated, this.toWire(record));
   }
 
@@ -317,7 +317,9 @@ export class RecordsService<K extends RecordKind, W> {
         new_value: this.toWire(after),
       });
       // Last, so a failed move rolls the record back.
-      await this.files.commitUploads(this.kind, id, uploads);
+      const storedFiles = await this.files.commitUploads(this.kind, id, uploads);
+      if (storedFiles.length > 0)
+        await recordChange(trx, caller, fileChange('upload', { record_type: this.kind, record_id: id }, storedFiles));
       return after;
     });
     this.ctx.bus.publish(this.spec.channels.updated, this.toWire(updated));

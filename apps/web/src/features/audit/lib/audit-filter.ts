@@ -21,6 +21,9 @@ export const auditRecordLabels: Record<AuditRecordType, string> = {
   lowering: 'Lowering',
   event_template: 'Event template',
   user: 'User',
+  device_key: 'Device key',
+  custom_var: 'Custom var',
+  file: 'File',
 };
 
 const objectId = /^[0-9a-f]{24}$/i;
@@ -58,6 +61,9 @@ const nameFields: Record<string, string> = {
   lowering: 'lowering_id',
   event_template: 'event_name',
   user: 'username',
+  device_key: 'name',
+  custom_var: 'custom_var_name',
+  file: 'files',
 };
 
 function asObject(value: unknown): Record<string, unknown> | null {
@@ -68,6 +74,7 @@ function asObject(value: unknown): Record<string, unknown> | null {
 export function recordName(entry: AuditEntry): string {
   const field = nameFields[entry.record_type];
   const value = field ? (asObject(entry.new_value)?.[field] ?? asObject(entry.old_value)?.[field]) : undefined;
+  if (Array.isArray(value)) return value.filter((v) => typeof v === 'string').join(', ');
   return typeof value === 'string' ? value : '';
 }
 

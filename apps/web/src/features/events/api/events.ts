@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod/mini';
 import {
   createEventResponseSchema,
+  eventCommentOptionName,
   eventCountSchema,
   eventSchema,
   type CreateEventInput,
@@ -119,8 +120,8 @@ export function useEventExport(id: string | null | undefined) {
   });
 }
 
-/** The special option that holds a reviewer's comment (seed 001 §3). */
-export const commentOptionName = 'event_comment';
+/** The special option that holds a reviewer's comment (the server lets anyone who logs change it). */
+export const commentOptionName = eventCommentOptionName;
 
 export function eventComment(event: Pick<LogEvent, 'event_options'>): string {
   return event.event_options.find((o) => o.event_option_name === commentOptionName)?.event_option_value ?? '';

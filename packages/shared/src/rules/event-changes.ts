@@ -1,0 +1,82 @@
+import { capabilityRoles, hasAnyRole } from '../roles.js';
+import { normalizeOptionName, ownEventDeleteWindowMs, type EventOption } from '../schemas/events.js';
+
+/** The option that holds an event's comment (Add/Update Comment on the review and management screens). */
+export const eventCommentOptionName = 'event_comment';
+
+/** Who acts on an event: a user, or a device key (its id, its roles). */
+export interface EventActor {
+  id: string;
+  roles: readonly string[];
+}
+
+/**
+ * Who created an event, as the server recorded it: the id of the user or device key that created
+ * it, or null when nobody is known (events from before the server recorded it, imports without a
+ * caller). `event_author` is only a label that scripts set, so no right rests on it.
+ */
+export interface EventCreator {
+  created_by: string | null;
+}
+
+/** Admins and event managers change and delete any event. */
+export function managesAnyEvent(roles: readonly string[]): boolean {
+  return hasAnyRole(roles, capabilityRoles.changeAnyEvent);
+}
+
+/** True when the actor is who created the event (never for an event of unknown creator). */
+export function createdEvent(actor: EventActor, event: EventCreator): boolean {
+  return event.created_by !== null && event.created_by === actor.id;
+}
+
+/** Whether the actor may change an event beyond its comment: its creator, admins and event managers. */
+export function mayChangeEvent(actor: EventActor, event: EventCreator): boolean {
+  return managesAnyEvent(actor.roles) || createdEvent(actor, event);
+}
+
+/** When an event was created, from its ObjectId (its first four bytes are the creation second). */
+export function eventIdTime(id: string): number {
+  return Number.parseInt(id.slice(0, 8), 16) * 1000;
+}
+
+/**
+ * Whether the actor may delete an event: admins and event managers any event; its creator within
+ * an hour of creating it (the console deletes the bare event when its options modal is cancelled),
+ * so that nobody else prunes the record later.
+ */
+export function mayDeleteEvent(actor: EventActor, event: EventCreator & { id: string }, now: number): boolean {
+  if (managesAnyEvent(actor.roles)) return true;
+  return createdEvent(actor, event) && now - eventIdTime(event.id) <= ownEventDeleteWindowMs;
+}
+
+/** An event's fields as stored (ts in epoch milliseconds). */
+export interface EventFields {
+  event_author: string;
+  ts: number;
+  event_value: string;
+  event_options: readonly EventOption[];
+  event_free_text: string;
+}
+
+const withoutComment = (options: readonly EventOption[]) =>
+  options
+    .map((o) => ({ name: normalizeOptionName(o.event_option_name), value: o.event_option_value }))
+    .filter((o) => o.name !== eventCommentOptionName);
+
+/**
+ * True when a change touches nothing but the event's comment: every other field it names keeps
+ * its stored value, and its options are the stored ones, in order, apart from `event_comment`
+ * (added, edited or removed). Anyone who may write events may comment on any event.
+ */
+export function isCommentOnlyChange(existing: EventFields, change: Partial<EventFields>): boolean {
+  if (change.event_author !== undefined && change.event_author !== existing.event_author) return false;
+  if (change.ts !== undefined && change.ts !== existing.ts) return false;
+  if (change.event_value !== undefined && change.event_value !== existing.event_value) return false;
+  if (change.event_free_text !== undefined && change.event_free_text !== existing.event_free_text) return false;
+  if (change.event_options === undefined) return true;
+  const before = withoutComment(existing.event_options);
+  const after = withoutComment(change.event_options);
+  return (
+    before.length === after.length && before.every((o, i) => o.name === after[i]!.name && o.value === after[i]!.value)
+  );
+}
