@@ -88,7 +88,11 @@ describe('configuration', () => {
 
   it('sessions, write rate limits and allowed origins: defaults, environment, checks', () => {
     const defaults = loadConfig({});
-    expect(defaults.sessions).toEqual({ lifetimeSeconds: 7 * 24 * 60 * 60, renewAfterSeconds: 60 * 60 });
+    expect(defaults.sessions).toEqual({
+      lifetimeSeconds: 7 * 24 * 60 * 60,
+      renewAfterSeconds: 60 * 60,
+      embedded: false,
+    });
     // Authenticated writes are not limited unless configured; writes that name no caller are.
     expect(defaults.writeRateLimit).toEqual({ perKey: 0, perAddress: 120 });
     expect(defaults.allowedOrigins).toEqual([]);
@@ -100,7 +104,7 @@ describe('configuration', () => {
       BATHYLOG_RATE_LIMIT_PER_ADDRESS: '0',
       BATHYLOG_ALLOWED_ORIGINS: 'http://vehicle-client:8080, https://sealog.ship.local',
     });
-    expect(config.sessions).toEqual({ lifetimeSeconds: 86400, renewAfterSeconds: 600 });
+    expect(config.sessions).toEqual({ lifetimeSeconds: 86400, renewAfterSeconds: 600, embedded: false });
     expect(config.writeRateLimit).toEqual({ perKey: 30, perAddress: 0 });
     expect(config.allowedOrigins).toEqual(['http://vehicle-client:8080', 'https://sealog.ship.local']);
     expect(() => loadConfig({ BATHYLOG_SESSION_LIFETIME: '10' })).toThrow(/sessions\.lifetimeSeconds/);

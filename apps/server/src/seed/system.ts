@@ -114,6 +114,8 @@ async function downgradeSeededGuest(database: Database, log: FastifyBaseLogger):
     .select('record_id')
     .where('record_type', '=', 'user')
     .where('record_id', '=', systemIds.guest)
+    // Logins and sign-outs are recorded too; they change nothing an admin chose.
+    .where('action', 'not in', ['login', 'login_failed', 'sign_out_everywhere'])
     .limit(1)
     .executeTakeFirst();
   if (changed) return;

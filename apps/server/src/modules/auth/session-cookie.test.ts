@@ -63,12 +63,20 @@ describe.each(engines)('the browser session cookie on %s', (engine) => {
   });
 
   it('over https the cookies are Secure; SameSite=None only when embedding by other sites is configured', async () => {
-    const https = await login({ 'x-forwarded-proto': 'https' });
-    expect(cookieNamed(https, 'token')).toMatch(/; Path=\/; SameSite=Lax; Secure; HttpOnly$/);
-    expect(cookieNamed(https, 'id')).toMatch(/; SameSite=Lax; Secure$/);
+    // X-Forwarded-Proto counts only from a configured proxy (here the tests' loopback caller).
+    const ignored = await login({ 'x-forwarded-proto': 'https' });
+    expect(cookieNamed(ignored, 'token')).toMatch(/; SameSite=Lax; HttpOnly$/);
 
-    const embedded = await createTestApp(engine, { sessions: { embedded: true } });
+    const proxied = await createTestApp(engine, { trustProxy: ['loopback'] });
+    const embedded = await createTestApp(engine, { trustProxy: ['loopback'], sessions: { embedded: true } });
     try {
+      const https = await proxied.api('POST', '/auth/login', {
+        body: { username: 'admin', password: 'demo' },
+        headers: { 'x-forwarded-proto': 'https' },
+      });
+      expect(cookieNamed(https, 'token')).toMatch(/; Path=\/; SameSite=Lax; Secure; HttpOnly$/);
+      expect(cookieNamed(https, 'id')).toMatch(/; SameSite=Lax; Secure$/);
+
       const res = await embedded.api('POST', '/auth/login', {
         body: { username: 'admin', password: 'demo' },
         headers: { 'x-forwarded-proto': 'https' },
@@ -78,6 +86,7 @@ describe.each(engines)('the browser session cookie on %s', (engine) => {
       const plain = await embedded.api('POST', '/auth/login', { body: { username: 'admin', password: 'demo' } });
       expect(cookieNamed(plain, 'token')).toMatch(/; SameSite=Lax; HttpOnly$/);
     } finally {
+      await proxied.close();
       await embedded.close();
     }
   });
