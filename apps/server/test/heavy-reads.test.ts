@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { heavyReadQueue } from '../src/plugins/heavy-reads.js';
 import { createTestApp, engines, type TestApp } from './test-app.js';
 
@@ -47,9 +47,10 @@ describe.each(engines)('heavy reads on %s', (engine) => {
 
     const exported = t.api('GET', '/event_exports', { token: science });
     const csv = t.api('GET', '/events?format=csv', { token: admin });
+    // Both reach the queue once authenticated (on PostgreSQL that takes a round trip or two), and wait.
+    await vi.waitFor(() => expect(queue.stats).toEqual({ running: 1, waiting: 2 }));
     expect(await settled(exported)).toBe(false);
     expect(await settled(csv)).toBe(false);
-    expect(queue.stats).toEqual({ running: 1, waiting: 2 });
 
     // Light requests never wait for the queue.
     const page = await t.api('GET', '/events?limit=2', { token: science });
