@@ -167,6 +167,10 @@ export async function buildApp(
     origin: true,
     // An OPTIONS request that is not a preflight is answered like one (204), not with cors's text 400.
     strictPreflight: false,
+    // Every method a route answers: a client on another origin (a stock Sealog client beside the
+    // server) edits with PATCH and DELETE. Cookie-authenticated writes are refused from foreign
+    // origins elsewhere (plugins/cross-site.ts); Bearer callers may write from anywhere, as in Sealog.
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     exposedHeaders: ['WWW-Authenticate', 'Server-Authorization', renewedTokenHeader],
     allowedHeaders: ['Accept', 'Authorization', 'Content-Type', 'If-None-Match'],
     maxAge: 86400,
