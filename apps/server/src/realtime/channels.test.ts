@@ -3,6 +3,7 @@ import { wsPath, type WsChannel } from '@bathylog/shared';
 import { createTestApp, engines, type TestApp } from '../../test/test-app.js';
 import { createRoleUsers, type RoleUsers } from '../../test/role-tokens.js';
 import { systemIds } from '../seed/system.js';
+import { publicationBarrier } from './testing/publication-barrier.js';
 import { listenInRange, RawClient, scriptHello } from './testing/ws-test-client.js';
 
 /**
@@ -53,7 +54,6 @@ describe.each(engines)('realtime channels on %s', (engine) => {
   let admin: string;
   let guest: string;
   const clients: RawClient[] = [];
-  let toggle = false;
 
   const subscriber = async (token: string, channels: WsChannel[]) => {
     const c = await RawClient.open(port);
@@ -62,17 +62,10 @@ describe.each(engines)('realtime channels on %s', (engine) => {
     expect(reply.type).toBe('hello');
     return c;
   };
-  /** A visible publication after the ones under test: once it arrived, earlier ones have too. */
-  const barrier = async (...cs: RawClient[]) => {
-    toggle = !toggle;
-    const waits = cs.map((c) => c.nextPub(wsPath('updateCustomVars')));
-    const res = await t.api('PATCH', `/custom_vars/${systemIds.asnapStatus}`, {
-      token: admin,
-      body: { custom_var_value: toggle ? 'On' : 'Off' },
-    });
-    expect(res.statusCode).toBe(204);
-    await Promise.all(waits);
-  };
+  const barrier = publicationBarrier(
+    () => t,
+    () => admin,
+  );
 
   beforeAll(async () => {
     t = await createTestApp(engine, { realtime: { authRecheckMs: 0 } });

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { wsPath, type WsChannel } from '@bathylog/shared';
 import { createCruise, createLowering, createUser } from '../../test/factories-cruises.js';
 import { createTestApp, engines, type TestApp } from '../../test/test-app.js';
-import { systemIds } from '../seed/system.js';
+import { publicationBarrier } from './testing/publication-barrier.js';
 import { listenInRange, RawClient, scriptHello } from './testing/ws-test-client.js';
 
 /**
@@ -22,7 +22,6 @@ describe.each(engines)('event channels and access lists on %s', (engine) => {
       let member: string;
       let outsider: string;
       const clients: RawClient[] = [];
-      let toggle = false;
 
       const subscriber = async (token: string) => {
         const c = await RawClient.open(port);
@@ -31,17 +30,10 @@ describe.each(engines)('event channels and access lists on %s', (engine) => {
         expect((await c.call(scriptHello(token, paths))).type).toBe('hello');
         return c;
       };
-      /** A publication everyone receives after the ones under test: once it arrived, earlier ones have too. */
-      const barrier = async (...cs: RawClient[]) => {
-        toggle = !toggle;
-        const waits = cs.map((c) => c.nextPub(wsPath('updateCustomVars')));
-        const res = await t.api('PATCH', `/custom_vars/${systemIds.asnapStatus}`, {
-          token: admin,
-          body: { custom_var_value: toggle ? 'On' : 'Off' },
-        });
-        expect(res.statusCode).toBe(204);
-        await Promise.all(waits);
-      };
+      const barrier = publicationBarrier(
+        () => t,
+        () => admin,
+      );
 
       beforeAll(async () => {
         t = await createTestApp(engine, { useAccessControl, realtime: { authRecheckMs: 0 } });
