@@ -240,7 +240,8 @@ function renewalDue(ctx: AppContext, auth: AuthContext): boolean {
   return exp !== undefined && !auth.key && nowSeconds() - iat >= ctx.config.sessions.renewAfterSeconds;
 }
 
-const writeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Methods that change something (rate limits, the cross-site guard). */
+export const writeMethods: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 function tooManyRequests(waitMs: number): AppError {
   const seconds = Math.max(1, Math.ceil(waitMs / 1000));

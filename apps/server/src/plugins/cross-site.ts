@@ -2,9 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { AppError } from '../lib/app-error.js';
 import { isAllowedOrigin } from '../lib/origins.js';
-import { authenticatedByCookie } from './auth.js';
-
-const writeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+import { authenticatedByCookie, writeMethods } from './auth.js';
 
 /**
  * The one kind of GET that acts (Sealog's wire has it so): starting an external export command.

@@ -1,6 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { outboxMails } from '../../../test/outbox.js';
 import { createTestApp, engines, type TestApp } from '../../../test/test-app.js';
 import { signToken } from '../../lib/jwt.js';
 import { UsersRepository } from '../users/users.repository.js';
@@ -28,23 +27,11 @@ function error(statusCode: number, message: string, error?: string) {
 /** Authentication failures carry the text again in attributes (hapi-auth-jwt2's shape). */
 const unauthorized = (message: string) => ({ ...error(401, message), attributes: { error: message } });
 
-/** Mails the server wrote to <data>/outbox (no SMTP configured in tests), newest last. */
-function outbox(app: TestApp): string[] {
-  const dir = path.join(app.dataDir, 'outbox');
-  let files: string[];
-  try {
-    files = readdirSync(dir).sort();
-  } catch {
-    return [];
-  }
-  return files.map((f) => readFileSync(path.join(dir, f), 'utf8'));
-}
-
 /** The first mail to `to` (containing `text`): mails are written after the answer, so wait for it. */
 async function mailTo(app: TestApp, to: string, text = ''): Promise<string> {
   let found: string | undefined;
   await expect
-    .poll(() => (found = outbox(app).find((m) => m.includes(`To: ${to}`) && m.includes(text))), { timeout: 5000 })
+    .poll(() => (found = outboxMails(app).find((m) => m.includes(`To: ${to}`) && m.includes(text))), { timeout: 5000 })
     .toBeDefined();
   return found!;
 }
@@ -285,7 +272,7 @@ describe.each(engines)('auth routes on %s', (engine) => {
         system_user: false,
         disabled: false,
       });
-      expect(outbox(app).some((m) => m.includes('To: newbie@example.org') && m.includes('newbie'))).toBe(true);
+      expect(outboxMails(app).some((m) => m.includes('To: newbie@example.org') && m.includes('newbie'))).toBe(true);
     });
 
     it('refuses a taken username or e-mail with 401 "invalid registration"', async () => {
@@ -430,7 +417,7 @@ describe.each(engines)('auth routes on %s', (engine) => {
       });
       expect(on.body).toBe(none.body);
       await mailTo(app, 'on@example.org', 'Password Reset');
-      expect(outbox(app).filter((m) => m.includes('Password Reset') && /To: (nobody|off)@/.test(m))).toEqual([]);
+      expect(outboxMails(app).filter((m) => m.includes('Password Reset') && /To: (nobody|off)@/.test(m))).toEqual([]);
     });
 
     it('validates both payloads', async () => {

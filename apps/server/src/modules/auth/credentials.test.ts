@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import bcrypt from 'bcryptjs';
 import { Migrator, sql, type MigrationProvider } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { messages } from '@bathylog/shared';
+import { outboxMails } from '../../../test/outbox.js';
 import { createTestApp, engines, openTestDatabase, type TestApp } from '../../../test/test-app.js';
 import { buildApp } from '../../app.js';
 import { loadConfig } from '../../config.js';
@@ -19,24 +20,13 @@ const unauthorized = (message: string) => ({
 });
 const badLoginToken = { statusCode: 401, error: 'Unauthorized', message: 'bad loginToken' };
 
-function outbox(app: TestApp): string[] {
-  const dir = path.join(app.dataDir, 'outbox');
-  let files: string[];
-  try {
-    files = readdirSync(dir).sort();
-  } catch {
-    return [];
-  }
-  return files.map((f) => readFileSync(path.join(dir, f), 'utf8'));
-}
-
 /** The newest reset link mailed to `to` (mails are written just after the answer). */
 async function resetLinkTo(app: TestApp, to: string): Promise<string> {
   let link: string | undefined;
   await expect
     .poll(
       () =>
-        (link = outbox(app)
+        (link = outboxMails(app)
           .filter((m) => m.includes(`To: ${to}`) && m.includes('Password Reset'))
           .map((m) => /https?:\/\/\S+\/[0-9a-f]{40}/.exec(m)?.[0])
           .pop()),
@@ -174,7 +164,7 @@ describe.each(engines)('credentials on %s', (engine) => {
       expect(res.json()).toEqual({ statusCode: 200, message: 'password reset email sent' });
       const link = await resetLinkTo(t, user.email);
       expect(link).toMatch(/^http:\/\/bathylog\.ship:8000\/resetPassword\/[0-9a-f]{40}$/);
-      expect(outbox(t).join('\n')).not.toContain('evil.example');
+      expect(outboxMails(t).join('\n')).not.toContain('evil.example');
     });
 
     it("keeps a resetURL on the server's own origin or a configured client origin", async () => {
