@@ -44,7 +44,8 @@ const namedEntities: Record<string, string> = {
  * A tile layer's attribution as the settings write it (Leaflet's convention is an HTML snippet such
  * as `Tiles &copy; Esri` or `&copy; <a href="…">OpenStreetMap</a>`), reduced to its text: tags are
  * dropped and the common entities decoded, then escaped again for Leaflet. Links in an attribution
- * show as their text.
+ * show as their text. Not DOMParser: Chromium still tries the inline handlers of a parsed
+ * attribution (the page's Content-Security-Policy reports them), so the text is never parsed as HTML.
  */
 export function attributionHtml(attribution: string): string {
   const text = attribution
