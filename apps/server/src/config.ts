@@ -167,7 +167,14 @@ export const configSchema = z.strictObject({
       keep: int(1).default(7),
     })
     .prefault({}),
-  asnap: z.strictObject({ enabled: bool.default(true), intervalSeconds: int(1).default(10) }).prefault({}),
+  asnap: z
+    .strictObject({
+      enabled: bool.default(true),
+      intervalSeconds: int(1).default(10),
+      /** Quiet while another source's ASNAP events arrived within this many seconds. */
+      externalQuietSeconds: int(1).default(60),
+    })
+    .prefault({}),
   /**
    * HTTP timeouts, so slow or silent clients cannot hold connections: the request headers must
    * arrive within `headersTimeoutMs`, the whole request (body included) within `requestTimeoutMs`;
@@ -274,6 +281,7 @@ function fromEnv(env: Env): Record<string, unknown> {
     ['BATHYLOG_BACKUP_KEEP', 'backups.keep'],
     ['BATHYLOG_ASNAP_ENABLED', 'asnap.enabled'],
     ['BATHYLOG_ASNAP_INTERVAL', 'asnap.intervalSeconds'],
+    ['BATHYLOG_ASNAP_EXTERNAL_QUIET', 'asnap.externalQuietSeconds'],
     ['BATHYLOG_EXPORT_CRUISE_COMMAND', 'externalCalls.exportCruise'],
     ['BATHYLOG_EXPORT_LOWERING_COMMAND', 'externalCalls.exportLowering'],
     ['BATHYLOG_HEADER_TITLE', 'client.headerTitle'],

@@ -1,14 +1,19 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import Nes from '@hapi/nes';
 import { messages, wsPath } from '@bathylog/shared';
-import { createTestApp, engines, type TestApp } from '../../test/test-app.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createTestApp, engines, openTestDatabase, type TestApp } from '../../test/test-app.js';
+import { buildApp } from '../app.js';
+import { loadConfig } from '../config.js';
 import { listenInRange, RawClient } from './testing/ws-test-client.js';
 
 const newEventsPath = wsPath('newEvents');
 const clientOrigin = 'http://vehicle-client.ship.local:8080';
 
 /**
- * Issue 11: the stock Sealog vehicle client 2.3.5 sends its hello without a usable token (it
+ * The stock Sealog vehicle client 2.3.5 sends its hello without a usable token (it
  * passes its header function, which JSON drops) and keeps its session in the `token` cookie. The
  * cookie of the upgrade request stands in, from the server's own origin or a configured one.
  */
@@ -87,5 +92,56 @@ describe.each(engines)('websocket hello with the session cookie on %s', (engine)
       statusCode: 401,
       payload: { message: messages.missingAuth },
     });
+  });
+});
+
+describe('a refused websocket origin is named in the log', () => {
+  it('one warning per origin, saying what to set', async () => {
+    const lines: string[] = [];
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bathylog-test-'));
+    const config = loadConfig(
+      {},
+      {
+        mode: 'production',
+        adminPassword: 'demo',
+        dataDir,
+        secret: 'test-secret',
+        logLevel: 'warn',
+        asnap: { enabled: false },
+        freeSpaceIntervalSeconds: 0,
+        webDir: path.join(dataDir, 'no-client'),
+      },
+    );
+    const { database, drop } = await openTestDatabase('sqlite');
+    const { app } = await buildApp({ config, database, logStream: { write: (line) => lines.push(line) } });
+    try {
+      await app.ready();
+      const port = await listenInRange(app);
+      const login = await app.inject({
+        method: 'POST',
+        url: '/sealog-server/api/v1/auth/login',
+        payload: { username: 'admin', password: 'demo' },
+      });
+      const token = (login.json() as { token: string }).token;
+      const stockClient = 'http://127.0.0.1:8080';
+      for (let i = 0; i < 3; i++) {
+        const refused = await RawClient.open(port, { headers: { origin: stockClient, cookie: `token=${token}` } }).then(
+          () => null,
+          (err: Error) => err,
+        );
+        expect(refused?.message).toMatch(/403/);
+      }
+      const warnings = lines
+        .map((line) => JSON.parse(line) as { msg: string; origin?: string })
+        .filter((entry) => entry.msg.startsWith('websocket refused'));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]!.origin).toBe(stockClient);
+      expect(warnings[0]!.msg).toContain(`BATHYLOG_ALLOWED_ORIGINS="${stockClient}"`);
+      expect(lines.join('\n')).not.toContain(token);
+    } finally {
+      await app.close();
+      await drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

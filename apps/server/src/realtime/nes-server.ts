@@ -36,6 +36,9 @@ import {
  * a REST request would, and every delivery re-checks (briefly cached) that the user still exists,
  * is enabled and holds the same roles, so a disabled user stops receiving.
  */
+const refusedOriginLogIntervalMs = 3600_000;
+const refusedOriginsRemembered = 100;
+
 export interface NesServerOptions {
   heartbeatIntervalMs: number;
   heartbeatTimeoutMs: number;
@@ -138,6 +141,8 @@ export class NesServer {
   private heartbeatCheckTimer: NodeJS.Timeout | null = null;
   private stopped = false;
   private readonly log: FastifyBaseLogger;
+  /** Origins refused for the session cookie, with when that was last logged. */
+  private readonly refusedOrigins = new Map<string, number>();
 
   constructor(
     private readonly ctx: AppContext,
@@ -166,11 +171,34 @@ export class NesServer {
     // A browser page of another site must not ride the session cookie (cross-site websocket
     // hijacking): an upgrade carrying the cookie from an origin not allowed is refused outright.
     if (cookie && origin !== undefined && !this.isAllowedOrigin(origin, req.headers.host)) {
-      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      this.reportRefusedOrigin(origin);
+      socket.end(
+        'HTTP/1.1 403 Forbidden\r\nConnection: close\r\nX-Content-Type-Options: nosniff\r\nContent-Length: 0\r\n\r\n',
+      );
       return;
     }
     const cookieToken = cookie && origin !== undefined ? cookie : undefined;
     this.wss.handleUpgrade(req, socket, head, (ws) => this.add(ws, req, cookieToken));
+  }
+
+  /**
+   * One log line per refused origin (again after an hour): a stock Sealog client served from
+   * another port of the same host sends the session cookie on its websocket upgrade and is refused
+   * until its origin is configured, and the operator needs to read which origin to name. The set is
+   * bounded, so a page sending ever new Origin headers cannot grow it or flood the log.
+   */
+  private reportRefusedOrigin(origin: string): void {
+    const now = Date.now();
+    const last = this.refusedOrigins.get(origin);
+    if (last !== undefined && now - last < refusedOriginLogIntervalMs) return;
+    if (last === undefined && this.refusedOrigins.size >= refusedOriginsRemembered) return;
+    this.refusedOrigins.set(origin, now);
+    const shown = JSON.stringify(origin.slice(0, 200));
+    this.log.warn(
+      { origin: origin.slice(0, 200) },
+      `websocket refused for origin ${shown}: the page sent the session cookie but its origin is not allowed; ` +
+        `if a Sealog client is served there, add it to BATHYLOG_ALLOWED_ORIGINS (comma-separated), e.g. BATHYLOG_ALLOWED_ORIGINS=${shown}`,
+    );
   }
 
   private isAllowedOrigin(origin: string, host: string | undefined): boolean {

@@ -108,3 +108,53 @@ describe('ASNAP disabled in the configuration', () => {
     }
   });
 });
+
+describe('built-in ASNAP beside an external ASNAP script', () => {
+  it("stays quiet while another source's ASNAP events arrive, says so, and resumes after them", async () => {
+    const t = await createTestApp('sqlite', { asnap: { enabled: true, intervalSeconds: 1, externalQuietSeconds: 2 } });
+    const infos: string[] = [];
+    const info = t.ctx.log.info.bind(t.ctx.log);
+    t.ctx.log.info = ((...args: unknown[]) => {
+      infos.push(String(args.find((a) => typeof a === 'string') ?? ''));
+      return (info as (...a: unknown[]) => void)(...args);
+    }) as typeof t.ctx.log.info;
+    try {
+      const admin = await t.login('admin', 'demo');
+      const byAuthor = async () => {
+        const res = await t.api('GET', '/events?value=ASNAP', { token: admin });
+        const events = res.statusCode === 200 ? (res.json() as { event_author: string }[]) : [];
+        return {
+          builtIn: events.filter((e) => e.event_author === 'asnap').length,
+          script: events.filter((e) => e.event_author === 'admin').length,
+        };
+      };
+      // What sealog_asnap posts: no author, so the token's user is the author.
+      const scriptSnapshot = async () => {
+        const res = await t.api('POST', '/events', {
+          token: admin,
+          body: { event_value: 'ASNAP', event_options: [], event_free_text: '' },
+        });
+        expect(res.statusCode).toBe(201);
+      };
+      await scriptSnapshot();
+      const res = await t.api('PATCH', `/custom_vars/${systemIds.asnapStatus}`, {
+        token: admin,
+        body: { custom_var_value: 'On' },
+      });
+      expect(res.statusCode).toBe(204);
+      // The script keeps posting for 4 s; the built-in one (every 1 s) logs nothing meanwhile.
+      for (let i = 0; i < 4; i++) {
+        await sleep(1000);
+        await scriptSnapshot();
+      }
+      expect(await byAuthor()).toEqual({ builtIn: 0, script: 5 });
+      expect(infos.some((m) => m.startsWith('built-in ASNAP quiet'))).toBe(true);
+      // The script stops: after the quiet window the built-in one logs again.
+      await sleep(3500);
+      expect((await byAuthor()).builtIn).toBeGreaterThan(0);
+      expect(infos.some((m) => m.startsWith('built-in ASNAP resumes'))).toBe(true);
+    } finally {
+      await t.close();
+    }
+  });
+});
