@@ -14,7 +14,7 @@ const heavy = [
 ];
 
 /**
- * Fewer, larger chunks for the signed-in screens (issue 13). Left to itself the bundler makes a
+ * Fewer, larger chunks for the signed-in screens, for a ship's link with 600 ms round trips. Left to itself the bundler makes a
  * chunk per lazily loaded screen and per set of screens sharing a module: about 80 files, 45 of
  * them for the console, which on a 600 ms link queue behind the browser's six connections; many
  * small files also compress worse than one. Here the lazily loaded code forms two chunks: `app`

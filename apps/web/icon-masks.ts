@@ -21,7 +21,7 @@ export function svgUrl(svg: string): string {
 
 /**
  * A PostCSS plugin for the production build, run after the pruning: Bootstrap Icons drawn from
- * their SVG files instead of the icon font (issue 13). The font is 130 kB of woff2 for the 40 icons
+ * their SVG files instead of the icon font, for a ship's thin link. The font is 130 kB of woff2 for the 40 icons
  * we use, and `font-display: block` hides them until it has crossed the link; each icon's SVG
  * (bootstrap-icons/icons/NAME.svg, the same drawing as the font's glyph) becomes the CSS mask of
  * the rule that drew the glyph (a custom property, so the minifier's -webkit- copy of the mask
