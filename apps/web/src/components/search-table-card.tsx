@@ -29,7 +29,7 @@ export interface SearchTableCardProps<T> {
 }
 
 /**
- * A management table in a card (client-behaviour §9): title, search, delete-all and export icons in
+ * A management table in a card (docs/screens.md#management-tables): title, search, delete-all and export icons in
  * the header, one page of rows, a pager when there is more than a page. Searching goes back to
  * page 1; a delete or a narrower search that leaves the page past the end moves to the last page.
  */

@@ -65,7 +65,7 @@ class OfflineWmsLayer extends L.TileLayer.WMS implements OfflineFirst {
   }
 }
 
-/** A base layer or overlay of the runtime settings (client-behaviour §4.2). */
+/** A base layer or overlay of the runtime settings (docs/screens.md#map-layers). */
 export function tileLayerOf(setting: TileLayerSetting, pane: string): L.TileLayer {
   const url = setting.url.trim();
   // Leaflet shows the attribution as HTML; an overlay list fetched from another server could say anything.
