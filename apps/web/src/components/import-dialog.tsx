@@ -49,8 +49,8 @@ function defaultId(record: unknown): string | undefined {
 
 /**
  * One import dialog for users, templates, events, aux data, cruises and lowerings
- * (docs/screens.md#import-dialogs): a .json file, records processed one at a time, live counts, an error log, and a final
- * status of "Complete" or "Quit Early!".
+ * (docs/screens.md#import-dialogs): a .json file, records processed one at a time, live counts, an
+ * error log, and a final status of "Complete" or "Quit Early!".
  */
 export function ImportDialog<T>({
   show,

@@ -29,9 +29,10 @@ export interface SearchTableCardProps<T> {
 }
 
 /**
- * A management table in a card (docs/screens.md#management-tables): title, search, delete-all and export icons in
- * the header, one page of rows, a pager when there is more than a page. Searching goes back to
- * page 1; a delete or a narrower search that leaves the page past the end moves to the last page.
+ * A management table in a card (docs/screens.md#management-tables): title, search, delete-all and
+ * export icons in the header, one page of rows, a pager when there is more than a page. Searching
+ * goes back to page 1; a delete or a narrower search that leaves the page past the end moves to the
+ * last page.
  */
 export function SearchTableCard<T>({
   title,
