@@ -46,8 +46,8 @@ function RedirectWithId({ to }: { to: string }) {
 }
 
 /**
- * The route table (docs/screens.md#routes-and-access; all exact matches). One file per screen under routes/ (or a
- * feature): replace a placeholder there, not here.
+ * The route table (docs/screens.md#routes-and-access; all exact matches). One file per screen under
+ * routes/ (or a feature): replace a placeholder there, not here.
  */
 export const routes: RouteObject[] = [
   {

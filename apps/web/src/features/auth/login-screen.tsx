@@ -93,8 +93,7 @@ export function LoginScreen() {
         await login({ ...input, reCaptcha: await captcha() });
         // Success: the route guard sends the user home.
       } catch (err) {
-        // 401 and other server errors show the server's message; a network failure 'Unable to
-        // connect to server'.
+        // 401 and other server errors show the server's message; a network failure 'Unable to connect to server'.
         setError(errorMessage(err));
         setBusy(false);
       }
