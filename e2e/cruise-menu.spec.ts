@@ -5,7 +5,7 @@ import { expectAccessible } from './support/axe';
 import { test, expect } from './support/fixtures';
 import { useSessionOf } from './support/session';
 
-/** The cruise and lowering browser (/cruise_menu, seed 000 §2; client-behaviour §8-9) on the demo data. */
+/** The cruise and lowering browser (/cruise_menu, docs/screens.md#cruise-menu) on the demo data. */
 
 interface CruiseWire {
   id: string;
