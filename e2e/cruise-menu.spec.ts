@@ -58,7 +58,7 @@ async function text(download: Download): Promise<string> {
 }
 
 test.describe('cruise menu', () => {
-  test('year, cruise and lowering selection with the seed fields', async ({ page }, testInfo) => {
+  test('year, cruise and lowering selection with the card fields', async ({ page }, testInfo) => {
     // Two axe runs and four full-page screenshots: slow on a busy machine.
     test.setTimeout(150_000);
     await page.goto('/cruise_menu');

@@ -193,7 +193,7 @@ test.describe('milestones / stats editor', () => {
     await expect(modal).toBeHidden();
   });
 
-  test('Tweak! shows the seed’s messages and Done only stages the values', async ({ page, adminApi }) => {
+  test('Tweak! shows the form messages and Done only stages the values', async ({ page, adminApi }) => {
     const modal = await openEditor(page);
     await modal.getByRole('button', { name: 'Tweak!' }).click();
     const form = modal.getByRole('form', { name: 'Tweak milestones and stats' });

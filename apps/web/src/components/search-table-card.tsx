@@ -13,7 +13,7 @@ export interface SearchTableCardProps<T> {
   matches: (item: T, search: string) => boolean;
   pageSize: number;
   loading: boolean;
-  /** Default: the seeds' "Fetching...". */
+  /** Default: "Fetching..." (docs/screens.md#loading-and-empty-states). */
   loadingText?: string;
   /** Shown when no item is listed (or none matches the search). */
   emptyText: string;

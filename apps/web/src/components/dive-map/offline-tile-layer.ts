@@ -88,7 +88,7 @@ export function tileLayerOf(setting: TileLayerSetting, pane: string): L.TileLaye
 
 /**
  * The overlay layers of the settings: an explicit list, or a URL answering one. A list that cannot
- * be fetched gives no overlays (the seed: "log and use none"), logged as a warning.
+ * be fetched gives no overlays (docs/screens.md#map-layers), logged as a warning.
  */
 export async function loadOverlaySettings(value: TileLayerSetting[] | string): Promise<TileLayerSetting[]> {
   if (Array.isArray(value)) return value;
