@@ -20,7 +20,7 @@ import { FormActions } from '../../components/form-actions';
 import { PasswordPair, TextField } from '../../components/form-field';
 import { useEntityNames, type EntityNames } from '../../lib/settings';
 
-/** Labels and tooltips of the role check-boxes, in the order users know. */
+/** Labels and tooltips of the role check-boxes, in the order users know (docs/screens.md#user-form). */
 const roleOrder: Role[] = [
   'admin',
   'cruise_manager',
