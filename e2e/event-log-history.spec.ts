@@ -32,7 +32,7 @@ function demoEvents(): DemoEvent[] {
 }
 
 const all = demoEvents();
-/** `!ASNAP` excludes every event whose value contains "asnap", ignoring case (a `!` term negates a match). */
+/** `!ASNAP` excludes every event whose value contains "asnap", ignoring case (docs/wire.md#event-filters). */
 const withoutAsnap = all.filter((e) => !/asnap/i.test(e.event_value));
 const firstAsnapIndex = all.findIndex((e) => /asnap/i.test(e.event_value));
 

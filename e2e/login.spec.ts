@@ -131,7 +131,7 @@ test.describe('login and logout', () => {
     consoleErrors.allow(/Problem connecting to websocket subscriptions: Invalid credentials/);
     const user = await createUser(adminApi, { roles: ['event_logger'] });
     await loginViaUi(page, user.username, user.password);
-    // A role change invalidates the old token: the server re-checks tokens on every request.
+    // A role change invalidates the old token (docs/wire.md#checks-on-every-request).
     await adminApi.patch(`users/${user.id}`, { roles: ['event_watcher'] });
     await page.goto('/profile');
     await expect(page).toHaveURL(/\/login$/);

@@ -2,7 +2,7 @@ import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack
 import type { ForgotPassword, LoginResponse, Register, ResetPassword, UpdateProfile, User } from '@bathylog/shared';
 import { api } from './client';
 
-/** Auth routes (Sealog's `auth/...`). Login/register/forgot/reset are public calls. */
+/** Auth routes (docs/wire.md#auth). Login/register/forgot/reset are public calls. */
 export const authKeys = {
   all: ['auth'] as const,
   profile: (sessionKey: string | null) => [...authKeys.all, 'profile', sessionKey] as const,

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, getList } from './client';
 
-/** Custom variables (Sealog's `custom_vars` routes): ASNAP state and the server's free space. */
+/** Custom variables (docs/wire.md#custom-vars): ASNAP state and the server's free space. */
 export interface CustomVar {
   id: string;
   custom_var_name: string;

@@ -8,7 +8,7 @@ import {
 import { z } from 'zod/mini';
 import { api, getList } from './client';
 
-/** Event template calls (Sealog's `event_templates` routes; docs/screens.md#event-templates). */
+/** Event template calls (docs/wire.md#event-templates). */
 export const eventTemplateKeys = {
   all: ['event_templates'] as const,
   list: () => [...eventTemplateKeys.all, 'list'] as const,

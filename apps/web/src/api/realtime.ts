@@ -11,7 +11,7 @@ import {
 } from '@bathylog/shared';
 
 /**
- * The websocket client: the hapi nes protocol v2 (what Sealog's server speaks) over a plain
+ * The websocket client: the hapi nes protocol v2 (docs/wire.md#nes-protocol) over a plain
  * WebSocket, the same frames the Sealog scripts send. One connection per tab; subscriptions are
  * kept across reconnects (re-sent in each hello), the token is read afresh for every hello so a new
  * login re-authenticates, and a dropped link reconnects with exponential backoff. A hello refused
@@ -210,7 +210,7 @@ export class RealtimeClient {
     this.open();
   }
 
-  /** Subscribes to a `/ws/status/...` channel; returns the unsubscribe function. */
+  /** Subscribes to a channel (docs/wire.md#channels); returns the unsubscribe function. */
   subscribe<C extends WsChannel>(channel: C, handler: (payload: WsPayloads[C]) => void): () => void {
     return this.subscribePath(wsPath(channel), handler as Handler);
   }

@@ -4,7 +4,7 @@ import { z } from 'zod/mini';
 import { api, getList, type Query } from './client';
 
 /**
- * Cruise and lowering calls (Sealog's `cruises` and `lowerings` routes): lists, one record, create,
+ * Cruise and lowering calls (docs/wire.md#cruises, docs/wire.md#lowerings): lists, one record, create,
  * update, hide/show, delete, permissions. Used by the cruise menu, both management screens and
  * the user permissions modal.
  */

@@ -85,7 +85,7 @@ export function useRealtimeState(): RealtimeState {
 }
 
 /**
- * Calls `handler` with each publication on a channel of Sealog's `/ws/status/...` while mounted (and
+ * Calls `handler` with each publication on a channel (docs/wire.md#channels) while mounted (and
  * `enabled`). The latest handler is used; re-rendering does not resubscribe.
  */
 export function useSubscription<C extends WsChannel>(

@@ -14,7 +14,7 @@ import {
 import { api, getList, type Query } from '../../../api/client';
 
 /**
- * Event reads and writes (Sealog's `events` and `event_exports` routes) shared by the console,
+ * Event reads and writes (docs/wire.md#events, docs/wire.md#event-exports) shared by the console,
  * event management and the review screens. One key object; mutations invalidate through it.
  */
 
@@ -35,7 +35,7 @@ export const exportedEventSchema = z.extend(eventSchema, { aux_data: z.array(exp
 export type ExportedEvent = z.infer<typeof exportedEventSchema>;
 
 /**
- * The filter of the event list routes (`fulltext`, `author`, `value`, ... as Sealog names them).
+ * The filter of the event list routes (docs/wire.md#event-filters).
  * Arrays become repeated keys.
  */
 export interface EventQuery {
