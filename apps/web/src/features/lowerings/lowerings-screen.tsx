@@ -138,10 +138,7 @@ function LoweringsAdmin() {
   );
 }
 
-/**
- * /lowerings: admins and cruise managers (docs/screens.md#cruise-and-lowering-management); "Loading..."
- * until the roles are known.
- */
+/** /lowerings: admins and cruise managers (docs/screens.md#lowerings); "Loading..." until the roles are known. */
 export function LoweringsScreen() {
   return (
     <RoleGate roles={capabilityRoles.cruiseManagement}>
