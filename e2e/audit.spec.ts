@@ -6,7 +6,7 @@ import { test, expect } from './support/fixtures';
 import { expectAccessible } from './support/axe';
 
 /**
- * Issue 11: the audit trail under System Management (admins): filter by user, record and time,
+ * The audit trail under System Management (admins; docs/screens.md#audit): filter by user, record and time,
  * pages, CSV export of the filtered entries, and restoring a deleted event from its entry.
  */
 

@@ -5,7 +5,7 @@ import { expectAccessible } from './support/axe';
 import { test, expect } from './support/fixtures';
 import { useSessionOf } from './support/session';
 
-/** The cruise and lowering browser (/cruise_menu, seed 000 §2; client-behaviour §8-9) on the demo data. */
+/** The cruise and lowering browser (/cruise_menu, docs/screens.md#cruise-menu) on the demo data. */
 
 interface CruiseWire {
   id: string;
@@ -58,7 +58,7 @@ async function text(download: Download): Promise<string> {
 }
 
 test.describe('cruise menu', () => {
-  test('year, cruise and lowering selection with the seed fields', async ({ page }, testInfo) => {
+  test('year, cruise and lowering selection with the card fields', async ({ page }, testInfo) => {
     // Two axe runs and four full-page screenshots: slow on a busy machine.
     test.setTimeout(150_000);
     await page.goto('/cruise_menu');

@@ -4,7 +4,7 @@ import { uniqueName, type ApiClient } from './support/api';
 import { expectAccessible } from './support/axe';
 import { test, expect } from './support/fixtures';
 
-/** Cruise management (/cruises, seed 001 §2.4, §4.2, §5, §6) as admin on the shared demo server. */
+/** Cruise management (/cruises, docs/screens.md#cruises) as admin on the shared demo server. */
 
 interface CruiseWire {
   id: string;
@@ -83,7 +83,7 @@ test.describe('cruises as admin', () => {
     }
   });
 
-  test('add form: every rule of seed 001 §5, then a cruise is created', async ({ page, adminApi }) => {
+  test('add form: required fields, ID length, date checks, then a cruise is created', async ({ page, adminApi }) => {
     await page.goto('/cruises');
     const add = form(page, 'Add');
     const submit = add.getByRole('button', { name: 'Add', exact: true });

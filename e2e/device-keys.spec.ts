@@ -3,7 +3,7 @@ import { serverUrl, uniqueName } from './support/api';
 import { test, expect } from './support/fixtures';
 import { expectAccessible } from './support/axe';
 
-/** Device keys under System Management (issue 11): create (shown once), use, list, revoke. */
+/** Device keys under System Management (docs/screens.md#device-keys): create (shown once), use, list, revoke. */
 
 const apiPrefix = '/sealog-server/api/v1';
 

@@ -5,9 +5,10 @@ import { test, expect } from './support/fixtures';
 import { useSessionOf } from './support/session';
 
 /**
- * Event attachments (issue 14): pictures attached from the comment modal and from the options
- * modal, uploaded through the durable queue (also after the link comes back), shown in the
- * console's event details, the replay's image panel and the gallery. Each test makes its own user, so its events are its own.
+ * Event attachments (docs/screens.md#attachments): pictures attached from the comment modal and
+ * from the options modal, uploaded through the durable queue (also after the link comes back),
+ * shown in the console's event details, the replay's image panel and the gallery. Each test makes
+ * its own user, so its events are its own.
  */
 
 test.use({ storageState: { cookies: [], origins: [] } });

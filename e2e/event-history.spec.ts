@@ -4,7 +4,7 @@ import { useSessionOf } from './support/session';
 import { test, expect } from './support/fixtures';
 import { expectAccessible } from './support/axe';
 
-/** Issue 11: admins see an event's history (who changed what, with the old values) in Event Details. */
+/** Admins see an event's history (who changed what, with the old values) in Event Details. */
 
 test.use({ storageState: { cookies: [], origins: [] } });
 

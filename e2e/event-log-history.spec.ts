@@ -6,7 +6,7 @@ import { repoRoot, startServer, type StartedServer } from './support/server';
 import { test, expect } from './support/fixtures';
 
 /**
- * The console history on the S0492 demo data (seed 001 §2.1, §9; client-behaviour §7.5): paging
+ * The console history on the S0492 demo data (docs/screens.md#event-history): paging
  * 20 at a time, Hide ASNAP, filter, expand / compress, show / hide. These tests need the demo
  * events and nothing else, so they run on a demo server of their own that no other test writes to;
  * the expected pages come from the demo files themselves.
@@ -32,7 +32,7 @@ function demoEvents(): DemoEvent[] {
 }
 
 const all = demoEvents();
-/** `!ASNAP` excludes every event whose value contains "asnap" (reference §5.5). */
+/** `!ASNAP` excludes every event whose value contains "asnap", ignoring case (docs/wire.md#event-filters). */
 const withoutAsnap = all.filter((e) => !/asnap/i.test(e.event_value));
 const firstAsnapIndex = all.findIndex((e) => /asnap/i.test(e.event_value));
 

@@ -4,7 +4,7 @@ import { useSessionOf } from './support/session';
 import { test, expect } from './support/fixtures';
 
 /**
- * The event logging console (seed 001 §2.1, §4.1; client-behaviour §1 #1, §7) against the real
+ * The event logging console (docs/screens.md#event-logging-console) against the real
  * demo server. Each test makes its own templates (in a category of their own) and users; events
  * are looked up by the unique texts the test gave them.
  */
@@ -233,7 +233,7 @@ test.describe('event logging console', () => {
     await expect(dialog.getByRole('heading', { name: t.value })).toBeVisible();
     const id = await confirmedId(page, t.value);
     const created = await adminApi.get<LogEvent>(`events/${id}`);
-    // Custom time starts at the created event's time (client-behaviour §1 #3).
+    // Custom time starts at the created event's time, what is stored if the user leaves it.
     const time = dialog.getByLabel('Custom Time (UTC)');
     await expect(time).toHaveValue(created.ts.slice(0, 19).replace('T', ' '));
 

@@ -5,7 +5,7 @@ import { useSessionOf } from './support/session';
 import { test, expect } from './support/fixtures';
 
 /**
- * Event management (seed 001 §2.2, §5, §6; client-behaviour §9, §12) against the real demo
+ * Event management (docs/screens.md#event-management) against the real demo
  * server: paging, the filter form, downloads read back from disk, deletes by role.
  */
 
@@ -80,7 +80,10 @@ function prefixOf(iso: string): string {
   return iso.slice(0, 16).replace(/-/g, '').replace('T', '_').replace(':', '');
 }
 
-/** Where a non-admin's events begin (seed 001 §4.2): the visible cruise covering now, else the latest one's stop. */
+/**
+ * Where a non-admin's events begin (docs/screens.md#who-sees-which-events): the visible cruise covering
+ * now, else the latest one's stop.
+ */
 async function windowStart(api: ApiClient): Promise<string> {
   type CruiseTimes = { start_ts: string; stop_ts: string; cruise_hidden: boolean };
   const cruises = (await api.get<CruiseTimes[]>('cruises')).filter((c) => !c.cruise_hidden);

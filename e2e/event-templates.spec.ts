@@ -5,7 +5,7 @@ import { test, expect } from './support/fixtures';
 import { startServer, type StartedServer } from './support/server';
 import { sessionOn, useSessionOf } from './support/session';
 
-/** Event template administration (/event_templates, seed 000 §2, §4-6, §8). */
+/** Event template administration (/event_templates, docs/screens.md#event-templates). */
 
 interface StoredTemplate {
   id: string;

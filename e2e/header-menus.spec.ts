@@ -17,7 +17,7 @@ const everyEntry = [
   'Toggle ASNAP',
 ];
 
-/** What each role sees in System Management, in order (seed 000 §6, client-behaviour §2.2). */
+/** What each role sees in System Management, in order (docs/screens.md#system-management-menu). */
 const expected: Record<string, string[]> = {
   admin: everyEntry,
   cruise_manager: ['Cruises', 'Event Management', 'Event Templates', 'Lowerings', 'Users'],

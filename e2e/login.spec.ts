@@ -126,11 +126,12 @@ test.describe('login and logout', () => {
     adminApi,
     consoleErrors,
   }) => {
-    // The live connection may try the stale token before the screen does: seed 000 §8 logs that.
+    // The live connection may try the stale token before the screen does, and logs that
+    // (docs/screens.md#failed-reads).
     consoleErrors.allow(/Problem connecting to websocket subscriptions: Invalid credentials/);
     const user = await createUser(adminApi, { roles: ['event_logger'] });
     await loginViaUi(page, user.username, user.password);
-    // A role change invalidates the old token (reference §3.3).
+    // A role change invalidates the old token (docs/wire.md#checks-on-every-request).
     await adminApi.patch(`users/${user.id}`, { roles: ['event_watcher'] });
     await page.goto('/profile');
     await expect(page).toHaveURL(/\/login$/);

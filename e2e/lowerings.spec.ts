@@ -4,7 +4,7 @@ import { uniqueName, type ApiClient } from './support/api';
 import { expectAccessible } from './support/axe';
 import { test, expect } from './support/fixtures';
 
-/** Lowering management (/lowerings, seed 001 §2.3, §4.2, §5, §6) as admin on the shared demo server. */
+/** Lowering management (/lowerings, docs/screens.md#lowerings) as admin on the shared demo server. */
 
 interface LoweringWire {
   id: string;
@@ -72,7 +72,7 @@ test.describe('lowerings as admin', () => {
 
     await search(page, 'no such dive anywhere');
     await expect(table(page).getByText('No lowerings found!')).toBeVisible();
-    // Back to add mode: a fresh form with the defaults of seed 001 §4.2.
+    // Back to add mode: a fresh form with the new-lowering defaults (docs/screens.md#lowering-form).
     await page.getByRole('button', { name: 'Add Lowering' }).click();
     await expect(form(page, 'Add').getByLabel('Lowering ID')).toHaveValue('');
     await expect(form(page, 'Add').getByRole('button', { name: 'Milestones' })).toHaveCount(0);
@@ -82,7 +82,7 @@ test.describe('lowerings as admin', () => {
     expect(Date.parse(`${stop.replace(' ', 'T')}Z`) - Date.parse(`${start.replace(' ', 'T')}Z`)).toBe(86_400_000);
   });
 
-  test('add form: every rule of seed 001 §5, then a lowering is created', async ({ page, adminApi }) => {
+  test('add form: required fields, ID length, time checks, then a lowering is created', async ({ page, adminApi }) => {
     await page.goto('/lowerings');
     const add = form(page, 'Add');
     const id = add.getByLabel('Lowering ID');

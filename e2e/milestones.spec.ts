@@ -4,7 +4,7 @@ import { expectAccessible } from './support/axe';
 import { test, expect } from './support/fixtures';
 
 /**
- * The milestones/stats editor (seed 001 §4.4, §5; client-behaviour §10.5) on the demo dive S0492,
+ * The milestones/stats editor (docs/screens.md#milestones-editor) on the demo dive S0492,
  * opened as a user does: /lowerings → Edit S0492 → Milestones. Every tile server is unreachable
  * (as on a ship without internet): the map must still show the track, and nothing may be logged
  * as a console error (the fixtures fail the test on any).
@@ -193,7 +193,7 @@ test.describe('milestones / stats editor', () => {
     await expect(modal).toBeHidden();
   });
 
-  test('Tweak! shows the seed’s messages and Done only stages the values', async ({ page, adminApi }) => {
+  test('Tweak! shows the form messages and Done only stages the values', async ({ page, adminApi }) => {
     const modal = await openEditor(page);
     await modal.getByRole('button', { name: 'Tweak!' }).click();
     const form = modal.getByRole('form', { name: 'Tweak milestones and stats' });

@@ -4,10 +4,10 @@ import { expiredSessionOf, loginViaUi, useSessionOf } from './support/session';
 import { test, expect } from './support/fixtures';
 
 /**
- * "Never lose an event" (issue 6): with the server out of reach, logging goes on; each event gets
- * its id and time at the click, waits in IndexedDB (shown as pending, counted in the header),
- * survives a reload and a browser restart, and arrives once, in order, with its original time
- * when the link returns, even when the answer to a send was lost.
+ * "Never lose an event" (docs/screens.md#offline-logging): with the server out of reach, logging
+ * goes on; each event gets its id and time at the click, waits in IndexedDB (shown as pending,
+ * counted in the header), survives a reload and a browser restart, and arrives once, in order, with
+ * its original time when the link returns, even when the answer to a send was lost.
  */
 
 test.use({ storageState: { cookies: [], origins: [] } });

@@ -9,7 +9,7 @@ import { sessionOn } from './support/session';
 /**
  * Cruises, lowerings and the cruise menu on a server of their own: production data (no cruises at
  * first), access control on, event logging disabled, a 10 kB upload limit, an export command and
- * ID patterns (seed 001 §2.3-2.8, §5, §6; client-behaviour §8, §11).
+ * ID patterns (docs/screens.md#cruise-and-lowering-management, docs/screens.md#cruise-menu).
  */
 
 const day = 86_400_000;

@@ -6,7 +6,7 @@ import { test, expect } from './support/fixtures';
 import { expectAccessible } from './support/axe';
 
 /**
- * The review screens on the demo dive S0492 (seed 001 §2.5–2.7, §4.3; client-behaviour §10):
+ * The review screens on the demo dive S0492 (docs/screens.md#review-screens):
  * replay, map and gallery, the shared store, GIS downloads and thumbnails. Runs as admin on the
  * shared demo server; the only write is a comment on a lowering this file creates.
  */
@@ -195,7 +195,7 @@ test.describe('review map', () => {
     await expect(page.getByRole('dialog', { name: 'Event Details:' })).toContainText(diveEvents[2]!.ts);
     await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
     await expectAccessible(page);
-    // Admins edit the milestones from the map (seed 001 §4.4): the editor loads when opened.
+    // Admins edit the milestones from the map (docs/screens.md#review-map): the editor loads when opened.
     await page.getByRole('button', { name: 'Milestones' }).click();
     const editor = page.getByRole('dialog', { name: `${loweringRecord.lowering_id} - Milestones / Stats` });
     await expect(editor.locator('.dive-map')).toHaveAttribute('data-track-points', /^[1-9]\d*$/, { timeout: 30_000 });

@@ -6,7 +6,7 @@ import { startServer, type StartedServer } from './support/server';
 import { sessionOn, useSessionOf } from './support/session';
 
 /**
- * Admin tasks (/tasks, seed 000 §2, §8): imports of event and aux-data records and the wipe. They
+ * Admin tasks (/tasks, docs/screens.md#tasks): imports of event and aux-data records and the wipe. They
  * change every event, so they run on a server of their own.
  */
 

@@ -4,8 +4,9 @@ import { expectAccessible } from './support/axe';
 import { test, expect } from './support/fixtures';
 
 /**
- * Sealog 2.4 template features end to end (issue 14): a button colour and a "show if" option built
- * in the template form, its Test preview, then the template logged from the console.
+ * Sealog 2.4 template features end to end (docs/screens.md#template-form): a button colour and a
+ * "show if" option built in the template form, its Test preview, then the template logged from the
+ * console.
  */
 
 interface LogEvent {

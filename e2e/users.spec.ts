@@ -5,7 +5,7 @@ import { test, expect } from './support/fixtures';
 import { startServer, type StartedServer } from './support/server';
 import { sessionOn, useSessionOf } from './support/session';
 
-/** User administration (/users, seed 000 §2, §4-6, §8) against the real server. */
+/** User administration (/users, docs/screens.md#users) against the real server. */
 
 const systemIds = {
   admin: '5981f167212b348aed7fa9f5',

@@ -14,11 +14,12 @@ const heavy = [
 ];
 
 /**
- * Fewer, larger chunks for the signed-in screens (issue 13). Left to itself the bundler makes a
- * chunk per lazily loaded screen and per set of screens sharing a module: about 80 files, 45 of
- * them for the console, which on a 600 ms link queue behind the browser's six connections; many
- * small files also compress worse than one. Here the lazily loaded code forms two chunks: `app`
- * (what the screens import statically) and `maps` (Leaflet, uPlot and what only they need).
+ * Fewer, larger chunks for the signed-in screens, for a ship's link with 600 ms round trips. Left
+ * to itself the bundler makes a chunk per lazily loaded screen and per set of screens sharing a
+ * module: about 80 files, 45 of them for the console, which on a 600 ms link queue behind the
+ * browser's six connections; many small files also compress worse than one. Here the lazily loaded
+ * code forms two chunks: `app` (what the screens import statically) and `maps` (Leaflet, uPlot and
+ * what only they need).
  *
  * A group must never take a module of the entry's static graph, or the entry would import the
  * group and the login screen would load it. Rolldown tags those modules `$initial`, after tree

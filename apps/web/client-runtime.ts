@@ -2,11 +2,12 @@ import path from 'node:path';
 import type { Alias } from 'vite';
 
 /**
- * What runs the client (issue 13). The client is React source code (it imports `react` and
- * `react-dom`, as do react-bootstrap, TanStack Query, React Router and react-hook-form), and by
- * default those imports resolve to Preact's compat layer: about 60 kB gzip less than React DOM, with
- * the same API for everything the app and its libraries use (docs/lean-client.md).
- * `BATHYLOG_CLIENT_RUNTIME=react` builds, serves and tests it on React DOM instead.
+ * What runs the client, kept small for a ship's thin link. The client is React source code (it
+ * imports `react` and `react-dom`, as do react-bootstrap, TanStack Query, React Router and
+ * react-hook-form), and by default those imports resolve to Preact's compat layer: about 60 kB gzip
+ * less than React DOM, with the same API for everything the app and its libraries use
+ * (docs/lean-client.md). `BATHYLOG_CLIENT_RUNTIME=react` builds, serves and tests it on React DOM
+ * instead.
  */
 export type ClientRuntime = 'preact' | 'react';
 

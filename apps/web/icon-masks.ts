@@ -21,11 +21,11 @@ export function svgUrl(svg: string): string {
 
 /**
  * A PostCSS plugin for the production build, run after the pruning: Bootstrap Icons drawn from
- * their SVG files instead of the icon font (issue 13). The font is 130 kB of woff2 for the 40 icons
- * we use, and `font-display: block` hides them until it has crossed the link; each icon's SVG
- * (bootstrap-icons/icons/NAME.svg, the same drawing as the font's glyph) becomes the CSS mask of
- * the rule that drew the glyph (a custom property, so the minifier's -webkit- copy of the mask
- * does not repeat the SVG), painted in `currentColor` on the same 1em box and baseline, so the
+ * their SVG files instead of the icon font, for a ship's thin link. The font is 130 kB of woff2 for
+ * the 40 icons we use, and `font-display: block` hides them until it has crossed the link; each
+ * icon's SVG (bootstrap-icons/icons/NAME.svg, the same drawing as the font's glyph) becomes the CSS
+ * mask of the rule that drew the glyph (a custom property, so the minifier's -webkit- copy of the
+ * mask does not repeat the SVG), painted in `currentColor` on the same 1em box and baseline, so the
  * markup (`<i class="bi bi-trash-fill">`) and the look stay. The `@font-face` goes with the font.
  */
 export function iconMasks(webRoot: string) {

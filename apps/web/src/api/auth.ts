@@ -2,7 +2,7 @@ import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack
 import type { ForgotPassword, LoginResponse, Register, ResetPassword, UpdateProfile, User } from '@bathylog/shared';
 import { api } from './client';
 
-/** Auth routes (seed 000 §7, reference §5.1). Login/register/forgot/reset are public calls. */
+/** Auth routes (docs/wire.md#auth). Login/register/forgot/reset are public calls. */
 export const authKeys = {
   all: ['auth'] as const,
   profile: (sessionKey: string | null) => [...authKeys.all, 'profile', sessionKey] as const,
@@ -19,7 +19,7 @@ export type LoginInput =
  */
 
 export async function login(input: LoginInput): Promise<LoginResponse> {
-  // Usernames are stored lower case; users type them any way (seed 000 §5).
+  // Usernames are stored lower case; users type them any way.
   const body = 'username' in input ? { ...input, username: input.username.toLowerCase() } : input;
   const [raw, { loginResponseSchema }] = await Promise.all([
     api.post('auth/login', body, { auth: false }),

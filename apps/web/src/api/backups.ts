@@ -2,7 +2,7 @@ import { backupStatusSchema, type BackupStatus } from '@bathylog/shared';
 import { useQuery } from '@tanstack/react-query';
 import { api } from './client';
 
-/** Backups (issue 12): when the last one was made; admins only. */
+/** Backups: when the last one was made, shown under the admin tasks; admins only. */
 export const backupKeys = { status: ['backups', 'status'] as const };
 
 export async function getBackupStatus(signal?: AbortSignal): Promise<BackupStatus> {

@@ -23,7 +23,7 @@ describe('ApiError', () => {
   });
 });
 
-describe('session renewal and end (issue 11)', () => {
+describe('session renewal and end', () => {
   const jsonResponse = (status: number, body: unknown, headers: Record<string, string> = {}) =>
     new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 

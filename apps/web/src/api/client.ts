@@ -2,7 +2,7 @@ import { isErrorBody, messages } from '@bathylog/shared';
 import { currentToken, replaceToken, reportSessionEnded } from '../lib/session';
 import { apiRoot, serverRoot, takeEarlyGet } from './early-gets';
 
-/** Header of a renewed session token (issue 11). */
+/** Header of a renewed session token: sessions expire, and are renewed while used. */
 export const renewedTokenHeader = 'x-bathylog-token';
 const sessionEndMessages: readonly string[] = [messages.sessionExpired, messages.tokenRevoked];
 
@@ -13,7 +13,7 @@ export const networkErrorMessage = 'Unable to connect to server';
 
 /**
  * The one error type of the client: every non-2xx answer and every network failure.
- * `statusCode` is 0 for a network failure. Screens show `message` (seed 000 §8).
+ * `statusCode` is 0 for a network failure. Screens show `message` (docs/screens.md#alerts).
  */
 export class ApiError extends Error {
   readonly statusCode: number;
@@ -47,7 +47,7 @@ export type QueryValue = string | number | boolean | null | undefined | Array<st
 export type Query = Record<string, QueryValue>;
 
 /**
- * Sealog's query conventions (client-behaviour §3.1): null/undefined keys are dropped, arrays
+ * Sealog's query conventions, which its scripts also rely on: null/undefined keys are dropped, arrays
  * become repeated keys, string elements are trimmed and blanks dropped.
  */
 export function toQueryString(query: Query | undefined): string {
@@ -162,7 +162,7 @@ export const api = {
 };
 
 /**
- * List reads: Sealog answers an empty list with 404 `No records found` (client-behaviour §3.1),
+ * List reads: Sealog answers an empty list with 404 `No records found` (docs/screens.md#failed-reads),
  * so a 404 is an empty list, silently.
  */
 export async function getList<T>(path: string, opts: Omit<RequestOptions, 'method' | 'body'> = {}): Promise<T[]> {

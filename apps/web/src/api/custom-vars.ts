@@ -1,14 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, getList } from './client';
 
-/** Custom variables (reference §5.10): ASNAP state and the server's free space. */
+/** Custom variables (docs/wire.md#custom-vars): ASNAP state and the server's free space. */
 export interface CustomVar {
   id: string;
   custom_var_name: string;
   custom_var_value: string;
 }
 
-/** The three the footer shows (client-behaviour §2.3). */
+/** The three the footer shows (docs/screens.md#footer-status). */
 export const statusVarNames = ['asnapStatus', 'freeSpaceInBytes', 'freeSpacePercentage'] as const;
 
 export const customVarKeys = {
@@ -58,7 +58,7 @@ export function useCustomVars(names: readonly string[], opts: { enabled?: boolea
   });
 }
 
-/** Toggle ASNAP (admin): read the var, flip On/Off, PATCH it (client-behaviour §2.2). */
+/** Toggle ASNAP (admin): read the var, flip On/Off, PATCH it (docs/screens.md#asnap-switch). */
 export function useToggleAsnap() {
   const queryClient = useQueryClient();
   return useMutation({

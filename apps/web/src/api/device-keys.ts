@@ -9,7 +9,7 @@ import {
 import { z } from 'zod/mini';
 import { api, getList } from './client';
 
-/** Device keys (admin, issue 11). */
+/** Device keys (admin; docs/screens.md#device-keys). */
 export const deviceKeyKeys = {
   all: ['device_keys'] as const,
   list: () => [...deviceKeyKeys.all, 'list'] as const,

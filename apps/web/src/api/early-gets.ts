@@ -1,6 +1,6 @@
 /*
  * The GETs a stored session's first screen needs, sent by an inline script of index.html while the
- * page is still being parsed (issue 13: a ship's link has 600 ms round trips, and the scripts take
+ * page is still being parsed (a ship's link has 600 ms round trips, and the scripts take
  * a second to cross it). The build writes the script (apps/web/chunk-groups.ts, from the lists
  * below); request() in client.ts takes each answer once instead of asking again. This module
  * imports nothing: the build reads it too.

@@ -1,7 +1,7 @@
 import { api } from './client';
 
 /**
- * The admin tasks' calls (seed 000 §2, §7): event and aux-data records from export files, and the
+ * The admin tasks' calls (docs/screens.md#tasks): event and aux-data records from export files, and the
  * wipe of every event and aux-data record.
  */
 

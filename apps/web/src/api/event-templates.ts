@@ -8,7 +8,7 @@ import {
 import { z } from 'zod/mini';
 import { api, getList } from './client';
 
-/** Event template calls (seed 000 §7, client-behaviour §14). */
+/** Event template calls (docs/wire.md#event-templates). */
 export const eventTemplateKeys = {
   all: ['event_templates'] as const,
   list: () => [...eventTemplateKeys.all, 'list'] as const,
@@ -38,7 +38,7 @@ export async function deleteEventTemplate(id: string): Promise<void> {
   await api.delete(`event_templates/${id}`);
 }
 
-/** Deletes every non-system template (seed 000 §9). */
+/** Deletes every non-system template; system templates survive bulk deletes. */
 export async function deleteAllNonSystemEventTemplates(): Promise<void> {
   await api.delete('event_templates/all');
 }

@@ -11,11 +11,11 @@ import {
 } from '@bathylog/shared';
 
 /**
- * The websocket client: the hapi nes protocol v2 (reference §7) over a plain WebSocket, the same
- * frames the Sealog scripts send. One connection per tab; subscriptions are kept across
- * reconnects (re-sent in each hello), the token is read afresh for every hello so a new login
- * re-authenticates, and a dropped link reconnects with exponential backoff. A hello refused as
- * unauthorised stops reconnecting until the token changes (reauthenticate()).
+ * The websocket client: the hapi nes protocol v2 (docs/wire.md#nes-protocol) over a plain
+ * WebSocket, the same frames the Sealog scripts send. One connection per tab; subscriptions are
+ * kept across reconnects (re-sent in each hello), the token is read afresh for every hello so a new
+ * login re-authenticates, and a dropped link reconnects with exponential backoff. A hello refused
+ * as unauthorised stops reconnecting until the token changes (reauthenticate()).
  */
 export type RealtimeState = 'idle' | 'connecting' | 'open' | 'reconnecting' | 'unauthorized' | 'closed';
 
@@ -210,7 +210,7 @@ export class RealtimeClient {
     this.open();
   }
 
-  /** Subscribes to a channel of reference §7.6; returns the unsubscribe function. */
+  /** Subscribes to a channel (docs/wire.md#channels); returns the unsubscribe function. */
   subscribe<C extends WsChannel>(channel: C, handler: (payload: WsPayloads[C]) => void): () => void {
     return this.subscribePath(wsPath(channel), handler as Handler);
   }
@@ -474,10 +474,10 @@ export interface ExecuteOutputOptions extends Pick<RealtimeClientOptions, 'url' 
 }
 
 /**
- * The output of an external call (reference §5.11): a one-off connection without reconnect that
- * asks /ws/execute_output, then receives the command's lines as `update` frames until the end
- * marker, after which the server closes it. Resolves once the server has registered the socket,
- * so the export can be started (GET /external_calls/…).
+ * The output of an external call (docs/realtime.md#external-calls): a one-off connection without
+ * reconnect that asks /ws/execute_output, then receives the command's lines as `update` frames
+ * until the end marker, after which the server closes it. Resolves once the server has registered
+ * the socket, so the export can be started (GET /external_calls/…).
  */
 export async function openExecuteOutput(options: ExecuteOutputOptions): Promise<{ close(): void }> {
   const client = new RealtimeClient({ ...options, reconnect: false, onError: () => undefined });

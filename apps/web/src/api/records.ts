@@ -4,7 +4,7 @@ import { z } from 'zod/mini';
 import { api, getList, type Query } from './client';
 
 /**
- * Cruise and lowering calls (seed 000 §7, client-behaviour §14): lists, one record, create,
+ * Cruise and lowering calls (docs/wire.md#cruises, docs/wire.md#lowerings): lists, one record, create,
  * update, hide/show, delete, permissions. Used by the cruise menu, both management screens and
  * the user permissions modal.
  */
@@ -43,7 +43,7 @@ export async function getLowering(id: string, signal?: AbortSignal): Promise<Low
   return loweringSchema.parse(await api.get(`lowerings/${id}`, { signal }));
 }
 
-/** The cruise covering now (seed 001 §4.2: `startTS` = `stopTS` = now), or null. */
+/** The cruise covering now (asked as `startTS` = `stopTS` = now), or null. */
 export async function getActiveCruise(signal?: AbortSignal): Promise<Cruise | null> {
   const now = new Date().toISOString();
   const [first] = await getCruises({ startTS: now, stopTS: now }, signal);
@@ -62,7 +62,7 @@ export async function updateRecord(kind: RecordKind, id: string, body: unknown):
   await api.patch(`${kind}s/${id}`, body);
 }
 
-/** Hide or show (seed 000 §7: through the update call). */
+/** Hide or show, through the update call as Sealog clients do (there is no separate route). */
 export async function setRecordHidden(kind: RecordKind, id: string, hidden: boolean): Promise<void> {
   await api.patch(`${kind}s/${id}`, { [`${kind}_hidden`]: hidden });
 }

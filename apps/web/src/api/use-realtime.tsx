@@ -85,7 +85,7 @@ export function useRealtimeState(): RealtimeState {
 }
 
 /**
- * Calls `handler` with each publication on a channel of reference §7.6 while mounted (and
+ * Calls `handler` with each publication on a channel (docs/wire.md#channels) while mounted (and
  * `enabled`). The latest handler is used; re-rendering does not resubscribe.
  */
 export function useSubscription<C extends WsChannel>(
@@ -128,7 +128,7 @@ export function useLiveInvalidation(
 
 /**
  * Keeps the footer's custom vars (ASNAP, free space) live: each updateCustomVars push for one
- * of the three is written into the cached list (client-behaviour §2.3), no refetch needed.
+ * of the three is written into the cached list (docs/screens.md#footer-status), no refetch needed.
  */
 export function useLiveStatusVars(enabled: boolean): void {
   const queryClient = useQueryClient();

@@ -3,7 +3,7 @@ import { userSchema, type CreateUser, type UpdateUser, type User } from '@bathyl
 import { z } from 'zod/mini';
 import { api, getList } from './client';
 
-/** User administration calls (seed 000 §7). */
+/** User administration calls (docs/screens.md#users). */
 export const userKeys = {
   all: ['users'] as const,
   list: () => [...userKeys.all, 'list'] as const,

@@ -48,7 +48,7 @@ afterEach(() => {
   delete (window as unknown as Record<string, unknown>)[earlyGetsGlobal];
 });
 
-describe("index.html's early GETs (issue 13: a 600 ms link)", () => {
+describe("index.html's early GETs (for a ship's link with 600 ms round trips)", () => {
   it('with a stored session on the console, sends the profile and templates GETs with the session cookie', () => {
     storeSession();
     const { fetchMock, urls } = stubFetch([template]);

@@ -9,7 +9,7 @@ export const loadHomeRoute = () => import('./routes/home');
 
 /**
  * Starts at once, side by side, what the first screen of a stored session will ask for, instead
- * of one after another as each component renders (issue 13: a ship's link has 600 ms round
+ * of one after another as each component renders (a ship's link has 600 ms round
  * trips). The settings are already on their way (a preload link in index.html); here: the
  * profile, the signed-in header and footer, and on `/` the console's code and its templates. The
  * components then find the answers in the query cache or in flight. The login screen needs none

@@ -5,9 +5,9 @@ import { isApiError } from '../api/client';
 import { useAuth } from '../lib/auth';
 
 /**
- * Protected screens (seed 000 §2, §4): without a session go to /login; with one, validate the
- * token on every screen change and log out when the server rejects it. A network failure does
- * not log out: at sea the link drops and the logging console must keep its session.
+ * Protected screens (docs/screens.md#protected-screens): without a session go to /login; with one,
+ * validate the token on every screen change and log out when the server rejects it. A network
+ * failure does not log out: at sea the link drops and the logging console must keep its session.
  */
 export function RequireAuth() {
   const { isAuthenticated, sessionKey, logout } = useAuth();

@@ -39,15 +39,15 @@ const ReviewGalleryRoute = lazyScreen(() => import('./routes/review-gallery'), '
 const ReviewMapRoute = lazyScreen(() => import('./routes/review-map'), 'ReviewMapRoute');
 const ReviewReplayRoute = lazyScreen(() => import('./routes/review-replay'), 'ReviewReplayRoute');
 
-/** Old Sealog bookmarks (/lowering_map/:id …) land on the seed's review routes (client-behaviour §1 #2). */
+/** Old Sealog bookmarks (/lowering_map/:id …) land on the review routes (docs/screens.md#old-review-links). */
 function RedirectWithId({ to }: { to: string }) {
   const { id } = useParams();
   return <Navigate to={`${to}/${id ?? ''}`} replace />;
 }
 
 /**
- * The route table of seed 000 §2 (all exact matches). One file per screen under routes/ (or a
- * feature): replace a placeholder there, not here.
+ * The route table (docs/screens.md#routes-and-access; all exact matches). One file per screen under
+ * routes/ (or a feature): replace a placeholder there, not here.
  */
 export const routes: RouteObject[] = [
   {

@@ -1,7 +1,7 @@
 import { Alert } from 'react-bootstrap';
 
 /**
- * The seed's alerts (seed 000 §8): errors start with "Oops!", successes with "Success!" (the
+ * The alerts users know (docs/screens.md#alerts): errors start with "Oops!", successes with "Success!" (the
  * forgot/reset screens use "Sweet!" — pass `prefix`). Nothing renders when `message` is empty.
  */
 export interface MessageAlertProps {

@@ -5,7 +5,7 @@ import { ConfirmModal } from './confirm-modal';
 afterEach(cleanup);
 
 describe('ConfirmModal', () => {
-  it('shows the seed wording and confirms with Yup!', () => {
+  it('shows the wording users know and confirms with Yup!', () => {
     const onConfirm = vi.fn();
     render(
       <ConfirmModal show body="Are you sure you want to delete this user?" onConfirm={onConfirm} onHide={() => {}} />,

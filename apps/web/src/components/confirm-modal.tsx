@@ -3,7 +3,7 @@ import { Button, Modal } from 'react-bootstrap';
 
 export interface ConfirmModalProps {
   show: boolean;
-  /** Default "Confirm Deletion" (client-behaviour §13); e.g. "Confirm Wipe". */
+  /** Default "Confirm Deletion" (docs/screens.md#confirmation-modals); e.g. "Confirm Wipe". */
   title?: string;
   /** e.g. "Are you sure you want to delete this user?" */
   body: ReactNode;

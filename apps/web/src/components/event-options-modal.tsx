@@ -19,7 +19,7 @@ import { FieldLabel, RequiredMark } from './form-field';
 export interface EventOptionsModalProps {
   /** The template clicked; null hides the modal. */
   template: EventTemplate | null;
-  /** The created event's time: the Custom Time starts there (client-behaviour §1 #3). */
+  /** The created event's time: the Custom Time starts there, since that is what is stored if left alone. */
   eventTs: number;
   /** Called with a valid update and the pictures to attach; the modal closes itself through the parent. */
   onSubmit?: (update: EventOptionsUpdate, pictures: File[]) => void;
@@ -258,7 +258,7 @@ function OptionsForm({
 }
 
 /**
- * The event options modal (client-behaviour §7.2): one field per option in template order, then
+ * The event options modal (docs/screens.md#event-options-modal): one field per option in template order, then
  * Additional Text and Custom Time (UTC). Titled with the template's event value. The logging
  * console submits it; the template editor's Test shows it as a `preview`.
  */

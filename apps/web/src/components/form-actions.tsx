@@ -22,7 +22,7 @@ export interface FormActionsProps {
   leading?: ReactNode;
 }
 
-/** The foot of a management form (client-behaviour §9): its alerts, then Reset and Add/Update. */
+/** The foot of a management form (docs/screens.md#management-forms): its alerts, then Reset and Add/Update. */
 export function FormActions({
   error,
   message,

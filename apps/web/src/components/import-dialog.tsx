@@ -48,9 +48,9 @@ function defaultId(record: unknown): string | undefined {
 }
 
 /**
- * One import dialog for users, templates, events, aux data, cruises and lowerings (seed 000 §4,
- * §8): a .json file, records processed one at a time, live counts, an error log, and a final
- * status of "Complete" or "Quit Early!".
+ * One import dialog for users, templates, events, aux data, cruises and lowerings
+ * (docs/screens.md#import-dialogs): a .json file, records processed one at a time, live counts, an
+ * error log, and a final status of "Complete" or "Quit Early!".
  */
 export function ImportDialog<T>({
   show,
@@ -132,7 +132,7 @@ export function ImportDialog<T>({
     try {
       records = toRecords(JSON.parse(await file.text()));
     } catch (err) {
-      // Seed 000 §8: a parse failure is logged to the console, with no user message.
+      // A parse failure is logged to the console, with no user message (docs/screens.md#import-dialogs).
       console.error('Import file could not be parsed:', err);
       return;
     }

@@ -14,8 +14,8 @@ export interface PaginationProps {
 }
 
 /**
- * Page numbers to show: 1, last, current ± 2 (seed 000 §9). A gap of exactly one page shows that
- * page's number; a larger gap shows an ellipsis (client-behaviour §6.6). 'gap' marks an ellipsis.
+ * Page numbers to show: 1, last, current ± 2. A gap of exactly one page shows that page's number;
+ * a larger gap shows an ellipsis (docs/screens.md#pagination). 'gap' marks an ellipsis.
  */
 export function pageItems(page: number, pageCount: number): Array<number | 'gap'> {
   const wanted = new Set<number>([1, pageCount]);

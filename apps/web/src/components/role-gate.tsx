@@ -14,7 +14,7 @@ export interface RoleGateProps {
 
 /**
  * Management screens: "Loading..." until the roles are known, then the screen for the allowed
- * roles and "What are YOU doing here?" for everyone else (seed 000 §2, client-behaviour §2.4).
+ * roles and "What are YOU doing here?" for everyone else (docs/screens.md#role-gates).
  */
 export function RoleGate({ roles, children, redirectTo }: RoleGateProps) {
   const auth = useAuth();

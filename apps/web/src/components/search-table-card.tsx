@@ -13,7 +13,7 @@ export interface SearchTableCardProps<T> {
   matches: (item: T, search: string) => boolean;
   pageSize: number;
   loading: boolean;
-  /** Default: the seeds' "Fetching...". */
+  /** Default: "Fetching..." (docs/screens.md#loading-and-empty-states). */
   loadingText?: string;
   /** Shown when no item is listed (or none matches the search). */
   emptyText: string;
@@ -29,9 +29,10 @@ export interface SearchTableCardProps<T> {
 }
 
 /**
- * A management table in a card (client-behaviour §9): title, search, delete-all and export icons in
- * the header, one page of rows, a pager when there is more than a page. Searching goes back to
- * page 1; a delete or a narrower search that leaves the page past the end moves to the last page.
+ * A management table in a card (docs/screens.md#management-tables): title, search, delete-all and
+ * export icons in the header, one page of rows, a pager when there is more than a page. Searching
+ * goes back to page 1; a delete or a narrower search that leaves the page past the end moves to the
+ * last page.
  */
 export function SearchTableCard<T>({
   title,

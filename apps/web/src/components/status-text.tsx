@@ -1,8 +1,9 @@
 import type { ReactNode } from 'react';
 
 /**
- * Empty and loading states with the seeds' exact words, e.g. <LoadingText /> → "Fetching...",
- * <EmptyText>No users found!</EmptyText>. Use these so tests can find them by text.
+ * Empty and loading states with the exact words users know
+ * (docs/screens.md#loading-and-empty-states), e.g. <LoadingText /> → "Fetching...", <EmptyText>No
+ * users found!</EmptyText>. Use these so tests can find them by text.
  */
 export const statusTexts = {
   fetching: 'Fetching...',

@@ -5,7 +5,7 @@ import { login as loginCall, logout as logoutCall, useProfileQuery, type LoginIn
 import { adoptSession, clearSession, onSessionEnded, readSession, sessionKeyOf, type StoredSession } from './session';
 
 export interface Auth {
-  /** A stored session counts as authenticated before any call returns (client-behaviour §2.5). */
+  /** A stored session counts as authenticated before any call returns, so a reload does not flash /login. */
   isAuthenticated: boolean;
   /**
    * Changes with each login (not with a renewal), so what belongs to a session (the websocket's

@@ -2,7 +2,7 @@ import { useCallback } from 'react';
 import { useSettings } from './settings';
 
 /**
- * Invisible reCAPTCHA (seed 000 §5): with a configured site key each public auth call first
+ * Invisible reCAPTCHA (docs/screens.md#captcha): with a configured site key each public auth call first
  * obtains a token; without one it sends null. Google's script is loaded only when a key is set
  * (a ship without internet leaves it unset).
  */

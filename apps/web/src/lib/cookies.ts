@@ -25,7 +25,7 @@ export function setCookie(name: string, value: string, opts: CookieOptions = {})
   const parts = [`${encodeURIComponent(name)}=${encodeURIComponent(value)}`, `path=${opts.path ?? '/'}`];
   if (opts.maxAge !== undefined) parts.push(`max-age=${opts.maxAge}`);
   // Over TLS: Secure, and SameSite=None so the client also works inside an embedding frame of
-  // another site; plain http keeps Lax (client-behaviour §2.5; ORIG never applied this, §17.10).
+  // another site; plain http keeps Lax (Sealog's client meant to but never did; docs/screens.md#session).
   if (window.location.protocol === 'https:') parts.push('SameSite=None', 'Secure');
   else parts.push('SameSite=Lax');
   document.cookie = parts.join('; ');

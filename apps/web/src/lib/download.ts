@@ -14,7 +14,7 @@ export function saveBlob(blob: Blob, fileName: string): void {
 }
 
 /**
- * Saves a list as a pretty-printed JSON file (client-behaviour §9: the management tables' export
+ * Saves a list as a pretty-printed JSON file (docs/screens.md#list-exports: the management tables' export
  * icons write the files the Import dialogs read back).
  */
 export function downloadJson(fileName: string, data: unknown, indent: number | string = 2): void {

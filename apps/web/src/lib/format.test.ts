@@ -15,7 +15,7 @@ describe('formatBytes (decimal SI, 3 significant digits)', () => {
   });
 });
 
-describe('free-space colour (seed 000 §4)', () => {
+describe('free-space colour', () => {
   it('is red by default, amber under 90 %, green under 75 %', () => {
     expect(freeSpaceClass(null)).toBe('text-danger');
     expect(freeSpaceClass(95)).toBe('text-danger');

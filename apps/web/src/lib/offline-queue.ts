@@ -1,6 +1,6 @@
 /**
  * A durable, ordered queue of writes that must reach the server even when the ship's link is
- * down (issue 6, "never lose an event"). Every write is stored first (IndexedDB, see
+ * down ("never lose an event", docs/screens.md#offline-logging). Every write is stored first (IndexedDB, see
  * offline-queue-idb.ts) and then sent in order by one flusher per browser; a write that cannot
  * be sent yet stays stored, survives reloads and browser restarts, and is retried with backoff.
  *

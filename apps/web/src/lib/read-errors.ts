@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { isApiError } from '../api/client';
 
 /**
- * Seed 000 §8: a failed read leaves an empty list and is logged to the console, except a 401
+ * docs/screens.md#failed-reads: a failed read leaves an empty list and is logged to the console, except a 401
  * (the token check logs the user out) and a 404 (Sealog's answer for an empty list).
  */
 export function useLoggedReadError(error: unknown, what: string): void {

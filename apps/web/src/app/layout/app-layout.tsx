@@ -4,7 +4,7 @@ import { LoadingText, statusTexts } from '../../components/status-text';
 import { Footer } from './footer';
 import { Header } from './header';
 
-/** Header, the screen (max 1200 px, 70 px bottom padding), fixed footer (seed 000 §2). */
+/** Header, the screen (max 1200 px, 70 px bottom padding), fixed footer (docs/screens.md#look). */
 export function AppLayout() {
   // One boundary per screen (the path's first segment): going elsewhere while a screen's code is
   // still loading leaves that boundary behind. On Preact a boundary still waiting for the old

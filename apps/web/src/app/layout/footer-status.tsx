@@ -2,7 +2,7 @@ import { statusVarNames, useCustomVars } from '../../api/custom-vars';
 import { useLiveStatusVars } from '../../api/use-realtime';
 import { formatBytes } from '../../lib/format';
 
-/** Free-space colour (seed 000 §4): red by default, amber under 90 %, green under 75 %. */
+/** Free-space colour (docs/screens.md#footer-status): red by default, amber under 90 %, green under 75 %. */
 export function freeSpaceClass(percentage: number | null): string {
   if (percentage === null || !Number.isFinite(percentage)) return 'text-danger';
   if (percentage < 75) return 'text-success';

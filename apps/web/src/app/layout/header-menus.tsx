@@ -16,10 +16,10 @@ interface MenuItem {
   action?: 'toggleAsnap';
 }
 
-/** System Management dropdown roles (seed 000 §6). */
+/** System Management dropdown roles (docs/screens.md#system-management-menu). */
 export const systemManagementRoles: Role[] = capabilityRoles.systemManagement;
 
-/** Items in the order users know (client-behaviour §2.2). */
+/** Items in the order users know (docs/screens.md#system-management-menu). */
 export function systemManagementItems(names: { Cruises: string; Lowerings: string }): MenuItem[] {
   return [
     { label: names.Cruises, to: '/cruises', roles: capabilityRoles.cruiseManagement },

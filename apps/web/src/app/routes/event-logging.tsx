@@ -1,6 +1,6 @@
 import { EventLogScreen } from '../../features/event-log/event-log-screen';
 
-/** / — the event logging console (seed 001 §2.1). */
+/** / — the event logging console (docs/screens.md#event-logging-console). */
 export function EventLoggingRoute() {
   return <EventLogScreen />;
 }

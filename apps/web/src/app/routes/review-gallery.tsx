@@ -1,7 +1,7 @@
 import { useParams } from 'react-router';
 import { GalleryScreen } from '../../features/review/gallery-screen';
 
-/** /review_gallery/:loweringId (seed 001 §2.7). */
+/** /review_gallery/:loweringId (docs/screens.md#review-gallery). */
 export function ReviewGalleryRoute() {
   const { loweringId = '' } = useParams();
   return <GalleryScreen key={loweringId} loweringId={loweringId} />;

@@ -1,7 +1,7 @@
 import { useParams } from 'react-router';
 import { MapScreen } from '../../features/review/map-screen';
 
-/** /review_map/:loweringId (seed 001 §2.5). */
+/** /review_map/:loweringId (docs/screens.md#review-map). */
 export function ReviewMapRoute() {
   const { loweringId = '' } = useParams();
   return <MapScreen key={loweringId} loweringId={loweringId} />;

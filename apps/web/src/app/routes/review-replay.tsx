@@ -1,7 +1,7 @@
 import { useParams } from 'react-router';
 import { ReplayScreen } from '../../features/review/replay-screen';
 
-/** /review_replay/:loweringId (seed 001 §2.6). */
+/** /review_replay/:loweringId (docs/screens.md#review-replay). */
 export function ReviewReplayRoute() {
   const { loweringId = '' } = useParams();
   return <ReplayScreen key={loweringId} loweringId={loweringId} />;

@@ -25,7 +25,7 @@ export interface DiveMapMarker extends MapPosition {
 }
 
 export interface DiveMapProps {
-  /** Map height in pixels: 400 in the milestones editor, 480 on the review map (seed 001 §4.4). */
+  /** Map height in pixels: 400 in the milestones editor, 480 on the review map. */
   height: number;
   /** The trackline, every point drawn, with a green start dot and a red end dot. */
   track?: readonly TrackPoint[];
@@ -45,7 +45,7 @@ export interface DiveMapProps {
   className?: string;
 }
 
-/** The popup of the position pin (client-behaviour §10.3). */
+/** The popup of the position pin, the words users know (docs/screens.md#review-map). */
 export const pinPopupText = 'You are here! :-)';
 
 const pinIcon = L.icon({

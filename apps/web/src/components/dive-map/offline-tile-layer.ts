@@ -65,7 +65,7 @@ class OfflineWmsLayer extends L.TileLayer.WMS implements OfflineFirst {
   }
 }
 
-/** A base layer or overlay of the runtime settings (client-behaviour §4.2). */
+/** A base layer or overlay of the runtime settings (docs/screens.md#map-layers). */
 export function tileLayerOf(setting: TileLayerSetting, pane: string): L.TileLayer {
   const url = setting.url.trim();
   // Leaflet shows the attribution as HTML; an overlay list fetched from another server could say anything.
@@ -88,7 +88,7 @@ export function tileLayerOf(setting: TileLayerSetting, pane: string): L.TileLaye
 
 /**
  * The overlay layers of the settings: an explicit list, or a URL answering one. A list that cannot
- * be fetched gives no overlays (the seed: "log and use none"), logged as a warning.
+ * be fetched gives no overlays (docs/screens.md#map-layers), logged as a warning.
  */
 export async function loadOverlaySettings(value: TileLayerSetting[] | string): Promise<TileLayerSetting[]> {
   if (Array.isArray(value)) return value;

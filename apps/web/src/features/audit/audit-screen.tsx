@@ -335,7 +335,7 @@ function AuditAdmin() {
   );
 }
 
-/** /audit: the global audit trail under System Management, admins only (issue 11). */
+/** /audit: the global audit trail under System Management, admins only (docs/screens.md#audit). */
 export function AuditScreen() {
   return (
     <RoleGate roles={capabilityRoles.adminOnly}>

@@ -16,7 +16,7 @@ export function resetPasswordUrl(): string {
   return `${window.location.origin}/resetPassword/`;
 }
 
-/** /forgotPassword (seed 000 §2, §5): email; on success the server's message. */
+/** /forgotPassword (docs/screens.md#forgot-and-reset-password): email; on success the server's message. */
 export function ForgotPasswordScreen() {
   const captcha = useCaptcha();
   const forgot = useForgotPassword();

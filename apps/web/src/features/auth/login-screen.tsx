@@ -12,7 +12,10 @@ import { useCaptcha } from '../../lib/captcha';
 import { useSettings } from '../../lib/settings';
 import { TextField } from '../../components/form-field';
 
-/** The message an embedding frame posts to log in (seed 000 §2): `{event: 'login-with-token', loginToken}`. */
+/**
+ * The message an embedding frame posts to log in (docs/screens.md#auto-login-from-an-embedding-frame):
+ * `{event: 'login-with-token', loginToken}`.
+ */
 export interface LoginWithTokenMessage {
   event: 'login-with-token';
   loginToken: string;
@@ -29,7 +32,7 @@ type LoginErrors = Partial<Record<keyof LoginForm, FieldError>>;
 /**
  * The two login fields with react-hook-form's behaviour (Required checked on submit, then again
  * as the user types; the first field in error gets the focus), in a few lines instead of loading
- * react-hook-form on the first screen a ship's link fetches (issue 13). Same TextField, same
+ * react-hook-form on the first screen a ship's thin link fetches. Same TextField, same
  * messages (loginFormRules).
  */
 function useLoginFields() {
@@ -71,7 +74,7 @@ function useLoginFields() {
   return { register, handleSubmit, errors };
 }
 
-/** /login (seed 000 §2, §5, §8): username/password, guest login, links, configured text and image. */
+/** /login (docs/screens.md#login): username/password, guest login, links, configured text and image. */
 export function LoginScreen() {
   const auth = useAuth();
   const settings = useSettings();
@@ -98,7 +101,8 @@ export function LoginScreen() {
     [login, captcha],
   );
 
-  // Auto-login from an embedding frame, only from the configured origins (ORIG accepted any).
+  // Auto-login from an embedding frame, only from the configured origins (Sealog's client accepted
+  // any origin).
   const allowedOrigins = settings.loginWithTokenOrigins;
   useEffect(() => {
     const onMessage = (event: MessageEvent) => {

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { Navigate } from 'react-router';
 import { useAuth } from '../../lib/auth';
 
-/** /logout: clears the session and profile, then /login (seed 000 §2, §4). */
+/** /logout: clears the session and profile, then /login (docs/screens.md#session). */
 export function LogoutRoute() {
   const { logout, isAuthenticated } = useAuth();
   useEffect(() => {

@@ -13,7 +13,7 @@ import { AuthCard, AuthSuccessCard } from './auth-card';
 
 const empty: RegisterForm = { username: '', fullname: '', email: '', password: '', confirmPassword: '' };
 
-/** /register (seed 000 §2, §5): the five rules; on success a panel with Back to Login. */
+/** /register (docs/screens.md#registration): the five rules; on success a panel with Back to Login. */
 export function RegisterScreen() {
   const captcha = useCaptcha();
   const registerUser = useRegister();

@@ -13,7 +13,7 @@ import { AuthCard, AuthSuccessCard } from './auth-card';
 
 const empty: ResetPasswordForm = { password: '', confirmPassword: '' };
 
-/** /resetPassword/:token (seed 000 §2, §5): a new password; on success Back to Login. */
+/** /resetPassword/:token (docs/screens.md#forgot-and-reset-password): a new password; on success Back to Login. */
 export function ResetPasswordScreen() {
   const { token = '' } = useParams();
   const captcha = useCaptcha();

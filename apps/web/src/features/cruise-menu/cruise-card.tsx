@@ -27,7 +27,7 @@ export interface CruiseCardProps {
   onExportError: (message: string) => void;
 }
 
-/** The selected cruise (client-behaviour §8.3): its fields, files and lowerings. */
+/** The selected cruise (docs/screens.md#cruise-card): its fields, files and lowerings. */
 export function CruiseCard({
   cruise,
   lowerings,

@@ -22,7 +22,7 @@ import { YearsColumn } from './years-column';
 import './cruise-menu.css';
 
 /**
- * /cruise_menu, the cruise and lowering browser (seed 000 §2, client-behaviour §8): years, the
+ * /cruise_menu, the cruise and lowering browser (docs/screens.md#cruise-menu): years, the
  * selected cruise, the selected lowering. On arrival the selection of this tab's last visit is
  * restored, otherwise the cruise covering now and its latest lowering are selected. The server
  * decides what the user may see (hidden records, access lists).

@@ -32,7 +32,7 @@ const lowering = (id: string, start: string): Lowering => ({
   lowering_additional_meta: {},
 });
 
-describe('cruise menu rules (client-behaviour §8.1-8.2)', () => {
+describe('cruise menu rules', () => {
   const list = [
     cruise('B', '2024-06-01T00:00:00.000Z', '2024-06-30T23:59:59.000Z'),
     cruise('A', '2024-01-01T00:00:00.000Z', '2024-01-10T23:59:59.000Z'),
@@ -60,7 +60,7 @@ describe('cruise menu rules (client-behaviour §8.1-8.2)', () => {
   });
 });
 
-describe('execute output lines (client-behaviour §11.4)', () => {
+describe('execute output lines', () => {
   it('drops the log prefix up to the first " - " and turns the first tab into two spaces', () => {
     expect(executeOutputLine('2024-01-01 12:00:00 - INFO - exporting S0492')).toBe('INFO - exporting S0492');
     expect(executeOutputLine('a\tb\tc')).toBe('a  b\tc');

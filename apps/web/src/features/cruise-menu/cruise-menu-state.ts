@@ -2,7 +2,7 @@ import type { Cruise, Lowering } from '@bathylog/shared';
 import { covers, utcYear } from '@bathylog/shared';
 
 /**
- * The cruise menu's pure rules (client-behaviour §8.1-8.2): years newest first, each with its
+ * The cruise menu's pure rules (docs/screens.md#years-and-selection): years newest first, each with its
  * cruises in server order; the cruise to select on arrival; and the selection remembered for the
  * tab, so coming back from a review screen restores it.
  */

@@ -16,7 +16,7 @@ import { RecordFiles } from '../records/components/record-files';
 import { Line } from './cruise-card';
 import { ReviewMenu } from './review-menu';
 
-/** The selected lowering (client-behaviour §8.4): times, phases, stats, files, review and export. */
+/** The selected lowering (docs/screens.md#lowering-card): times, phases, stats, files, review and export. */
 export function LoweringCard({ lowering, onExportError }: { lowering: Lowering; onExportError: (m: string) => void }) {
   const names = useEntityNames();
   const settings = useSettings();

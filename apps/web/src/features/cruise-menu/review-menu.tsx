@@ -15,8 +15,8 @@ export function reviewPath(mode: ReviewMode, loweringId: string): string {
 }
 
 /**
- * The review-mode menu (seed 000 §2): Replay View, Map View and Gallery View, the current mode
- * hidden.
+ * The review-mode menu (docs/screens.md#review-mode-menu): Replay View, Map View and Gallery View,
+ * the current mode hidden.
  */
 export function ReviewMenu({ loweringId, current, id }: { loweringId: string; current?: ReviewMode; id: string }) {
   return (

@@ -37,7 +37,7 @@ function CruiseList({
 }
 
 /**
- * The years column (client-behaviour §8.1): an accordion, newest year on top and one open at a
+ * The years column (docs/screens.md#years-and-selection): an accordion, newest year on top and one open at a
  * time, when there are several years; a single open card otherwise. "Fetching..." while loading,
  * "No {cruises} found!" when there are none.
  */

@@ -29,7 +29,7 @@ export interface CruiseFormProps {
 }
 
 /**
- * The add/update form of /cruises (seed 001 §4.2, §5; client-behaviour §11.2-11.3). A cruise
+ * The add/update form of /cruises (docs/screens.md#cruise-form). A cruise
  * manager edits only the active cruise, with the ID, vessel, PI, dates and ports disabled.
  */
 export function CruiseForm({ cruise, isAdmin, onSaved }: CruiseFormProps) {

@@ -20,10 +20,10 @@ import {
 import { RecordRowActions } from '../records/components/record-row-actions';
 import { CruiseForm } from './cruise-form';
 
-/** Seed 001 §9. */
+/** docs/screens.md#page-sizes */
 export const cruisesPageSize = 6;
 
-/** Seed 001 §2.4 (client-behaviour §1 #11). */
+/** The words users know (docs/screens.md#cruises). */
 export const noActiveCruiseMessage = 'Sorry... there are no currently active cruises for you to edit.';
 
 function managed(cruise: Cruise): ManagedRecord {
@@ -119,7 +119,7 @@ function CruisesAdmin() {
   );
 }
 
-/** A cruise manager: only the form of the cruise active now (seed 001 §2.4). */
+/** A cruise manager: only the form of the cruise active now (docs/screens.md#cruises). */
 function ActiveCruiseEditor() {
   const names = useEntityNames();
   const state = useRecordManagement('cruise');

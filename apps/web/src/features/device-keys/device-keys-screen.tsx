@@ -258,7 +258,7 @@ function DeviceKeysAdmin() {
   );
 }
 
-/** /device_keys: admins only (issue 11). */
+/** /device_keys: admins only (docs/screens.md#device-keys). */
 export function DeviceKeysScreen() {
   return (
     <RoleGate roles={capabilityRoles.adminOnly}>

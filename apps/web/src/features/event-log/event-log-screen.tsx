@@ -14,7 +14,7 @@ import { TemplateButtons } from './components/template-buttons';
 import { useEventLogger } from './hooks/use-event-logger';
 import './event-log.css';
 
-/** Who logs from the console (seed 001 §2.1, §6). */
+/** Who logs from the console (docs/screens.md#event-logging-console). */
 export const loggerRoles: Role[] = capabilityRoles.eventLogging;
 /** Who sees the history. */
 export const historyRoles: Role[] = capabilityRoles.eventHistory;
@@ -44,8 +44,9 @@ function LoggingControls() {
 }
 
 /**
- * `/`: the event logging console (seed 001 §2.1). Loggers get the template buttons, the free-text
- * input and the history; event watchers the history only; other roles nothing.
+ * `/`: the event logging console (docs/screens.md#event-logging-console). Loggers get the template
+ * buttons, the free-text input and the history; event watchers the history only; other roles
+ * nothing.
  */
 export function EventLogScreen() {
   const auth = useAuth();

@@ -18,11 +18,11 @@ import { ExportDropdown } from '../events/components/export-dropdown';
 import { EventFilterCard } from './components/event-filter-card';
 import { emptyEventFilter, eventFilterQuery, type EventFilterForm } from './lib/event-filter';
 
-/** Filtered events page size (seed 001 §9). */
+/** Filtered events page size (docs/screens.md#page-sizes). */
 export const managementPageSize = 15;
-/** Who opens the screen (System Management menu, client-behaviour §2.2). */
+/** Who opens the screen (docs/screens.md#system-management-menu). */
 export const eventManagementRoles: Role[] = capabilityRoles.eventManagement;
-/** Who deletes events on it (seed 001 §6; client-behaviour §1 #6). */
+/** Who deletes events on it (docs/screens.md#deleting-events). */
 export const eventDeleteRoles: Role[] = capabilityRoles.deleteAnyEvent;
 
 function EventManagement() {
@@ -47,7 +47,7 @@ function EventManagement() {
   const total = count.data ?? 0;
   const canDelete = auth.hasRole(...eventDeleteRoles);
 
-  // A delete that empties the last page goes back a page (client-behaviour §12).
+  // A delete that empties the last page goes back a page, never to an empty list.
   useEffect(() => {
     if (count.data === undefined || page === 1) return;
     const pages = Math.max(1, Math.ceil(count.data / managementPageSize));
@@ -144,7 +144,7 @@ function EventManagement() {
   );
 }
 
-/** /event_management: the filtered event search (seed 001 §2.2, client-behaviour §12). */
+/** /event_management: the filtered event search (docs/screens.md#event-management). */
 export function EventManagementScreen() {
   return (
     <RoleGate roles={eventManagementRoles}>

@@ -28,7 +28,7 @@ import { createEventTemplate, updateEventTemplate } from '../../api/event-templa
 import { FormActions } from '../../components/form-actions';
 import { describedBy, FieldLabel, TextField } from '../../components/form-field';
 
-/** The values textarea's label per choice type (client-behaviour §13). */
+/** The values textarea's label per choice type, in the words users know (docs/screens.md#template-form). */
 const valuesLabel: Partial<Record<EventOptionType, string>> = {
   dropdown: 'Dropdown Options',
   checkboxes: 'Checkbox Options',
@@ -347,7 +347,7 @@ export interface EventTemplateFormProps {
 }
 
 /**
- * The template form on the right of /event_templates (seed 000 §4-5, client-behaviour §13). Mount
+ * The template form on the right of /event_templates (docs/screens.md#template-form). Mount
  * it with `key={template?.id ?? 'new'}` so another template starts a fresh form.
  */
 export function EventTemplateForm({ template, isAdmin, onSaved, onBlankChange }: EventTemplateFormProps) {

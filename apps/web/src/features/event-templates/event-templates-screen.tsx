@@ -50,7 +50,7 @@ function EventTemplatesAdmin() {
 
   const refresh = useCallback(() => queryClient.invalidateQueries({ queryKey: eventTemplateKeys.all }), [queryClient]);
 
-  // System templates are edited and deleted by admins only (seed 000 §6).
+  // System templates are edited and deleted by admins only (docs/screens.md#event-templates).
   const actionsFor = useCallback(
     (t: EventTemplate): TemplateRowActions => ({
       edit: isAdmin || !t.system_template,
@@ -166,7 +166,7 @@ function EventTemplatesAdmin() {
   );
 }
 
-/** /event_templates: admins, cruise managers and template managers (seed 000 §2, §6). */
+/** /event_templates: admins, cruise managers and template managers (docs/screens.md#event-templates). */
 export function EventTemplatesScreen() {
   return (
     <RoleGate roles={capabilityRoles.eventTemplates}>

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createEventTemplateSchema } from '@bathylog/shared';
 import { matchesTemplateSearch, templateImportBody } from './template-list';
 
-describe('template search (seed 000 §5)', () => {
+describe('template search', () => {
   const t = { event_name: 'CTD Tow-Yo', event_value: 'CTD', template_categories: ['equipment', 'water column'] };
   it('matches the name, the value and the categories, ignoring case', () => {
     expect(matchesTemplateSearch(t, 'tow-yo')).toBe(true);

@@ -3,7 +3,10 @@ import { createEventTemplate } from '../../api/event-templates';
 import { isApiError } from '../../api/client';
 import type { ImportOutcome } from '../../components/import-dialog';
 
-/** Case-insensitive match on the button name, the event value and the categories (seed 000 §5). */
+/**
+ * Case-insensitive match on the button name, the event value and the categories
+ * (docs/screens.md#event-templates).
+ */
 export function matchesTemplateSearch(
   template: Pick<EventTemplate, 'event_name' | 'event_value' | 'template_categories'>,
   search: string,
@@ -56,7 +59,10 @@ export function templateImportBody(record: Record<string, unknown>): Record<stri
   return body;
 }
 
-/** Template import (seed 000 §8): an id that already exists ("duplicate template") is skipped. */
+/**
+ * Template import (docs/screens.md#template-import): an id that already exists ("duplicate template")
+ * is skipped.
+ */
 export async function importTemplateRecord(record: Record<string, unknown>): Promise<ImportOutcome> {
   try {
     await createEventTemplate(templateImportBody(record));

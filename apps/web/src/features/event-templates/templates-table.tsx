@@ -3,7 +3,7 @@ import { IconButton } from '../../components/icon-button';
 import { SearchTableCard, rowTextClass } from '../../components/search-table-card';
 import { matchesTemplateSearch } from './template-list';
 
-/** Templates per page in both tables (seed 000 §9). */
+/** Templates per page in both tables (docs/screens.md#page-sizes). */
 export const templatesPageSize = 8;
 
 export interface TemplateRowActions {

@@ -32,7 +32,7 @@ export interface LoweringFormProps {
 }
 
 /**
- * The add/update form on the right of /lowerings (seed 001 §4.2, §5; client-behaviour §11.2-11.3).
+ * The add/update form on the right of /lowerings (docs/screens.md#lowering-form).
  * Mount it with `key={lowering?.id ?? 'new'}` so choosing another lowering starts afresh.
  */
 export function LoweringForm({ lowering, isAdmin, onSaved, milestonesButton }: LoweringFormProps) {

@@ -8,7 +8,7 @@ const MilestonesModal = lazy(async () => ({
 
 /**
  * The lowering form's orange Milestones button and the milestones/stats editor it opens
- * (client-behaviour §10.5). A saved change refreshes the lists, so the form and rows follow.
+ * (docs/screens.md#milestones-editor). A saved change refreshes the lists, so the form and rows follow.
  */
 export function LoweringMilestones({ loweringId, onSaved }: { loweringId: string; onSaved: () => Promise<unknown> }) {
   const [open, setOpen] = useState(false);

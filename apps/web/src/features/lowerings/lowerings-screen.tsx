@@ -28,7 +28,7 @@ import { RecordRowActions } from '../records/components/record-row-actions';
 import { LoweringForm } from './lowering-form';
 import { LoweringMilestones } from './lowering-milestones';
 
-/** Seed 001 §9. */
+/** docs/screens.md#page-sizes */
 export const loweringsPageSize = 6;
 
 function managed(lowering: Lowering): ManagedRecord {
@@ -42,7 +42,7 @@ function managed(lowering: Lowering): ManagedRecord {
 
 /**
  * The lowerings this viewer manages: an admin all of them; a cruise manager those starting within
- * the cruise active now (seed 001 §4.2, §6).
+ * the cruise active now (docs/screens.md#lowerings).
  */
 function useManagedLowerings(isAdmin: boolean) {
   return useQuery({
@@ -138,7 +138,7 @@ function LoweringsAdmin() {
   );
 }
 
-/** /lowerings: admins and cruise managers (seed 001 §2.3); "Loading..." until the roles are known. */
+/** /lowerings: admins and cruise managers (docs/screens.md#lowerings); "Loading..." until the roles are known. */
 export function LoweringsScreen() {
   return (
     <RoleGate roles={capabilityRoles.cruiseManagement}>

@@ -12,7 +12,7 @@ import {
 import { api, getList } from '../../api/client';
 
 /**
- * What the milestones/stats editor reads and writes (client-behaviour §10.5): the lowering, its
+ * What the milestones/stats editor reads and writes (docs/screens.md#milestones-editor): the lowering, its
  * dive track (GET tracks/bylowering: the position rule applied by the server, a few columns instead
  * of every event with its aux data), its events without aux data (the chart's tooltips: no filter,
  * ASNAP included), and the PATCH that saves it.
@@ -59,7 +59,7 @@ export async function getAllLoweringEvents(id: string, signal?: AbortSignal): Pr
 }
 
 /**
- * The dive track (client-behaviour §10.3, §10.5) from GET tracks/bylowering/{id}: the server
+ * The dive track (docs/screens.md#track-and-position) from GET tracks/bylowering/{id}: the server
  * applies the position rule (first configured source with records, nav.ts) over the whole
  * lowering, zero fixes dropped; records it could not read are logged "Problem parsing" here.
  */

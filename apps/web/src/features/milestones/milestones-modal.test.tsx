@@ -127,7 +127,7 @@ describe('MilestonesModal', () => {
     expect(screen.queryByTestId('chart')).toBeNull();
   });
 
-  it('draws the track without zero positions and every depth, with the seed’s title', () => {
+  it('draws the track without zero positions and every depth, with the title users know', () => {
     renderModal();
     expect(screen.getByRole('dialog', { name: 'S0492 - Milestones / Stats' })).toBeTruthy();
     expect(screen.getByTestId('map').dataset.track).toBe('2');
@@ -203,7 +203,7 @@ describe('MilestonesModal', () => {
     expect((screen.getByRole('button', { name: 'Update' }) as HTMLButtonElement).disabled).toBe(false);
   });
 
-  it('Tweak! validates with the seed’s words and Done stages without saving', () => {
+  it('Tweak! validates with the words users know and Done stages without saving', () => {
     renderModal();
     fireEvent.click(screen.getByRole('button', { name: 'Tweak!' }));
     const form = screen.getByRole('form', { name: 'Tweak milestones and stats' });

@@ -31,7 +31,7 @@ interface Built {
   pointsById: Map<string, TrackPoint>;
 }
 
-/** What the chart's tooltip says of an event (client-behaviour §10.5). */
+/** What the chart's tooltip says of an event: its value, the text or milestone, the time, the click hint. */
 function tooltipLines(event: LogEvent | undefined, ts: number, editing: string | null): string[] {
   const lines: string[] = [];
   if (event) {
@@ -55,7 +55,7 @@ export interface MilestonesModalProps {
 }
 
 /**
- * The milestones/stats editor of a lowering (seed 001 §4.4, client-behaviour §10.5), opened from
+ * The milestones/stats editor of a lowering (docs/screens.md#milestones-editor), opened from
  * the lowering form's Milestones button.
  */
 export function MilestonesModal(props: MilestonesModalProps): JSX.Element {

@@ -10,7 +10,7 @@ import {
   type StatsValues,
 } from '@bathylog/shared';
 
-/** How the Tweak form shows a time: UTC with milliseconds (client-behaviour §10.5). */
+/** How the Tweak form shows a time: UTC with milliseconds (docs/screens.md#tweak-form). */
 export const tweakTimeFormat = 'YYYY-MM-DD HH:mm:ss.SSS';
 
 /** ISO → `YYYY-MM-DD HH:mm:ss.SSS` (UTC); '' stays ''. */
@@ -20,10 +20,10 @@ export function toTweakTime(iso: string): string {
 }
 
 /**
- * The Tweak! form (client-behaviour §10.5): millisecond date-times (UTC, typed as
+ * The Tweak! form (docs/screens.md#tweak-form): millisecond date-times (UTC, typed as
  * `YYYY-MM-DD HH:mm:ss.SSS`; full ISO strings pasted from an event line work too) for the milestones, Max
  * Depth and the bounding box laid out as a compass. Done applies the values to the editor only
- * (seed 001 §4.4; Update saves); Cancel drops them.
+ * (Update saves); Cancel drops them.
  */
 export function TweakForm({
   fields,

@@ -11,7 +11,7 @@ import { LoadingText, statusTexts } from '../../components/status-text';
 import { useAuth } from '../../lib/auth';
 import { PasswordPair, TextField } from '../../components/form-field';
 
-/** How long Show API Token keeps the token on screen (seed 000 §9). */
+/** How long Show API Token keeps the token on screen (docs/screens.md#profile). */
 export const tokenDisplayMs = 10_000;
 
 function formValues(profile: Profile): ProfileForm {
@@ -76,7 +76,7 @@ function ApiToken() {
   );
 }
 
-/** /profile (seed 000 §2, §5): own username, full name, password; email read-only. */
+/** /profile (docs/screens.md#profile): own username, full name, password; email read-only. */
 export function ProfileScreen() {
   const auth = useAuth();
   const queryClient = useQueryClient();
@@ -120,7 +120,7 @@ export function ProfileScreen() {
   });
 
   if (!profile) return <LoadingText text={statusTexts.loading} />;
-  // The shared guest account has no profile to edit (seed 000 §6).
+  // The shared guest account has no profile to edit.
   if (auth.isGuest) return <div className="text-center p-4 text-secondary">{statusTexts.notAllowed}</div>;
 
   return (

@@ -53,7 +53,7 @@ function GalleryItem({ image, onOpen }: { image: GalleryImage; onOpen: (eventId:
 }
 
 /**
- * /review_gallery/{id} (seed 001 §2.7; client-behaviour §10.4): one pill tab per camera in
+ * /review_gallery/{id} (docs/screens.md#review-gallery): one pill tab per camera in
  * first-seen order, thumbnails 4 per row, 16/32/48/64/80 per page (changes applied after 500 ms,
  * the first visible image kept on screen), ←/→ page, Hide ASNAP, a click opens Event Details.
  */

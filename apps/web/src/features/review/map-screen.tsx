@@ -24,10 +24,10 @@ const MilestonesModal = lazy(() =>
 );
 
 /**
- * /review_map/{id} (seed 001 §2.5; client-behaviour §10.3): the selected event's header, the
- * 480 px map (track from the first position source, start/end dots, the pin "You are here! :-)",
- * markers of the events on the current list page), the slider over the filtered events, and the
- * list with View Details and the filter. Admins edit the milestones (seed 001 §4.4) from here.
+ * /review_map/{id} (docs/screens.md#review-map): the selected event's header, the 480 px map (track
+ * from the first position source, start/end dots, the pin "You are here! :-)", markers of the
+ * events on the current list page), the slider over the filtered events, and the list with View
+ * Details and the filter. Admins edit the milestones (docs/screens.md#milestones-editor) from here.
  */
 export function MapScreen({ loweringId }: { loweringId: string }) {
   const review = useReview(loweringId);

@@ -34,7 +34,7 @@ const modeText: Record<ReplayMode, string> = {
 };
 
 /**
- * /review_replay/{id} (seed 001 §2.6, §4.3; client-behaviour §10.2): the selected event's header
+ * /review_replay/{id} (docs/screens.md#review-replay): the selected event's header
  * and data cards (images as thumbnails, aux data, options, free text, comment), the play controls
  * over the filtered events, a collapsible map card following the replay, and the event list with
  * its filter. The state machine is `replayReducer`; this screen only runs its timer.

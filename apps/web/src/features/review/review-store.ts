@@ -2,7 +2,7 @@ import { useCallback, useSyncExternalStore } from 'react';
 import { emptyEventFilter, type EventFilterForm } from '../event-management/lib/event-filter';
 
 /**
- * The one review store (client-behaviour §10.1): the lowering under review, its event filter,
+ * The one review store (docs/screens.md#review-screens): the lowering under review, its event filter,
  * Hide ASNAP (default off: ASNAP events shown) and the selected event. It lives outside the route
  * screens, so switching between Replay, Map and Gallery keeps the filter and the selection;
  * arriving with another lowering starts afresh. The filtered list itself is server state (query
@@ -48,7 +48,7 @@ export const reviewActions = {
   select: (id: string | null) => {
     if (state.selectedId !== id) set({ selectedId: id });
   },
-  /** A new filter returns to the first event (client-behaviour §10.1). */
+  /** A new filter returns to the first event (docs/screens.md#filtered-events-and-filter). */
   setFilter: (filter: EventFilterForm) => set({ filter, selectedId: null }),
   setHideAsnap: (hideAsnap: boolean) => set({ hideAsnap, selectedId: null }),
 };

@@ -12,7 +12,7 @@ function pick(record: ImportRecord, keys: readonly string[]): ImportRecord {
   return out;
 }
 
-/** The event fields an import creates (seed 000 §7). */
+/** The event fields an import creates (those of a Sealog event export). */
 export const eventImportFields = [
   'id',
   'ts',
@@ -33,7 +33,10 @@ export function auxDataImportBody(record: ImportRecord): ImportRecord {
   return pick(record, auxDataImportFields);
 }
 
-/** Events (seed 000 §8): a 400 "duplicate event ID" is an event already there, counted as skipped. */
+/**
+ * Events (docs/screens.md#event-and-aux-data-import): a 400 "duplicate event ID" is an event already
+ * there, counted as skipped.
+ */
 export async function importEventRecord(record: ImportRecord): Promise<ImportOutcome> {
   try {
     await postEventRecord(eventImportBody(record));
@@ -45,7 +48,7 @@ export async function importEventRecord(record: ImportRecord): Promise<ImportOut
 }
 
 /**
- * Aux data (seed 000 §8, client-behaviour §11.6): every error is logged; a created record counts
+ * Aux data (docs/screens.md#event-and-aux-data-import): every error is logged; a created record counts
  * as imported, a replaced one (the upsert's 204) as updated.
  */
 export async function importAuxDataRecord(record: ImportRecord): Promise<ImportOutcome> {

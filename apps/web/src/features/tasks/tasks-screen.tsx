@@ -14,7 +14,7 @@ import { importAuxDataRecord, importEventRecord } from './event-import';
 
 type TaskId = 'importEvents' | 'importAuxData' | 'wipe';
 
-/** The entries and their hover descriptions (client-behaviour §13). */
+/** The entries and their hover descriptions, in the words users know (docs/screens.md#tasks). */
 export const tasks: { id: TaskId; name: string; description: string }[] = [
   {
     id: 'importEvents',
@@ -149,7 +149,7 @@ function LastBackup() {
   );
 }
 
-/** /tasks: admins only; everyone else is sent home (seed 000 §2). */
+/** /tasks: admins only; everyone else is sent home (docs/screens.md#role-gates). */
 export function TasksScreen() {
   return (
     <RoleGate roles={capabilityRoles.adminOnly} redirectTo="/">

@@ -31,7 +31,7 @@ const roleBoxes = () =>
   screen.getAllByRole('checkbox').filter((b) => b.getAttribute('type') === 'checkbox' && !b.getAttribute('role'));
 
 describe('UserForm', () => {
-  it('shows the seed messages for a blank form and sends nothing', async () => {
+  it('shows the form messages for a blank form and sends nothing', async () => {
     const onSaved = vi.fn();
     renderForm({ onSaved });
     fireEvent.click(screen.getByRole('button', { name: 'Create' }));

@@ -20,7 +20,7 @@ import { FormActions } from '../../components/form-actions';
 import { PasswordPair, TextField } from '../../components/form-field';
 import { useEntityNames, type EntityNames } from '../../lib/settings';
 
-/** Labels and tooltips of the role check-boxes (client-behaviour §13), in the order users know. */
+/** Labels and tooltips of the role check-boxes, in the order users know (docs/screens.md#user-form). */
 const roleOrder: Role[] = [
   'admin',
   'cruise_manager',
@@ -50,7 +50,7 @@ function roleInfo(role: Role, names: EntityNames): { label: string; description:
   }
 }
 
-/** The reset link sent to a new user: the app's own origin and root path (seed 000 §2). */
+/** The reset link sent to a new user: the app's own origin and root path, wherever it is served. */
 export function resetPasswordUrl(): string {
   return `${window.location.origin}/resetPassword/`;
 }
@@ -66,8 +66,8 @@ export interface UserFormProps {
 }
 
 /**
- * The add/edit form on the right of /users (seed 000 §4-6). Mount it with `key={user?.id ?? 'new'}`:
- * choosing another user starts a fresh form with its messages cleared.
+ * The add/edit form on the right of /users (docs/screens.md#user-form). Mount it with
+ * `key={user?.id ?? 'new'}`: choosing another user starts a fresh form with its messages cleared.
  */
 export function UserForm({ user, viewer, onSaved, onBlankChange }: UserFormProps) {
   const names = useEntityNames();
@@ -91,7 +91,7 @@ export function UserForm({ user, viewer, onSaved, onBlankChange }: UserFormProps
     onBlankChange?.(!user && blank);
   }, [user, blank, onBlankChange]);
 
-  // Only the roles the viewer may grant (seed 000 §6); a cruise manager never edits an admin.
+  // Only the roles the viewer may grant (docs/screens.md#user-form); a cruise manager never edits an admin.
   const grantable = roleOrder.filter((r) => assignableRoles(viewer.roles).includes(r));
 
   const onSubmit = handleSubmit(async (form) => {

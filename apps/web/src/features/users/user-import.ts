@@ -5,7 +5,7 @@ import type { ImportOutcome } from '../../components/import-dialog';
 import { resetPasswordUrl } from './user-form';
 
 /**
- * One record of a user import file (seed 000 §4, §8): created with a random 12-character password
+ * One record of a user import file (docs/screens.md#user-import): created with a random 12-character password
  * when it has none; a 400 "duplicate uesr ID" (Sealog's spelling) means the user is already
  * there and counts as skipped; any other failure is thrown, and the dialog logs it.
  */

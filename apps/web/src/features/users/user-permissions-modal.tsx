@@ -28,9 +28,9 @@ interface CruiseRowProps {
 }
 
 /**
- * One cruise switch and its lowerings (seed 000 §4): turning the cruise on also grants every
- * lowering of it; turning it off removes the user from the cruise only. Lowering switches are
- * disabled unless the user has the cruise.
+ * One cruise switch and its lowerings (docs/screens.md#user-permissions): turning the cruise on
+ * also grants every lowering of it; turning it off removes the user from the cruise only. Lowering
+ * switches are disabled unless the user has the cruise.
  */
 function CruiseRow({ cruise, userId, busy, pending, run }: CruiseRowProps) {
   const names = useEntityNames();
@@ -105,7 +105,7 @@ export function UserPermissionsModal({ user, onHide }: { user: User | null; onHi
   const [error, setError] = useState('');
   const [pending, setPending] = useState<Record<string, boolean>>({});
 
-  // The switch moves at once; each change is followed by a re-read of the records (seed 000 §7),
+  // The switch moves at once; each change is followed by a re-read of the records,
   // which then decides what the switches show.
   const run: Run = async (work, shown) => {
     setBusy(true);

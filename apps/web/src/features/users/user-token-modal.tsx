@@ -6,7 +6,7 @@ import { getUserToken, userKeys } from '../../api/users';
 import { ErrorAlert } from '../../components/alerts';
 import { LoadingText, statusTexts } from '../../components/status-text';
 
-/** Admin: a user's JWT, for scripts that act as that user (client-behaviour §13). */
+/** Admin: a user's JWT, for scripts that act as that user (docs/screens.md#user-tokens). */
 export function UserTokenModal({ user, onHide }: { user: User | null; onHide: () => void }) {
   const token = useQuery({
     queryKey: [...userKeys.all, 'token', user?.id],

@@ -19,7 +19,7 @@ import { UserPermissionsModal } from './user-permissions-modal';
 import { UserTokenModal } from './user-token-modal';
 import { UsersTable, UsersTableButtons, type UserRowActions } from './users-table';
 
-/** Page sizes of seed 000 §9. */
+/** Page sizes users know (docs/screens.md#page-sizes). */
 export const systemUsersPageSize = 4;
 export const usersPageSize = 6;
 
@@ -55,7 +55,8 @@ function UsersAdmin() {
   const actionsFor = useCallback(
     (user: User): UserRowActions => {
       const isSelf = user.id === auth.userId;
-      // A cruise manager edits and deletes regular users that are not admins (seed 000 §6).
+      // A cruise manager edits and deletes regular users that are not admins
+      // (docs/screens.md#user-row-actions).
       const manageable = isAdmin || (!user.system_user && !user.roles.includes('admin'));
       return {
         edit: manageable,
@@ -179,7 +180,7 @@ function UsersAdmin() {
   );
 }
 
-/** /users: admins and cruise managers (seed 000 §2); "Loading..." until the roles are known. */
+/** /users: admins and cruise managers (docs/screens.md#users); "Loading..." until the roles are known. */
 export function UsersScreen() {
   return (
     <RoleGate roles={capabilityRoles.cruiseManagement}>

@@ -4,7 +4,7 @@ import { IconButton } from '../../components/icon-button';
 import { SearchTableCard, rowTextClass } from '../../components/search-table-card';
 import { statusTexts } from '../../components/status-text';
 
-/** Which row actions a viewer gets for a user (seed 000 §2, §6). */
+/** Which row actions a viewer gets for a user (docs/screens.md#user-row-actions). */
 export interface UserRowActions {
   edit: boolean;
   permissions: boolean;

@@ -4,7 +4,7 @@ import { api, request } from '../../../api/client';
 import type { AuditFilter } from '../lib/audit-filter';
 import { auditQuery } from '../lib/audit-filter';
 
-/** The audit trail (admins, issue 11). */
+/** The audit trail (admins; docs/screens.md#audit). */
 export const auditKeys = {
   all: ['audit'] as const,
   page: (filter: AuditFilter, page: number, pageSize: number) =>

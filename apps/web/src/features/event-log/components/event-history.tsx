@@ -15,9 +15,9 @@ import { useDebouncedValue } from '../hooks/use-debounced-value';
 import { historyRows } from '../lib/history-rows';
 import { NewestEventCard } from './newest-event-card';
 
-/** Console history page size (seed 001 §9). */
+/** Console history page size (docs/screens.md#page-sizes). */
 export const historyPageSize = 20;
-/** Filter typing settles for this long before the list is asked again (seed 001 §2.1). */
+/** Filter typing settles for this long before the list is asked again (docs/screens.md#event-history). */
 export const historySearchDebounceMs = 500;
 
 const asnapTerm = '!ASNAP';
@@ -25,14 +25,14 @@ const asnapTerm = '!ASNAP';
 const recentHoldMs = 30_000;
 
 export interface EventHistoryProps {
-  /** The first time a non-admin may see (seed 001 §4.2); undefined = everything. */
+  /** The first time a non-admin may see (docs/screens.md#who-sees-which-events); undefined = everything. */
   startTS: string | undefined;
   /** Loggers get the comment icon; watchers do not. */
   canComment: boolean;
 }
 
 /**
- * The newest-event card and the Event History card (client-behaviour §7.4, §7.5): 20 per page,
+ * The newest-event card and the Event History card (docs/screens.md#event-history): 20 per page,
  * Newest / Newer / Older, Hide ASNAP (on by default, off while a filter is typed), a debounced
  * filter, expand / compress and show / hide; live from the event channels. Events this browser
  * has not delivered yet are listed as pending.
@@ -52,7 +52,7 @@ export function EventHistory({ startTS, canComment }: EventHistoryProps) {
 
   const filter = useDebouncedValue(filterText, historySearchDebounceMs);
   const terms = useMemo(() => splitFilterTerms([filter]), [filter]);
-  // A typed filter replaces the !ASNAP term (client-behaviour §7.5).
+  // A typed filter replaces the !ASNAP term (docs/screens.md#event-history).
   const fulltext = terms.length > 0 ? terms : hideAsnap ? [asnapTerm] : undefined;
 
   useEffect(() => setPage(0), [filter, hideAsnap, startTS]);

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Button, Form, InputGroup } from 'react-bootstrap';
 
-/** "Type new event" with Submit (client-behaviour §7.3): Enter submits; the field clears. */
+/** "Type new event" with Submit (docs/screens.md#free-text): Enter submits; the field clears. */
 export function FreeTextInput({ onSubmit }: { onSubmit: (text: string) => void }) {
   const [text, setText] = useState('');
   const submit = (e: FormEvent) => {

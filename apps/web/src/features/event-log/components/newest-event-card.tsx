@@ -5,7 +5,7 @@ import { DataCards, hasDataCards } from '../../events/components/data-cards';
 import { useSettings } from '../../../lib/settings';
 
 /**
- * The newest event in full above the history (client-behaviour §7.4): value left, `author @ ts`
+ * The newest event in full above the history (docs/screens.md#newest-event-card): value left, `author @ ts`
  * and an eye to hide it right; then its data cards (images, aux data, options, text, comment).
  * Nothing at all when there is no event.
  */

@@ -4,7 +4,7 @@ import { eventQueue, usePendingEventCounts } from '../../events/api/event-queue'
 import '../event-log.css';
 
 /**
- * Header count of events this browser holds for the server (issue 6, "never lose an event").
+ * Header count of events this browser holds for the server (docs/screens.md#offline-logging).
  * Mounted in the header on every screen, it also keeps the queue running away from the console.
  * Nothing shows when the queue is empty.
  */

@@ -36,8 +36,8 @@ export interface TemplateButtonsProps {
 }
 
 /**
- * The template buttons (client-behaviour §7.1): category pills plus All, the chosen tab kept in
- * the `category` cookie; one large button per enabled template.
+ * The template buttons (docs/screens.md#template-buttons-and-categories): category pills plus All,
+ * the chosen tab kept in the `category` cookie; one large button per enabled template.
  */
 export function TemplateButtons({ onTemplate }: TemplateButtonsProps) {
   const settings = useSettings();

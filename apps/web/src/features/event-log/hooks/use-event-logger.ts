@@ -18,7 +18,7 @@ export interface OpenOptions {
 }
 
 /**
- * The console's ways of logging (seed 001 §4.1, client-behaviour §1 #1, §7): one click logs at
+ * The console's ways of logging (docs/screens.md#one-click-or-the-options-modal): one click logs at
  * once with default options; a template that needs input creates a bare event first (id and time
  * fixed at the click) and opens the options modal, whose Submit updates that event and whose
  * Cancel, ×, Escape (or leaving the page) deletes it. Every write goes through the durable queue.

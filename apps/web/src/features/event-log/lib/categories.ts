@@ -3,7 +3,7 @@ import type { EventTemplate } from '@bathylog/shared';
 /** The tab that lists every template. */
 export const allCategory = 'All';
 
-/** Cookie that remembers the chosen tab (seed 001 §2.1; client-behaviour §1 #8). */
+/** Cookie that remembers the chosen tab across visits (docs/screens.md#template-buttons-and-categories). */
 export const categoryCookie = 'category';
 
 /** What the console offers: enabled templates only (the server already hides admin_only ones from others). */

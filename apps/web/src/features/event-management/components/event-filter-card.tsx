@@ -19,7 +19,7 @@ const fields: Array<{ key: keyof EventFilterForm; label: string; placeholder: st
 ];
 
 /**
- * "Event Filter" (seed 001 §3, §5): comma lists for full text, author, value and data source;
+ * "Event Filter" (docs/screens.md#event-filter): comma lists for full text, author, value and data source;
  * start and stop in UTC as YYYY-MM-DD HH:mm:ss, clamped to what the user may see. Filter applies;
  * Reset clears and applies.
  */

@@ -3,7 +3,7 @@ import { checkEventFilter, emptyEventFilter, eventFilterQuery, filterMessages } 
 
 const bounds = { min: '2023-03-03T00:00:00.000Z', max: '2023-04-11T23:59:59.000Z' };
 
-describe('event filter (seed 001 §5)', () => {
+describe('event filter', () => {
   it('clamps start to the earliest and stop to the latest allowed time, shown as HH:mm:ss', () => {
     const { form, errors } = checkEventFilter(
       { ...emptyEventFilter, start: '2020-01-01 00:00:00', stop: '2030-01-01 12:00:00' },

@@ -1,7 +1,7 @@
 import { eventOptionsMessages, formatCustomTime, parseCustomTime, splitFilterTerms } from '@bathylog/shared';
 import type { EventQuery } from '../../events/api/events';
 
-/** The Event Filter form as typed (seed 001 §3 "Event filter", §5 "Filter"). */
+/** The Event Filter form as typed (docs/screens.md#event-filter). */
 export interface EventFilterForm {
   fulltext: string;
   author: string;
@@ -38,9 +38,9 @@ export const filterMessages = {
 } as const;
 
 /**
- * Checks the form and clamps its times (seed 001 §5): a start before the earliest allowed time
- * becomes that time, a stop after the latest becomes the latest. Returns the clamped form (what
- * the user then sees) or the errors.
+ * Checks the form and clamps its times (docs/screens.md#event-filter): a start before the earliest
+ * allowed time becomes that time, a stop after the latest becomes the latest. Returns the clamped
+ * form (what the user then sees) or the errors.
  */
 export function checkEventFilter(
   form: EventFilterForm,
@@ -68,8 +68,8 @@ export function checkEventFilter(
 
 /**
  * The list query of a valid form: comma lists trimmed (empties dropped), times as ISO, and
- * `value=!ASNAP` while ASNAP is hidden unless the user gave values of their own (client-behaviour
- * §9, §12). Non-admins never ask before their window.
+ * `value=!ASNAP` while ASNAP is hidden unless the user gave values of their own
+ * (docs/screens.md#event-management). Non-admins never ask before their window.
  */
 export function eventFilterQuery(form: EventFilterForm, opts: { hideAsnap: boolean; min?: string }): EventQuery {
   const list = (text: string) => {

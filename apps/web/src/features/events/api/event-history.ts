@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { auditPageSchema, type AuditEntry } from '@bathylog/shared';
 import { api } from '../../../api/client';
 
-/** An event's audit trail (admins, issue 11), newest first. */
+/** An event's audit trail (admins), newest first. */
 export const eventHistoryKeys = {
   all: ['audit'] as const,
   event: (id: string) => [...eventHistoryKeys.all, 'event', id] as const,

@@ -8,9 +8,9 @@ interface CruiseTimes {
 }
 
 /**
- * Where a non-admin's view of events begins (seed 001 §4.2): the start of the cruise covering
- * now, otherwise the stop of the latest cruise; null (no limit) when there are no cruises.
- * Hidden cruises do not count (the server leaves them out for non-admins).
+ * Where a non-admin's view of events begins (docs/screens.md#who-sees-which-events): the start of
+ * the cruise covering now, otherwise the stop of the latest cruise; null (no limit) when there are
+ * no cruises. Hidden cruises do not count (the server leaves them out for non-admins).
  */
 export async function getEventWindowStart(signal?: AbortSignal, now = new Date()): Promise<string | null> {
   const iso = now.toISOString();

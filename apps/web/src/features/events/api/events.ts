@@ -14,8 +14,8 @@ import {
 import { api, getList, type Query } from '../../../api/client';
 
 /**
- * Event reads and writes (reference §5.6, §5.8) shared by the console, event management and the
- * review screens. One key object; mutations invalidate through it.
+ * Event reads and writes (docs/wire.md#events, docs/wire.md#event-exports) shared by the console,
+ * event management and the review screens. One key object; mutations invalidate through it.
  */
 
 export const exportedAuxSchema = z.object({
@@ -34,7 +34,10 @@ export type ExportedAux = z.infer<typeof exportedAuxSchema>;
 export const exportedEventSchema = z.extend(eventSchema, { aux_data: z.array(exportedAuxSchema) });
 export type ExportedEvent = z.infer<typeof exportedEventSchema>;
 
-/** The filter of the event list routes (reference §5.5). Arrays become repeated keys. */
+/**
+ * The filter of the event list routes (docs/wire.md#event-filters).
+ * Arrays become repeated keys.
+ */
 export interface EventQuery {
   fulltext?: string[];
   author?: string[];
@@ -127,7 +130,7 @@ export function eventComment(event: Pick<LogEvent, 'event_options'>): string {
   return event.event_options.find((o) => o.event_option_name === commentOptionName)?.event_option_value ?? '';
 }
 
-/** The options with `event_comment` replaced, or appended when there was none (client-behaviour §6.5). */
+/** The options with `event_comment` replaced, or appended when there was none (docs/screens.md#comments). */
 export function withComment(options: readonly EventOption[], comment: string): EventOption[] {
   const next = options.map((o) =>
     o.event_option_name === commentOptionName ? { ...o, event_option_value: comment } : o,

@@ -86,7 +86,7 @@ function CommentForm({ event, onHide }: { event: LogEvent; onHide: () => void })
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (pictureError) return;
-    // An empty comment is stored as "" and reads as "no comment" (client-behaviour §6.5).
+    // An empty comment is stored as "" and reads as "no comment" (docs/screens.md#comments).
     save.mutate(
       { event, comment: text.trim() },
       {

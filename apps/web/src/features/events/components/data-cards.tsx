@@ -12,7 +12,7 @@ import { auxDataCards, imageCards, optionRows, type ImageCard } from '../lib/eve
 import { ImagePreviewModal } from './image-preview-modal';
 import '../events.css';
 
-/** One frame grab; a broken image shows a placeholder and is no longer clickable (client-behaviour §6.1). */
+/** One frame grab; a broken image shows a placeholder and is no longer clickable (docs/screens.md#data-cards). */
 function ImageDataCard({
   image,
   columns,
@@ -138,7 +138,7 @@ export function hasDataCards(event: ExportedEvent, settings: Parameters<typeof a
 }
 
 /**
- * The row of cards under an event (client-behaviour §6.1): images, aux data (sorted, renamed and
+ * The row of cards under an event (docs/screens.md#data-cards): images, aux data (sorted, renamed and
  * filtered per configuration), Event Options, Free-form Text (when there is text), Comment (when
  * there is one). Images open the preview.
  */

@@ -8,14 +8,14 @@ import { DataCards } from './data-cards';
 import { EventHistory } from './event-history';
 
 /**
- * "Event Details:" (client-behaviour §6.3): the event with its aux data from event_exports/{id};
+ * "Event Details:" (docs/screens.md#event-details): the event with its aux data from event_exports/{id};
  * a header card (value left, `author @ ts` right), then the data cards, and for admins the event's
  * history from the audit trail. Close button only.
  */
 export function EventDetailsModal({ eventId, onHide }: { eventId: string | null; onHide: () => void }) {
   const query = useEventExport(eventId);
   const event = query.data;
-  // The change history is for admins (issue 11); the audit trail is admin-only on the server too.
+  // The change history is for admins; the audit trail is admin-only on the server too.
   const isAdmin = useAuth().hasRole('admin');
   return (
     <Modal show={!!eventId} onHide={onHide} size="lg" aria-labelledby="event-details-title">

@@ -32,7 +32,7 @@ function changes(entry: AuditEntry): Array<{ field: string; before: string; afte
     .filter((c) => c.before !== c.after);
 }
 
-/** Admins: who changed the event and what was there before (issue 11). */
+/** Admins: who changed the event and what was there before (docs/screens.md#event-details). */
 export function EventHistory({ eventId }: { eventId: string }) {
   const history = useEventHistory(eventId, true);
   return (

@@ -21,7 +21,7 @@ export interface EventLineProps {
 }
 
 /**
- * One event in a list (client-behaviour §6.2): `{ts} {author}: {value} → {options}, free_text: "…"`,
+ * One event in a list (docs/screens.md#event-line): `{ts} {author}: {value} → {options}, free_text: "…"`,
  * the comment never in the line; icons at the right.
  */
 export function EventLine({ event, onOpen, onComment, onDelete, pending, extra, active }: EventLineProps) {

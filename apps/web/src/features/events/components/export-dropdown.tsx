@@ -34,8 +34,8 @@ export interface ExportDropdownProps {
 }
 
 /**
- * The download icon (tooltip "Export these events") with JSON and CSV items (client-behaviour §9).
- * Each file is read from the server's streaming export routes and saved under the seed's name.
+ * The download icon (tooltip "Export these events") with JSON and CSV items (docs/screens.md#event-exports).
+ * Each file is read from the server's streaming export routes and saved under Sealog's name.
  */
 export function ExportDropdown({
   filter,

@@ -5,7 +5,7 @@ import { ErrorAlert } from '../../../components/alerts';
 import { saveBlob } from '../../../lib/download';
 import type { ImageCard } from '../lib/event-format';
 
-/** "Image Preview - {file name}" with a download icon; the image centred (client-behaviour §6.4). */
+/** "Image Preview - {file name}" with a download icon; the image centred (docs/screens.md#image-preview). */
 export function ImagePreviewModal({ image, onHide }: { image: ImageCard | null; onHide: () => void }) {
   const [error, setError] = useState<string | null>(null);
 

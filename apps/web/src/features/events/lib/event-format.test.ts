@@ -14,7 +14,7 @@ const aux = (data_source: string, names: string[] = ['x']) => ({
   data_array: names.map((n, i) => ({ data_name: n, data_value: String(i), data_uom: i ? 'm' : undefined })),
 });
 
-describe('event line (client-behaviour §6.2)', () => {
+describe('event line', () => {
   const event = {
     id: '1',
     ts: '2023-04-11T11:43:59.962Z',
@@ -40,7 +40,7 @@ describe('event line (client-behaviour §6.2)', () => {
   });
 });
 
-describe('data cards (client-behaviour §6.1)', () => {
+describe('data cards', () => {
   it('humanises camelCase and snake_case names', () => {
     expect(humanize('vehicleRealtimeNavData')).toBe('Vehicle Realtime Nav Data');
     expect(humanize('sample_id')).toBe('Sample Id');

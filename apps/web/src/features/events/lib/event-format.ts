@@ -3,8 +3,8 @@ import { serverRoot } from '../../../api/client';
 import { commentOptionName, type ExportedAux } from '../api/events';
 
 /**
- * How events read on screen (client-behaviour §6.1, §6.2): the one-line form of the lists and
- * the data cards of the details views.
+ * How events read on screen (docs/screens.md#event-line, docs/screens.md#data-cards): the one-line
+ * form of the lists and the data cards of the details views.
  */
 
 /** `sample_id`, `vehicleRealtimeNavData`, `vehicleRealtimeUSBLData` → `Sample Id`, `Vehicle Realtime Nav Data`, `… USBL Data`. */
@@ -55,7 +55,7 @@ export function auxSourceTitle(source: string, replace: Record<string, string> |
 /**
  * Aux-data cards: every record whose source is neither an image nor an excluded source, listed
  * sources first in the configured order, then the others alphabetically. (The original put
- * unlisted sources first, client-behaviour §6.1 and §17.11; this is a deliberate change.)
+ * unlisted sources first; this is a deliberate change, docs/screens.md#data-cards.)
  */
 export function auxDataCards(auxData: readonly ExportedAux[], settings: CardSettings): AuxCard[] {
   const hidden = new Set([...settings.imagesAuxDataSources, ...settings.excludeAuxDataSources]);
@@ -85,7 +85,7 @@ export interface ImageCard {
   fileName: string;
 }
 
-/** The last path segment: the client ignores the directory the inserter wrote (client-behaviour §5). */
+/** The last path segment: the client ignores the directory the inserter wrote, which means nothing to the server. */
 export function baseName(path: string): string {
   const parts = path.split(/[\\/]/);
   return parts[parts.length - 1] ?? path;

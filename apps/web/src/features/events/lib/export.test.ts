@@ -8,8 +8,8 @@ import {
   exportUnavailableReason,
 } from './export';
 
-describe('export menu (client-behaviour §9, seed 000 §9)', () => {
-  it('names files with the prefix and the seed endings', () => {
+describe('export menu', () => {
+  it('names files with the prefix and the Sealog endings', () => {
     const names = exportItems.map((item) => exportFileName('20230314_2215', item));
     expect(names).toEqual([
       '20230314_2215_sealog_export.json',

@@ -3,7 +3,7 @@ import type { Query } from '../../../api/client';
 import type { EventQuery } from '../api/events';
 
 /**
- * The export menu (client-behaviour §9; seed 000 §9 file names): which route each item reads,
+ * The export menu (docs/screens.md#event-exports; Sealog's file names): which route each item reads,
  * with which query, and the name the file is saved under.
  */
 export type ExportKind = 'eventsWithAux' | 'eventsOnly' | 'auxOnly';

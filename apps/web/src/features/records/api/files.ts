@@ -5,7 +5,7 @@ import { currentToken } from '../../../lib/session';
 import { saveBlob } from '../../../lib/download';
 
 /**
- * Cruise and lowering files (client-behaviour §8.3, §11.3, §14): authenticated binary downloads,
+ * Cruise and lowering files (docs/screens.md#files-and-uploads): authenticated binary downloads,
  * deletes, and FilePond-style uploads (process → upload id; revert), whose ids the form's Update
  * then sends so the server moves the files into the record's folder.
  */

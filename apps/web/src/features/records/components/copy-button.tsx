@@ -18,7 +18,7 @@ export async function copyText(text: string): Promise<void> {
 }
 
 /**
- * The clipboard icon (client-behaviour §8.5): tooltip "Copy to clipboard", copies silently. The
+ * The clipboard icon (docs/screens.md#clipboard-summaries): tooltip "Copy to clipboard", copies silently. The
  * icon turns into a check for a moment so keyboard users know it worked.
  */
 export function CopyButton({ text, label = 'Copy to clipboard' }: { text: () => string; label?: string }) {

@@ -8,7 +8,7 @@ import { LoadingText } from '../../../components/status-text';
 import { helloToken } from '../../../lib/session';
 
 /**
- * One output line as shown (client-behaviour §11.4): the first tab becomes two spaces and a
+ * One output line as shown (docs/screens.md#export-command): the first tab becomes two spaces and a
  * Python log prefix is dropped by keeping everything after the first " - ".
  */
 export function executeOutputLine(line: string): string {
@@ -30,7 +30,7 @@ export interface ExecuteModalProps {
 type Phase = 'connecting' | 'ready' | 'running' | 'finished' | 'failed';
 
 /**
- * The execute-command modal (seed 001 §2.8, client-behaviour §11.4): a live link registered for
+ * The execute-command modal (docs/screens.md#export-command): a live link registered for
  * the command's output; once it is up, the message and "Proceed?"; Proceed starts the server's
  * export and streams its output; Close appears when the run has finished. If the link never
  * opens, the failure is only logged and no Proceed button appears. Close attempts are ignored
@@ -65,7 +65,7 @@ export function ExecuteModal({ target, title, message, onHide }: ExecuteModalPro
         setPhase('ready');
       },
       (err: unknown) => {
-        // Seed 001 §8: a websocket failure is logged only.
+        // A websocket failure is logged only (docs/screens.md#failed-reads).
         console.log('Execute output connection failed:', errorMessage(err));
         if (!cancelled) setPhase('failed');
       },

@@ -27,7 +27,7 @@ export interface FileUploadProps {
 let nextKey = 0;
 
 /**
- * The upload area of the management forms (client-behaviour §11.3): at most 5 files at once, each
+ * The upload area of the management forms (docs/screens.md#files-and-uploads): at most 5 files at once, each
  * with its progress; a file refused by the server (e.g. over the size limit) shows the server's
  * message; removing a finished file reverts its upload, and so does unmounting. Mount it with a key that
  * changes after a successful Update or a Reset Values, which clears it.

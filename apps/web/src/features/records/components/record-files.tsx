@@ -16,7 +16,7 @@ export interface RecordFilesProps {
 }
 
 /**
- * The downloadable files of a cruise or lowering (client-behaviour §8.3, §11.2): bold title, one
+ * The downloadable files of a cruise or lowering (docs/screens.md#downloadable-files): bold title, one
  * indented link per file name, an authenticated blob download under the file's name. Hidden when
  * there are none.
  */

@@ -28,7 +28,7 @@ export interface RecordFormFootProps {
 }
 
 /**
- * The foot of the cruise and lowering forms (client-behaviour §11.2-11.3): the record's files with
+ * The foot of the cruise and lowering forms (docs/screens.md#files-and-uploads): the record's files with
  * delete, the upload area (usable once the record exists), alerts, and Reset Values / Add or Update.
  */
 export function RecordFormFoot(props: RecordFormFootProps) {

@@ -25,7 +25,7 @@ const channels: Record<RecordKind, readonly WsChannel[]> = {
 };
 
 /**
- * The state both management screens share (seed 001 §2.3-2.4, §4.2): the record in the form, the
+ * The state both management screens share (docs/screens.md#management-forms): the record in the form, the
  * pending delete, the execute / permissions / import modals, hide-show, and live refreshes from
  * the record channels (changes by another user appear without a reload).
  */

@@ -13,12 +13,12 @@ export interface RecordPermissionsModalProps {
   /** "Lowering Permissions" / "Cruise Permissions". */
   title: string;
   onHide: () => void;
-  /** Re-reads the record after each change (seed 001 §4.5). */
+  /** Re-reads the record after each change, so the switches show what was stored. */
   onChanged: () => Promise<unknown>;
 }
 
 /**
- * "{Lowering} Permissions" / "{Cruise} Permissions" (seed 001 §2.8, client-behaviour §11.5):
+ * "{Lowering} Permissions" / "{Cruise} Permissions" (docs/screens.md#record-permissions):
  * every user with a switch labelled with the full name; on = the user id is in the record's access
  * list. A toggle sends {add} or {remove}, then the record is read again.
  */

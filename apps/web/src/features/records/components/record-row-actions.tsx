@@ -21,12 +21,12 @@ export interface RecordRowActionsProps {
   onExport: () => void;
   onToggleHidden: () => void;
   onDelete: () => void;
-  /** The clipboard text (client-behaviour §8.5). */
+  /** The clipboard text (docs/screens.md#clipboard-summaries). */
   summary: () => string;
 }
 
 /**
- * A management row's icons in the order users know (client-behaviour §11.1): edit, permissions
+ * A management row's icons in the order users know (docs/screens.md#row-actions): edit, permissions
  * (admin, access control on), server-side export (admin), hide/show (admin), delete (admin),
  * copy to clipboard.
  */

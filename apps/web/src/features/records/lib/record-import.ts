@@ -4,7 +4,7 @@ import type { RecordKind } from '../../../api/records';
 import type { ImportOutcome } from '../../../components/import-dialog';
 
 /**
- * One record of a cruise or lowering import file (seed 001 §4.5, client-behaviour §11.6): a record
+ * One record of a cruise or lowering import file (docs/screens.md#record-import): a record
  * already there (found by id, or refused as a duplicate id) is skipped; otherwise it is created
  * with its id, identifier, times, location, tags, hidden flag and additional meta. Other failures
  * are thrown for the dialog's error log.

@@ -8,7 +8,7 @@ import { eventKeys, type EventQuery } from '../../events/api/events';
 import { getLowering, getLoweringTrack, readLoweringEvents } from '../../milestones/milestones-api';
 
 /**
- * What the review screens read (client-behaviour §10): the lowering and its cruise, the filtered
+ * What the review screens read (docs/screens.md#review-screens): the lowering and its cruise, the filtered
  * events of the lowering (all of them: the slider and replay run over the whole list), the
  * trackline, and the gallery's image records. Keys sit under `eventKeys.all`, so a comment saved
  * anywhere refreshes them, and the realtime channels invalidate them.

@@ -2,7 +2,7 @@ import { Card } from 'react-bootstrap';
 import type { LogEvent } from '@bathylog/shared';
 import { statusTexts } from '../../../components/status-text';
 
-/** The selected event's value left, `author @ ts` right (client-behaviour §10.2, §10.3). */
+/** The selected event's value left, `author @ ts` right (docs/screens.md#review-replay). */
 export function EventHeaderCard({ event, loading }: { event: LogEvent | null; loading: boolean }) {
   return (
     <Card className="mb-2" data-testid="review-event-header">

@@ -4,7 +4,10 @@ import { useReviewTrack } from '../api/review';
 import type { Review } from '../hooks/use-review';
 import { eventPosition } from '../lib/position';
 
-/** The replay's "Map View" card body (WHOI): the track and the current position, following the replay. */
+/**
+ * The replay's "Map View" card body (as in the Jason/Alvin Sealog client; docs/screens.md#review-replay):
+ * the track and the current position, following the replay.
+ */
 export function ReplayMap({ review }: { review: Review }) {
   const settings = useSettings();
   const track = useReviewTrack(review.loweringId);

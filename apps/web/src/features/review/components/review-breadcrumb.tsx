@@ -14,7 +14,7 @@ export const reviewModes: ReadonlyArray<{ mode: ReviewMode; label: string; path:
 ];
 
 /**
- * Top-left breadcrumb of the review screens (client-behaviour §10.1): {Cruises} › cruise_id
+ * Top-left breadcrumb of the review screens (docs/screens.md#breadcrumb): {Cruises} › cruise_id
  * (both back to the cruise menu; the cruise's link opens it on this cruise and lowering) › lowering_id › the active mode, a menu of the other two.
  */
 export function ReviewBreadcrumb({ loweringId, mode }: { loweringId: string; mode: ReviewMode }) {

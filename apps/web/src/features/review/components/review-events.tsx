@@ -14,7 +14,7 @@ import { EventFilterCard } from '../../event-management/components/event-filter-
 import { reviewPageSize, type Review } from '../hooks/use-review';
 import { reviewActions } from '../review-store';
 
-/** The review filter's fields (client-behaviour §10.1). */
+/** The review filter's fields (docs/screens.md#filtered-events-and-filter). */
 const reviewFilterFields = ['fulltext', 'author', 'start', 'stop'] as const;
 
 /** The Hide ASNAP switch of the review store (lists and gallery). */
@@ -35,11 +35,11 @@ export function HideAsnapSwitch({ checked, onToggle }: { checked: boolean; onTog
 }
 
 /**
- * The lower row of Replay and Map (client-behaviour §10.1): "Filtered Events" (9/12) with Hide
- * ASNAP and the export menu, 10 lines per page, the selected one highlighted; comment add/edit for
- * admin and event_logger, "View Details" (map, and for everyone else) opens the details modal;
- * "Event Filter" (3/12) with times clamped to the lowering. `onUserAction` is called before
- * anything the user does here (the replay pauses).
+ * The lower row of Replay and Map (docs/screens.md#filtered-events-and-filter): "Filtered Events"
+ * (9/12) with Hide ASNAP and the export menu, 10 lines per page, the selected one highlighted;
+ * comment add/edit for admin and event_logger, "View Details" (map, and for everyone else) opens
+ * the details modal; "Event Filter" (3/12) with times clamped to the lowering. `onUserAction` is
+ * called before anything the user does here (the replay pauses).
  */
 export function ReviewEvents({
   review,

@@ -2,14 +2,14 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Form } from 'react-bootstrap';
 import { formatClockDuration, type LogEvent } from '@bathylog/shared';
 
-/** Slider changes apply this long after the last move (client-behaviour §10.2, §10.3). */
+/** Slider changes apply this long after the last move (docs/screens.md#replay-timing). */
 export const sliderDelayMs = 250;
 
 /**
- * The controls card of Replay and Map: `00:00:00` left, the lowering's duration right (§6.7
- * "d days hh:mm:ss"), buttons in the middle (replay), and a full-width slider over the filtered
- * events whose value text is the time elapsed since the lowering's start. A move calls
- * `onMove` at once (the replay pauses) and `onChange` after 250 ms of rest.
+ * The controls card of Replay and Map: `00:00:00` left, the lowering's duration right ("d days
+ * hh:mm:ss", docs/screens.md#times-and-durations), buttons in the middle (replay), and a full-width
+ * slider over the filtered events whose value text is the time elapsed since the lowering's start.
+ * A move calls `onMove` at once (the replay pauses) and `onChange` after 250 ms of rest.
  */
 export function ReviewSlider({
   events,

@@ -16,7 +16,7 @@ function isTyping(target: EventTarget | null): boolean {
 }
 
 /**
- * Arrow keys on a review screen (client-behaviour §10.1, §10.4), ignored while focus is in an
+ * Arrow keys on a review screen (docs/screens.md#arrow-keys), ignored while focus is in an
  * input, select or textarea, with a modifier held, or while a modal is open.
  */
 export function useArrowKeys(handlers: ArrowHandlers): void {

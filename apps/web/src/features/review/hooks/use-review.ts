@@ -5,11 +5,11 @@ import { eventFilterQuery } from '../../event-management/lib/event-filter';
 import { reviewKeys, useReviewEvents, useReviewEventsHead, useReviewLive, useReviewLowering } from '../api/review';
 import { reviewActions, useReviewStore } from '../review-store';
 
-/** Filtered events per page on the review lists (client-behaviour §10.1). */
+/** Filtered events per page on the review lists (docs/screens.md#page-sizes). */
 export const reviewPageSize = 10;
 
 /**
- * Everything the review screens share for one lowering (client-behaviour §10.1): the store, the
+ * Everything the review screens share for one lowering (docs/screens.md#review-screens): the store, the
  * lowering, the filtered list (oldest first), the selected event (the first when none is chosen)
  * and that event with its aux data (refetched on every selection), kept live by the realtime
  * channels.

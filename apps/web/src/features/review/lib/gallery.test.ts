@@ -11,7 +11,7 @@ const record = (eventId: string, ...pairs: Array<[string, string]>) => ({
   ]),
 });
 
-describe('gallery (client-behaviour §10.4)', () => {
+describe('gallery', () => {
   it('groups images by camera name in first-seen order, thumbnails beside the originals', () => {
     const tabs = galleryTabs(
       [record('e1', ['Down', '/x/d1.jpg'], ['Main', '/x/m1.jpg']), record('e2', ['Main', '/x/m2.jpg'])],

@@ -1,10 +1,10 @@
 import { thumbnailUrl, type EventAuxData } from '@bathylog/shared';
 import { baseName, imageUrl } from '../../events/lib/event-format';
 
-/** Images per page (seed 001 §8); the first is the default. */
+/** Images per page (docs/screens.md#review-gallery); the first is the default. */
 export const galleryPageSizes = [16, 32, 48, 64, 80] as const;
 export const defaultGalleryPageSize = galleryPageSizes[0];
-/** Page and page-size changes apply after this rest (client-behaviour §10.4). */
+/** Page and page-size changes apply after this rest (docs/screens.md#review-gallery). */
 export const galleryDelayMs = 500;
 
 export interface GalleryImage {
@@ -24,7 +24,7 @@ export interface GalleryTab {
 
 /**
  * Image records → one tab per camera name (the first value of each (name, path) pair, not the
- * data source), tabs and images in first-seen order (client-behaviour §10.4).
+ * data source), tabs and images in first-seen order (docs/screens.md#review-gallery).
  */
 export function galleryTabs(records: readonly EventAuxData[], imagePath: string): GalleryTab[] {
   const tabs = new Map<string, GalleryImage[]>();

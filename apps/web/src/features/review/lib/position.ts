@@ -2,7 +2,7 @@ import { positionRecordOf, readAuxPosition, type EventAuxData } from '@bathylog/
 import type { MapPosition } from '../../../components/dive-map';
 
 /**
- * Where the selected event was (client-behaviour §10.3): its record of the track's source (or,
+ * Where the selected event was (docs/screens.md#track-and-position): its record of the track's source (or,
  * before the track is known, the first configured source it has), by the one position rule.
  * null when it has none, the record cannot be read, or the fix is zero.
  */

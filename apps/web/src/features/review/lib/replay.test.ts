@@ -4,7 +4,7 @@ import { replayIntervals, replayReducer, type ReplayAction, type ReplayState } f
 const run = (state: ReplayState, ...actions: ReplayAction[]) => actions.reduce(replayReducer, state);
 const at = (index: number, mode: ReplayState['mode'] = 'paused', count = 5): ReplayState => ({ mode, index, count });
 
-describe('replay state machine (seed 001 §4.3)', () => {
+describe('replay state machine', () => {
   it('play advances one event per tick and pauses on reaching the last event', () => {
     let s = run(at(2), { type: 'togglePlay' });
     expect(s.mode).toBe('playing');

@@ -1,5 +1,5 @@
 /**
- * The replay's state machine (seed 001 §4.3, client-behaviour §10.2), pure so it can be tested
+ * The replay's state machine (docs/screens.md#replay-timing), pure so it can be tested
  * without timers: paused, playing (one event per 3 s), fast-forward and fast-reverse (one per
  * 1 s). Reaching either end returns to paused; any user action on the list, slider, filter,
  * comment or image pauses.
@@ -29,7 +29,7 @@ export type ReplayAction =
   /** The filtered list changed length (keeps the mode, clamps the index). */
   | { type: 'count'; count: number; index: number };
 
-/** ms between steps per mode (seed 001 §8: 3000 play, 1000 fast). */
+/** ms between steps per mode (docs/screens.md#replay-timing: 3000 play, 1000 fast). */
 export const replayIntervals: Record<Exclude<ReplayMode, 'paused'>, number> = { playing: 3000, ff: 1000, fr: 1000 };
 
 const clamp = (index: number, count: number) => (count === 0 ? 0 : Math.min(Math.max(0, index), count - 1));

@@ -4,8 +4,9 @@ import { getCruises, getLoweringsOfCruise } from '../../../api/records';
 export { changeCruisePermissions, changeLoweringPermissions, getLoweringsOfCruise } from '../../../api/records';
 
 /**
- * The reads of the User Permissions modal (seed 000 §4, §7): cruises and their lowerings, under
- * the modal's own keys so its switches re-read together. The calls are the shared record calls.
+ * The reads of the User Permissions modal (docs/screens.md#user-permissions): cruises and their
+ * lowerings, under the modal's own keys so its switches re-read together. The calls are the shared
+ * record calls.
  */
 export const accessKeys = {
   all: ['user-access'] as const,
