@@ -1,5 +1,5 @@
 /**
- * What `synchronous = FULL` costs (issue 12): POST /events from 4 concurrent clients against the
+ * What `synchronous = FULL` costs (docs/storage.md#durability-what-a-2xx-promises): POST /events from 4 concurrent clients against the
  * real server process on SQLite, once with FULL (the default) and once with NORMAL. Writes
  * bench/results/durability.{json,md}.
  */

@@ -1,5 +1,5 @@
 /**
- * Milestones editor benchmark (issue 9): a lowering of 20,000 events, each with vehicle
+ * Milestones editor benchmark (docs/maps-and-charts.md#the-milestones-editors-data): a lowering of 20,000 events, each with vehicle
  * navigation (bench/synthetic-events.ts), in a real headless Chromium against the real server.
  * Measures, in the page, the time from the click on the lowering form's Milestones button to the
  * depth chart and the map's trackline both drawn (the chart's canvas holds every depth point, the

@@ -1,5 +1,5 @@
 /**
- * In-process probe of the two value-only queries at 10M events (issue 13), for when the full
+ * In-process probe of the two value-only queries at 10M events (docs/performance.md#search-at-10-million-events), for when the full
  * HTTP run (`BENCH_EVENTS=10000000 BENCH_RESULT_NAME=search-10m npx tsx search-export.bench.ts`)
  * cannot finish: on a database whose events are loaded but which has not had migration 010 (e.g.
  * one the bulk loader is still indexing, opened read-only), it times

@@ -1,5 +1,5 @@
 /**
- * In-process probe of the event-management search with ASNAP hidden (issue 13, migration 012):
+ * In-process probe of the event-management search with ASNAP hidden (migration 012, docs/performance.md#search-at-10-million-events):
  * `fulltext=<term>&value=!ASNAP`, the page (newest first, 15) and its count. On a loaded SQLite
  * database it runs the migrations (timed: on a database loaded before migration 012 this is its
  * backfill of `events_fts_no_asnap`), then times for each of the benchmark's terms

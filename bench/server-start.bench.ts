@@ -1,5 +1,5 @@
 /**
- * Server start (issue 13): the compiled server (`node apps/server/dist/main.js`, what `npm start`
+ * Server start (docs/performance.md#compiled-server): the compiled server (`node apps/server/dist/main.js`, what `npm start`
  * runs) beside the server run from its TypeScript sources through tsx (what `npm start` ran
  * before), on fresh data folders in production mode: time from spawn to the first HTTP answer,
  * and the resident memory once idle (after BENCH_IDLE_MS, default 5 s). BENCH_RUNS (default 3)

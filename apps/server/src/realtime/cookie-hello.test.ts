@@ -8,7 +8,7 @@ const newEventsPath = wsPath('newEvents');
 const clientOrigin = 'http://vehicle-client.ship.local:8080';
 
 /**
- * Issue 11: the stock Sealog vehicle client 2.3.5 sends its hello without a usable token (it
+ * Socket authentication (docs/wire.md#socket-authentication): the stock Sealog vehicle client 2.3.5 sends its hello without a usable token (it
  * passes its header function, which JSON drops) and keeps its session in the `token` cookie. The
  * cookie of the upgrade request stands in, from the server's own origin or a configured one.
  */

@@ -219,7 +219,7 @@ describe.each(engines)('nes websocket protocol on %s', (engine) => {
     });
   });
 
-  it('accepts every path of reference 7.6 in one hello, as sealog_repeater and cruise sync subscribe', async () => {
+  it('accepts every channel path in one hello, as sealog_repeater and cruise sync subscribe', async () => {
     const c = await connect();
     const reply = await c.call(
       scriptHello(

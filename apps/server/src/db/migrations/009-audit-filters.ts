@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../database.js';
 
 /**
- * The Audit Trail screen's filters (issue 11): by user or device key name and by record id alone,
+ * The Audit Trail screen's filters (docs/security.md#the-audit-trail): by user or device key name and by record id alone,
  * newest first. Both read the index in `seq` order instead of scanning the whole trail.
  */
 export async function up(db: Kysely<unknown>, _dialect: Dialect): Promise<void> {

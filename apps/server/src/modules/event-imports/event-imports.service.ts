@@ -26,7 +26,7 @@ export interface ImportOptions {
 const defaultBatch = 5000;
 
 /**
- * Bulk import of events with their aux data (issue 13), for the command line and any route: reads
+ * Bulk import of events with their aux data (docs/performance.md#bulk-import), for the command line and any route: reads
  * `source` (event export objects, see `importedEventSchema`) once, validates each, and stores them
  * in large transactions with multi-row inserts; the search index is maintained as for any insert.
  * An event whose id is already stored is skipped, so importing the same file twice changes

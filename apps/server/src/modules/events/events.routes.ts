@@ -12,7 +12,7 @@ import type { ApiInstance } from '../../plugins/types.js';
 import { sendOutput } from './event-output.js';
 import { EventsService } from './events.service.js';
 
-/** Events routes (reference §5.6). Literal segments (`count`, `all`, `bycruise`) win over `{id}`. */
+/** Events routes (docs/wire.md#events). Literal segments (`count`, `all`, `bycruise`) win over `{id}`. */
 export function eventsRoutes(app: ApiInstance, ctx: AppContext): void {
   const service = new EventsService(ctx);
   const read = { auth: true, scopes: ['admin', 'read_events'], access: 'events' } as const;
