@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// The client's size budgets (docs/lean-client.md#budgets-checked-on-every-npm-test), checked on the build output: exits 1 when one is exceeded.
-// Sizes are gzip (level 9, as apps/web/precompress.ts serves them) of JavaScript and CSS together.
+// The client's size budgets (docs/lean-client.md#budgets-checked-on-every-npm-test), checked on the
+// build output: exits 1 when one is exceeded. Sizes are gzip (level 9, as apps/web/precompress.ts
+// serves them) of JavaScript and CSS together.
 //   - the login screen: the entry chunk, everything it imports statically, and their CSS;
 //   - the whole app: every JavaScript and CSS file of the build (maps and charts included).
 // Each lazily loaded chunk is listed beside them (entry + the chunk and its static imports).

@@ -78,7 +78,10 @@ export const configSchema = z.strictObject({
       windowSeconds: int(1).default(300),
     })
     .prefault({}),
-  /** Browser sessions (docs/security.md#browser-session): expire after the lifetime, renewed while the client is used. */
+  /**
+   * Browser sessions (docs/security.md#browser-session): expire after the lifetime, renewed while
+   * the client is used.
+   */
   sessions: z
     .strictObject({
       lifetimeSeconds: int(60).default(7 * 24 * 60 * 60),
@@ -157,7 +160,10 @@ export const configSchema = z.strictObject({
   bodyLimitMb: z.coerce.number().positive().default(1),
   /** Free-space monitor period (docs/wire.md#free-space-monitor); 0 turns the monitor off. */
   freeSpaceIntervalSeconds: int(0).default(60),
-  /** Scheduled backups (docs/storage.md#backups), run by the server; 0 minutes = off. `bathylog backup` works regardless. */
+  /**
+   * Scheduled backups (docs/storage.md#backups), run by the server; 0 minutes = off. `bathylog
+   * backup` works regardless.
+   */
   backups: z
     .strictObject({
       /** Where backups go (one sub-folder each); default <data>/backups. */

@@ -4,7 +4,7 @@ import { cruisesToCsv, loweringsToCsv } from './record-csv.js';
 import type { Cruise } from './schemas/cruises.js';
 import type { Lowering } from './schemas/lowerings.js';
 
-describe('csv cells (reference §6)', () => {
+describe('csv cells', () => {
   it('quotes strings and doubles inner quotes, leaves numbers and booleans bare, empties missing values', () => {
     expect(csvCell('say "hi"')).toBe('"say ""hi"""');
     expect(csvCell(12.5)).toBe('12.5');
@@ -59,7 +59,7 @@ const cruise: Cruise = {
   },
 };
 
-describe('cruise CSV (reference §6.3)', () => {
+describe('cruise CSV', () => {
   it('neutralises formulas in record fields and meta keys', () => {
     const [header, line] = cruisesToCsv([
       { ...cruise, cruise_location: '=cmd()', cruise_additional_meta: { '@key': '-7', cruise_pi: '+x' } },
@@ -94,7 +94,7 @@ describe('cruise CSV (reference §6.3)', () => {
   });
 });
 
-describe('lowering CSV (reference §6.4)', () => {
+describe('lowering CSV', () => {
   it('matches the reference example row, with the real id', () => {
     const lowering: Lowering = {
       id: '6981f167212b348aed7fa9f5',

@@ -63,7 +63,7 @@ const cruise: Cruise = {
   },
 };
 
-describe('lowering form (seed 001 §5)', () => {
+describe('lowering form', () => {
   const valid: LoweringFormValues = {
     lowering_id: 'S0001',
     lowering_location: '',
@@ -139,7 +139,7 @@ describe('lowering form (seed 001 §5)', () => {
   });
 });
 
-describe('cruise form (seed 001 §5)', () => {
+describe('cruise form', () => {
   const valid: CruiseFormValues = {
     ...emptyCruiseForm('R/V Discovery', Date.UTC(2024, 0, 5, 13)),
     cruise_id: 'CS2001',

@@ -30,7 +30,7 @@ function errors(values: UserFormValues): Record<string, string> {
   return Object.fromEntries(result.error.issues.map((i) => [i.path.join('.'), i.message]));
 }
 
-describe('user form rules (seed 000 §5)', () => {
+describe('user form rules', () => {
   it('accepts a complete form without a password', () => {
     expect(errors(form())).toEqual({});
   });
@@ -79,7 +79,7 @@ describe('user form rules (seed 000 §5)', () => {
   });
 });
 
-describe('roles a viewer may grant (seed 000 §6)', () => {
+describe('roles a viewer may grant', () => {
   it('gives admins every role and cruise managers the non-admin ones', () => {
     expect(assignableRoles(['admin'])).toEqual([
       'admin',

@@ -57,11 +57,11 @@ const noIds: IdsAt = () => ({});
  * memory, and with no row cap. Paging is offset-then-limit (Sealog applied the limit first); a
  * datasource filter (exact source) keeps format and add_record_ids working (Sealog ignored them).
  *
- * Fast path (docs/performance.md#event-exports-one-read-written-by-the-database): for filters the database answers alone (no per-row
- * text check) and more than a page, one query per chunk gives each event with its aux records
- * (JSON text built by the database); a CSV of a whole match takes its header from the stored
- * column shapes (migration 011), so the rows are read once. Otherwise rows are read as before.
- * Both give the same bytes (tests compare them).
+ * Fast path (docs/performance.md#event-exports-one-read-written-by-the-database): for filters the
+ * database answers alone (no per-row text check) and more than a page, one query per chunk gives
+ * each event with its aux records (JSON text built by the database); a CSV of a whole match takes
+ * its header from the stored column shapes (migration 011), so the rows are read once. Otherwise
+ * rows are read as before. Both give the same bytes (tests compare them).
  */
 export class EventExportsService {
   private readonly queries: EventQueries;

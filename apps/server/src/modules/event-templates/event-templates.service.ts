@@ -11,7 +11,10 @@ import type { AuthContext } from '../../plugins/auth.js';
 import { recordChange } from '../audit/audit.js';
 import { EventTemplatesRepository, type EventTemplateRecord } from './event-templates.repository.js';
 
-/** The wire shape. `disabled` only for admins, never in websocket pushes (docs/wire.md#event-templates, docs/wire.md#channels). */
+/**
+ * The wire shape. `disabled` only for admins, never in websocket pushes
+ * (docs/wire.md#event-templates, docs/wire.md#channels).
+ */
 export function toWireTemplate(t: EventTemplateRecord, opts: { withDisabled: boolean }): EventTemplate {
   return {
     event_name: t.event_name,

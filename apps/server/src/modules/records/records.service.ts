@@ -60,8 +60,8 @@ export interface RecordSpec<K extends RecordKind, W> {
 
 /**
  * Cruises and lowerings: reads with the hidden and access-list rules, writes with the role rules of
- * docs/roles-and-access.md#cruise-managers and the realtime pushes of docs/wire.md#channels. Each kind's service adds its own reads
- * (bylowering, bycruise) and cascades through the hooks below.
+ * docs/roles-and-access.md#cruise-managers and the realtime pushes of docs/wire.md#channels. Each
+ * kind's service adds its own reads (bylowering, bycruise) and cascades through the hooks below.
  */
 export class RecordsService<K extends RecordKind, W> {
   protected readonly files: RecordFilesService;
