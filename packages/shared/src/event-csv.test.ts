@@ -39,7 +39,7 @@ const exported: CsvEvent = {
 };
 
 describe('event CSV', () => {
-  it('orders the header as the reference example: base, record ids moved up, options, then aux columns in code-unit order', () => {
+  it('orders the header as a Sealog export does: base, record ids moved up, options, then aux columns in code-unit order', () => {
     const header = eventsToCsv([exported]).split('\n')[0]!;
     expect(header).toBe(
       [
@@ -71,7 +71,7 @@ describe('event CSV', () => {
     );
   });
 
-  it('writes the row as the reference example: quoted strings, empty units, values in header order', () => {
+  it('writes the row as a Sealog export does: quoted strings, empty units, values in header order', () => {
     const [, row] = eventsToCsv([exported]).split('\n');
     expect(row).toBe(
       '"5981f167212b348aed7fa9f6","AT37-14","4928","2017-06-14T19:11:00.000Z","CORAL","user","some more text","alive",' +

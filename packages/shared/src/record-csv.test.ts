@@ -70,7 +70,7 @@ describe('cruise CSV', () => {
     expect(line).toContain(`"'+x"`);
   });
 
-  it('has the reference header: fixed columns, then the meta keys sorted', () => {
+  it('has the Sealog header: fixed columns, then the meta keys sorted', () => {
     const [header] = cruisesToCsv([cruise]).split('\n');
     expect(header).toBe(
       '"id","cruise_id","start_ts","stop_ts","cruise_location","cruise_tags","cruise_arrival_location","cruise_departure_location","cruise_description","cruise_name","cruise_participants","cruise_pi","cruise_vessel"',
@@ -95,7 +95,7 @@ describe('cruise CSV', () => {
 });
 
 describe('lowering CSV', () => {
-  it('matches the reference example row, with the real id', () => {
+  it('matches a Sealog export row, with the real id', () => {
     const lowering: Lowering = {
       id: '6981f167212b348aed7fa9f5',
       lowering_id: 'L1',

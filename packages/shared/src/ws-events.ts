@@ -1,7 +1,7 @@
 /**
  * Realtime channels (docs/wire.md#channels). Services publish on the channel bus under these names;
  * the websocket layer delivers each to subscribers of `/ws/status/<name>`.
- * Payloads are the wire objects the reference gives for each channel.
+ * Payloads are the wire objects of each channel (docs/wire.md#channels).
  */
 export const wsChannels = [
   'newEvents',

@@ -178,7 +178,7 @@ describe.each(engines)('realtime channels on %s', (engine) => {
     ).toBe(true);
   });
 
-  it('publishes events created, updated and deleted through the REST API with the reference payloads', async () => {
+  it('publishes events created, updated and deleted through the REST API with the Sealog payloads', async () => {
     const channels: WsChannel[] = ['newEvents', 'updateEvents', 'deleteEvents'];
     const w = await subscriber(users.tokens.event_watcher!, channels);
     const post = await t.api('POST', '/events', {

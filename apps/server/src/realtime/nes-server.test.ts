@@ -52,7 +52,7 @@ describe.each(engines)('nes websocket protocol on %s', (engine) => {
   });
   afterAll(() => t?.close());
 
-  it('answers the hello a Python script sends and pushes a PATCHed custom var as the reference shows', async () => {
+  it('answers the hello a Python script sends and pushes a PATCHed custom var as Sealog does', async () => {
     const c = await connect();
     const reply = await c.call(scriptHello(admin, [newEventsPath, customVarsPath]));
     expect(reply).toEqual({

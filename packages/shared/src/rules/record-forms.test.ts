@@ -77,7 +77,7 @@ describe('lowering form', () => {
     expect(loweringFormSchema.safeParse(valid).success).toBe(true);
   });
 
-  it('gives each message of the seed', () => {
+  it('gives each message of the Sealog form', () => {
     expect(messages(loweringFormSchema.safeParse({ ...valid, lowering_id: '', start_ts: '', stop_ts: '' }))).toEqual({
       lowering_id: 'Required',
       start_ts: 'Required',
@@ -157,7 +157,7 @@ describe('cruise form', () => {
     });
   });
 
-  it('requires the seed fields and orders the dates, a one-day cruise allowed', () => {
+  it('requires the Sealog form fields and orders the dates, a one-day cruise allowed', () => {
     expect(cruiseFormSchema.safeParse(valid).success).toBe(true);
     expect(
       messages(

@@ -20,7 +20,7 @@ export const recordFormMessages = {
   idTooLong: 'Must be 15 characters or less',
   nonStandardId: 'Non-standard ID',
   invalidTimestamp: 'Invalid timestamp',
-  /** Spelt as the seed has it ("data"). */
+  /** Spelt as the Sealog client has it ("data"). */
   stopBeforeStart: 'Stop date must be later than start data',
 } as const;
 

@@ -103,7 +103,7 @@ describe('roles a viewer may grant', () => {
 describe('request bodies', () => {
   const resetURL = 'http://ship.example:8000/resetPassword/';
 
-  it('creates with the seed payload and no confirmPassword', () => {
+  it('creates with the Sealog payload and no confirmPassword', () => {
     const body = userCreateBody(
       form({ password: 'pw123456', confirmPassword: 'pw123456', system_user: true }),
       { isAdmin: true },

@@ -61,7 +61,8 @@ export function eventsRoutes(app: ApiInstance, ctx: AppContext): void {
     },
   );
 
-  // The seeds' client calls DELETE /events/all (wipe); the reference has the filtered bulk delete. Serve both.
+  // The Sealog web client calls DELETE /events/all (wipe); the Sealog server also has the filtered
+  // bulk delete, which scripts use. Serve both.
   app.delete('/events/all', { config: adminOnly, schema: { tags } }, async (req, reply) => {
     await service.removeAll(caller(req));
     return reply.code(204).send();
