@@ -1,5 +1,5 @@
 /**
- * Audit trail benchmark (issue 11): a SQLite database holding BENCH_AUDIT_ROWS audit entries
+ * Audit trail benchmark (docs/security.md#the-audit-trail): a SQLite database holding BENCH_AUDIT_ROWS audit entries
  * (default 300,000, each with old and new event values), served by the real app in-process:
  * - the Audit Trail screen's page (25 newest entries and the total), unfiltered and by user;
  * - the CSV export of the whole trail: rows/s and the process's peak resident memory growth while

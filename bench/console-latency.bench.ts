@@ -1,5 +1,5 @@
 /**
- * Console latency benchmark (issue 6): from the click on a template button to the event in the
+ * Console latency benchmark: from the click on a template button to the event in the
  * history, in a real Chromium against the real server with the demo data (5,065 events).
  *
  * Two times per click, measured inside the page with a MutationObserver on the history list and

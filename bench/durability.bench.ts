@@ -1,7 +1,7 @@
 /**
- * What `synchronous = FULL` costs (issue 12): POST /events from 4 concurrent clients against the
- * real server process on SQLite, once with FULL (the default) and once with NORMAL. Writes
- * bench/results/durability.{json,md}.
+ * What `synchronous = FULL` costs (docs/storage.md#durability-what-a-2xx-promises): POST /events
+ * from 4 concurrent clients against the real server process on SQLite, once with FULL (the default)
+ * and once with NORMAL. Writes bench/results/durability.{json,md}.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

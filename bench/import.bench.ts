@@ -1,5 +1,5 @@
 /**
- * Bulk import (issue 13): N events with aux data (BENCH_EVENTS, default 1,000,000) through
+ * Bulk import (docs/performance.md#bulk-import): N events with aux data (BENCH_EVENTS, default 1,000,000) through
  * `importEvents` (the service the command line and routes call: validation, duplicate-id check,
  * multi-row inserts, search index maintained by the schema) beside raw multi-row inserts of the
  * same rows into the same schema on the same engine, in one run. Target: the import takes at most

@@ -1,11 +1,12 @@
 /**
- * Milestones editor benchmark (issue 9): a lowering of 20,000 events, each with vehicle
- * navigation (bench/synthetic-events.ts), in a real headless Chromium against the real server.
- * Measures, in the page, the time from the click on the lowering form's Milestones button to the
- * depth chart and the map's trackline both drawn (the chart's canvas holds every depth point, the
- * map's trackline every track point, plus one animation frame for the paint). Also the track
- * request alone (the browser's resource timing). Tile servers are unreachable, as at sea.
- * Writes bench/results/milestones-editor.json and .md. Not a test: it asserts nothing.
+ * Milestones editor benchmark (docs/maps-and-charts.md#the-milestones-editors-data): a lowering of
+ * 20,000 events, each with vehicle navigation (bench/synthetic-events.ts), in a real headless
+ * Chromium against the real server. Measures, in the page, the time from the click on the lowering
+ * form's Milestones button to the depth chart and the map's trackline both drawn (the chart's
+ * canvas holds every depth point, the map's trackline every track point, plus one animation frame
+ * for the paint). Also the track request alone (the browser's resource timing). Tile servers are
+ * unreachable, as at sea. Writes bench/results/milestones-editor.json and .md. Not a test: it
+ * asserts nothing.
  *
  * Needs a built client: BENCH_WEB_DIR, else apps/web/dist, else it builds one into a temp folder.
  * Env: BENCH_EVENTS (20000), BENCH_RUNS (5, after one warm-up), BENCH_PORT (8961).

@@ -1,5 +1,5 @@
 /**
- * Realtime benchmark (issue 4): latency from POST /events to the `pub` frame on the sockets.
+ * Realtime benchmark (docs/realtime.md#benchmark): latency from POST /events to the `pub` frame on the sockets.
  *
  * Starts the real server in a child process (SQLite in a fresh data folder; with
  * BENCH_DATABASE_URL also PostgreSQL, in one process and across two processes — sockets on one,

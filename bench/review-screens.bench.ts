@@ -1,5 +1,5 @@
 /**
- * Review screens benchmark (issue 10): a dive of 20,000 events, every one with navigation and a
+ * Review screens benchmark (docs/review-and-gis.md): a dive of 20,000 events, every one with navigation and a
  * quarter (5,000) with frame grabs from two cameras (bench/synthetic-events.ts), reviewed in a
  * real headless Chromium against the real server.
  *
@@ -53,12 +53,13 @@ async function prepareData(): Promise<{ dataDir: string; loweringId: string; ima
     .limit(galleryPage + 10)
     .execute();
   await database.close();
-  // Real frame grabs (reference screens), scaled to 1920x1080 as a camera writes them.
+  // Real frame grabs when a folder of them is at hand (BENCH_FRAME_GRABS; by default the folder of
+  // camera pictures kept beside the repository on the benchmark machine), scaled to 1920x1080 as a
+  // camera writes them; otherwise plain frames of that size.
   const images = path.join(dataDir, 'files', 'images');
   mkdirSync(images, { recursive: true });
-  const refs = [0, 1, 2, 3, 4].map((i) =>
-    path.join(root, '..', 'shared/reference/screens', `vehicle-framecapture-${i}.jpg`),
-  );
+  const frameGrabs = process.env.BENCH_FRAME_GRABS ?? path.join(root, '..', 'shared', 'reference', 'screens');
+  const refs = [0, 1, 2, 3, 4].map((i) => path.join(frameGrabs, `vehicle-framecapture-${i}.jpg`));
   const sources = await Promise.all(
     refs.map((file) =>
       existsSync(file)

@@ -1,8 +1,9 @@
 /**
- * In-process probe of the two value-only queries at 10M events (issue 13), for when the full
- * HTTP run (`BENCH_EVENTS=10000000 BENCH_RESULT_NAME=search-10m npx tsx search-export.bench.ts`)
- * cannot finish: on a database whose events are loaded but which has not had migration 010 (e.g.
- * one the bulk loader is still indexing, opened read-only), it times
+ * In-process probe of the two value-only queries at 10M events
+ * (docs/performance.md#search-at-10-million-events), for when the full HTTP run
+ * (`BENCH_EVENTS=10000000 BENCH_RESULT_NAME=search-10m npx tsx search-export.bench.ts`) cannot
+ * finish: on a database whose events are loaded but which has not had migration 010 (e.g. one the
+ * bulk loader is still indexing, opened read-only), it times
  * - the console history page (`!ASNAP`, newest first, 20 a page) at offsets 0-980, on (ts, id);
  * - the `!ASNAP` count on the (event_value, ts) index, and the same count from per-value-and-day
  *   counts built in a TEMP table exactly as migration 010 builds `event_value_days`.

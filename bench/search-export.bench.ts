@@ -1,5 +1,5 @@
 /**
- * Search and export benchmark (issue 3 "Search that scales").
+ * Search and export benchmark (docs/performance.md#search-at-10-million-events).
  *
  * Loads 1,000,000 synthetic events with aux data into a fresh SQLite file (and a fresh PostgreSQL
  * database when BENCH_DATABASE_URL is set), starts the real server on it in a child process, and
@@ -12,7 +12,7 @@
  *   peak resident memory while streaming.
  * Writes bench/results/search-export.json and .md.
  *
- * BENCH_EVENTS=10000000 BENCH_RESULT_NAME=search-10m is the 10M mode (issue 13): there the rows are
+ * BENCH_EVENTS=10000000 BENCH_RESULT_NAME=search-10m is the 10M mode: there the rows are
  * written by the bulk loader (synthetic-events.ts `loadSyntheticBulk`: the same rows into the bare
  * tables of migration 001, then the later migrations build the search tables and indexes, as they
  * do for a database that had events before them), since the trigger-by-trigger load would take

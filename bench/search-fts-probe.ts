@@ -1,8 +1,9 @@
 /**
- * In-process probe of the event-management search with ASNAP hidden (issue 13, migration 012):
- * `fulltext=<term>&value=!ASNAP`, the page (newest first, 15) and its count. On a loaded SQLite
- * database it runs the migrations (timed: on a database loaded before migration 012 this is its
- * backfill of `events_fts_no_asnap`), then times for each of the benchmark's terms
+ * In-process probe of the event-management search with ASNAP hidden (migration 012,
+ * docs/performance.md#search-at-10-million-events): `fulltext=<term>&value=!ASNAP`, the page
+ * (newest first, 15) and its count. On a loaded SQLite database it runs the migrations (timed: on a
+ * database loaded before migration 012 this is its backfill of `events_fts_no_asnap`), then times
+ * for each of the benchmark's terms
  * - the page and the count as the server runs them (`EventSearch`: the index without ASNAP),
  * - the count as before migration 012: `events_fts`, each hit's value read from `event_search`,
  * and checks the two counts agree. The migrations write to the file: run it on a copy, or on a

@@ -1,9 +1,10 @@
 /**
- * Server start (issue 13): the compiled server (`node apps/server/dist/main.js`, what `npm start`
- * runs) beside the server run from its TypeScript sources through tsx (what `npm start` ran
- * before), on fresh data folders in production mode: time from spawn to the first HTTP answer,
- * and the resident memory once idle (after BENCH_IDLE_MS, default 5 s). BENCH_RUNS (default 3)
- * alternating runs of each. Writes bench/results/server-start.json and .md.
+ * Server start (docs/performance.md#compiled-server): the compiled server (`node
+ * apps/server/dist/main.js`, what `npm start` runs) beside the server run from its TypeScript
+ * sources through tsx (what `npm start` ran before), on fresh data folders in production mode: time
+ * from spawn to the first HTTP answer, and the resident memory once idle (after BENCH_IDLE_MS,
+ * default 5 s). BENCH_RUNS (default 3) alternating runs of each. Writes
+ * bench/results/server-start.json and .md.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

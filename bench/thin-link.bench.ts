@@ -1,7 +1,8 @@
 /**
- * Thin-link benchmark (issue 13): the console and the login screen over an emulated ship's link,
- * 2 Mbit/s each way with 600 ms round trips (Chromium network emulation over CDP), cold cache (a
- * new browser context per run), against the real server with the demo data.
+ * Thin-link benchmark (docs/lean-client.md#fewer-round-trips-on-the-first-screen): the console and
+ * the login screen over an emulated ship's link, 2 Mbit/s each way with 600 ms round trips
+ * (Chromium network emulation over CDP), cold cache (a new browser context per run), against the
+ * real server with the demo data.
  *
  *  - console: a stored session (the token cookie, as after a login), navigation to `/`, until the
  *    first template button is on screen;

@@ -1,5 +1,6 @@
 /**
- * Request overhead and durable event writes (issue 13), each beside its anchor in one run, with
+ * Request overhead and durable event writes
+ * (docs/performance.md#durable-event-writes-group-commit), each beside its anchor in one run, with
  * autocannon at 50 connections against servers in child processes (throughput-server.ts):
  * - an authenticated `GET /custom_vars` of the real server vs a bare Fastify JSON echo route
  *   (target: at least 50%);

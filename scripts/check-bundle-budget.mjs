@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// The client's size budgets (issue 13), checked on the build output: exits 1 when one is exceeded.
-// Sizes are gzip (level 9, as apps/web/precompress.ts serves them) of JavaScript and CSS together.
+// The client's size budgets (docs/lean-client.md#budgets-checked-on-every-npm-test), checked on the
+// build output: exits 1 when one is exceeded. Sizes are gzip (level 9, as apps/web/precompress.ts
+// serves them) of JavaScript and CSS together.
 //   - the login screen: the entry chunk, everything it imports statically, and their CSS;
 //   - the whole app: every JavaScript and CSS file of the build (maps and charts included).
 // Each lazily loaded chunk is listed beside them (entry + the chunk and its static imports).
@@ -16,7 +17,7 @@ const dist = path.resolve(args.find((a) => !a.startsWith('--')) ?? path.join(roo
 const asJson = args.includes('--json');
 
 /**
- * kB = 1,000 bytes, as Vite reports sizes. Both budgets are issue 13's: the login screen 150 kB,
+ * kB = 1,000 bytes, as Vite reports sizes. Both budgets serve a ship's thin link: the login screen 150 kB,
  * the whole app 265 kB (half of the original client's 530 kB). On 2026-11-25 the build is
  * 75.8 kB and 258.4 kB (React DOM replaced by Preact's compat layer, zod classic by zod/mini).
  */

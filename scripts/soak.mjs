@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run test:soak`: the crash suite at full count (issue 12): 20 SIGKILL cycles per engine
+// `npm run test:soak`: the crash suite at full count: 20 SIGKILL cycles per engine
 // (PostgreSQL when TEST_DATABASE_URL is set). `npm test` runs it with 3 cycles (BATHYLOG_SOAK_CYCLES),
 // beside the disk-full and backup/restore tests.
 import { spawnSync } from 'node:child_process';

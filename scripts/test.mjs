@@ -55,7 +55,8 @@ if (!only || only === 'e2e') {
     failed += 1;
   } else {
     ok = run('npm', ['run', 'build', '-w', 'apps/web']) && ok;
-    // The client's size budgets (issue 13): a check on the build output, one test.
+    // The client's size budgets (docs/lean-client.md#budgets-checked-on-every-npm-test): a check on
+    // the build output, one test.
     console.log('\n== Bundle budgets (gzip JS + CSS)');
     if (run('node', ['scripts/check-bundle-budget.mjs'])) passed += 1;
     else {

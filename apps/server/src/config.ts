@@ -78,7 +78,10 @@ export const configSchema = z.strictObject({
       windowSeconds: int(1).default(300),
     })
     .prefault({}),
-  /** Browser sessions (issue 11): expire after the lifetime, renewed while the client is used. */
+  /**
+   * Browser sessions (docs/security.md#browser-session): expire after the lifetime, renewed while
+   * the client is used.
+   */
   sessions: z
     .strictObject({
       lifetimeSeconds: int(60).default(7 * 24 * 60 * 60),
@@ -155,9 +158,12 @@ export const configSchema = z.strictObject({
     .prefault({}),
   uploadLimitMb: z.coerce.number().positive().default(20),
   bodyLimitMb: z.coerce.number().positive().default(1),
-  /** Free-space monitor period (reference §9.3); 0 turns the monitor off. */
+  /** Free-space monitor period (docs/wire.md#free-space-monitor); 0 turns the monitor off. */
   freeSpaceIntervalSeconds: int(0).default(60),
-  /** Scheduled backups (issue 12), run by the server; 0 minutes = off. `bathylog backup` works regardless. */
+  /**
+   * Scheduled backups (docs/storage.md#backups), run by the server; 0 minutes = off. `bathylog
+   * backup` works regardless.
+   */
   backups: z
     .strictObject({
       /** Where backups go (one sub-folder each); default <data>/backups. */
@@ -189,7 +195,7 @@ export const configSchema = z.strictObject({
       idleTimeoutMs: int(100).default(300_000),
     })
     .prefault({}),
-  /** nes websocket timings (reference §7.1); tests shorten them. */
+  /** nes websocket timings (docs/wire.md#nes-protocol); tests shorten them. */
   realtime: z
     .strictObject({
       heartbeatIntervalMs: int(10).default(15_000),

@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from '../test/test-app.js';
 import { listenInRange, RawClient, scriptHello, sleep } from './realtime/testing/ws-test-client.js';
 
 /**
- * Slow and silent clients (issue 12): a client that trickles its headers or its body, sits idle,
+ * Slow and silent clients (docs/bad-input.md): a client that trickles its headers or its body, sits idle,
  * or opens websockets without saying hello is cut off by the configured timeouts, and while a
  * crowd of them is connected a normal request is still answered.
  */

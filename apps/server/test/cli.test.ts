@@ -8,7 +8,7 @@ import { UsersRepository } from '../src/modules/users/users.repository.js';
 import { runBathylog } from './cli-process.js';
 
 /**
- * The operator CLI on a fresh data folder (issue 12), run as `bin/bathylog.mjs` in its own
+ * The operator CLI on a fresh data folder (README, "Operating a server"), run as `bin/bathylog.mjs` in its own
  * process: help on every command, clear errors with a non-zero exit, users, import/export as
  * Sealog JSON, integrity check, configuration with secrets masked. Backup and restore under
  * load are in test/soak/backup-restore.test.ts.

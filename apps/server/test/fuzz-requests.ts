@@ -3,7 +3,7 @@ import { z, type ZodMiniType } from 'zod/mini';
 import type { RouteEntry } from '../src/plugins/route-table.js';
 
 /**
- * Arbitrary requests for any route of the server's route table (issue 12, bad input). Nothing here
+ * Arbitrary requests for any route of the server's route table (docs/bad-input.md). Nothing here
  * names a route: path parameters, query keys and bodies come from the route's pattern and its zod
  * schemas, so a new route is fuzzed as soon as it is registered.
  *

@@ -23,7 +23,7 @@ import {
 import { createTestApp, engines, type TestApp } from './test-app.js';
 
 /**
- * Bad input (issue 12): thousands of generated requests over every route of the server's own
+ * Bad input (docs/bad-input.md): thousands of generated requests over every route of the server's own
  * route table. Whatever is sent, the answer is never a 5xx, every 4xx is `{statusCode, error,
  * message}` with a message, and a request that did not succeed leaves no record and no file behind.
  *

@@ -9,8 +9,8 @@ import { createTestApp, engines, type TestApp } from './test-app.js';
 import { routeOf, serverRoutes } from './route-match.js';
 
 /**
- * Every route of issue 3 called by every kind of caller, with the status each must get
- * (reference §5.0 scopes, seed 000 §6 and seed 001 §6 as the issue's "Roles" section states them):
+ * Every route called by every kind of caller, with the status each must get (the scopes and rules
+ * of docs/roles-and-access.md):
  * cruise_manager edits but does not create, delete, hide or re-key cruises and lowerings;
  * event_manager changes and deletes any event, other writers only the ones they created (deleting
  * only fresh ones) and the comment of any; template_manager
@@ -253,7 +253,7 @@ async function uploadId(fx: Fixture, kind: 'cruises' | 'lowerings', id: string):
 }
 
 const rows: Row[] = [
-  // Cruises (reference §5.3)
+  // Cruises (docs/wire.md#cruises)
   { name: 'GET /cruises', expect: everyone(200), request: () => ({ method: 'GET', url: `${api}/cruises` }) },
   {
     name: 'GET /cruises csv',
@@ -348,7 +348,7 @@ const rows: Row[] = [
     request: async (fx) => ({ method: 'DELETE', url: `${api}/cruises/${await newCruise(fx)}` }),
   },
 
-  // Lowerings (reference §5.4)
+  // Lowerings (docs/wire.md#lowerings)
   { name: 'GET /lowerings', expect: everyone(200), request: () => ({ method: 'GET', url: `${api}/lowerings` }) },
   {
     name: 'GET /lowerings csv',
@@ -437,7 +437,7 @@ const rows: Row[] = [
     request: async (fx) => ({ method: 'DELETE', url: `${api}/lowerings/${await newLowering(fx)}` }),
   },
 
-  // Events (reference §5.6)
+  // Events (docs/wire.md#events)
   { name: 'GET /events', expect: everyone(200), request: () => ({ method: 'GET', url: `${api}/events` }) },
   {
     name: 'GET /events csv',
@@ -546,7 +546,7 @@ const rows: Row[] = [
     },
   },
 
-  // Event aux data (reference §5.7)
+  // Event aux data (docs/wire.md#event-aux-data)
   {
     name: 'GET /event_aux_data',
     expect: everyone(200),
@@ -595,7 +595,7 @@ const rows: Row[] = [
     request: async (fx) => ({ method: 'DELETE', url: `${api}/event_aux_data/${await newAux(fx)}` }),
   },
 
-  // Event exports (reference §5.8)
+  // Event exports (docs/wire.md#event-exports)
   {
     name: 'GET /event_exports',
     expect: everyone(200),
@@ -622,7 +622,7 @@ const rows: Row[] = [
     request: (fx) => ({ method: 'GET', url: `${api}/event_exports/${fx.event}` }),
   },
 
-  // Event templates (reference §5.9)
+  // Event templates (docs/wire.md#event-templates)
   {
     name: 'GET /event_templates',
     expect: templateReaders(200),
@@ -688,7 +688,7 @@ const rows: Row[] = [
     }),
   },
 
-  // Custom vars (reference §5.10)
+  // Custom vars (docs/wire.md#custom-vars)
   {
     name: 'GET /custom_vars',
     expect: everyone(200),
@@ -718,7 +718,7 @@ const rows: Row[] = [
     }),
   },
 
-  // Files (reference §5.13)
+  // Files (docs/wire.md#files)
   {
     name: 'GET /files/cruises/{id}/{file}',
     expect: everyone(200),
@@ -812,7 +812,7 @@ const rows: Row[] = [
     },
   },
 
-  // External calls (reference §5.11)
+  // External calls (docs/wire.md#external-calls)
   {
     name: 'GET /external_calls/export_cruise/{id}',
     expect: adminOnly(202),
@@ -826,7 +826,7 @@ const rows: Row[] = [
     request: (fx) => ({ method: 'GET', url: `${api}/external_calls/export_lowering/${fx.lowering}` }),
   },
 
-  // Server root, documentation, settings (reference §5.1, §5.14): public.
+  // Server root, documentation, settings: public.
   { name: 'GET /sealog-server', expect: publicRoute(200), request: () => ({ method: 'GET', url: '/sealog-server' }) },
   {
     name: 'GET /sealog-server/server_time',
@@ -883,7 +883,7 @@ const rows: Row[] = [
     }),
   },
 
-  // Auth (reference §5.2)
+  // Auth (docs/wire.md#auth)
   {
     name: 'POST /auth/login',
     expect: publicRoute(200),
@@ -947,7 +947,7 @@ const rows: Row[] = [
     request: () => ({ method: 'GET', url: `${api}/auth/profile/token` }),
   },
 
-  // Users (reference §5.5)
+  // Users (docs/wire.md#users)
   {
     name: 'GET /users',
     expect: [200, 200, 403, 403, 403, 403, 403, 401, 401],
@@ -978,7 +978,7 @@ const rows: Row[] = [
   },
   {
     name: "PATCH /users/{id} (another user's name)",
-    // Sealog answers 400 here (reference §5.5 PATCH users, check 1); cruise managers hold write_users.
+    // Sealog answers 400 here (its first check of PATCH users); cruise managers hold write_users.
     expect: [204, 204, 400, 400, 400, 400, 400, 401, 401],
     request: async (fx) => ({
       method: 'PATCH',
@@ -993,7 +993,7 @@ const rows: Row[] = [
   },
   {
     name: "GET /users/{id}/token (another user's API token)",
-    // Owner or admin only; Sealog's refusal is a 401 with its message (reference §5.5).
+    // Owner or admin only; Sealog's refusal is a 401 with its message (docs/wire.md#users).
     expect: [200, 401, 401, 401, 401, 401, 401, 401, 401],
     key: 403,
     request: async (fx) => ({ method: 'GET', url: `${api}/users/${await newUser(fx)}/token` }),
@@ -1004,7 +1004,7 @@ const rows: Row[] = [
     request: async (fx) => ({ method: 'GET', url: `${api}/users/${await newUser(fx)}/loginToken` }),
   },
 
-  // GIS exports (issue 9)
+  // GIS exports (docs/review-and-gis.md)
   {
     name: 'GET /gis_exports/bycruise/{id}',
     expect: everyone(200),
@@ -1022,7 +1022,7 @@ const rows: Row[] = [
     request: (fx) => ({ method: 'GET', url: `${api}/tracks/bylowering/${fx.lowering}` }),
   },
 
-  // Audit trail (issue 11)
+  // Audit trail (docs/security.md#the-audit-trail)
   { name: 'GET /audit', expect: adminOnly(200), request: () => ({ method: 'GET', url: `${api}/audit` }) },
   {
     name: 'POST /audit/{seq}/restore',
@@ -1096,7 +1096,7 @@ const rows: Row[] = [
     expect: adminOnly(204),
     request: () => ({ method: 'DELETE', url: `${api}/cruises/all` }),
   },
-  // Issue 11: device keys and sign out everywhere (admin only; a user may sign only themselves out).
+  // Device keys and sign out everywhere (admin only; a user may sign only themselves out).
   { name: 'GET /device_keys', expect: adminOnly(200), request: () => ({ method: 'GET', url: `${api}/device_keys` }) },
   {
     name: 'GET /backups/status',

@@ -2,7 +2,7 @@ import { guestRoles, systemIds } from '../src/seed/system.js';
 import type { TestApp } from './test-app.js';
 
 /**
- * The callers of the role rules (issue 3 "Roles"): one user per role, the guest account, no token,
+ * The callers of the role rules (docs/roles-and-access.md): one user per role, the guest account, no token,
  * and a user who was disabled after logging in (its token must stop working at once).
  */
 export const callerKinds = [
@@ -51,7 +51,7 @@ export async function createRoleUsers(t: TestApp): Promise<RoleUsers> {
     return { id: (res.json() as { insertedId: string }).insertedId, token: await t.login(username, 'secret-pw') };
   };
   for (const role of singleRoles) {
-    // Usernames are at most 15 characters (seed 000 §5).
+    // Usernames are at most 15 characters (the user form's rule).
     const made = await make(`u_${role.replace('_manager', '_mgr')}`.replace('u_event_mgr', 'u_event_manager'), [role]);
     tokens[role] = made.token;
     ids[role] = made.id;

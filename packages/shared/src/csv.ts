@@ -1,5 +1,5 @@
 /**
- * Generic CSV writing with the cell rules of Sealog's exports (reference §6), so existing
+ * Generic CSV writing with the cell rules of Sealog's exports (docs/wire.md#csv), so existing
  * spreadsheets and scripts read our files unchanged:
  * - header cells are always double-quoted;
  * - strings are always quoted, inner `"` doubled; text a spreadsheet would run as a formula starts
@@ -66,7 +66,7 @@ export function csvDocument(columns: readonly string[], rows: ReadonlyArray<Reco
 
 /**
  * Every line break (CRLF, CR or LF) becomes the two characters `\n`, so each record stays on one
- * line. Sealog escaped only the first one (reference §12 item 10).
+ * line. Sealog escaped only the first one, which broke line-by-line readers.
  */
 export function escapeNewlines(text: string): string {
   return text.replace(/\r\n|\r|\n/g, '\\n');

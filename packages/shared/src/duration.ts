@@ -1,6 +1,7 @@
 /**
  * Durations and dates as users read them on the cruise menu, the management tables and the
- * clipboard summaries (client-behaviour §6.7, seed 001 §9). All dates are UTC.
+ * clipboard summaries, in the formats the Sealog client showed (users compare the two). All dates
+ * are UTC.
  */
 
 const minuteMs = 60_000;
@@ -36,14 +37,14 @@ function asDate(ts: string | number | Date): Date | null {
   return Number.isNaN(d.getTime()) ? null : d;
 }
 
-/** `YYYY-MM-DD HH:mm` (UTC), the list format of seed 001 §9; '' for a bad time. */
+/** `YYYY-MM-DD HH:mm` (UTC), the list format of the Sealog client; '' for a bad time. */
 export function formatListDateTime(ts: string | number | Date): string {
   const d = asDate(ts);
   if (!d) return '';
   return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
 }
 
-/** `YYYY/MM/DD` (UTC), the cruise dates of seed 000 §2; '' for a bad time. */
+/** `YYYY/MM/DD` (UTC), the cruise dates of the Sealog cruise menu; '' for a bad time. */
 export function formatSlashDate(ts: string | number | Date): string {
   const d = asDate(ts);
   if (!d) return '';
@@ -64,7 +65,8 @@ export function utcYear(ts: string | number | Date): number {
 }
 
 /**
- * A duration as moment-duration-format's "d days hh:mm:ss" shows it (client-behaviour §6.7): the
+ * A duration as moment-duration-format's "d days hh:mm:ss" shows it (the Sealog
+ * client's library for this): the
  * replay's end label and slider tooltips. Leading zero units are dropped and the first unit shown
  * is not padded: 45 s → "45", 5 min 3 s → "5:03", 2 h 5 min 3 s → "2:05:03", 2 days 2 h →
  * "2 days 02:00:00", 1 day → "1 day 00:00:00". Seconds are rounded; negative counts as 0.

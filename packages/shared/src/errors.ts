@@ -65,7 +65,7 @@ export const messages = {
   invalidToken: 'Invalid token',
   invalidCredentials: 'Invalid credentials',
   insufficientScope: 'Insufficient scope',
-  /** A browser session past its lifetime (issue 11); the login screen shows it. */
+  /** A browser session past its lifetime (docs/security.md#browser-session); the login screen shows it. */
   sessionExpired: 'Your session has expired, please log in again',
   /** A session or token ended by "sign out everywhere" or a password change. */
   tokenRevoked: 'You have been signed out, please log in again',

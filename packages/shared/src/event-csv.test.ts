@@ -12,7 +12,7 @@ const base: CsvEvent = {
   event_options: [{ event_option_name: 'status', event_option_value: 'alive' }],
 };
 
-/** The export of reference §6.1's example: two aux sources, a repeated camera name, record ids. */
+/** A Sealog export's shape (docs/wire.md#event-csv): two aux sources, a repeated camera name, record ids. */
 const exported: CsvEvent = {
   ...base,
   aux_data: [
@@ -38,8 +38,8 @@ const exported: CsvEvent = {
   lowering_id: '4928',
 };
 
-describe('event CSV (reference §6.1)', () => {
-  it('orders the header as the reference example: base, record ids moved up, options, then aux columns in code-unit order', () => {
+describe('event CSV', () => {
+  it('orders the header as a Sealog export does: base, record ids moved up, options, then aux columns in code-unit order', () => {
     const header = eventsToCsv([exported]).split('\n')[0]!;
     expect(header).toBe(
       [
@@ -71,7 +71,7 @@ describe('event CSV (reference §6.1)', () => {
     );
   });
 
-  it('writes the row as the reference example: quoted strings, empty units, values in header order', () => {
+  it('writes the row as a Sealog export does: quoted strings, empty units, values in header order', () => {
     const [, row] = eventsToCsv([exported]).split('\n');
     expect(row).toBe(
       '"5981f167212b348aed7fa9f6","AT37-14","4928","2017-06-14T19:11:00.000Z","CORAL","user","some more text","alive",' +
@@ -150,7 +150,7 @@ describe('event CSV (reference §6.1)', () => {
     expect(lines[2]).toBe(`"${'b'.repeat(24)}","2017-06-14T19:11:00.000Z","CORAL","user","some more text",,,,,,`);
   });
 
-  it('escapes every line break in text cells so each event stays on one line (Sealog escaped only the first, §12 item 10)', () => {
+  it('escapes every line break in text cells so each event stays on one line (Sealog escaped only the first)', () => {
     const csv = eventsToCsv([
       {
         ...base,

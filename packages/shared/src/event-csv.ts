@@ -1,5 +1,5 @@
 /**
- * Event CSV (reference §6.1, §6.2), used by the server's events and event_exports routes and by
+ * Event CSV (docs/wire.md#event-csv), used by the server's events and event_exports routes and by
  * the client. Each event becomes one flat row; the header is built from every column any row has,
  * so a streaming writer first collects the columns (`EventCsvColumns`) and then writes the rows.
  *
@@ -10,7 +10,7 @@
  *   when the datum has none); a repeated source+name → `<source>.<name>_2_value` / `_2_uom` …;
  * - `cruise_id`, `lowering_id` when the caller asked for record ids.
  * Cells follow Sealog's json2csv output: quoted strings with `""`, bare numbers, empty when
- * missing, rows joined by `\n`, no trailing newline. One deliberate fix (reference §12 item 10):
+ * missing, rows joined by `\n`, no trailing newline. One deliberate fix (docs/wire.md#csv):
  * every line break inside a text cell is written as the two characters `\n`, not only the first,
  * so each event stays on one line (as the cruise and lowering CSV do).
  */
@@ -132,7 +132,7 @@ export function flattenEventForCsv(event: CsvEvent): EventCsvRow {
 }
 
 /**
- * The header for a set of column names (reference §6.1 "Header construction"): the five base
+ * The header for a set of column names (docs/wire.md#event-csv, the header order): the five base
  * columns, then the option columns in code-unit order, then all others in code-unit order; then
  * `cruise_id` moves to position 1 and `lowering_id` to position 2 when present.
  */

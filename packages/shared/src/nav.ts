@@ -1,5 +1,5 @@
 /**
- * Positions from aux data (client-behaviour §10.3, §10.5): one rule for tracklines, event
+ * Positions from aux data: one rule for tracklines, event
  * markers, the depth chart, the milestone calculators and the GIS exports, on both sides.
  *
  * A record of a position source carries `latitude` and `longitude` (and usually `depth`) in its

@@ -1,7 +1,7 @@
 import type { WsChannel } from './ws-events.js';
 
 /**
- * The hapi nes protocol, version 2 (reference §7), as both ends of Bathylog speak it: the server
+ * The hapi nes protocol, version 2 (docs/wire.md#websocket), as both ends of Bathylog speak it: the server
  * in apps/server/src/realtime, the browser client in apps/web/src/api/realtime.ts. Existing Sealog
  * scripts send exactly these frames, so the shapes here are the wire contract.
  */
@@ -57,7 +57,7 @@ export function isNesErrorFrame(frame: unknown): frame is NesErrorFrame {
 }
 
 /**
- * The nes request that registers a socket for the output of external calls (reference §5.11).
+ * The nes request that registers a socket for the output of external calls (docs/wire.md#external-calls).
  * The server answers it, then pushes the command's output as `update` frames: first
  * "Executing <command>", then one frame per output line, last the end marker.
  */
@@ -104,7 +104,7 @@ export interface WsCustomVar {
 /** Templates, cruises and lowerings travel as their API objects; clients mostly refetch on them. */
 export type WsRecord = { id?: string; _id?: string } & Record<string, unknown>;
 
-/** Payload type of each channel (reference §7.6). */
+/** Payload type of each channel (docs/wire.md#channels). */
 export interface WsPayloads {
   newEvents: WsEvent;
   updateEvents: WsEvent;
@@ -133,7 +133,7 @@ export const everyChannelTyped: _EveryChannelTyped = true;
 /**
  * freeSpacePercentage is the percentage of the data disk that is USED (0-100, a decimal string),
  * although its Sealog name says "free": the footer colours it green below 75, amber below 90 and
- * red otherwise, which only makes sense for a used percentage (client-behaviour §2.3).
+ * red otherwise, which only makes sense for a used percentage (docs/realtime.md#free-space).
  */
 export const freeSpaceThresholds = { green: 75, amber: 90 } as const;
 

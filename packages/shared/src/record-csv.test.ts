@@ -4,7 +4,7 @@ import { cruisesToCsv, loweringsToCsv } from './record-csv.js';
 import type { Cruise } from './schemas/cruises.js';
 import type { Lowering } from './schemas/lowerings.js';
 
-describe('csv cells (reference §6)', () => {
+describe('csv cells', () => {
   it('quotes strings and doubles inner quotes, leaves numbers and booleans bare, empties missing values', () => {
     expect(csvCell('say "hi"')).toBe('"say ""hi"""');
     expect(csvCell(12.5)).toBe('12.5');
@@ -59,7 +59,7 @@ const cruise: Cruise = {
   },
 };
 
-describe('cruise CSV (reference §6.3)', () => {
+describe('cruise CSV', () => {
   it('neutralises formulas in record fields and meta keys', () => {
     const [header, line] = cruisesToCsv([
       { ...cruise, cruise_location: '=cmd()', cruise_additional_meta: { '@key': '-7', cruise_pi: '+x' } },
@@ -70,7 +70,7 @@ describe('cruise CSV (reference §6.3)', () => {
     expect(line).toContain(`"'+x"`);
   });
 
-  it('has the reference header: fixed columns, then the meta keys sorted', () => {
+  it('has the Sealog header: fixed columns, then the meta keys sorted', () => {
     const [header] = cruisesToCsv([cruise]).split('\n');
     expect(header).toBe(
       '"id","cruise_id","start_ts","stop_ts","cruise_location","cruise_tags","cruise_arrival_location","cruise_departure_location","cruise_description","cruise_name","cruise_participants","cruise_pi","cruise_vessel"',
@@ -94,8 +94,8 @@ describe('cruise CSV (reference §6.3)', () => {
   });
 });
 
-describe('lowering CSV (reference §6.4)', () => {
-  it('matches the reference example row, with the real id', () => {
+describe('lowering CSV', () => {
+  it('matches a Sealog export row, with the real id', () => {
     const lowering: Lowering = {
       id: '6981f167212b348aed7fa9f5',
       lowering_id: 'L1',

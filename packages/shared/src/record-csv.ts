@@ -3,7 +3,7 @@ import type { Cruise } from './schemas/cruises.js';
 import type { Lowering } from './schemas/lowerings.js';
 
 /**
- * Cruise and lowering CSV (reference §6.3, §6.4), with Sealog's defects fixed (§12 item 10):
+ * Cruise and lowering CSV (docs/wire.md#cruise-and-lowering-csv), with Sealog's defects fixed:
  * the `id` column holds the real id, every line break is escaped (not only the first), and a
  * record without a description exports with an empty cell instead of failing.
  *

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { capabilityRoles, hasAnyRole, hasAnyScope, isProtectedUsername, scopesForRoles } from './roles.js';
 
-describe('scopesForRoles (reference §3.5)', () => {
+describe('scopesForRoles', () => {
   it('gives admin only the admin scope, whatever else it holds', () => {
     expect(scopesForRoles(['admin'])).toEqual(['admin']);
     expect(scopesForRoles(['event_watcher', 'admin', 'cruise_manager'])).toEqual(['admin']);
@@ -87,7 +87,7 @@ describe('isProtectedUsername', () => {
 });
 
 describe('capability roles', () => {
-  it('matches the seed 000 §6 table', () => {
+  it('matches the capability table of docs/roles-and-access.md', () => {
     expect(hasAnyRole(['event_manager'], capabilityRoles.deleteAnyEvent)).toBe(true);
     expect(hasAnyRole(['event_logger', 'event_watcher'], capabilityRoles.deleteAnyEvent)).toBe(false);
     expect(hasAnyRole(['template_manager'], capabilityRoles.systemManagement)).toBe(true);

@@ -1,4 +1,4 @@
-/** Roles and the scopes each grants (reference §3.5). Order matters: scopes keep first occurrence. */
+/** Roles and the scopes each grants (docs/roles-and-access.md#scopes). Order matters: scopes keep first occurrence. */
 export const roles = [
   'admin',
   'cruise_manager',
@@ -72,7 +72,7 @@ export function hasAnyScope(callerScopes: readonly string[], required: readonly 
 }
 
 /**
- * Who may do what (seed 000 §6, seed 001 §2, §6): one table for the client's menus and screens and
+ * Who may do what (docs/roles-and-access.md#what-each-role-may-do): one table for the client's menus and screens and
  * the server's checks.
  */
 export const capabilityRoles = {
@@ -96,7 +96,7 @@ export const capabilityRoles = {
   eventLogging: ['admin', 'cruise_manager', 'event_logger'],
   /** The console's event history. */
   eventHistory: ['admin', 'cruise_manager', 'event_logger', 'event_watcher'],
-  /** Adding and editing comments from the review screens' lists (seed 001 §2.5); others get View Details. */
+  /** Adding and editing comments from the review screens' lists; others get View Details. */
   reviewComment: ['admin', 'event_logger'],
 } satisfies Record<string, Role[]>;
 
@@ -113,7 +113,7 @@ export function mayAttachToEvent(
   return hasAnyRole(user.roles, capabilityRoles.attachToAnyEvent) || event.event_author === user.username;
 }
 
-/** Usernames that can never be deleted (seed 000 §2, reference §9.2). */
+/** Usernames that can never be deleted (docs/roles-and-access.md#protected-users). */
 export const protectedUsernames = ['admin', 'guest', 'pi'] as const;
 
 export function isProtectedUsername(username: string): boolean {

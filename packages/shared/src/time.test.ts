@@ -82,7 +82,7 @@ describe('parseLooseTimestamp (startTS/stopTS: Joi date())', () => {
   });
 });
 
-describe('formatClockDuration (client-behaviour §6.7 "d days hh:mm:ss")', () => {
+describe('formatClockDuration ("d days hh:mm:ss")', () => {
   it.each([
     [0, '0'],
     [45_000, '45'],

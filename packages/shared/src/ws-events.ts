@@ -1,7 +1,7 @@
 /**
- * Realtime channels (reference §7.6). Services publish on the channel bus under these names;
+ * Realtime channels (docs/wire.md#channels). Services publish on the channel bus under these names;
  * the websocket layer delivers each to subscribers of `/ws/status/<name>`.
- * Payloads are the wire objects the reference gives for each channel.
+ * Payloads are the wire objects of each channel (docs/wire.md#channels).
  */
 export const wsChannels = [
   'newEvents',
@@ -28,7 +28,7 @@ export function wsPath(channel: WsChannel): string {
   return `${wsPathPrefix}${channel}`;
 }
 
-/** Events and aux data are published only when this close to now (reference §7.6). */
+/** Events and aux data are published only when this close to now (docs/wire.md#channels). */
 export const publishWindowMs = 120_000;
 
 /** Publish when `publish` is not false and the ts lies within the window of now. */

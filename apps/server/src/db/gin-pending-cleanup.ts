@@ -9,7 +9,8 @@ const defaultDelayMs = 100;
  * `event_aux_search`) take new entries into a pending list, and the insert that finds a list over
  * `gin_pending_list_limit` (4 MB) merges all of it into the index before its statement returns.
  * Under a stream of event creates that was a group-commit batch every few hundred, held for tens
- * of milliseconds while every request in it waited: the tail of `POST /events` (issue 13).
+ * of milliseconds while every request in it waited: the tail of `POST /events`
+ * (docs/performance.md#durable-event-writes-group-commit).
  * `fastupdate = off` made every insert pay instead (a third of the throughput); a larger limit
  * made the merges rarer but longer.
  *

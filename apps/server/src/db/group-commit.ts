@@ -34,10 +34,10 @@ export type BatchWrite<Item, Result> = (items: Item[]) => Promise<Array<Outcome<
 const maxBatch = 256;
 
 /**
- * Group commit (issue 13): writes that arrive together share one transaction, so one durable
- * commit (one fsync) serves them all. Every caller is answered only after the commit returned,
- * so nothing is acknowledged before it is on disk; when the commit itself fails, every write of
- * the batch fails with it.
+ * Group commit (docs/performance.md#durable-event-writes-group-commit): writes that arrive together
+ * share one transaction, so one durable commit (one fsync) serves them all. Every caller is
+ * answered only after the commit returned, so nothing is acknowledged before it is on disk; when
+ * the commit itself fails, every write of the batch fails with it.
  *
  * A batch starts on the next turn of the event loop after the first write arrives, taking what
  * has queued by then; writes arriving meanwhile form the next batch. `concurrency` batches may

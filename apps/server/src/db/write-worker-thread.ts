@@ -95,7 +95,7 @@ const mergeStepPages = 64;
  * FTS5 merges an index's segments as it is written (`automerge`): once a level holds 4 segments,
  * every transaction that writes also does merge work, 64 pages per leaf page it wrote. Under a
  * stream of event creates that made runs of group-commit batches ten times slower than the others
- * (35-40 ms instead of 3), about one batch in fifty: the tail of `POST /events` (issue 13). So the
+ * (35-40 ms instead of 3), about one batch in fifty: the tail of `POST /events`. So the
  * thread turns `automerge` off for these indexes and does the merging itself, in small steps
  * (`'merge'` of 64 pages, which only merges a level of 4 segments or more, as `automerge` would),
  * each its own transaction, only when no batch is waiting, until there is nothing left to merge.

@@ -51,7 +51,8 @@ function fromThread(error: ThreadError): Error {
 }
 
 /**
- * SQLite group-commit batches written on a thread of their own (issue 13). better-sqlite3 is
+ * SQLite group-commit batches written on a thread of their own
+ * (docs/performance.md#durable-event-writes-group-commit). better-sqlite3 is
  * synchronous: on the main connection a batch's inserts, triggers and the fsync of its COMMIT
  * stop the event loop, so no request is read or answered meanwhile. The thread has its own
  * connection to the same file (WAL, same `synchronous`); SQLite's write lock and busy timeout

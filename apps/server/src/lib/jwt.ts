@@ -39,7 +39,7 @@ export type VerifyFailure = 'missing' | 'format' | 'signature' | 'expired';
 export type VerifyResult = { ok: true; claims: TokenClaims } | { ok: false; reason: VerifyFailure };
 
 /**
- * Tokens whose signature has been checked, with their claims (issue 13: verifying an HS256
+ * Tokens whose signature has been checked, with their claims (verifying an HS256
  * signature through WebCrypto cost more than the rest of a small GET). A signature stays valid;
  * expiry is checked again on every use, exactly as `jwtVerify` checks it, and whether the user
  * still holds the token's roles is the caller's check, made every time.

@@ -181,7 +181,8 @@ function tokenFailure(reason: VerifyFailure): AppError {
 }
 
 /**
- * The checks on a verified JWT's user, made on every request (Sealog §3.3): the user exists, is
+ * The checks on a verified JWT's user, made on every request
+ * (docs/wire.md#checks-on-every-request): the user exists, is
  * enabled, holds exactly the roles in the token, and the token is newer than the user's last
  * revocation.
  */
@@ -220,7 +221,7 @@ export async function authenticateToken(
 }
 
 /**
- * `authenticateToken` without waiting, when it needs nothing it would wait for (issue 13: most
+ * `authenticateToken` without waiting, when it needs nothing it would wait for (docs/performance.md#per-request: most
  * requests of a session): a token whose signature was checked before and a user in the user
  * cache, with no last-login mark due. The same checks, the same errors; undefined otherwise.
  */

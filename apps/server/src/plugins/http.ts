@@ -7,12 +7,12 @@ import type { ZodMiniType } from 'zod/mini';
 import { formatZodError } from '@bathylog/shared';
 
 /**
- * Wire conventions of Sealog (reference §1-2): a body without Content-Type is JSON, form bodies
+ * Wire conventions of Sealog (docs/wire.md#transport-and-url-layout): a body without Content-Type is JSON, form bodies
  * parse, malformed JSON is a 400 with Sealog's text, every error is `{statusCode, error, message}`,
  * and nothing unexpected leaks (a plain 500).
  */
 export function registerHttpConventions(app: FastifyInstance, opts: { bodyLimit: number }): void {
-  // Hooks on every request take a callback, not a promise (issue 13: each async hook costs a
+  // Hooks on every request take a callback, not a promise (each async hook costs a
   // promise and a microtask per request).
   app.addHook('onRequest', (request, _reply, done) => {
     const headers = request.headers;

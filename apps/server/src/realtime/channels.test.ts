@@ -7,7 +7,7 @@ import { publicationBarrier } from './testing/publication-barrier.js';
 import { listenInRange, RawClient, scriptHello } from './testing/ws-test-client.js';
 
 /**
- * Each channel of reference §7.6 published by the REST call that changes the record, with the
+ * Each channel of docs/wire.md#channels published by the REST call that changes the record, with the
  * payload the REST API shows for it, and the per-record rules for non-admins (hidden records,
  * admin-only templates, access lists).
  */
@@ -178,7 +178,7 @@ describe.each(engines)('realtime channels on %s', (engine) => {
     ).toBe(true);
   });
 
-  it('publishes events created, updated and deleted through the REST API with the reference payloads', async () => {
+  it('publishes events created, updated and deleted through the REST API with the Sealog payloads', async () => {
     const channels: WsChannel[] = ['newEvents', 'updateEvents', 'deleteEvents'];
     const w = await subscriber(users.tokens.event_watcher!, channels);
     const post = await t.api('POST', '/events', {

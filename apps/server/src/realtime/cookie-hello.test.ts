@@ -13,9 +13,10 @@ const newEventsPath = wsPath('newEvents');
 const clientOrigin = 'http://vehicle-client.ship.local:8080';
 
 /**
- * The stock Sealog vehicle client 2.3.5 sends its hello without a usable token (it
- * passes its header function, which JSON drops) and keeps its session in the `token` cookie. The
- * cookie of the upgrade request stands in, from the server's own origin or a configured one.
+ * Socket authentication (docs/wire.md#socket-authentication): the stock Sealog vehicle client 2.3.5
+ * sends its hello without a usable token (it passes its header function, which JSON drops) and
+ * keeps its session in the `token` cookie. The cookie of the upgrade request stands in, from the
+ * server's own origin or a configured one.
  */
 describe.each(engines)('websocket hello with the session cookie on %s', (engine) => {
   let t: TestApp;

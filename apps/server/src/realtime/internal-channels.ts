@@ -1,6 +1,7 @@
 /**
  * Bus channels that are not websocket subscription paths. They ride the same bus, so with
- * PostgreSQL they cross processes like the §7.6 channels do.
+ * PostgreSQL they cross processes like the channels of
+ * docs/wire.md#channels do.
  */
 export const internalChannels = {
   /** Output lines of a running external call (a string per message), for /ws/execute_output listeners. */

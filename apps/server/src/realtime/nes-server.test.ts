@@ -52,7 +52,7 @@ describe.each(engines)('nes websocket protocol on %s', (engine) => {
   });
   afterAll(() => t?.close());
 
-  it('answers the hello a Python script sends and pushes a PATCHed custom var as the reference shows', async () => {
+  it('answers the hello a Python script sends and pushes a PATCHed custom var as Sealog does', async () => {
     const c = await connect();
     const reply = await c.call(scriptHello(admin, [newEventsPath, customVarsPath]));
     expect(reply).toEqual({
@@ -219,7 +219,7 @@ describe.each(engines)('nes websocket protocol on %s', (engine) => {
     });
   });
 
-  it('accepts every path of reference 7.6 in one hello, as sealog_repeater and cruise sync subscribe', async () => {
+  it('accepts every channel path in one hello, as sealog_repeater and cruise sync subscribe', async () => {
     const c = await connect();
     const reply = await c.call(
       scriptHello(

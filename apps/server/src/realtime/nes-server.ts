@@ -31,7 +31,7 @@ import {
 } from './channel-rules.js';
 
 /**
- * The server side of the hapi nes protocol, version 2 (reference §7), on a plain `ws` server that
+ * The server side of the hapi nes protocol, version 2 (docs/wire.md#websocket), on a plain `ws` server that
  * shares the HTTP port. Unlike Sealog the socket is authenticated: the hello carries the same JWT
  * a REST request would, and every delivery re-checks (briefly cached) that the user still exists,
  * is enabled and holds the same roles, so a disabled user stops receiving.

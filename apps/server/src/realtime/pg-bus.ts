@@ -143,7 +143,7 @@ export class PgBus implements ChannelBus {
     );
     if (this.outgoing.length > 1) return;
     // The first message of a burst: everything published until the bus connection is free goes
-    // out with it, in one query (issue 13: one round trip per created event otherwise).
+    // out with it, in one query (otherwise one round trip per created event otherwise).
     let started = false;
     const sending = this.serial((client) => {
       started = true;

@@ -6,7 +6,7 @@ import { recordChange } from '../modules/audit/audit.js';
 import { UsersRepository } from '../modules/users/users.repository.js';
 import { buildUserRecord, toPublicUser } from '../modules/users/users.service.js';
 
-/** The fixed ids Sealog scripts and clients know (reference §9.2). */
+/** The fixed ids Sealog scripts and clients know (docs/wire.md#seeded-records). */
 export const systemIds = {
   admin: '5981f167212b348aed7fa9f5',
   guest: '5981f167212b348aed7fb9f5',

@@ -9,7 +9,7 @@ import { isPostgres, type Config } from '../config.js';
 import { countedTables, type TableCounts } from './integrity.service.js';
 
 /**
- * Online backup and restore (issue 12). A backup is a folder: the database (a SQLite snapshot
+ * Online backup and restore (docs/storage.md#backups). A backup is a folder: the database (a SQLite snapshot
  * made with VACUUM INTO, or a pg_dump archive taken in the same snapshot as the counts), the file
  * store and the secret, and `manifest.json` written last (so a backup without one is partial),
  * with row counts and a sha256 of every file. Restore checks all of it before writing anything.

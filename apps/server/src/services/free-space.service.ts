@@ -23,7 +23,7 @@ export async function measureDisk(folder: string): Promise<DiskUsage> {
 }
 
 /**
- * The free-space monitor (reference §9.3, with its defect 15 fixed: the NEW reading is pushed).
+ * The free-space monitor (docs/wire.md#free-space-monitor, with its defect 15 fixed: the NEW reading is pushed).
  * Every freeSpaceIntervalSeconds, and once at start, it measures the data folder's disk and sets
  * freeSpaceInBytes (free bytes) and freeSpacePercentage (the percentage USED, which is what the
  * footer's colours assume: green < 75, amber < 90, red otherwise), each pushed on updateCustomVars.

@@ -16,7 +16,7 @@ import {
 import type { BackupManifest } from '../../src/services/backup.service.js';
 
 /**
- * Online backup (issue 12): `bathylog backup` while clients log events, then `bathylog restore`
+ * Online backup (docs/storage.md#backups): `bathylog backup` while clients log events, then `bathylog restore`
  * into an empty data folder (and an empty PostgreSQL database), and a server started on it
  * answers the same exports: every event acknowledged before the backup began, each as the
  * original has it. A backup taken at rest restores to identical exports. Damaged, partial and

@@ -15,12 +15,12 @@ import {
 } from '../server-process.js';
 
 /**
- * Crash suite (issue 12): several clients POST events and aux data to the real server while it
- * is killed with SIGKILL at a random moment. After every restart, each record that got a 2xx is
- * there exactly once, nothing that was never sent is, the database passes its integrity check,
- * and the lowering's export holds exactly what was acknowledged (plus, at most once each, records
- * whose answer was lost in the crash). `npm run test:soak` runs 20 cycles per engine; `npm test`
- * runs BATHYLOG_SOAK_CYCLES (3 by default).
+ * Crash suite (docs/storage.md#durability-what-a-2xx-promises): several clients POST events and aux
+ * data to the real server while it is killed with SIGKILL at a random moment. After every restart,
+ * each record that got a 2xx is there exactly once, nothing that was never sent is, the database
+ * passes its integrity check, and the lowering's export holds exactly what was acknowledged (plus,
+ * at most once each, records whose answer was lost in the crash). `npm run test:soak` runs 20
+ * cycles per engine; `npm test` runs BATHYLOG_SOAK_CYCLES (3 by default).
  */
 const cycles = Number(process.env.BATHYLOG_SOAK_CYCLES ?? 3);
 const clients = 4;

@@ -14,11 +14,11 @@ import {
 } from '../server-process.js';
 
 /**
- * Disk full (issue 12): the data folder on an 8 MB tmpfs that the test mounts (root only; the
- * suite says so and skips otherwise). Filled up, the server answers writes it cannot store with
- * 507 and a message (never 500, never a 201 for a record it did not keep), refuses uploads
- * leaving no partial file, keeps answering reads, pushes a free-space reading the footer shows
- * red, and works again once space is freed.
+ * Disk full (docs/storage.md#durability-what-a-2xx-promises): the data folder on an 8 MB tmpfs that
+ * the test mounts (root only; the suite says so and skips otherwise). Filled up, the server answers
+ * writes it cannot store with 507 and a message (never 500, never a 201 for a record it did not
+ * keep), refuses uploads leaving no partial file, keeps answering reads, pushes a free-space
+ * reading the footer shows red, and works again once space is freed.
  */
 function mount(dir: string): void {
   execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', dir], { stdio: 'pipe' });

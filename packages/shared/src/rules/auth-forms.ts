@@ -3,7 +3,7 @@ import { authFormMessages } from './auth-messages.js';
 
 export { authFormMessages } from './auth-messages.js';
 
-/** Limits of seed 000 §9. */
+/** The Sealog client's limits, which existing accounts were made under. */
 export const usernameMaxLength = 15;
 export const passwordMinLength = 8;
 /** The longest password a request may carry (Sealog's limit). */
@@ -17,7 +17,7 @@ export const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const required = () => z.string().check(z.minLength(1, m.required));
 const hasNoUppercase = (v: string) => v === v.toLowerCase();
 
-/** The username rules of seed 000 §5 (at most 15 characters, no whitespace, no uppercase). */
+/** The username rules of the Sealog client (at most 15 characters, no whitespace, no uppercase). */
 function usernameRules(
   base: z.ZodMiniString<string>,
   text: { tooLong?: string; whitespace: string; uppercase: string },
@@ -94,7 +94,7 @@ function passwordsMatch<S extends z.ZodMiniType<{ password: string; confirmPassw
   );
 }
 
-/** Registration: the five rules of seed 000 §5. */
+/** Registration: the five rules of the Sealog client, with its messages. */
 export const registerFormSchema = passwordsMatch(
   z.object({
     username: username(),
@@ -138,7 +138,8 @@ export const resetPasswordFormSchema = passwordsMatch(
 );
 export type ResetPasswordForm = z.infer<typeof resetPasswordFormSchema>;
 
-/** The PATCH auth/profile body: only non-empty username, fullname and password are sent (seed 000 §5). */
+/** The PATCH auth/profile body: only non-empty username, fullname and password are sent, as the
+ * Sealog client does. */
 export function profileUpdateBody(form: ProfileForm): { username?: string; fullname?: string; password?: string } {
   const body: { username?: string; fullname?: string; password?: string } = {};
   if (form.username.trim()) body.username = form.username.trim();

@@ -1,9 +1,11 @@
-// Free of zod on purpose: the login screen imports from here (issue 13's size budget).
+// Free of zod on purpose: the login screen imports from here
+// (docs/lean-client.md#budgets-checked-on-every-npm-test).
 
 /**
  * Client form rules and their exact messages for login, registration, profile, forgot and reset
- * password (seed 000 §5). Used with react-hook-form + zodResolver; the first message of a field
- * is the one shown, so each chain is ordered as users expect to read them.
+ * password, word for word as the Sealog client shows them (users and guides know them). Used with
+ * react-hook-form + zodResolver; the first message of a field is the one shown, so each chain is
+ * ordered as users expect to read them.
  */
 export const authFormMessages = {
   required: 'Required',
@@ -21,7 +23,7 @@ const m = authFormMessages;
 /**
  * Login: username and password Required (the username is lower-cased when sent). Plain rules
  * rather than a zod schema, so the login screen, the first thing a ship's link loads, carries no
- * validation library (issue 13).
+ * validation library (docs/lean-client.md#what-keeps-the-first-load-small).
  */
 export const loginFormRules = {
   username: { required: m.required },

@@ -61,7 +61,7 @@ const sample = {
 
 const ts = Date.parse('2023-03-14T23:56:07.927Z');
 
-describe('templateNeedsInput (client-behaviour §1 #1)', () => {
+describe('templateNeedsInput', () => {
   it('static-text-only and option-less templates log in one click', () => {
     expect(templateNeedsInput(milestone)).toBe(false);
     expect(templateNeedsInput({ event_free_text_required: false, event_options: [] })).toBe(false);
@@ -143,7 +143,7 @@ describe('initialEventOptionsValues', () => {
   });
 });
 
-describe('validateEventOptions (seed 001 §5)', () => {
+describe('validateEventOptions', () => {
   it('gives Required, Must select at least one option, and free-text/time messages', () => {
     const values = { options: ['Geology', ' ', [], '', ''], freeText: '', customTime: '' };
     expect(validateEventOptions({ ...sample, event_free_text_required: true }, values)).toEqual({

@@ -8,12 +8,12 @@ import {
 import { parseIsoTimestamp } from '../time.js';
 
 /**
- * The event options modal of the logging console (seed 001 §4.1, §5; client-behaviour §1 #1,
- * §7.2): when a click opens it, what it starts with, its validation messages and what it sends.
- * The console and the template editor's test preview both use these rules.
+ * The event options modal of the logging console, as the Sealog client behaves: when a click opens
+ * it, what it starts with, its validation messages and what it sends. The console and the template
+ * editor's test preview both use these rules.
  */
 
-/** The modal's messages, word for word from seed 001 §5. */
+/** The modal's messages, word for word as the Sealog client shows them. */
 export const eventOptionsMessages = {
   required: 'Required',
   selectAtLeastOne: 'Must select at least one option',
@@ -23,7 +23,8 @@ export const eventOptionsMessages = {
 /** How the Custom Time (UTC) field shows a time. */
 export const customTimeFormat = 'YYYY-MM-DD HH:mm:ss';
 
-/** Checkbox choices are stored as one value joined with semicolons (seed 001 §3). */
+/** Checkbox choices are stored as one value joined with semicolons, as Sealog
+ * stores them (scripts split on it). */
 export const checkboxValueSeparator = ';';
 
 type TemplateInput = Pick<EventTemplate, 'event_free_text_required' | 'event_options'>;
@@ -31,15 +32,16 @@ type TemplateInput = Pick<EventTemplate, 'event_free_text_required' | 'event_opt
 /**
  * Whether a click on the template needs the options modal: free text is required, an option needs
  * a choice or an entry (any type other than static text), or shift is held. A template whose
- * options are all static text (every milestone button) logs in one click (client-behaviour §1 #1:
- * the seed's wording is inverted there).
+ * options are all static text (every milestone button) logs in one click, as in the Sealog
+ * client (a written description of it says the opposite; the client is what crews know).
  */
 export function templateNeedsInput(template: TemplateInput, shiftKey = false): boolean {
   if (shiftKey || template.event_free_text_required) return true;
   return template.event_options.some((o) => o.event_option_type !== 'static text');
 }
 
-/** The one-click path: every option with its default value, empty defaults included (client-behaviour §7.1). */
+/** The one-click path: every option with its default value, empty defaults included, as the
+ * Sealog client sends them. */
 export function defaultEventOptions(template: Pick<EventTemplate, 'event_options'>): EventOption[] {
   const visible = optionVisibility(template, initialEventOptionsValues(template, 0).options);
   return template.event_options
@@ -159,7 +161,8 @@ export function clearHiddenOptions(
   return changed ? { ...values, options } : values;
 }
 
-/** What the modal starts with: defaults, empty text, and the created event's time (client-behaviour §1 #3). */
+/** What the modal starts with: defaults, empty text, and the created event's time (so
+ * submitting without touching it keeps the moment of the click). */
 export function initialEventOptionsValues(
   template: Pick<EventTemplate, 'event_options'>,
   eventTs: number,
@@ -183,7 +186,7 @@ function isEmpty(value: EventOptionFieldValue | undefined): boolean {
   return Array.isArray(value) ? value.length === 0 : value.trim() === '';
 }
 
-/** Seed 001 §5 "Event options modal"; null when the form may be submitted. */
+/** The modal's validation; null when the form may be submitted. */
 export function validateEventOptions(
   template: TemplateInput,
   values: EventOptionsFormValues,

@@ -30,7 +30,7 @@ function errors(values: EventTemplateFormValues): Record<string, string> {
   return Object.fromEntries(result.error.issues.map((i) => [i.path.join('.'), i.message]));
 }
 
-describe('event template form rules (seed 000 §5)', () => {
+describe('event template form rules', () => {
   it('accepts a complete form', () => {
     expect(errors(form({ template_categories: 'biology, geology' }))).toEqual({});
   });

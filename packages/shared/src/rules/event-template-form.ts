@@ -12,7 +12,7 @@ import {
   type EventTemplate,
 } from '../schemas/event-templates.js';
 
-/** The event-template form's messages, word for word from seed 000 §5. */
+/** The event-template form's messages, word for word as the Sealog client shows them. */
 export const templateFormMessages = {
   required: 'Required',
   nameTooLong: 'Must be 32 characters or less',
@@ -24,7 +24,10 @@ export const templateFormMessages = {
   unknownOption: 'Must be another option of this template',
 } as const;
 
-/** The button label limit of the form (seed 000 §9). The server accepts longer names from imports. */
+/**
+ * The button label limit of the form (a longer label does not fit its button). The server accepts
+ * longer names from imports.
+ */
 export const templateNameMaxLength = 32;
 
 /** Splits a comma list: items trimmed, blanks dropped. */
@@ -83,7 +86,7 @@ const optionFormSchema = z.object({
 });
 
 /**
- * The form's rules (seed 000 §5) as one zod schema, so react-hook-form's zodResolver puts each
+ * The form's rules as one zod schema, so react-hook-form's zodResolver puts each
  * message under its field (`event_options.2.event_option_default_value`).
  */
 export const eventTemplateFormSchema = z
@@ -196,7 +199,7 @@ export function templateToForm(template?: Partial<EventTemplate>): EventTemplate
 }
 
 /**
- * The request body for a submitted form (seed 000 §4): categories split, trimmed and lower-cased;
+ * The request body for a submitted form: categories split, trimmed and lower-cased;
  * option values split and trimmed; admin_only forced false unless the template is a system one.
  * Static text keeps no values list; text keeps none either. An empty colour sends no colour (an
  * update then clears it: see the form).

@@ -42,7 +42,7 @@ function errorsFor(changes: Record<string, string>, stats: Partial<StatsValues> 
   );
 }
 
-describe('milestone list (seed 001 §3.1)', () => {
+describe('milestone list', () => {
   it('orders Off Deck, the four milestones, On Deck, then Aborted', () => {
     expect(milestoneFields(settings).map((f) => [f.key, f.label])).toEqual([
       ['start_ts', 'Off Deck'],
@@ -72,7 +72,7 @@ describe('milestone list (seed 001 §3.1)', () => {
   });
 });
 
-describe('phase durations (client-behaviour §4.3)', () => {
+describe('phase durations', () => {
   it('gives the six phases of S0492', () => {
     const min = 60_000;
     const d = Object.fromEntries(phaseDurations(s0492, settings).map((p) => [p.phase, Math.round(p.ms / min)]));
@@ -98,7 +98,7 @@ describe('phase durations (client-behaviour §4.3)', () => {
   });
 });
 
-describe('milestones/stats validation (seed 001 §5)', () => {
+describe('milestones/stats validation', () => {
   it('accepts the demo dive', () => {
     expect(errorsFor({}, statsValuesOf(s0492.lowering_additional_meta.stats))).toEqual({});
   });

@@ -2,12 +2,12 @@ import type { ClientSettings } from '../schemas/client-settings.js';
 import { parseIsoTimestamp } from '../time.js';
 
 /**
- * Milestones and stats of a lowering (seed 001 §3.1, §4.4, §5; client-behaviour §4.3, §10.5): the
+ * Milestones and stats of a lowering, as the Sealog client keeps them: the
  * configured milestone list, the phase durations the cruise menu and the clipboard show, the
  * validation of the milestones/stats editor and the PATCH body it sends. One rule, one place.
  */
 
-/** The editor's messages, word for word from seed 001 §5. */
+/** The editor's messages, word for word as the Sealog client shows them. */
 export const milestoneMessages = {
   required: 'Required',
   invalidTimestamp: 'Invalid timestamp',
@@ -20,7 +20,7 @@ export const milestoneMessages = {
   longitude: 'Must be a number between +/- 180',
 } as const;
 
-/** Bounding-box limits (seed 001 §9): north and south within ±60, east and west within ±180. */
+/** Bounding-box limits of the Sealog editor: north and south within ±60, east and west within ±180. */
 export const boundingBoxLimits = { latitude: 60, longitude: 180 } as const;
 
 /** Inside the editor the start and stop pseudo-milestones are keyed by the lowering's own fields. */
@@ -40,7 +40,8 @@ export type MilestoneSettings = ClientSettings['milestones'];
 
 /**
  * The editor's rows in display order: Off Deck (start_ts), the configured milestones, On Deck
- * (stop_ts), then the abort milestone (seed 001 §3.1; the start/stop names are not shown).
+ * (stop_ts), then the abort milestone (start and stop are
+ * the lowering's own times, so they have no milestone key).
  */
 export function milestoneFields(settings: MilestoneSettings): MilestoneField[] {
   const fields: MilestoneField[] = [{ key: startMilestoneKey, label: settings.start.label, role: 'start' }];
@@ -83,10 +84,11 @@ export interface PhaseDuration {
 }
 
 /**
- * The phase durations of a lowering (client-behaviour §4.3), in display order, each only when both
+ * The phase durations of a lowering, in display order, each only when both
  * of its ends are set: Deck-to-Deck = stop − start; Deployment = descending − start; Descent =
  * on bottom − descending; On Bottom = off bottom − on bottom; Ascent = on surface − off bottom;
- * Recovery = stop − on surface (shown whenever both exist, not only with Ascent: §8.4).
+ * Recovery = stop − on surface (shown whenever both exist, not only with Ascent, as on the
+ * Sealog lowering card).
  */
 export function phaseDurations(lowering: LoweringTimes, settings: MilestoneSettings): PhaseDuration[] {
   const stored = lowering.lowering_additional_meta?.milestones ?? {};
@@ -146,7 +148,7 @@ function numberIn(text: string, limit?: number): number | null {
 }
 
 /**
- * Validates the editor (seed 001 §5): errors keyed by milestone key (`start_ts`, `stop_ts`, names)
+ * Validates the editor: errors keyed by milestone key (`start_ts`, `stop_ts`, names)
  * and by stats field (`maxDepth`, `north`, `east`, `south`, `west`). Empty when valid. Milestones
  * and stats may be left unset; a bounding box is all four numbers or none.
  */
@@ -223,7 +225,7 @@ export function normalizeMilestoneTime(text: string): string {
 }
 
 /**
- * The PATCH body that saves the editor (client-behaviour §10.5): new start/stop, the milestones
+ * The PATCH body that saves the editor: new start/stop, the milestones
  * without start/stop (unset ones as null; milestones the configuration does not name are kept),
  * and the stats. The rest of `lowering_additional_meta` is sent back unchanged, because a PATCH
  * replaces the meta object whole.

@@ -63,7 +63,7 @@ const cruise: Cruise = {
   },
 };
 
-describe('lowering form (seed 001 §5)', () => {
+describe('lowering form', () => {
   const valid: LoweringFormValues = {
     lowering_id: 'S0001',
     lowering_location: '',
@@ -77,7 +77,7 @@ describe('lowering form (seed 001 §5)', () => {
     expect(loweringFormSchema.safeParse(valid).success).toBe(true);
   });
 
-  it('gives each message of the seed', () => {
+  it('gives each message of the Sealog form', () => {
     expect(messages(loweringFormSchema.safeParse({ ...valid, lowering_id: '', start_ts: '', stop_ts: '' }))).toEqual({
       lowering_id: 'Required',
       start_ts: 'Required',
@@ -139,7 +139,7 @@ describe('lowering form (seed 001 §5)', () => {
   });
 });
 
-describe('cruise form (seed 001 §5)', () => {
+describe('cruise form', () => {
   const valid: CruiseFormValues = {
     ...emptyCruiseForm('R/V Discovery', Date.UTC(2024, 0, 5, 13)),
     cruise_id: 'CS2001',
@@ -157,7 +157,7 @@ describe('cruise form (seed 001 §5)', () => {
     });
   });
 
-  it('requires the seed fields and orders the dates, a one-day cruise allowed', () => {
+  it('requires the Sealog form fields and orders the dates, a one-day cruise allowed', () => {
     expect(cruiseFormSchema.safeParse(valid).success).toBe(true);
     expect(
       messages(

@@ -11,8 +11,8 @@ type CreateCruiseBody = z.input<typeof createCruiseSchema>;
 type UpdateCruiseBody = Partial<Omit<CreateCruiseBody, 'id'>>;
 
 /**
- * The cruise and lowering add/update forms (seed 001 §4.2, §5; client-behaviour §11.2): their
- * messages word for word, defaults, the record ↔ form conversions and the list searches. The
+ * The cruise and lowering add/update forms: their messages word for word as the Sealog client
+ * shows them, defaults, the record ↔ form conversions and the list searches. The
  * server keeps its own checks (time order, roles); these are what the user sees while typing.
  */
 export const recordFormMessages = {
@@ -20,13 +20,13 @@ export const recordFormMessages = {
   idTooLong: 'Must be 15 characters or less',
   nonStandardId: 'Non-standard ID',
   invalidTimestamp: 'Invalid timestamp',
-  /** Spelt as the seed has it ("data"). */
+  /** Spelt as the Sealog client has it ("data"). */
   stopBeforeStart: 'Stop date must be later than start data',
 } as const;
 
-/** Seed 001 §9. */
+/** The Sealog client's ID length limit. */
 export const recordIdMaxLength = 15;
-/** Seed 001 §5, §9: files per upload. */
+/** Files per upload, as the Sealog upload control allows. */
 export const maxUploadFiles = 5;
 
 const m = recordFormMessages;
@@ -88,7 +88,8 @@ export function parseFormDate(text: string): number | null {
   return parseIsoTimestamp(t);
 }
 
-/** The last second of a day: a cruise's stop is forced to 23:59:59 of the chosen day (seed 001 §4.2). */
+/** The last second of a day: a cruise's stop is forced to 23:59:59 of the chosen day, so the
+ * cruise holds that day's events (membership is by time: docs/wire.md#membership-by-time). */
 export function endOfDay(dayStartMs: number): number {
   return dayStartMs + 24 * 3600_000 - 1000;
 }
@@ -130,7 +131,7 @@ export interface LoweringFormValues {
 }
 
 /**
- * Seed 001 §5, lowering form. Every rule runs on every submit, so all problems show at once. With
+ * The lowering form. Every rule runs on every submit, so all problems show at once. With
  * `locked` (a non-admin editing) the ID and times are neither editable nor sent, so not checked.
  */
 export function loweringFormSchemaFor(opts: { locked: boolean }) {
@@ -157,7 +158,7 @@ export function loweringFormSchemaFor(opts: { locked: boolean }) {
 /** The admin's lowering form (every field checked). */
 export const loweringFormSchema = loweringFormSchemaFor({ locked: false });
 
-/** A new lowering: start now (UTC, seconds zeroed), stop one day later (seed 001 §4.2). */
+/** A new lowering: start now (UTC, seconds zeroed), stop one day later. */
 export function emptyLoweringForm(now: number = Date.now()): LoweringFormValues {
   const start = Math.floor(now / 60_000) * 60_000;
   return {
@@ -196,10 +197,10 @@ export function loweringCreateBody(form: LoweringFormValues): CreateLoweringBody
 }
 
 /**
- * PATCH /lowerings/{id} from the form (client-behaviour §11.2-11.3). The meta is replaced whole
+ * PATCH /lowerings/{id} from the form. The meta is replaced whole
  * on the server, so the stored milestones, stats and other keys go back with it; the existing
  * file names never do, only the upload ids of new files. A non-admin cannot change the ID or the
- * times (seed 001 §5-6): those are left out.
+ * times (docs/roles-and-access.md#cruise-managers): those are left out.
  */
 export function loweringUpdateBody(
   form: LoweringFormValues,
@@ -225,7 +226,7 @@ export function loweringUpdateBody(
   };
 }
 
-/** Seed 001 §5: case-insensitive on the ID and location, or an exact tag. */
+/** Lowering search: case-insensitive on the ID and location, or an exact tag. */
 export function matchesLoweringSearch(
   lowering: Pick<Lowering, 'lowering_id' | 'lowering_location' | 'lowering_tags'>,
   search: string,
@@ -260,7 +261,7 @@ export interface CruiseFormValues {
 }
 
 /**
- * Seed 001 §5, cruise form. The stop is compared as 23:59:59 of its day, as it is saved. With
+ * The cruise form. The stop is compared as 23:59:59 of its day, as it is saved. With
  * `locked` (a cruise_manager) the ID, vessel, PI, dates and ports are neither editable nor sent,
  * so not checked.
  */
@@ -302,7 +303,7 @@ export function cruiseFormSchemaFor(opts: { locked: boolean }) {
 /** The admin's cruise form (every field checked). */
 export const cruiseFormSchema = cruiseFormSchemaFor({ locked: false });
 
-/** A new cruise: start today (00:00 UTC), the configured default vessel (seed 001 §4.2, §5). */
+/** A new cruise: start today (00:00 UTC), the configured default vessel. */
 export function emptyCruiseForm(defaultVessel: string, now: number = Date.now()): CruiseFormValues {
   return {
     cruise_id: '',
@@ -372,7 +373,7 @@ export function cruiseCreateBody(form: CruiseFormValues): CreateCruiseBody {
 /**
  * PATCH /cruises/{id} from the form. Stored meta keys the form does not show are kept; existing
  * file names never go back, only new upload ids. A cruise_manager cannot change the ID, times,
- * vessel, PI or ports (seed 001 §6): those are left out and the server keeps them.
+ * vessel, PI or ports (docs/roles-and-access.md#cruise-managers): those are left out and the server keeps them.
  */
 export function cruiseUpdateBody(
   form: CruiseFormValues,
@@ -396,7 +397,7 @@ export function cruiseUpdateBody(
 }
 
 /**
- * Seed 001 §5: case-insensitive on the ID, location, vessel, PI, ports and participants, or an
+ * Cruise search: case-insensitive on the ID, location, vessel, PI, ports and participants, or an
  * exact tag.
  */
 export function matchesCruiseSearch(

@@ -5,7 +5,7 @@ import { cruiseSummaryText, loweringSummaryText } from './record-summaries.js';
 
 const milestones = clientSettingsSchema.parse({}).milestones;
 
-describe('durations (client-behaviour §6.7)', () => {
+describe('durations', () => {
   it('drops leading zero units, keeps inner zeros, rounds minutes, singularises', () => {
     expect(formatDuration(40 * 86_400_000)).toBe('40 days 0 hours 0 minutes');
     expect(formatDuration(2.5 * 3_600_000)).toBe('2 hours 30 minutes');
@@ -15,7 +15,7 @@ describe('durations (client-behaviour §6.7)', () => {
   });
 });
 
-describe('clipboard summaries (client-behaviour §8.5)', () => {
+describe('clipboard summaries', () => {
   it('writes the cruise summary with padded labels and the lowerings line', () => {
     const text = cruiseSummaryText(
       {

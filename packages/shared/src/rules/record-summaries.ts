@@ -5,7 +5,8 @@ import type { Lowering } from '../schemas/lowerings.js';
 
 /**
  * What the cruise menu, the management rows and the form headers say about a cruise or a
- * lowering (client-behaviour §8.4) and the copy-to-clipboard texts (§8.5). Phase durations come
+ * lowering and the copy-to-clipboard texts, as the Sealog client wrote them (crews paste them
+ * into reports). Phase durations come
  * from the milestone rules (milestones.ts).
  */
 
@@ -46,7 +47,7 @@ function label(text: string, width: number): string {
 }
 
 /**
- * The cruise summary of client-behaviour §8.5. `lowerings` (their IDs) only from the cruise menu,
+ * The cruise summary for the clipboard. `lowerings` (their IDs) only from the cruise menu,
  * which knows them; the management screens leave it out.
  */
 export function cruiseSummaryText(
@@ -83,7 +84,7 @@ export function cruiseSummaryText(
   return lines.join('\n');
 }
 
-/** The lowering summary of client-behaviour §8.5 (milestone times verbatim, durations as §6.7). */
+/** The lowering summary for the clipboard (milestone times verbatim, durations as `formatDuration`). */
 export function loweringSummaryText(
   lowering: Pick<Lowering, 'lowering_id' | 'lowering_location' | 'start_ts' | 'stop_ts' | 'lowering_additional_meta'>,
   names: Pick<SummaryNames, 'Lowering'>,

@@ -30,7 +30,7 @@ function errors(values: UserFormValues): Record<string, string> {
   return Object.fromEntries(result.error.issues.map((i) => [i.path.join('.'), i.message]));
 }
 
-describe('user form rules (seed 000 §5)', () => {
+describe('user form rules', () => {
   it('accepts a complete form without a password', () => {
     expect(errors(form())).toEqual({});
   });
@@ -79,7 +79,7 @@ describe('user form rules (seed 000 §5)', () => {
   });
 });
 
-describe('roles a viewer may grant (seed 000 §6)', () => {
+describe('roles a viewer may grant', () => {
   it('gives admins every role and cruise managers the non-admin ones', () => {
     expect(assignableRoles(['admin'])).toEqual([
       'admin',
@@ -103,7 +103,7 @@ describe('roles a viewer may grant (seed 000 §6)', () => {
 describe('request bodies', () => {
   const resetURL = 'http://ship.example:8000/resetPassword/';
 
-  it('creates with the seed payload and no confirmPassword', () => {
+  it('creates with the Sealog payload and no confirmPassword', () => {
     const body = userCreateBody(
       form({ password: 'pw123456', confirmPassword: 'pw123456', system_user: true }),
       { isAdmin: true },

@@ -2,7 +2,7 @@ import { z } from 'zod/mini';
 import { roles as allRoles, type Role } from '../roles.js';
 import type { CreateUser, UpdateUser, User } from '../schemas/users.js';
 
-/** The user administration form's messages, word for word from seed 000 §5. */
+/** The user administration form's messages, word for word as the Sealog client shows them. */
 export const userFormMessages = {
   required: 'Required',
   usernameTooLong: 'Must be 15 characters or less',
@@ -13,16 +13,17 @@ export const userFormMessages = {
   rolesRequired: 'Must select at least one role',
 } as const;
 
-/** Seed 000 §9. */
+/** The Sealog client's username limit. */
 export const userFormUsernameMaxLength = 15;
-/** Length of the password an imported user gets when the file has none (seed 000 §5, §9). */
+/** Length of the password an imported user gets when the file has none (as the Sealog
+ * client's import made them). */
 export const importPasswordLength = 12;
 
 const m = userFormMessages;
 /** A simple address pattern: something@something.tld, no spaces. */
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** What the add/edit form holds. `confirmPassword` is never sent (seed 000 §3). */
+/** What the add/edit form holds. `confirmPassword` is never sent. */
 export interface UserFormValues {
   username: string;
   fullname: string;
@@ -70,7 +71,7 @@ export const userFormSchema = z
     }),
   );
 
-/** A blank form: create mode. system_user and disabled default to false (seed 000 §4). */
+/** A blank form: create mode. system_user and disabled default to false. */
 export function emptyUserForm(): UserFormValues {
   return {
     username: '',
@@ -116,8 +117,8 @@ export function isBlankUserForm(form: UserFormValues): boolean {
 }
 
 /**
- * Roles a viewer may grant (seed 000 §6): an admin any role, a cruise manager only non-admin
- * roles, anyone else none.
+ * Roles a viewer may grant (docs/roles-and-access.md#user-administration): an admin any role, a
+ * cruise manager only non-admin roles, anyone else none.
  */
 export function assignableRoles(viewerRoles: readonly string[]): Role[] {
   if (viewerRoles.includes('admin')) return [...allRoles];
@@ -125,14 +126,14 @@ export function assignableRoles(viewerRoles: readonly string[]): Role[] {
   return [];
 }
 
-/** The viewer's powers over the form, from seed 000 §4 and §6. */
+/** The viewer's powers over the form (docs/roles-and-access.md#user-administration). */
 export interface UserFormViewer {
   isAdmin: boolean;
   /** True when the form edits the viewer's own account. */
   isSelf: boolean;
 }
 
-/** The POST /users body for a new user (seed 000 §7): confirmPassword never sent. */
+/** The POST /users body for a new user (docs/wire.md#users): confirmPassword never sent. */
 export function userCreateBody(
   form: UserFormValues,
   viewer: Pick<UserFormViewer, 'isAdmin'>,
@@ -152,7 +153,7 @@ export function userCreateBody(
 }
 
 /**
- * The PATCH /users/{id} body (seed 000 §4): the email (read-only) and last_login are not sent,
+ * The PATCH /users/{id} body (docs/wire.md#users): the email (read-only) and last_login are not sent,
  * the id is in the path; an empty password leaves the password unchanged. system_user and
  * disabled are admin-only fields, and nobody disables their own account.
  */
@@ -167,7 +168,7 @@ export function userUpdateBody(form: UserFormValues, viewer: UserFormViewer): Up
   };
 }
 
-/** Case-insensitive match of a search text on username, full name and email (seed 000 §5). */
+/** Case-insensitive match of a search text on username, full name and email. */
 export function matchesUserSearch(user: Pick<User, 'username' | 'fullname' | 'email'>, search: string): boolean {
   const needle = search.trim().toLowerCase();
   if (needle === '') return true;
@@ -191,7 +192,7 @@ export function randomPassword(length = importPasswordLength): string {
 }
 
 /**
- * The POST /users body for one record of an import file (seed 000 §4-5): the fields a user export
+ * The POST /users body for one record of an import file: the fields a user export
  * holds, a random 12-character password where the record has none.
  */
 export function userImportBody(record: Record<string, unknown>, resetURL: string): Record<string, unknown> {

@@ -1,7 +1,10 @@
 import { z } from 'zod/mini';
 import { looseTimestampSchema, objectIdSchema, queryIntSchema } from './common.js';
 
-/** One change in the audit trail (issue 11): who, when, which route, which record, old and new values. */
+/**
+ * One change in the audit trail (docs/security.md#the-audit-trail): who, when, which route, which
+ * record, old and new values.
+ */
 export const auditEntrySchema = z.object({
   seq: z.number(),
   at: z.string(),

@@ -2,7 +2,8 @@ import { z } from 'zod/mini';
 
 /**
  * Runtime settings the server hands the client at start (GET /sealog-server/client_settings),
- * so one client build serves every vessel. Seeds 000 §9, client-behaviour.md §4.
+ * so one client build serves every vessel. The keys are those of the Sealog client's settings
+ * file, so a vessel's existing settings carry over.
  */
 export const milestoneSchema = z.strictObject({ name: z.optional(z.string()), label: z.string() });
 

@@ -2,7 +2,7 @@ import { z } from 'zod/mini';
 import { createRecordSchema, recordListQuerySchema, updateRecordSchema } from './records.js';
 
 /**
- * Cruises (reference §5.3). Bodies are what Sealog clients and scripts send; the wire shape is what
+ * Cruises (docs/wire.md#cruises). Bodies are what Sealog clients and scripts send; the wire shape is what
  * every cruise route answers.
  */
 
@@ -25,7 +25,7 @@ export const cruiseMetaSchema = z.looseObject({
 });
 export type CruiseMeta = z.infer<typeof cruiseMetaSchema>;
 
-/** Meta keys a cruise_manager may not change (seed 001 §6). */
+/** Meta keys a cruise_manager may not change (docs/roles-and-access.md#cruise-managers). */
 export const cruiseManagerLockedMetaKeys = [
   'cruise_vessel',
   'cruise_pi',

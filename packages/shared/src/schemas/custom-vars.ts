@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
 
-/** A custom var as the API returns it; the value is always a string (reference §4). */
+/** A custom var as the API returns it; the value is always a string (docs/wire.md#custom-vars). */
 export const customVarSchema = z.object({
   id: z.string(),
   custom_var_name: z.string(),
@@ -8,7 +8,7 @@ export const customVarSchema = z.object({
 });
 export type CustomVar = z.infer<typeof customVarSchema>;
 
-/** The vars the server seeds and the footer shows (seed 000 §3). */
+/** The vars the server seeds and the footer shows (docs/wire.md#seeded-records). */
 export const customVarNames = {
   asnapStatus: 'asnapStatus',
   freeSpaceInBytes: 'freeSpaceInBytes',
@@ -20,7 +20,7 @@ export const asnapStatusValues = ['On', 'Off'] as const;
 export type AsnapStatus = (typeof asnapStatusValues)[number];
 
 /**
- * Vars only the server writes (its free-space monitor, reference §9.3). A client write would be
+ * Vars only the server writes (its free-space monitor, docs/wire.md#free-space-monitor). A client write would be
  * overwritten within a minute and would show a false reading until then, so the API refuses it.
  */
 export const serverOwnedCustomVars: readonly string[] = [

@@ -2,7 +2,7 @@ import { z } from 'zod/mini';
 import { roles } from '../roles.js';
 import { isoTimestampSchema } from './common.js';
 
-/** Device keys (issue 11): named keys for devices and bots, each with its own roles. */
+/** Device keys (docs/roles-and-access.md#device-keys): named keys for devices and bots, each with its own roles. */
 export const deviceKeyNameMaxLength = 50;
 
 /** POST device_keys: a name, the roles the key grants, an optional expiry (ISO-8601). */

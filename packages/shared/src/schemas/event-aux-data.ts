@@ -2,7 +2,7 @@ import { z } from 'zod/mini';
 import { isoTimestampSchema, objectIdSchema, queryIntSchema, queryListSchema } from './common.js';
 
 /**
- * Event aux data (reference §5.7): what the inserters store next to an event (navigation,
+ * Event aux data (docs/wire.md#event-aux-data): what the inserters store next to an event (navigation,
  * frame grabs, CTD …). One record per event and data source.
  */
 
@@ -93,7 +93,7 @@ export const auxDataByRecordQuerySchema = z.strictObject(auxFilterFields);
 export type AuxDataByRecordQuery = z.infer<typeof auxDataByRecordQuerySchema>;
 
 /**
- * PATCH merge rule (fixes Sealog defect §12.6, where stored values beat the new ones): the n-th
+ * PATCH merge rule (fixes a Sealog defect, where stored values beat the new ones): the n-th
  * item named X in the request replaces the n-th stored item named X (so frame-grab pairs with
  * repeated names stay paired); stored items not named keep their place; new ones are appended.
  */

@@ -4,7 +4,7 @@ import { auxDataItemSchema } from './event-aux-data.js';
 import { eventOptionSchema } from './events.js';
 
 /**
- * One event of a bulk import: the event export shape (reference §5.8, `GET /event_exports`), so a
+ * One event of a bulk import: the event export shape (docs/wire.md#event-exports, `GET /event_exports`), so a
  * cruise exported from one ship imports on another. `id` and `ts` are required (an import keeps
  * the event's identity and time); aux records carry no ids (exports leave them out). Other fields
  * of an export (`cruise_id`, `lowering_id` from add_record_ids) are ignored.

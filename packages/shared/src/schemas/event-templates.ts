@@ -1,7 +1,7 @@
 import { z } from 'zod/mini';
 import { objectIdSchema } from './common.js';
 
-/** The five option types a template may use (seed 000 §3). */
+/** The five option types a template may use (docs/wire.md#event-templates). */
 export const eventOptionTypes = ['static text', 'text', 'dropdown', 'checkboxes', 'radio buttons'] as const;
 export type EventOptionType = (typeof eventOptionTypes)[number];
 
@@ -159,7 +159,7 @@ const templateFields = {
   event_options: eventTemplateOptionsSchema,
 };
 
-/** POST /event_templates (reference §5.9). A client id is allowed (import keeps ids). */
+/** POST /event_templates (docs/wire.md#event-templates). A client id is allowed (import keeps ids). */
 export const createEventTemplateSchema = z.strictObject({
   id: z.optional(objectIdSchema),
   event_name: templateFields.event_name,

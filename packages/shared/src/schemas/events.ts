@@ -10,8 +10,8 @@ import {
 } from './common.js';
 
 /**
- * Events (reference §5.5, §5.6). Timestamps are ISO strings on the wire; schemas that read them
- * turn them into epoch milliseconds.
+ * Events (docs/wire.md#events, docs/wire.md#event-filters). Timestamps are ISO strings on the wire;
+ * schemas that read them turn them into epoch milliseconds.
  */
 
 /** Option names are stored lower-cased with whitespace runs as `_` (scripts look for `milestone`, `status`). */
@@ -83,12 +83,12 @@ export const bulkDeleteEventsResponseSchema = z.object({ deletedCount: z.number(
 /**
  * How long after creating an event its author may still delete it without being an admin or an
  * event manager: long enough for the console's "cancel the options modal deletes the bare event"
- * flow (client-behaviour §7.2), short enough that loggers cannot prune the record later.
+ * flow, short enough that loggers cannot prune the record later.
  */
 export const ownEventDeleteWindowMs = 60 * 60 * 1000;
 
 /**
- * Filter terms as the seeds' client sends them (seed 000 §7 "Query handling"): repeated keys and
+ * Filter terms as the Sealog client sends them (docs/wire.md#query-strings): repeated keys and
  * comma lists both give several terms; each is trimmed and blanks are dropped. Terms are OR-ed.
  */
 export function splitFilterTerms(values: readonly string[] | undefined): string[] {
@@ -125,7 +125,7 @@ const filterFields = {
   datasource: z.optional(queryListSchema),
 };
 
-/** GET /events (and bycruise, bylowering, count, bulk DELETE): the filter of reference §5.5. */
+/** GET /events (and bycruise, bylowering, count, bulk DELETE): the filter of docs/wire.md#event-filters. */
 export const eventListQuerySchema = z.strictObject({
   ...filterFields,
   fulltext: z.optional(queryListSchema),

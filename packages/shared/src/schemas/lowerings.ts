@@ -2,7 +2,7 @@ import { z } from 'zod/mini';
 import { createRecordSchema, recordListQuerySchema, updateRecordSchema } from './records.js';
 
 /**
- * Lowerings (dives; reference §5.4). `lowering_additional_meta` is free-form: description,
+ * Lowerings (dives; docs/wire.md#lowerings). `lowering_additional_meta` is free-form: description,
  * milestones, stats and whatever a vessel adds. Only `lowering_files` is typed on input, because
  * the server acts on it: on PATCH it lists upload ids to move into the lowering's folder.
  */
@@ -19,8 +19,8 @@ export const updateLoweringSchema = updateRecordSchema(createLoweringSchema);
 export type UpdateLowering = z.infer<typeof updateLoweringSchema>;
 
 /**
- * GET /lowerings. Sealog refused `hidden` on lowering lists; it works as on cruises (reference
- * §12 item 13).
+ * GET /lowerings. Sealog refused `hidden` on lowering lists; it works as on cruises
+ * (docs/wire.md#lowerings).
  */
 export const loweringListQuerySchema = recordListQuerySchema('lowering');
 export type LoweringListQuery = z.infer<typeof loweringListQuerySchema>;

@@ -9,8 +9,9 @@ import {
 } from './common.js';
 
 /**
- * What cruises (reference §5.3) and lowerings (§5.4) share: one body and query shape whose fields
- * carry the kind as a prefix (`cruise_tags` / `lowering_tags`), built here once per kind.
+ * What cruises (docs/wire.md#cruises) and lowerings (docs/wire.md#lowerings) share: one body and
+ * query shape whose fields carry the kind as a prefix (`cruise_tags` / `lowering_tags`), built here
+ * once per kind.
  */
 
 const nonEmpty = z.string().check(z.minLength(1));

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../database.js';
 
 /**
- * Indexes for the event filters (reference §5.5): case-insensitive substring search on value,
+ * Indexes for the event filters (docs/wire.md#event-filters): case-insensitive substring search on value,
  * free text, option values and author must stay fast over millions of events.
  *
  * SQLite: an FTS5 table with the trigram tokenizer (a phrase query is a substring match, case

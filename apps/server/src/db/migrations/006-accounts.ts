@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../database.js';
 
 /**
- * Accounts a ship's IT can sign off (issue 11):
+ * Accounts a ship's IT can sign off (docs/security.md#browser-session):
  * - per-user revocation marks (epoch seconds): browser sessions and API tokens issued before
  *   them are refused ("sign out everywhere", password change or reset);
  * - device keys: opaque keys for devices and bots, stored as a SHA-256 hash only;

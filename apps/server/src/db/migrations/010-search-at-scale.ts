@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../database.js';
 
 /**
- * Search at 10 million events (issue 13).
+ * Search at 10 million events (docs/performance.md#search-at-10-million-events).
  *
  * Both engines: the time index also holds the event's value, `events (ts, id, event_value)`, in
  * place of `events (ts, id)`. The console's history (`!ASNAP`, newest first, 20 a page by offset)

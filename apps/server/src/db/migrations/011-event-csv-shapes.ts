@@ -2,8 +2,9 @@ import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../database.js';
 
 /**
- * The CSV column shapes of events, kept at write time (issue 13), so an event CSV export names its
- * header columns with index probes instead of reading the matching rows twice.
+ * The CSV column shapes of events, kept at write time
+ * (docs/performance.md#event-exports-one-read-written-by-the-database), so an event CSV export
+ * names its header columns with index probes instead of reading the matching rows twice.
  *
  * An event's CSV columns come from its option names (in order) and, per aux record, the record's
  * source and data names (in order); see `flattenEventForCsv` in packages/shared. Each distinct

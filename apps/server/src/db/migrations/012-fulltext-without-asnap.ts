@@ -3,7 +3,8 @@ import type { Dialect } from '../database.js';
 import { createSqliteSearchTriggers, sqliteSearchColumns } from './002-event-search.js';
 
 /**
- * Fulltext search with ASNAP hidden at 10 million events (issue 13), SQLite.
+ * Fulltext search with ASNAP hidden at 10 million events, SQLite
+ * (docs/performance.md#search-at-10-million-events).
  *
  * The event-management page searches with `value=!ASNAP`. Through `events_fts` alone, each hit
  * was then checked against `event_search` for its value: one row lookup per hit, seconds for a

@@ -3,7 +3,7 @@ import type { Dialect } from '../database.js';
 import { postgresFulltextDocument } from './002-event-search.js';
 
 /**
- * Cheaper event writes (issue 13).
+ * Cheaper event writes (docs/performance.md#durable-event-writes-group-commit).
  *
  * PostgreSQL: the search projection (migration 002, 004) and the CSV shape links (011) of inserted
  * events and aux records are written by one statement-level trigger per table, over the statement's

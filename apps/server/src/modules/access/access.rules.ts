@@ -1,7 +1,8 @@
 import type { AuthContext } from '../../plugins/auth.js';
 
 /**
- * Who sees a cruise or lowering (reference §5.3, seed 001 §6). Admins see everything. For others:
+ * Who sees a cruise or lowering (docs/roles-and-access.md#hidden-records-and-access-lists). Admins
+ * see everything. For others:
  *
  * - Without access control: hidden records are left out of every list (lists, bycruise,
  *   bylowering, byevent), but a record opened by its id is returned even when hidden (Sealog).

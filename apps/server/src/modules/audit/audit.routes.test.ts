@@ -15,7 +15,7 @@ const png = Buffer.from(
 );
 
 /**
- * Issue 11, audit trail: every change is recorded in the same transaction (who, when, route,
+ * Audit trail (docs/security.md#the-audit-trail): every change is recorded in the same transaction (who, when, route,
  * record, old and new values); admins read it (filtered, paged, CSV) and restore deleted events.
  */
 describe.each(engines)('audit trail on %s', (engine) => {

@@ -23,7 +23,7 @@ export interface SelfActor {
 
 /**
  * Records a change in the audit trail. Services call it with the transaction of the change itself,
- * so a row exists exactly when the change happened (DESIGN.md "Pieces to come"). The actor is the
+ * so a row exists exactly when the change happened (docs/security.md#the-audit-trail). The actor is the
  * caller (a user or a device key) and the route it called; `null` for unauthenticated changes.
  */
 export async function recordChange(

@@ -107,7 +107,7 @@ describe.each(engines)('auth routes on %s', (engine) => {
       expect((await app.api('POST', '/auth/login', { body: { username: 'ADMIN', password: 'demo' } })).statusCode).toBe(
         200,
       );
-      // The API refuses such names now (seed 000 §5), but databases imported from Sealog hold them.
+      // The API refuses such names now (usernames are lower case), but databases imported from Sealog hold them.
       const mixed = await insertLegacyUser('MixedCase');
       const res = await app.api('POST', '/auth/login', { body: { username: 'MixedCase', password: mixed.password } });
       expect(res.statusCode).toBe(200);
@@ -545,7 +545,7 @@ describe.each(engines)('auth routes on %s', (engine) => {
     });
   });
 
-  describe('GET /auth/validate and the token checks of §3.4', () => {
+  describe('GET /auth/validate and the token checks made on every request', () => {
     it('answers {status: "valid"} for a good token', async () => {
       const res = await app.api('GET', '/auth/validate', { token: admin });
       expect(res.statusCode).toBe(200);

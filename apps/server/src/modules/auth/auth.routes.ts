@@ -68,7 +68,8 @@ export function authRoutes(app: ApiInstance, ctx: AppContext): void {
     token: await service.profileToken(caller(req)),
   }));
 
-  // Sign out everywhere (issue 11): every session and API token of the caller, this one included.
+  // Sign out everywhere (docs/security.md#browser-session): every session and API token of the
+  // caller, this one included.
   app.post('/auth/signOutEverywhere', { config: { auth: true }, schema: { tags } }, async (req, reply) => {
     const auth = caller(req);
     await users.signOutEverywhere(auth, auth.user.id);

@@ -24,7 +24,7 @@ function waitText(ms: number): string {
   return `${Math.ceil(seconds / 60)} minutes`;
 }
 
-/** Login, registration, password reset and the caller's own profile (reference §5.1). */
+/** Login, registration, password reset and the caller's own profile (docs/wire.md#auth). */
 export class AuthService {
   /** Failed logins per username (or loginToken) and address: the guesser, and only the guesser. */
   private readonly byGuesser: BackoffLimiter;

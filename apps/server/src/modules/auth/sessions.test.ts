@@ -18,7 +18,7 @@ const unauthorized = (message: string) => ({
 });
 
 /**
- * Issue 11, sessions: browser tokens expire (default 7 days) and are renewed while used; the
+ * Sessions (docs/security.md#browser-session): browser tokens expire (default 7 days) and are renewed while used; the
  * Sealog API token stays long-lived; sign out everywhere and password changes revoke tokens,
  * on the next request and on open websockets. The clock is faked (Date only).
  */

@@ -7,7 +7,7 @@ import { unusableLoginTokenHash } from '../../lib/login-token.js';
 import { UsersRepository, type UserRecord } from '../users/users.repository.js';
 
 /**
- * The three kinds of tokens (DESIGN.md "Pieces to come"): browser sessions (expiring, renewed
+ * The three kinds of tokens (docs/security.md#browser-session): browser sessions (expiring, renewed
  * while used), the Sealog-compatible API token (long-lived), and device keys (device-keys module).
  * Revocation marks are epoch seconds on the user: a token whose `iat` is older is refused. A
  * token issued after a revocation in the same second gets the mark as its `iat`, so it stays valid.

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import type { ApiInstance } from '../../plugins/types.js';
 import { backupStatus } from '../../services/backup-scheduler.service.js';
 
-/** Backups (issue 12): admins see when the last one was made (the Tasks screen shows it). */
+/** Backups (docs/storage.md#backups): admins see when the last one was made (the Tasks screen shows it). */
 export function backupsRoutes(app: ApiInstance, ctx: AppContext): void {
   const admin = { auth: true, scopes: ['admin'] } as const;
   app.get('/backups/status', { config: admin, schema: { tags: ['backups'] } }, (): Promise<BackupStatus> =>

@@ -31,7 +31,7 @@ describe.each(engines)('cruises API on %s', (engine) => {
   const capture = (channel: string) => captureChannel(t, channel);
 
   describe('create and read', () => {
-    it('creates a cruise and answers the reference shape: ISO times with ms, file list, no access list', async () => {
+    it('creates a cruise and answers the Sealog shape: ISO times with ms, file list, no access list', async () => {
       const res = await t.api('POST', '/cruises', { token: admin, body: makeCruise({ cruise_tags: ['engineering'] }) });
       expect(res.statusCode).toBe(201);
       const { acknowledged, insertedId } = res.json() as { acknowledged: boolean; insertedId: string };
@@ -213,7 +213,7 @@ describe.each(engines)('cruises API on %s', (engine) => {
       expect((res.json() as Json).message).toBe(message);
     });
 
-    it('answers CSV with the reference header and one line per cruise', async () => {
+    it('answers CSV with the Sealog header and one line per cruise', async () => {
       const res = await get('/cruises?format=csv&cruise_id=A-2021');
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');

@@ -13,16 +13,16 @@ import { caller } from '../../plugins/auth.js';
 import type { ApiInstance } from '../../plugins/types.js';
 import { CruisesService, type CruiseRead } from './cruises.service.js';
 
-/** JSON, or CSV as a plain string (reference §2.8, §6.3). */
+/** JSON, or CSV as a plain string (docs/wire.md#cruise-and-lowering-csv). */
 export function sendRecordRead(reply: FastifyReply, result: { kind: 'json' | 'csv'; body: unknown }) {
   if (result.kind === 'csv') return reply.type(csvContentType).send(result.body);
   return reply.send(result.body);
 }
 
 /**
- * Cruise routes (reference §5.3). Creating and deleting is for admins (Sealog's create_cruises
+ * Cruise routes (docs/wire.md#cruises). Creating and deleting is for admins (Sealog's create_cruises
  * scope was never granted to anyone else); cruise_managers edit existing cruises; access-list
- * permissions are set by admins (seed 001 §6).
+ * permissions are set by admins (docs/roles-and-access.md#cruise-managers).
  */
 export function cruisesRoutes(app: ApiInstance, ctx: AppContext): void {
   const service = new CruisesService(ctx);

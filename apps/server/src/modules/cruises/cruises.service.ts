@@ -17,7 +17,7 @@ export type CruiseRead = RecordRead<Cruise>;
 
 /**
  * Cruises: the shared record rules (records.service.ts) plus bylowering and the cascades to the
- * lowerings inside a cruise (hidden flag, access lists, realtime pushes of reference §7.6).
+ * lowerings inside a cruise (hidden flag, access lists, realtime pushes of docs/wire.md#channels).
  */
 export class CruisesService extends RecordsService<'cruise', Cruise> {
   constructor(ctx: AppContext) {
@@ -49,7 +49,7 @@ export class CruisesService extends RecordsService<'cruise', Cruise> {
     return new LoweringsRepository(db, this.ctx.database.dialect);
   }
 
-  /** Hiding a cruise or changing its access list carries down to its lowerings (Sealog meant to and did not, reference §12 item 11). */
+  /** Hiding a cruise or changing its access list carries down to its lowerings (Sealog meant to and did not). */
   protected override async cascadeUpdate(
     trx: Transaction<DB>,
     before: CruiseRecord,
@@ -91,7 +91,7 @@ export class CruisesService extends RecordsService<'cruise', Cruise> {
     await this.publishRelated(cruise);
   }
 
-  /** updateLowerings for every lowering inside the cruise (reference §7.6 cross-pushes). */
+  /** updateLowerings for every lowering inside the cruise (the cross-pushes of docs/wire.md#channels). */
   protected override async publishRelated(cruise: CruiseRecord): Promise<void> {
     const inside = await this.lowerings().listWithin(cruise.start_ts, cruise.stop_ts);
     for (const l of inside)

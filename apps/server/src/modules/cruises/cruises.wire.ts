@@ -1,7 +1,7 @@
 import { toIso, type Cruise } from '@bathylog/shared';
 import type { CruiseRecord } from './cruises.repository.js';
 
-/** The wire shape of a cruise (reference §5.3 example order, id last). */
+/** The wire shape of a cruise (key order as Sealog wrote it, id last: docs/wire.md#identifiers). */
 export function toWireCruise(c: CruiseRecord, opts: { useAccessControl: boolean; files?: string[] }): Cruise {
   const meta: Record<string, unknown> = { ...c.cruise_additional_meta };
   delete meta.cruise_files;

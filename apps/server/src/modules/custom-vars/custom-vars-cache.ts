@@ -2,7 +2,7 @@ import type { CustomVar } from '@bathylog/shared';
 import type { AppContext } from '../../context.js';
 
 /**
- * The custom vars as the API lists them, kept for a moment (issue 13: reading them was half of
+ * The custom vars as the API lists them, kept for a moment (docs/performance.md#per-request: reading them was half of
  * an authenticated `GET /custom_vars`, and on PostgreSQL a round trip). Every change goes
  * through CustomVarsService, which drops the list after writing and publishes the new value on
  * `updateCustomVars`; every process (PostgreSQL with several servers: the LISTEN/NOTIFY bus)

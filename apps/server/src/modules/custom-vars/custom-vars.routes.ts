@@ -8,7 +8,7 @@ import { CustomVarsService } from './custom-vars.service.js';
 /** `name` may repeat: `?name=asnapStatus&name=freeSpaceInBytes` (exact names, any of them). */
 const listQuery = z.strictObject({ name: z.optional(queryListSchema) });
 
-/** Custom vars (reference §5.10): list, get, update. */
+/** Custom vars (docs/wire.md#custom-vars): list, get, update. */
 export function customVarsRoutes(app: ApiInstance, ctx: AppContext): void {
   const service = new CustomVarsService(ctx);
   const read = { auth: true, scopes: ['admin', 'read_events'] } as const;

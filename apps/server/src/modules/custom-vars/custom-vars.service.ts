@@ -14,7 +14,7 @@ import { CustomVarsRepository } from './custom-vars.repository.js';
 import { customVarsCache } from './custom-vars-cache.js';
 
 /**
- * Custom vars (reference §5.10): seeded, never created or deleted through the API. Anyone who may
+ * Custom vars (docs/wire.md#custom-vars): seeded, never created or deleted through the API. Anyone who may
  * write events may set asnapStatus (ASNAP scripts log in as loggers); the free-space vars belong
  * to the server's monitor. Every change is pushed on updateCustomVars with the new value.
  */

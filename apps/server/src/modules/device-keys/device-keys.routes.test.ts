@@ -25,7 +25,10 @@ const unauthorized = (message: string) => ({
   attributes: { error: message },
 });
 
-/** Issue 11, device keys: named, role-limited, shown once, stored hashed, revocable, rate limited. */
+/**
+ * Device keys (docs/roles-and-access.md#device-keys): named, role-limited, shown once, stored
+ * hashed, revocable, rate limited.
+ */
 describe.each(engines)('device keys on %s', (engine) => {
   let t: TestApp;
   let admin: string;

@@ -25,9 +25,9 @@ export function toPublicKey(k: DeviceKeyRecord): DeviceKey {
 }
 
 /**
- * Device keys (issue 11): an admin creates a named key with chosen roles and an optional expiry;
- * the key is answered once and only its SHA-256 is stored; revoking ends it at once, on REST and
- * on open websockets.
+ * Device keys (docs/roles-and-access.md#device-keys): an admin creates a named key with chosen
+ * roles and an optional expiry; the key is answered once and only its SHA-256 is stored; revoking
+ * ends it at once, on REST and on open websockets.
  */
 export class DeviceKeysService {
   constructor(private readonly ctx: AppContext) {}

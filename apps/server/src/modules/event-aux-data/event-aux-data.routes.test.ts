@@ -51,7 +51,7 @@ describe.each(engines)('event aux data API on %s', (engine) => {
     ((await t.api('POST', '/events', { token: admin, body: { event_value: 'FISH' } })).json() as { insertedId: string })
       .insertedId;
 
-  describe('create (an upsert by event and data source, reference §5.7)', () => {
+  describe('create (an upsert by event and data source: the inserter scripts post again)', () => {
     it('inserts (201, insert result), then replaces data_array for the same event and source (204)', async () => {
       const [eventId] = await insertEvents(t.ctx.database.db, [{ ts: at(1), event_value: 'FISH' }]);
       const created = await post({ event_id: eventId, data_source: 'vehicleRealtimeNavData', data_array: nav });
@@ -189,7 +189,7 @@ describe.each(engines)('event aux data API on %s', (engine) => {
   });
 
   describe('update and delete', () => {
-    it('merges data_array by name with the new values winning, and keeps event_id when not given (Sealog defect §12.6)', async () => {
+    it('merges data_array by name with the new values winning, and keeps event_id when not given (Sealog let stored values win and lost the event)', async () => {
       const [eventId] = await insertEvents(t.ctx.database.db, [{ ts: at(1), event_value: 'FISH' }]);
       const [auxId] = await insertAux(t.ctx.database.db, [framegrabData(eventId!, 1)]);
       const tap = capture('updateEventAuxData');

@@ -12,7 +12,7 @@ import type { ApiInstance } from '../../plugins/types.js';
 import { sendOutput } from '../events/event-output.js';
 import { EventAuxDataService } from './event-aux-data.service.js';
 
-/** Event aux-data routes (reference §5.7). */
+/** Event aux-data routes (docs/wire.md#event-aux-data). */
 export function eventAuxDataRoutes(app: ApiInstance, ctx: AppContext): void {
   const service = new EventAuxDataService(ctx);
   const read = { auth: true, scopes: ['admin', 'read_events'], access: 'events' } as const;

@@ -30,7 +30,7 @@ import { attachmentFilesOf, removeAttachmentFiles } from '../files/attachment-fi
 
 const chunkSize = 1000;
 
-/** The not-found answers of the by-record routes, spelt as Sealog spells them (reference §5.7). */
+/** The not-found answers of the by-record routes, spelt as Sealog spells them (docs/wire.md#event-aux-data). */
 const recordNotFound: Record<RecordKind, (id: string) => AppError> = {
   cruise: (id) => new AppError('BAD_REQUEST', `Cruise not found for id${id}`),
   lowering: () => new AppError('NOT_FOUND', 'lowering not found for that id'),
@@ -66,7 +66,7 @@ function page<T>(source: ChunkSource<T>, offset: number | undefined, limit: numb
 }
 
 /**
- * Event aux data (reference §5.7) with Sealog's defects fixed: a record always belongs to an
+ * Event aux data (docs/wire.md#event-aux-data) with Sealog's defects fixed: a record always belongs to an
  * existing event (no orphans), PATCH keeps the event id and lets new values win, `data_uom` may be
  * empty, and updates and deletes are published too.
  */
@@ -198,7 +198,7 @@ export class EventAuxDataService {
   }
 
   /**
-   * POST is an upsert (reference §5.7): a record for the same (event, data source) has its
+   * POST is an upsert (docs/wire.md#event-aux-data): a record for the same (event, data source) has its
    * data_array replaced (204); otherwise a record is created (201). A client id names the record
    * to create or replace. The event must exist either way. Published on the event's live window.
    */

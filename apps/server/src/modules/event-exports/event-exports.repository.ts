@@ -5,10 +5,11 @@ import type { WriteWorker } from '../../db/write-worker.js';
 import type { Db } from '../events/event-search.js';
 
 /**
- * The queries of the export fast path (issue 13), dialect-specific in this one place and tested on
- * both engines. Each keyset chunk is one query: the event and, aggregated per event by the
- * database, its aux records in id order, so nothing is read twice and Node creates no object per
- * aux record. For JSON the database also quotes the strings (its JSON quoting equals
+ * The queries of the export fast path
+ * (docs/performance.md#event-exports-one-read-written-by-the-database), dialect-specific in this
+ * one place and tested on both engines. Each keyset chunk is one query: the event and, aggregated
+ * per event by the database, its aux records in id order, so nothing is read twice and Node creates
+ * no object per aux record. For JSON the database also quotes the strings (its JSON quoting equals
  * JSON.stringify's: checked for every UTF-16 character in the tests) and Node only concatenates.
  */
 

@@ -97,7 +97,7 @@ describe.each(engines)('event exports API on %s', (engine) => {
     expect(events.reduce((n, e) => n + (e.aux_data as unknown[]).length, 0)).toBe(demo.auxCount);
   });
 
-  it('exports the demo lowering as CSV: header per §6.1 with lowering_id at position 2, one line per event', async () => {
+  it('exports the demo lowering as CSV: the Sealog header order with lowering_id at position 2, one line per event', async () => {
     const res = await get(`/event_exports/bylowering/${demo.loweringId}?format=csv&add_record_ids=true`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
@@ -449,7 +449,7 @@ describe.each(engines)('event exports API on %s', (engine) => {
     expect((await get(`/event_exports/bycruise/${cruise}?format=json&value=NOTHING`)).statusCode).toBe(404);
   });
 
-  it('pages offset first, then limit (Sealog applied the limit first, §12 item 8); no row cap', async () => {
+  it('pages offset first, then limit (Sealog applied the limit first); no row cap', async () => {
     const page = (await get(`/event_exports/bylowering/${demo.loweringId}?offset=2&limit=3`)).json() as Json[];
     expect(page.map((e) => e.id)).toEqual(demo.events.slice(2, 5).map((e) => e.id));
     const tail = (await get(`/event_exports/bylowering/${demo.loweringId}?offset=4000&limit=2000`)).json() as Json[];

@@ -6,7 +6,7 @@ import type { ApiInstance } from '../../plugins/types.js';
 import { sendOutput } from '../events/event-output.js';
 import { EventExportsService } from './event-exports.service.js';
 
-/** Event export routes (reference §5.8). */
+/** Event export routes (docs/wire.md#event-exports). */
 export function eventExportsRoutes(app: ApiInstance, ctx: AppContext): void {
   const service = new EventExportsService(ctx);
   const read = { auth: true, scopes: ['admin', 'read_events'], access: 'events' } as const;

@@ -52,16 +52,16 @@ type IdsAt = (ts: number) => RecordIdFields;
 const noIds: IdsAt = () => ({});
 
 /**
- * Event exports (reference §5.8): events with their aux data embedded, oldest first, as JSON or
+ * Event exports (docs/wire.md#event-exports): events with their aux data embedded, oldest first, as JSON or
  * event CSV. Streamed in keyset chunks, so a cruise of any size is written without being held in
- * memory, and with no row cap. Paging is offset-then-limit (Sealog applied the limit first, §12
- * item 8); a datasource filter (exact source) keeps format and add_record_ids working (§12 item 9).
+ * memory, and with no row cap. Paging is offset-then-limit (Sealog applied the limit first); a
+ * datasource filter (exact source) keeps format and add_record_ids working (Sealog ignored them).
  *
- * Fast path (issue 13, docs/performance.md): for filters the database answers alone (no per-row
- * text check) and more than a page, one query per chunk gives each event with its aux records
- * (JSON text built by the database); a CSV of a whole match takes its header from the stored
- * column shapes (migration 011), so the rows are read once. Otherwise rows are read as before.
- * Both give the same bytes (tests compare them).
+ * Fast path (docs/performance.md#event-exports-one-read-written-by-the-database): for filters the
+ * database answers alone (no per-row text check) and more than a page, one query per chunk gives
+ * each event with its aux records (JSON text built by the database); a CSV of a whole match takes
+ * its header from the stored column shapes (migration 011), so the rows are read once. Otherwise
+ * rows are read as before. Both give the same bytes (tests compare them).
  */
 export class EventExportsService {
   private readonly queries: EventQueries;

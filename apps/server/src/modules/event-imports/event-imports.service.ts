@@ -26,12 +26,13 @@ export interface ImportOptions {
 const defaultBatch = 5000;
 
 /**
- * Bulk import of events with their aux data (issue 13), for the command line and any route: reads
- * `source` (event export objects, see `importedEventSchema`) once, validates each, and stores them
- * in large transactions with multi-row inserts; the search index is maintained as for any insert.
- * An event whose id is already stored is skipped, so importing the same file twice changes
- * nothing; an invalid event is refused alone (its position and reason in the result). One audit
- * row records the import. No realtime publish: an import is history, not live logging.
+ * Bulk import of events with their aux data (docs/performance.md#bulk-import), for the command line
+ * and any route: reads `source` (event export objects, see `importedEventSchema`) once, validates
+ * each, and stores them in large transactions with multi-row inserts; the search index is
+ * maintained as for any insert. An event whose id is already stored is skipped, so importing the
+ * same file twice changes nothing; an invalid event is refused alone (its position and reason in
+ * the result). One audit row records the import. No realtime publish: an import is history, not
+ * live logging.
  */
 export async function importEvents(
   database: Database,

@@ -20,7 +20,10 @@ const listQuery = z.strictObject({
   sort: z.optional(z.enum(eventTemplateSortValues)),
 });
 
-/** Event templates (reference §5.9), plus the bulk delete of non-system templates (seed 000 §7). */
+/**
+ * Event templates (docs/wire.md#event-templates), plus the bulk delete of non-system templates the
+ * Sealog client calls.
+ */
 export function eventTemplatesRoutes(app: ApiInstance, ctx: AppContext): void {
   const service = new EventTemplatesService(ctx);
   const read = { auth: true, scopes: ['admin', 'read_event_templates'] } as const;

@@ -11,7 +11,10 @@ import type { AuthContext } from '../../plugins/auth.js';
 import { recordChange } from '../audit/audit.js';
 import { EventTemplatesRepository, type EventTemplateRecord } from './event-templates.repository.js';
 
-/** The wire shape. `disabled` only for admins, never in websocket pushes (reference §5.9, §7.6). */
+/**
+ * The wire shape. `disabled` only for admins, never in websocket pushes
+ * (docs/wire.md#event-templates, docs/wire.md#channels).
+ */
 export function toWireTemplate(t: EventTemplateRecord, opts: { withDisabled: boolean }): EventTemplate {
   return {
     event_name: t.event_name,
@@ -55,7 +58,7 @@ export interface TemplateListQuery {
 }
 
 /**
- * Event templates and their rules (reference §5.9, seed 000 §6): anyone with the read scope lists
+ * Event templates and their rules (docs/roles-and-access.md#event-templates): anyone with the read scope lists
  * usable templates; template writers edit non-system templates; system templates and the
  * system_template / admin_only / disabled flags belong to admins. admin_only only means something
  * on a system template, so it is stored false on every other one.
@@ -185,8 +188,8 @@ export class EventTemplatesService {
   }
 
   /**
-   * Deletes every non-system template the caller can see (seed 000 §9 "bulk deletes affect only
-   * non-system templates"); for a non-admin that leaves disabled ones alone, as the list they
+   * Deletes every non-system template the caller can see (bulk deletes never touch system
+   * templates: docs/wire.md#event-templates); for a non-admin that leaves disabled ones alone, as the list they
    * looked at did not show them. Publishes one delete per template.
    */
   async removeAllNonSystem(caller: AuthContext): Promise<number> {

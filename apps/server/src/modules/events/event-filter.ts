@@ -3,7 +3,7 @@ import { AppError } from '../../lib/app-error.js';
 import { EventAccess, type TsWindow } from '../access/event-access.js';
 
 /**
- * The event filter of reference §5.5 after parsing: every text condition is a list of
+ * The event filter of docs/wire.md#event-filters after parsing: every text condition is a list of
  * case-insensitive substring terms (OR-ed within a list, lists AND-ed), never a pattern.
  */
 export interface EventFilter {

@@ -26,7 +26,7 @@ import type { EventRow } from './event-search.js';
  */
 
 export const jsonContentType = 'application/json; charset=utf-8';
-/** Sealog answered CSV as text/html (reference §2.8); no client depends on it, so say what it is. */
+/** Sealog answered CSV as text/html (docs/wire.md#csv); no client depends on it, so say what it is. */
 export const csvContentType = 'text/csv; charset=utf-8';
 
 export interface Output {
@@ -75,7 +75,7 @@ export function recordIdsJson(ids: RecordIdFields): string {
   );
 }
 
-/** An event as JSON (reference §5.6), with `aux_data` (no aux ids, reference §5.8) for exports. */
+/** An event as JSON (docs/wire.md#events), with `aux_data` (no aux ids, docs/wire.md#event-exports) for exports. */
 export function eventJson(item: EventItem): string {
   const { row } = item;
   const aux =
@@ -88,7 +88,7 @@ export function eventJson(item: EventItem): string {
   );
 }
 
-/** An aux record as JSON (reference §5.7). */
+/** An aux record as JSON (docs/wire.md#event-aux-data). */
 export function auxJson(row: AuxRow): string {
   return `{"event_id":${str(row.event_id)},"data_source":${str(row.data_source)},"data_array":${rawArray(row.data_array)},"id":${str(row.id)}}`;
 }
@@ -226,7 +226,7 @@ async function runsBody(source: RunSource, open: string, separator: string, clos
 }
 
 /**
- * Event CSV (reference §6.1), streamed. The header needs every column of every row: this reads
+ * Event CSV (docs/wire.md#event-csv), streamed. The header needs every column of every row: this reads
  * the source once for the column names only and once more for the rows (exports of a whole match
  * name their columns from the stored CSV shapes instead and read once: `csvLinesOutput`).
  */

@@ -15,8 +15,9 @@ import { checkIntegrity } from '../../services/integrity.service.js';
 
 /**
  * The search indexes themselves: what the migration builds from events already stored, how the
- * index follows writes, and that pages and counts are planned on the indexes (issue 3 "Search
- * that scales"). API behaviour is covered by events.routes.test.ts.
+ * index follows writes, and that pages and counts are planned on the indexes
+ * (docs/performance.md#search-at-10-million-events). API behaviour is covered by
+ * events.routes.test.ts.
  */
 describe.each(engines)('event search indexes on %s', (engine) => {
   let drop: (() => Promise<void>) | undefined;

@@ -67,7 +67,7 @@ describe.each(engines)('events API on %s', (engine) => {
   const get = (url: string, token: string | undefined = admin) => t.api('GET', url, { token });
   const keysOf = (body: unknown) => (body as Json[]).map((e) => key(e.id as string)).join('');
 
-  describe('filters (reference §5.5)', () => {
+  describe('filters', () => {
     beforeAll(async () => {
       await wipe();
       const ids = await insertEvents(
@@ -200,7 +200,7 @@ describe.each(engines)('events API on %s', (engine) => {
         expect(res.statusCode, query).toBe(400);
         expect(res.json(), query).toEqual({ statusCode: 400, error: 'Bad Request', message });
       }
-      // A ?token= is read before the header (reference §3.2): a bad one is a 401 whatever the header says.
+      // A ?token= is read before the header (docs/wire.md#tokens): a bad one is a 401 whatever the header says.
       expect((await get('/events?token=abc')).statusCode).toBe(401);
     });
 
@@ -210,7 +210,7 @@ describe.each(engines)('events API on %s', (engine) => {
       expect(res.json()).toEqual({ events: 0 });
     });
 
-    it('answers CSV on format=csv, also with a datasource filter (Sealog ignored it, §12 item 9)', async () => {
+    it('answers CSV on format=csv, also with a datasource filter (Sealog ignored it)', async () => {
       const res = await get('/events?format=csv&value=fish&datasource=nav');
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
@@ -656,7 +656,7 @@ describe.each(engines)('events API on %s', (engine) => {
     });
   });
 
-  describe('live channels (reference §7.6)', () => {
+  describe('live channels', () => {
     beforeEach(wipe);
 
     const capture = (...channels: string[]) => {
@@ -731,7 +731,7 @@ describe.each(engines)('events API on %s', (engine) => {
     });
   });
 
-  describe('roles (issue 3, seed 001 §6)', () => {
+  describe('roles (docs/roles-and-access.md)', () => {
     beforeEach(wipe);
 
     it('reads with read_events; watchers cannot write; no token is 401', async () => {

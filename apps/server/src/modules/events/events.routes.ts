@@ -12,7 +12,7 @@ import type { ApiInstance } from '../../plugins/types.js';
 import { sendOutput } from './event-output.js';
 import { EventsService } from './events.service.js';
 
-/** Events routes (reference §5.6). Literal segments (`count`, `all`, `bycruise`) win over `{id}`. */
+/** Events routes (docs/wire.md#events). Literal segments (`count`, `all`, `bycruise`) win over `{id}`. */
 export function eventsRoutes(app: ApiInstance, ctx: AppContext): void {
   const service = new EventsService(ctx);
   const read = { auth: true, scopes: ['admin', 'read_events'], access: 'events' } as const;
@@ -61,7 +61,8 @@ export function eventsRoutes(app: ApiInstance, ctx: AppContext): void {
     },
   );
 
-  // The seeds' client calls DELETE /events/all (wipe); the reference has the filtered bulk delete. Serve both.
+  // The Sealog web client calls DELETE /events/all (wipe); the Sealog server also has the filtered
+  // bulk delete, which scripts use. Serve both.
   app.delete('/events/all', { config: adminOnly, schema: { tags } }, async (req, reply) => {
     await service.removeAll(caller(req));
     return reply.code(204).send();

@@ -63,7 +63,7 @@ function normalizeOptions(options: readonly EventOption[]): EventOption[] {
   }));
 }
 
-/** The not-found answers of the bycruise/bylowering routes, spelt as Sealog spells them (reference §5.6). */
+/** The not-found answers of the bycruise/bylowering routes, spelt as Sealog spells them (docs/wire.md#events). */
 const scopeNotFound = {
   list: {
     cruise: (id: string) => new AppError('BAD_REQUEST', `No cruise record found for id: ${id}`),
@@ -107,7 +107,7 @@ function eventCreates(database: Database): GroupCommit<EventCreateWrite, void> {
   return gc;
 }
 
-/** Events (reference §5.5, §5.6): search, CRUD, the live channels and the delete rules. */
+/** Events (docs/wire.md#events, docs/wire.md#event-filters): search, CRUD, the live channels and the delete rules. */
 export class EventsService {
   private readonly queries: EventQueries;
 
@@ -127,7 +127,7 @@ export class EventsService {
       offset: query.offset,
       limit: query.limit,
     });
-    // Unlike Sealog (§12 item 9), format and add_record_ids apply with a datasource filter too.
+    // Unlike Sealog, format and add_record_ids apply with a datasource filter too.
     const items = this.queries.items(rows, { aux: false, ids: await this.queries.recordIds(query.add_record_ids) });
     return query.format === 'csv' ? eventCsvOutput(items) : jsonArrayOutput(mapChunks(items, eventJson));
   }

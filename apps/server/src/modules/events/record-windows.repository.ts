@@ -4,7 +4,7 @@ import { parseJson } from '../../lib/json.js';
 
 /**
  * Cruises and lowerings as the event routes see them: time windows. Events belong to a cruise or
- * lowering by time only (reference §4), so these reads are all the events module needs.
+ * lowering by time only (docs/wire.md#membership-by-time), so these reads are all the events module needs.
  */
 export interface RecordWindow {
   id: string;

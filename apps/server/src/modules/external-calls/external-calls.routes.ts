@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import type { ApiInstance } from '../../plugins/types.js';
 import { commandStartedMessage, ExternalCallsService } from './external-calls.service.js';
 
-/** GET /external_calls/export_cruise/{id} and export_lowering/{id} (reference §5.11): admin only, 202. */
+/** GET /external_calls/export_cruise/{id} and export_lowering/{id} (docs/wire.md#external-calls): admin only, 202. */
 export function externalCallsRoutes(app: ApiInstance, ctx: AppContext): void {
   const service = new ExternalCallsService(ctx);
   const admin = { auth: true, scopes: ['admin'] } as const;

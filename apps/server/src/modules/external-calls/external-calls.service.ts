@@ -24,7 +24,7 @@ interface RunLock {
 }
 
 /**
- * External calls (reference §5.11): an admin starts the configured export command for a cruise or
+ * External calls (docs/wire.md#external-calls): an admin starts the configured export command for a cruise or
  * a lowering. One command runs at a time (in this process, and across processes on PostgreSQL
  * through an advisory lock). The command is spawned without a shell; its output goes line by
  * line on the bus to the sockets that sent the nes request /ws/execute_output, first

@@ -92,7 +92,7 @@ function assertMultipart(req: FastifyRequest): void {
 }
 
 /**
- * File routes under /sealog-server/files (reference §5.13): downloads of cruise and lowering
+ * File routes under /sealog-server/files (docs/wire.md#files): downloads of cruise and lowering
  * files (bearer token or `?token=`), public images, the FilePond process/revert pair, direct
  * uploads, and deletes. Multipart parsing is registered in this scope only, so no other route
  * accepts multipart bodies.
@@ -201,7 +201,8 @@ export async function filesRoutes(app: ApiInstance, ctx: AppContext): Promise<vo
           return reply.code(204).send();
         });
 
-        // Direct upload (multipart, up to 5 files): Sealog's route always failed (§12 item 14).
+        // Direct upload (multipart, up to 5 files): Sealog's route always failed (a bad
+        // parameter name), so no client relies on its answer.
         // All files are received first, then moved in together, so a failed request stores nothing.
         scope.post(
           `/${plural}/:id`,

@@ -30,7 +30,7 @@ function isMissing(err: unknown): boolean {
 /**
  * The files of cruises and lowerings: one folder per record under the data folder
  * (`files/cruises/<id>/`, `files/lowerings/<id>/`), plus a temporary area for uploads waiting for
- * the PATCH that commits them (reference §5.13). Names are plain file names, checked before use.
+ * the PATCH that commits them (docs/wire.md#files). Names are plain file names, checked before use.
  */
 export class RecordFilesService {
   constructor(private readonly ctx: AppContext) {}

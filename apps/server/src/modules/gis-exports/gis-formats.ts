@@ -5,7 +5,7 @@ import type { EventItem } from '../events/event-output.js';
 /**
  * Writing tracks and events as GeoJSON (RFC 7946) and KML 2.2, piece by piece so the service can
  * stream them. Coordinates are WGS84 longitude, latitude (in that order in both formats).
- * Event properties use the names of the event CSV columns (reference §6.1): `event_option.<name>`
+ * Event properties use the names of the event CSV columns (docs/wire.md#event-csv): `event_option.<name>`
  * and `<data_source>.<data_name>_value` / `_uom`, so a GIS layer and a spreadsheet line up.
  */
 
@@ -63,13 +63,13 @@ export function eventProperties(e: GisEvent): Properties {
   return props;
 }
 
-/** Rounds to 1e-7 degrees (about 1 cm), the precision RFC 7946 §11.2 suggests is plenty. */
+/** Rounds to 1e-7 degrees (about 1 cm), the precision RFC 7946 (section 11.2) suggests is plenty. */
 const deg = (v: number) => Math.round(v * 1e7) / 1e7;
 
 export const geojson = {
   open: (name: string) => `{"type":"FeatureCollection","name":${JSON.stringify(name)},"features":[`,
   track(t: GisTrack): string | null {
-    // A LineString needs two positions or more (RFC 7946 §3.1.4).
+    // A LineString needs two positions or more (RFC 7946, section 3.1.4).
     if (t.coordinates.length < 2) return null;
     const coords = t.coordinates.map(([lon, lat]) => `[${deg(lon)},${deg(lat)}]`).join(',');
     const props = {
@@ -83,7 +83,8 @@ export const geojson = {
     return `{"type":"Feature","geometry":{"type":"LineString","coordinates":[${coords}]},"properties":${JSON.stringify(props)}}`;
   },
   event(e: GisEvent): string {
-    // An event without a position keeps its place in the collection with a null geometry (§3.2).
+    // An event without a position keeps its place in the collection with a null geometry (RFC 7946,
+    // section 3.2).
     const geometry = e.position
       ? `{"type":"Point","coordinates":[${deg(e.position.lon)},${deg(e.position.lat)}]}`
       : 'null';

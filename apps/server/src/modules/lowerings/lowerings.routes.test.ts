@@ -36,7 +36,7 @@ describe.each(engines)('lowerings API on %s', (engine) => {
   const capture = (channel: string) => captureChannel(t, channel);
 
   describe('create and read', () => {
-    it('creates the demo dive S0492 and answers the reference shape', async () => {
+    it('creates the demo dive S0492 and answers the Sealog shape', async () => {
       const res = await t.api('POST', '/lowerings', {
         token: admin,
         body: makeLowering({ lowering_tags: ['engineering'] }),
@@ -215,7 +215,7 @@ describe.each(engines)('lowerings API on %s', (engine) => {
   });
 
   describe('CSV', () => {
-    it('exports S0492 with the reference columns, the real id and every newline escaped', async () => {
+    it('exports S0492 with the Sealog columns, the real id and every newline escaped', async () => {
       const id = await createLowering(t, admin);
       const res = await get(`/lowerings/${id}?format=csv`);
       expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');

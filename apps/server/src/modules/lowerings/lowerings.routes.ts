@@ -15,8 +15,8 @@ import { sendRecordRead } from '../cruises/cruises.routes.js';
 import { LoweringsService, type LoweringRead } from './lowerings.service.js';
 
 /**
- * Lowering routes (reference §5.4). Admins create and delete; cruise_managers edit existing
- * lowerings; access-list permissions are set by admins (seed 001 §6).
+ * Lowering routes (docs/wire.md#lowerings). Admins create and delete; cruise_managers edit existing
+ * lowerings; access-list permissions are set by admins (docs/roles-and-access.md#cruise-managers).
  */
 export function loweringsRoutes(app: ApiInstance, ctx: AppContext): void {
   const service = new LoweringsService(ctx);

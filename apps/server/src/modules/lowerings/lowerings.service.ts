@@ -57,7 +57,7 @@ export class LoweringsService extends RecordsService<'lowering', Lowering> {
     return new CruisesRepository(this.ctx.database.db, this.ctx.database.dialect);
   }
 
-  /** updateCruises for every cruise that contains the lowering (reference §7.6 cross-pushes). */
+  /** updateCruises for every cruise that contains the lowering (the cross-pushes of docs/wire.md#channels). */
   protected override async publishRelated(lowering: LoweringRecord): Promise<void> {
     const cruises = await this.cruises().listContaining(lowering.start_ts, lowering.stop_ts);
     for (const c of cruises)

@@ -1,7 +1,7 @@
 import { toIso, type Lowering } from '@bathylog/shared';
 import type { LoweringRecord } from './lowerings.repository.js';
 
-/** The wire shape of a lowering (reference §5.4 example order, id last). */
+/** The wire shape of a lowering (key order as Sealog wrote it, id last: docs/wire.md#identifiers). */
 export function toWireLowering(l: LoweringRecord, opts: { useAccessControl: boolean; files?: string[] }): Lowering {
   const meta: Record<string, unknown> = { ...l.lowering_additional_meta };
   delete meta.lowering_files;

@@ -1,7 +1,10 @@
 import type { AppContext } from '../../context.js';
 import type { ApiInstance } from '../../plugins/types.js';
 
-/** Routes under /sealog-server outside the API (reference §5.12), and the client's runtime settings. */
+/**
+ * Routes under /sealog-server outside the API (docs/wire.md#transport-and-url-layout), and the
+ * client's runtime settings.
+ */
 export function miscRoutes(app: ApiInstance, ctx: AppContext): void {
   const tags = ['misc'];
   app.get('/sealog-server', { schema: { tags } }, async () => ({ result: 'Welcome to sealog-server!' }));

@@ -60,8 +60,8 @@ export interface RecordSpec<K extends RecordKind, W> {
 
 /**
  * Cruises and lowerings: reads with the hidden and access-list rules, writes with the role rules of
- * seed 001 §6 and the realtime pushes of reference §7.6. Each kind's service adds its own reads
- * (bylowering, bycruise) and cascades through the hooks below.
+ * docs/roles-and-access.md#cruise-managers and the realtime pushes of docs/wire.md#channels. Each
+ * kind's service adds its own reads (bylowering, bycruise) and cascades through the hooks below.
  */
 export class RecordsService<K extends RecordKind, W> {
   protected readonly files: RecordFilesService;
@@ -291,7 +291,7 @@ export class RecordsService<K extends RecordKind, W> {
     // attaching uploads must not wipe the description and the rest.
     if (sentMeta && Object.keys(sentMeta).some((k) => k !== c.files)) {
       const meta: Record<string, unknown> = { ...sentMeta };
-      // Sealog stored the temporary upload names here (reference §12 item 12); the real names
+      // Sealog stored the temporary upload names here; the real names
       // come from the folder on every read, so no list is stored.
       delete meta[c.files];
       // A cruise_manager's form leaves the locked keys out; they keep their stored values.
@@ -385,7 +385,7 @@ export class RecordsService<K extends RecordKind, W> {
     await this.files.removeAll(this.kind);
   }
 
-  /** Pushes for the other kind's records touched by a create or update (reference §7.6 cross-pushes). */
+  /** Pushes for the other kind's records touched by a create or update (the cross-pushes of docs/wire.md#channels). */
   protected async publishRelated(_record: RecordOf<K>): Promise<void> {}
 
   /** Carries an update's hidden flag and access list down, inside the update's transaction. */

@@ -1,7 +1,7 @@
 import type { UserRecord } from './users.repository.js';
 
 /**
- * Users as authentication reads them, kept for a moment (issue 13: re-reading the caller for
+ * Users as authentication reads them, kept for a moment (docs/performance.md#per-request: re-reading the caller for
  * every request was a third of a small GET). Every write to a user goes through
  * UsersRepository, which drops the user from here, so a changed role, a disabled account or a
  * revocation takes effect on the next request. A read that began within `lifetimeMs` of such a

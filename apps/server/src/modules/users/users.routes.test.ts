@@ -297,7 +297,7 @@ describe.each(engines)('users routes on %s', (engine) => {
         [{ ...ok, roles: 'admin' }, '"roles" must be of type array'],
         [{ ...ok, email: 'not-an-email' }, '"email" must be a valid email'],
         [{ ...ok, username: '' }, '"username" is not allowed to be empty'],
-        // Seed 000 §5 on the server too: the rules apply to imports as well (they POST each user).
+        // The user form's rules on the server too: they apply to imports as well (they POST each user).
         [{ ...ok, username: 'u'.repeat(16) }, '"username" length must be less than or equal to 15 characters long'],
         [{ ...ok, username: 'Bad Name' }, '"username" can not include whitespace'],
         [{ ...ok, username: 'BadName' }, '"username" can NOT include uppercase letters'],

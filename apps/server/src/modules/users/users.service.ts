@@ -72,7 +72,7 @@ export async function buildUserRecord(input: NewUserInput): Promise<UserRecord> 
 }
 
 /**
- * User administration and its role rules (seed 000 §6, reference §5.2): admins manage everyone;
+ * User administration and its role rules (docs/roles-and-access.md#user-administration): admins manage everyone;
  * cruise managers manage regular users and grant only non-admin roles; admin, guest and pi stay.
  */
 export class UsersService {
