@@ -27,6 +27,7 @@ import { registerSecurityHeaders } from './plugins/security-headers.js';
 import type { ChannelBus } from './realtime/bus.js';
 import { createBus } from './realtime/create-bus.js';
 import { registerRealtime } from './realtime/register-realtime.js';
+import { registerJobs } from './jobs/index.js';
 import { seedSystem } from './seed/system.js';
 import { loadDemo } from './seed/demo.js';
 import { requestLogValue } from './lib/redact-url.js';
@@ -205,6 +206,7 @@ export async function buildApp(
     { prefix: apiPrefix },
   );
   registerRealtime(app, ctx);
+  registerJobs(app, ctx);
 
   if (hasWeb) {
     await app.register(fastifyStatic, {

@@ -10,8 +10,8 @@ import { buildEventFilter, globalWindow, type FilterQuery } from './event-filter
 import { EventSearch } from './event-search.js';
 import { EventsRepository } from './events.repository.js';
 import { EventImportsRepository } from '../event-imports/event-imports.repository.js';
-import { eventDayMs } from '../../db/migrations/010-search-at-scale.js';
-import { checkIntegrity } from '../../services/integrity.service.js';
+import { eventDayMs } from '../../db/sql/event-days.js';
+import { checkIntegrity } from '../../db/integrity.js';
 
 /**
  * The search indexes themselves: what the migration builds from events already stored, how the
