@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { executeOutputPath, executeOutputReply, wsChannels } from '@bathylog/shared';
 import type { AppContext } from '../context.js';
+import type { ChannelAccess } from './channel-access.js';
 import { internalChannels } from './internal-channels.js';
 import { NesServer } from './nes-server.js';
 
@@ -11,9 +12,9 @@ export interface Realtime {
 /**
  * The live half of the server: the nes websocket on the server's port (any path outside
  * /sealog-server, like Sealog, which scripts reach at /ws), delivery of every bus channel to its
- * subscribers and the execute_output stream. The background jobs are the app's (jobs/).
+ * subscribers (filtered by `access`) and the execute_output stream. The background jobs are the app's (jobs/).
  */
-export function registerRealtime(app: FastifyInstance, ctx: AppContext): Realtime {
+export function registerRealtime(app: FastifyInstance, ctx: AppContext, access: ChannelAccess): Realtime {
   const settings = ctx.config.realtime;
   const nes = new NesServer(
     ctx,
@@ -35,6 +36,7 @@ export function registerRealtime(app: FastifyInstance, ctx: AppContext): Realtim
       useAccessControl: ctx.config.useAccessControl,
       maxPayloadBytes: Math.round(ctx.config.bodyLimitMb * 1024 * 1024) + 64 * 1024,
       allowedOrigins: ctx.config.allowedOrigins,
+      access,
     },
   );
 
