@@ -45,6 +45,36 @@ const serverModules = readdirSync(new URL(`./${server}/modules`, import.meta.url
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
 
+/**
+ * Modules import each other through their services and public helpers, never another module's
+ * routes or repositories. Shared repositories: the access rule's SQL (every record read goes
+ * through it), the records base of cruises and lowerings, and the audit trail, which every write
+ * appends to inside its own transaction.
+ */
+const sharedRepositories = [
+  'access/access.repository.ts',
+  'records/records.repository.ts',
+  'audit/audit.repository.ts',
+];
+/**
+ * Repository imports across modules that predate the rule, by importing module: reads to move
+ * behind the owning module's service. The list only shrinks; a new entry is a design decision.
+ */
+const repositoryDebt = {
+  auth: ['users/users.repository.ts'],
+  cruises: ['lowerings/lowerings.repository.ts'],
+  lowerings: ['cruises/cruises.repository.ts'],
+  events: ['event-aux-data/event-aux-data.repository.ts'],
+  'event-aux-data': ['events/events.repository.ts', 'events/record-windows.repository.ts'],
+  'event-exports': [
+    'event-aux-data/event-aux-data.repository.ts',
+    'events/events.repository.ts',
+    'events/record-windows.repository.ts',
+  ],
+  files: ['event-aux-data/event-aux-data.repository.ts', 'events/events.repository.ts'],
+  'gis-exports': ['event-aux-data/event-aux-data.repository.ts', 'events/record-windows.repository.ts'],
+};
+
 /** Zones that hold for tests too. */
 const serverCommonZones = [
   {
@@ -54,7 +84,14 @@ const serverCommonZones = [
   },
   {
     // Everything except the migrations themselves and their registry (db/migrations/index.ts).
-    target: [`${server}/*.ts`, `${server}/!(db)/**`, `${server}/db/*.ts`, `${server}/db/!(migrations)/**`, 'apps/server/test/**', 'bench/**'],
+    target: [
+      `${server}/*.ts`,
+      `${server}/!(db)/**`,
+      `${server}/db/*.ts`,
+      `${server}/db/!(migrations)/**`,
+      'apps/server/test/**',
+      'bench/**',
+    ],
     from: migrationFiles,
     message: 'A migration is frozen once released: share SQL through db/sql/, not by importing a migration.',
   },
@@ -95,8 +132,11 @@ export const serverImportZones = [
   ...serverModules.map((name) => ({
     target: `${server}/modules/${name}`,
     from: `${server}/modules/*/*.{repository,routes}.ts`,
-    except: [new URL(`./${server}/modules/${name}/**`, import.meta.url).pathname],
-    message: "Another module's repositories and routes are its own: call its service.",
+    // Absolute globs (with a glob `from`, import-x matches exceptions as they are, not resolved).
+    except: [`${name}/**`, ...sharedRepositories, ...(repositoryDebt[name] ?? [])].map((file) =>
+      new URL(`./${server}/modules/${file}`, import.meta.url).pathname.replace(/\.ts$/, '.[t]s'),
+    ),
+    message: "Another module's routes and repositories are its own: call its service (or a public file of it).",
   })),
 ];
 
@@ -143,7 +183,10 @@ export default tseslint.config(
     settings: {
       // Relative imports name the compiled `.js`; the file on disk is `.ts`.
       'import-x/resolver-next': [
-        createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs'], extensionAlias: { '.js': ['.ts', '.tsx', '.js'] } }),
+        createNodeResolver({
+          extensions: ['.ts', '.tsx', '.js', '.mjs'],
+          extensionAlias: { '.js': ['.ts', '.tsx', '.js'] },
+        }),
       ],
     },
     rules: { 'import-x/no-restricted-paths': ['error', { zones: serverImportZones, basePath: import.meta.dirname }] },
