@@ -11,7 +11,12 @@ export interface ChannelAccess<Visibility = unknown> {
   maySubscribe(auth: AuthContext, channel: WsChannel): boolean;
   /** Looked up once per publication, not once per socket; undefined: no filter. */
   visibility(ctx: AppContext, channel: WsChannel, payload: unknown): Promise<Visibility | undefined>;
-  mayReceive(auth: AuthContext, channel: WsChannel, visibility: Visibility | undefined, useAccessControl: boolean): boolean;
+  mayReceive(
+    auth: AuthContext,
+    channel: WsChannel,
+    visibility: Visibility | undefined,
+    useAccessControl: boolean,
+  ): boolean;
   /** The visibility of a publication whose lookup failed: admins only. */
   adminsOnly: Visibility;
 }
