@@ -4,7 +4,7 @@ import { migrateToLatest } from '../../db/database.js';
 import { migrationsFor } from '../../db/migrations/index.js';
 import type { DB } from '../../db/schema.js';
 import { engines, openTestDatabase } from '../../../test/test-app.js';
-import { insertEvents } from '../../../test/factories-events.js';
+import { insertEvents } from '../../../test/table-fixtures.js';
 import { newObjectId } from '@bathylog/shared';
 import { buildEventFilter, globalWindow, type FilterQuery } from './event-filter.js';
 import { EventSearch } from './event-search.js';
