@@ -65,7 +65,7 @@ const repositoryDebt = {
   cruises: ['lowerings/lowerings.repository.ts'],
   lowerings: ['cruises/cruises.repository.ts'],
   events: ['event-aux-data/event-aux-data.repository.ts'],
-  'event-aux-data': ['events/events.repository.ts', 'events/record-windows.repository.ts'],
+  'event-aux-data': ['events/events.repository.ts'],
   'event-exports': [
     'event-aux-data/event-aux-data.repository.ts',
     'events/events.repository.ts',
@@ -97,7 +97,7 @@ const serverCommonZones = [
   },
 ];
 
-export const serverImportZones = [
+const serverImportZones = [
   ...serverCommonZones,
   {
     target: migrationFiles,
@@ -141,7 +141,7 @@ export const serverImportZones = [
 ];
 
 /** Tests arrange their data through any layer, but migrations stay frozen and shared stays below. */
-export const serverTestImportZones = serverCommonZones;
+const serverTestImportZones = serverCommonZones;
 
 export default tseslint.config(
   {
