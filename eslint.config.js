@@ -2,6 +2,8 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { importX, createNodeResolver } from 'eslint-plugin-import-x';
+import { readdirSync } from 'node:fs';
 
 /**
  * HTML sinks: places where a string is parsed as markup. Stored text (an event value, a cruise
@@ -29,6 +31,117 @@ export const htmlSinkSelectors = [
   "CallExpression[callee.property.name=/^(addAttribution|setPrefix)$/]:not([arguments.0.type='Literal'])",
   "Property[key.name='attribution']:not([value.callee.name=/^(attributionHtml|escapeHtml)$/]):not([value.type='Literal'])",
 ].map((selector) => ({ selector, message: htmlSinkMessage }));
+
+// Server import direction ----------------------------------------------------------------------
+// Who may import whom in apps/server (and packages/shared); docs/architecture.md#server-import-direction
+// gives the layers and the reasons. `import-x/no-restricted-paths`: a file under `target` may not
+// import a file under `from`. Paths are relative to this file.
+const server = 'apps/server/src';
+const serverDirs = (...names) => names.map((name) => `${server}/${name}`);
+/** The composition roots: they wire the layers together, nothing imports them back. */
+const serverRoots = serverDirs('app.ts', 'main.ts', 'cli', 'jobs');
+const migrationFiles = `${server}/db/migrations/[0-9]*.ts`;
+const serverModules = readdirSync(new URL(`./${server}/modules`, import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
+/**
+ * Modules import each other through their services and public helpers, never another module's
+ * routes or repositories. Shared repositories: the access rule's SQL (every record read goes
+ * through it), the records base of cruises and lowerings, and the audit trail, which every write
+ * appends to inside its own transaction.
+ */
+const sharedRepositories = [
+  'access/access.repository.ts',
+  'records/records.repository.ts',
+  'audit/audit.repository.ts',
+];
+/**
+ * Repository imports across modules that predate the rule, by importing module: reads to move
+ * behind the owning module's service. The list only shrinks; a new entry is a design decision.
+ */
+const repositoryDebt = {
+  auth: ['users/users.repository.ts'],
+  cruises: ['lowerings/lowerings.repository.ts'],
+  lowerings: ['cruises/cruises.repository.ts'],
+  events: ['event-aux-data/event-aux-data.repository.ts'],
+  'event-aux-data': ['events/events.repository.ts'],
+  'event-exports': [
+    'event-aux-data/event-aux-data.repository.ts',
+    'events/events.repository.ts',
+    'events/record-windows.repository.ts',
+  ],
+  files: ['event-aux-data/event-aux-data.repository.ts', 'events/events.repository.ts'],
+  'gis-exports': ['event-aux-data/event-aux-data.repository.ts', 'events/record-windows.repository.ts'],
+};
+
+/** Zones that hold for tests too. */
+const serverCommonZones = [
+  {
+    target: 'packages/shared',
+    from: ['apps', 'e2e', 'bench'],
+    message: 'packages/shared is below the apps: it imports nothing from them.',
+  },
+  {
+    // Everything except the migrations themselves and their registry (db/migrations/index.ts).
+    target: [
+      `${server}/*.ts`,
+      `${server}/!(db)/**`,
+      `${server}/db/*.ts`,
+      `${server}/db/!(migrations)/**`,
+      'apps/server/test/**',
+      'bench/**',
+    ],
+    from: migrationFiles,
+    message: 'A migration is frozen once released: share SQL through db/sql/, not by importing a migration.',
+  },
+];
+
+const serverImportZones = [
+  ...serverCommonZones,
+  {
+    target: migrationFiles,
+    from: `${server}/db/migrations/*.ts`,
+    message: 'A migration imports no other migration (a released one must never change): share SQL through db/sql/.',
+  },
+  {
+    target: `${server}/lib`,
+    from: [...serverDirs('plugins', 'modules', 'realtime', 'db', 'seed', 'context.ts'), ...serverRoots],
+    message: 'lib/ is the bottom layer: it imports no plugin, module, realtime, db or app code.',
+  },
+  {
+    target: `${server}/db`,
+    from: [...serverDirs('plugins', 'modules', 'realtime', 'seed', 'context.ts'), ...serverRoots],
+    message: 'db/ is below the modules: modules register what db/ runs for them (db/write-worker-thread.ts).',
+  },
+  {
+    target: `${server}/plugins`,
+    from: [...serverDirs('modules', 'realtime', 'seed'), ...serverRoots],
+    message: 'plugins/ is below the modules: a module registers what a plugin needs from it.',
+  },
+  {
+    target: `${server}/realtime`,
+    from: [...serverDirs('modules', 'seed'), ...serverRoots],
+    message: 'realtime/ is below the modules: modules publish on the bus; jobs are started by the app (jobs/).',
+  },
+  {
+    target: `${server}/modules`,
+    from: [...serverDirs('seed'), ...serverRoots],
+    message: 'Modules are started by the app; background jobs live in jobs/ and call modules, not the other way.',
+  },
+  ...serverModules.map((name) => ({
+    target: `${server}/modules/${name}`,
+    from: `${server}/modules/*/*.{repository,routes}.ts`,
+    // Absolute globs (with a glob `from`, import-x matches exceptions as they are, not resolved).
+    except: [`${name}/**`, ...sharedRepositories, ...(repositoryDebt[name] ?? [])].map((file) =>
+      new URL(`./${server}/modules/${file}`, import.meta.url).pathname.replace(/\.ts$/, '.[t]s'),
+    ),
+    message: "Another module's routes and repositories are its own: call its service (or a public file of it).",
+  })),
+];
+
+/** Tests arrange their data through any layer, but migrations stay frozen and shared stays below. */
+const serverTestImportZones = serverCommonZones;
 
 export default tseslint.config(
   {
@@ -61,6 +174,27 @@ export default tseslint.config(
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'error',
       'no-restricted-syntax': ['error', ...htmlSinkSelectors],
+    },
+  },
+  // Server import direction (zones above).
+  {
+    files: ['apps/server/**/*.ts', 'packages/shared/**/*.ts', 'bench/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      // Relative imports name the compiled `.js`; the file on disk is `.ts`.
+      'import-x/resolver-next': [
+        createNodeResolver({
+          extensions: ['.ts', '.tsx', '.js', '.mjs'],
+          extensionAlias: { '.js': ['.ts', '.tsx', '.js'] },
+        }),
+      ],
+    },
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: serverImportZones, basePath: import.meta.dirname }] },
+  },
+  {
+    files: ['apps/server/**/*.test.ts', 'apps/server/src/**/testing/**/*.ts', 'apps/server/test/**/*.ts'],
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: serverTestImportZones, basePath: import.meta.dirname }],
     },
   },
 );

@@ -15,7 +15,7 @@
 import os from 'node:os';
 import { sql } from 'kysely';
 import { migrateToLatest, openDatabase } from '../apps/server/src/db/database.js';
-import { searchKeyRange } from '../apps/server/src/db/migrations/002-event-search.js';
+import { searchKeyRange } from '../apps/server/src/db/sql/event-search.js';
 import { buildEventFilter, globalWindow } from '../apps/server/src/modules/events/event-filter.js';
 import { EventSearch } from '../apps/server/src/modules/events/event-search.js';
 import { searchTerms } from './synthetic-events.js';

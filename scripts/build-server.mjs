@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Compiles the server (apps/server/src + packages/shared) into one ES module,
 // apps/server/dist/main.js, so it starts with plain `node`: no TypeScript transpiler at run time.
-// The SQLite write thread (src/db/write-worker-thread.ts) is a second entry beside it.
+// The SQLite write thread (src/write-thread.ts) is a second entry beside it.
 // The npm packages it uses stay imports (installed node_modules); only our own code is bundled.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -19,7 +19,7 @@ export const serverBuild = {
   entry: path.join(serverDir, 'src/main.ts'),
   outfile: path.join(serverDir, 'dist/main.js'),
   /** Bundled beside main.js: db/write-worker.ts starts it as ./write-worker-thread.js. */
-  threadEntry: path.join(serverDir, 'src/db/write-worker-thread.ts'),
+  threadEntry: path.join(serverDir, 'src/write-thread.ts'),
   /** What the build is made from: newer files here mean it is out of date. */
   sources: ['apps/server/src', 'apps/server/package.json', 'packages/shared/src', 'scripts/build-server.mjs'],
 };

@@ -14,10 +14,11 @@ import type { AppContext } from './context.js';
 import { migrateToLatest, openDatabase, type Database } from './db/database.js';
 import { Mailer } from './lib/mailer.js';
 import { serverRoot } from './lib/paths.js';
-import { apiModules } from './modules/index.js';
+import { apiModules, callerStore } from './modules/index.js';
 import { miscRoutes } from './modules/misc/misc.routes.js';
 import { filesRoutes } from './modules/files/files.routes.js';
 import { registerEventAccess } from './modules/access/event-access.js';
+import { channelAccess } from './modules/access/channel-access.js';
 import { registerCrossSiteGuard } from './plugins/cross-site.js';
 import { registerAuth, renewedTokenHeader } from './plugins/auth.js';
 import { registerHeavyReads } from './plugins/heavy-reads.js';
@@ -27,6 +28,7 @@ import { registerSecurityHeaders } from './plugins/security-headers.js';
 import type { ChannelBus } from './realtime/bus.js';
 import { createBus } from './realtime/create-bus.js';
 import { registerRealtime } from './realtime/register-realtime.js';
+import { registerJobs } from './jobs/index.js';
 import { seedSystem } from './seed/system.js';
 import { loadDemo } from './seed/demo.js';
 import { requestLogValue } from './lib/redact-url.js';
@@ -142,6 +144,7 @@ export async function buildApp(
     mailer: new Mailer(config, app.log),
     secret: ensureSecret(config, data),
     log: app.log,
+    callers: callerStore,
     paths,
   };
   if (opts.seed !== false) {
@@ -204,7 +207,8 @@ export async function buildApp(
     },
     { prefix: apiPrefix },
   );
-  registerRealtime(app, ctx);
+  registerRealtime(app, ctx, channelAccess);
+  registerJobs(app, ctx);
 
   if (hasWeb) {
     await app.register(fastifyStatic, {

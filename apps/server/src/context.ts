@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import type { ChannelBus } from './realtime/bus.js';
 import type { Mailer } from './lib/mailer.js';
+import type { CallerStore } from './plugins/auth.js';
 
 /** What every module needs, built once in buildApp and handed to each module's routes. */
 export interface AppContext {
@@ -13,6 +14,8 @@ export interface AppContext {
   /** JWT secret in force. */
   secret: string;
   log: FastifyBaseLogger;
+  /** The users and device keys authentication reads (plugins/auth.ts). */
+  callers: CallerStore;
   /** Folders under the data folder. */
   paths: { data: string; files: string; images: string; cruises: string; lowerings: string; outbox: string };
 }

@@ -2,8 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newObjectId } from '@bathylog/shared';
-import { createCruise, createLowering, createUser, filepondBody, multipart } from './factories-cruises.js';
-import { insertAux, insertEvents, navData } from './factories-events.js';
+import { createCruise, createLowering, createUser, filepondBody, multipart } from './api-fixtures.js';
+import { insertAux, insertEvents, navData } from './table-fixtures.js';
 import { createTestApp, engines, type TestApp } from './test-app.js';
 
 /**

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueSession } from '../src/modules/auth/tokens.js';
+import { issueSession } from '../src/plugins/session-tokens.js';
 import { UsersRepository, type UserRecord } from '../src/modules/users/users.repository.js';
 import { hashPassword } from '../src/lib/passwords.js';
 import { newObjectId } from '@bathylog/shared';

@@ -4,7 +4,7 @@ import { buildApp } from '../app.js';
 import { loadConfig, type Config, type ConfigInput } from '../config.js';
 import type { AppContext } from '../context.js';
 import { standInCaller, type AuthContext } from '../plugins/auth.js';
-import { issueApiToken } from '../modules/auth/tokens.js';
+import { issueApiToken } from '../plugins/session-tokens.js';
 import { UsersRepository, type UserRecord } from '../modules/users/users.repository.js';
 import { seedSystem } from '../seed/system.js';
 import { CliError, type GlobalOptions } from './cli-args.js';

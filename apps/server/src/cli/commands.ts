@@ -15,8 +15,8 @@ import { randomAlphanumeric } from '../lib/random.js';
 import { AppError } from '../lib/app-error.js';
 import { UsersRepository } from '../modules/users/users.repository.js';
 import { UsersService } from '../modules/users/users.service.js';
-import { BackupError, createBackup, restoreBackup } from '../services/backup.service.js';
-import { checkIntegrity } from '../services/integrity.service.js';
+import { BackupError, createBackup, restoreBackup } from '../db/backup.js';
+import { checkIntegrity } from '../db/integrity.js';
 import {
   CliError,
   UsageError,

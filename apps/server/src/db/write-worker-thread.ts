@@ -1,19 +1,17 @@
 /**
  * The SQLite write thread (see write-worker.ts): its own connection to the database file, with the
  * settings of the main one, writing the batches it is sent one after the other. The same code
- * serves the read thread of exports (`ReadRequest`: one query, its rows back).
+ * serves the read thread of exports (`ReadRequest`: one query, its rows back). The writers are
+ * the modules': the thread's entry (src/write-thread.ts) passes them to `serveWriteThread`.
  */
 import { CompiledQuery, sql } from 'kysely';
 import { parentPort, workerData, type TransferListItem } from 'node:worker_threads';
-import { eventCreateWriter } from '../modules/events/event-create-writer.js';
 import { openDatabase, type Database, type SqliteSynchronous } from './database.js';
 import { writeBatch, type GroupWriter, type Outcome } from './group-commit.js';
 import { threadReady } from './write-worker.js';
 
-/** The writers the thread knows, by the name a batch gives. */
-const writers = { eventCreates: eventCreateWriter };
-
-export type WorkerWriterName = keyof typeof writers;
+/** The writers a thread knows, by the name a batch gives (modules/writers.ts). */
+export type ThreadWriters = Readonly<Record<string, GroupWriter<never, unknown>>>;
 
 export interface WriteThreadOptions {
   /** Marks the thread's data, so that the module does nothing when imported anywhere else. */
@@ -24,7 +22,7 @@ export interface WriteThreadOptions {
 
 export interface BatchRequest {
   id: number;
-  writer: WorkerWriterName;
+  writer: string;
   items: unknown[];
 }
 
@@ -163,8 +161,10 @@ async function read(database: Database, request: ReadRequest): Promise<[ReadRepl
   }
 }
 
-const options = workerData as WriteThreadOptions | null;
-if (parentPort && options?.role === 'sqlite-write-thread') {
+/** Runs the thread's loop with `writers`; does nothing outside a write thread. */
+export function serveWriteThread(writers: ThreadWriters): void {
+  const options = workerData as WriteThreadOptions | null;
+  if (!parentPort || options?.role !== 'sqlite-write-thread') return;
   const port = parentPort;
   const database = openDatabase({
     url: null,
@@ -204,9 +204,10 @@ if (parentPort && options?.role === 'sqlite-write-thread') {
     }
     waiting++;
     last = last.then(async () => {
-      const writer = writers[request.writer] as GroupWriter<unknown, unknown>;
+      const writer = writers[request.writer] as GroupWriter<unknown, unknown> | undefined;
       let answer: BatchReply;
       try {
+        if (!writer) throw new Error(`No writer ${request.writer} in the write thread`);
         answer = { id: request.id, outcomes: (await writeWhenUnlocked(database, writer, request.items)).map(reply) };
       } catch (error) {
         answer = { id: request.id, error: threadError(error) };

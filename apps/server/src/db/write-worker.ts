@@ -10,7 +10,6 @@ import type {
   ReadReply,
   ReadRequest,
   ThreadError,
-  WorkerWriterName,
   WriteThreadOptions,
 } from './write-worker-thread.js';
 
@@ -18,15 +17,16 @@ import type {
 export const threadReady = 'ready';
 
 /**
- * The thread's code. The server build bundles it as write-worker-thread.js beside main.js
- * (scripts/build-server.mjs). From the sources (tsx, tests) it is the .ts file, which a thread
+ * The thread's code: src/write-thread.ts, the loop of write-worker-thread.ts with the modules'
+ * writers (db/ imports no module). The server build bundles it as write-worker-thread.js beside
+ * main.js (scripts/build-server.mjs). From the sources (tsx, tests) it is the .ts file, which a thread
  * can only load after registering tsx's loader in that thread (a loader given in `execArgv` is
  * not applied to a thread's entry).
  */
 function threadEntry(): { entry: string | URL; eval: boolean } {
   if (!import.meta.url.endsWith('.ts'))
     return { entry: new URL('./write-worker-thread.js', import.meta.url), eval: false };
-  const source = new URL('./write-worker-thread.ts', import.meta.url).href;
+  const source = new URL('../write-thread.ts', import.meta.url).href;
   const tsxPackage = createRequire(import.meta.url).resolve('tsx/package.json');
   const { exports } = JSON.parse(readFileSync(tsxPackage, 'utf8')) as {
     exports: { './esm/api': { import: { default: string } } };
@@ -75,7 +75,7 @@ export class WriteWorker {
   }
 
   /** Writes `items` with `writer` in one transaction on the thread; see `writeBatch`. */
-  run<Item, Result>(writer: WorkerWriterName, items: Item[]): Promise<Array<Outcome<Result>>> {
+  run<Item, Result>(writer: string, items: Item[]): Promise<Array<Outcome<Result>>> {
     if (this.closing) return Promise.reject(new Error('The database is closed'));
     const thread = this.thread ?? this.spawn();
     const id = this.nextId++;

@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.js';
+import type { CallerStore } from '../plugins/auth.js';
 import type { ApiInstance } from '../plugins/types.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { usersRoutes } from './users/users.routes.js';
@@ -14,6 +15,8 @@ import { externalCallsRoutes } from './external-calls/external-calls.routes.js';
 import { deviceKeysRoutes } from './device-keys/device-keys.routes.js';
 import { auditRoutes } from './audit/audit.routes.js';
 import { backupsRoutes } from './backups/backups.routes.js';
+import { userCallers } from './users/user-callers.js';
+import { deviceKeyCallers } from './device-keys/device-key-callers.js';
 
 /** Every REST module, registered under /sealog-server/api/v1. One line per resource. */
 export const apiModules: Array<(app: ApiInstance, ctx: AppContext) => void> = [
@@ -32,3 +35,6 @@ export const apiModules: Array<(app: ApiInstance, ctx: AppContext) => void> = [
   auditRoutes,
   backupsRoutes,
 ];
+
+/** What authentication reads, from the modules that own it (plugins/auth.ts imports no module). */
+export const callerStore: CallerStore = { ...userCallers, ...deviceKeyCallers };

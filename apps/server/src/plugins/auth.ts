@@ -3,17 +3,32 @@ import { hasAnyScope, messages, scopesForRoles, type Scope } from '@bathylog/sha
 import { AppError, diskFullError } from '../lib/app-error.js';
 import { RateLimiter } from '../lib/rate-limiter.js';
 import { nowSeconds, verifiedTokenIfKnown, verifyToken, type TokenClaims, type VerifyFailure } from '../lib/jwt.js';
+import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.js';
-import { renewSessionCookie } from '../modules/auth/session-cookie.js';
-import { issueSession } from '../modules/auth/tokens.js';
-import { hashDeviceKey, isDeviceKeyShaped } from '../modules/device-keys/device-key-format.js';
-import { DeviceKeysRepository, type DeviceKeyRecord } from '../modules/device-keys/device-keys.repository.js';
-import { userCache } from '../modules/users/user-cache.js';
-import { UsersRepository, type UserRecord } from '../modules/users/users.repository.js';
+import type { DeviceKeyRecord, UserRecord } from '../db/records.js';
+import type { DB } from '../db/schema.js';
+import { hashDeviceKey, isDeviceKeyShaped } from '../lib/device-key-format.js';
+import { renewSessionCookie } from './session-cookie.js';
+import { issueSession } from './session-tokens.js';
+
+/**
+ * The users and device keys authentication reads and marks. The users and device-keys modules
+ * provide them (`ctx.callers`, put together in app.ts), so this plugin imports no module.
+ */
+export interface CallerStore {
+  /** The user a token names, through the user cache (modules/users/user-cache.ts). */
+  user(db: Kysely<DB>, id: string): Promise<UserRecord | undefined>;
+  /** The user if the cache holds it now, without waiting. */
+  cachedUser(db: Kysely<DB>, id: string): UserRecord | undefined;
+  markLogin(db: Kysely<DB>, id: string, at: number): Promise<void>;
+  /** The device key with this hash, revoked and expired ones included. */
+  deviceKey(db: Kysely<DB>, hash: string): Promise<DeviceKeyRecord | undefined>;
+  markKeyUsed(db: Kysely<DB>, id: string, at: number, address: string | null): Promise<void>;
+}
 
 /**
  * The caller of an authenticated request. The device key is re-read from the database every
- * time, the user through a cache that every change to a user clears (users/user-cache.ts). For a device key, `user` describes the key (its id and name, its roles) so that
+ * time, the user through a cache that every change to a user clears (modules/users/user-cache.ts). For a device key, `user` describes the key (its id and name, its roles) so that
  * every service treats it as a user with exactly those roles; `key` says it is one.
  */
 export interface AuthContext {
@@ -147,14 +162,14 @@ async function bookkeeping(ctx: AppContext, write: () => Promise<unknown>): Prom
 }
 
 async function authenticateKey(ctx: AppContext, token: string, address: string | null): Promise<AuthContext> {
-  const repo = new DeviceKeysRepository(ctx.database.db);
-  const key = await repo.findByHash(hashDeviceKey(token));
+  const { db } = ctx.database;
+  const key = await ctx.callers.deviceKey(db, hashDeviceKey(token));
   if (!key) throw unauthorized(messages.invalidCredentials);
   if (key.revoked_at !== null) throw unauthorized(messages.deviceKeyRevoked);
   const now = Date.now();
   if (key.expires_at !== null && key.expires_at <= now) throw unauthorized(messages.deviceKeyExpired);
   if (key.last_used_at === null || now - key.last_used_at > lastLoginEveryMs || key.last_used_address !== address) {
-    await bookkeeping(ctx, () => repo.markUsed(key.id, now, address));
+    await bookkeeping(ctx, () => ctx.callers.markKeyUsed(db, key.id, now, address));
     key.last_used_at = now;
     key.last_used_address = address;
   }
@@ -210,11 +225,11 @@ export async function authenticateToken(
   if (token && isDeviceKeyShaped(token)) return authenticateKey(ctx, token, address);
   const result = await verifyToken(token, ctx.secret);
   if (!result.ok) throw tokenFailure(result.reason);
-  const users = new UsersRepository(ctx.database.db);
-  const auth = userCaller(result.claims, await users.findForAuth(result.claims.id));
+  const { db } = ctx.database;
+  const auth = userCaller(result.claims, await ctx.callers.user(db, result.claims.id));
   const now = Date.now();
   if (now - auth.user.last_login > lastLoginEveryMs) {
-    await bookkeeping(ctx, () => users.update(auth.user.id, { last_login: now }));
+    await bookkeeping(ctx, () => ctx.callers.markLogin(db, auth.user.id, now));
     auth.user.last_login = now;
   }
   return auth;
@@ -230,7 +245,7 @@ function authenticateCached(ctx: AppContext, token: string | undefined): AuthCon
   const result = verifiedTokenIfKnown(token, ctx.secret);
   if (!result) return undefined;
   if (!result.ok) throw tokenFailure(result.reason);
-  const user = userCache.get(ctx.database.db, result.claims.id);
+  const user = ctx.callers.cachedUser(ctx.database.db, result.claims.id);
   if (!user || Date.now() - user.last_login > lastLoginEveryMs) return undefined;
   return userCaller(result.claims, user);
 }

@@ -6,7 +6,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
-import { createCruise } from '../../test/factories-cruises.js';
+import { createCruise } from '../../test/api-fixtures.js';
 import { clientPolicy, inlineScriptHashes, sourceOfUrl } from './security-headers.js';
 
 const inlineScript = 'window.__early = document.cookie.length;';

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { wsPath, type WsChannel } from '@bathylog/shared';
-import { createCruise, createLowering, createUser } from '../../test/factories-cruises.js';
+import { createCruise, createLowering, createUser } from '../../test/api-fixtures.js';
 import { createTestApp, engines, type TestApp } from '../../test/test-app.js';
 import { publicationBarrier } from './testing/publication-barrier.js';
 import { listenInRange, RawClient, scriptHello } from './testing/ws-test-client.js';

@@ -21,14 +21,7 @@ import type { AppContext } from '../context.js';
 import { AppError } from '../lib/app-error.js';
 import { authenticateToken, tokenFromCookie, type AuthContext } from '../plugins/auth.js';
 import { isAllowedOrigin } from '../lib/origins.js';
-import {
-  channelForPath,
-  channelRules,
-  mayReceive,
-  maySubscribe,
-  recordVisibility,
-  type RecordVisibility,
-} from './channel-rules.js';
+import { channelForPath, type ChannelAccess } from './channel-access.js';
 
 /**
  * The server side of the hapi nes protocol, version 2 (docs/wire.md#websocket), on a plain `ws` server that
@@ -40,6 +33,8 @@ const refusedOriginLogIntervalMs = 3600_000;
 const refusedOriginsRemembered = 100;
 
 export interface NesServerOptions {
+  /** Who may subscribe to and receive what (modules/access/channel-access.ts). */
+  access: ChannelAccess;
   heartbeatIntervalMs: number;
   heartbeatTimeoutMs: number;
   /** A socket that has not said hello within this time is closed. */
@@ -441,7 +436,7 @@ export class NesServer {
     if (path.includes('?')) throw bad('Subscription path cannot contain query');
     const channel = channelForPath(path);
     if (!channel) throw new NesFailure(404, 'Subscription not found');
-    if (!maySubscribe(socket.auth!, channel)) throw new NesFailure(403, messages.insufficientScope);
+    if (!this.opts.access.maySubscribe(socket.auth!, channel)) throw new NesFailure(403, messages.insufficientScope);
     if (socket.subscriptions.has(path)) return;
     socket.subscriptions.add(path);
     let set = this.subscribers.get(path);
@@ -461,16 +456,14 @@ export class NesServer {
     const path = wsPath(channel);
     const subs = this.subscribers.get(path);
     if (!subs || subs.size === 0) return;
-    const rule = channelRules[channel];
+    const { access } = this.opts;
     // Who may see it is looked up at once (lookups run side by side), but publications are
     // delivered in the order they were made: a lookup that answers late (an event's new before its
     // update) must not let a later publication overtake it.
-    const lookup: Promise<RecordVisibility | undefined> = rule.record
-      ? recordVisibility(this.ctx, rule, payload).catch((err: unknown) => {
-          this.log.error({ err, channel }, 'could not check who may see a publication; sending it to admins only');
-          return { missing: true, hidden: true, adminOnly: true, accessList: [] };
-        })
-      : Promise.resolve(undefined);
+    const lookup: Promise<unknown> = access.visibility(this.ctx, channel, payload).catch((err: unknown) => {
+      this.log.error({ err, channel }, 'could not check who may see a publication; sending it to admins only');
+      return access.adminsOnly;
+    });
     const text = JSON.stringify({ type: 'pub', path, message: payload });
     const turn = this.delivered.then(async () => {
       const visibility = await lookup;
@@ -480,12 +473,12 @@ export class NesServer {
     await turn;
   }
 
-  private deliver(socket: NesSocket, channel: WsChannel, visibility: RecordVisibility | undefined, text: string): void {
+  private deliver(socket: NesSocket, channel: WsChannel, visibility: unknown, text: string): void {
     const send = () => {
       if (
         socket.auth &&
         socket.subscriptions.has(wsPath(channel)) &&
-        mayReceive(socket.auth, channel, visibility, this.opts.useAccessControl)
+        this.opts.access.mayReceive(socket.auth, channel, visibility, this.opts.useAccessControl)
       ) {
         this.sendText(socket, text);
       }

@@ -1,32 +1,20 @@
 import type { FastifyInstance } from 'fastify';
 import { executeOutputPath, executeOutputReply, wsChannels } from '@bathylog/shared';
 import type { AppContext } from '../context.js';
-import { AsnapService, logAsnapThroughEvents, type LogAsnapEvent } from '../services/asnap.service.js';
-import { FreeSpaceMonitor } from '../services/free-space.service.js';
-import { BackupScheduler } from '../services/backup-scheduler.service.js';
-import { LeaderElection } from '../services/leader.service.js';
+import type { ChannelAccess } from './channel-access.js';
 import { internalChannels } from './internal-channels.js';
 import { NesServer } from './nes-server.js';
 
 export interface Realtime {
   nes: NesServer;
-  leader: LeaderElection;
-  freeSpace: FreeSpaceMonitor;
-  asnap: AsnapService | null;
-}
-
-export interface RealtimeOptions {
-  /** How the built-in ASNAP logs its events (tests); default: through the events service. */
-  logAsnapEvent?: LogAsnapEvent;
 }
 
 /**
  * The live half of the server: the nes websocket on the server's port (any path outside
  * /sealog-server, like Sealog, which scripts reach at /ws), delivery of every bus channel to its
- * subscribers, the execute_output stream, and the singleton jobs (free-space monitor, built-in
- * ASNAP) run by the leading process.
+ * subscribers (filtered by `access`) and the execute_output stream. The background jobs are the app's (jobs/).
  */
-export function registerRealtime(app: FastifyInstance, ctx: AppContext, opts: RealtimeOptions = {}): Realtime {
+export function registerRealtime(app: FastifyInstance, ctx: AppContext, access: ChannelAccess): Realtime {
   const settings = ctx.config.realtime;
   const nes = new NesServer(
     ctx,
@@ -48,6 +36,7 @@ export function registerRealtime(app: FastifyInstance, ctx: AppContext, opts: Re
       useAccessControl: ctx.config.useAccessControl,
       maxPayloadBytes: Math.round(ctx.config.bodyLimitMb * 1024 * 1024) + 64 * 1024,
       allowedOrigins: ctx.config.allowedOrigins,
+      access,
     },
   );
 
@@ -82,30 +71,10 @@ export function registerRealtime(app: FastifyInstance, ctx: AppContext, opts: Re
     reply.type('text/plain; charset=utf-8').send(executeOutputReply),
   );
 
-  const leader = new LeaderElection(ctx.database, ctx.log);
-  const freeSpace = new FreeSpaceMonitor(ctx);
-  const asnap = ctx.config.asnap.enabled
-    ? new AsnapService(ctx, opts.logAsnapEvent ?? logAsnapThroughEvents(ctx))
-    : null;
-  const backups = new BackupScheduler(ctx);
-  const startJobs = () => Promise.all([freeSpace.start(), asnap?.start(), backups.start()]);
-  const stopJobs = () => Promise.all([freeSpace.stop(), asnap?.stop(), backups.stop()]);
-
-  app.addHook('onReady', async () => {
-    await leader.start();
-    // The first free-space reading is in place before the server takes requests.
-    if (leader.isLeader) await startJobs();
-    leader.onChange((leading) => {
-      (leading ? startJobs() : stopJobs()).catch((err: unknown) => ctx.log.error({ err }, 'singleton jobs failed'));
-    });
-  });
-
   app.addHook('preClose', async () => {
     for (const off of unsubscribe) off();
-    await stopJobs();
-    await leader.stop();
     await nes.close();
   });
 
-  return { nes, leader, freeSpace, asnap };
+  return { nes };
 }

@@ -1,11 +1,11 @@
-import { drawText, shadeRect, textWidth, type Rgb, type RgbCanvas } from '../lib/bitmap-text.js';
-import { JpegEncoder, type PixelRect, type PreparedJpeg } from '../lib/jpeg-encoder.js';
+import sharp from 'sharp';
+import { drawText, shadeRect, textWidth, type Rgb, type RgbCanvas } from './bitmap-text.js';
 import { hashString, seededRandom } from './demo-random.js';
 
 /**
  * Generated frame grabs for the demo dive: a seafloor-like picture per camera (a few variants
  * each), with the camera name, UTC time and depth stamped on it as an ROV video overlay would.
- * Backgrounds are painted and transformed once; each picture only re-encodes its text blocks.
+ * Backgrounds are painted once per camera and variant; sharp encodes each picture.
  */
 
 export interface FramegrabOverlay {
@@ -184,28 +184,20 @@ function marineSnow(c: RgbCanvas, random: () => number, count: number): void {
 /** What the camera sees: the seafloor, or open water during descent and ascent. */
 export type Scene = 'seafloor' | 'midwater';
 
-interface Background {
-  pixels: Uint8Array;
-  prepared: PreparedJpeg;
-}
-
 export class FramegrabRenderer {
-  private readonly encoder: JpegEncoder;
-  private readonly backgrounds = new Map<string, Background>();
+  private readonly backgrounds = new Map<string, Uint8Array>();
   private readonly canvas: RgbCanvas;
-  private scratch: Int16Array | undefined;
 
   constructor(
     readonly width = 640,
     readonly height = 360,
     private readonly variants = 4,
-    quality = 80,
+    private readonly quality = 80,
   ) {
-    this.encoder = new JpegEncoder(width, height, quality);
     this.canvas = { width, height, pixels: new Uint8Array(width * height * 3) };
   }
 
-  private background(camera: string, variant: number, scene: Scene): Background {
+  private background(camera: string, variant: number, scene: Scene): Uint8Array {
     const key = `${scene}:${camera}#${variant}`;
     let bg = this.backgrounds.get(key);
     if (!bg) {
@@ -219,23 +211,19 @@ export class FramegrabRenderer {
       if (scene === 'midwater') paintWater(canvas, random);
       else if (/main|forward|hd|pilot/i.test(camera)) paintForward(canvas, random);
       else paintDown(canvas, random);
-      bg = { pixels: canvas.pixels, prepared: this.encoder.prepare(canvas.pixels) };
+      bg = canvas.pixels;
       this.backgrounds.set(key, bg);
     }
     return bg;
   }
 
   /** A JPEG of `camera`'s view (background chosen by `variantKey`) with the overlay text. */
-  render(camera: string, variantKey: string, overlay: FramegrabOverlay, scene: Scene = 'seafloor'): Buffer {
+  render(camera: string, variantKey: string, overlay: FramegrabOverlay, scene: Scene = 'seafloor'): Promise<Buffer> {
     const bg = this.background(camera, hashString(variantKey) % this.variants, scene);
     const c = this.canvas;
-    c.pixels.set(bg.pixels);
-    const changed: PixelRect[] = [];
+    c.pixels.set(bg);
     const pad = 6;
-    const box = (x: number, y: number, w: number, h: number) => {
-      shadeRect(c, x, y, w, h, 0.5);
-      changed.push({ x, y, width: w, height: h });
-    };
+    const box = (x: number, y: number, w: number, h: number) => shadeRect(c, x, y, w, h, 0.5);
     const white: Rgb = [245, 245, 240];
     const amber: Rgb = [255, 206, 84];
 
@@ -252,7 +240,9 @@ export class FramegrabRenderer {
     drawText(c, overlay.time, 8 + pad, top + pad, timeScale, white);
     drawText(c, overlay.detail, 8 + pad, top + pad + 7 * timeScale + 6, detailScale, white);
 
-    this.scratch ??= new Int16Array(bg.prepared.coefficients.length);
-    return this.encoder.encodeChanged(bg.prepared, c.pixels, changed, this.scratch);
+    // sharp reads its input while encoding, after this returns: it gets a copy of the canvas.
+    return sharp(Buffer.from(c.pixels), { raw: { width: this.width, height: this.height, channels: 3 } })
+      .jpeg({ quality: this.quality })
+      .toBuffer();
   }
 }

@@ -361,7 +361,7 @@ export async function loadDemo(ctx: AppContext, opts: LoadDemoOptions = {}): Pro
     const target = path.join(ctx.paths.images, p.file);
     if (existsSync(target)) continue;
     const fix = fixes.get(p.eventId)!;
-    const jpeg = renderer.render(
+    const jpeg = await renderer.render(
       p.camera,
       `${p.eventId}:${p.camera}`,
       {

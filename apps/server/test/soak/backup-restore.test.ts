@@ -13,7 +13,7 @@ import {
   type ExportedEvent,
   type ServerProcess,
 } from '../server-process.js';
-import type { BackupManifest } from '../../src/services/backup.service.js';
+import type { BackupManifest } from '../../src/db/backup.js';
 
 /**
  * Online backup (docs/storage.md#backups): `bathylog backup` while clients log events, then `bathylog restore`

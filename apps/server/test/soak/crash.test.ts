@@ -4,7 +4,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.js';
-import { checkIntegrity } from '../../src/services/integrity.service.js';
+import { checkIntegrity } from '../../src/db/integrity.js';
 import { engines } from '../test-app.js';
 import {
   ApiClient,

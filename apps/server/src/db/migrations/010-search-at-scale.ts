@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../database.js';
+import { sqliteDay } from '../sql/event-days.js';
 
 /**
  * Search at 10 million events (docs/performance.md#search-at-10-million-events).
@@ -21,19 +22,6 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   await sql`CREATE INDEX events_ts_value_idx ON events (ts, id, event_value)`.execute(db);
   await sql`DROP INDEX events_ts_idx`.execute(db);
   if (dialect === 'sqlite') await upSqlite(db);
-}
-
-/** A UTC day in ms; day d holds ts in [d × dayMs, (d + 1) × dayMs). */
-export const eventDayMs = 86_400_000;
-
-/** The day of an epoch-ms time (floor, also before 1970). */
-export function eventDay(ts: number): number {
-  return Math.floor(ts / eventDayMs);
-}
-
-/** `eventDay` as an SQLite expression (its integer `/` truncates toward zero). */
-export function sqliteDay(ts: string): string {
-  return `(CASE WHEN ${ts} >= 0 THEN ${ts} / ${eventDayMs} ELSE -((-${ts} - 1) / ${eventDayMs}) - 1 END)`;
 }
 
 async function upSqlite(db: Kysely<unknown>): Promise<void> {

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../database.js';
-import { createSqliteSearchTriggers, sqliteSearchColumns } from './002-event-search.js';
+import { createSqliteSearchTriggers, hiddenEventValue, sqliteSearchColumns } from '../sql/event-search.js';
 
 /**
  * Fulltext search with ASNAP hidden at 10 million events, SQLite
@@ -27,9 +27,6 @@ import { createSqliteSearchTriggers, sqliteSearchColumns } from './002-event-sea
 export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   if (dialect === 'sqlite') await upSqlite(db);
 }
-
-/** The value the second index leaves out. */
-export const hiddenEventValue = 'ASNAP';
 
 async function upSqlite(db: Kysely<unknown>): Promise<void> {
   const run = (text: string) => sql.raw(text).execute(db);

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Migrator, sql, type MigrationProvider } from 'kysely';
 import { newObjectId } from '@bathylog/shared';
 import { engines, openTestDatabase } from '../../../test/test-app.js';
-import { insertAux, insertEvents, navData, framegrabData } from '../../../test/factories-events.js';
+import { insertAux, insertEvents, navData, framegrabData } from '../../../test/table-fixtures.js';
 import type { Database } from '../database.js';
 import { migrationsFor } from './index.js';
 

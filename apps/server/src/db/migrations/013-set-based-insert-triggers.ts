@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../database.js';
-import { postgresFulltextDocument } from './002-event-search.js';
+import { postgresFulltextDocument } from '../sql/event-search.js';
 
 /**
  * Cheaper event writes (docs/performance.md#durable-event-writes-group-commit).

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Migrator, type MigrationProvider } from 'kysely';
 import { newObjectId } from '@bathylog/shared';
 import { engines, openTestDatabase } from '../../../test/test-app.js';
-import { insertEvents } from '../../../test/factories-events.js';
+import { insertEvents } from '../../../test/table-fixtures.js';
 import type { Database } from '../database.js';
 import { migrationsFor } from './index.js';
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../db/database.js';
 import { engines, openTestDatabase } from '../../../test/test-app.js';
-import { insertEvents } from '../../../test/factories-events.js';
+import { insertEvents } from '../../../test/table-fixtures.js';
 import { buildEventFilter, globalWindow, type FilterQuery } from '../events/event-filter.js';
 import { EventSearch } from '../events/event-search.js';
 import { EventAccess, mergeWindows } from './event-access.js';

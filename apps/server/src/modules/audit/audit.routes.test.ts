@@ -4,8 +4,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry, AuditPage } from '@bathylog/shared';
 import { createTestApp, engines, type TestApp } from '../../../test/test-app.js';
-import { createUser, filepondBody, multipart } from '../../../test/factories-cruises.js';
-import { insertCruise } from '../../../test/factories-events.js';
+import { createUser, filepondBody, multipart } from '../../../test/api-fixtures.js';
+import { insertCruise } from '../../../test/table-fixtures.js';
 import { systemIds } from '../../seed/system.js';
 
 /** The smallest valid PNG (1×1). */

@@ -11,7 +11,7 @@ import { caller } from '../../plugins/auth.js';
 import type { ApiInstance } from '../../plugins/types.js';
 import { UsersService } from '../users/users.service.js';
 import { AuthService } from './auth.service.js';
-import { clearSessionCookies, setSessionCookies } from './session-cookie.js';
+import { clearSessionCookies, setSessionCookies } from '../../plugins/session-cookie.js';
 
 export function authRoutes(app: ApiInstance, ctx: AppContext): void {
   const service = new AuthService(ctx);

@@ -14,7 +14,8 @@ import { buildUserRecord, toPublicUser, UsersService } from '../users/users.serv
 import { internalChannels } from '../../realtime/internal-channels.js';
 import { auditRow, recordChange } from '../audit/audit.js';
 import { AuditRepository } from '../audit/audit.repository.js';
-import { issueApiToken, issueSession, loginTokenCurrent, revokeTokens } from './tokens.js';
+import { issueApiToken, issueSession } from '../../plugins/session-tokens.js';
+import { loginTokenCurrent, revokeTokens } from './tokens.js';
 
 const resetLifetimeMs = 15 * 60 * 1000;
 

@@ -1,42 +1,12 @@
-import { scopesForRoles } from '@bathylog/shared';
 import type { Kysely, Transaction } from 'kysely';
-import type { AppContext } from '../../context.js';
 import type { DB } from '../../db/schema.js';
-import { nowSeconds, signToken } from '../../lib/jwt.js';
+import { nowSeconds } from '../../lib/jwt.js';
 import { unusableLoginTokenHash } from '../../lib/login-token.js';
 import { UsersRepository, type UserRecord } from '../users/users.repository.js';
 
 /**
- * The three kinds of tokens (docs/security.md#browser-session): browser sessions (expiring, renewed
- * while used), the Sealog-compatible API token (long-lived), and device keys (device-keys module).
- * Revocation marks are epoch seconds on the user: a token whose `iat` is older is refused. A
- * token issued after a revocation in the same second gets the mark as its `iat`, so it stays valid.
- */
-
-/** A browser session for the user: expires after the configured lifetime. */
-export function issueSession(ctx: AppContext, user: UserRecord): Promise<string> {
-  const iat = Math.max(nowSeconds(), user.sessions_valid_after);
-  return signToken(
-    {
-      id: user.id,
-      scope: scopesForRoles(user.roles),
-      roles: user.roles,
-      iat,
-      exp: nowSeconds() + ctx.config.sessions.lifetimeSeconds,
-    },
-    ctx.secret,
-  );
-}
-
-/** The Sealog API token (GET users/{id}/token, Show API Token): the same claims, no expiry. */
-export function issueApiToken(ctx: AppContext, user: UserRecord): Promise<string> {
-  const iat = Math.max(nowSeconds(), user.api_tokens_valid_after);
-  return signToken({ id: user.id, scope: scopesForRoles(user.roles), roles: user.roles, iat }, ctx.secret);
-}
-
-/**
- * Ends the user's browser sessions and login token (password change or reset); with `apiTokens`,
- * also the API tokens (password change or reset, "sign out everywhere"). The new mark lies after
+ * Ends the user's browser sessions and login token (password change or reset; the tokens are
+ * issued by plugins/session-tokens.ts); with `apiTokens`, also the API tokens (password change or reset, "sign out everywhere"). The new mark lies after
  * every `iat` issued so far (at most max(now, old mark)), so even a token issued within the same
  * second is refused. The login token is replaced by one nobody knows; GET users/{id}/loginToken
  * then shows a new one.

@@ -2,7 +2,6 @@ import type { FastifyReply } from 'fastify';
 import {
   createCruiseSchema,
   cruiseListQuerySchema,
-  csvContentType,
   idParamsSchema,
   permissionsSchema,
   recordFormatQuerySchema,
@@ -11,13 +10,8 @@ import {
 import type { AppContext } from '../../context.js';
 import { caller } from '../../plugins/auth.js';
 import type { ApiInstance } from '../../plugins/types.js';
+import { sendRecordRead } from '../records/record-read.js';
 import { CruisesService, type CruiseRead } from './cruises.service.js';
-
-/** JSON, or CSV as a plain string (docs/wire.md#cruise-and-lowering-csv). */
-export function sendRecordRead(reply: FastifyReply, result: { kind: 'json' | 'csv'; body: unknown }) {
-  if (result.kind === 'csv') return reply.type(csvContentType).send(result.body);
-  return reply.send(result.body);
-}
 
 /**
  * Cruise routes (docs/wire.md#cruises). Creating and deleting is for admins (Sealog's create_cruises

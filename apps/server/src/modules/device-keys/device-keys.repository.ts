@@ -1,22 +1,9 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { DB, DeviceKeysTable } from '../../db/schema.js';
+import type { DeviceKeyRecord } from '../../db/records.js';
 import { parseJson } from '../../lib/json.js';
 
-/** A device key row with its roles decoded. The key itself is never stored, only its hash. */
-export interface DeviceKeyRecord {
-  id: string;
-  name: string;
-  key_hash: string;
-  key_prefix: string;
-  roles: string[];
-  created_at: number;
-  created_by: string;
-  expires_at: number | null;
-  last_used_at: number | null;
-  last_used_address: string | null;
-  revoked_at: number | null;
-  revoked_by: string | null;
-}
+export type { DeviceKeyRecord };
 
 const num = (v: number | null) => (v === null ? null : Number(v));
 

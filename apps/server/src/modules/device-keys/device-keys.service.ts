@@ -4,7 +4,7 @@ import { AppError } from '../../lib/app-error.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { internalChannels } from '../../realtime/internal-channels.js';
 import { recordChange } from '../audit/audit.js';
-import { hashDeviceKey, newDeviceKey } from './device-key-format.js';
+import { hashDeviceKey, newDeviceKey } from '../../lib/device-key-format.js';
 import { DeviceKeysRepository, type DeviceKeyRecord } from './device-keys.repository.js';
 
 export function toPublicKey(k: DeviceKeyRecord): DeviceKey {

@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import { migrateToLatest } from '../../db/database.js';
 import { migrationsFor } from '../../db/migrations/index.js';
 import { engines, openTestDatabase } from '../../../test/test-app.js';
-import { framegrabData, insertAux, insertEvents, navData } from '../../../test/factories-events.js';
+import { framegrabData, insertAux, insertEvents, navData } from '../../../test/table-fixtures.js';
 import { auxTextCondition, type AuxTextTerms } from './aux-data-search.js';
 import { EventAuxDataRepository } from './event-aux-data.repository.js';
 

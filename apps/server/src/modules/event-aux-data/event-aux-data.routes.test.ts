@@ -9,7 +9,7 @@ import {
   insertEvents,
   insertLowering,
   navData,
-} from '../../../test/factories-events.js';
+} from '../../../test/table-fixtures.js';
 
 type Json = Record<string, unknown>;
 

@@ -23,7 +23,7 @@ import { auxJson, jsonArrayOutput, toWireAux, type ChunkSource, type Output } fr
 import { EventQueries, groupByEvent } from '../events/event-queries.js';
 import type { EventRow } from '../events/event-search.js';
 import { EventsRepository } from '../events/events.repository.js';
-import type { RecordKind } from '../events/record-windows.repository.js';
+import type { RecordKind } from '../access/access.repository.js';
 import { auxTextCondition } from './aux-data-search.js';
 import { EventAuxDataRepository, type AuxRow } from './event-aux-data.repository.js';
 import { attachmentFilesOf, removeAttachmentFiles } from '../files/attachment-files.js';

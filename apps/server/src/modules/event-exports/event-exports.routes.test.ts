@@ -14,7 +14,7 @@ import {
   insertLowering,
   loadDemoLowering,
   type DemoLowering,
-} from '../../../test/factories-events.js';
+} from '../../../test/table-fixtures.js';
 
 type Json = Record<string, unknown>;
 

@@ -12,6 +12,9 @@ export interface EventCreateWrite {
   audit: NewAuditRow;
 }
 
+/** The name the write thread knows `eventCreateWriter` by (modules/writers.ts). */
+export const eventCreateWriterName = 'eventCreates';
+
 /** Event creates of one group commit: a batch of them in two multi-row inserts. */
 export const eventCreateWriter: GroupWriter<EventCreateWrite, void> = {
   async many(trx, creates) {

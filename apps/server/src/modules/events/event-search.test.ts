@@ -4,14 +4,14 @@ import { migrateToLatest } from '../../db/database.js';
 import { migrationsFor } from '../../db/migrations/index.js';
 import type { DB } from '../../db/schema.js';
 import { engines, openTestDatabase } from '../../../test/test-app.js';
-import { insertEvents } from '../../../test/factories-events.js';
+import { insertEvents } from '../../../test/table-fixtures.js';
 import { newObjectId } from '@bathylog/shared';
 import { buildEventFilter, globalWindow, type FilterQuery } from './event-filter.js';
 import { EventSearch } from './event-search.js';
 import { EventsRepository } from './events.repository.js';
 import { EventImportsRepository } from '../event-imports/event-imports.repository.js';
-import { eventDayMs } from '../../db/migrations/010-search-at-scale.js';
-import { checkIntegrity } from '../../services/integrity.service.js';
+import { eventDayMs } from '../../db/sql/event-days.js';
+import { checkIntegrity } from '../../db/integrity.js';
 
 /**
  * The search indexes themselves: what the migration builds from events already stored, how the

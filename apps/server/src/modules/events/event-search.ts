@@ -1,8 +1,7 @@
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { Dialect } from '../../db/database.js';
-import { searchKeyRange } from '../../db/migrations/002-event-search.js';
-import { eventDay, eventDayMs } from '../../db/migrations/010-search-at-scale.js';
-import { hiddenEventValue } from '../../db/migrations/012-fulltext-without-asnap.js';
+import { hiddenEventValue, searchKeyRange } from '../../db/sql/event-search.js';
+import { eventDay, eventDayMs } from '../../db/sql/event-days.js';
 import type { DB } from '../../db/schema.js';
 import { parseJson } from '../../lib/json.js';
 import { excludedTs } from '../access/event-access.js';

@@ -35,7 +35,12 @@ import {
   removeOrphanAttachments,
 } from '../files/attachment-files.js';
 import { auditRow, recordChange } from '../audit/audit.js';
-import { eventCreatePostgresWriter, eventCreateWriter, type EventCreateWrite } from './event-create-writer.js';
+import {
+  eventCreatePostgresWriter,
+  eventCreateWriter,
+  eventCreateWriterName,
+  type EventCreateWrite,
+} from './event-create-writer.js';
 import { buildEventFilter, globalWindow } from './event-filter.js';
 import {
   csvContentType,
@@ -91,7 +96,7 @@ function eventCreates(database: Database): GroupCommit<EventCreateWrite, void> {
     // A SQLite file writes its batches on its write thread; PostgreSQL commits on several pooled
     // connections at once.
     gc = writeWorker
-      ? new GroupCommit((items) => writeWorker.run('eventCreates', items))
+      ? new GroupCommit((items) => writeWorker.run(eventCreateWriterName, items))
       : database.dialect === 'postgres'
         ? new GroupCommit(async (items) => {
             try {

@@ -4,7 +4,7 @@ import { executeOutputEndPrefix } from '@bathylog/shared';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { internalChannels } from '../../realtime/internal-channels.js';
-import { advisoryLockKey } from '../../services/leader.service.js';
+import { advisoryLockKey } from '../../db/leader-election.js';
 import {
   displayCommand,
   isExportableId,

@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { newObjectId } from '@bathylog/shared';
 import { createTestApp, engines, type TestApp } from '../../../test/test-app.js';
-import { createUser, filepondBody, multipart } from '../../../test/factories-cruises.js';
+import { createUser, filepondBody, multipart } from '../../../test/api-fixtures.js';
 
 type Json = Record<string, unknown>;
 const files = '/sealog-server/files';

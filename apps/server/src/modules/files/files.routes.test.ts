@@ -22,7 +22,7 @@ import {
   filepondBody,
   makeCruise,
   multipart,
-} from '../../../test/factories-cruises.js';
+} from '../../../test/api-fixtures.js';
 
 type Json = Record<string, unknown>;
 const files = '/sealog-server/files';

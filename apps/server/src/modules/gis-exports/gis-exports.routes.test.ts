@@ -11,7 +11,7 @@ import {
   loadDemoLowering,
   navData,
   type DemoLowering,
-} from '../../../test/factories-events.js';
+} from '../../../test/table-fixtures.js';
 
 interface Feature {
   type: 'Feature';

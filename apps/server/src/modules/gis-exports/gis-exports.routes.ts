@@ -15,24 +15,6 @@ export function gisExportsRoutes(app: ApiInstance, ctx: AppContext): void {
   const read = { auth: true, scopes: ['admin', 'read_events'], access: 'events' } as const;
   const tags = ['gis_exports'];
 
-  app.get(
-    '/tracks/bylowering/:id',
-    {
-      config: read,
-      schema: {
-        params: idParamsSchema,
-        tags,
-        summary: "A lowering's dive track as columns (review map, milestones editor)",
-        description:
-          'The track from the first configured position source with records in the lowering (no event filter), ' +
-          'one row per event whose record was readable, in event-time order: eventIds, ts (epoch ms), lat, lon ' +
-          '(null where the fix is zero), depth (null where none); problems: events whose record could not be read. ' +
-          "Same access rules as the lowering's events.",
-      },
-    },
-    (req) => service.loweringTrack(caller(req), req.params.id, eventAccess(req)),
-  );
-
   for (const kind of ['cruise', 'lowering'] as const) {
     app.get(
       `/gis_exports/by${kind}/:id`,

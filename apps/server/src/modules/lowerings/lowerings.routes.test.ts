@@ -5,13 +5,8 @@ import { newObjectId } from '@bathylog/shared';
 import { createTestApp, engines, type TestApp } from '../../../test/test-app.js';
 import { callerKinds, createRoleUsers, type CallerKind, type RoleUsers } from '../../../test/role-tokens.js';
 import { captureChannel, clearRecords } from '../../../test/record-tests.js';
-import {
-  createCruise,
-  createLowering,
-  createUser,
-  insertEvent,
-  makeLowering,
-} from '../../../test/factories-cruises.js';
+import { createCruise, createLowering, createUser, makeLowering } from '../../../test/api-fixtures.js';
+import { insertEvent } from '../../../test/table-fixtures.js';
 
 type Json = Record<string, unknown>;
 

@@ -11,7 +11,9 @@ import {
 import type { AppContext } from '../../context.js';
 import { caller } from '../../plugins/auth.js';
 import type { ApiInstance } from '../../plugins/types.js';
-import { sendRecordRead } from '../cruises/cruises.routes.js';
+import { eventAccess } from '../access/event-access.js';
+import { GisExportsService } from '../gis-exports/gis-exports.service.js';
+import { sendRecordRead } from '../records/record-read.js';
 import { LoweringsService, type LoweringRead } from './lowerings.service.js';
 
 /**
@@ -87,4 +89,24 @@ export function loweringsRoutes(app: ApiInstance, ctx: AppContext): void {
     await service.remove(caller(req), req.params.id);
     return reply.code(204).send();
   });
+
+  // The dive track is computed by the GIS exports' position rule; its events follow the event access rule.
+  const gis = new GisExportsService(ctx);
+  app.get(
+    '/tracks/bylowering/:id',
+    {
+      config: { auth: true, scopes: ['admin', 'read_events'], access: 'events' },
+      schema: {
+        params: idParamsSchema,
+        tags: ['gis_exports'],
+        summary: "A lowering's dive track as columns (review map, milestones editor)",
+        description:
+          'The track from the first configured position source with records in the lowering (no event filter), ' +
+          'one row per event whose record was readable, in event-time order: eventIds, ts (epoch ms), lat, lon ' +
+          '(null where the fix is zero), depth (null where none); problems: events whose record could not be read. ' +
+          "Same access rules as the lowering's events.",
+      },
+    },
+    (req) => gis.loweringTrack(caller(req), req.params.id, eventAccess(req)),
+  );
 }

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '@bathylog/shared';
 import { createTestApp, engines, type TestApp } from '../../../test/test-app.js';
-import { createUser } from '../../../test/factories-cruises.js';
+import { createUser } from '../../../test/api-fixtures.js';
 import { userCache, userCacheLifetimeMs } from './user-cache.js';
 import type { UserRecord } from './users.repository.js';
 import { UsersRepository } from './users.repository.js';

@@ -2,32 +2,10 @@ import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { DB, UsersTable } from '../../db/schema.js';
 import { parseJson } from '../../lib/json.js';
 import { hashLoginToken } from '../../lib/login-token.js';
+import type { UserRecord } from '../../db/records.js';
 import { userCache } from './user-cache.js';
 
-/** A user row with its JSON and flag columns decoded. */
-export interface UserRecord {
-  id: string;
-  username: string;
-  fullname: string;
-  email: string;
-  password: string;
-  roles: string[];
-  system_user: boolean;
-  disabled: boolean;
-  last_login: number;
-  /** SHA-256 (hex) of the loginToken (lib/login-token.ts). */
-  login_token: string;
-  /** The loginToken sealed with the server secret; absent or null until it is first shown. */
-  login_token_sealed?: string | null;
-  /** Epoch seconds: when the loginToken was issued; absent counts as 0. */
-  login_token_at?: number;
-  reset_password_token: string | null;
-  reset_password_expires: number | null;
-  /** Epoch seconds: browser sessions issued before are refused. */
-  sessions_valid_after: number;
-  /** Epoch seconds: API tokens issued before are refused. */
-  api_tokens_valid_after: number;
-}
+export type { UserRecord };
 
 export type UserPatch = Partial<Omit<UserRecord, 'id'>>;
 

@@ -16,7 +16,8 @@ import type { AuthContext } from '../../plugins/auth.js';
 import { resetLinkBase } from '../../lib/reset-link.js';
 import { internalChannels } from '../../realtime/internal-channels.js';
 import { AccessListsRepository } from '../access/access.repository.js';
-import { issueApiToken, issueSession, loginTokenCurrent, loginTokenIssuedAt, revokeTokens } from '../auth/tokens.js';
+import { issueApiToken, issueSession } from '../../plugins/session-tokens.js';
+import { loginTokenCurrent, loginTokenIssuedAt, revokeTokens } from '../auth/tokens.js';
 import { recordChange } from '../audit/audit.js';
 import { UsersRepository, type UserRecord } from './users.repository.js';
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import type { Database } from '../db/database.js';
-import { sqliteDay } from '../db/migrations/010-search-at-scale.js';
+import type { Database } from './database.js';
+import { sqliteDay } from './sql/event-days.js';
 
 export interface IntegrityReport {
   ok: boolean;

@@ -4,7 +4,7 @@ import { freeSpaceLevel, wsPath } from '@bathylog/shared';
 import { createTestApp, engines, type TestApp } from '../../test/test-app.js';
 import { listenInRange, RawClient, scriptHello } from '../realtime/testing/ws-test-client.js';
 import { systemIds } from '../seed/system.js';
-import { FreeSpaceMonitor, measureDisk } from './free-space.service.js';
+import { FreeSpaceMonitor, measureDisk } from './free-space.js';
 
 const path = wsPath('updateCustomVars');
 

@@ -2,11 +2,14 @@ import { readFileSync } from 'node:fs';
 import type { Kysely } from 'kysely';
 import { newObjectId, parseIsoTimestamp } from '@bathylog/shared';
 import type { DB } from '../src/db/schema.js';
+import type { TestApp } from './test-app.js';
 
 /**
- * Test data for the events, aux-data and export suites. Cruises and lowerings are written straight
- * into their tables (the events module only reads their time windows), events and aux data too
- * when a test needs many; the API is used where the behaviour under test is the write itself.
+ * Rows written straight into their tables (no API, no publish) for the events, aux-data, export and
+ * access suites: cruises and lowerings (the events module only reads their time windows), events
+ * and aux data when a test needs many. Each insert is checked against the table's row type
+ * (db/schema.ts). The API is used where the behaviour under test is the write itself
+ * (api-fixtures.ts).
  */
 
 const iso = (value: string | number) => (typeof value === 'number' ? value : parseIsoTimestamp(value)!);
@@ -173,4 +176,25 @@ export async function loadDemoLowering(db: Kysely<DB>): Promise<DemoLowering> {
   });
   await insertAux(db, aux);
   return { loweringId, events, auxCount: aux.length };
+}
+
+/** Stores one event row (tests of other modules than events). */
+export async function insertEvent(
+  t: Pick<TestApp, 'ctx'>,
+  ts: string,
+  overrides: { id?: string; event_value?: string } = {},
+): Promise<string> {
+  const id = overrides.id ?? newObjectId();
+  await t.ctx.database.db
+    .insertInto('events')
+    .values({
+      id,
+      ts: Date.parse(ts),
+      event_author: 'admin',
+      event_value: overrides.event_value ?? 'FISH',
+      event_options: '[]',
+      event_free_text: '',
+    })
+    .execute();
+  return id;
 }

@@ -17,7 +17,7 @@ export const asnapAuthor = 'asnap';
  * event is logged every config.asnap.intervalSeconds, as Sealog's sealog_asnap bot does, so a
  * vessel needs no separate script. Switching it Off (an updateCustomVars message on the bus,
  * from any process) stops it at once; every tick also re-reads the var in case a message was
- * lost. Only the leading process runs it (services/leader.service.ts).
+ * lost. Only the leading process runs it (db/leader-election.ts).
  *
  * A vessel that still runs Sealog's sealog_asnap script gets ASNAP events from it too; two sources
  * would double the snapshots. So while ASNAP events that this service did not log keep arriving

@@ -6,7 +6,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { isPostgres, type Config } from '../config.js';
-import { countedTables, type TableCounts } from './integrity.service.js';
+import { countedTables, type TableCounts } from './integrity.js';
 
 /**
  * Online backup and restore (docs/storage.md#backups). A backup is a folder: the database (a SQLite snapshot
@@ -14,6 +14,9 @@ import { countedTables, type TableCounts } from './integrity.service.js';
  * store and the secret, and `manifest.json` written last (so a backup without one is partial),
  * with row counts and a sha256 of every file. Restore checks all of it before writing anything.
  */
+/** Beside the scheduled backups: the last scheduled attempt's time and error (jobs/backup-scheduler.ts). */
+export const backupAttemptFile = '.last-attempt.json';
+
 export const manifestName = 'manifest.json';
 export const manifestFormat = 'bathylog-backup/1';
 const sqliteName = 'bathylog.sqlite';

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database } from '../db/database.js';
+import type { Database } from './database.js';
 
 /**
  * Which server process runs the singleton jobs (built-in ASNAP, free-space monitor). With SQLite

@@ -1,16 +1,17 @@
-import { hasAnyScope, wsChannels, wsPathPrefix, type Scope, type WsChannel } from '@bathylog/shared';
-import type { AppContext } from '../context.js';
-import { parseJson } from '../lib/json.js';
-import type { AuthContext } from '../plugins/auth.js';
-import type { AccessFields } from '../modules/access/access.rules.js';
-import { mayOpenAll } from '../modules/access/event-access.js';
+import { hasAnyScope, type Scope, type WsChannel } from '@bathylog/shared';
+import type { AppContext } from '../../context.js';
+import { parseJson } from '../../lib/json.js';
+import type { AuthContext } from '../../plugins/auth.js';
+import type { ChannelAccess } from '../../realtime/channel-access.js';
+import type { AccessFields } from './access.rules.js';
+import { mayOpenAll } from './event-access.js';
 
 /**
  * Who may receive what on the socket. Subscribing needs the channel's read scope (the same scopes
  * the matching REST reads need); cruise, lowering and admin-only template records are further
  * filtered per delivery so that a non-admin never receives a record the REST API would not show
  * them (hidden, or not on the access list when access control is on). Event and aux-data
- * payloads follow the event rule (modules/access/event-access.ts): with access control on, a
+ * payloads follow the event rule (event-access.ts): with access control on, a
  * non-admin receives one only when they may open every cruise and lowering holding its event's ts.
  */
 export interface ChannelRule {
@@ -42,13 +43,6 @@ export const channelRules: Record<WsChannel, ChannelRule> = {
   newLowerings: lowerings,
   updateLowerings: lowerings,
 };
-
-const channelByPath = new Map<string, WsChannel>(wsChannels.map((c) => [`${wsPathPrefix}${c}`, c]));
-
-/** The channel a subscription path names, or undefined for a path the server does not serve. */
-export function channelForPath(path: string): WsChannel | undefined {
-  return channelByPath.get(path);
-}
 
 export function maySubscribe(auth: AuthContext, channel: WsChannel): boolean {
   const rule = channelRules[channel];
@@ -183,3 +177,11 @@ export function mayReceive(
   }
   return true;
 }
+
+/** The socket server's filter (realtime/nes-server.ts), handed to it by the app. */
+export const channelAccess: ChannelAccess<RecordVisibility> = {
+  maySubscribe,
+  visibility: (ctx, channel, payload) => recordVisibility(ctx, channelRules[channel], payload),
+  mayReceive,
+  adminsOnly: { missing: true, hidden: true, adminOnly: true, accessList: [] },
+};

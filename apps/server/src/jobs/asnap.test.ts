@@ -3,7 +3,7 @@ import { wsPath } from '@bathylog/shared';
 import { createTestApp, engines, type TestApp } from '../../test/test-app.js';
 import { listenInRange, RawClient, scriptHello, sleep } from '../realtime/testing/ws-test-client.js';
 import { systemIds } from '../seed/system.js';
-import { AsnapService } from './asnap.service.js';
+import { AsnapService } from './asnap.js';
 
 const newEvents = wsPath('newEvents');
 

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from '../../config.js';
+import type { Config } from '../config.js';
 
 /**
  * The browser session lives in two cookies the server sets itself (docs/security.md, "Browser

@@ -1,17 +1,29 @@
 import { randomBytes } from 'node:crypto';
-import { newObjectId } from '@bathylog/shared';
+import type { z } from 'zod';
+import type { createCruiseSchema, createLoweringSchema } from '@bathylog/shared';
 import type { TestApp } from './test-app.js';
 
 /**
- * Small cruise, lowering and event records for the cruise/lowering/file tests, shaped like the
- * demo cruise FKt230303 and its dive S0492, plus a multipart body builder for upload tests.
+ * Records made through the API for the cruise, lowering, user and file tests: request bodies
+ * shaped like the demo cruise FKt230303 and its dive S0492, typed by the shared schemas (a new
+ * field in a schema shows here and in the tests that build on these), plus multipart bodies for
+ * upload tests. Rows written straight into tables are in table-fixtures.ts.
  */
+
+/** A POST /cruises body as a client sends it. */
+export type CruiseBody = z.input<typeof createCruiseSchema>;
+/** A POST /lowerings body as a client sends it. */
+export type LoweringBody = z.input<typeof createLoweringSchema>;
+/** A body with some fields replaced, wrong ones included (validation tests send those). */
+type Overridden<Body, O> = Omit<Body, keyof O> & O;
 
 export const day = 24 * 60 * 60 * 1000;
 
 /** A POST /cruises body; times are ISO strings. */
-export function makeCruise(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
+export function makeCruise<O extends Record<string, unknown> = Record<never, never>>(
+  overrides: O = {} as O,
+): Overridden<CruiseBody, O> {
+  const body: CruiseBody = {
     cruise_id: 'FKt230303',
     start_ts: '2023-03-03T00:00:00.000Z',
     stop_ts: '2023-04-11T23:59:59.000Z',
@@ -28,13 +40,15 @@ export function makeCruise(overrides: Record<string, unknown> = {}): Record<stri
         'On its inaugural expedition, Falkor (too) will head to the Mid-Atlantic Ridge.\n\nIn 2000, scientists found Lost City.',
       cruise_participants: ['D. Butterfield', 'S. Walker'],
     },
-    ...overrides,
   };
+  return { ...body, ...overrides };
 }
 
 /** A POST /lowerings body inside the default cruise. */
-export function makeLowering(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
+export function makeLowering<O extends Record<string, unknown> = Record<never, never>>(
+  overrides: O = {} as O,
+): Overridden<LoweringBody, O> {
+  const body: LoweringBody = {
     lowering_id: 'S0492',
     start_ts: '2023-03-14T22:15:39.479Z',
     stop_ts: '2023-03-15T08:32:32.654Z',
@@ -52,11 +66,11 @@ export function makeLowering(overrides: Record<string, unknown> = {}): Record<st
       },
       stats: { max_depth: 2011.54, bounding_box: [23.551409, -45.133938, 23.547893, -45.150482] },
     },
-    ...overrides,
   };
+  return { ...body, ...overrides };
 }
 
-async function create(t: TestApp, token: string, path: string, body: Record<string, unknown>): Promise<string> {
+async function create(t: TestApp, token: string, path: string, body: object): Promise<string> {
   const res = await t.api('POST', path, { token, body });
   if (res.statusCode !== 201) throw new Error(`POST ${path}: ${res.statusCode} ${res.body}`);
   return (res.json() as { insertedId: string }).insertedId;
@@ -68,27 +82,6 @@ export function createCruise(t: TestApp, token: string, overrides: Record<string
 
 export function createLowering(t: TestApp, token: string, overrides: Record<string, unknown> = {}): Promise<string> {
   return create(t, token, '/lowerings', makeLowering(overrides));
-}
-
-/** Stores an event row directly (the events routes belong to another module). */
-export async function insertEvent(
-  t: TestApp,
-  ts: string,
-  overrides: { id?: string; event_value?: string } = {},
-): Promise<string> {
-  const id = overrides.id ?? newObjectId();
-  await t.ctx.database.db
-    .insertInto('events')
-    .values({
-      id,
-      ts: Date.parse(ts),
-      event_author: 'admin',
-      event_value: overrides.event_value ?? 'FISH',
-      event_options: '[]',
-      event_free_text: '',
-    })
-    .execute();
-  return id;
 }
 
 /** Creates a user with the given roles and logs them in. */

@@ -1,12 +1,8 @@
-import { existsSync } from 'node:fs';
-import { readFile, rm, writeFile, mkdir } from 'node:fs/promises';
+import { rm, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { BackupStatus } from '@bathylog/shared';
 import type { AppContext } from '../context.js';
 import { PeriodicTask } from '../lib/periodic-task.js';
-import { createBackup, listBackups } from './backup.service.js';
-
-const attemptFile = '.last-attempt.json';
+import { backupAttemptFile, createBackup, listBackups } from '../db/backup.js';
 
 /** The folder name of a scheduled backup: its UTC time, sortable. */
 function backupName(at: Date): string {
@@ -53,32 +49,9 @@ export class BackupScheduler {
       this.ctx.log.error({ err }, 'scheduled backup failed');
     }
     try {
-      await writeFile(path.join(folder, attemptFile), JSON.stringify({ at: at.toISOString(), error }));
+      await writeFile(path.join(folder, backupAttemptFile), JSON.stringify({ at: at.toISOString(), error }));
     } catch (err) {
       this.ctx.log.error({ err }, 'could not record the backup attempt');
     }
   }
-}
-
-/** What the admins' screen shows: settings, newest backup, last scheduled failure. */
-export async function backupStatus(ctx: AppContext): Promise<BackupStatus> {
-  const { folder, intervalMinutes, keep } = ctx.config.backups;
-  const newest = (await listBackups(folder!))[0];
-  let lastError: string | null = null;
-  const attempt = path.join(folder!, attemptFile);
-  if (existsSync(attempt)) {
-    try {
-      lastError = (JSON.parse(await readFile(attempt, 'utf8')) as { error: string | null }).error;
-    } catch {
-      lastError = null;
-    }
-  }
-  return {
-    scheduled: intervalMinutes > 0,
-    intervalMinutes,
-    keep,
-    folder: folder!,
-    lastBackupAt: newest?.createdAt ?? null,
-    lastError,
-  };
 }

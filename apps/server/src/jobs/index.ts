@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.js';
+import { LeaderElection } from '../db/leader-election.js';
+import { AsnapService, logAsnapThroughEvents, type LogAsnapEvent } from './asnap.js';
+import { BackupScheduler } from './backup-scheduler.js';
+import { FreeSpaceMonitor } from './free-space.js';
+
+export interface Jobs {
+  leader: LeaderElection;
+  freeSpace: FreeSpaceMonitor;
+  asnap: AsnapService | null;
+}
+
+export interface JobsOptions {
+  /** How the built-in ASNAP logs its events (tests); default: through the events service. */
+  logAsnapEvent?: LogAsnapEvent;
+}
+
+/**
+ * The background jobs (free-space monitor, built-in ASNAP, scheduled backups): singletons, run by
+ * the leading process only (db/leader-election.ts). Started when the server is ready, stopped
+ * when it closes.
+ */
+export function registerJobs(app: FastifyInstance, ctx: AppContext, opts: JobsOptions = {}): Jobs {
+  const leader = new LeaderElection(ctx.database, ctx.log);
+  const freeSpace = new FreeSpaceMonitor(ctx);
+  const asnap = ctx.config.asnap.enabled
+    ? new AsnapService(ctx, opts.logAsnapEvent ?? logAsnapThroughEvents(ctx))
+    : null;
+  const backups = new BackupScheduler(ctx);
+  const startJobs = () => Promise.all([freeSpace.start(), asnap?.start(), backups.start()]);
+  const stopJobs = () => Promise.all([freeSpace.stop(), asnap?.stop(), backups.stop()]);
+
+  app.addHook('onReady', async () => {
+    await leader.start();
+    // The first free-space reading is in place before the server takes requests.
+    if (leader.isLeader) await startJobs();
+    leader.onChange((leading) => {
+      (leading ? startJobs() : stopJobs()).catch((err: unknown) => ctx.log.error({ err }, 'singleton jobs failed'));
+    });
+  });
+
+  app.addHook('preClose', async () => {
+    await stopJobs();
+    await leader.stop();
+  });
+
+  return { leader, freeSpace, asnap };
+}
