@@ -8,7 +8,7 @@ import {
   latestLowering,
   selectionFromParams,
 } from './cruise-menu-state';
-import { executeOutputLine } from '../records/components/execute-modal';
+import { executeOutputLine } from '../../domain/records/components/execute-modal';
 
 const cruise = (id: string, start: string, stop: string): Cruise => ({
   id,

@@ -23,8 +23,8 @@ import {
   RecordTableButtons,
   useRecordManagement,
   type ManagedRecord,
-} from '../records/components/record-management';
-import { RecordRowActions } from '../records/components/record-row-actions';
+} from '../../domain/records/components/record-management';
+import { RecordRowActions } from '../../domain/records/components/record-row-actions';
 import { LoweringForm } from './lowering-form';
 import { LoweringMilestones } from './lowering-milestones';
 

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { buildDiveTrack, clientSettingsSchema, type Lowering } from '@bathylog/shared';
 import { SettingsProvider } from '../../lib/settings';
-import type { ExportedEvent } from '../events/api/events';
+import type { ExportedEvent } from '../../domain/events/api/events';
 import { MilestonesModal } from './milestones-modal';
 
 // uPlot and Leaflet do not run under happy-dom (TOOLCHAIN.md): stand-ins with the same props.
@@ -42,7 +42,7 @@ const api = vi.hoisted(() => ({
   events: undefined as ExportedEvent[] | undefined,
   update: vi.fn(async () => undefined),
 }));
-vi.mock('./milestones-api', () => ({
+vi.mock('../../domain/lowerings/lowering-api', () => ({
   useMilestonesData: () => ({
     lowering: { data: api.lowering, error: null },
     // The server's track route applies the same shared rule (nav.ts) to the same records.

@@ -22,7 +22,7 @@ import { DiveMap, type MapPosition } from '../../components/dive-map';
 import { LoadingText, statusTexts } from '../../components/status-text';
 import { errorMessage } from '../../api/client';
 import { useSettings } from '../../lib/settings';
-import { updateLoweringMilestones, useMilestonesData } from './milestones-api';
+import { updateLoweringMilestones, useMilestonesData } from '../../domain/lowerings/lowering-api';
 import { TweakForm } from './tweak-form';
 import './milestones.css';
 

@@ -1,5 +1,5 @@
 import { eventOptionsMessages, formatCustomTime, parseCustomTime, splitFilterTerms } from '@bathylog/shared';
-import type { EventQuery } from '../../events/api/events';
+import type { EventQuery } from '../api/events';
 
 /** The Event Filter form as typed (seed 001 §3 "Event filter", §5 "Filter"). */
 export interface EventFilterForm {
