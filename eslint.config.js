@@ -2,6 +2,9 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 
 /**
  * HTML sinks: places where a string is parsed as markup. Stored text (an event value, a cruise
@@ -29,6 +32,63 @@ export const htmlSinkSelectors = [
   "CallExpression[callee.property.name=/^(addAttribution|setPrefix)$/]:not([arguments.0.type='Literal'])",
   "Property[key.name='attribution']:not([value.callee.name=/^(attributionHtml|escapeHtml)$/]):not([value.type='Literal'])",
 ].map((selector) => ({ selector, message: htmlSinkMessage }));
+
+// Web import direction ------------------------------------------------------------------------
+/**
+ * The client's layers, lowest first; each imports only from its own layer and those below it:
+ *   lib/ + api/   helpers, settings, the HTTP and realtime client (one layer: each uses the other)
+ *   components/   generic UI: no domain words beyond what a prop says
+ *   domain/       the data and UI that several screens share: events, records, lowering fetchers
+ *   features/X/   one screen (or a modal editor) and what only it uses; never another feature
+ *   app/          routes and layout: the one place that composes features (a screen that shows
+ *                 another feature's part takes it as a prop or slot filled in app/routes/)
+ * A new feature folder is covered without an edit here: the zones are made from the folder list.
+ */
+const webSrc = 'apps/web/src';
+const webFeatures = readdirSync(path.join(import.meta.dirname, webSrc, 'features'), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
+const webLayer = (...names) => names.map((n) => `${webSrc}/${n}`);
+export const webImportZones = [
+  {
+    target: webLayer('lib', 'api'),
+    from: webLayer('components', 'domain', 'features', 'app'),
+    message:
+      'Web import direction: lib/ and api/ are the lowest layer and import no components, domain, features or app.',
+  },
+  {
+    target: webLayer('components'),
+    from: webLayer('domain', 'features', 'app'),
+    message: 'Web import direction: components/ imports only lib/ and api/ (pass domain data in as props).',
+  },
+  {
+    target: webLayer('domain'),
+    from: webLayer('features', 'app'),
+    message: 'Web import direction: domain/ is shared by the features and imports none of them, nor app/.',
+  },
+  ...webFeatures.map((name) => ({
+    target: webLayer(`features/${name}`),
+    from: webLayer('features'),
+    except: [`./${name}`],
+    message: `Web import direction: features/${name} imports no other feature; move shared code to domain/ or components/, or let app/ pass the other feature's part in as a prop.`,
+  })),
+  {
+    target: webLayer('features'),
+    from: webLayer('app'),
+    message: 'Web import direction: features import nothing from app/ (app/ composes features, not the reverse).',
+  },
+];
+const webImportDirection = {
+  files: ['apps/web/src/**/*.{ts,tsx}'],
+  plugins: { 'import-x': importX },
+  settings: {
+    'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.json'] })],
+  },
+  rules: {
+    'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: webImportZones }],
+  },
+};
+// ---------------------------------------------------------------------------------------------
 
 export default tseslint.config(
   {
@@ -63,4 +123,5 @@ export default tseslint.config(
       'no-restricted-syntax': ['error', ...htmlSinkSelectors],
     },
   },
+  webImportDirection,
 );

@@ -42,7 +42,7 @@ const api = vi.hoisted(() => ({
   events: undefined as ExportedEvent[] | undefined,
   update: vi.fn(async () => undefined),
 }));
-vi.mock('../../domain/lowerings/lowering-api', () => ({
+vi.mock('./milestones-api', () => ({
   useMilestonesData: () => ({
     lowering: { data: api.lowering, error: null },
     // The server's track route applies the same shared rule (nav.ts) to the same records.

@@ -22,7 +22,8 @@ import { DiveMap, type MapPosition } from '../../components/dive-map';
 import { LoadingText, statusTexts } from '../../components/status-text';
 import { errorMessage } from '../../api/client';
 import { useSettings } from '../../lib/settings';
-import { updateLoweringMilestones, useMilestonesData } from '../../domain/lowerings/lowering-api';
+import type { MilestonesModalProps } from '../../domain/lowerings/milestones-slot';
+import { updateLoweringMilestones, useMilestonesData } from './milestones-api';
 import { TweakForm } from './tweak-form';
 import './milestones.css';
 
@@ -43,15 +44,6 @@ function tooltipLines(event: LogEvent | undefined, ts: number, editing: string |
   lines.push(new Date(ts).toISOString());
   if (editing) lines.push(`Click to set ${editing}.`);
   return lines;
-}
-
-export interface MilestonesModalProps {
-  /** The lowering's database id. */
-  loweringId: string;
-  show: boolean;
-  onHide: () => void;
-  /** After a successful Update (the caller reloads the lowering). */
-  onSaved: () => void;
 }
 
 /**
