@@ -78,16 +78,38 @@ export const webImportZones = [
     message: 'Web import direction: features import nothing from app/ (app/ composes features, not the reverse).',
   },
 ];
-const webImportDirection = {
-  files: ['apps/web/src/**/*.{ts,tsx}'],
-  plugins: { 'import-x': importX },
-  settings: {
-    'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.json'] })],
+const mapLibraries = ['leaflet', 'react-leaflet', 'uplot', 'topojson-client', 'world-atlas'];
+const webImportDirection = [
+  {
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.json'] })],
+    },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: webImportZones }],
+    },
   },
-  rules: {
-    'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: webImportZones }],
+  {
+    // The map and chart libraries are imported only under a `maps` folder (src/components/maps/):
+    // apps/web/chunk-groups.ts puts what reaches such a folder in the `maps` chunk, not in `app`.
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['apps/web/src/**/maps/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: mapLibraries.flatMap((name) => [name, `${name}/*`]),
+              message: 'Map and chart libraries are imported only under a maps/ folder (see apps/web/chunk-groups.ts).',
+            },
+          ],
+        },
+      ],
+    },
   },
-};
+];
 // ---------------------------------------------------------------------------------------------
 
 export default tseslint.config(
@@ -123,5 +145,5 @@ export default tseslint.config(
       'no-restricted-syntax': ['error', ...htmlSinkSelectors],
     },
   },
-  webImportDirection,
+  ...webImportDirection,
 );

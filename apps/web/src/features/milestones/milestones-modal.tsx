@@ -17,8 +17,8 @@ import {
 } from '@bathylog/shared';
 import { ErrorAlert } from '../../components/alerts';
 import { IconButton } from '../../components/icon-button';
-import { DepthChart, type DepthChartLine } from '../../components/depth-chart';
-import { DiveMap, type MapPosition } from '../../components/dive-map';
+import { DepthChart, type DepthChartLine } from '../../components/maps/depth-chart';
+import { DiveMap, type MapPosition } from '../../components/maps/dive-map';
 import { LoadingText, statusTexts } from '../../components/status-text';
 import { errorMessage } from '../../api/client';
 import { useSettings } from '../../lib/settings';

@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { errorMessage } from '../../api/client';
 import { ErrorAlert } from '../../components/alerts';
 import { LoadingText, statusTexts } from '../../components/status-text';
-import { DiveMap, type DiveMapMarker } from '../../components/dive-map';
+import { DiveMap, type DiveMapMarker } from '../../components/maps/dive-map';
 import { pageSlice } from '../../components/pagination';
 import { useAuth } from '../../lib/auth';
 import { useSettings } from '../../lib/settings';

@@ -1,5 +1,5 @@
 import { positionRecordOf, readAuxPosition, type EventAuxData } from '@bathylog/shared';
-import type { MapPosition } from '../../../components/dive-map';
+import type { MapPosition } from '../../../components/maps/dive-map';
 
 /**
  * Where the selected event was (client-behaviour §10.3): its record of the track's source (or,
