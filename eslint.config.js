@@ -2,8 +2,9 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
-import { importX, createNodeResolver } from 'eslint-plugin-import-x';
 import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 
 /**
  * HTML sinks: places where a string is parsed as markup. Stored text (an event value, a cruise
@@ -142,6 +143,84 @@ const serverImportZones = [
 
 /** Tests arrange their data through any layer, but migrations stay frozen and shared stays below. */
 const serverTestImportZones = serverCommonZones;
+// Web import direction ------------------------------------------------------------------------
+/**
+ * The client's layers, lowest first; each imports only from its own layer and those below it:
+ *   lib/ + api/   helpers, settings, the HTTP and realtime client (one layer: each uses the other)
+ *   components/   generic UI: no domain words beyond what a prop says
+ *   domain/       the data and UI that several screens share: events, records, lowering fetchers
+ *   features/X/   one screen (or a modal editor) and what only it uses; never another feature
+ *   app/          routes and layout: the one place that composes features (a screen that shows
+ *                 another feature's part takes it as a prop or slot filled in app/routes/)
+ * A new feature folder is covered without an edit here: the zones are made from the folder list.
+ */
+const webSrc = 'apps/web/src';
+const webFeatures = readdirSync(path.join(import.meta.dirname, webSrc, 'features'), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
+const webLayer = (...names) => names.map((n) => `${webSrc}/${n}`);
+export const webImportZones = [
+  {
+    target: webLayer('lib', 'api'),
+    from: webLayer('components', 'domain', 'features', 'app'),
+    message:
+      'Web import direction: lib/ and api/ are the lowest layer and import no components, domain, features or app.',
+  },
+  {
+    target: webLayer('components'),
+    from: webLayer('domain', 'features', 'app'),
+    message: 'Web import direction: components/ imports only lib/ and api/ (pass domain data in as props).',
+  },
+  {
+    target: webLayer('domain'),
+    from: webLayer('features', 'app'),
+    message: 'Web import direction: domain/ is shared by the features and imports none of them, nor app/.',
+  },
+  ...webFeatures.map((name) => ({
+    target: webLayer(`features/${name}`),
+    from: webLayer('features'),
+    except: [`./${name}`],
+    message: `Web import direction: features/${name} imports no other feature; move shared code to domain/ or components/, or let app/ pass the other feature's part in as a prop.`,
+  })),
+  {
+    target: webLayer('features'),
+    from: webLayer('app'),
+    message: 'Web import direction: features import nothing from app/ (app/ composes features, not the reverse).',
+  },
+];
+const mapLibraries = ['leaflet', 'react-leaflet', 'uplot', 'topojson-client', 'world-atlas'];
+const webImportDirection = [
+  {
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.json'] })],
+    },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: webImportZones }],
+    },
+  },
+  {
+    // The map and chart libraries are imported only under a `maps` folder (src/components/maps/):
+    // apps/web/chunk-groups.ts puts what reaches such a folder in the `maps` chunk, not in `app`.
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['apps/web/src/**/maps/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: mapLibraries.flatMap((name) => [name, `${name}/*`]),
+              message: 'Map and chart libraries are imported only under a maps/ folder (see apps/web/chunk-groups.ts).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+];
+// ---------------------------------------------------------------------------------------------
 
 export default tseslint.config(
   {
@@ -197,4 +276,5 @@ export default tseslint.config(
       'import-x/no-restricted-paths': ['error', { zones: serverTestImportZones, basePath: import.meta.dirname }],
     },
   },
+  ...webImportDirection,
 );

@@ -1,25 +1,29 @@
+import path from 'node:path';
 import type { Plugin } from 'vite';
 import { earlyGetsScript } from './src/api/early-gets.ts';
 
 /**
- * The lazily loaded modules whose code is heavy and needed by few screens (Leaflet, uPlot, the
- * coastline): they and what only they import form the `maps` chunk. Everything else loaded
- * lazily forms the `app` chunk.
+ * The folder convention that decides the `maps` chunk: map and chart code (Leaflet, uPlot, the
+ * coastline and our components drawing with them) lives in a folder named `maps`
+ * (src/components/maps/ today; lint lets only such folders import those libraries). A module under
+ * a `maps` folder, and every module that statically imports one, directly or not, is map code: a
+ * screen that draws a map statically is map code as a whole, its route included, and so is a part
+ * loaded on demand (the replay map, the milestones editor). Nothing else names a file here, so a
+ * new screen, with or without a map, needs no edit in this file.
  */
-const heavy = [
-  /[\\/]src[\\/]app[\\/]routes[\\/]review-map\.tsx$/,
-  /[\\/]src[\\/]features[\\/]review[\\/]components[\\/]replay-map\.tsx$/,
-  /[\\/]src[\\/]features[\\/]milestones[\\/]milestones-modal\.tsx$/,
-  /[\\/]src[\\/]components[\\/]dive-map[\\/]coastline\.ts$/,
-];
+export function inMapsFolder(srcDir: string, id: string): boolean {
+  const file = path.relative(srcDir, id.replace(/\?.*$/, ''));
+  return !file.startsWith('..') && !path.isAbsolute(file) && file.split(path.sep).slice(0, -1).includes('maps');
+}
 
 /**
- * Fewer, larger chunks for the signed-in screens, for a ship's link with 600 ms round trips. Left
- * to itself the bundler makes a chunk per lazily loaded screen and per set of screens sharing a
- * module: about 80 files, 45 of them for the console, which on a 600 ms link queue behind the
- * browser's six connections; many small files also compress worse than one. Here the lazily loaded
- * code forms two chunks: `app` (what the screens import statically) and `maps` (Leaflet, uPlot and
- * what only they need).
+ * Fewer, larger chunks for the signed-in screens (docs/lean-client.md#what-keeps-the-first-load-small). Left to itself the bundler makes a
+ * chunk per lazily loaded screen and per set of screens sharing a module: about 80 files, 45 of
+ * them for the console, which on a 600 ms link queue behind the browser's six connections; many
+ * small files also compress worse than one. Here the lazily loaded code forms two chunks: `app`
+ * (what the lazily loaded modules that are not map code import statically, map code apart) and
+ * `maps` (map code, above, and what only it needs). `app` never imports `maps` statically, as
+ * whatever imports map code is map code: a stored session preloads `app` without the maps.
  *
  * A group must never take a module of the entry's static graph, or the entry would import the
  * group and the login screen would load it. Rolldown tags those modules `$initial`, after tree
@@ -29,9 +33,10 @@ const heavy = [
  * dependencies (`includeDependenciesRecursively: false`): those are in the entry or in a group.
  */
 export function chunkGroups(): Plugin {
-  /** What the lazily loaded modules import statically, the heavy ones apart. */
+  /** What the lazily loaded modules import statically, map code apart. */
   const app = new Set<string>();
   let base = '/';
+  let srcDir = '';
   return {
     name: 'bathylog-chunk-groups',
     apply: 'build',
@@ -57,19 +62,17 @@ export function chunkGroups(): Plugin {
     },
     configResolved(config) {
       base = config.base;
+      srcDir = path.join(config.root, 'src');
     },
     buildEnd() {
-      const info = (id: string) => this.getModuleInfo(id);
       const ids = [...this.getModuleIds()];
-      const lazy = new Set(ids.flatMap((id) => info(id)?.dynamicallyImportedIds ?? []));
-      const queue = [...lazy].filter((id) => !heavy.some((re) => re.test(id)));
+      const modules = appModules(
+        ids,
+        (id) => this.getModuleInfo(id),
+        (id) => inMapsFolder(srcDir, id),
+      );
       app.clear();
-      while (queue.length) {
-        const id = queue.pop()!;
-        if (app.has(id)) continue;
-        app.add(id);
-        queue.push(...(info(id)?.importedIds ?? []));
-      }
+      for (const id of modules) app.add(id);
     },
     // A stored session's first screen needs the app chunk and its first GETs (src/api/early-gets.ts):
     // sent beside the entry, not after it.
@@ -84,6 +87,49 @@ export function chunkGroups(): Plugin {
       },
     },
   };
+}
+
+/** What chunk-groups reads of a module: its static and dynamic imports. */
+interface ModuleLinks {
+  importedIds: readonly string[];
+  dynamicallyImportedIds: readonly string[];
+}
+
+/**
+ * The `app` group: what the lazily loaded modules import statically, map code apart. Map code is
+ * what `inMaps` names (the `maps` folders) and every module that statically imports it, so no
+ * module of `app` imports one of `maps` statically.
+ */
+export function appModules(
+  ids: readonly string[],
+  info: (id: string) => ModuleLinks | null,
+  inMaps: (id: string) => boolean,
+): Set<string> {
+  const importers = new Map<string, string[]>();
+  for (const id of ids) {
+    for (const dep of info(id)?.importedIds ?? []) {
+      const list = importers.get(dep);
+      if (list) list.push(id);
+      else importers.set(dep, [id]);
+    }
+  }
+  const mapCode = new Set<string>();
+  const up = ids.filter(inMaps);
+  while (up.length) {
+    const id = up.pop()!;
+    if (mapCode.has(id)) continue;
+    mapCode.add(id);
+    up.push(...(importers.get(id) ?? []));
+  }
+  const app = new Set<string>();
+  const down = ids.flatMap((id) => info(id)?.dynamicallyImportedIds ?? []).filter((id) => !mapCode.has(id));
+  while (down.length) {
+    const id = down.pop()!;
+    if (app.has(id)) continue;
+    app.add(id);
+    down.push(...(info(id)?.importedIds ?? []).filter((dep) => !mapCode.has(dep)));
+  }
+  return app;
 }
 
 /**

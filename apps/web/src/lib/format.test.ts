@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { formatBytes } from './format';
-import { freeSpaceClass } from '../app/layout/footer-status';
 
 describe('formatBytes (decimal SI, 3 significant digits)', () => {
   it.each([
@@ -12,16 +11,5 @@ describe('formatBytes (decimal SI, 3 significant digits)', () => {
     [1_234_567_890_123, '1.23 TB'],
   ])('%d → %s', (bytes, text) => {
     expect(formatBytes(bytes)).toBe(text);
-  });
-});
-
-describe('free-space colour', () => {
-  it('is red by default, amber under 90 %, green under 75 %', () => {
-    expect(freeSpaceClass(null)).toBe('text-danger');
-    expect(freeSpaceClass(95)).toBe('text-danger');
-    expect(freeSpaceClass(90)).toBe('text-danger');
-    expect(freeSpaceClass(89)).toBe('text-warning');
-    expect(freeSpaceClass(75)).toBe('text-warning');
-    expect(freeSpaceClass(74)).toBe('text-success');
   });
 });

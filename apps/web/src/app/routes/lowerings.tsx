@@ -1,1 +1,7 @@
-export { LoweringsScreen as LoweringsRoute } from '../../features/lowerings/lowerings-screen';
+import { LoweringsScreen } from '../../features/lowerings/lowerings-screen';
+import { LazyMilestonesModal } from '../milestones-modal-slot';
+
+/** /lowerings, whose lowering form opens the milestones/stats editor. */
+export function LoweringsRoute() {
+  return <LoweringsScreen milestonesModal={LazyMilestonesModal} />;
+}

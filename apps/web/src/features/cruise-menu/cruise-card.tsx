@@ -2,9 +2,9 @@ import type { ReactNode } from 'react';
 import { Card } from 'react-bootstrap';
 import { cruiseSummaryText, formatDuration, formatSlashDate, type Cruise, type Lowering } from '@bathylog/shared';
 import { useEntityNames } from '../../lib/settings';
-import { ExportDropdown } from '../events/components/export-dropdown';
-import { CopyButton } from '../records/components/copy-button';
-import { RecordFiles } from '../records/components/record-files';
+import { ExportDropdown } from '../../domain/events/components/export-dropdown';
+import { CopyButton } from '../../domain/records/components/copy-button';
+import { RecordFiles } from '../../domain/records/components/record-files';
 
 /** "**Label:** value" on its own line. */
 export function Line({ label, children }: { label: string; children: ReactNode }) {

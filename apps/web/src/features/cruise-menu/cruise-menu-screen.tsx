@@ -5,6 +5,7 @@ import { utcYear, type Cruise } from '@bathylog/shared';
 import { recordKeys, useCruises, useLoweringsOfCruise } from '../../api/records';
 import { useLiveInvalidation } from '../../api/use-realtime';
 import { ErrorAlert } from '../../components/alerts';
+import { selectionFromParams } from '../../domain/cruises/cruise-menu-link';
 import { useLoggedReadError } from '../../lib/read-errors';
 import { useEntityNames, useSettings } from '../../lib/settings';
 import { CruiseCard } from './cruise-card';
@@ -15,7 +16,6 @@ import {
   latestLowering,
   rememberedSelection,
   rememberSelection,
-  selectionFromParams,
 } from './cruise-menu-state';
 import { LoweringCard } from './lowering-card';
 import { YearsColumn } from './years-column';

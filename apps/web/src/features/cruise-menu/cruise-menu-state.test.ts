@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Cruise, Lowering } from '@bathylog/shared';
-import {
-  activeCruise,
-  cruiseMenuPath,
-  groupByYear,
-  inTimeOrder,
-  latestLowering,
-  selectionFromParams,
-} from './cruise-menu-state';
-import { executeOutputLine } from '../records/components/execute-modal';
+import { activeCruise, groupByYear, inTimeOrder, latestLowering } from './cruise-menu-state';
+import { executeOutputLine } from '../../domain/records/components/execute-modal';
 
 const cruise = (id: string, start: string, stop: string): Cruise => ({
   id,
@@ -65,15 +58,5 @@ describe('execute output lines', () => {
     expect(executeOutputLine('2024-01-01 12:00:00 - INFO - exporting S0492')).toBe('INFO - exporting S0492');
     expect(executeOutputLine('a\tb\tc')).toBe('a  b\tc');
     expect(executeOutputLine('Process exited with code: 0')).toBe('Process exited with code: 0');
-  });
-});
-
-describe('cruise menu links', () => {
-  it('name the cruise and lowering to open, and read back', () => {
-    const path = cruiseMenuPath({ cruiseId: 'c1', loweringId: 'l1' });
-    expect(path).toBe('/cruise_menu?cruise=c1&lowering=l1');
-    expect(selectionFromParams(new URLSearchParams(path.split('?')[1]))).toEqual({ cruiseId: 'c1', loweringId: 'l1' });
-    expect(cruiseMenuPath({ cruiseId: null, loweringId: 'l1' })).toBe('/cruise_menu');
-    expect(selectionFromParams(new URLSearchParams('lowering=l1'))).toBeNull();
   });
 });

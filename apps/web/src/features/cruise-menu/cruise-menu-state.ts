@@ -1,5 +1,6 @@
 import type { Cruise, Lowering } from '@bathylog/shared';
 import { covers, utcYear } from '@bathylog/shared';
+import type { MenuSelection } from '../../domain/cruises/cruise-menu-link';
 
 /**
  * The cruise menu's pure rules (docs/screens.md#years-and-selection): years newest first, each with its
@@ -36,27 +37,7 @@ export function latestLowering(lowerings: readonly Lowering[]): Lowering | null 
   return [...lowerings].sort((a, b) => Date.parse(b.start_ts) - Date.parse(a.start_ts))[0] ?? null;
 }
 
-export interface MenuSelection {
-  cruiseId: string | null;
-  loweringId: string | null;
-}
-
 const storageKey = 'bathylog.cruiseMenu';
-
-/** `/cruise_menu?cruise=<id>&lowering=<id>`: the cruise menu opened on that cruise and lowering. */
-export function cruiseMenuPath(selection: MenuSelection): string {
-  const params = new URLSearchParams();
-  if (selection.cruiseId) params.set('cruise', selection.cruiseId);
-  if (selection.cruiseId && selection.loweringId) params.set('lowering', selection.loweringId);
-  const query = params.toString();
-  return query ? `/cruise_menu?${query}` : '/cruise_menu';
-}
-
-/** The selection a cruise menu link names (`cruiseMenuPath`), or null when it names no cruise. */
-export function selectionFromParams(params: URLSearchParams): MenuSelection | null {
-  const cruiseId = params.get('cruise');
-  return cruiseId ? { cruiseId, loweringId: params.get('lowering') } : null;
-}
 
 export function rememberSelection(selection: MenuSelection): void {
   try {

@@ -10,9 +10,9 @@ import {
   type Lowering,
 } from '@bathylog/shared';
 import { useEntityNames, useSettings } from '../../lib/settings';
-import { ExportDropdown } from '../events/components/export-dropdown';
-import { CopyButton } from '../records/components/copy-button';
-import { RecordFiles } from '../records/components/record-files';
+import { ExportDropdown } from '../../domain/events/components/export-dropdown';
+import { CopyButton } from '../../domain/records/components/copy-button';
+import { RecordFiles } from '../../domain/records/components/record-files';
 import { Line } from './cruise-card';
 import { ReviewMenu } from './review-menu';
 

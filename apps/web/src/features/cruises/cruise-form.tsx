@@ -18,8 +18,8 @@ import { errorMessage } from '../../api/client';
 import { createRecord, updateRecord } from '../../api/records';
 import { TextField } from '../../components/form-field';
 import { useEntityNames, useSettings } from '../../lib/settings';
-import { CopyButton } from '../records/components/copy-button';
-import { RecordFormFoot } from '../records/components/record-form-foot';
+import { CopyButton } from '../../domain/records/components/copy-button';
+import { RecordFormFoot } from '../../domain/records/components/record-form-foot';
 
 export interface CruiseFormProps {
   /** The cruise being edited; null = add mode. */

@@ -16,8 +16,8 @@ import {
   RecordTableButtons,
   useRecordManagement,
   type ManagedRecord,
-} from '../records/components/record-management';
-import { RecordRowActions } from '../records/components/record-row-actions';
+} from '../../domain/records/components/record-management';
+import { RecordRowActions } from '../../domain/records/components/record-row-actions';
 import { CruiseForm } from './cruise-form';
 
 /** docs/screens.md#page-sizes */

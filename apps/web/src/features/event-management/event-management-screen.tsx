@@ -9,14 +9,14 @@ import { RoleGate } from '../../components/role-gate';
 import { EmptyText, LoadingText, statusTexts } from '../../components/status-text';
 import { useAuth } from '../../lib/auth';
 import { useSettings } from '../../lib/settings';
-import { useDeleteEvent, useEventCount, useEvents } from '../events/api/events';
-import { useEventWindow } from '../events/api/event-window';
-import { CommentModal } from '../events/components/comment-modal';
-import { EventDetailsModal } from '../events/components/event-details-modal';
-import { EventLine } from '../events/components/event-line';
-import { ExportDropdown } from '../events/components/export-dropdown';
-import { EventFilterCard } from './components/event-filter-card';
-import { emptyEventFilter, eventFilterQuery, type EventFilterForm } from './lib/event-filter';
+import { useDeleteEvent, useEventCount, useEvents } from '../../domain/events/api/events';
+import { useEventWindow } from '../../domain/events/api/event-window';
+import { CommentModal } from '../../domain/events/components/comment-modal';
+import { EventDetailsModal } from '../../domain/events/components/event-details-modal';
+import { EventLine } from '../../domain/events/components/event-line';
+import { ExportDropdown } from '../../domain/events/components/export-dropdown';
+import { EventFilterCard } from '../../domain/events/components/event-filter-card';
+import { emptyEventFilter, eventFilterQuery, type EventFilterForm } from '../../domain/events/lib/event-filter';
 
 /** Filtered events page size (docs/screens.md#page-sizes). */
 export const managementPageSize = 15;

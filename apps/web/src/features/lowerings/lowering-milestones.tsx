@@ -1,16 +1,20 @@
-import { lazy, Suspense, useState } from 'react';
+import { useState } from 'react';
+import type { MilestonesModalSlot } from '../../domain/lowerings/milestones-slot';
 import { MilestonesButton } from './lowering-form';
-
-/** The editor with its map and chart: loaded on first use, outside this screen's first chunk. */
-const MilestonesModal = lazy(async () => ({
-  default: (await import('../milestones/milestones-modal')).MilestonesModal,
-}));
 
 /**
  * The lowering form's orange Milestones button and the milestones/stats editor it opens
  * (docs/screens.md#milestones-editor). A saved change refreshes the lists, so the form and rows follow.
  */
-export function LoweringMilestones({ loweringId, onSaved }: { loweringId: string; onSaved: () => Promise<unknown> }) {
+export function LoweringMilestones({
+  loweringId,
+  onSaved,
+  milestonesModal: MilestonesModal,
+}: {
+  loweringId: string;
+  onSaved: () => Promise<unknown>;
+  milestonesModal: MilestonesModalSlot;
+}) {
   const [open, setOpen] = useState(false);
   const [loaded, setLoaded] = useState(false);
   return (
@@ -22,14 +26,12 @@ export function LoweringMilestones({ loweringId, onSaved }: { loweringId: string
         }}
       />
       {loaded && (
-        <Suspense fallback={null}>
-          <MilestonesModal
-            loweringId={loweringId}
-            show={open}
-            onHide={() => setOpen(false)}
-            onSaved={() => void onSaved()}
-          />
-        </Suspense>
+        <MilestonesModal
+          loweringId={loweringId}
+          show={open}
+          onHide={() => setOpen(false)}
+          onSaved={() => void onSaved()}
+        />
       )}
     </>
   );

@@ -23,8 +23,9 @@ import {
   RecordTableButtons,
   useRecordManagement,
   type ManagedRecord,
-} from '../records/components/record-management';
-import { RecordRowActions } from '../records/components/record-row-actions';
+} from '../../domain/records/components/record-management';
+import { RecordRowActions } from '../../domain/records/components/record-row-actions';
+import type { MilestonesModalSlot } from '../../domain/lowerings/milestones-slot';
 import { LoweringForm } from './lowering-form';
 import { LoweringMilestones } from './lowering-milestones';
 
@@ -55,7 +56,7 @@ function useManagedLowerings(isAdmin: boolean) {
   });
 }
 
-function LoweringsAdmin() {
+function LoweringsAdmin({ milestonesModal }: { milestonesModal: MilestonesModalSlot }) {
   const auth = useAuth();
   const names = useEntityNames();
   const settings = useSettings();
@@ -128,7 +129,13 @@ function LoweringsAdmin() {
             isAdmin={isAdmin}
             onSaved={state.refresh}
             milestonesButton={
-              selected ? <LoweringMilestones loweringId={selected.id} onSaved={state.refresh} /> : undefined
+              selected ? (
+                <LoweringMilestones
+                  loweringId={selected.id}
+                  onSaved={state.refresh}
+                  milestonesModal={milestonesModal}
+                />
+              ) : undefined
             }
           />
         )}
@@ -139,10 +146,10 @@ function LoweringsAdmin() {
 }
 
 /** /lowerings: admins and cruise managers (docs/screens.md#lowerings); "Loading..." until the roles are known. */
-export function LoweringsScreen() {
+export function LoweringsScreen({ milestonesModal }: { milestonesModal: MilestonesModalSlot }) {
   return (
     <RoleGate roles={capabilityRoles.cruiseManagement}>
-      <LoweringsAdmin />
+      <LoweringsAdmin milestonesModal={milestonesModal} />
     </RoleGate>
   );
 }

@@ -1,21 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import {
-  diveTrackOf,
-  eventSchema,
-  loweringSchema,
-  readTrackColumns,
-  trackPath,
-  type DiveTrack,
-  type LogEvent,
-  type Lowering,
-} from '@bathylog/shared';
-import { api, getList } from '../../api/client';
+import { api } from '../../api/client';
+import { getAllLoweringEvents, getLowering, getLoweringTrack } from '../../domain/lowerings/lowering-api';
 
 /**
- * What the milestones/stats editor reads and writes (docs/screens.md#milestones-editor): the lowering, its
- * dive track (GET tracks/bylowering: the position rule applied by the server, a few columns instead
- * of every event with its aux data), its events without aux data (the chart's tooltips: no filter,
- * ASNAP included), and the PATCH that saves it.
+ * What the milestones/stats editor reads and writes: the lowering, its dive track (GET
+ * tracks/bylowering: the position rule applied by the server, a few columns instead of every event
+ * with its aux data), its events without aux data (the chart's tooltips: no filter, ASNAP
+ * included), and the PATCH that saves it.
  */
 export const milestonesKeys = {
   all: ['milestones'] as const,
@@ -23,55 +14,6 @@ export const milestonesKeys = {
   track: (id: string) => [...milestonesKeys.all, 'track', id] as const,
   events: (id: string) => [...milestonesKeys.all, 'events', id] as const,
 };
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null;
-}
-
-/**
- * A whole dive holds tens of thousands of events: a full zod parse of 20,000 costs hundreds of
- * milliseconds in the browser. This checks every field the editor reads instead (and fails as
- * loudly on drift); the first event also gets the full schema.
- */
-export function readLoweringEvents(raw: unknown): LogEvent[] {
-  if (!Array.isArray(raw)) throw new Error('Invalid response from server');
-  if (raw.length > 0) eventSchema.parse(raw[0]);
-  for (const e of raw) {
-    const ok =
-      isRecord(e) &&
-      typeof e.id === 'string' &&
-      typeof e.ts === 'string' &&
-      typeof e.event_value === 'string' &&
-      typeof e.event_free_text === 'string' &&
-      Array.isArray(e.event_options);
-    if (!ok) throw new Error('Invalid response from server');
-  }
-  return raw as LogEvent[];
-}
-
-export async function getLowering(id: string, signal?: AbortSignal): Promise<Lowering> {
-  return loweringSchema.parse(await api.get(`lowerings/${id}`, { signal }));
-}
-
-/** GET events/bylowering/{id}: every event of the lowering (no aux data), oldest first. */
-export async function getAllLoweringEvents(id: string, signal?: AbortSignal): Promise<LogEvent[]> {
-  return readLoweringEvents(await getList(`events/bylowering/${id}`, { signal }));
-}
-
-/**
- * The dive track (docs/screens.md#track-and-position) from GET tracks/bylowering/{id}: the server
- * applies the position rule (first configured source with records, nav.ts) over the whole
- * lowering, zero fixes dropped; records it could not read are logged "Problem parsing" here.
- */
-export async function getLoweringTrack(id: string, signal?: AbortSignal): Promise<DiveTrack> {
-  const track = diveTrackOf(readTrackColumns(await api.get(trackPath(id), { signal })));
-  const shown = track.problems.slice(0, 20);
-  for (const p of shown) console.warn(`${p.problem}: event ${p.eventId}`);
-  if (track.problems.length > shown.length) {
-    console.warn(`Problem parsing: ${track.problems.length - shown.length} more records`);
-  }
-  return track;
-}
 
 export async function updateLoweringMilestones(id: string, body: Record<string, unknown>): Promise<void> {
   await api.patch(`lowerings/${id}`, body);

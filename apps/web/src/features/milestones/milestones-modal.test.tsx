@@ -2,11 +2,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { buildDiveTrack, clientSettingsSchema, type Lowering } from '@bathylog/shared';
 import { SettingsProvider } from '../../lib/settings';
-import type { ExportedEvent } from '../events/api/events';
+import type { ExportedEvent } from '../../domain/events/api/events';
 import { MilestonesModal } from './milestones-modal';
 
 // uPlot and Leaflet do not run under happy-dom (TOOLCHAIN.md): stand-ins with the same props.
-vi.mock('../../components/depth-chart', () => ({
+vi.mock('../../components/maps/depth-chart', () => ({
   DepthChart: (props: {
     points: Array<{ ts: number; depth: number }>;
     lines: Array<{ ts: number; highlighted?: boolean }>;
@@ -29,7 +29,7 @@ vi.mock('../../components/depth-chart', () => ({
     </div>
   ),
 }));
-vi.mock('../../components/dive-map', () => ({
+vi.mock('../../components/maps/dive-map', () => ({
   DiveMap: (props: { track: unknown[]; pin: { lat: number; lon: number } | null; height: number }) => (
     <div data-testid="map" data-height={props.height} data-track={props.track.length}>
       {props.pin ? `pin ${props.pin.lat} ${props.pin.lon}` : 'no pin'}

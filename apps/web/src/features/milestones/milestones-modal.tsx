@@ -17,11 +17,12 @@ import {
 } from '@bathylog/shared';
 import { ErrorAlert } from '../../components/alerts';
 import { IconButton } from '../../components/icon-button';
-import { DepthChart, type DepthChartLine } from '../../components/depth-chart';
-import { DiveMap, type MapPosition } from '../../components/dive-map';
+import { DepthChart, type DepthChartLine } from '../../components/maps/depth-chart';
+import { DiveMap, type MapPosition } from '../../components/maps/dive-map';
 import { LoadingText, statusTexts } from '../../components/status-text';
 import { errorMessage } from '../../api/client';
 import { useSettings } from '../../lib/settings';
+import type { MilestonesModalProps } from '../../domain/lowerings/milestones-slot';
 import { updateLoweringMilestones, useMilestonesData } from './milestones-api';
 import { TweakForm } from './tweak-form';
 import './milestones.css';
@@ -43,15 +44,6 @@ function tooltipLines(event: LogEvent | undefined, ts: number, editing: string |
   lines.push(new Date(ts).toISOString());
   if (editing) lines.push(`Click to set ${editing}.`);
   return lines;
-}
-
-export interface MilestonesModalProps {
-  /** The lowering's database id. */
-  loweringId: string;
-  show: boolean;
-  onHide: () => void;
-  /** After a successful Update (the caller reloads the lowering). */
-  onSaved: () => void;
 }
 
 /**

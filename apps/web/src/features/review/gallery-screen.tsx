@@ -5,7 +5,7 @@ import { ErrorAlert } from '../../components/alerts';
 import { Pagination, pageSlice } from '../../components/pagination';
 import { EmptyText, LoadingText, statusTexts } from '../../components/status-text';
 import { useSettings } from '../../lib/settings';
-import { EventDetailsModal } from '../events/components/event-details-modal';
+import { EventDetailsModal } from '../../domain/events/components/event-details-modal';
 import { useReviewImages, useReviewLive } from './api/review';
 import { ReviewBreadcrumb } from './components/review-breadcrumb';
 import { HideAsnapSwitch } from './components/review-events';

@@ -1,13 +1,14 @@
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Button, Card } from 'react-bootstrap';
 import { useQueryClient } from '@tanstack/react-query';
 import { errorMessage } from '../../api/client';
 import { ErrorAlert } from '../../components/alerts';
 import { LoadingText, statusTexts } from '../../components/status-text';
-import { DiveMap, type DiveMapMarker } from '../../components/dive-map';
+import { DiveMap, type DiveMapMarker } from '../../components/maps/dive-map';
 import { pageSlice } from '../../components/pagination';
 import { useAuth } from '../../lib/auth';
 import { useSettings } from '../../lib/settings';
+import type { MilestonesModalSlot } from '../../domain/lowerings/milestones-slot';
 import { reviewKeys, useReviewTrack } from './api/review';
 import { EventHeaderCard } from './components/event-header-card';
 import { ReviewBreadcrumb } from './components/review-breadcrumb';
@@ -18,18 +19,20 @@ import { reviewPageSize, useReview } from './hooks/use-review';
 import { eventPosition } from './lib/position';
 import './review.css';
 
-// The milestones editor (its chart library too) loads only when an admin opens it.
-const MilestonesModal = lazy(() =>
-  import('../milestones/milestones-modal').then((m) => ({ default: m.MilestonesModal })),
-);
-
 /**
  * /review_map/{id} (docs/screens.md#review-map): the selected event's header, the 480 px map (track
  * from the first position source, start/end dots, the pin "You are here! :-)", markers of the
  * events on the current list page), the slider over the filtered events, and the list with View
  * Details and the filter. Admins edit the milestones (docs/screens.md#milestones-editor) from here.
  */
-export function MapScreen({ loweringId }: { loweringId: string }) {
+export function MapScreen({
+  loweringId,
+  milestonesModal: MilestonesModal,
+}: {
+  loweringId: string;
+  /** The milestones/stats editor (loaded when an admin first opens it), filled in by the route. */
+  milestonesModal: MilestonesModalSlot;
+}) {
   const review = useReview(loweringId);
   const settings = useSettings();
   const auth = useAuth();
@@ -104,14 +107,12 @@ export function MapScreen({ loweringId }: { loweringId: string }) {
       />
       <ReviewEvents review={review} viewDetails />
       {milestonesOpen && (
-        <Suspense fallback={null}>
-          <MilestonesModal
-            loweringId={loweringId}
-            show={milestonesOpen}
-            onHide={() => setMilestonesOpen(false)}
-            onSaved={() => void queryClient.invalidateQueries({ queryKey: reviewKeys.lowering(loweringId) })}
-          />
-        </Suspense>
+        <MilestonesModal
+          loweringId={loweringId}
+          show={milestonesOpen}
+          onHide={() => setMilestonesOpen(false)}
+          onSaved={() => void queryClient.invalidateQueries({ queryKey: reviewKeys.lowering(loweringId) })}
+        />
       )}
     </div>
   );

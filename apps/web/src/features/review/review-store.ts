@@ -1,5 +1,5 @@
 import { useCallback, useSyncExternalStore } from 'react';
-import { emptyEventFilter, type EventFilterForm } from '../event-management/lib/event-filter';
+import { emptyEventFilter, type EventFilterForm } from '../../domain/events/lib/event-filter';
 
 /**
  * The one review store (docs/screens.md#review-screens): the lowering under review, its event filter,

@@ -1,7 +1,7 @@
 import { Card } from 'react-bootstrap';
 import type { LogEvent } from '@bathylog/shared';
-import { useEventExport } from '../../events/api/events';
-import { DataCards, hasDataCards } from '../../events/components/data-cards';
+import { useEventExport } from '../../../domain/events/api/events';
+import { DataCards, hasDataCards } from '../../../domain/events/components/data-cards';
 import { useSettings } from '../../../lib/settings';
 
 /**

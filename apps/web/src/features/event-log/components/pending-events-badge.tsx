@@ -1,6 +1,6 @@
 import { Badge } from 'react-bootstrap';
 import { Link } from 'react-router';
-import { eventQueue, usePendingEventCounts } from '../../events/api/event-queue';
+import { eventQueue, usePendingEventCounts } from '../../../domain/events/api/event-queue';
 import '../event-log.css';
 
 /**

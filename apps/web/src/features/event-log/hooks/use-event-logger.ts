@@ -8,8 +8,8 @@ import {
 } from '@bathylog/shared';
 import { errorMessage } from '../../../api/client';
 import { useAuth } from '../../../lib/auth';
-import { eventQueue, queueEventAttachments, queueNewEvent } from '../../events/api/event-queue';
-import { syncServerClock } from '../../events/api/server-clock';
+import { eventQueue, queueEventAttachments, queueNewEvent } from '../../../domain/events/api/event-queue';
+import { syncServerClock } from '../../../domain/events/api/server-clock';
 
 /** The event the options modal is open for, and the template it came from. */
 export interface OpenOptions {

@@ -1,6 +1,6 @@
 import type { LogEvent } from '@bathylog/shared';
 import type { QueuedOp } from '../../../lib/offline-queue';
-import { queuedEvent } from '../../events/api/event-queue';
+import { queuedEvent } from '../../../domain/events/api/event-queue';
 
 export interface HistoryRow {
   event: LogEvent;

@@ -4,8 +4,8 @@ import { cruiseSchema, eventAuxDataSchema, type Cruise, type EventAuxData, type 
 import { api, getList, isApiError } from '../../../api/client';
 import { useLiveInvalidation } from '../../../api/use-realtime';
 import { useSettings } from '../../../lib/settings';
-import { eventKeys, type EventQuery } from '../../events/api/events';
-import { getLowering, getLoweringTrack, readLoweringEvents } from '../../milestones/milestones-api';
+import { eventKeys, type EventQuery } from '../../../domain/events/api/events';
+import { getLowering, getLoweringTrack, readLoweringEvents } from '../../../domain/lowerings/lowering-api';
 
 /**
  * What the review screens read (docs/screens.md#review-screens): the lowering and its cruise, the filtered

@@ -1,4 +1,4 @@
-import { DiveMap } from '../../../components/dive-map';
+import { DiveMap } from '../../../components/maps/dive-map';
 import { useSettings } from '../../../lib/settings';
 import { useReviewTrack } from '../api/review';
 import type { Review } from '../hooks/use-review';

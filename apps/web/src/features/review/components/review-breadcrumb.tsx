@@ -2,7 +2,7 @@ import { Dropdown } from 'react-bootstrap';
 import { Link } from 'react-router';
 import { statusTexts } from '../../../components/status-text';
 import { useEntityNames } from '../../../lib/settings';
-import { cruiseMenuPath } from '../../cruise-menu/cruise-menu-state';
+import { cruiseMenuPath } from '../../../domain/cruises/cruise-menu-link';
 import { useReviewCruise, useReviewLowering } from '../api/review';
 
 export type ReviewMode = 'replay' | 'map' | 'gallery';

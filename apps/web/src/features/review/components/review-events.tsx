@@ -6,11 +6,11 @@ import { ErrorAlert } from '../../../components/alerts';
 import { Pagination, pageSlice } from '../../../components/pagination';
 import { EmptyText, LoadingText, statusTexts } from '../../../components/status-text';
 import { useAuth } from '../../../lib/auth';
-import { CommentModal } from '../../events/components/comment-modal';
-import { EventDetailsModal } from '../../events/components/event-details-modal';
-import { EventLine } from '../../events/components/event-line';
-import { ExportDropdown } from '../../events/components/export-dropdown';
-import { EventFilterCard } from '../../event-management/components/event-filter-card';
+import { CommentModal } from '../../../domain/events/components/comment-modal';
+import { EventDetailsModal } from '../../../domain/events/components/event-details-modal';
+import { EventLine } from '../../../domain/events/components/event-line';
+import { ExportDropdown } from '../../../domain/events/components/export-dropdown';
+import { EventFilterCard } from '../../../domain/events/components/event-filter-card';
 import { reviewPageSize, type Review } from '../hooks/use-review';
 import { reviewActions } from '../review-store';
 

@@ -1,7 +1,7 @@
 import { useCallback, useMemo } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEventExport } from '../../events/api/events';
-import { eventFilterQuery } from '../../event-management/lib/event-filter';
+import { useEventExport } from '../../../domain/events/api/events';
+import { eventFilterQuery } from '../../../domain/events/lib/event-filter';
 import { reviewKeys, useReviewEvents, useReviewEventsHead, useReviewLive, useReviewLowering } from '../api/review';
 import { reviewActions, useReviewStore } from '../review-store';
 

@@ -1,5 +1,5 @@
 import { thumbnailUrl, type EventAuxData } from '@bathylog/shared';
-import { baseName, imageUrl } from '../../events/lib/event-format';
+import { baseName, imageUrl } from '../../../domain/events/lib/event-format';
 
 /** Images per page (docs/screens.md#review-gallery); the first is the default. */
 export const galleryPageSizes = [16, 32, 48, 64, 80] as const;

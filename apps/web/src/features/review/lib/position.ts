@@ -1,5 +1,5 @@
 import { positionRecordOf, readAuxPosition, type EventAuxData } from '@bathylog/shared';
-import type { MapPosition } from '../../../components/dive-map';
+import type { MapPosition } from '../../../components/maps/dive-map';
 
 /**
  * Where the selected event was (docs/screens.md#track-and-position): its record of the track's source (or,

@@ -1,6 +1,6 @@
 import L from 'leaflet';
 import type { TileLayer as TileLayerSetting } from '@bathylog/shared';
-import { attributionHtml } from '../../lib/html-text';
+import { attributionHtml } from '../../../lib/html-text';
 import { fetchOffPage } from './tile-protocol';
 
 /**

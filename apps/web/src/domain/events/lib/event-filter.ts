@@ -1,5 +1,5 @@
 import { eventOptionsMessages, formatCustomTime, parseCustomTime, splitFilterTerms } from '@bathylog/shared';
-import type { EventQuery } from '../../events/api/events';
+import type { EventQuery } from '../api/events';
 
 /** The Event Filter form as typed (docs/screens.md#event-filter). */
 export interface EventFilterForm {

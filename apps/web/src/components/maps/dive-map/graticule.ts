@@ -1,5 +1,5 @@
 import L from 'leaflet';
-import { textElement } from '../../lib/html-text';
+import { textElement } from '../../../lib/html-text';
 
 /** Line spacings in degrees, coarse to fine; the finest one giving at least 3 lines is used. */
 const steps = [30, 20, 10, 5, 2, 1, 0.5, 0.25, 0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001, 0.0005];
