@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { Button, Modal } from 'react-bootstrap';
+import { Modal } from 'react-bootstrap';
+import { ModalFooter } from './modal-footer';
 
 export interface ConfirmModalProps {
   show: boolean;
@@ -39,14 +40,12 @@ export function ConfirmModal({
         </Modal.Title>
       </Modal.Header>
       <Modal.Body>{body}</Modal.Body>
-      <Modal.Footer>
-        <Button variant="secondary" size="sm" onClick={onHide} disabled={busy}>
-          {cancelLabel}
-        </Button>
-        <Button variant={confirmVariant} size="sm" onClick={onConfirm} disabled={busy} autoFocus>
-          {confirmLabel}
-        </Button>
-      </Modal.Footer>
+      <ModalFooter
+        onClose={onHide}
+        closeLabel={cancelLabel}
+        closeDisabled={busy}
+        action={{ label: confirmLabel, variant: confirmVariant, onClick: onConfirm, disabled: busy, autoFocus: true }}
+      />
     </Modal>
   );
 }

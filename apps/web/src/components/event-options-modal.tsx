@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Button, Form, Modal } from 'react-bootstrap';
+import { Form, Modal } from 'react-bootstrap';
+import { ModalFooter } from './modal-footer';
 import {
   buildEventOptionsUpdate,
   clearHiddenOptions,
@@ -243,16 +244,7 @@ function OptionsForm({
         </Form.Group>
         {!preview && checkPictures && <AttachPictures files={pictures} onChange={setPictures} error={pictureError} />}
       </Modal.Body>
-      <Modal.Footer>
-        <Button variant="secondary" size="sm" onClick={onCancel}>
-          Cancel
-        </Button>
-        {!preview && (
-          <Button variant="primary" size="sm" type="submit">
-            Submit
-          </Button>
-        )}
-      </Modal.Footer>
+      <ModalFooter onClose={onCancel} closeLabel="Cancel" action={preview ? undefined : { label: 'Submit' }} />
     </Form>
   );
 }

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Button, Modal } from 'react-bootstrap';
+import { ModalFooter } from './modal-footer';
 import { errorMessage } from '../api/client';
 import { withRetry } from './import-retry';
 
@@ -223,16 +224,16 @@ export function ImportDialog<T>({
           </div>
         )}
       </Modal.Body>
-      <Modal.Footer>
-        {running && (
-          <Button variant="warning" size="sm" onClick={stop}>
-            Stop
-          </Button>
-        )}
-        <Button variant="secondary" size="sm" onClick={onHide}>
-          Close
-        </Button>
-      </Modal.Footer>
+      <ModalFooter
+        onClose={onHide}
+        leading={
+          running && (
+            <Button variant="warning" size="sm" onClick={stop}>
+              Stop
+            </Button>
+          )
+        }
+      />
     </Modal>
   );
 }

@@ -16,6 +16,7 @@ import {
   type TrackPoint,
 } from '@bathylog/shared';
 import { ErrorAlert } from '../../components/alerts';
+import { ModalFooter } from '../../components/modal-footer';
 import { IconButton } from '../../components/icon-button';
 import { DepthChart, type DepthChartLine } from '../../components/depth-chart';
 import { DiveMap, type MapPosition } from '../../components/dive-map';
@@ -83,11 +84,7 @@ function MilestonesEditor({ loweringId, onHide, onSaved }: MilestonesModalProps)
           <Modal.Body>
             <ErrorAlert message={errorMessage(failed)} />
           </Modal.Body>
-          <Modal.Footer>
-            <Button variant="secondary" size="sm" onClick={onHide}>
-              Close
-            </Button>
-          </Modal.Footer>
+          <ModalFooter onClose={onHide} />
         </>
       ) : lowering.data && track.data ? (
         <EditorBody
@@ -314,24 +311,22 @@ function EditorBody({
           </Row>
         )}
       </Modal.Body>
-      <Modal.Footer>
-        {!tweaking && (
-          <Button variant="warning" size="sm" className="me-auto" onClick={() => setTweaking(true)}>
-            Tweak!
-          </Button>
-        )}
-        <Button variant="secondary" size="sm" onClick={onHide} disabled={saving}>
-          Close
-        </Button>
-        <Button
-          variant="primary"
-          size="sm"
-          onClick={() => void update()}
-          disabled={!touched || !valid || saving || tweaking}
-        >
-          {saving ? 'Updating...' : 'Update'}
-        </Button>
-      </Modal.Footer>
+      <ModalFooter
+        onClose={onHide}
+        closeDisabled={saving}
+        leading={
+          !tweaking && (
+            <Button variant="warning" size="sm" className="me-auto" onClick={() => setTweaking(true)}>
+              Tweak!
+            </Button>
+          )
+        }
+        action={{
+          label: saving ? 'Updating...' : 'Update',
+          onClick: () => void update(),
+          disabled: !touched || !valid || saving || tweaking,
+        }}
+      />
     </>
   );
 }

@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { Button, Form, Modal } from 'react-bootstrap';
+import { Form, Modal } from 'react-bootstrap';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Cruise, User } from '@bathylog/shared';
 import { errorMessage } from '../../api/client';
 import { ErrorAlert } from '../../components/alerts';
+import { ModalFooter } from '../../components/modal-footer';
 import { EmptyText, LoadingText } from '../../components/status-text';
 import { useEntityNames } from '../../lib/settings';
 import {
@@ -144,11 +145,7 @@ export function UserPermissionsModal({ user, onHide }: { user: User | null; onHi
           </ul>
         )}
       </Modal.Body>
-      <Modal.Footer>
-        <Button variant="secondary" size="sm" onClick={onHide}>
-          Close
-        </Button>
-      </Modal.Footer>
+      <ModalFooter onClose={onHide} />
     </Modal>
   );
 }

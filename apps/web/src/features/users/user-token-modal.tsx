@@ -1,9 +1,10 @@
-import { Button, Form, Modal } from 'react-bootstrap';
+import { Form, Modal } from 'react-bootstrap';
 import { useQuery } from '@tanstack/react-query';
 import type { User } from '@bathylog/shared';
 import { errorMessage } from '../../api/client';
 import { getUserToken, userKeys } from '../../api/users';
 import { ErrorAlert } from '../../components/alerts';
+import { ModalFooter } from '../../components/modal-footer';
 import { LoadingText, statusTexts } from '../../components/status-text';
 
 /** Admin: a user's JWT, for scripts that act as that user (client-behaviour §13). */
@@ -43,11 +44,7 @@ export function UserTokenModal({ user, onHide }: { user: User | null; onHide: ()
           </>
         )}
       </Modal.Body>
-      <Modal.Footer>
-        <Button variant="secondary" size="sm" onClick={onHide}>
-          Close
-        </Button>
-      </Modal.Footer>
+      <ModalFooter onClose={onHide} />
     </Modal>
   );
 }

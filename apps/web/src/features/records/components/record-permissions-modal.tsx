@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { Button, Form, Modal } from 'react-bootstrap';
+import { Form, Modal } from 'react-bootstrap';
 import { errorMessage } from '../../../api/client';
 import { changeCruisePermissions, changeLoweringPermissions, type RecordKind } from '../../../api/records';
 import { useUsers } from '../../../api/users';
 import { ErrorAlert } from '../../../components/alerts';
+import { ModalFooter } from '../../../components/modal-footer';
 import { EmptyText, LoadingText, statusTexts } from '../../../components/status-text';
 import { useLoggedReadError } from '../../../lib/read-errors';
 
@@ -82,11 +83,7 @@ export function RecordPermissionsModal({ target, title, onHide, onChanged }: Rec
           </ul>
         )}
       </Modal.Body>
-      <Modal.Footer>
-        <Button variant="secondary" size="sm" onClick={onHide}>
-          Close
-        </Button>
-      </Modal.Footer>
+      <ModalFooter onClose={onHide} />
     </Modal>
   );
 }
