@@ -1,5 +1,5 @@
-import { memo, useEffect, useState } from 'react';
-import { Button, Card, Col, Form, Row } from 'react-bootstrap';
+import { memo, useEffect } from 'react';
+import { Button, Col, Form, Row } from 'react-bootstrap';
 import {
   useFieldArray,
   useForm,
@@ -23,9 +23,9 @@ import {
   type EventTemplate,
   type EventTemplateFormValues,
 } from '@bathylog/shared';
-import { errorMessage } from '../../api/client';
 import { createEventTemplate, updateEventTemplate } from '../../api/event-templates';
-import { FormActions } from '../../components/form-actions';
+import { FormActions, useFormAlerts } from '../../components/form-actions';
+import { FormCard } from '../../components/record-form';
 import { describedBy, FieldLabel, SelectField, TextField } from '../../components/form-field';
 
 /** The values textarea's label per choice type (client-behaviour §13). */
@@ -278,8 +278,7 @@ export interface EventTemplateFormProps {
  * it with `key={template?.id ?? 'new'}` so another template starts a fresh form.
  */
 export function EventTemplateForm({ template, isAdmin, onSaved, onBlankChange }: EventTemplateFormProps) {
-  const [error, setError] = useState('');
-  const [message, setMessage] = useState('');
+  const alerts = useFormAlerts();
   const initial = templateToForm(template ?? undefined);
   const {
     register,
@@ -298,15 +297,13 @@ export function EventTemplateForm({ template, isAdmin, onSaved, onBlankChange }:
     onBlankChange?.(blank);
   }, [blank, onBlankChange]);
 
-  const onSubmit = handleSubmit(async (form) => {
-    setError('');
-    setMessage('');
+  const onSubmit = handleSubmit((form) => {
     const body = templateFromForm(form);
-    try {
+    return alerts.save(async () => {
       if (template) {
         // An emptied colour field clears the stored colour.
         await updateEventTemplate(template.id, { ...body, event_button_color: body.event_button_color ?? null });
-        setMessage('Event Template updated');
+        alerts.setMessage('Event Template updated');
         const { event_button_color: color, ...saved } = body;
         const next: EventTemplate = { ...template, ...saved };
         if (color) next.event_button_color = color;
@@ -315,133 +312,115 @@ export function EventTemplateForm({ template, isAdmin, onSaved, onBlankChange }:
         await onSaved({ id: template.id, created: false });
       } else {
         const id = await createEventTemplate(body);
-        setMessage('Event Template created');
+        alerts.setMessage('Event Template created');
         reset(templateToForm());
         await onSaved({ id, created: true });
       }
-    } catch (err) {
-      setError(errorMessage(err));
-    }
+    });
   });
 
   const title = template ? 'Update Event Template' : 'Add Event Template';
 
   return (
-    <Card>
-      <Card.Header as="h2" className="h6 mb-0 py-2">
-        {title}
-      </Card.Header>
-      <Card.Body>
-        <Form noValidate onSubmit={onSubmit} aria-label={title}>
-          <Row>
-            <Col sm={6}>
-              <TextField
-                label="Button Name"
-                required
-                idPrefix="template-form"
-                registration={register('event_name')}
-                error={errors.event_name}
-              />
-            </Col>
-            <Col sm={6}>
-              <TextField
-                label="Event Value"
-                required
-                idPrefix="template-form"
-                registration={register('event_value')}
-                error={errors.event_value}
-              />
-            </Col>
-          </Row>
+    <FormCard title={title} onSubmit={onSubmit}>
+      <Row>
+        <Col sm={6}>
           <TextField
-            label="Template Categories (comma delimited)"
-            placeholder="i.e. biology,geology"
+            label="Button Name"
+            required
             idPrefix="template-form"
-            registration={register('template_categories')}
-            error={errors.template_categories}
+            registration={register('event_name')}
+            error={errors.event_name}
           />
-          <ButtonColorField
-            control={control}
-            register={register}
-            setValue={setValue}
-            error={errors.event_button_color?.message}
+        </Col>
+        <Col sm={6}>
+          <TextField
+            label="Event Value"
+            required
+            idPrefix="template-form"
+            registration={register('event_value')}
+            error={errors.event_value}
           />
-          <Row className="mb-2">
-            <Col sm={6}>
-              <Form.Check
-                type="switch"
-                id="template-form-free-text"
-                label="Free text Required?"
-                {...register('event_free_text_required')}
-              />
-              {isAdmin && (
-                <Form.Check
-                  type="switch"
-                  id="template-form-system"
-                  label="System template"
-                  {...register('system_template')}
-                />
-              )}
-              {isAdmin && systemTemplate && (
-                <Form.Check
-                  type="switch"
-                  id="template-form-admin-only"
-                  label="Only available to admins"
-                  {...register('admin_only')}
-                />
-              )}
-            </Col>
-            {isAdmin && (
-              <Col sm={6}>
-                <Form.Check
-                  type="switch"
-                  id="template-form-disabled"
-                  label="Disable template"
-                  {...register('disabled')}
-                />
-              </Col>
-            )}
-          </Row>
-          {fields.map((field, index) => (
-            <OptionFields
-              key={field.id}
-              index={index}
-              count={fields.length}
-              optionNames={(values.event_options ?? []).map((o) => o?.event_option_name ?? '').join(nameSeparator)}
-              control={control}
-              register={register}
-              errors={errors}
-              onMove={move}
-              onRemove={remove}
+        </Col>
+      </Row>
+      <TextField
+        label="Template Categories (comma delimited)"
+        placeholder="i.e. biology,geology"
+        idPrefix="template-form"
+        registration={register('template_categories')}
+        error={errors.template_categories}
+      />
+      <ButtonColorField
+        control={control}
+        register={register}
+        setValue={setValue}
+        error={errors.event_button_color?.message}
+      />
+      <Row className="mb-2">
+        <Col sm={6}>
+          <Form.Check
+            type="switch"
+            id="template-form-free-text"
+            label="Free text Required?"
+            {...register('event_free_text_required')}
+          />
+          {isAdmin && (
+            <Form.Check
+              type="switch"
+              id="template-form-system"
+              label="System template"
+              {...register('system_template')}
             />
-          ))}
-          <Button
-            variant="link"
-            className="px-0 mb-3 text-decoration-none"
-            type="button"
-            onClick={() => append(emptyTemplateOption())}
-          >
-            <i className="bi bi-plus-lg me-1" aria-hidden="true" />
-            Add Option
-          </Button>
-          <FormActions
-            error={error}
-            message={message}
-            onCloseError={() => setError('')}
-            onCloseMessage={() => setMessage('')}
-            resetLabel="Reset Form"
-            dirty={isDirty}
-            submitting={isSubmitting}
-            onReset={() => {
-              reset(initial);
-              setError('');
-              setMessage('');
-            }}
-            submitLabel={template ? 'Update' : 'Add'}
-            editing={!!template}
-          />
-        </Form>
-      </Card.Body>
-    </Card>
+          )}
+          {isAdmin && systemTemplate && (
+            <Form.Check
+              type="switch"
+              id="template-form-admin-only"
+              label="Only available to admins"
+              {...register('admin_only')}
+            />
+          )}
+        </Col>
+        {isAdmin && (
+          <Col sm={6}>
+            <Form.Check type="switch" id="template-form-disabled" label="Disable template" {...register('disabled')} />
+          </Col>
+        )}
+      </Row>
+      {fields.map((field, index) => (
+        <OptionFields
+          key={field.id}
+          index={index}
+          count={fields.length}
+          optionNames={(values.event_options ?? []).map((o) => o?.event_option_name ?? '').join(nameSeparator)}
+          control={control}
+          register={register}
+          errors={errors}
+          onMove={move}
+          onRemove={remove}
+        />
+      ))}
+      <Button
+        variant="link"
+        className="px-0 mb-3 text-decoration-none"
+        type="button"
+        onClick={() => append(emptyTemplateOption())}
+      >
+        <i className="bi bi-plus-lg me-1" aria-hidden="true" />
+        Add Option
+      </Button>
+      <FormActions
+        {...alerts}
+        resetLabel="Reset Form"
+        dirty={isDirty}
+        submitting={isSubmitting}
+        onReset={() => {
+          reset(initial);
+          alerts.clear();
+        }}
+        submitLabel={template ? 'Update' : 'Add'}
+        editing={!!template}
+      />
+    </FormCard>
   );
 }
