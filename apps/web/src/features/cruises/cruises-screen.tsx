@@ -3,7 +3,7 @@ import { Col, Row } from 'react-bootstrap';
 import { useQuery } from '@tanstack/react-query';
 import { capabilityRoles, cruiseSummaryText, formatIsoDate, matchesCruiseSearch, type Cruise } from '@bathylog/shared';
 import { getActiveCruise, getCruises, recordKeys } from '../../api/records';
-import { ErrorAlert } from '../../components/alerts';
+import { ManagementButtons, ManagementLayout } from '../../components/management-screen';
 import { RoleGate } from '../../components/role-gate';
 import { SearchTableCard, rowTextClass } from '../../components/search-table-card';
 import { LoadingText, statusTexts } from '../../components/status-text';
@@ -13,7 +13,7 @@ import { useLoggedReadError } from '../../lib/read-errors';
 import { useEntityNames, useSettings } from '../../lib/settings';
 import {
   RecordManagementModals,
-  RecordTableButtons,
+  rowActionHandlers,
   useRecordManagement,
   type ManagedRecord,
 } from '../records/components/record-management';
@@ -51,71 +51,78 @@ function CruisesAdmin() {
   const permissionsRecord = all.find((c) => c.id === state.permissionsId);
 
   return (
-    <Row>
-      <Col sm={12} md={7} xl={{ span: 5, offset: 1 }}>
-        <ErrorAlert message={state.error} onClose={state.clearError} />
-        <SearchTableCard
-          title={names.Cruises}
-          idPrefix="cruises-table"
-          items={all}
-          matches={matchesCruiseSearch}
-          pageSize={cruisesPageSize}
-          loading={cruises.isPending}
-          loadingText={statusTexts.loading}
-          emptyText={`No ${names.cruises} found!`}
-          columns={[names.Cruise, 'Details']}
-          actionsWidth={90}
-          onExport={() => downloadJson('sealog_cruisesExport.json', all, '\t')}
-          renderRow={(cruise) => {
-            const cls = rowTextClass(cruise.id === state.selectedId, false);
-            const meta = cruise.cruise_additional_meta;
-            return (
-              <tr key={cruise.id} data-testid={`cruise-row-${cruise.cruise_id}`}>
-                <td className={cls}>{cruise.cruise_id}</td>
-                <td className={`${cls} small`}>
-                  {meta.cruise_name && <div>Name: {meta.cruise_name}</div>}
-                  {cruise.cruise_location && <div>Location: {cruise.cruise_location}</div>}
-                  <div>PI: {meta.cruise_pi}</div>
-                  <div>Vessel: {meta.cruise_vessel}</div>
-                  <div>Dates: {datesText(cruise)}</div>
-                  {cruise.cruise_hidden && <div className="text-secondary">Hidden</div>}
-                </td>
-                <td>
-                  <RecordRowActions
-                    row={managed(cruise)}
-                    word={names.Cruise}
-                    isAdmin
-                    useAccessControl={settings.useAccessControl}
-                    onEdit={() => state.edit(cruise.id)}
-                    onPermissions={() => state.askPermissions(cruise.id)}
-                    onExport={() => state.askExport(managed(cruise))}
-                    onToggleHidden={() => void state.toggleHidden(managed(cruise))}
-                    onDelete={() => state.askDelete(managed(cruise))}
-                    summary={() => cruiseSummaryText(cruise, names)}
-                  />
-                </td>
-              </tr>
-            );
-          }}
-        />
-        <RecordTableButtons
-          word={names.Cruise}
-          isAdmin
-          adding={!selected}
-          onImport={() => state.setImporting(true)}
-          onAdd={state.startAdd}
-        />
-      </Col>
-      <Col sm={12} md={5} xl={5}>
+    <ManagementLayout
+      listWidth={{ md: 7 }}
+      error={state.error}
+      onCloseError={state.clearError}
+      list={
+        <>
+          <SearchTableCard
+            title={names.Cruises}
+            idPrefix="cruises-table"
+            items={all}
+            matches={matchesCruiseSearch}
+            pageSize={cruisesPageSize}
+            loading={cruises.isPending}
+            loadingText={statusTexts.loading}
+            emptyText={`No ${names.cruises} found!`}
+            columns={[names.Cruise, 'Details']}
+            actionsWidth={90}
+            onExport={() => downloadJson('sealog_cruisesExport.json', all, '\t')}
+            renderRow={(cruise) => {
+              const cls = rowTextClass(cruise.id === state.selectedId, false);
+              const meta = cruise.cruise_additional_meta;
+              return (
+                <tr key={cruise.id} data-testid={`cruise-row-${cruise.cruise_id}`}>
+                  <td className={cls}>{cruise.cruise_id}</td>
+                  <td className={`${cls} small`}>
+                    {meta.cruise_name && <div>Name: {meta.cruise_name}</div>}
+                    {cruise.cruise_location && <div>Location: {cruise.cruise_location}</div>}
+                    <div>PI: {meta.cruise_pi}</div>
+                    <div>Vessel: {meta.cruise_vessel}</div>
+                    <div>Dates: {datesText(cruise)}</div>
+                    {cruise.cruise_hidden && <div className="text-secondary">Hidden</div>}
+                  </td>
+                  <td>
+                    <RecordRowActions
+                      {...rowActionHandlers(state, managed(cruise))}
+                      word={names.Cruise}
+                      isAdmin
+                      useAccessControl={settings.useAccessControl}
+                      summary={() => cruiseSummaryText(cruise, names)}
+                    />
+                  </td>
+                </tr>
+              );
+            }}
+          />
+          {
+            <ManagementButtons
+              importLabel="Import From File"
+              canImport
+              onImport={() => state.setImporting(true)}
+              addLabel={`Add ${names.Cruise}`}
+              addDisabled={!selected}
+              onAdd={state.startAdd}
+            />
+          }
+        </>
+      }
+      form={
         <CruiseForm
           key={`${selected?.id ?? 'new'}-${state.formKey}`}
           cruise={selected}
           isAdmin
           onSaved={state.refresh}
         />
-      </Col>
-      <RecordManagementModals state={state} permissionsRecord={permissionsRecord ? managed(permissionsRecord) : null} />
-    </Row>
+      }
+      modals={
+        <RecordManagementModals
+          state={state}
+          permissionsRecord={permissionsRecord ? managed(permissionsRecord) : null}
+        />
+      }
+    />
   );
 }
 

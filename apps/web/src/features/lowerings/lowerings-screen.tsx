@@ -1,5 +1,4 @@
 import { useMemo } from 'react';
-import { Col, Row } from 'react-bootstrap';
 import {
   capabilityRoles,
   formatDuration,
@@ -10,7 +9,7 @@ import {
 } from '@bathylog/shared';
 import { useQuery } from '@tanstack/react-query';
 import { getActiveCruise, getLoweringsOfCruise, getLowerings, recordKeys } from '../../api/records';
-import { ErrorAlert } from '../../components/alerts';
+import { ManagementButtons, ManagementLayout } from '../../components/management-screen';
 import { RoleGate } from '../../components/role-gate';
 import { SearchTableCard, rowTextClass } from '../../components/search-table-card';
 import { statusTexts } from '../../components/status-text';
@@ -20,7 +19,7 @@ import { useLoggedReadError } from '../../lib/read-errors';
 import { useEntityNames, useSettings } from '../../lib/settings';
 import {
   RecordManagementModals,
-  RecordTableButtons,
+  rowActionHandlers,
   useRecordManagement,
   type ManagedRecord,
 } from '../records/components/record-management';
@@ -68,60 +67,62 @@ function LoweringsAdmin() {
   const permissionsRecord = all.find((l) => l.id === state.permissionsId);
 
   return (
-    <Row>
-      <Col sm={12} md={7} xl={{ span: 5, offset: 1 }}>
-        <ErrorAlert message={state.error} onClose={state.clearError} />
-        <SearchTableCard
-          title={names.Lowerings}
-          idPrefix="lowerings-table"
-          items={all}
-          matches={matchesLoweringSearch}
-          pageSize={loweringsPageSize}
-          loading={lowerings.isPending}
-          loadingText={statusTexts.loading}
-          emptyText={`No ${names.lowerings} found!`}
-          columns={[names.Lowering, 'Details']}
-          actionsWidth={90}
-          onExport={() => downloadJson('sealog_loweringExport.json', all)}
-          renderRow={(lowering) => {
-            const cls = rowTextClass(lowering.id === state.selectedId, false);
-            return (
-              <tr key={lowering.id} data-testid={`lowering-row-${lowering.lowering_id}`}>
-                <td className={cls}>{lowering.lowering_id}</td>
-                <td className={`${cls} small`}>
-                  <div>Location: {lowering.lowering_location}</div>
-                  <div>Started: {formatListDateTime(lowering.start_ts)}</div>
-                  <div>Duration: {formatDuration(Date.parse(lowering.stop_ts) - Date.parse(lowering.start_ts))}</div>
-                  {lowering.lowering_hidden && <div className="text-secondary">Hidden</div>}
-                </td>
-                <td>
-                  <RecordRowActions
-                    row={managed(lowering)}
-                    word={names.Lowering}
-                    isAdmin={isAdmin}
-                    useAccessControl={settings.useAccessControl}
-                    onEdit={() => state.edit(lowering.id)}
-                    onPermissions={() => state.askPermissions(lowering.id)}
-                    onExport={() => state.askExport(managed(lowering))}
-                    onToggleHidden={() => void state.toggleHidden(managed(lowering))}
-                    onDelete={() => state.askDelete(managed(lowering))}
-                    summary={() => loweringSummaryText(lowering, names, settings.milestones)}
-                  />
-                </td>
-              </tr>
-            );
-          }}
-        />
-        <RecordTableButtons
-          word={names.Lowering}
-          isAdmin={isAdmin}
-          adding={!selected}
-          onImport={() => state.setImporting(true)}
-          onAdd={state.startAdd}
-        />
-      </Col>
-      <Col sm={12} md={5} xl={5}>
-        {(isAdmin || selected) && (
+    <ManagementLayout
+      listWidth={{ md: 7 }}
+      error={state.error}
+      onCloseError={state.clearError}
+      list={
+        <>
+          <SearchTableCard
+            title={names.Lowerings}
+            idPrefix="lowerings-table"
+            items={all}
+            matches={matchesLoweringSearch}
+            pageSize={loweringsPageSize}
+            loading={lowerings.isPending}
+            loadingText={statusTexts.loading}
+            emptyText={`No ${names.lowerings} found!`}
+            columns={[names.Lowering, 'Details']}
+            actionsWidth={90}
+            onExport={() => downloadJson('sealog_loweringExport.json', all)}
+            renderRow={(lowering) => {
+              const cls = rowTextClass(lowering.id === state.selectedId, false);
+              return (
+                <tr key={lowering.id} data-testid={`lowering-row-${lowering.lowering_id}`}>
+                  <td className={cls}>{lowering.lowering_id}</td>
+                  <td className={`${cls} small`}>
+                    <div>Location: {lowering.lowering_location}</div>
+                    <div>Started: {formatListDateTime(lowering.start_ts)}</div>
+                    <div>Duration: {formatDuration(Date.parse(lowering.stop_ts) - Date.parse(lowering.start_ts))}</div>
+                    {lowering.lowering_hidden && <div className="text-secondary">Hidden</div>}
+                  </td>
+                  <td>
+                    <RecordRowActions
+                      {...rowActionHandlers(state, managed(lowering))}
+                      word={names.Lowering}
+                      isAdmin={isAdmin}
+                      useAccessControl={settings.useAccessControl}
+                      summary={() => loweringSummaryText(lowering, names, settings.milestones)}
+                    />
+                  </td>
+                </tr>
+              );
+            }}
+          />
+          {isAdmin && (
+            <ManagementButtons
+              importLabel="Import From File"
+              canImport
+              onImport={() => state.setImporting(true)}
+              addLabel={`Add ${names.Lowering}`}
+              addDisabled={!selected}
+              onAdd={state.startAdd}
+            />
+          )}
+        </>
+      }
+      form={
+        (isAdmin || selected) && (
           <LoweringForm
             key={`${selected?.id ?? 'new'}-${state.formKey}`}
             lowering={selected}
@@ -131,10 +132,15 @@ function LoweringsAdmin() {
               selected ? <LoweringMilestones loweringId={selected.id} onSaved={state.refresh} /> : undefined
             }
           />
-        )}
-      </Col>
-      <RecordManagementModals state={state} permissionsRecord={permissionsRecord ? managed(permissionsRecord) : null} />
-    </Row>
+        )
+      }
+      modals={
+        <RecordManagementModals
+          state={state}
+          permissionsRecord={permissionsRecord ? managed(permissionsRecord) : null}
+        />
+      }
+    />
   );
 }
 

@@ -1,4 +1,3 @@
-import { Button } from 'react-bootstrap';
 import { matchesUserSearch, type User } from '@bathylog/shared';
 import { IconButton } from '../../components/icon-button';
 import { SearchTableCard, rowTextClass } from '../../components/search-table-card';
@@ -104,31 +103,5 @@ export function UsersTable({
         );
       }}
     />
-  );
-}
-
-/** Buttons below the tables. */
-export function UsersTableButtons({
-  canImport,
-  onImport,
-  createDisabled,
-  onCreate,
-}: {
-  canImport: boolean;
-  onImport: () => void;
-  createDisabled: boolean;
-  onCreate: () => void;
-}) {
-  return (
-    <div className="d-flex justify-content-end gap-2 mb-3">
-      {canImport && (
-        <Button variant="outline-primary" size="sm" onClick={onImport}>
-          Import
-        </Button>
-      )}
-      <Button variant="outline-primary" size="sm" onClick={onCreate} disabled={createDisabled}>
-        Create User
-      </Button>
-    </div>
   );
 }

@@ -1,12 +1,11 @@
 import { useCallback, useState } from 'react';
-import { Button } from 'react-bootstrap';
 import { useQueryClient } from '@tanstack/react-query';
 import type { WsChannel } from '@bathylog/shared';
 import { errorMessage } from '../../../api/client';
 import { deleteRecord, recordKeys, setRecordHidden, type RecordKind } from '../../../api/records';
 import { useLiveInvalidation } from '../../../api/use-realtime';
 import { ConfirmModal } from '../../../components/confirm-modal';
-import { ImportDialog } from '../../../components/import-dialog';
+import { ManagementImport } from '../../../components/management-screen';
 import { useAuth } from '../../../lib/auth';
 import { useEntityNames } from '../../../lib/settings';
 import { useSettings } from '../../../lib/settings';
@@ -165,42 +164,26 @@ export function RecordManagementModals({
           onChanged={state.refresh}
         />
       )}
-      {isAdmin && (
-        <ImportDialog<Record<string, unknown>>
-          show={state.importing}
-          title={`Import ${Words}`}
-          onHide={() => state.setImporting(false)}
-          importRecord={(record) => importRecord(kind, record)}
-          onFinished={() => void state.refresh()}
-        />
-      )}
+      <ManagementImport
+        canImport={isAdmin}
+        show={state.importing}
+        title={`Import ${Words}`}
+        onHide={() => state.setImporting(false)}
+        importRecord={(record) => importRecord(kind, record)}
+        onFinished={() => void state.refresh()}
+      />
     </>
   );
 }
 
-/** Below the table: Import From File and Add {Word} (admin; Add disabled while already adding). */
-export function RecordTableButtons({
-  word,
-  isAdmin,
-  adding,
-  onImport,
-  onAdd,
-}: {
-  word: string;
-  isAdmin: boolean;
-  adding: boolean;
-  onImport: () => void;
-  onAdd: () => void;
-}) {
-  if (!isAdmin) return null;
-  return (
-    <div className="d-flex justify-content-end gap-2 mb-3">
-      <Button variant="outline-primary" size="sm" onClick={onImport}>
-        Import From File
-      </Button>
-      <Button variant="outline-primary" size="sm" onClick={onAdd} disabled={adding}>
-        {`Add ${word}`}
-      </Button>
-    </div>
-  );
+/** The row actions' handlers of one record on a management screen. */
+export function rowActionHandlers(state: RecordManagement, row: ManagedRecord) {
+  return {
+    row,
+    onEdit: () => state.edit(row.id),
+    onPermissions: () => state.askPermissions(row.id),
+    onExport: () => state.askExport(row),
+    onToggleHidden: () => void state.toggleHidden(row),
+    onDelete: () => state.askDelete(row),
+  };
 }
