@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Modal } from 'react-bootstrap';
-import { ModalFooter } from './modal-footer';
+import { ModalFooter, ModalHeader } from './modal-parts';
 
 export interface ConfirmModalProps {
   show: boolean;
@@ -34,11 +34,7 @@ export function ConfirmModal({
 }: ConfirmModalProps) {
   return (
     <Modal show={show} onHide={onHide} centered aria-labelledby="confirm-modal-title">
-      <Modal.Header closeButton closeVariant="white">
-        <Modal.Title id="confirm-modal-title" as="h5">
-          {title}
-        </Modal.Title>
-      </Modal.Header>
+      <ModalHeader id="confirm-modal-title">{title}</ModalHeader>
       <Modal.Body>{body}</Modal.Body>
       <ModalFooter
         onClose={onHide}

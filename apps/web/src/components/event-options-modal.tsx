@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Form, Modal } from 'react-bootstrap';
-import { ModalFooter } from './modal-footer';
+import { ModalFooter, ModalHeader } from './modal-parts';
 import {
   buildEventOptionsUpdate,
   clearHiddenOptions,
@@ -258,11 +258,7 @@ export function EventOptionsModal(props: EventOptionsModalProps) {
   const { template, onCancel } = props;
   return (
     <Modal show={!!template} onHide={onCancel} scrollable aria-labelledby="event-options-title">
-      <Modal.Header closeButton closeVariant="white">
-        <Modal.Title id="event-options-title" as="h5">
-          {template?.event_value}
-        </Modal.Title>
-      </Modal.Header>
+      <ModalHeader id="event-options-title">{template?.event_value}</ModalHeader>
       {template && <OptionsForm key={`${template.id}-${props.eventTs}`} {...props} template={template} />}
     </Modal>
   );

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Button, Modal } from 'react-bootstrap';
-import { ModalFooter } from './modal-footer';
+import { ModalFooter, ModalHeader } from './modal-parts';
 import { errorMessage } from '../api/client';
 import { withRetry } from './import-retry';
 
@@ -155,11 +155,7 @@ export function ImportDialog<T>({
       backdrop={running ? 'static' : true}
       aria-labelledby="import-dialog-title"
     >
-      <Modal.Header closeButton closeVariant="white">
-        <Modal.Title id="import-dialog-title" as="h5">
-          {title}
-        </Modal.Title>
-      </Modal.Header>
+      <ModalHeader id="import-dialog-title">{title}</ModalHeader>
       <Modal.Body>
         <div className="d-flex align-items-center gap-2 mb-3">
           <Button variant="primary" size="sm" onClick={() => inputRef.current?.click()} disabled={running}>

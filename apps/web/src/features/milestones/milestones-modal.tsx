@@ -16,7 +16,7 @@ import {
   type TrackPoint,
 } from '@bathylog/shared';
 import { ErrorAlert } from '../../components/alerts';
-import { ModalFooter } from '../../components/modal-footer';
+import { ModalFooter, ModalHeader } from '../../components/modal-parts';
 import { IconButton } from '../../components/icon-button';
 import { DepthChart, type DepthChartLine } from '../../components/depth-chart';
 import { DiveMap, type MapPosition } from '../../components/dive-map';
@@ -74,11 +74,7 @@ function MilestonesEditor({ loweringId, onHide, onSaved }: MilestonesModalProps)
   const failed = lowering.error ?? track.error;
   return (
     <>
-      <Modal.Header closeButton closeVariant="white">
-        <Modal.Title id="milestones-modal-title" as="h5">
-          {title}
-        </Modal.Title>
-      </Modal.Header>
+      <ModalHeader id="milestones-modal-title">{title}</ModalHeader>
       {failed ? (
         <>
           <Modal.Body>

@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { Cruise, User } from '@bathylog/shared';
 import { errorMessage } from '../../api/client';
 import { ErrorAlert } from '../../components/alerts';
-import { ModalFooter } from '../../components/modal-footer';
+import { ModalFooter, ModalHeader } from '../../components/modal-parts';
 import { EmptyText, LoadingText } from '../../components/status-text';
 import { useEntityNames } from '../../lib/settings';
 import {
@@ -125,11 +125,7 @@ export function UserPermissionsModal({ user, onHide }: { user: User | null; onHi
 
   return (
     <Modal show={!!user} onHide={onHide} centered aria-labelledby="user-permissions-title" scrollable>
-      <Modal.Header closeButton closeVariant="white">
-        <Modal.Title id="user-permissions-title" as="h5">
-          User Permissions
-        </Modal.Title>
-      </Modal.Header>
+      <ModalHeader id="user-permissions-title">User Permissions</ModalHeader>
       <Modal.Body>
         {user && <div className="mb-2 small text-secondary">{`${user.fullname} (${user.username})`}</div>}
         <ErrorAlert message={error} onClose={() => setError('')} />

@@ -47,3 +47,23 @@ export function ModalFooter({ onClose, closeLabel = 'Close', closeDisabled, lead
     </Modal.Footer>
   );
 }
+
+/** The head every modal shares: its title (which names the dialog, by `id`) and the white ×. */
+export function ModalHeader({
+  id,
+  closeButton = true,
+  children,
+}: {
+  id: string;
+  /** Off while the modal's work may not be left (a running export). */
+  closeButton?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <Modal.Header closeButton={closeButton} closeVariant="white">
+      <Modal.Title id={id} as="h5">
+        {children}
+      </Modal.Title>
+    </Modal.Header>
+  );
+}
