@@ -5,7 +5,7 @@ import { capabilityRoles, cruiseSummaryText, formatIsoDate, matchesCruiseSearch,
 import { getActiveCruise, getCruises, recordKeys } from '../../api/records';
 import { ManagementButtons, ManagementLayout } from '../../components/management-screen';
 import { RoleGate } from '../../components/role-gate';
-import { SearchTableCard, rowTextClass } from '../../components/search-table-card';
+import { ManagedTable } from '../../components/search-table-card';
 import { LoadingText, statusTexts } from '../../components/status-text';
 import { useAuth } from '../../lib/auth';
 import { downloadJson } from '../../lib/download';
@@ -57,7 +57,7 @@ function CruisesAdmin() {
       onCloseError={state.clearError}
       list={
         <>
-          <SearchTableCard
+          <ManagedTable
             title={names.Cruises}
             idPrefix="cruises-table"
             items={all}
@@ -69,43 +69,41 @@ function CruisesAdmin() {
             columns={[names.Cruise, 'Details']}
             actionsWidth={90}
             onExport={() => downloadJson('sealog_cruisesExport.json', all, '\t')}
-            renderRow={(cruise) => {
-              const cls = rowTextClass(cruise.id === state.selectedId, false);
+            selectedId={state.selectedId}
+            rowTestId={(cruise) => `cruise-row-${cruise.cruise_id}`}
+            smallDetails
+            cells={(cruise) => {
               const meta = cruise.cruise_additional_meta;
-              return (
-                <tr key={cruise.id} data-testid={`cruise-row-${cruise.cruise_id}`}>
-                  <td className={cls}>{cruise.cruise_id}</td>
-                  <td className={`${cls} small`}>
-                    {meta.cruise_name && <div>Name: {meta.cruise_name}</div>}
-                    {cruise.cruise_location && <div>Location: {cruise.cruise_location}</div>}
-                    <div>PI: {meta.cruise_pi}</div>
-                    <div>Vessel: {meta.cruise_vessel}</div>
-                    <div>Dates: {datesText(cruise)}</div>
-                    {cruise.cruise_hidden && <div className="text-secondary">Hidden</div>}
-                  </td>
-                  <td>
-                    <RecordRowActions
-                      {...rowActionHandlers(state, managed(cruise))}
-                      word={names.Cruise}
-                      isAdmin
-                      useAccessControl={settings.useAccessControl}
-                      summary={() => cruiseSummaryText(cruise, names)}
-                    />
-                  </td>
-                </tr>
-              );
+              return [
+                cruise.cruise_id,
+                <>
+                  {meta.cruise_name && <div>Name: {meta.cruise_name}</div>}
+                  {cruise.cruise_location && <div>Location: {cruise.cruise_location}</div>}
+                  <div>PI: {meta.cruise_pi}</div>
+                  <div>Vessel: {meta.cruise_vessel}</div>
+                  <div>Dates: {datesText(cruise)}</div>
+                  {cruise.cruise_hidden && <div className="text-secondary">Hidden</div>}
+                </>,
+              ];
             }}
+            actions={(cruise) => (
+              <RecordRowActions
+                {...rowActionHandlers(state, managed(cruise))}
+                word={names.Cruise}
+                isAdmin
+                useAccessControl={settings.useAccessControl}
+                summary={() => cruiseSummaryText(cruise, names)}
+              />
+            )}
           />
-          {
-            <ManagementButtons
-              importLabel="Import From File"
-              canImport
-              onImport={() => state.setImporting(true)}
-              addLabel={`Add ${names.Cruise}`}
-              addDisabled={!selected}
-              onAdd={state.startAdd}
-            />
-          }
+          <ManagementButtons
+            importLabel="Import From File"
+            canImport
+            onImport={() => state.setImporting(true)}
+            addLabel={`Add ${names.Cruise}`}
+            addDisabled={!selected}
+            onAdd={state.startAdd}
+          />
         </>
       }
       form={

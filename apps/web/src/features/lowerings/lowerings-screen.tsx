@@ -11,7 +11,7 @@ import { useQuery } from '@tanstack/react-query';
 import { getActiveCruise, getLoweringsOfCruise, getLowerings, recordKeys } from '../../api/records';
 import { ManagementButtons, ManagementLayout } from '../../components/management-screen';
 import { RoleGate } from '../../components/role-gate';
-import { SearchTableCard, rowTextClass } from '../../components/search-table-card';
+import { ManagedTable } from '../../components/search-table-card';
 import { statusTexts } from '../../components/status-text';
 import { useAuth } from '../../lib/auth';
 import { downloadJson } from '../../lib/download';
@@ -73,7 +73,7 @@ function LoweringsAdmin() {
       onCloseError={state.clearError}
       list={
         <>
-          <SearchTableCard
+          <ManagedTable
             title={names.Lowerings}
             idPrefix="lowerings-table"
             items={all}
@@ -85,29 +85,29 @@ function LoweringsAdmin() {
             columns={[names.Lowering, 'Details']}
             actionsWidth={90}
             onExport={() => downloadJson('sealog_loweringExport.json', all)}
-            renderRow={(lowering) => {
-              const cls = rowTextClass(lowering.id === state.selectedId, false);
-              return (
-                <tr key={lowering.id} data-testid={`lowering-row-${lowering.lowering_id}`}>
-                  <td className={cls}>{lowering.lowering_id}</td>
-                  <td className={`${cls} small`}>
-                    <div>Location: {lowering.lowering_location}</div>
-                    <div>Started: {formatListDateTime(lowering.start_ts)}</div>
-                    <div>Duration: {formatDuration(Date.parse(lowering.stop_ts) - Date.parse(lowering.start_ts))}</div>
-                    {lowering.lowering_hidden && <div className="text-secondary">Hidden</div>}
-                  </td>
-                  <td>
-                    <RecordRowActions
-                      {...rowActionHandlers(state, managed(lowering))}
-                      word={names.Lowering}
-                      isAdmin={isAdmin}
-                      useAccessControl={settings.useAccessControl}
-                      summary={() => loweringSummaryText(lowering, names, settings.milestones)}
-                    />
-                  </td>
-                </tr>
-              );
+            selectedId={state.selectedId}
+            rowTestId={(lowering) => `lowering-row-${lowering.lowering_id}`}
+            smallDetails
+            cells={(lowering) => {
+              return [
+                lowering.lowering_id,
+                <>
+                  <div>Location: {lowering.lowering_location}</div>
+                  <div>Started: {formatListDateTime(lowering.start_ts)}</div>
+                  <div>Duration: {formatDuration(Date.parse(lowering.stop_ts) - Date.parse(lowering.start_ts))}</div>
+                  {lowering.lowering_hidden && <div className="text-secondary">Hidden</div>}
+                </>,
+              ];
             }}
+            actions={(lowering) => (
+              <RecordRowActions
+                {...rowActionHandlers(state, managed(lowering))}
+                word={names.Lowering}
+                isAdmin={isAdmin}
+                useAccessControl={settings.useAccessControl}
+                summary={() => loweringSummaryText(lowering, names, settings.milestones)}
+              />
+            )}
           />
           {isAdmin && (
             <ManagementButtons
