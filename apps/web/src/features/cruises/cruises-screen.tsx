@@ -3,21 +3,17 @@ import { Col, Row } from 'react-bootstrap';
 import { useQuery } from '@tanstack/react-query';
 import { capabilityRoles, cruiseSummaryText, formatIsoDate, matchesCruiseSearch, type Cruise } from '@bathylog/shared';
 import { getActiveCruise, getCruises, recordKeys } from '../../api/records';
-import { ManagementButtons, ManagementLayout } from '../../components/management-screen';
 import { RoleGate } from '../../components/role-gate';
-import { ManagedTable } from '../../components/search-table-card';
 import { LoadingText, statusTexts } from '../../components/status-text';
 import { useAuth } from '../../lib/auth';
 import { downloadJson } from '../../lib/download';
 import { useLoggedReadError } from '../../lib/read-errors';
-import { useEntityNames, useSettings } from '../../lib/settings';
+import { useEntityNames } from '../../lib/settings';
 import {
-  RecordManagementModals,
-  rowActionHandlers,
+  RecordManagementScreen,
   useRecordManagement,
   type ManagedRecord,
 } from '../records/components/record-management';
-import { RecordRowActions } from '../records/components/record-row-actions';
 import { CruiseForm } from './cruise-form';
 
 /** Seed 001 §9. */
@@ -42,82 +38,48 @@ function datesText(cruise: Cruise): string {
 
 function CruisesAdmin() {
   const names = useEntityNames();
-  const settings = useSettings();
   const state = useRecordManagement('cruise');
   const cruises = useQuery({ queryKey: recordKeys.cruises(), queryFn: ({ signal }) => getCruises(undefined, signal) });
   useLoggedReadError(cruises.error, names.cruises);
   const all = useMemo(() => cruises.data ?? [], [cruises.data]);
   const selected = all.find((c) => c.id === state.selectedId) ?? null;
-  const permissionsRecord = all.find((c) => c.id === state.permissionsId);
 
   return (
-    <ManagementLayout
-      listWidth={{ md: 7 }}
-      error={state.error}
-      onCloseError={state.clearError}
-      list={
-        <>
-          <ManagedTable
-            title={names.Cruises}
-            idPrefix="cruises-table"
-            items={all}
-            matches={matchesCruiseSearch}
-            pageSize={cruisesPageSize}
-            loading={cruises.isPending}
-            loadingText={statusTexts.loading}
-            emptyText={`No ${names.cruises} found!`}
-            columns={[names.Cruise, 'Details']}
-            actionsWidth={90}
-            onExport={() => downloadJson('sealog_cruisesExport.json', all, '\t')}
-            selectedId={state.selectedId}
-            rowTestId={(cruise) => `cruise-row-${cruise.cruise_id}`}
-            smallDetails
-            cells={(cruise) => {
-              const meta = cruise.cruise_additional_meta;
-              return [
-                cruise.cruise_id,
-                <>
-                  {meta.cruise_name && <div>Name: {meta.cruise_name}</div>}
-                  {cruise.cruise_location && <div>Location: {cruise.cruise_location}</div>}
-                  <div>PI: {meta.cruise_pi}</div>
-                  <div>Vessel: {meta.cruise_vessel}</div>
-                  <div>Dates: {datesText(cruise)}</div>
-                  {cruise.cruise_hidden && <div className="text-secondary">Hidden</div>}
-                </>,
-              ];
-            }}
-            actions={(cruise) => (
-              <RecordRowActions
-                {...rowActionHandlers(state, managed(cruise))}
-                word={names.Cruise}
-                isAdmin
-                useAccessControl={settings.useAccessControl}
-                summary={() => cruiseSummaryText(cruise, names)}
-              />
-            )}
-          />
-          <ManagementButtons
-            importLabel="Import From File"
-            canImport
-            onImport={() => state.setImporting(true)}
-            addLabel={`Add ${names.Cruise}`}
-            addDisabled={!selected}
-            onAdd={state.startAdd}
-          />
-        </>
-      }
+    <RecordManagementScreen
+      state={state}
+      items={all}
+      loading={cruises.isPending}
+      isAdmin
+      table={{
+        idPrefix: 'cruises-table',
+        matches: matchesCruiseSearch,
+        pageSize: cruisesPageSize,
+        onExport: () => downloadJson('sealog_cruisesExport.json', all, '\t'),
+        rowTestId: (cruise) => `cruise-row-${cruise.cruise_id}`,
+      }}
+      cells={(cruise) => {
+        const meta = cruise.cruise_additional_meta;
+        return [
+          cruise.cruise_id,
+          <>
+            {meta.cruise_name && <div>Name: {meta.cruise_name}</div>}
+            {cruise.cruise_location && <div>Location: {cruise.cruise_location}</div>}
+            <div>PI: {meta.cruise_pi}</div>
+            <div>Vessel: {meta.cruise_vessel}</div>
+            <div>Dates: {datesText(cruise)}</div>
+            {cruise.cruise_hidden && <div className="text-secondary">Hidden</div>}
+          </>,
+        ];
+      }}
+      managed={managed}
+      summary={(cruise) => cruiseSummaryText(cruise, names)}
+      selected={selected}
       form={
         <CruiseForm
           key={`${selected?.id ?? 'new'}-${state.formKey}`}
           cruise={selected}
           isAdmin
           onSaved={state.refresh}
-        />
-      }
-      modals={
-        <RecordManagementModals
-          state={state}
-          permissionsRecord={permissionsRecord ? managed(permissionsRecord) : null}
         />
       }
     />

@@ -9,21 +9,16 @@ import {
 } from '@bathylog/shared';
 import { useQuery } from '@tanstack/react-query';
 import { getActiveCruise, getLoweringsOfCruise, getLowerings, recordKeys } from '../../api/records';
-import { ManagementButtons, ManagementLayout } from '../../components/management-screen';
 import { RoleGate } from '../../components/role-gate';
-import { ManagedTable } from '../../components/search-table-card';
-import { statusTexts } from '../../components/status-text';
 import { useAuth } from '../../lib/auth';
 import { downloadJson } from '../../lib/download';
 import { useLoggedReadError } from '../../lib/read-errors';
 import { useEntityNames, useSettings } from '../../lib/settings';
 import {
-  RecordManagementModals,
-  rowActionHandlers,
+  RecordManagementScreen,
   useRecordManagement,
   type ManagedRecord,
 } from '../records/components/record-management';
-import { RecordRowActions } from '../records/components/record-row-actions';
 import { LoweringForm } from './lowering-form';
 import { LoweringMilestones } from './lowering-milestones';
 
@@ -64,63 +59,34 @@ function LoweringsAdmin() {
   useLoggedReadError(lowerings.error, names.lowerings);
   const all = useMemo(() => lowerings.data ?? [], [lowerings.data]);
   const selected = all.find((l) => l.id === state.selectedId) ?? null;
-  const permissionsRecord = all.find((l) => l.id === state.permissionsId);
 
   return (
-    <ManagementLayout
-      listWidth={{ md: 7 }}
-      error={state.error}
-      onCloseError={state.clearError}
-      list={
-        <>
-          <ManagedTable
-            title={names.Lowerings}
-            idPrefix="lowerings-table"
-            items={all}
-            matches={matchesLoweringSearch}
-            pageSize={loweringsPageSize}
-            loading={lowerings.isPending}
-            loadingText={statusTexts.loading}
-            emptyText={`No ${names.lowerings} found!`}
-            columns={[names.Lowering, 'Details']}
-            actionsWidth={90}
-            onExport={() => downloadJson('sealog_loweringExport.json', all)}
-            selectedId={state.selectedId}
-            rowTestId={(lowering) => `lowering-row-${lowering.lowering_id}`}
-            smallDetails
-            cells={(lowering) => {
-              return [
-                lowering.lowering_id,
-                <>
-                  <div>Location: {lowering.lowering_location}</div>
-                  <div>Started: {formatListDateTime(lowering.start_ts)}</div>
-                  <div>Duration: {formatDuration(Date.parse(lowering.stop_ts) - Date.parse(lowering.start_ts))}</div>
-                  {lowering.lowering_hidden && <div className="text-secondary">Hidden</div>}
-                </>,
-              ];
-            }}
-            actions={(lowering) => (
-              <RecordRowActions
-                {...rowActionHandlers(state, managed(lowering))}
-                word={names.Lowering}
-                isAdmin={isAdmin}
-                useAccessControl={settings.useAccessControl}
-                summary={() => loweringSummaryText(lowering, names, settings.milestones)}
-              />
-            )}
-          />
-          {isAdmin && (
-            <ManagementButtons
-              importLabel="Import From File"
-              canImport
-              onImport={() => state.setImporting(true)}
-              addLabel={`Add ${names.Lowering}`}
-              addDisabled={!selected}
-              onAdd={state.startAdd}
-            />
-          )}
-        </>
-      }
+    <RecordManagementScreen
+      state={state}
+      items={all}
+      loading={lowerings.isPending}
+      isAdmin={isAdmin}
+      table={{
+        idPrefix: 'lowerings-table',
+        matches: matchesLoweringSearch,
+        pageSize: loweringsPageSize,
+        onExport: () => downloadJson('sealog_loweringExport.json', all),
+        rowTestId: (lowering) => `lowering-row-${lowering.lowering_id}`,
+      }}
+      cells={(lowering) => {
+        return [
+          lowering.lowering_id,
+          <>
+            <div>Location: {lowering.lowering_location}</div>
+            <div>Started: {formatListDateTime(lowering.start_ts)}</div>
+            <div>Duration: {formatDuration(Date.parse(lowering.stop_ts) - Date.parse(lowering.start_ts))}</div>
+            {lowering.lowering_hidden && <div className="text-secondary">Hidden</div>}
+          </>,
+        ];
+      }}
+      managed={managed}
+      summary={(lowering) => loweringSummaryText(lowering, names, settings.milestones)}
+      selected={selected}
       form={
         (isAdmin || selected) && (
           <LoweringForm
@@ -133,12 +99,6 @@ function LoweringsAdmin() {
             }
           />
         )
-      }
-      modals={
-        <RecordManagementModals
-          state={state}
-          permissionsRecord={permissionsRecord ? managed(permissionsRecord) : null}
-        />
       }
     />
   );

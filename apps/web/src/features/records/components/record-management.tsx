@@ -1,18 +1,20 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { WsChannel } from '@bathylog/shared';
 import { errorMessage } from '../../../api/client';
 import { deleteRecord, recordKeys, setRecordHidden, type RecordKind } from '../../../api/records';
 import { useLiveInvalidation } from '../../../api/use-realtime';
 import { ConfirmModal } from '../../../components/confirm-modal';
-import { ManagementImport } from '../../../components/management-screen';
+import { ManagementButtons, ManagementImport, ManagementLayout } from '../../../components/management-screen';
+import { ManagedTable, type ManagedTableProps } from '../../../components/search-table-card';
+import { statusTexts } from '../../../components/status-text';
 import { useAuth } from '../../../lib/auth';
 import { useEntityNames } from '../../../lib/settings';
 import { useSettings } from '../../../lib/settings';
 import { importRecord } from '../lib/record-import';
 import { ExecuteModal } from './execute-modal';
 import { RecordPermissionsModal } from './record-permissions-modal';
-import type { RecordRowInfo } from './record-row-actions';
+import { RecordRowActions, type RecordRowInfo } from './record-row-actions';
 
 export interface ManagedRecord extends RecordRowInfo {
   accessList?: readonly string[];
@@ -176,8 +178,88 @@ export function RecordManagementModals({
   );
 }
 
+/** One record of a management screen: its row's identity, for the row actions and the modals. */
+export interface RecordScreenConfig<T extends { id: string }> {
+  state: RecordManagement;
+  items: T[];
+  loading: boolean;
+  isAdmin: boolean;
+  /** The records' table: search, page size, JSON export, the row's test id and details. */
+  table: Pick<ManagedTableProps<T>, 'idPrefix' | 'matches' | 'pageSize' | 'onExport' | 'rowTestId'>;
+  /** The ID column and the details column (small print) of a row. */
+  cells: (item: T) => [ReactNode, ReactNode];
+  managed: (item: T) => ManagedRecord;
+  /** The row's clipboard text. */
+  summary: (item: T) => string;
+  /** The record in the form (null: add mode). */
+  selected: T | null;
+  form: ReactNode;
+}
+
+/**
+ * A cruise or lowering management screen from its configuration: the table with each row's
+ * actions, Import From File and Add (admins), the form, the modals.
+ */
+export function RecordManagementScreen<T extends { id: string }>(config: RecordScreenConfig<T>) {
+  const { state, items, isAdmin, managed } = config;
+  const names = useEntityNames();
+  const settings = useSettings();
+  const cruise = state.kind === 'cruise';
+  const permissionsRecord = items.find((item) => item.id === state.permissionsId);
+  return (
+    <ManagementLayout
+      listWidth={{ md: 7 }}
+      error={state.error}
+      onCloseError={state.clearError}
+      list={
+        <>
+          <ManagedTable
+            {...config.table}
+            title={cruise ? names.Cruises : names.Lowerings}
+            items={items}
+            loading={config.loading}
+            loadingText={statusTexts.loading}
+            emptyText={`No ${cruise ? names.cruises : names.lowerings} found!`}
+            columns={[cruise ? names.Cruise : names.Lowering, 'Details']}
+            actionsWidth={90}
+            selectedId={state.selectedId}
+            smallDetails
+            cells={config.cells}
+            actions={(item) => (
+              <RecordRowActions
+                {...rowActionHandlers(state, managed(item))}
+                word={cruise ? names.Cruise : names.Lowering}
+                isAdmin={isAdmin}
+                useAccessControl={settings.useAccessControl}
+                summary={() => config.summary(item)}
+              />
+            )}
+          />
+          {isAdmin && (
+            <ManagementButtons
+              importLabel="Import From File"
+              canImport
+              onImport={() => state.setImporting(true)}
+              addLabel={`Add ${cruise ? names.Cruise : names.Lowering}`}
+              addDisabled={!config.selected}
+              onAdd={state.startAdd}
+            />
+          )}
+        </>
+      }
+      form={config.form}
+      modals={
+        <RecordManagementModals
+          state={state}
+          permissionsRecord={permissionsRecord ? managed(permissionsRecord) : null}
+        />
+      }
+    />
+  );
+}
+
 /** The row actions' handlers of one record on a management screen. */
-export function rowActionHandlers(state: RecordManagement, row: ManagedRecord) {
+function rowActionHandlers(state: RecordManagement, row: ManagedRecord) {
   return {
     row,
     onEdit: () => state.edit(row.id),
