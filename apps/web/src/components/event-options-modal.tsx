@@ -64,6 +64,33 @@ function OptionField({
       {error}
     </Form.Control.Feedback>
   );
+  // Check-boxes and radio buttons: one inline choice per value, the chosen ones highlighted.
+  const choices = (
+    type: 'checkbox' | 'radio',
+    isChosen: (v: string) => boolean,
+    choose: (v: string, checked: boolean) => void,
+  ) => (
+    <fieldset className="mb-2">
+      {legend}
+      <div>
+        {option.event_option_values.map((v, j) => (
+          <Form.Check
+            inline
+            key={v}
+            type={type}
+            name={type === 'radio' ? id : undefined}
+            id={`${id}-${j}`}
+            label={v}
+            checked={isChosen(v)}
+            isInvalid={invalid}
+            className={isChosen(v) ? 'text-selected' : undefined}
+            onChange={(e) => choose(v, e.target.checked)}
+          />
+        ))}
+      </div>
+      {feedback}
+    </fieldset>
+  );
   switch (option.event_option_type) {
     case 'static text':
     case 'text':
@@ -103,50 +130,17 @@ function OptionField({
       );
     case 'checkboxes': {
       const chosen = Array.isArray(value) ? value : [];
-      return (
-        <fieldset className="mb-2">
-          {legend}
-          <div>
-            {option.event_option_values.map((v, j) => (
-              <Form.Check
-                inline
-                key={v}
-                type="checkbox"
-                id={`${id}-${j}`}
-                label={v}
-                checked={chosen.includes(v)}
-                isInvalid={invalid}
-                className={chosen.includes(v) ? 'text-selected' : undefined}
-                onChange={(e) => onChange(e.target.checked ? [...chosen, v] : chosen.filter((c) => c !== v))}
-              />
-            ))}
-          </div>
-          {feedback}
-        </fieldset>
+      return choices(
+        'checkbox',
+        (v) => chosen.includes(v),
+        (v, checked) => onChange(checked ? [...chosen, v] : chosen.filter((c) => c !== v)),
       );
     }
     case 'radio buttons':
-      return (
-        <fieldset className="mb-2">
-          {legend}
-          <div>
-            {option.event_option_values.map((v, j) => (
-              <Form.Check
-                inline
-                key={v}
-                type="radio"
-                name={id}
-                id={`${id}-${j}`}
-                label={v}
-                checked={value === v}
-                isInvalid={invalid}
-                className={value === v ? 'text-selected' : undefined}
-                onChange={() => onChange(v)}
-              />
-            ))}
-          </div>
-          {feedback}
-        </fieldset>
+      return choices(
+        'radio',
+        (v) => value === v,
+        (v) => onChange(v),
       );
     default:
       return null;
