@@ -40,7 +40,7 @@ export function AuthCard({ title, aside, children }: { title: string; aside?: Re
 }
 
 /** The links below an auth form; by default the way back to the login screen. */
-export const backToLogin = <Link to="/login">Back to Login</Link>;
+const backToLogin = <Link to="/login">Back to Login</Link>;
 
 export interface AuthFormCardProps {
   title: string;

@@ -40,8 +40,6 @@ export function useFormAlerts() {
   );
 }
 
-export type FormAlerts = ReturnType<typeof useFormAlerts>;
-
 export interface FormActionsProps {
   /** The last save's failure and success texts; closing an alert clears its text. */
   error: string;
