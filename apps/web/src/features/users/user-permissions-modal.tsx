@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Form, Modal } from 'react-bootstrap';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Cruise, User } from '@bathylog/shared';
@@ -105,6 +105,10 @@ export function UserPermissionsModal({ user, onHide }: { user: User | null; onHi
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
   const [pending, setPending] = useState<Record<string, boolean>>({});
+  // The modal fades out after `user` is cleared and renders its list meanwhile: for the last user.
+  const lastUser = useRef(user);
+  if (user) lastUser.current = user;
+  const listedUserId = lastUser.current?.id ?? '';
 
   // The switch moves at once; each change is followed by a re-read of the records (seed 000 §7),
   // which then decides what the switches show.
@@ -136,7 +140,14 @@ export function UserPermissionsModal({ user, onHide }: { user: User | null; onHi
         ) : (
           <ul className="list-unstyled mb-0">
             {cruises.data!.map((cruise) => (
-              <CruiseRow key={cruise.id} cruise={cruise} userId={user!.id} busy={busy} pending={pending} run={run} />
+              <CruiseRow
+                key={cruise.id}
+                cruise={cruise}
+                userId={listedUserId}
+                busy={busy}
+                pending={pending}
+                run={run}
+              />
             ))}
           </ul>
         )}
