@@ -431,5 +431,10 @@ test.describe('users on a server of their own', () => {
     await expect(s1).toBeDisabled();
     await expect(s2).toBeDisabled();
     expect(await cruiseList()).toEqual([]);
+
+    // Close: the modal fades out with its list still drawn, and the screen stays usable.
+    await modal.getByRole('button', { name: 'Close' }).last().click();
+    await expect(modal).toHaveCount(0);
+    await expect(table(page, 'Users')).toBeVisible();
   });
 });

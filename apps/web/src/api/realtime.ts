@@ -160,16 +160,7 @@ export class RealtimeClient {
   /** Stops for good: no reconnects; subscriptions are kept for a later connect(). */
   close(): void {
     this.stopped = true;
-    this.clearTimers();
-    const ws = this.ws;
-    this.ws = null;
-    if (ws) {
-      ws.onclose = null;
-      ws.onmessage = null;
-      ws.onerror = null;
-      ws.close(1000);
-    }
-    this.failPending(new RealtimeError('Connection closed', 0));
+    this.dropSocket('Connection closed');
     this.setState('closed');
   }
 
@@ -194,8 +185,11 @@ export class RealtimeClient {
     this.restart();
   }
 
-  private restart(): void {
-    this.refused.clear();
+  /**
+   * Stops the timers, detaches the socket's handlers before closing it (so its close starts no
+   * reconnect) and fails the calls still waiting on it with `reason`.
+   */
+  private dropSocket(reason: string): void {
     this.clearTimers();
     const ws = this.ws;
     this.ws = null;
@@ -205,7 +199,12 @@ export class RealtimeClient {
       ws.onerror = null;
       ws.close(1000);
     }
-    this.failPending(new RealtimeError('Connection restarted', 0));
+    this.failPending(new RealtimeError(reason, 0));
+  }
+
+  private restart(): void {
+    this.refused.clear();
+    this.dropSocket('Connection restarted');
     this.attempt = 0;
     this.open();
   }

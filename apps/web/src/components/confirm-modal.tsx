@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { Button, Modal } from 'react-bootstrap';
+import { Modal } from 'react-bootstrap';
+import { ModalFooter, ModalHeader } from './modal-parts';
 
 export interface ConfirmModalProps {
   show: boolean;
@@ -33,20 +34,14 @@ export function ConfirmModal({
 }: ConfirmModalProps) {
   return (
     <Modal show={show} onHide={onHide} centered aria-labelledby="confirm-modal-title">
-      <Modal.Header closeButton closeVariant="white">
-        <Modal.Title id="confirm-modal-title" as="h5">
-          {title}
-        </Modal.Title>
-      </Modal.Header>
+      <ModalHeader id="confirm-modal-title">{title}</ModalHeader>
       <Modal.Body>{body}</Modal.Body>
-      <Modal.Footer>
-        <Button variant="secondary" size="sm" onClick={onHide} disabled={busy}>
-          {cancelLabel}
-        </Button>
-        <Button variant={confirmVariant} size="sm" onClick={onConfirm} disabled={busy} autoFocus>
-          {confirmLabel}
-        </Button>
-      </Modal.Footer>
+      <ModalFooter
+        onClose={onHide}
+        closeLabel={cancelLabel}
+        closeDisabled={busy}
+        action={{ label: confirmLabel, variant: confirmVariant, onClick: onConfirm, disabled: busy, autoFocus: true }}
+      />
     </Modal>
   );
 }

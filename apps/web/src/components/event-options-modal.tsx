@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Button, Form, Modal } from 'react-bootstrap';
+import { Form, Modal } from 'react-bootstrap';
+import { ModalFooter, ModalHeader } from './modal-parts';
 import {
   buildEventOptionsUpdate,
   clearHiddenOptions,
@@ -63,6 +64,33 @@ function OptionField({
       {error}
     </Form.Control.Feedback>
   );
+  // Check-boxes and radio buttons: one inline choice per value, the chosen ones highlighted.
+  const choices = (
+    type: 'checkbox' | 'radio',
+    isChosen: (v: string) => boolean,
+    choose: (v: string, checked: boolean) => void,
+  ) => (
+    <fieldset className="mb-2">
+      {legend}
+      <div>
+        {option.event_option_values.map((v, j) => (
+          <Form.Check
+            inline
+            key={v}
+            type={type}
+            name={type === 'radio' ? id : undefined}
+            id={`${id}-${j}`}
+            label={v}
+            checked={isChosen(v)}
+            isInvalid={invalid}
+            className={isChosen(v) ? 'text-selected' : undefined}
+            onChange={(e) => choose(v, e.target.checked)}
+          />
+        ))}
+      </div>
+      {feedback}
+    </fieldset>
+  );
   switch (option.event_option_type) {
     case 'static text':
     case 'text':
@@ -102,50 +130,17 @@ function OptionField({
       );
     case 'checkboxes': {
       const chosen = Array.isArray(value) ? value : [];
-      return (
-        <fieldset className="mb-2">
-          {legend}
-          <div>
-            {option.event_option_values.map((v, j) => (
-              <Form.Check
-                inline
-                key={v}
-                type="checkbox"
-                id={`${id}-${j}`}
-                label={v}
-                checked={chosen.includes(v)}
-                isInvalid={invalid}
-                className={chosen.includes(v) ? 'text-selected' : undefined}
-                onChange={(e) => onChange(e.target.checked ? [...chosen, v] : chosen.filter((c) => c !== v))}
-              />
-            ))}
-          </div>
-          {feedback}
-        </fieldset>
+      return choices(
+        'checkbox',
+        (v) => chosen.includes(v),
+        (v, checked) => onChange(checked ? [...chosen, v] : chosen.filter((c) => c !== v)),
       );
     }
     case 'radio buttons':
-      return (
-        <fieldset className="mb-2">
-          {legend}
-          <div>
-            {option.event_option_values.map((v, j) => (
-              <Form.Check
-                inline
-                key={v}
-                type="radio"
-                name={id}
-                id={`${id}-${j}`}
-                label={v}
-                checked={value === v}
-                isInvalid={invalid}
-                className={value === v ? 'text-selected' : undefined}
-                onChange={() => onChange(v)}
-              />
-            ))}
-          </div>
-          {feedback}
-        </fieldset>
+      return choices(
+        'radio',
+        (v) => value === v,
+        (v) => onChange(v),
       );
     default:
       return null;
@@ -243,16 +238,7 @@ function OptionsForm({
         </Form.Group>
         {!preview && checkPictures && <AttachPictures files={pictures} onChange={setPictures} error={pictureError} />}
       </Modal.Body>
-      <Modal.Footer>
-        <Button variant="secondary" size="sm" onClick={onCancel}>
-          Cancel
-        </Button>
-        {!preview && (
-          <Button variant="primary" size="sm" type="submit">
-            Submit
-          </Button>
-        )}
-      </Modal.Footer>
+      <ModalFooter onClose={onCancel} closeLabel="Cancel" action={preview ? undefined : { label: 'Submit' }} />
     </Form>
   );
 }
@@ -266,11 +252,7 @@ export function EventOptionsModal(props: EventOptionsModalProps) {
   const { template, onCancel } = props;
   return (
     <Modal show={!!template} onHide={onCancel} scrollable aria-labelledby="event-options-title">
-      <Modal.Header closeButton closeVariant="white">
-        <Modal.Title id="event-options-title" as="h5">
-          {template?.event_value}
-        </Modal.Title>
-      </Modal.Header>
+      <ModalHeader id="event-options-title">{template?.event_value}</ModalHeader>
       {template && <OptionsForm key={`${template.id}-${props.eventTs}`} {...props} template={template} />}
     </Modal>
   );

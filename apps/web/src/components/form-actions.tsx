@@ -1,6 +1,44 @@
-import type { ReactNode } from 'react';
+import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import { Button } from 'react-bootstrap';
+import { errorMessage } from '../api/client';
 import { ErrorAlert, SuccessAlert } from './alerts';
+
+/**
+ * The failure and success texts of a form's last save, as FormActions shows them. `save` clears
+ * both, runs the work and shows its failure (the server's message); the work sets the success.
+ */
+export function useFormAlerts() {
+  const [error, setError] = useState('');
+  const [message, setMessage] = useState('');
+  const clear = useCallback(() => {
+    setError('');
+    setMessage('');
+  }, []);
+  const save = useCallback(
+    async (work: () => Promise<void>) => {
+      clear();
+      try {
+        await work();
+      } catch (err) {
+        setError(errorMessage(err));
+      }
+    },
+    [clear],
+  );
+  return useMemo(
+    () => ({
+      error,
+      message,
+      setError,
+      setMessage,
+      clear,
+      save,
+      onCloseError: () => setError(''),
+      onCloseMessage: () => setMessage(''),
+    }),
+    [error, message, clear, save],
+  );
+}
 
 export interface FormActionsProps {
   /** The last save's failure and success texts; closing an alert clears its text. */

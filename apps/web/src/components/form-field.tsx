@@ -38,21 +38,69 @@ export function describedBy(id: string, message: string | undefined) {
   return message ? { 'aria-invalid': true as const, 'aria-describedby': `${id}-feedback` } : {};
 }
 
-export interface TextFieldProps {
-  /** Visible label; also the accessible name. Omit `label` and pass `placeholder` for label-less login fields. */
+/** What every labelled field takes: its label, required mark, message and place. */
+interface FieldBaseProps {
+  /** Visible label; also the accessible name. */
   label?: string;
-  placeholder?: string;
-  type?: 'text' | 'password' | 'email';
   registration: UseFormRegisterReturn;
   error?: FieldError;
   required?: boolean;
-  readOnly?: boolean;
   disabled?: boolean;
+  /** The group's class (its gap below); default "mb-3". */
+  className?: string;
+  /** The control's id is `<idPrefix>-<field name>`. */
+  idPrefix?: string;
+  /** The control's id when the field name does not make one (fields of a list). */
+  id?: string;
+  /** The compact controls of a nested block (the event template's options). */
+  size?: 'sm';
+}
+
+/** Form.Group, label, the control, then its message; the control comes from the field type. */
+function FieldGroup({
+  id,
+  label,
+  required,
+  className,
+  error,
+  warning,
+  children,
+}: {
+  id: string;
+  label?: string;
+  required?: boolean;
+  className: string;
+  error?: FieldError;
+  warning?: string;
+  children: ReactNode;
+}) {
+  return (
+    <Form.Group className={className} controlId={id}>
+      {label && <FieldLabel required={required}>{label}</FieldLabel>}
+      {children}
+      <Form.Control.Feedback type="invalid" id={`${id}-feedback`}>
+        {error?.message}
+      </Form.Control.Feedback>
+      {!error && warning && (
+        <Form.Text id={`${id}-warning`} className="text-warning d-block">
+          {warning}
+        </Form.Text>
+      )}
+    </Form.Group>
+  );
+}
+
+function fieldId({ id, idPrefix = 'field', registration }: Pick<FieldBaseProps, 'id' | 'idPrefix' | 'registration'>) {
+  return id ?? `${idPrefix}-${registration.name}`;
+}
+
+export interface TextFieldProps extends FieldBaseProps {
+  /** Omit `label` and pass `placeholder` for label-less login fields. */
+  placeholder?: string;
+  type?: 'text' | 'password' | 'email';
+  readOnly?: boolean;
   autoComplete?: string;
   autoFocus?: boolean;
-  className?: string;
-  /** The input's id is `<idPrefix>-<field name>`. */
-  idPrefix?: string;
   /** A multi-line text area of this many rows instead of an input. */
   rows?: number;
   /** A note that does not block saving (e.g. "Non-standard ID"), shown when there is no error. */
@@ -60,29 +108,16 @@ export interface TextFieldProps {
 }
 
 /** A bootstrap text input bound to react-hook-form, showing the field's first message. */
-export function TextField({
-  label,
-  placeholder,
-  type = 'text',
-  registration,
-  error,
-  required,
-  readOnly,
-  disabled,
-  autoComplete,
-  autoFocus,
-  className = 'mb-3',
-  idPrefix = 'field',
-  rows,
-  warning,
-}: TextFieldProps) {
-  const id = `${idPrefix}-${registration.name}`;
+export function TextField(props: TextFieldProps) {
+  const { label, placeholder, type = 'text', registration, error, required, readOnly, disabled } = props;
+  const { autoComplete, autoFocus, className = 'mb-3', rows, warning, size } = props;
+  const id = fieldId(props);
   const note = !error && warning ? { 'aria-describedby': `${id}-warning` } : {};
   return (
-    <Form.Group className={className} controlId={id}>
-      {label && <FieldLabel required={required}>{label}</FieldLabel>}
+    <FieldGroup id={id} label={label} required={required} className={className} error={error} warning={warning}>
       <Form.Control
         {...(rows ? { as: 'textarea' as const, rows } : { type })}
+        size={size}
         placeholder={placeholder}
         aria-label={label ? undefined : placeholder}
         isInvalid={!!error}
@@ -94,15 +129,38 @@ export function TextField({
         autoFocus={autoFocus}
         {...registration}
       />
-      <Form.Control.Feedback type="invalid" id={`${id}-feedback`}>
-        {error?.message}
-      </Form.Control.Feedback>
-      {!error && warning && (
-        <Form.Text id={`${id}-warning`} className="text-warning d-block">
-          {warning}
-        </Form.Text>
-      )}
-    </Form.Group>
+    </FieldGroup>
+  );
+}
+
+export interface SelectFieldProps extends FieldBaseProps {
+  /** The choices, each its own value and text. */
+  options: readonly string[];
+  /** The first, empty-valued choice's text ("" for a blank line). */
+  blank: string;
+}
+
+/** A bootstrap select bound to react-hook-form: a blank (or "none") choice, then the options. */
+export function SelectField(props: SelectFieldProps) {
+  const { label, registration, error, required, disabled, className = 'mb-3', size, options, blank } = props;
+  const id = fieldId(props);
+  return (
+    <FieldGroup id={id} label={label} required={required} className={className} error={error}>
+      <Form.Select
+        size={size}
+        isInvalid={!!error}
+        {...describedBy(id, error?.message)}
+        disabled={disabled}
+        {...registration}
+      >
+        <option value="">{blank}</option>
+        {options.map((option) => (
+          <option key={option} value={option}>
+            {option}
+          </option>
+        ))}
+      </Form.Select>
+    </FieldGroup>
   );
 }
 

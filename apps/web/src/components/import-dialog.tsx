@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Button, Modal } from 'react-bootstrap';
+import { ModalFooter, ModalHeader } from './modal-parts';
 import { errorMessage } from '../api/client';
 import { withRetry } from './import-retry';
 
@@ -154,11 +155,7 @@ export function ImportDialog<T>({
       backdrop={running ? 'static' : true}
       aria-labelledby="import-dialog-title"
     >
-      <Modal.Header closeButton closeVariant="white">
-        <Modal.Title id="import-dialog-title" as="h5">
-          {title}
-        </Modal.Title>
-      </Modal.Header>
+      <ModalHeader id="import-dialog-title">{title}</ModalHeader>
       <Modal.Body>
         <div className="d-flex align-items-center gap-2 mb-3">
           <Button variant="primary" size="sm" onClick={() => inputRef.current?.click()} disabled={running}>
@@ -223,16 +220,16 @@ export function ImportDialog<T>({
           </div>
         )}
       </Modal.Body>
-      <Modal.Footer>
-        {running && (
-          <Button variant="warning" size="sm" onClick={stop}>
-            Stop
-          </Button>
-        )}
-        <Button variant="secondary" size="sm" onClick={onHide}>
-          Close
-        </Button>
-      </Modal.Footer>
+      <ModalFooter
+        onClose={onHide}
+        leading={
+          running && (
+            <Button variant="warning" size="sm" onClick={stop}>
+              Stop
+            </Button>
+          )
+        }
+      />
     </Modal>
   );
 }

@@ -129,3 +129,48 @@ export function SearchTableCard<T>({
 export function rowTextClass(selected: boolean, disabled: boolean | undefined): string {
   return [selected ? 'text-selected' : '', disabled ? 'text-strike' : ''].join(' ').trim();
 }
+
+export interface ManagedTableProps<T extends { id: string }> extends Omit<SearchTableCardProps<T>, 'renderRow'> {
+  /** The row in the form, in orange. */
+  selectedId: string | null;
+  /** A disabled record's text is struck through. */
+  isDisabled?: (item: T) => boolean | undefined;
+  /** The row's `data-testid`. */
+  rowTestId: (item: T) => string;
+  /** The two text columns of a row. */
+  cells: (item: T) => [ReactNode, ReactNode];
+  /** The second column in small print (the records' multi-line details). */
+  smallDetails?: boolean;
+  /** The row's action icons, and their cell's class. */
+  actions: (item: T) => ReactNode;
+  actionsClassName?: string;
+}
+
+/** A management table whose rows are two text cells and the action icons: the record screens' table. */
+export function ManagedTable<T extends { id: string }>({
+  selectedId,
+  isDisabled,
+  rowTestId,
+  cells,
+  smallDetails = false,
+  actions,
+  actionsClassName,
+  ...card
+}: ManagedTableProps<T>) {
+  return (
+    <SearchTableCard
+      {...card}
+      renderRow={(item) => {
+        const cls = rowTextClass(item.id === selectedId, isDisabled?.(item));
+        const [first, second] = cells(item);
+        return (
+          <tr key={item.id} data-testid={rowTestId(item)}>
+            <td className={cls}>{first}</td>
+            <td className={smallDetails ? `${cls} small` : cls}>{second}</td>
+            <td className={actionsClassName}>{actions(item)}</td>
+          </tr>
+        );
+      }}
+    />
+  );
+}

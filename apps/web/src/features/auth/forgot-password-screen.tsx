@@ -1,14 +1,12 @@
 import { useState } from 'react';
-import { Button, Form } from 'react-bootstrap';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Link } from 'react-router';
 import { forgotPasswordFormSchema, type ForgotPasswordForm } from '@bathylog/shared/rules/auth-forms';
 import { useForgotPassword } from '../../api/auth';
 import { errorMessage } from '../../api/client';
-import { ErrorAlert, SuccessAlert } from '../../components/alerts';
+import { SuccessAlert } from '../../components/alerts';
 import { useCaptcha } from '../../lib/captcha';
-import { AuthCard } from './auth-card';
+import { AuthFormCard } from '../../components/auth-card';
 import { TextField } from '../../components/form-field';
 
 /** The reset link: the app's own origin and root path, then the token the server appends. */
@@ -47,34 +45,22 @@ export function ForgotPasswordScreen() {
   });
 
   return (
-    <AuthCard title="Forgot Password">
-      {message ? (
-        <SuccessAlert message={message} />
-      ) : (
-        <>
-          <ErrorAlert message={error} />
-          <Form noValidate onSubmit={onSubmit} aria-label="Forgot Password">
-            <TextField
-              label="Email"
-              required
-              type="email"
-              registration={register('email')}
-              error={errors.email}
-              autoComplete="email"
-              autoFocus
-            />
-            <div className="d-grid">
-              <Button type="submit" variant="primary" disabled={isSubmitting || !isValid}>
-                Submit
-              </Button>
-            </div>
-          </Form>
-        </>
-      )}
-      <hr />
-      <div className="text-center">
-        <Link to="/login">Back to Login</Link>
-      </div>
-    </AuthCard>
+    <AuthFormCard
+      title="Forgot Password"
+      error={error}
+      onSubmit={onSubmit}
+      submit={{ label: 'Submit', disabled: isSubmitting || !isValid }}
+      done={message ? <SuccessAlert message={message} /> : undefined}
+    >
+      <TextField
+        label="Email"
+        required
+        type="email"
+        registration={register('email')}
+        error={errors.email}
+        autoComplete="email"
+        autoFocus
+      />
+    </AuthFormCard>
   );
 }

@@ -1,11 +1,11 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
-import { Button, Card, Col, Form, Row } from 'react-bootstrap';
+import { Button } from 'react-bootstrap';
 import type { FieldError, UseFormRegisterReturn } from 'react-hook-form';
 import { Link } from 'react-router';
 import { loginFormRules, type LoginForm } from '@bathylog/shared/rules/auth-messages';
 import { errorMessage } from '../../api/client';
 import type { LoginInput } from '../../api/auth';
-import { ErrorAlert } from '../../components/alerts';
+import { AuthFormCard } from '../../components/auth-card';
 import { useAuth } from '../../lib/auth';
 import { takeSessionEndMessage } from '../../lib/session';
 import { useCaptcha } from '../../lib/captcha';
@@ -116,63 +116,62 @@ export function LoginScreen() {
   const onSubmit = handleSubmit((values) => attempt({ username: values.username, password: values.password }));
 
   return (
-    <Row className="justify-content-center mt-4 g-4">
-      <Col sm={8} md={5} lg={4}>
-        <Card>
-          <Card.Body>
-            <Card.Title as="h4" className="mb-3">
-              Please Sign In
-            </Card.Title>
-            <ErrorAlert message={error} />
-            <Form noValidate onSubmit={onSubmit} aria-label="Login">
-              <TextField
-                placeholder="Username or email"
-                registration={register('username')}
-                error={errors.username}
-                autoComplete="username"
-                autoFocus
-              />
-              <TextField
-                placeholder="Password"
-                type="password"
-                registration={register('password')}
-                error={errors.password}
-                autoComplete="current-password"
-              />
-              <div className="d-grid gap-2">
-                <Button type="submit" variant="primary" disabled={busy}>
-                  Login
-                </Button>
-                <Button
-                  type="button"
-                  variant="success"
-                  disabled={busy}
-                  onClick={() => void attempt({ username: 'guest', password: '' })}
-                >
-                  Login as Guest
-                </Button>
-              </div>
-            </Form>
-            <hr />
-            <div className="text-center">
-              <div className="mb-2">
-                <Link to="/forgotPassword">Forgot Password?</Link>
-              </div>
-              <div>
-                <Link to="/register">Register New User</Link>
-              </div>
-            </div>
-          </Card.Body>
-        </Card>
-      </Col>
-      <Col md={6} lg={5} className="d-none d-md-block">
-        {settings.loginImage && (
-          <img src={`/images/${encodeURIComponent(settings.loginImage)}`} alt="" width={250} className="mb-3 d-block" />
-        )}
-        <div className="pre-wrap" data-testid="login-text">
-          {settings.loginScreenText}
-        </div>
-      </Col>
-    </Row>
+    <AuthFormCard
+      title="Please Sign In"
+      formLabel="Login"
+      error={error}
+      onSubmit={onSubmit}
+      submit={{ label: 'Login', disabled: busy }}
+      secondary={
+        <Button
+          type="button"
+          variant="success"
+          disabled={busy}
+          onClick={() => void attempt({ username: 'guest', password: '' })}
+        >
+          Login as Guest
+        </Button>
+      }
+      links={
+        <>
+          <div className="mb-2">
+            <Link to="/forgotPassword">Forgot Password?</Link>
+          </div>
+          <div>
+            <Link to="/register">Register New User</Link>
+          </div>
+        </>
+      }
+      aside={
+        <>
+          {settings.loginImage && (
+            <img
+              src={`/images/${encodeURIComponent(settings.loginImage)}`}
+              alt=""
+              width={250}
+              className="mb-3 d-block"
+            />
+          )}
+          <div className="pre-wrap" data-testid="login-text">
+            {settings.loginScreenText}
+          </div>
+        </>
+      }
+    >
+      <TextField
+        placeholder="Username or email"
+        registration={register('username')}
+        error={errors.username}
+        autoComplete="username"
+        autoFocus
+      />
+      <TextField
+        placeholder="Password"
+        type="password"
+        registration={register('password')}
+        error={errors.password}
+        autoComplete="current-password"
+      />
+    </AuthFormCard>
   );
 }

@@ -1,15 +1,12 @@
 import { useState } from 'react';
-import { Button, Form } from 'react-bootstrap';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Link } from 'react-router';
 import { registerFormSchema, type RegisterForm } from '@bathylog/shared/rules/auth-forms';
 import { useRegister } from '../../api/auth';
 import { errorMessage } from '../../api/client';
-import { ErrorAlert } from '../../components/alerts';
-import { PasswordPair, TextField } from '../../components/form-field';
+import { AccountFields } from '../../components/account-fields';
 import { useCaptcha } from '../../lib/captcha';
-import { AuthCard, AuthSuccessCard } from './auth-card';
+import { AuthFormCard, AuthSuccessCard } from '../../components/auth-card';
 
 const empty: RegisterForm = { username: '', fullname: '', email: '', password: '', confirmPassword: '' };
 
@@ -50,48 +47,13 @@ export function RegisterScreen() {
     );
 
   return (
-    <AuthCard title="User Registration">
-      <ErrorAlert message={error} />
-      <Form noValidate onSubmit={onSubmit} aria-label="User Registration">
-        <TextField
-          label="Username"
-          required
-          registration={register('username')}
-          error={errors.username}
-          autoComplete="username"
-          autoFocus
-        />
-        <TextField
-          label="Full Name"
-          required
-          registration={register('fullname')}
-          error={errors.fullname}
-          autoComplete="name"
-        />
-        <TextField
-          label="Email"
-          required
-          type="email"
-          registration={register('email')}
-          error={errors.email}
-          autoComplete="email"
-        />
-        <PasswordPair
-          required
-          password={register('password')}
-          confirmPassword={register('confirmPassword')}
-          errors={errors}
-        />
-        <div className="d-grid">
-          <Button type="submit" variant="primary" disabled={isSubmitting}>
-            Register
-          </Button>
-        </div>
-      </Form>
-      <hr />
-      <div className="text-center">
-        <Link to="/login">Back to Login</Link>
-      </div>
-    </AuthCard>
+    <AuthFormCard
+      title="User Registration"
+      error={error}
+      onSubmit={onSubmit}
+      submit={{ label: 'Register', disabled: isSubmitting }}
+    >
+      <AccountFields register={register} errors={errors} autoComplete="fill" passwordRequired autoFocus />
+    </AuthFormCard>
   );
 }

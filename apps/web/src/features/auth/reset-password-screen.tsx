@@ -1,15 +1,13 @@
 import { useState } from 'react';
-import { Button, Form } from 'react-bootstrap';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { resetPasswordFormSchema, type ResetPasswordForm } from '@bathylog/shared/rules/auth-forms';
 import { useResetPassword } from '../../api/auth';
 import { errorMessage } from '../../api/client';
-import { ErrorAlert } from '../../components/alerts';
 import { PasswordPair } from '../../components/form-field';
 import { useCaptcha } from '../../lib/captcha';
-import { AuthCard, AuthSuccessCard } from './auth-card';
+import { AuthFormCard, AuthSuccessCard } from '../../components/auth-card';
 
 const empty: ResetPasswordForm = { password: '', confirmPassword: '' };
 
@@ -41,26 +39,19 @@ export function ResetPasswordScreen() {
   if (done) return <AuthSuccessCard title="Reset Password" message="Password Reset" />;
 
   return (
-    <AuthCard title="Reset Password">
-      <ErrorAlert message={error} />
-      <Form noValidate onSubmit={onSubmit} aria-label="Reset Password">
-        <PasswordPair
-          required
-          autoFocus
-          password={register('password')}
-          confirmPassword={register('confirmPassword')}
-          errors={errors}
-        />
-        <div className="d-grid">
-          <Button type="submit" variant="primary" disabled={isSubmitting}>
-            Submit
-          </Button>
-        </div>
-      </Form>
-      <hr />
-      <div className="text-center">
-        <Link to="/login">Back to Login</Link>
-      </div>
-    </AuthCard>
+    <AuthFormCard
+      title="Reset Password"
+      error={error}
+      onSubmit={onSubmit}
+      submit={{ label: 'Submit', disabled: isSubmitting }}
+    >
+      <PasswordPair
+        required
+        autoFocus
+        password={register('password')}
+        confirmPassword={register('confirmPassword')}
+        errors={errors}
+      />
+    </AuthFormCard>
   );
 }

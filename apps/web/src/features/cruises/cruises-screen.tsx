@@ -3,21 +3,17 @@ import { Col, Row } from 'react-bootstrap';
 import { useQuery } from '@tanstack/react-query';
 import { capabilityRoles, cruiseSummaryText, formatIsoDate, matchesCruiseSearch, type Cruise } from '@bathylog/shared';
 import { getActiveCruise, getCruises, recordKeys } from '../../api/records';
-import { ErrorAlert } from '../../components/alerts';
 import { RoleGate } from '../../components/role-gate';
-import { SearchTableCard, rowTextClass } from '../../components/search-table-card';
 import { LoadingText, statusTexts } from '../../components/status-text';
 import { useAuth } from '../../lib/auth';
 import { downloadJson } from '../../lib/download';
 import { useLoggedReadError } from '../../lib/read-errors';
-import { useEntityNames, useSettings } from '../../lib/settings';
+import { useEntityNames } from '../../lib/settings';
 import {
-  RecordManagementModals,
-  RecordTableButtons,
+  RecordManagementScreen,
   useRecordManagement,
   type ManagedRecord,
 } from '../../domain/records/components/record-management';
-import { RecordRowActions } from '../../domain/records/components/record-row-actions';
 import { CruiseForm } from './cruise-form';
 
 /** docs/screens.md#page-sizes */
@@ -42,80 +38,51 @@ function datesText(cruise: Cruise): string {
 
 function CruisesAdmin() {
   const names = useEntityNames();
-  const settings = useSettings();
   const state = useRecordManagement('cruise');
   const cruises = useQuery({ queryKey: recordKeys.cruises(), queryFn: ({ signal }) => getCruises(undefined, signal) });
   useLoggedReadError(cruises.error, names.cruises);
   const all = useMemo(() => cruises.data ?? [], [cruises.data]);
   const selected = all.find((c) => c.id === state.selectedId) ?? null;
-  const permissionsRecord = all.find((c) => c.id === state.permissionsId);
 
   return (
-    <Row>
-      <Col sm={12} md={7} xl={{ span: 5, offset: 1 }}>
-        <ErrorAlert message={state.error} onClose={state.clearError} />
-        <SearchTableCard
-          title={names.Cruises}
-          idPrefix="cruises-table"
-          items={all}
-          matches={matchesCruiseSearch}
-          pageSize={cruisesPageSize}
-          loading={cruises.isPending}
-          loadingText={statusTexts.loading}
-          emptyText={`No ${names.cruises} found!`}
-          columns={[names.Cruise, 'Details']}
-          actionsWidth={90}
-          onExport={() => downloadJson('sealog_cruisesExport.json', all, '\t')}
-          renderRow={(cruise) => {
-            const cls = rowTextClass(cruise.id === state.selectedId, false);
-            const meta = cruise.cruise_additional_meta;
-            return (
-              <tr key={cruise.id} data-testid={`cruise-row-${cruise.cruise_id}`}>
-                <td className={cls}>{cruise.cruise_id}</td>
-                <td className={`${cls} small`}>
-                  {meta.cruise_name && <div>Name: {meta.cruise_name}</div>}
-                  {cruise.cruise_location && <div>Location: {cruise.cruise_location}</div>}
-                  <div>PI: {meta.cruise_pi}</div>
-                  <div>Vessel: {meta.cruise_vessel}</div>
-                  <div>Dates: {datesText(cruise)}</div>
-                  {cruise.cruise_hidden && <div className="text-secondary">Hidden</div>}
-                </td>
-                <td>
-                  <RecordRowActions
-                    row={managed(cruise)}
-                    word={names.Cruise}
-                    isAdmin
-                    useAccessControl={settings.useAccessControl}
-                    onEdit={() => state.edit(cruise.id)}
-                    onPermissions={() => state.askPermissions(cruise.id)}
-                    onExport={() => state.askExport(managed(cruise))}
-                    onToggleHidden={() => void state.toggleHidden(managed(cruise))}
-                    onDelete={() => state.askDelete(managed(cruise))}
-                    summary={() => cruiseSummaryText(cruise, names)}
-                  />
-                </td>
-              </tr>
-            );
-          }}
-        />
-        <RecordTableButtons
-          word={names.Cruise}
-          isAdmin
-          adding={!selected}
-          onImport={() => state.setImporting(true)}
-          onAdd={state.startAdd}
-        />
-      </Col>
-      <Col sm={12} md={5} xl={5}>
+    <RecordManagementScreen
+      state={state}
+      items={all}
+      loading={cruises.isPending}
+      isAdmin
+      table={{
+        idPrefix: 'cruises-table',
+        matches: matchesCruiseSearch,
+        pageSize: cruisesPageSize,
+        onExport: () => downloadJson('sealog_cruisesExport.json', all, '\t'),
+        rowTestId: (cruise) => `cruise-row-${cruise.cruise_id}`,
+      }}
+      cells={(cruise) => {
+        const meta = cruise.cruise_additional_meta;
+        return [
+          cruise.cruise_id,
+          <>
+            {meta.cruise_name && <div>Name: {meta.cruise_name}</div>}
+            {cruise.cruise_location && <div>Location: {cruise.cruise_location}</div>}
+            <div>PI: {meta.cruise_pi}</div>
+            <div>Vessel: {meta.cruise_vessel}</div>
+            <div>Dates: {datesText(cruise)}</div>
+            {cruise.cruise_hidden && <div className="text-secondary">Hidden</div>}
+          </>,
+        ];
+      }}
+      managed={managed}
+      summary={(cruise) => cruiseSummaryText(cruise, names)}
+      selected={selected}
+      form={
         <CruiseForm
           key={`${selected?.id ?? 'new'}-${state.formKey}`}
           cruise={selected}
           isAdmin
           onSaved={state.refresh}
         />
-      </Col>
-      <RecordManagementModals state={state} permissionsRecord={permissionsRecord ? managed(permissionsRecord) : null} />
-    </Row>
+      }
+    />
   );
 }
 

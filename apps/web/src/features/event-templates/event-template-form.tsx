@@ -1,5 +1,5 @@
-import { memo, useEffect, useState } from 'react';
-import { Button, Card, Col, Form, Row } from 'react-bootstrap';
+import { memo, useEffect } from 'react';
+import { Button, Col, Form, Row } from 'react-bootstrap';
 import {
   useFieldArray,
   useForm,
@@ -23,10 +23,10 @@ import {
   type EventTemplate,
   type EventTemplateFormValues,
 } from '@bathylog/shared';
-import { errorMessage } from '../../api/client';
 import { createEventTemplate, updateEventTemplate } from '../../api/event-templates';
-import { FormActions } from '../../components/form-actions';
-import { describedBy, FieldLabel, TextField } from '../../components/form-field';
+import { FormActions, useFormAlerts } from '../../components/form-actions';
+import { FormCard } from '../../components/record-form';
+import { describedBy, FieldLabel, SelectField, TextField } from '../../components/form-field';
 
 /** The values textarea's label per choice type, in the words users know (docs/screens.md#template-form). */
 const valuesLabel: Partial<Record<EventOptionType, string>> = {
@@ -39,6 +39,8 @@ const valuesLabel: Partial<Record<EventOptionType, string>> = {
 export function isBlankTemplateForm(values: EventTemplateFormValues): boolean {
   return JSON.stringify(values) === JSON.stringify(templateToForm());
 }
+
+type OptionFieldName = keyof EventTemplateFormValues['event_options'][number];
 
 /** Option names joined by this (never in a name), so the memoised fields compare one string. */
 const nameSeparator = '\u0000';
@@ -69,141 +71,90 @@ const OptionFields = memo(function OptionFields({
   const otherNames = optionNames.split(nameSeparator).filter((name, j) => j !== index && name.trim() !== '');
   const optionErrors = errors.event_options?.[index];
   const id = (field: string) => `template-option-${index}-${field}`;
+  /** The id, registration and message of one of this option's fields, in the compact look. */
+  const field = (idSuffix: string, name: OptionFieldName) => ({
+    id: id(idSuffix),
+    registration: register(`event_options.${index}.${name}`),
+    error: optionErrors?.[name],
+    size: 'sm' as const,
+    className: 'mb-2',
+  });
   const n = index + 1;
+  // Move up, move down, remove: in this order, the option's own tab stops before its fields.
+  const tools = [
+    {
+      icon: 'bi-chevron-up',
+      label: `Move option #${n} up`,
+      title: 'Move up',
+      disabled: index === 0,
+      onClick: () => onMove(index, index - 1),
+    },
+    {
+      icon: 'bi-chevron-down',
+      label: `Move option #${n} down`,
+      title: 'Move down',
+      disabled: index === count - 1,
+      onClick: () => onMove(index, index + 1),
+    },
+    {
+      icon: 'bi-x-lg',
+      label: `Remove option #${n}`,
+      title: 'Remove option',
+      onClick: () => onRemove(index),
+      danger: true,
+    },
+  ];
   const choiceLabel = type ? valuesLabel[type] : undefined;
 
   return (
     <fieldset className="border rounded p-2 mb-3" aria-label={`Option #${n}`} data-testid={`template-option-${index}`}>
       <div className="d-flex align-items-center mb-2">
         <span className="fw-semibold me-auto">Option #{n}</span>
-        <button
-          type="button"
-          className="btn btn-link p-0 ms-2 lh-1"
-          aria-label={`Move option #${n} up`}
-          title="Move up"
-          disabled={index === 0}
-          onClick={() => onMove(index, index - 1)}
-        >
-          <i className="bi bi-chevron-up" aria-hidden="true" />
-        </button>
-        <button
-          type="button"
-          className="btn btn-link p-0 ms-2 lh-1"
-          aria-label={`Move option #${n} down`}
-          title="Move down"
-          disabled={index === count - 1}
-          onClick={() => onMove(index, index + 1)}
-        >
-          <i className="bi bi-chevron-down" aria-hidden="true" />
-        </button>
-        <button
-          type="button"
-          className="btn btn-link p-0 ms-2 lh-1 text-danger"
-          aria-label={`Remove option #${n}`}
-          title="Remove option"
-          onClick={() => onRemove(index)}
-        >
-          <i className="bi bi-x-lg" aria-hidden="true" />
-        </button>
+        {tools.map((tool) => (
+          <button
+            key={tool.icon}
+            type="button"
+            className={`btn btn-link p-0 ms-2 lh-1${tool.danger ? ' text-danger' : ''}`}
+            aria-label={tool.label}
+            title={tool.title}
+            disabled={tool.disabled}
+            onClick={tool.onClick}
+          >
+            <i className={`bi ${tool.icon}`} aria-hidden="true" />
+          </button>
+        ))}
       </div>
       <Row>
         <Col sm={6}>
-          <Form.Group className="mb-2" controlId={id('name')}>
-            <FieldLabel required>Name</FieldLabel>
-            <Form.Control
-              type="text"
-              size="sm"
-              isInvalid={!!optionErrors?.event_option_name}
-              {...describedBy(id('name'), optionErrors?.event_option_name?.message)}
-              {...register(`event_options.${index}.event_option_name`)}
-            />
-            <Form.Control.Feedback type="invalid" id={`${id('name')}-feedback`}>
-              {optionErrors?.event_option_name?.message}
-            </Form.Control.Feedback>
-          </Form.Group>
+          <TextField {...field('name', 'event_option_name')} label="Name" required />
         </Col>
         <Col sm={6}>
-          <Form.Group className="mb-2" controlId={id('type')}>
-            <FieldLabel required>Type</FieldLabel>
-            <Form.Select
-              size="sm"
-              isInvalid={!!optionErrors?.event_option_type}
-              {...describedBy(id('type'), optionErrors?.event_option_type?.message)}
-              {...register(`event_options.${index}.event_option_type`)}
-            >
-              <option value="" />
-              {eventOptionTypes.map((t) => (
-                <option key={t} value={t}>
-                  {t}
-                </option>
-              ))}
-            </Form.Select>
-            <Form.Control.Feedback type="invalid" id={`${id('type')}-feedback`}>
-              {optionErrors?.event_option_type?.message}
-            </Form.Control.Feedback>
-          </Form.Group>
+          <SelectField
+            {...field('type', 'event_option_type')}
+            label="Type"
+            required
+            options={eventOptionTypes}
+            blank=""
+          />
         </Col>
       </Row>
       {type === 'static text' && (
-        <Form.Group className="mb-2" controlId={id('default')}>
-          <FieldLabel required>Value</FieldLabel>
-          <Form.Control
-            type="text"
-            size="sm"
-            isInvalid={!!optionErrors?.event_option_default_value}
-            {...describedBy(id('default'), optionErrors?.event_option_default_value?.message)}
-            {...register(`event_options.${index}.event_option_default_value`)}
-          />
-          <Form.Control.Feedback type="invalid" id={`${id('default')}-feedback`}>
-            {optionErrors?.event_option_default_value?.message}
-          </Form.Control.Feedback>
-        </Form.Group>
+        <TextField {...field('default', 'event_option_default_value')} label="Value" required />
       )}
-      {type === 'text' && (
-        <Form.Group className="mb-2" controlId={id('default')}>
-          <FieldLabel>Default Value</FieldLabel>
-          <Form.Control
-            type="text"
-            size="sm"
-            isInvalid={!!optionErrors?.event_option_default_value}
-            {...describedBy(id('default'), optionErrors?.event_option_default_value?.message)}
-            {...register(`event_options.${index}.event_option_default_value`)}
-          />
-          <Form.Control.Feedback type="invalid" id={`${id('default')}-feedback`}>
-            {optionErrors?.event_option_default_value?.message}
-          </Form.Control.Feedback>
-        </Form.Group>
-      )}
+      {type === 'text' && <TextField {...field('default', 'event_option_default_value')} label="Default Value" />}
       {choiceLabel && (
         <>
-          <Form.Group className="mb-2" controlId={id('values')}>
-            <FieldLabel required>{choiceLabel}</FieldLabel>
-            <Form.Control
-              as="textarea"
-              rows={2}
-              size="sm"
-              placeholder="comma delimited, i.e. value1,value2"
-              isInvalid={!!optionErrors?.event_option_values}
-              {...describedBy(id('values'), optionErrors?.event_option_values?.message)}
-              {...register(`event_options.${index}.event_option_values`)}
-            />
-            <Form.Control.Feedback type="invalid" id={`${id('values')}-feedback`}>
-              {optionErrors?.event_option_values?.message}
-            </Form.Control.Feedback>
-          </Form.Group>
-          <Form.Group className="mb-2" controlId={id('default')}>
-            <FieldLabel>{type === 'checkboxes' ? 'Default Selection(s)' : 'Default Selection'}</FieldLabel>
-            <Form.Control
-              type="text"
-              size="sm"
-              isInvalid={!!optionErrors?.event_option_default_value}
-              {...describedBy(id('default'), optionErrors?.event_option_default_value?.message)}
-              {...register(`event_options.${index}.event_option_default_value`)}
-            />
-            <Form.Control.Feedback type="invalid" id={`${id('default')}-feedback`}>
-              {optionErrors?.event_option_default_value?.message}
-            </Form.Control.Feedback>
-          </Form.Group>
+          <TextField
+            {...field('values', 'event_option_values')}
+            label={choiceLabel}
+            required
+            rows={2}
+            placeholder="comma delimited, i.e. value1,value2"
+          />
+          <TextField
+            {...field('default', 'event_option_default_value')}
+            label={type === 'checkboxes' ? 'Default Selection(s)' : 'Default Selection'}
+          />
         </>
       )}
       {type && type !== 'static text' && (
@@ -216,56 +167,32 @@ const OptionFields = memo(function OptionFields({
       )}
       <Row className="mt-2">
         <Col sm={4}>
-          <Form.Group className="mb-2" controlId={id('visibility')}>
-            <FieldLabel>Visibility</FieldLabel>
-            <Form.Select size="sm" {...register(`event_options.${index}.visibility_mode`)}>
-              <option value="">always shown</option>
-              {optionVisibilityModes.map((mode) => (
-                <option key={mode} value={mode}>
-                  {mode}
-                </option>
-              ))}
-            </Form.Select>
-          </Form.Group>
+          <SelectField
+            {...field('visibility', 'visibility_mode')}
+            error={undefined}
+            label="Visibility"
+            options={optionVisibilityModes}
+            blank="always shown"
+          />
         </Col>
         {visibilityMode && (
           <>
             <Col sm={4}>
-              <Form.Group className="mb-2" controlId={id('visibility-option')}>
-                <FieldLabel required>Option</FieldLabel>
-                <Form.Select
-                  size="sm"
-                  isInvalid={!!optionErrors?.visibility_option}
-                  {...describedBy(id('visibility-option'), optionErrors?.visibility_option?.message)}
-                  {...register(`event_options.${index}.visibility_option`)}
-                >
-                  <option value="" />
-                  {otherNames.map((name) => (
-                    <option key={name} value={name}>
-                      {name}
-                    </option>
-                  ))}
-                </Form.Select>
-                <Form.Control.Feedback type="invalid" id={`${id('visibility-option')}-feedback`}>
-                  {optionErrors?.visibility_option?.message}
-                </Form.Control.Feedback>
-              </Form.Group>
+              <SelectField
+                {...field('visibility-option', 'visibility_option')}
+                label="Option"
+                required
+                options={otherNames}
+                blank=""
+              />
             </Col>
             <Col sm={4}>
-              <Form.Group className="mb-2" controlId={id('visibility-values')}>
-                <FieldLabel required>Values</FieldLabel>
-                <Form.Control
-                  type="text"
-                  size="sm"
-                  placeholder="value1,value2"
-                  isInvalid={!!optionErrors?.visibility_values}
-                  {...describedBy(id('visibility-values'), optionErrors?.visibility_values?.message)}
-                  {...register(`event_options.${index}.visibility_values`)}
-                />
-                <Form.Control.Feedback type="invalid" id={`${id('visibility-values')}-feedback`}>
-                  {optionErrors?.visibility_values?.message}
-                </Form.Control.Feedback>
-              </Form.Group>
+              <TextField
+                {...field('visibility-values', 'visibility_values')}
+                label="Values"
+                required
+                placeholder="value1,value2"
+              />
             </Col>
           </>
         )}
@@ -351,8 +278,7 @@ export interface EventTemplateFormProps {
  * it with `key={template?.id ?? 'new'}` so another template starts a fresh form.
  */
 export function EventTemplateForm({ template, isAdmin, onSaved, onBlankChange }: EventTemplateFormProps) {
-  const [error, setError] = useState('');
-  const [message, setMessage] = useState('');
+  const alerts = useFormAlerts();
   const initial = templateToForm(template ?? undefined);
   const {
     register,
@@ -371,15 +297,13 @@ export function EventTemplateForm({ template, isAdmin, onSaved, onBlankChange }:
     onBlankChange?.(blank);
   }, [blank, onBlankChange]);
 
-  const onSubmit = handleSubmit(async (form) => {
-    setError('');
-    setMessage('');
+  const onSubmit = handleSubmit((form) => {
     const body = templateFromForm(form);
-    try {
+    return alerts.save(async () => {
       if (template) {
         // An emptied colour field clears the stored colour.
         await updateEventTemplate(template.id, { ...body, event_button_color: body.event_button_color ?? null });
-        setMessage('Event Template updated');
+        alerts.setMessage('Event Template updated');
         const { event_button_color: color, ...saved } = body;
         const next: EventTemplate = { ...template, ...saved };
         if (color) next.event_button_color = color;
@@ -388,133 +312,115 @@ export function EventTemplateForm({ template, isAdmin, onSaved, onBlankChange }:
         await onSaved({ id: template.id, created: false });
       } else {
         const id = await createEventTemplate(body);
-        setMessage('Event Template created');
+        alerts.setMessage('Event Template created');
         reset(templateToForm());
         await onSaved({ id, created: true });
       }
-    } catch (err) {
-      setError(errorMessage(err));
-    }
+    });
   });
 
   const title = template ? 'Update Event Template' : 'Add Event Template';
 
   return (
-    <Card>
-      <Card.Header as="h2" className="h6 mb-0 py-2">
-        {title}
-      </Card.Header>
-      <Card.Body>
-        <Form noValidate onSubmit={onSubmit} aria-label={title}>
-          <Row>
-            <Col sm={6}>
-              <TextField
-                label="Button Name"
-                required
-                idPrefix="template-form"
-                registration={register('event_name')}
-                error={errors.event_name}
-              />
-            </Col>
-            <Col sm={6}>
-              <TextField
-                label="Event Value"
-                required
-                idPrefix="template-form"
-                registration={register('event_value')}
-                error={errors.event_value}
-              />
-            </Col>
-          </Row>
+    <FormCard title={title} onSubmit={onSubmit}>
+      <Row>
+        <Col sm={6}>
           <TextField
-            label="Template Categories (comma delimited)"
-            placeholder="i.e. biology,geology"
+            label="Button Name"
+            required
             idPrefix="template-form"
-            registration={register('template_categories')}
-            error={errors.template_categories}
+            registration={register('event_name')}
+            error={errors.event_name}
           />
-          <ButtonColorField
-            control={control}
-            register={register}
-            setValue={setValue}
-            error={errors.event_button_color?.message}
+        </Col>
+        <Col sm={6}>
+          <TextField
+            label="Event Value"
+            required
+            idPrefix="template-form"
+            registration={register('event_value')}
+            error={errors.event_value}
           />
-          <Row className="mb-2">
-            <Col sm={6}>
-              <Form.Check
-                type="switch"
-                id="template-form-free-text"
-                label="Free text Required?"
-                {...register('event_free_text_required')}
-              />
-              {isAdmin && (
-                <Form.Check
-                  type="switch"
-                  id="template-form-system"
-                  label="System template"
-                  {...register('system_template')}
-                />
-              )}
-              {isAdmin && systemTemplate && (
-                <Form.Check
-                  type="switch"
-                  id="template-form-admin-only"
-                  label="Only available to admins"
-                  {...register('admin_only')}
-                />
-              )}
-            </Col>
-            {isAdmin && (
-              <Col sm={6}>
-                <Form.Check
-                  type="switch"
-                  id="template-form-disabled"
-                  label="Disable template"
-                  {...register('disabled')}
-                />
-              </Col>
-            )}
-          </Row>
-          {fields.map((field, index) => (
-            <OptionFields
-              key={field.id}
-              index={index}
-              count={fields.length}
-              optionNames={(values.event_options ?? []).map((o) => o?.event_option_name ?? '').join(nameSeparator)}
-              control={control}
-              register={register}
-              errors={errors}
-              onMove={move}
-              onRemove={remove}
+        </Col>
+      </Row>
+      <TextField
+        label="Template Categories (comma delimited)"
+        placeholder="i.e. biology,geology"
+        idPrefix="template-form"
+        registration={register('template_categories')}
+        error={errors.template_categories}
+      />
+      <ButtonColorField
+        control={control}
+        register={register}
+        setValue={setValue}
+        error={errors.event_button_color?.message}
+      />
+      <Row className="mb-2">
+        <Col sm={6}>
+          <Form.Check
+            type="switch"
+            id="template-form-free-text"
+            label="Free text Required?"
+            {...register('event_free_text_required')}
+          />
+          {isAdmin && (
+            <Form.Check
+              type="switch"
+              id="template-form-system"
+              label="System template"
+              {...register('system_template')}
             />
-          ))}
-          <Button
-            variant="link"
-            className="px-0 mb-3 text-decoration-none"
-            type="button"
-            onClick={() => append(emptyTemplateOption())}
-          >
-            <i className="bi bi-plus-lg me-1" aria-hidden="true" />
-            Add Option
-          </Button>
-          <FormActions
-            error={error}
-            message={message}
-            onCloseError={() => setError('')}
-            onCloseMessage={() => setMessage('')}
-            resetLabel="Reset Form"
-            dirty={isDirty}
-            submitting={isSubmitting}
-            onReset={() => {
-              reset(initial);
-              setError('');
-              setMessage('');
-            }}
-            submitLabel={template ? 'Update' : 'Add'}
-            editing={!!template}
-          />
-        </Form>
-      </Card.Body>
-    </Card>
+          )}
+          {isAdmin && systemTemplate && (
+            <Form.Check
+              type="switch"
+              id="template-form-admin-only"
+              label="Only available to admins"
+              {...register('admin_only')}
+            />
+          )}
+        </Col>
+        {isAdmin && (
+          <Col sm={6}>
+            <Form.Check type="switch" id="template-form-disabled" label="Disable template" {...register('disabled')} />
+          </Col>
+        )}
+      </Row>
+      {fields.map((field, index) => (
+        <OptionFields
+          key={field.id}
+          index={index}
+          count={fields.length}
+          optionNames={(values.event_options ?? []).map((o) => o?.event_option_name ?? '').join(nameSeparator)}
+          control={control}
+          register={register}
+          errors={errors}
+          onMove={move}
+          onRemove={remove}
+        />
+      ))}
+      <Button
+        variant="link"
+        className="px-0 mb-3 text-decoration-none"
+        type="button"
+        onClick={() => append(emptyTemplateOption())}
+      >
+        <i className="bi bi-plus-lg me-1" aria-hidden="true" />
+        Add Option
+      </Button>
+      <FormActions
+        {...alerts}
+        resetLabel="Reset Form"
+        dirty={isDirty}
+        submitting={isSubmitting}
+        onReset={() => {
+          reset(initial);
+          alerts.clear();
+        }}
+        submitLabel={template ? 'Update' : 'Add'}
+        editing={!!template}
+      />
+    </FormCard>
   );
 }

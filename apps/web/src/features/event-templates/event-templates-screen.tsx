@@ -1,5 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import { Button, Col, Row } from 'react-bootstrap';
+import { useCallback, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { capabilityRoles, type EventTemplate } from '@bathylog/shared';
 import {
@@ -8,11 +7,13 @@ import {
   eventTemplateKeys,
   useEventTemplates,
 } from '../../api/event-templates';
-import { ErrorAlert } from '../../components/alerts';
-import { ConfirmModal } from '../../components/confirm-modal';
-import { useConfirmedAction } from '../../components/use-confirmed-action';
 import { EventOptionsModal } from '../../components/event-options-modal';
-import { ImportDialog } from '../../components/import-dialog';
+import {
+  ManagementButtons,
+  ManagementImport,
+  ManagementLayout,
+  useSystemSplitList,
+} from '../../components/management-screen';
 import { RoleGate } from '../../components/role-gate';
 import { statusTexts } from '../../components/status-text';
 import { useAuth } from '../../lib/auth';
@@ -22,7 +23,7 @@ import { useLoggedReadError } from '../../lib/read-errors';
 import { importTemplateRecord } from './template-list';
 import { TemplatesTable, type TemplateRowActions } from './templates-table';
 
-type Confirm = { kind: 'delete'; template: EventTemplate } | { kind: 'deleteAll' } | null;
+const isSystemTemplate = (t: EventTemplate) => t.system_template;
 
 function EventTemplatesAdmin() {
   const auth = useAuth();
@@ -30,25 +31,19 @@ function EventTemplatesAdmin() {
   const isAdmin = auth.hasRole('admin');
   const templates = useEventTemplates();
   useLoggedReadError(templates.error, 'event templates');
-
-  const [selectedId, setSelectedId] = useState<string | null>(null);
-  const [formKey, setFormKey] = useState(0);
-  const [formBlank, setFormBlank] = useState(true);
   // Test opens the options modal as a preview; its Custom Time starts at the click.
   const [testing, setTesting] = useState<{ template: EventTemplate; ts: number } | null>(null);
-  const [importing, setImporting] = useState(false);
-
-  const all = useMemo(() => templates.data ?? [], [templates.data]);
-  const systemTemplates = useMemo(() => all.filter((t) => t.system_template), [all]);
-  const regularTemplates = useMemo(() => all.filter((t) => !t.system_template), [all]);
-  const selected = all.find((t) => t.id === selectedId) ?? null;
-
-  // After a refresh the selection is picked again by id, and dropped when the template is gone.
-  useEffect(() => {
-    if (selectedId && templates.isSuccess && !selected) setSelectedId(null);
-  }, [selectedId, selected, templates.isSuccess]);
 
   const refresh = useCallback(() => queryClient.invalidateQueries({ queryKey: eventTemplateKeys.all }), [queryClient]);
+  const list = useSystemSplitList({
+    items: templates.data,
+    loaded: templates.isSuccess,
+    isSystem: isSystemTemplate,
+    remove: (t) => deleteEventTemplate(t.id),
+    removeAll: deleteAllNonSystemEventTemplates,
+    refresh,
+    word: 'event template',
+  });
 
   // System templates are edited and deleted by admins only (docs/screens.md#event-templates).
   const actionsFor = useCallback(
@@ -59,110 +54,76 @@ function EventTemplatesAdmin() {
     [isAdmin],
   );
 
-  const {
-    pending: confirm,
-    ask: setConfirm,
-    busy,
-    error,
-    clearError,
-    confirm: runConfirmed,
-  } = useConfirmedAction<NonNullable<Confirm>>(async (c) => {
-    if (c.kind === 'delete') {
-      await deleteEventTemplate(c.template.id);
-      if (c.template.id === selectedId) setSelectedId(null);
-    } else {
-      await deleteAllNonSystemEventTemplates();
-      if (selected && !selected.system_template) setSelectedId(null);
-    }
-  }, refresh);
-
   const tableHandlers = {
     loading: templates.isPending,
-    selectedId,
+    selectedId: list.selectedId,
     actionsFor,
-    onEdit: (t: EventTemplate) => {
-      setSelectedId(t.id);
-      window.scrollTo({ top: 0 });
-    },
+    onEdit: list.edit,
     onTest: (t: EventTemplate) => setTesting({ template: t, ts: Date.now() }),
-    onDelete: (t: EventTemplate) => setConfirm({ kind: 'delete', template: t }),
+    onDelete: list.askDelete,
   };
 
   return (
-    <Row>
-      <Col sm={12} md={6} lg={6} xl={{ span: 5, offset: 1 }}>
-        <ErrorAlert message={error} onClose={clearError} />
-        <TemplatesTable
-          title="System Event Templates"
-          templates={systemTemplates}
-          emptyText={statusTexts.noEventTemplatesConsole}
-          onExport={() => downloadJson('sealog_systemEventTemplateExport.json', systemTemplates)}
-          {...tableHandlers}
-        />
-        <TemplatesTable
-          title="Event Templates"
-          templates={regularTemplates}
-          emptyText={statusTexts.noEventTemplates}
-          onExport={() => downloadJson('sealog_eventTemplateExport.json', regularTemplates)}
-          onDeleteAll={() => setConfirm({ kind: 'deleteAll' })}
-          {...tableHandlers}
-        />
-        <div className="d-flex justify-content-end gap-2 mb-3">
-          {isAdmin && (
-            <Button variant="outline-primary" size="sm" onClick={() => setImporting(true)}>
-              Import From File
-            </Button>
-          )}
-          <Button
-            variant="outline-primary"
-            size="sm"
-            disabled={!selected && formBlank}
-            onClick={() => {
-              setSelectedId(null);
-              setFormKey((k) => k + 1);
-            }}
-          >
-            Add Event Template
-          </Button>
-        </div>
-      </Col>
-      <Col sm={12} md={6} lg={6} xl={5}>
+    <ManagementLayout
+      listWidth={{ md: 6, lg: 6 }}
+      error={list.error}
+      onCloseError={list.clearError}
+      list={
+        <>
+          <TemplatesTable
+            title="System Event Templates"
+            templates={list.system}
+            emptyText={statusTexts.noEventTemplatesConsole}
+            onExport={() => downloadJson('sealog_systemEventTemplateExport.json', list.system)}
+            {...tableHandlers}
+          />
+          <TemplatesTable
+            title="Event Templates"
+            templates={list.regular}
+            emptyText={statusTexts.noEventTemplates}
+            onExport={() => downloadJson('sealog_eventTemplateExport.json', list.regular)}
+            onDeleteAll={list.askDeleteAll}
+            {...tableHandlers}
+          />
+          <ManagementButtons
+            importLabel="Import From File"
+            canImport={isAdmin}
+            onImport={() => list.setImporting(true)}
+            addLabel="Add Event Template"
+            addDisabled={list.addDisabled}
+            onAdd={list.startAdd}
+          />
+        </>
+      }
+      form={
         <EventTemplateForm
-          key={`${selected?.id ?? 'new'}-${formKey}`}
-          template={selected}
+          key={list.formKey}
+          template={list.selected}
           isAdmin={isAdmin}
           onSaved={() => refresh()}
-          onBlankChange={setFormBlank}
+          onBlankChange={list.onBlankChange}
         />
-      </Col>
-
-      <ConfirmModal
-        show={confirm !== null}
-        body={
-          confirm?.kind === 'deleteAll'
-            ? 'Are you sure you want to delete all non-system event templates?'
-            : 'Are you sure you want to delete this event template?'
-        }
-        busy={busy}
-        onConfirm={() => void runConfirmed()}
-        onHide={() => setConfirm(null)}
-      />
-      <EventOptionsModal
-        preview
-        template={testing?.template ?? null}
-        eventTs={testing?.ts ?? 0}
-        onCancel={() => setTesting(null)}
-      />
-      {isAdmin && (
-        <ImportDialog<Record<string, unknown>>
-          show={importing}
-          title="Import Event Templates"
-          onHide={() => setImporting(false)}
-          importRecord={importTemplateRecord}
-          onFinished={() => void refresh()}
-        />
-      )}
-    </Row>
+      }
+      modals={
+        <>
+          {list.confirmModal}
+          <EventOptionsModal
+            preview
+            template={testing?.template ?? null}
+            eventTs={testing?.ts ?? 0}
+            onCancel={() => setTesting(null)}
+          />
+          <ManagementImport
+            canImport={isAdmin}
+            show={list.importing}
+            title="Import Event Templates"
+            onHide={() => list.setImporting(false)}
+            importRecord={importTemplateRecord}
+            onFinished={() => void refresh()}
+          />
+        </>
+      }
+    />
   );
 }
 

@@ -1,6 +1,6 @@
 import type { EventTemplate } from '@bathylog/shared';
 import { IconButton } from '../../components/icon-button';
-import { SearchTableCard, rowTextClass } from '../../components/search-table-card';
+import { ManagedTable } from '../../components/search-table-card';
 import { matchesTemplateSearch } from './template-list';
 
 /** Templates per page in both tables (docs/screens.md#page-sizes). */
@@ -43,7 +43,7 @@ export function TemplatesTable({
   onDeleteAll,
 }: TemplatesTableProps) {
   return (
-    <SearchTableCard
+    <ManagedTable
       className="mb-3"
       title={title}
       idPrefix="templates-table"
@@ -56,38 +56,38 @@ export function TemplatesTable({
       actionsWidth={90}
       onExport={onExport}
       deleteAll={onDeleteAll && { label: 'Delete all non-system event templates', onClick: onDeleteAll }}
-      renderRow={(template) => {
+      selectedId={selectedId}
+      isDisabled={(template) => template.disabled}
+      rowTestId={(template) => `template-row-${template.id}`}
+      cells={(template) => [template.event_name, template.event_value]}
+      actionsClassName="text-center text-nowrap"
+      actions={(template) => {
         const actions = actionsFor(template);
-        const cellClass = rowTextClass(template.id === selectedId, template.disabled);
         return (
-          <tr key={template.id} data-testid={`template-row-${template.id}`}>
-            <td className={cellClass}>{template.event_name}</td>
-            <td className={cellClass}>{template.event_value}</td>
-            <td className="text-center text-nowrap">
-              {actions.edit && (
-                <IconButton
-                  icon="bi-pencil-fill"
-                  label={`Edit template ${template.event_name}`}
-                  className="text-warning"
-                  onClick={() => onEdit(template)}
-                />
-              )}
+          <>
+            {actions.edit && (
               <IconButton
-                icon="bi-flask-fill"
-                label={`Test template ${template.event_name}`}
-                className="text-success"
-                onClick={() => onTest(template)}
+                icon="bi-pencil-fill"
+                label={`Edit template ${template.event_name}`}
+                className="text-warning"
+                onClick={() => onEdit(template)}
               />
-              {actions.delete && (
-                <IconButton
-                  icon="bi-trash-fill"
-                  label={`Delete template ${template.event_name}`}
-                  className="text-danger"
-                  onClick={() => onDelete(template)}
-                />
-              )}
-            </td>
-          </tr>
+            )}
+            <IconButton
+              icon="bi-flask-fill"
+              label={`Test template ${template.event_name}`}
+              className="text-success"
+              onClick={() => onTest(template)}
+            />
+            {actions.delete && (
+              <IconButton
+                icon="bi-trash-fill"
+                label={`Delete template ${template.event_name}`}
+                className="text-danger"
+                onClick={() => onDelete(template)}
+              />
+            )}
+          </>
         );
       }}
     />

@@ -1,6 +1,6 @@
-import { useState, type ReactNode } from 'react';
-import { Button, Card, Col, Form, Row } from 'react-bootstrap';
-import { useForm, useWatch } from 'react-hook-form';
+import type { ReactNode } from 'react';
+import { Button } from 'react-bootstrap';
+import { useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   emptyLoweringForm,
@@ -14,9 +14,8 @@ import {
   type Lowering,
   type LoweringFormValues,
 } from '@bathylog/shared';
-import { errorMessage } from '../../api/client';
 import { createRecord, updateRecord } from '../../api/records';
-import { TextField } from '../../components/form-field';
+import { FormCard, FormFields, recordFields, useRecordForm, type FieldSpec } from '../../components/record-form';
 import { useEntityNames, useSettings } from '../../lib/settings';
 import { CopyButton } from '../../domain/records/components/copy-button';
 import { RecordFormFoot } from '../../domain/records/components/record-form-foot';
@@ -38,162 +37,67 @@ export interface LoweringFormProps {
 export function LoweringForm({ lowering, isAdmin, onSaved, milestonesButton }: LoweringFormProps) {
   const names = useEntityNames();
   const settings = useSettings();
-  const [error, setError] = useState('');
-  const [message, setMessage] = useState('');
-  const [uploads, setUploads] = useState<string[]>([]);
-  const [uploadKey, setUploadKey] = useState(0);
-  const [initial, setInitial] = useState<LoweringFormValues>(() =>
-    lowering ? loweringToForm(lowering) : emptyLoweringForm(),
-  );
-  const {
-    register,
-    handleSubmit,
-    reset,
-    control,
-    formState: { errors, isDirty, isSubmitting },
-  } = useForm<LoweringFormValues>({
-    resolver: zodResolver(loweringFormSchemaFor({ locked: !!lowering && !isAdmin })),
-    defaultValues: initial,
-  });
-  const id = useWatch({ control, name: 'lowering_id' });
-  const locked = !!lowering && !isAdmin;
   const W = names.Lowering;
-
-  const onSubmit = handleSubmit(async (form) => {
-    setError('');
-    setMessage('');
-    try {
-      if (lowering) {
-        await updateRecord('lowering', lowering.id, loweringUpdateBody(form, lowering, { isAdmin, uploads }));
-        setMessage(`${W} updated`);
-        setInitial(form);
-        reset(form);
-        setUploads([]);
-        setUploadKey((k) => k + 1);
-      } else {
-        await createRecord('lowering', loweringCreateBody(form));
-        setMessage(`${W} created`);
-        const fresh = emptyLoweringForm();
-        setInitial(fresh);
-        reset(fresh);
-      }
-      await onSaved();
-    } catch (err) {
-      setError(errorMessage(err));
-    }
+  const locked = !!lowering && !isAdmin;
+  const { form, onSubmit, foot } = useRecordForm<LoweringFormValues>({
+    word: W,
+    editing: !!lowering,
+    initial: () => (lowering ? loweringToForm(lowering) : emptyLoweringForm()),
+    blank: emptyLoweringForm,
+    resolver: zodResolver(loweringFormSchemaFor({ locked })),
+    create: (values) => createRecord('lowering', loweringCreateBody(values)),
+    update: (values, uploads) =>
+      updateRecord('lowering', lowering!.id, loweringUpdateBody(values, lowering!, { isAdmin, uploads })),
+    onSaved,
   });
+  const id = useWatch({ control: form.control, name: 'lowering_id' });
+  const warning = isNonStandardId(id ?? '', settings.loweringIdRegex) ? recordFormMessages.nonStandardId : undefined;
+  // Browser suggestions are off in the one-line fields.
+  const off = { autoComplete: 'off' };
+  const specs: FieldSpec<LoweringFormValues>[] = [
+    {
+      ...recordFields.id('lowering_id', `${W} ID`, settings.loweringIdPlaceholder ?? 'i.e. ROV-0042', warning),
+      ...off,
+    },
+    { name: 'lowering_location', label: `${W} Location`, placeholder: 'i.e. Kelvin Seamount', half: true, ...off },
+    {
+      name: 'lowering_description',
+      label: `${W} Description`,
+      rows: 8,
+      placeholder: `i.e. A brief description of the ${names.lowering}`,
+    },
+    ...recordFields.dates<LoweringFormValues>('Date/Time', 'YYYY-MM-DD HH:mm', off),
+    recordFields.tags('lowering_tags', W),
+  ];
 
-  const title = lowering ? `Update ${W}` : `Add ${W}`;
-  const field = { idPrefix: 'lowering-form' };
   return (
-    <Card>
-      <Card.Header as="h2" className="h6 mb-0 py-2 d-flex align-items-center">
-        <span className="me-auto">{title}</span>
-        {lowering && (
+    <FormCard
+      title={lowering ? `Update ${W}` : `Add ${W}`}
+      tools={
+        lowering && (
           <CopyButton
             text={() => loweringSummaryText(lowering, names, settings.milestones)}
             label={`Copy ${lowering.lowering_id} to clipboard`}
           />
-        )}
-      </Card.Header>
-      <Card.Body>
-        <Form noValidate onSubmit={onSubmit} aria-label={title}>
-          <Row>
-            <Col lg={6}>
-              <TextField
-                {...field}
-                label={`${W} ID`}
-                required
-                placeholder={settings.loweringIdPlaceholder ?? 'i.e. ROV-0042'}
-                registration={register('lowering_id')}
-                error={errors.lowering_id}
-                warning={
-                  isNonStandardId(id ?? '', settings.loweringIdRegex) ? recordFormMessages.nonStandardId : undefined
-                }
-                disabled={locked}
-                autoComplete="off"
-              />
-            </Col>
-            <Col lg={6}>
-              <TextField
-                {...field}
-                label={`${W} Location`}
-                placeholder="i.e. Kelvin Seamount"
-                registration={register('lowering_location')}
-                error={errors.lowering_location}
-                autoComplete="off"
-              />
-            </Col>
-          </Row>
-          <TextField
-            {...field}
-            label={`${W} Description`}
-            rows={8}
-            placeholder={`i.e. A brief description of the ${names.lowering}`}
-            registration={register('lowering_description')}
-            error={errors.lowering_description}
-          />
-          <Row>
-            <Col lg={6}>
-              <TextField
-                {...field}
-                label="Start Date/Time (UTC)"
-                required
-                placeholder="YYYY-MM-DD HH:mm"
-                registration={register('start_ts')}
-                error={errors.start_ts}
-                disabled={locked}
-                autoComplete="off"
-              />
-            </Col>
-            <Col lg={6}>
-              <TextField
-                {...field}
-                label="Stop Date/Time (UTC)"
-                required
-                placeholder="YYYY-MM-DD HH:mm"
-                registration={register('stop_ts')}
-                error={errors.stop_ts}
-                disabled={locked}
-                autoComplete="off"
-              />
-            </Col>
-          </Row>
-          <TextField
-            {...field}
-            label={`${W} Tags, comma delimited`}
-            rows={2}
-            placeholder="i.e. coral,chemistry,engineering"
-            registration={register('lowering_tags')}
-            error={errors.lowering_tags}
-          />
-          <RecordFormFoot
-            kind="lowering"
-            record={lowering ? { id: lowering.id, files: lowering.lowering_additional_meta.lowering_files } : null}
-            title={W}
-            uploadKey={uploadKey}
-            uploads={uploads}
-            onUploadsChange={setUploads}
-            onFilesChanged={onSaved}
-            error={error}
-            message={message}
-            onCloseError={() => setError('')}
-            onCloseMessage={() => setMessage('')}
-            dirty={isDirty}
-            submitting={isSubmitting}
-            onReset={() => {
-              reset(initial);
-              setError('');
-              setMessage('');
-              // Uploads not yet saved with the record are dropped too (their temp files reverted).
-              setUploads([]);
-              setUploadKey((k) => k + 1);
-            }}
-            leading={lowering ? milestonesButton : undefined}
-          />
-        </Form>
-      </Card.Body>
-    </Card>
+        )
+      }
+      onSubmit={onSubmit}
+    >
+      <FormFields
+        specs={specs}
+        register={form.register}
+        errors={form.formState.errors}
+        idPrefix="lowering-form"
+        locked={locked}
+      />
+      <RecordFormFoot
+        kind="lowering"
+        record={lowering ? { id: lowering.id, files: lowering.lowering_additional_meta.lowering_files } : null}
+        title={W}
+        {...foot}
+        leading={lowering ? milestonesButton : undefined}
+      />
+    </FormCard>
   );
 }
 

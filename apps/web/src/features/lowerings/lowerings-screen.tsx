@@ -1,5 +1,4 @@
 import { useMemo } from 'react';
-import { Col, Row } from 'react-bootstrap';
 import {
   capabilityRoles,
   formatDuration,
@@ -10,21 +9,16 @@ import {
 } from '@bathylog/shared';
 import { useQuery } from '@tanstack/react-query';
 import { getActiveCruise, getLoweringsOfCruise, getLowerings, recordKeys } from '../../api/records';
-import { ErrorAlert } from '../../components/alerts';
 import { RoleGate } from '../../components/role-gate';
-import { SearchTableCard, rowTextClass } from '../../components/search-table-card';
-import { statusTexts } from '../../components/status-text';
 import { useAuth } from '../../lib/auth';
 import { downloadJson } from '../../lib/download';
 import { useLoggedReadError } from '../../lib/read-errors';
 import { useEntityNames, useSettings } from '../../lib/settings';
 import {
-  RecordManagementModals,
-  RecordTableButtons,
+  RecordManagementScreen,
   useRecordManagement,
   type ManagedRecord,
 } from '../../domain/records/components/record-management';
-import { RecordRowActions } from '../../domain/records/components/record-row-actions';
 import type { MilestonesModalSlot } from '../../domain/lowerings/milestones-slot';
 import { LoweringForm } from './lowering-form';
 import { LoweringMilestones } from './lowering-milestones';
@@ -66,63 +60,36 @@ function LoweringsAdmin({ milestonesModal }: { milestonesModal: MilestonesModalS
   useLoggedReadError(lowerings.error, names.lowerings);
   const all = useMemo(() => lowerings.data ?? [], [lowerings.data]);
   const selected = all.find((l) => l.id === state.selectedId) ?? null;
-  const permissionsRecord = all.find((l) => l.id === state.permissionsId);
 
   return (
-    <Row>
-      <Col sm={12} md={7} xl={{ span: 5, offset: 1 }}>
-        <ErrorAlert message={state.error} onClose={state.clearError} />
-        <SearchTableCard
-          title={names.Lowerings}
-          idPrefix="lowerings-table"
-          items={all}
-          matches={matchesLoweringSearch}
-          pageSize={loweringsPageSize}
-          loading={lowerings.isPending}
-          loadingText={statusTexts.loading}
-          emptyText={`No ${names.lowerings} found!`}
-          columns={[names.Lowering, 'Details']}
-          actionsWidth={90}
-          onExport={() => downloadJson('sealog_loweringExport.json', all)}
-          renderRow={(lowering) => {
-            const cls = rowTextClass(lowering.id === state.selectedId, false);
-            return (
-              <tr key={lowering.id} data-testid={`lowering-row-${lowering.lowering_id}`}>
-                <td className={cls}>{lowering.lowering_id}</td>
-                <td className={`${cls} small`}>
-                  <div>Location: {lowering.lowering_location}</div>
-                  <div>Started: {formatListDateTime(lowering.start_ts)}</div>
-                  <div>Duration: {formatDuration(Date.parse(lowering.stop_ts) - Date.parse(lowering.start_ts))}</div>
-                  {lowering.lowering_hidden && <div className="text-secondary">Hidden</div>}
-                </td>
-                <td>
-                  <RecordRowActions
-                    row={managed(lowering)}
-                    word={names.Lowering}
-                    isAdmin={isAdmin}
-                    useAccessControl={settings.useAccessControl}
-                    onEdit={() => state.edit(lowering.id)}
-                    onPermissions={() => state.askPermissions(lowering.id)}
-                    onExport={() => state.askExport(managed(lowering))}
-                    onToggleHidden={() => void state.toggleHidden(managed(lowering))}
-                    onDelete={() => state.askDelete(managed(lowering))}
-                    summary={() => loweringSummaryText(lowering, names, settings.milestones)}
-                  />
-                </td>
-              </tr>
-            );
-          }}
-        />
-        <RecordTableButtons
-          word={names.Lowering}
-          isAdmin={isAdmin}
-          adding={!selected}
-          onImport={() => state.setImporting(true)}
-          onAdd={state.startAdd}
-        />
-      </Col>
-      <Col sm={12} md={5} xl={5}>
-        {(isAdmin || selected) && (
+    <RecordManagementScreen
+      state={state}
+      items={all}
+      loading={lowerings.isPending}
+      isAdmin={isAdmin}
+      table={{
+        idPrefix: 'lowerings-table',
+        matches: matchesLoweringSearch,
+        pageSize: loweringsPageSize,
+        onExport: () => downloadJson('sealog_loweringExport.json', all),
+        rowTestId: (lowering) => `lowering-row-${lowering.lowering_id}`,
+      }}
+      cells={(lowering) => {
+        return [
+          lowering.lowering_id,
+          <>
+            <div>Location: {lowering.lowering_location}</div>
+            <div>Started: {formatListDateTime(lowering.start_ts)}</div>
+            <div>Duration: {formatDuration(Date.parse(lowering.stop_ts) - Date.parse(lowering.start_ts))}</div>
+            {lowering.lowering_hidden && <div className="text-secondary">Hidden</div>}
+          </>,
+        ];
+      }}
+      managed={managed}
+      summary={(lowering) => loweringSummaryText(lowering, names, settings.milestones)}
+      selected={selected}
+      form={
+        (isAdmin || selected) && (
           <LoweringForm
             key={`${selected?.id ?? 'new'}-${state.formKey}`}
             lowering={selected}
@@ -138,10 +105,9 @@ function LoweringsAdmin({ milestonesModal }: { milestonesModal: MilestonesModalS
               ) : undefined
             }
           />
-        )}
-      </Col>
-      <RecordManagementModals state={state} permissionsRecord={permissionsRecord ? managed(permissionsRecord) : null} />
-    </Row>
+        )
+      }
+    />
   );
 }
 

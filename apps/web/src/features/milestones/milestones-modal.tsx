@@ -16,6 +16,7 @@ import {
   type TrackPoint,
 } from '@bathylog/shared';
 import { ErrorAlert } from '../../components/alerts';
+import { ModalFooter, ModalHeader } from '../../components/modal-parts';
 import { IconButton } from '../../components/icon-button';
 import { DepthChart, type DepthChartLine } from '../../components/maps/depth-chart';
 import { DiveMap, type MapPosition } from '../../components/maps/dive-map';
@@ -65,21 +66,13 @@ function MilestonesEditor({ loweringId, onHide, onSaved }: MilestonesModalProps)
   const failed = lowering.error ?? track.error;
   return (
     <>
-      <Modal.Header closeButton closeVariant="white">
-        <Modal.Title id="milestones-modal-title" as="h5">
-          {title}
-        </Modal.Title>
-      </Modal.Header>
+      <ModalHeader id="milestones-modal-title">{title}</ModalHeader>
       {failed ? (
         <>
           <Modal.Body>
             <ErrorAlert message={errorMessage(failed)} />
           </Modal.Body>
-          <Modal.Footer>
-            <Button variant="secondary" size="sm" onClick={onHide}>
-              Close
-            </Button>
-          </Modal.Footer>
+          <ModalFooter onClose={onHide} />
         </>
       ) : lowering.data && track.data ? (
         <EditorBody
@@ -306,24 +299,22 @@ function EditorBody({
           </Row>
         )}
       </Modal.Body>
-      <Modal.Footer>
-        {!tweaking && (
-          <Button variant="warning" size="sm" className="me-auto" onClick={() => setTweaking(true)}>
-            Tweak!
-          </Button>
-        )}
-        <Button variant="secondary" size="sm" onClick={onHide} disabled={saving}>
-          Close
-        </Button>
-        <Button
-          variant="primary"
-          size="sm"
-          onClick={() => void update()}
-          disabled={!touched || !valid || saving || tweaking}
-        >
-          {saving ? 'Updating...' : 'Update'}
-        </Button>
-      </Modal.Footer>
+      <ModalFooter
+        onClose={onHide}
+        closeDisabled={saving}
+        leading={
+          !tweaking && (
+            <Button variant="warning" size="sm" className="me-auto" onClick={() => setTweaking(true)}>
+              Tweak!
+            </Button>
+          )
+        }
+        action={{
+          label: saving ? 'Updating...' : 'Update',
+          onClick: () => void update(),
+          disabled: !touched || !valid || saving || tweaking,
+        }}
+      />
     </>
   );
 }

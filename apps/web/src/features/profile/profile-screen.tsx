@@ -9,7 +9,8 @@ import { errorMessage } from '../../api/client';
 import { ErrorAlert, SuccessAlert } from '../../components/alerts';
 import { LoadingText, statusTexts } from '../../components/status-text';
 import { useAuth } from '../../lib/auth';
-import { PasswordPair, TextField } from '../../components/form-field';
+import { AccountFields } from '../../components/account-fields';
+import { useFormAlerts } from '../../components/form-actions';
 
 /** How long Show API Token keeps the token on screen (docs/screens.md#profile). */
 export const tokenDisplayMs = 10_000;
@@ -80,8 +81,7 @@ function ApiToken() {
 export function ProfileScreen() {
   const auth = useAuth();
   const queryClient = useQueryClient();
-  const [error, setError] = useState('');
-  const [message, setMessage] = useState('');
+  const alerts = useFormAlerts();
   const profile = auth.profile;
   const {
     register,
@@ -105,19 +105,15 @@ export function ProfileScreen() {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: authKeys.all }),
   });
 
-  const onSubmit = handleSubmit(async (values) => {
-    setError('');
-    setMessage('');
-    try {
+  const onSubmit = handleSubmit((values) =>
+    alerts.save(async () => {
       await update.mutateAsync(profileUpdateBody(values));
       // Show what is stored now (a blank username was not sent, so it comes back).
       const fresh = queryClient.getQueryData<Profile>(authKeys.profile(auth.sessionKey));
       if (fresh) reset(formValues(fresh));
-      setMessage('User updated');
-    } catch (err) {
-      setError(errorMessage(err));
-    }
-  });
+      alerts.setMessage('User updated');
+    }),
+  );
 
   if (!profile) return <LoadingText text={statusTexts.loading} />;
   // The shared guest account has no profile to edit.
@@ -129,41 +125,16 @@ export function ProfileScreen() {
         <Card>
           <Card.Header as="h5">User Profile</Card.Header>
           <Card.Body>
-            <ErrorAlert message={error} onClose={() => setError('')} />
-            <SuccessAlert message={message} onClose={() => setMessage('')} />
+            <ErrorAlert message={alerts.error} onClose={alerts.onCloseError} />
+            <SuccessAlert message={alerts.message} onClose={alerts.onCloseMessage} />
             <Form noValidate onSubmit={onSubmit} aria-label="User Profile">
-              <Row>
-                <Col sm={6}>
-                  <TextField
-                    label="Username"
-                    registration={register('username')}
-                    error={errors.username}
-                    autoComplete="username"
-                  />
-                </Col>
-                <Col sm={6}>
-                  <TextField
-                    label="Full Name"
-                    required
-                    registration={register('fullname')}
-                    error={errors.fullname}
-                    autoComplete="name"
-                  />
-                </Col>
-              </Row>
-              <TextField
-                label="Email"
-                required
-                type="email"
-                registration={register('email')}
-                error={errors.email}
-                readOnly
-              />
-              <PasswordPair
-                columns
-                password={register('password')}
-                confirmPassword={register('confirmPassword')}
+              <AccountFields
+                register={register}
                 errors={errors}
+                autoComplete="fill"
+                columns
+                usernameOptional
+                emailReadOnly
               />
               <div className="d-flex justify-content-end gap-2">
                 <Button
@@ -171,8 +142,7 @@ export function ProfileScreen() {
                   size="sm"
                   onClick={() => {
                     reset(formValues(profile));
-                    setError('');
-                    setMessage('');
+                    alerts.clear();
                   }}
                   disabled={!isDirty || isSubmitting}
                 >

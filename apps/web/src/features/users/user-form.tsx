@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import { Card, Col, Form, OverlayTrigger, Row, Tooltip } from 'react-bootstrap';
+import { useEffect } from 'react';
+import { Col, Form, OverlayTrigger, Row, Tooltip } from 'react-bootstrap';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
@@ -14,10 +14,10 @@ import {
   type User,
   type UserFormValues,
 } from '@bathylog/shared';
-import { errorMessage } from '../../api/client';
 import { createUser, updateUser } from '../../api/users';
-import { FormActions } from '../../components/form-actions';
-import { PasswordPair, TextField } from '../../components/form-field';
+import { AccountFields } from '../../components/account-fields';
+import { FormActions, useFormAlerts } from '../../components/form-actions';
+import { FormCard } from '../../components/record-form';
 import { useEntityNames, type EntityNames } from '../../lib/settings';
 
 /** Labels and tooltips of the role check-boxes, in the order users know (docs/screens.md#user-form). */
@@ -73,8 +73,7 @@ export function UserForm({ user, viewer, onSaved, onBlankChange }: UserFormProps
   const names = useEntityNames();
   const isAdmin = viewer.roles.includes('admin');
   const isSelf = !!user && user.id === viewer.id;
-  const [error, setError] = useState('');
-  const [message, setMessage] = useState('');
+  const alerts = useFormAlerts();
   const initial = user ? userToForm(user) : emptyUserForm();
 
   const {
@@ -94,137 +93,91 @@ export function UserForm({ user, viewer, onSaved, onBlankChange }: UserFormProps
   // Only the roles the viewer may grant (docs/screens.md#user-form); a cruise manager never edits an admin.
   const grantable = roleOrder.filter((r) => assignableRoles(viewer.roles).includes(r));
 
-  const onSubmit = handleSubmit(async (form) => {
-    setError('');
-    setMessage('');
-    try {
+  const onSubmit = handleSubmit((form) =>
+    alerts.save(async () => {
       if (user) {
         await updateUser(user.id, userUpdateBody(form, { isAdmin, isSelf }));
-        setMessage('User updated');
+        alerts.setMessage('User updated');
         reset({ ...form, password: '', confirmPassword: '' });
         await onSaved({ id: user.id, created: false });
       } else {
         const id = await createUser(userCreateBody(form, { isAdmin }, resetPasswordUrl()));
-        setMessage('User created');
+        alerts.setMessage('User created');
         reset(emptyUserForm());
         await onSaved({ id, created: true });
       }
-    } catch (err) {
-      setError(errorMessage(err));
-    }
-  });
+    }),
+  );
 
   return (
-    <Card>
-      <Card.Header as="h2" className="h6 mb-0 py-2">
-        {user ? 'Update User' : 'Add User'}
-      </Card.Header>
-      <Card.Body>
-        <Form noValidate onSubmit={onSubmit} aria-label={user ? 'Update User' : 'Add User'}>
-          <Row>
+    <FormCard title={user ? 'Update User' : 'Add User'} onSubmit={onSubmit}>
+      <AccountFields
+        idPrefix="user-form"
+        register={register}
+        errors={errors}
+        autoComplete="off"
+        columns
+        emailReadOnly={!!user}
+      />
+      {isAdmin && (
+        <Row className="mb-2">
+          <Col sm={6}>
+            <Form.Check type="switch" id="user-form-system-user" label="System User" {...register('system_user')} />
+          </Col>
+          {!isSelf && (
             <Col sm={6}>
-              <TextField
-                idPrefix="user-form"
-                label="Username"
-                required
-                registration={register('username')}
-                error={errors.username}
-                autoComplete="off"
-              />
+              <Form.Check type="switch" id="user-form-disabled" label="User Disabled" {...register('disabled')} />
             </Col>
-            <Col sm={6}>
-              <TextField
-                idPrefix="user-form"
-                label="Full Name"
-                required
-                registration={register('fullname')}
-                error={errors.fullname}
-                autoComplete="off"
-              />
-            </Col>
-          </Row>
-          <TextField
-            idPrefix="user-form"
-            label="Email"
-            required
-            type="email"
-            registration={register('email')}
-            error={errors.email}
-            readOnly={!!user}
-            autoComplete="off"
-          />
-          <PasswordPair
-            columns
-            idPrefix="user-form"
-            password={register('password')}
-            confirmPassword={register('confirmPassword')}
-            errors={errors}
-          />
-          {isAdmin && (
-            <Row className="mb-2">
-              <Col sm={6}>
-                <Form.Check type="switch" id="user-form-system-user" label="System User" {...register('system_user')} />
-              </Col>
-              {!isSelf && (
-                <Col sm={6}>
-                  <Form.Check type="switch" id="user-form-disabled" label="User Disabled" {...register('disabled')} />
-                </Col>
-              )}
-            </Row>
           )}
-          <fieldset className="mb-3" aria-describedby="user-form-roles-error">
-            <legend className="fs-6 mb-1">
-              Roles
-              <span className="text-danger" aria-hidden="true">
-                {' '}
-                *
-              </span>
-            </legend>
-            {grantable.map((role) => {
-              const info = roleInfo(role, names);
-              return (
-                <Form.Check
-                  key={role}
-                  type="checkbox"
-                  id={`user-form-role-${role}`}
-                  label={
-                    <OverlayTrigger
-                      placement="right"
-                      overlay={<Tooltip id={`role-tip-${role}`}>{info.description}</Tooltip>}
-                    >
-                      <span>{info.label}</span>
-                    </OverlayTrigger>
-                  }
-                  value={role}
-                  isInvalid={!!errors.roles}
-                  {...register('roles')}
-                />
-              );
-            })}
-            {errors.roles && (
-              <div id="user-form-roles-error" className="invalid-feedback d-block">
-                {errors.roles.message}
-              </div>
-            )}
-          </fieldset>
-          <FormActions
-            error={error}
-            message={message}
-            onCloseError={() => setError('')}
-            onCloseMessage={() => setMessage('')}
-            resetLabel="Reset Values"
-            dirty={isDirty}
-            submitting={isSubmitting}
-            onReset={() => {
-              reset(initial);
-              setError('');
-              setMessage('');
-            }}
-            submitLabel={user ? 'Update' : 'Create'}
-            editing={!!user}
-          />
-        </Form>
-      </Card.Body>
-    </Card>
+        </Row>
+      )}
+      <fieldset className="mb-3" aria-describedby="user-form-roles-error">
+        <legend className="fs-6 mb-1">
+          Roles
+          <span className="text-danger" aria-hidden="true">
+            {' '}
+            *
+          </span>
+        </legend>
+        {grantable.map((role) => {
+          const info = roleInfo(role, names);
+          return (
+            <Form.Check
+              key={role}
+              type="checkbox"
+              id={`user-form-role-${role}`}
+              label={
+                <OverlayTrigger
+                  placement="right"
+                  overlay={<Tooltip id={`role-tip-${role}`}>{info.description}</Tooltip>}
+                >
+                  <span>{info.label}</span>
+                </OverlayTrigger>
+              }
+              value={role}
+              isInvalid={!!errors.roles}
+              {...register('roles')}
+            />
+          );
+        })}
+        {errors.roles && (
+          <div id="user-form-roles-error" className="invalid-feedback d-block">
+            {errors.roles.message}
+          </div>
+        )}
+      </fieldset>
+      <FormActions
+        {...alerts}
+        resetLabel="Reset Values"
+        dirty={isDirty}
+        submitting={isSubmitting}
+        onReset={() => {
+          reset(initial);
+          alerts.clear();
+        }}
+        submitLabel={user ? 'Update' : 'Create'}
+        editing={!!user}
+      />
+    </FormCard>
   );
 }

@@ -1,9 +1,10 @@
-import { useState } from 'react';
-import { Button, Form, Modal } from 'react-bootstrap';
+import { useRef, useState } from 'react';
+import { Form, Modal } from 'react-bootstrap';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Cruise, User } from '@bathylog/shared';
 import { errorMessage } from '../../api/client';
 import { ErrorAlert } from '../../components/alerts';
+import { ModalFooter, ModalHeader } from '../../components/modal-parts';
 import { EmptyText, LoadingText } from '../../components/status-text';
 import { useEntityNames } from '../../lib/settings';
 import {
@@ -104,6 +105,10 @@ export function UserPermissionsModal({ user, onHide }: { user: User | null; onHi
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
   const [pending, setPending] = useState<Record<string, boolean>>({});
+  // The modal fades out after `user` is cleared and renders its list meanwhile: for the last user.
+  const lastUser = useRef(user);
+  if (user) lastUser.current = user;
+  const listedUserId = lastUser.current?.id ?? '';
 
   // The switch moves at once; each change is followed by a re-read of the records,
   // which then decides what the switches show.
@@ -124,11 +129,7 @@ export function UserPermissionsModal({ user, onHide }: { user: User | null; onHi
 
   return (
     <Modal show={!!user} onHide={onHide} centered aria-labelledby="user-permissions-title" scrollable>
-      <Modal.Header closeButton closeVariant="white">
-        <Modal.Title id="user-permissions-title" as="h5">
-          User Permissions
-        </Modal.Title>
-      </Modal.Header>
+      <ModalHeader id="user-permissions-title">User Permissions</ModalHeader>
       <Modal.Body>
         {user && <div className="mb-2 small text-secondary">{`${user.fullname} (${user.username})`}</div>}
         <ErrorAlert message={error} onClose={() => setError('')} />
@@ -139,16 +140,19 @@ export function UserPermissionsModal({ user, onHide }: { user: User | null; onHi
         ) : (
           <ul className="list-unstyled mb-0">
             {cruises.data!.map((cruise) => (
-              <CruiseRow key={cruise.id} cruise={cruise} userId={user!.id} busy={busy} pending={pending} run={run} />
+              <CruiseRow
+                key={cruise.id}
+                cruise={cruise}
+                userId={listedUserId}
+                busy={busy}
+                pending={pending}
+                run={run}
+              />
             ))}
           </ul>
         )}
       </Modal.Body>
-      <Modal.Footer>
-        <Button variant="secondary" size="sm" onClick={onHide}>
-          Close
-        </Button>
-      </Modal.Footer>
+      <ModalFooter onClose={onHide} />
     </Modal>
   );
 }

@@ -1,9 +1,10 @@
-import { Button, Form, Modal } from 'react-bootstrap';
+import { Form, Modal } from 'react-bootstrap';
 import { useQuery } from '@tanstack/react-query';
 import type { User } from '@bathylog/shared';
 import { errorMessage } from '../../api/client';
 import { getUserToken, userKeys } from '../../api/users';
 import { ErrorAlert } from '../../components/alerts';
+import { ModalFooter, ModalHeader } from '../../components/modal-parts';
 import { LoadingText, statusTexts } from '../../components/status-text';
 
 /** Admin: a user's JWT, for scripts that act as that user (docs/screens.md#user-tokens). */
@@ -17,11 +18,7 @@ export function UserTokenModal({ user, onHide }: { user: User | null; onHide: ()
   });
   return (
     <Modal show={!!user} onHide={onHide} centered size="lg" aria-labelledby="user-token-title">
-      <Modal.Header closeButton closeVariant="white">
-        <Modal.Title id="user-token-title" as="h5">
-          User&apos;s Java Web Token
-        </Modal.Title>
-      </Modal.Header>
+      <ModalHeader id="user-token-title">User&apos;s Java Web Token</ModalHeader>
       <Modal.Body>
         {user && <div className="mb-2 small text-secondary">{`${user.fullname} (${user.username})`}</div>}
         {token.isPending ? (
@@ -43,11 +40,7 @@ export function UserTokenModal({ user, onHide }: { user: User | null; onHide: ()
           </>
         )}
       </Modal.Body>
-      <Modal.Footer>
-        <Button variant="secondary" size="sm" onClick={onHide}>
-          Close
-        </Button>
-      </Modal.Footer>
+      <ModalFooter onClose={onHide} />
     </Modal>
   );
 }

@@ -1,13 +1,14 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import { Col, Row } from 'react-bootstrap';
+import { useCallback, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { capabilityRoles, isProtectedUsername, type User } from '@bathylog/shared';
 import { authKeys } from '../../api/auth';
 import { deleteAllNonSystemUsers, deleteUser, userKeys, useUsers } from '../../api/users';
-import { ErrorAlert } from '../../components/alerts';
-import { ConfirmModal } from '../../components/confirm-modal';
-import { useConfirmedAction } from '../../components/use-confirmed-action';
-import { ImportDialog } from '../../components/import-dialog';
+import {
+  ManagementButtons,
+  ManagementImport,
+  ManagementLayout,
+  useSystemSplitList,
+} from '../../components/management-screen';
 import { RoleGate } from '../../components/role-gate';
 import { useAuth } from '../../lib/auth';
 import { useSettings } from '../../lib/settings';
@@ -17,13 +18,13 @@ import { importUserRecord } from './user-import';
 import { UserForm } from './user-form';
 import { UserPermissionsModal } from './user-permissions-modal';
 import { UserTokenModal } from './user-token-modal';
-import { UsersTable, UsersTableButtons, type UserRowActions } from './users-table';
+import { UsersTable, type UserRowActions } from './users-table';
 
 /** Page sizes users know (docs/screens.md#page-sizes). */
 export const systemUsersPageSize = 4;
 export const usersPageSize = 6;
 
-type Confirm = { kind: 'delete'; user: User } | { kind: 'deleteAll' } | null;
+const isSystemUser = (user: User) => user.system_user;
 
 function UsersAdmin() {
   const auth = useAuth();
@@ -32,25 +33,19 @@ function UsersAdmin() {
   const isAdmin = auth.hasRole('admin');
   const users = useUsers();
   useLoggedReadError(users.error, 'users');
-
-  const [selectedId, setSelectedId] = useState<string | null>(null);
-  const [formBlank, setFormBlank] = useState(true);
   const [tokenUser, setTokenUser] = useState<User | null>(null);
   const [permissionsUser, setPermissionsUser] = useState<User | null>(null);
-  const [importing, setImporting] = useState(false);
-  const [formKey, setFormKey] = useState(0);
-
-  const all = useMemo(() => users.data ?? [], [users.data]);
-  const systemUsers = useMemo(() => all.filter((u) => u.system_user), [all]);
-  const regularUsers = useMemo(() => all.filter((u) => !u.system_user), [all]);
-  const selected = all.find((u) => u.id === selectedId) ?? null;
-
-  // After a refresh the selection is picked again by id, and dropped when the user is gone.
-  useEffect(() => {
-    if (selectedId && users.isSuccess && !selected) setSelectedId(null);
-  }, [selectedId, selected, users.isSuccess]);
 
   const refresh = useCallback(() => queryClient.invalidateQueries({ queryKey: userKeys.all }), [queryClient]);
+  const list = useSystemSplitList({
+    items: users.data,
+    loaded: users.isSuccess,
+    isSystem: isSystemUser,
+    remove: (user) => deleteUser(user.id),
+    removeAll: deleteAllNonSystemUsers,
+    refresh,
+    word: 'user',
+  });
 
   const actionsFor = useCallback(
     (user: User): UserRowActions => {
@@ -77,106 +72,78 @@ function UsersAdmin() {
     [refresh, auth.userId, queryClient],
   );
 
-  const {
-    pending: confirm,
-    ask: setConfirm,
-    busy,
-    error,
-    clearError,
-    confirm: runConfirmed,
-  } = useConfirmedAction<NonNullable<Confirm>>(async (c) => {
-    if (c.kind === 'delete') {
-      await deleteUser(c.user.id);
-      if (c.user.id === selectedId) setSelectedId(null);
-    } else {
-      await deleteAllNonSystemUsers();
-      if (selected && !selected.system_user) setSelectedId(null);
-    }
-  }, refresh);
-
-  const edit = (user: User) => {
-    setSelectedId(user.id);
-    window.scrollTo({ top: 0 });
-  };
-
   const tableHandlers = {
-    selectedId,
+    selectedId: list.selectedId,
     actionsFor,
-    onEdit: edit,
+    onEdit: list.edit,
     onPermissions: setPermissionsUser,
     onToken: setTokenUser,
-    onDelete: (user: User) => setConfirm({ kind: 'delete', user }),
+    onDelete: list.askDelete,
   };
 
   return (
-    <Row>
-      <Col sm={12} md={7} lg={6} xl={{ span: 5, offset: 1 }}>
-        <ErrorAlert message={error} onClose={clearError} />
-        {isAdmin && (
+    <ManagementLayout
+      listWidth={{ md: 7, lg: 6 }}
+      error={list.error}
+      onCloseError={list.clearError}
+      list={
+        <>
+          {isAdmin && (
+            <UsersTable
+              title="System Users"
+              users={list.system}
+              loading={users.isPending}
+              pageSize={systemUsersPageSize}
+              onExport={() => downloadJson('sealog_systemUserExport.json', list.system)}
+              {...tableHandlers}
+            />
+          )}
           <UsersTable
-            title="System Users"
-            users={systemUsers}
+            title="Users"
+            users={list.regular}
             loading={users.isPending}
-            pageSize={systemUsersPageSize}
-            onExport={() => downloadJson('sealog_systemUserExport.json', systemUsers)}
+            pageSize={usersPageSize}
+            onExport={() => downloadJson('sealog_userExport.json', list.regular)}
+            onDeleteAll={list.askDeleteAll}
             {...tableHandlers}
           />
-        )}
-        <UsersTable
-          title="Users"
-          users={regularUsers}
-          loading={users.isPending}
-          pageSize={usersPageSize}
-          onExport={() => downloadJson('sealog_userExport.json', regularUsers)}
-          onDeleteAll={() => setConfirm({ kind: 'deleteAll' })}
-          {...tableHandlers}
-        />
-        <UsersTableButtons
-          canImport={isAdmin}
-          onImport={() => setImporting(true)}
-          createDisabled={!selected && formBlank}
-          onCreate={() => {
-            setSelectedId(null);
-            // A fresh create form: remount it even when already in create mode.
-            setFormKey((k) => k + 1);
-          }}
-        />
-      </Col>
-      <Col sm={12} md={5} lg={6} xl={5}>
+          <ManagementButtons
+            importLabel="Import"
+            canImport={isAdmin}
+            onImport={() => list.setImporting(true)}
+            addLabel="Create User"
+            addDisabled={list.addDisabled}
+            onAdd={list.startAdd}
+          />
+        </>
+      }
+      form={
         <UserForm
-          key={`${selected?.id ?? 'new'}-${formKey}`}
-          user={selected}
+          key={list.formKey}
+          user={list.selected}
           viewer={{ id: auth.userId, roles: auth.roles }}
           onSaved={onSaved}
-          onBlankChange={setFormBlank}
+          onBlankChange={list.onBlankChange}
         />
-      </Col>
-
-      <ConfirmModal
-        show={confirm !== null}
-        body={
-          confirm?.kind === 'deleteAll'
-            ? 'Are you sure you want to delete all non-system users?'
-            : 'Are you sure you want to delete this user?'
-        }
-        busy={busy}
-        onConfirm={() => void runConfirmed()}
-        onHide={() => setConfirm(null)}
-      />
-      <UserTokenModal user={tokenUser} onHide={() => setTokenUser(null)} />
-      {settings.useAccessControl && isAdmin && (
-        <UserPermissionsModal user={permissionsUser} onHide={() => setPermissionsUser(null)} />
-      )}
-      {isAdmin && (
-        <ImportDialog<Record<string, unknown>>
-          show={importing}
-          title="Import Users"
-          onHide={() => setImporting(false)}
-          importRecord={importUserRecord}
-          onFinished={() => void refresh()}
-        />
-      )}
-    </Row>
+      }
+      modals={
+        <>
+          {list.confirmModal}
+          <UserTokenModal user={tokenUser} onHide={() => setTokenUser(null)} />
+          {settings.useAccessControl && isAdmin && (
+            <UserPermissionsModal user={permissionsUser} onHide={() => setPermissionsUser(null)} />
+          )}
+          <ManagementImport
+            canImport={isAdmin}
+            show={list.importing}
+            title="Import Users"
+            onHide={() => list.setImporting(false)}
+            importRecord={importUserRecord}
+            onFinished={() => void refresh()}
+          />
+        </>
+      }
+    />
   );
 }
 

@@ -1,7 +1,6 @@
-import { Button } from 'react-bootstrap';
 import { matchesUserSearch, type User } from '@bathylog/shared';
 import { IconButton } from '../../components/icon-button';
-import { SearchTableCard, rowTextClass } from '../../components/search-table-card';
+import { ManagedTable } from '../../components/search-table-card';
 import { statusTexts } from '../../components/status-text';
 
 /** Which row actions a viewer gets for a user (docs/screens.md#user-row-actions). */
@@ -46,7 +45,7 @@ export function UsersTable({
   onDeleteAll,
 }: UsersTableProps) {
   return (
-    <SearchTableCard
+    <ManagedTable
       title={title}
       idPrefix="users-table"
       items={users}
@@ -59,76 +58,50 @@ export function UsersTable({
       actionsWidth={100}
       onExport={onExport}
       deleteAll={onDeleteAll && { label: 'Delete all non-system users', onClick: onDeleteAll }}
-      renderRow={(user) => {
+      selectedId={selectedId}
+      isDisabled={(user) => user.disabled}
+      rowTestId={(user) => `user-row-${user.username}`}
+      cells={(user) => [user.username, user.fullname]}
+      actionsClassName="text-center text-nowrap"
+      actions={(user) => {
         const actions = actionsFor(user);
-        const cellClass = rowTextClass(user.id === selectedId, user.disabled);
         return (
-          <tr key={user.id} data-testid={`user-row-${user.username}`}>
-            <td className={cellClass}>{user.username}</td>
-            <td className={cellClass}>{user.fullname}</td>
-            <td className="text-center text-nowrap">
-              {actions.edit && (
-                <IconButton
-                  icon="bi-pencil-fill"
-                  label={`Edit user ${user.username}`}
-                  className="text-warning"
-                  onClick={() => onEdit(user)}
-                />
-              )}
-              {actions.permissions && (
-                <IconButton
-                  icon="bi-person-fill-lock"
-                  label={`Access permissions of ${user.username}`}
-                  className="text-primary"
-                  onClick={() => onPermissions(user)}
-                />
-              )}
-              {actions.token && (
-                <IconButton
-                  icon="bi-eye-fill"
-                  label={`Show user's JWT token (${user.username})`}
-                  className="text-success"
-                  onClick={() => onToken(user)}
-                />
-              )}
-              {actions.delete && (
-                <IconButton
-                  icon="bi-trash-fill"
-                  label={`Delete user ${user.username}`}
-                  className="text-danger"
-                  onClick={() => onDelete(user)}
-                />
-              )}
-            </td>
-          </tr>
+          <>
+            {actions.edit && (
+              <IconButton
+                icon="bi-pencil-fill"
+                label={`Edit user ${user.username}`}
+                className="text-warning"
+                onClick={() => onEdit(user)}
+              />
+            )}
+            {actions.permissions && (
+              <IconButton
+                icon="bi-person-fill-lock"
+                label={`Access permissions of ${user.username}`}
+                className="text-primary"
+                onClick={() => onPermissions(user)}
+              />
+            )}
+            {actions.token && (
+              <IconButton
+                icon="bi-eye-fill"
+                label={`Show user's JWT token (${user.username})`}
+                className="text-success"
+                onClick={() => onToken(user)}
+              />
+            )}
+            {actions.delete && (
+              <IconButton
+                icon="bi-trash-fill"
+                label={`Delete user ${user.username}`}
+                className="text-danger"
+                onClick={() => onDelete(user)}
+              />
+            )}
+          </>
         );
       }}
     />
-  );
-}
-
-/** Buttons below the tables. */
-export function UsersTableButtons({
-  canImport,
-  onImport,
-  createDisabled,
-  onCreate,
-}: {
-  canImport: boolean;
-  onImport: () => void;
-  createDisabled: boolean;
-  onCreate: () => void;
-}) {
-  return (
-    <div className="d-flex justify-content-end gap-2 mb-3">
-      {canImport && (
-        <Button variant="outline-primary" size="sm" onClick={onImport}>
-          Import
-        </Button>
-      )}
-      <Button variant="outline-primary" size="sm" onClick={onCreate} disabled={createDisabled}>
-        Create User
-      </Button>
-    </div>
   );
 }

@@ -4,6 +4,7 @@ import { eventAttachmentsDataSource, mayAttachToEvent, thumbnailUrl, type LogEve
 import { useQueryClient } from '@tanstack/react-query';
 import { errorMessage } from '../../../api/client';
 import { ErrorAlert } from '../../../components/alerts';
+import { ModalFooter, ModalHeader } from '../../../components/modal-parts';
 import { AttachPictures } from '../../../components/attach-pictures';
 import { useAuth } from '../../../lib/auth';
 import { useSettings } from '../../../lib/settings';
@@ -115,14 +116,12 @@ function CommentForm({ event, onHide }: { event: LogEvent; onHide: () => void })
           </div>
         )}
       </Modal.Body>
-      <Modal.Footer>
-        <Button variant="secondary" size="sm" onClick={onHide} disabled={save.isPending}>
-          Cancel
-        </Button>
-        <Button variant="primary" size="sm" type="submit" disabled={save.isPending}>
-          Submit
-        </Button>
-      </Modal.Footer>
+      <ModalFooter
+        onClose={onHide}
+        closeLabel="Cancel"
+        closeDisabled={save.isPending}
+        action={{ label: 'Submit', disabled: save.isPending }}
+      />
     </Form>
   );
 }
@@ -131,11 +130,7 @@ function CommentForm({ event, onHide }: { event: LogEvent; onHide: () => void })
 export function CommentModal({ event, onHide }: { event: LogEvent | null; onHide: () => void }) {
   return (
     <Modal show={!!event} onHide={onHide} aria-labelledby="comment-modal-title">
-      <Modal.Header closeButton closeVariant="white">
-        <Modal.Title id="comment-modal-title" as="h5">
-          Add/Update Comment
-        </Modal.Title>
-      </Modal.Header>
+      <ModalHeader id="comment-modal-title">Add/Update Comment</ModalHeader>
       {event && <CommentForm key={event.id} event={event} onHide={onHide} />}
     </Modal>
   );

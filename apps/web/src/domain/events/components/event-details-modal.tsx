@@ -1,4 +1,5 @@
 import { Card, Modal } from 'react-bootstrap';
+import { ModalHeader } from '../../../components/modal-parts';
 import { errorMessage } from '../../../api/client';
 import { ErrorAlert } from '../../../components/alerts';
 import { LoadingText, statusTexts } from '../../../components/status-text';
@@ -19,11 +20,7 @@ export function EventDetailsModal({ eventId, onHide }: { eventId: string | null;
   const isAdmin = useAuth().hasRole('admin');
   return (
     <Modal show={!!eventId} onHide={onHide} size="lg" aria-labelledby="event-details-title">
-      <Modal.Header closeButton closeVariant="white">
-        <Modal.Title id="event-details-title" as="h5">
-          Event Details:
-        </Modal.Title>
-      </Modal.Header>
+      <ModalHeader id="event-details-title">Event Details:</ModalHeader>
       <Modal.Body>
         {query.isError && <ErrorAlert message={errorMessage(query.error)} />}
         {!event && !query.isError && <LoadingText text={statusTexts.loading} />}

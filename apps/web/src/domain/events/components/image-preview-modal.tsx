@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Modal } from 'react-bootstrap';
+import { ModalHeader } from '../../../components/modal-parts';
 import { errorMessage } from '../../../api/client';
 import { ErrorAlert } from '../../../components/alerts';
 import { saveBlob } from '../../../lib/download';
@@ -23,20 +24,18 @@ export function ImagePreviewModal({ image, onHide }: { image: ImageCard | null; 
 
   return (
     <Modal show={!!image} onHide={onHide} size="lg" centered aria-labelledby="image-preview-title">
-      <Modal.Header closeButton closeVariant="white">
-        <Modal.Title id="image-preview-title" as="h5">
-          Image Preview - {image?.fileName}{' '}
-          <button
-            type="button"
-            className="event-icon text-primary"
-            title="Download image"
-            aria-label="Download image"
-            onClick={() => void download()}
-          >
-            <i className="bi bi-download" aria-hidden="true" />
-          </button>
-        </Modal.Title>
-      </Modal.Header>
+      <ModalHeader id="image-preview-title">
+        Image Preview - {image?.fileName}{' '}
+        <button
+          type="button"
+          className="event-icon text-primary"
+          title="Download image"
+          aria-label="Download image"
+          onClick={() => void download()}
+        >
+          <i className="bi bi-download" aria-hidden="true" />
+        </button>
+      </ModalHeader>
       <Modal.Body className="text-center">
         <ErrorAlert message={error} />
         {image && <img src={image.url} alt={image.caption} className="img-fluid" />}

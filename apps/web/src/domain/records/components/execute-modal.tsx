@@ -4,6 +4,7 @@ import { api, errorMessage } from '../../../api/client';
 import type { RecordKind } from '../../../api/records';
 import { openExecuteOutput } from '../../../api/realtime';
 import { ErrorAlert } from '../../../components/alerts';
+import { ModalHeader } from '../../../components/modal-parts';
 import { LoadingText } from '../../../components/status-text';
 import { helloToken } from '../../../lib/session';
 
@@ -105,11 +106,9 @@ export function ExecuteModal({ target, title, message, onHide }: ExecuteModalPro
       keyboard={!running}
       aria-labelledby="execute-modal-title"
     >
-      <Modal.Header closeButton={!running} closeVariant="white">
-        <Modal.Title id="execute-modal-title" as="h5">
-          {title}
-        </Modal.Title>
-      </Modal.Header>
+      <ModalHeader id="execute-modal-title" closeButton={!running}>
+        {title}
+      </ModalHeader>
       <Modal.Body>
         {phase === 'connecting' && <LoadingText text="Connecting..." />}
         {phase !== 'connecting' && phase !== 'failed' && <p>{message}</p>}

@@ -1,19 +1,20 @@
-import { useCallback, useState } from 'react';
-import { Button } from 'react-bootstrap';
+import { useCallback, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { WsChannel } from '@bathylog/shared';
 import { errorMessage } from '../../../api/client';
 import { deleteRecord, recordKeys, setRecordHidden, type RecordKind } from '../../../api/records';
 import { useLiveInvalidation } from '../../../api/use-realtime';
 import { ConfirmModal } from '../../../components/confirm-modal';
-import { ImportDialog } from '../../../components/import-dialog';
+import { ManagementButtons, ManagementImport, ManagementLayout } from '../../../components/management-screen';
+import { ManagedTable, type ManagedTableProps } from '../../../components/search-table-card';
+import { statusTexts } from '../../../components/status-text';
 import { useAuth } from '../../../lib/auth';
 import { useEntityNames } from '../../../lib/settings';
 import { useSettings } from '../../../lib/settings';
 import { importRecord } from '../lib/record-import';
 import { ExecuteModal } from './execute-modal';
 import { RecordPermissionsModal } from './record-permissions-modal';
-import type { RecordRowInfo } from './record-row-actions';
+import { RecordRowActions, type RecordRowInfo } from './record-row-actions';
 
 export interface ManagedRecord extends RecordRowInfo {
   accessList?: readonly string[];
@@ -165,42 +166,106 @@ export function RecordManagementModals({
           onChanged={state.refresh}
         />
       )}
-      {isAdmin && (
-        <ImportDialog<Record<string, unknown>>
-          show={state.importing}
-          title={`Import ${Words}`}
-          onHide={() => state.setImporting(false)}
-          importRecord={(record) => importRecord(kind, record)}
-          onFinished={() => void state.refresh()}
-        />
-      )}
+      <ManagementImport
+        canImport={isAdmin}
+        show={state.importing}
+        title={`Import ${Words}`}
+        onHide={() => state.setImporting(false)}
+        importRecord={(record) => importRecord(kind, record)}
+        onFinished={() => void state.refresh()}
+      />
     </>
   );
 }
 
-/** Below the table: Import From File and Add {Word} (admin; Add disabled while already adding). */
-export function RecordTableButtons({
-  word,
-  isAdmin,
-  adding,
-  onImport,
-  onAdd,
-}: {
-  word: string;
+/** One record of a management screen: its row's identity, for the row actions and the modals. */
+export interface RecordScreenConfig<T extends { id: string }> {
+  state: RecordManagement;
+  items: T[];
+  loading: boolean;
   isAdmin: boolean;
-  adding: boolean;
-  onImport: () => void;
-  onAdd: () => void;
-}) {
-  if (!isAdmin) return null;
+  /** The records' table: search, page size, JSON export, the row's test id and details. */
+  table: Pick<ManagedTableProps<T>, 'idPrefix' | 'matches' | 'pageSize' | 'onExport' | 'rowTestId'>;
+  /** The ID column and the details column (small print) of a row. */
+  cells: (item: T) => [ReactNode, ReactNode];
+  managed: (item: T) => ManagedRecord;
+  /** The row's clipboard text. */
+  summary: (item: T) => string;
+  /** The record in the form (null: add mode). */
+  selected: T | null;
+  form: ReactNode;
+}
+
+/**
+ * A cruise or lowering management screen from its configuration: the table with each row's
+ * actions, Import From File and Add (admins), the form, the modals.
+ */
+export function RecordManagementScreen<T extends { id: string }>(config: RecordScreenConfig<T>) {
+  const { state, items, isAdmin, managed } = config;
+  const names = useEntityNames();
+  const settings = useSettings();
+  const cruise = state.kind === 'cruise';
+  const permissionsRecord = items.find((item) => item.id === state.permissionsId);
   return (
-    <div className="d-flex justify-content-end gap-2 mb-3">
-      <Button variant="outline-primary" size="sm" onClick={onImport}>
-        Import From File
-      </Button>
-      <Button variant="outline-primary" size="sm" onClick={onAdd} disabled={adding}>
-        {`Add ${word}`}
-      </Button>
-    </div>
+    <ManagementLayout
+      listWidth={{ md: 7 }}
+      error={state.error}
+      onCloseError={state.clearError}
+      list={
+        <>
+          <ManagedTable
+            {...config.table}
+            title={cruise ? names.Cruises : names.Lowerings}
+            items={items}
+            loading={config.loading}
+            loadingText={statusTexts.loading}
+            emptyText={`No ${cruise ? names.cruises : names.lowerings} found!`}
+            columns={[cruise ? names.Cruise : names.Lowering, 'Details']}
+            actionsWidth={90}
+            selectedId={state.selectedId}
+            smallDetails
+            cells={config.cells}
+            actions={(item) => (
+              <RecordRowActions
+                {...rowActionHandlers(state, managed(item))}
+                word={cruise ? names.Cruise : names.Lowering}
+                isAdmin={isAdmin}
+                useAccessControl={settings.useAccessControl}
+                summary={() => config.summary(item)}
+              />
+            )}
+          />
+          {isAdmin && (
+            <ManagementButtons
+              importLabel="Import From File"
+              canImport
+              onImport={() => state.setImporting(true)}
+              addLabel={`Add ${cruise ? names.Cruise : names.Lowering}`}
+              addDisabled={!config.selected}
+              onAdd={state.startAdd}
+            />
+          )}
+        </>
+      }
+      form={config.form}
+      modals={
+        <RecordManagementModals
+          state={state}
+          permissionsRecord={permissionsRecord ? managed(permissionsRecord) : null}
+        />
+      }
+    />
   );
+}
+
+/** The row actions' handlers of one record on a management screen. */
+function rowActionHandlers(state: RecordManagement, row: ManagedRecord) {
+  return {
+    row,
+    onEdit: () => state.edit(row.id),
+    onPermissions: () => state.askPermissions(row.id),
+    onExport: () => state.askExport(row),
+    onToggleHidden: () => void state.toggleHidden(row),
+    onDelete: () => state.askDelete(row),
+  };
 }

@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { Button, Form, Modal } from 'react-bootstrap';
+import { Form, Modal } from 'react-bootstrap';
 import { errorMessage } from '../../../api/client';
 import { changeCruisePermissions, changeLoweringPermissions, type RecordKind } from '../../../api/records';
 import { useUsers } from '../../../api/users';
 import { ErrorAlert } from '../../../components/alerts';
+import { ModalFooter, ModalHeader } from '../../../components/modal-parts';
 import { EmptyText, LoadingText, statusTexts } from '../../../components/status-text';
 import { useLoggedReadError } from '../../../lib/read-errors';
 
@@ -50,11 +51,7 @@ export function RecordPermissionsModal({ target, title, onHide, onChanged }: Rec
   const list = [...(users.data ?? [])].sort((a, b) => a.fullname.localeCompare(b.fullname));
   return (
     <Modal show={!!target} onHide={onHide} centered scrollable aria-labelledby="record-permissions-title">
-      <Modal.Header closeButton closeVariant="white">
-        <Modal.Title id="record-permissions-title" as="h5">
-          {title}
-        </Modal.Title>
-      </Modal.Header>
+      <ModalHeader id="record-permissions-title">{title}</ModalHeader>
       <Modal.Body>
         {target && <div className="mb-2 small text-secondary">{target.humanId}</div>}
         <ErrorAlert message={error} onClose={() => setError('')} />
@@ -82,11 +79,7 @@ export function RecordPermissionsModal({ target, title, onHide, onChanged }: Rec
           </ul>
         )}
       </Modal.Body>
-      <Modal.Footer>
-        <Button variant="secondary" size="sm" onClick={onHide}>
-          Close
-        </Button>
-      </Modal.Footer>
+      <ModalFooter onClose={onHide} />
     </Modal>
   );
 }
