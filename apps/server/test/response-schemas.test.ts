@@ -11,7 +11,7 @@ import {
 } from '../src/plugins/response-schemas.js';
 import type { RouteEntry } from '../src/plugins/route-table.js';
 import { UsersService } from '../src/modules/users/users.service.js';
-import { createTestApp, type TestApp } from './test-app.js';
+import { createTestApp } from './test-app.js';
 
 /**
  * Response schemas: every route of the route table declares its 2xx answers (JSON ones as zod
