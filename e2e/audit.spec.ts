@@ -4,6 +4,7 @@ import { apiLogin, createUser, uniqueName, type ApiClient } from './support/api'
 import { useSessionOf } from './support/session';
 import { test, expect } from './support/fixtures';
 import { expectAccessible } from './support/axe';
+import type { LogEvent } from '@bathylog/shared';
 
 /**
  * The audit trail under System Management (admins; docs/screens.md#audit): filter by user, record and time,
@@ -132,7 +133,7 @@ test('an admin restores a deleted event from its audit entry', async ({ page, co
   await expect(rows(page).first()).toContainText('restore');
   await expect(rows(page).first()).toContainText('admin');
 
-  const back = await adminApi.get<{ id: string; event_value: string; event_author: string }>(`events/${deleted}`);
+  const back = await adminApi.get<LogEvent>(`events/${deleted}`);
   expect(back).toMatchObject({ id: deleted, event_value: value, event_author: user.username });
 
   // A second restore of the same entry says why it cannot.

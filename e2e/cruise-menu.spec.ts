@@ -4,24 +4,16 @@ import { createUser, uniqueName, type ApiClient } from './support/api';
 import { expectAccessible } from './support/axe';
 import { test, expect } from './support/fixtures';
 import { useSessionOf } from './support/session';
+import type { Cruise, Lowering } from '@bathylog/shared';
 
 /** The cruise and lowering browser (/cruise_menu, docs/screens.md#cruise-menu) on the demo data. */
-
-interface CruiseWire {
-  id: string;
-  cruise_id: string;
-}
-interface LoweringWire {
-  id: string;
-  lowering_id: string;
-}
 
 const cruiseCard = (page: Page) => page.getByRole('region', { name: /^Cruise: / });
 const loweringCard = (page: Page) => page.getByRole('region', { name: /^Lowering: / });
 
 async function demo(api: ApiClient) {
-  const [cruise] = (await api.get<CruiseWire[]>('cruises')).filter((c) => c.cruise_id === 'FKt230303');
-  const [lowering] = (await api.get<LoweringWire[]>('lowerings')).filter((l) => l.lowering_id === 'S0492');
+  const [cruise] = (await api.get<Cruise[]>('cruises')).filter((c) => c.cruise_id === 'FKt230303');
+  const [lowering] = (await api.get<Lowering[]>('lowerings')).filter((l) => l.lowering_id === 'S0492');
   return { cruise: cruise!, lowering: lowering! };
 }
 

@@ -3,26 +3,16 @@ import type { Page } from '@playwright/test';
 import { uniqueName, type ApiClient } from './support/api';
 import { expectAccessible } from './support/axe';
 import { test, expect } from './support/fixtures';
+import type { Cruise } from '@bathylog/shared';
 
 /** Cruise management (/cruises, docs/screens.md#cruises) as admin on the shared demo server. */
-
-interface CruiseWire {
-  id: string;
-  cruise_id: string;
-  start_ts: string;
-  stop_ts: string;
-  cruise_location: string;
-  cruise_tags: string[];
-  cruise_hidden: boolean;
-  cruise_additional_meta: Record<string, unknown>;
-}
 
 const table = (page: Page) => page.getByRole('region', { name: 'Cruises', exact: true });
 const row = (page: Page, id: string) => page.getByTestId(`cruise-row-${id}`);
 const form = (page: Page, mode: 'Add' | 'Update') => page.getByRole('form', { name: `${mode} Cruise` });
 const newId = () => uniqueName('C').toUpperCase().slice(0, 12);
 
-async function createCruise(api: ApiClient, overrides: Partial<CruiseWire> = {}): Promise<CruiseWire> {
+async function createCruise(api: ApiClient, overrides: Partial<Cruise> = {}): Promise<Cruise> {
   const { insertedId } = await api.post<{ insertedId: string }>('cruises', {
     cruise_id: overrides.cruise_id ?? newId(),
     start_ts: overrides.start_ts ?? '2018-07-01T00:00:00.000Z',
@@ -38,7 +28,7 @@ async function createCruise(api: ApiClient, overrides: Partial<CruiseWire> = {})
       cruise_participants: ['Ann Alpha', 'Bob Beta'],
     },
   });
-  return api.get<CruiseWire>(`cruises/${insertedId}`);
+  return api.get<Cruise>(`cruises/${insertedId}`);
 }
 
 async function search(page: Page, text: string) {
@@ -118,7 +108,7 @@ test.describe('cruises as admin', () => {
     await add.getByLabel('Cruise Tags, comma delimited').fill('vents');
     await submit.click();
     await expect(page.getByRole('status').filter({ hasText: 'Cruise created' })).toContainText('Success!');
-    const [saved] = (await adminApi.get<CruiseWire[]>('cruises')).filter((c) => c.cruise_id === cruiseId);
+    const [saved] = (await adminApi.get<Cruise[]>('cruises')).filter((c) => c.cruise_id === cruiseId);
     // A one-day cruise: start 00:00, stop forced to 23:59:59 of its day.
     expect(saved).toMatchObject({
       start_ts: '2024-03-10T00:00:00.000Z',
@@ -147,7 +137,7 @@ test.describe('cruises as admin', () => {
     await update.getByLabel('Cruise Name').fill('Renamed Cruise');
     await update.getByRole('button', { name: 'Update' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Cruise updated' })).toBeVisible();
-    const after = await adminApi.get<CruiseWire>(`cruises/${cruise.id}`);
+    const after = await adminApi.get<Cruise>(`cruises/${cruise.id}`);
     expect(after.stop_ts).toBe('2018-07-12T23:59:59.000Z');
     expect(after.cruise_additional_meta).toMatchObject({
       cruise_name: 'Renamed Cruise',
@@ -162,12 +152,12 @@ test.describe('cruises as admin', () => {
       'title',
       'Cruise is hidden, click to show.',
     );
-    expect((await adminApi.get<CruiseWire>(`cruises/${cruise.id}`)).cruise_hidden).toBe(true);
+    expect((await adminApi.get<Cruise>(`cruises/${cruise.id}`)).cruise_hidden).toBe(true);
     await row(page, cruise.cruise_id)
       .getByRole('button', { name: `Show ${cruise.cruise_id}` })
       .click();
     await expect(row(page, cruise.cruise_id).getByRole('button', { name: `Hide ${cruise.cruise_id}` })).toBeVisible();
-    expect((await adminApi.get<CruiseWire>(`cruises/${cruise.id}`)).cruise_hidden).toBe(false);
+    expect((await adminApi.get<Cruise>(`cruises/${cruise.id}`)).cruise_hidden).toBe(false);
 
     await row(page, cruise.cruise_id)
       .getByRole('button', { name: `Delete ${cruise.cruise_id}` })
@@ -192,7 +182,7 @@ test.describe('cruises as admin', () => {
     expect(exported.suggestedFilename()).toBe('sealog_cruisesExport.json');
     const text = readFileSync((await exported.path())!, 'utf8');
     expect(text).toContain('\n\t{');
-    expect((JSON.parse(text) as CruiseWire[]).map((c) => c.cruise_id)).toContain(existing.cruise_id);
+    expect((JSON.parse(text) as Cruise[]).map((c) => c.cruise_id)).toContain(existing.cruise_id);
 
     const fresh = { ...existing, id: 'ab' + existing.id.slice(2), cruise_id: newId() };
     const file = testInfo.outputPath('cruises.json');
@@ -204,6 +194,6 @@ test.describe('cruises as admin', () => {
     await expect(dialog.getByTestId('import-imported')).toHaveText('1');
     await expect(dialog.getByTestId('import-skipped')).toHaveText('1');
     await expect(dialog.getByTestId('import-errors')).toHaveText('0');
-    expect((await adminApi.get<CruiseWire>(`cruises/${fresh.id}`)).cruise_id).toBe(fresh.cruise_id);
+    expect((await adminApi.get<Cruise>(`cruises/${fresh.id}`)).cruise_id).toBe(fresh.cruise_id);
   });
 });

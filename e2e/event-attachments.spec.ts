@@ -3,6 +3,7 @@ import { apiLogin, createUser, uniqueName, type ApiClient } from './support/api'
 import { expectAccessible } from './support/axe';
 import { test, expect } from './support/fixtures';
 import { useSessionOf } from './support/session';
+import type { EventAuxData } from '@bathylog/shared';
 
 /**
  * Event attachments (docs/screens.md#attachments): pictures attached from the comment modal and
@@ -19,18 +20,13 @@ const png = Buffer.from(
   'hex',
 );
 
-interface Aux {
-  data_source: string;
-  data_array: Array<{ data_name: string; data_value: string }>;
-}
-
 async function attachments(adminApi: ApiClient, eventId: string): Promise<string[]> {
   const res = await adminApi.context.get(
     `/sealog-server/api/v1/event_aux_data?eventID=${eventId}&datasource=eventFileAttachments`,
   );
   if (res.status() === 404) return [];
-  const [record] = (await res.json()) as Aux[];
-  return (record?.data_array ?? []).filter((i) => i.data_name === 'filename').map((i) => i.data_value);
+  const [record] = (await res.json()) as EventAuxData[];
+  return (record?.data_array ?? []).filter((i) => i.data_name === 'filename').map((i) => String(i.data_value));
 }
 
 let counter = 0;

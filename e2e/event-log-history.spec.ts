@@ -4,6 +4,7 @@ import type { BrowserContext, Locator, Page } from '@playwright/test';
 import { apiLogin } from './support/api';
 import { repoRoot, startServer, type StartedServer } from './support/server';
 import { test, expect } from './support/fixtures';
+import type { LogEvent } from '@bathylog/shared';
 
 /**
  * The console history on the S0492 demo data (docs/screens.md#event-history): paging
@@ -15,16 +16,10 @@ import { test, expect } from './support/fixtures';
 test.use({ storageState: { cookies: [], origins: [] } });
 test.describe.configure({ mode: 'serial' });
 
-interface DemoEvent {
-  id: string;
-  ts: string;
-  event_value: string;
-}
-
-function demoEvents(): DemoEvent[] {
+function demoEvents(): LogEvent[] {
   const dir = path.join(repoRoot, 'apps/server/demo');
-  const read = (file: string) => JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as DemoEvent[];
-  const byId = new Map<string, DemoEvent>();
+  const read = (file: string) => JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as LogEvent[];
+  const byId = new Map<string, LogEvent>();
   for (const e of [...read('FKt230303_eventOnlyExport.json'), ...read('FKt230303_S0492_eventOnlyExport.json')])
     byId.set(e.id, e);
   // Newest first, as the history lists them.
@@ -66,7 +61,7 @@ async function shownTimes(page: Page): Promise<string[]> {
   return (await lines(page).allInnerTexts()).map((t) => t.trim().split(' ')[0]!);
 }
 
-function page20(list: DemoEvent[], page: number): string[] {
+function page20(list: LogEvent[], page: number): string[] {
   return list.slice(page * 20, page * 20 + 20).map((e) => e.ts);
 }
 
@@ -135,7 +130,7 @@ test('Older is disabled when fewer than 20 come back; a filter replaces the ASNA
   // A term with between 21 and 39 matches: two pages, the second short.
   const term = 'Chimney';
   const count = (await admin.get<{ events: number }>(`events/count?fulltext=${term}`)).events;
-  const expected = (await admin.get<DemoEvent[]>(`events?fulltext=${term}&sort=newest`)).map((e) => e.ts);
+  const expected = (await admin.get<LogEvent[]>(`events?fulltext=${term}&sort=newest`)).map((e) => e.ts);
   await admin.dispose();
   expect(count).toBeGreaterThan(20);
   expect(count).toBeLessThan(40);

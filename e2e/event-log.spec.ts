@@ -2,6 +2,7 @@ import type { BrowserContext, Locator, Page } from '@playwright/test';
 import { createUser, uniqueName, type ApiClient } from './support/api';
 import { useSessionOf } from './support/session';
 import { test, expect } from './support/fixtures';
+import type { EventOptionType, LogEvent } from '@bathylog/shared';
 
 /**
  * The event logging console (docs/screens.md#event-logging-console) against the real
@@ -11,15 +12,6 @@ import { test, expect } from './support/fixtures';
 
 test.use({ storageState: { cookies: [], origins: [] } });
 
-interface LogEvent {
-  id: string;
-  ts: string;
-  event_author: string;
-  event_value: string;
-  event_free_text: string;
-  event_options: Array<{ event_option_name: string; event_option_value: string }>;
-}
-
 let counter = 0;
 /** Texts unique across the run (uniqueName keeps only 15 characters). */
 function uniqueText(prefix: string): string {
@@ -27,11 +19,9 @@ function uniqueText(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}-${counter}-${Math.random().toString(36).slice(2, 6)}`;
 }
 
-type OptionType = 'static text' | 'text' | 'dropdown' | 'checkboxes' | 'radio buttons';
-
 function option(
   name: string,
-  type: OptionType,
+  type: EventOptionType,
   extra: { values?: string[]; default?: string; required?: boolean } = {},
 ) {
   return {

@@ -3,6 +3,7 @@ import type { Locator, Page } from '@playwright/test';
 import { createUser, type ApiClient } from './support/api';
 import { useSessionOf } from './support/session';
 import { test, expect } from './support/fixtures';
+import type { EventAuxData, ExportedEvent, LogEvent } from '@bathylog/shared';
 
 /**
  * Event management (docs/screens.md#event-management) against the real demo
@@ -207,19 +208,19 @@ test.describe('event management', () => {
 
     const eventsJson = await download('Events Only (JSON)');
     expect(eventsJson.name).toBe(`${prefix}_sealog_eventExport.json`);
-    const events = JSON.parse(eventsJson.text) as Array<{ id: string; event_value: string; ts: string }>;
+    const events = JSON.parse(eventsJson.text) as LogEvent[];
     expect(events.map((e) => e.id)).toEqual(seeded.ids);
     expect(events.map((e) => e.ts)).toEqual(seeded.ts);
 
     const withAux = await download('Events w/aux data (JSON)');
     expect(withAux.name).toBe(`${prefix}_sealog_export.json`);
-    const exported = JSON.parse(withAux.text) as Array<{ id: string; aux_data: Array<{ data_source: string }> }>;
+    const exported = JSON.parse(withAux.text) as ExportedEvent[];
     expect(exported.map((e) => e.id)).toEqual(seeded.ids);
     expect(exported.map((e) => e.aux_data.map((a) => a.data_source))).toEqual([[], [seeded.source], []]);
 
     const auxOnly = await download('Aux Data Only (JSON)');
     expect(auxOnly.name).toBe(`${prefix}_sealog_auxDataExport.json`);
-    const aux = JSON.parse(auxOnly.text) as Array<{ event_id: string; data_source: string }>;
+    const aux = JSON.parse(auxOnly.text) as EventAuxData[];
     expect(aux).toHaveLength(1);
     expect(aux[0]).toMatchObject({ event_id: seeded.ids[1], data_source: seeded.source });
 

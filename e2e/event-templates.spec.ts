@@ -4,26 +4,9 @@ import { apiLogin, createUser, uniqueName, type ApiClient } from './support/api'
 import { test, expect } from './support/fixtures';
 import { startServer, type StartedServer } from './support/server';
 import { sessionOn, useSessionOf } from './support/session';
+import type { EventTemplate } from '@bathylog/shared';
 
 /** Event template administration (/event_templates, docs/screens.md#event-templates). */
-
-interface StoredTemplate {
-  id: string;
-  event_name: string;
-  event_value: string;
-  template_categories: string[];
-  system_template: boolean;
-  admin_only: boolean;
-  disabled?: boolean;
-  event_free_text_required: boolean;
-  event_options: Array<{
-    event_option_name: string;
-    event_option_type: string;
-    event_option_values: string[];
-    event_option_default_value?: string;
-    event_option_required: boolean;
-  }>;
-}
 
 const systemTable = (page: Page) => page.getByRole('region', { name: 'System Event Templates' });
 const regularTable = (page: Page) => page.getByRole('region', { name: 'Event Templates', exact: true });
@@ -33,11 +16,11 @@ const option = (form: Locator, n: number) => form.getByRole('group', { name: `Op
 const freshObjectId = () =>
   (Date.now().toString(16) + Math.random().toString(16).slice(2) + '000000000000').slice(0, 24);
 
-async function templatesNamed(api: ApiClient, name: string): Promise<StoredTemplate[]> {
-  return (await api.get<StoredTemplate[]>('event_templates')).filter((t) => t.event_name === name);
+async function templatesNamed(api: ApiClient, name: string): Promise<EventTemplate[]> {
+  return (await api.get<EventTemplate[]>('event_templates')).filter((t) => t.event_name === name);
 }
 
-async function createTemplate(api: ApiClient, overrides: Partial<StoredTemplate> = {}) {
+async function createTemplate(api: ApiClient, overrides: Partial<EventTemplate> = {}) {
   const body = {
     event_name: uniqueName('T'),
     event_value: 'TESTVALUE',
@@ -333,7 +316,7 @@ test.describe('event templates as admin', () => {
     await regularTable(page).getByRole('button', { name: 'Export Event Templates as JSON' }).click();
     const file = await download;
     expect(file.suggestedFilename()).toBe('sealog_eventTemplateExport.json');
-    const exported = JSON.parse(readFileSync(await file.path(), 'utf8')) as StoredTemplate[];
+    const exported = JSON.parse(readFileSync(await file.path(), 'utf8')) as EventTemplate[];
     expect(exported.map((t) => t.id)).toEqual(expect.arrayContaining([a.id, b.id]));
     expect(exported.some((t) => t.system_template)).toBe(false);
   });
@@ -406,7 +389,7 @@ test.describe('event templates on a server of their own', () => {
     await confirm.getByRole('button', { name: 'Yup!' }).click();
     await expect(regularTable(page).getByText('No event templates found!')).toBeVisible();
     await expect(page.getByTestId(`template-row-${system.id}`)).toBeVisible();
-    const left = await admin.get<StoredTemplate[]>('event_templates');
+    const left = await admin.get<EventTemplate[]>('event_templates');
     expect(left.map((t) => t.event_name)).toEqual(['Keep Me']);
   });
 });

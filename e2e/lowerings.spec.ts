@@ -3,19 +3,9 @@ import type { Page } from '@playwright/test';
 import { uniqueName, type ApiClient } from './support/api';
 import { expectAccessible } from './support/axe';
 import { test, expect } from './support/fixtures';
+import type { Lowering } from '@bathylog/shared';
 
 /** Lowering management (/lowerings, docs/screens.md#lowerings) as admin on the shared demo server. */
-
-interface LoweringWire {
-  id: string;
-  lowering_id: string;
-  start_ts: string;
-  stop_ts: string;
-  lowering_location: string;
-  lowering_tags: string[];
-  lowering_hidden: boolean;
-  lowering_additional_meta: { lowering_description?: string; lowering_files?: string[] };
-}
 
 const table = (page: Page) => page.getByRole('region', { name: 'Lowerings', exact: true });
 const row = (page: Page, id: string) => page.getByTestId(`lowering-row-${id}`);
@@ -24,7 +14,7 @@ const form = (page: Page, mode: 'Add' | 'Update') => page.getByRole('form', { na
 /** A short unique lowering id (at most 15 characters). */
 const newId = () => uniqueName('L').toUpperCase().slice(0, 12);
 
-async function createLowering(api: ApiClient, overrides: Partial<LoweringWire> = {}): Promise<LoweringWire> {
+async function createLowering(api: ApiClient, overrides: Partial<Lowering> = {}): Promise<Lowering> {
   const body = {
     lowering_id: overrides.lowering_id ?? newId(),
     start_ts: overrides.start_ts ?? '2022-05-01T10:00:00.000Z',
@@ -34,7 +24,7 @@ async function createLowering(api: ApiClient, overrides: Partial<LoweringWire> =
     lowering_additional_meta: overrides.lowering_additional_meta ?? { lowering_description: 'A test dive' },
   };
   const { insertedId } = await api.post<{ insertedId: string }>('lowerings', body);
-  return api.get<LoweringWire>(`lowerings/${insertedId}`);
+  return api.get<Lowering>(`lowerings/${insertedId}`);
 }
 
 async function search(page: Page, text: string) {
@@ -115,7 +105,7 @@ test.describe('lowerings as admin', () => {
     await expect(page.getByRole('status').filter({ hasText: 'Lowering created' })).toContainText('Success!');
     await expect(id).toHaveValue('');
 
-    const [saved] = (await adminApi.get<LoweringWire[]>(`lowerings?lowering_id=${loweringId}`)).filter(
+    const [saved] = (await adminApi.get<Lowering[]>(`lowerings?lowering_id=${loweringId}`)).filter(
       (l) => l.lowering_id === loweringId,
     );
     expect(saved).toMatchObject({
@@ -137,7 +127,7 @@ test.describe('lowerings as admin', () => {
         lowering_description: 'Keep my milestones',
         milestones: { lowering_on_bottom: '2022-05-01T11:00:00.000Z' },
         stats: { max_depth: 1234 },
-      } as LoweringWire['lowering_additional_meta'],
+      } as Lowering['lowering_additional_meta'],
     });
     await page.goto('/lowerings');
     await search(page, lowering.lowering_id);
@@ -146,7 +136,7 @@ test.describe('lowerings as admin', () => {
     await update.getByLabel('Lowering Location').fill('Moved Seamount');
     await update.getByRole('button', { name: 'Update' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Lowering updated' })).toBeVisible();
-    const after = await adminApi.get<LoweringWire & { lowering_additional_meta: Record<string, unknown> }>(
+    const after = await adminApi.get<Lowering & { lowering_additional_meta: Record<string, unknown> }>(
       `lowerings/${lowering.id}`,
     );
     expect(after.lowering_location).toBe('Moved Seamount');
@@ -163,12 +153,12 @@ test.describe('lowerings as admin', () => {
     await hide.click();
     const show = row(page, lowering.lowering_id).getByRole('button', { name: `Show ${lowering.lowering_id}` });
     await expect(show).toHaveAttribute('title', 'Lowering is hidden, click to show.');
-    expect((await adminApi.get<LoweringWire>(`lowerings/${lowering.id}`)).lowering_hidden).toBe(true);
+    expect((await adminApi.get<Lowering>(`lowerings/${lowering.id}`)).lowering_hidden).toBe(true);
     await show.click();
     await expect(
       row(page, lowering.lowering_id).getByRole('button', { name: `Hide ${lowering.lowering_id}` }),
     ).toBeVisible();
-    expect((await adminApi.get<LoweringWire>(`lowerings/${lowering.id}`)).lowering_hidden).toBe(false);
+    expect((await adminApi.get<Lowering>(`lowerings/${lowering.id}`)).lowering_hidden).toBe(false);
 
     await row(page, lowering.lowering_id)
       .getByRole('button', { name: `Delete ${lowering.lowering_id}` })
@@ -205,9 +195,9 @@ test.describe('lowerings as admin', () => {
     const files = update.getByTestId('lowering-files');
     await expect(files).toContainText('Lowering Files');
     await expect(files.getByRole('button', { name: 'Download dive-notes.bin' })).toBeVisible();
-    expect(
-      (await adminApi.get<LoweringWire>(`lowerings/${lowering.id}`)).lowering_additional_meta.lowering_files,
-    ).toEqual(['dive-notes.bin']);
+    expect((await adminApi.get<Lowering>(`lowerings/${lowering.id}`)).lowering_additional_meta.lowering_files).toEqual([
+      'dive-notes.bin',
+    ]);
 
     const download = page.waitForEvent('download');
     await files.getByRole('button', { name: 'Download dive-notes.bin' }).click();
@@ -224,7 +214,7 @@ test.describe('lowerings as admin', () => {
     await confirm.getByRole('button', { name: 'Yup!' }).click();
     await expect(update.getByTestId('lowering-files')).toHaveCount(0);
     expect(
-      (await adminApi.get<LoweringWire>(`lowerings/${lowering.id}`)).lowering_additional_meta.lowering_files ?? [],
+      (await adminApi.get<Lowering>(`lowerings/${lowering.id}`)).lowering_additional_meta.lowering_files ?? [],
     ).toEqual([]);
   });
 
@@ -267,7 +257,7 @@ test.describe('lowerings as admin', () => {
     expect((await revertedOnLeave).ok()).toBe(true);
     await gone(second);
     expect(
-      (await adminApi.get<LoweringWire>(`lowerings/${lowering.id}`)).lowering_additional_meta.lowering_files ?? [],
+      (await adminApi.get<Lowering>(`lowerings/${lowering.id}`)).lowering_additional_meta.lowering_files ?? [],
     ).toEqual([]);
   });
 
@@ -282,7 +272,7 @@ test.describe('lowerings as admin', () => {
     await table(page).getByRole('button', { name: 'Export Lowerings as JSON' }).click();
     const exported = await download;
     expect(exported.suggestedFilename()).toBe('sealog_loweringExport.json');
-    const list = JSON.parse(readFileSync((await exported.path())!, 'utf8')) as LoweringWire[];
+    const list = JSON.parse(readFileSync((await exported.path())!, 'utf8')) as Lowering[];
     expect(list.map((l) => l.lowering_id)).toContain(existing.lowering_id);
 
     const fresh = { ...existing, id: 'aa' + existing.id.slice(2), lowering_id: newId() };
@@ -296,7 +286,7 @@ test.describe('lowerings as admin', () => {
     await expect(dialog.getByTestId('import-skipped')).toHaveText('1');
     await expect(dialog.getByTestId('import-errors')).toHaveText('0');
     await dialog.locator('.modal-footer').getByRole('button', { name: 'Close' }).click();
-    const imported = await adminApi.get<LoweringWire>(`lowerings/${fresh.id}`);
+    const imported = await adminApi.get<Lowering>(`lowerings/${fresh.id}`);
     expect(imported.lowering_id).toBe(fresh.lowering_id);
     await search(page, fresh.lowering_id);
     await expect(row(page, fresh.lowering_id)).toBeVisible();
@@ -310,7 +300,7 @@ test.describe('lowerings as admin', () => {
         lowering_description: 'Clipboard dive',
         milestones: { lowering_descending: '2022-05-01T10:30:00.000Z', lowering_on_bottom: '2022-05-01T11:00:00.000Z' },
         stats: { max_depth: 2010.5, bounding_box: [23.6, -45.1, 23.5, -45.2] },
-      } as LoweringWire['lowering_additional_meta'],
+      } as Lowering['lowering_additional_meta'],
     });
     await page.goto('/lowerings');
     await search(page, lowering.lowering_id);

@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import type { ApiClient } from './support/api';
 import { expectAccessible } from './support/axe';
 import { test, expect } from './support/fixtures';
+import type { ExportedEvent, Lowering } from '@bathylog/shared';
 
 /**
  * The milestones/stats editor (docs/screens.md#milestones-editor) on the demo dive S0492,
@@ -9,23 +10,6 @@ import { test, expect } from './support/fixtures';
  * (as on a ship without internet): the map must still show the track, and nothing may be logged
  * as a console error (the fixtures fail the test on any).
  */
-
-interface ExportedEvent {
-  id: string;
-  ts: string;
-  aux_data: Array<{ data_source: string; data_array: Array<{ data_name: string; data_value: string | number }> }>;
-}
-
-interface LoweringWire {
-  id: string;
-  lowering_id: string;
-  start_ts: string;
-  stop_ts: string;
-  lowering_additional_meta: {
-    milestones?: Record<string, string | null>;
-    stats?: { max_depth?: number; bounding_box?: number[] };
-  } & Record<string, unknown>;
-}
 
 /** The demo's position source, read independently of the client's code. */
 const navSource = 'vehicleRealtimeNavData';
@@ -38,8 +22,8 @@ function navValue(e: ExportedEvent, name: string): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
-async function s0492(api: ApiClient): Promise<LoweringWire> {
-  const list = await api.get<LoweringWire[]>('lowerings');
+async function s0492(api: ApiClient): Promise<Lowering> {
+  const list = await api.get<Lowering[]>('lowerings');
   const found = list.find((l) => l.lowering_id === 'S0492');
   if (!found) throw new Error('demo lowering S0492 not found');
   return found;
@@ -87,7 +71,7 @@ test.describe('milestones / stats editor', () => {
   // A whole dive (4,500 events with aux data) is loaded per test; the shared machine can be slow.
   test.slow();
   let events: ExportedEvent[];
-  let lowering: LoweringWire;
+  let lowering: Lowering;
 
   test.beforeEach(async ({ adminApi }) => {
     lowering = await s0492(adminApi);
@@ -146,7 +130,7 @@ test.describe('milestones / stats editor', () => {
       await expect(update).toBeEnabled();
       await update.click();
       await expect(modal).toBeHidden();
-      const saved = await adminApi.get<LoweringWire>(`lowerings/${lowering.id}`);
+      const saved = await adminApi.get<Lowering>(`lowerings/${lowering.id}`);
       expect(saved.lowering_additional_meta.milestones).toEqual({ ...before.milestones, lowering_aborted: value });
       expect(saved.start_ts).toBe(lowering.start_ts);
       expect(saved.stop_ts).toBe(lowering.stop_ts);
@@ -224,7 +208,7 @@ test.describe('milestones / stats editor', () => {
     await expect(offBottom.locator('.milestone-value')).toHaveText('2023-03-15T07:40:00.250Z');
     await expect(modal.getByTestId('max-depth')).toHaveText('2012.5');
     // Done staged the values only: nothing was saved.
-    const stored = await adminApi.get<LoweringWire>(`lowerings/${lowering.id}`);
+    const stored = await adminApi.get<Lowering>(`lowerings/${lowering.id}`);
     expect(stored.lowering_additional_meta).toEqual(lowering.lowering_additional_meta);
     await expect(modal.getByRole('button', { name: 'Update' })).toBeEnabled();
   });

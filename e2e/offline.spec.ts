@@ -2,6 +2,7 @@ import type { BrowserContext, Locator, Page, Route } from '@playwright/test';
 import { createUser, uniqueName, type ApiClient } from './support/api';
 import { expiredSessionOf, loginViaUi, useSessionOf } from './support/session';
 import { test, expect } from './support/fixtures';
+import type { LogEvent } from '@bathylog/shared';
 
 /**
  * "Never lose an event" (docs/screens.md#offline-logging): with the server out of reach, logging
@@ -11,14 +12,6 @@ import { test, expect } from './support/fixtures';
  */
 
 test.use({ storageState: { cookies: [], origins: [] } });
-
-interface LogEvent {
-  id: string;
-  ts: string;
-  event_value: string;
-  event_free_text: string;
-  event_options: Array<{ event_option_name: string; event_option_value: string }>;
-}
 
 async function makeTemplate(adminApi: ApiClient, category: string, options: unknown[] = []) {
   const name = uniqueName('Off ');

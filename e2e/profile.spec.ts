@@ -1,6 +1,7 @@
 import { apiPrefix, createUser, uniqueName } from './support/api';
 import { loginViaUi } from './support/session';
 import { test, expect } from './support/fixtures';
+import type { User } from '@bathylog/shared';
 
 test.use({ storageState: { cookies: [], origins: [] } });
 
@@ -80,7 +81,7 @@ test('Show API Token reveals an API token for scripts with a warning for 10 seco
   expect(token).not.toBe(session.value);
   const profile = await request.get(`${apiPrefix}/auth/profile`, { headers: { Authorization: `Bearer ${token}` } });
   expect(profile.status()).toBe(200);
-  expect(((await profile.json()) as { username: string }).username).toBe(user.username);
+  expect(((await profile.json()) as User).username).toBe(user.username);
   await expect(shown).toContainText('Do not share it');
   await expect(show).toBeDisabled();
 

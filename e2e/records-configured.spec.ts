@@ -5,6 +5,7 @@ import { expectAccessible } from './support/axe';
 import { test, expect } from './support/fixtures';
 import { startServer, type StartedServer } from './support/server';
 import { sessionOn } from './support/session';
+import type { Cruise, Lowering } from '@bathylog/shared';
 
 /**
  * Cruises, lowerings and the cruise menu on a server of their own: production data (no cruises at
@@ -14,12 +15,6 @@ import { sessionOn } from './support/session';
 
 const day = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();
-
-interface Wire {
-  id: string;
-  cruise_access_list?: string[];
-  lowering_access_list?: string[];
-}
 
 test.describe.serial('records on a configured server', () => {
   let server: StartedServer;
@@ -130,7 +125,7 @@ test.describe.serial('records on a configured server', () => {
     await modal.getByLabel('Manny Manager').check();
     await expect(modal.getByLabel('Manny Manager')).toBeChecked();
     await expect
-      .poll(async () => (await admin.get<Wire>(`cruises/${activeCruise.id}`)).cruise_access_list)
+      .poll(async () => (await admin.get<Cruise>(`cruises/${activeCruise.id}`)).cruise_access_list)
       .toContain(manager.id);
     await modal.locator('.modal-footer').getByRole('button', { name: 'Close' }).click();
 
@@ -142,9 +137,9 @@ test.describe.serial('records on a configured server', () => {
     if (await sw.isChecked()) await sw.uncheck();
     await expect(sw).not.toBeChecked();
     await expect
-      .poll(async () => (await admin.get<Wire>(`lowerings/${early.id}`)).lowering_access_list ?? [])
+      .poll(async () => (await admin.get<Lowering>(`lowerings/${early.id}`)).lowering_access_list ?? [])
       .not.toContain(manager.id);
-    if (!((await admin.get<Wire>(`lowerings/${latest.id}`)).lowering_access_list ?? []).includes(manager.id)) {
+    if (!((await admin.get<Lowering>(`lowerings/${latest.id}`)).lowering_access_list ?? []).includes(manager.id)) {
       await admin.patch(`lowerings/${latest.id}/permissions`, { add: [manager.id] });
     }
 
@@ -167,10 +162,11 @@ test.describe.serial('records on a configured server', () => {
     await form.getByLabel('Cruise Name').fill('Managed Name');
     await form.getByRole('button', { name: 'Update' }).click();
     await expect(managerPage.getByRole('status').filter({ hasText: 'Cruise updated' })).toBeVisible();
-    expect(
-      (await admin.get<{ cruise_additional_meta: Record<string, unknown> }>(`cruises/${activeCruise.id}`))
-        .cruise_additional_meta,
-    ).toMatchObject({ cruise_name: 'Managed Name', cruise_vessel: 'R/V Now', cruise_pi: 'Dr. Now' });
+    expect((await admin.get<Cruise>(`cruises/${activeCruise.id}`)).cruise_additional_meta).toMatchObject({
+      cruise_name: 'Managed Name',
+      cruise_vessel: 'R/V Now',
+      cruise_pi: 'Dr. Now',
+    });
 
     // Lowerings: only those of the active cruise the manager may see; no admin actions.
     await managerPage.goto(`${server.url}/lowerings`);
@@ -192,9 +188,7 @@ test.describe.serial('records on a configured server', () => {
     await lform.getByLabel('Lowering Location').fill('Managed site');
     await lform.getByRole('button', { name: 'Update' }).click();
     await expect(managerPage.getByRole('status').filter({ hasText: 'Lowering updated' })).toBeVisible();
-    expect((await admin.get<{ lowering_location: string }>(`lowerings/${latest.id}`)).lowering_location).toBe(
-      'Managed site',
-    );
+    expect((await admin.get<Lowering>(`lowerings/${latest.id}`)).lowering_location).toBe('Managed site');
     await managerContext.close();
     await managerApi.dispose();
   });

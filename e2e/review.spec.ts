@@ -4,6 +4,7 @@ import type { Locator, Page } from '@playwright/test';
 import { repoRoot } from './support/server';
 import { test, expect } from './support/fixtures';
 import { expectAccessible } from './support/axe';
+import type { LogEvent } from '@bathylog/shared';
 
 /**
  * The review screens on the demo dive S0492 (docs/screens.md#review-screens):
@@ -11,18 +12,13 @@ import { expectAccessible } from './support/axe';
  * shared demo server; the only write is a comment on a lowering this file creates.
  */
 
-interface DemoEvent {
-  id: string;
-  ts: string;
-  event_value: string;
-}
 const demoDir = path.join(repoRoot, 'apps/server/demo');
 const loweringRecord = (() => {
   const raw = JSON.parse(readFileSync(path.join(demoDir, 'FKt230303_S0492_loweringRecord.json'), 'utf8')) as unknown;
   return (Array.isArray(raw) ? raw[0] : raw) as { id: string; lowering_id: string };
 })();
 const diveEvents = (
-  JSON.parse(readFileSync(path.join(demoDir, 'FKt230303_S0492_eventOnlyExport.json'), 'utf8')) as DemoEvent[]
+  JSON.parse(readFileSync(path.join(demoDir, 'FKt230303_S0492_eventOnlyExport.json'), 'utf8')) as LogEvent[]
 ).sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0));
 const S0492 = loweringRecord.id;
 const withoutAsnap = diveEvents.filter((e) => !/asnap/i.test(e.event_value));

@@ -2,18 +2,13 @@ import type { Page } from '@playwright/test';
 import { uniqueName } from './support/api';
 import { expectAccessible } from './support/axe';
 import { test, expect } from './support/fixtures';
+import type { LogEvent } from '@bathylog/shared';
 
 /**
  * Sealog 2.4 template features end to end (docs/screens.md#template-form): a button colour and a
  * "show if" option built in the template form, its Test preview, then the template logged from the
  * console.
  */
-
-interface LogEvent {
-  id: string;
-  event_value: string;
-  event_options: Array<{ event_option_name: string; event_option_value: string }>;
-}
 
 const option = (page: Page, n: number) =>
   page.getByRole('form', { name: 'Add Event Template' }).getByRole('group', { name: `Option #${n}` });

@@ -4,6 +4,7 @@ import { apiLogin, createUser, uniqueName, type ApiClient } from './support/api'
 import { test, expect } from './support/fixtures';
 import { startServer, type StartedServer } from './support/server';
 import { sessionOn, useSessionOf } from './support/session';
+import type { Cruise, Lowering, User } from '@bathylog/shared';
 
 /** User administration (/users, docs/screens.md#users) against the real server. */
 
@@ -157,9 +158,7 @@ test.describe('users as admin', () => {
     await expect(row(page, username)).toContainText('Form Person Renamed');
     // Disabled users are struck through.
     await expect(row(page, username).locator('td').first()).toHaveClass(/text-strike/);
-    const stored = (await adminApi.get<Array<{ username: string; disabled: boolean }>>('users')).find(
-      (u) => u.username === username,
-    );
+    const stored = (await adminApi.get<User[]>('users')).find((u) => u.username === username);
     expect(stored?.disabled).toBe(true);
 
     // Token modal.
@@ -413,10 +412,8 @@ test.describe('users on a server of their own', () => {
     await expect(s1).toBeChecked();
     await expect(s2).toBeChecked();
     await expect(s1).toBeEnabled();
-    const cruiseList = async () =>
-      (await admin.get<{ cruise_access_list: string[] }>(`cruises/${cruise.insertedId}`)).cruise_access_list;
-    const loweringList = async (id: string) =>
-      (await admin.get<{ lowering_access_list: string[] }>(`lowerings/${id}`)).lowering_access_list;
+    const cruiseList = async () => (await admin.get<Cruise>(`cruises/${cruise.insertedId}`)).cruise_access_list;
+    const loweringList = async (id: string) => (await admin.get<Lowering>(`lowerings/${id}`)).lowering_access_list;
     expect(await cruiseList()).toEqual([user.id]);
     expect(await loweringList(l1)).toEqual([user.id]);
     expect(await loweringList(l2)).toEqual([user.id]);

@@ -24,6 +24,7 @@ import { registerAuth, renewedTokenHeader } from './plugins/auth.js';
 import { registerHeavyReads } from './plugins/heavy-reads.js';
 import { notFoundBody, registerHttpConventions } from './plugins/http.js';
 import { collectRoutes, type RouteEntry } from './plugins/route-table.js';
+import { registerResponseCheck, registerResponseSerializer } from './plugins/response-schemas.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import type { ChannelBus } from './realtime/bus.js';
 import { createBus } from './realtime/create-bus.js';
@@ -45,6 +46,11 @@ export interface BuildOptions {
   logger?: boolean;
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: { write(line: string): void };
+  /**
+   * Tests: every JSON answer is checked against its route's response schema in strict mode, and
+   * each mismatch is reported here (plugins/response-schemas.ts).
+   */
+  onResponseMismatch?: (violation: string) => void;
 }
 
 /** The JWT secret: configured, or kept in <data>/secret (made on first start). */
@@ -162,6 +168,9 @@ export async function buildApp(
   });
 
   registerHttpConventions(app, { bodyLimit });
+  registerResponseSerializer(app);
+  // Before compression, so the check reads the answer as the handler sent it.
+  if (opts.onResponseMismatch) registerResponseCheck(app, opts.onResponseMismatch);
   const webDir = config.webDir ?? defaultWebDir();
   const hasWeb = existsSync(path.join(webDir, 'index.html'));
   registerSecurityHeaders(app, { config, webDir: hasWeb ? webDir : null });

@@ -1,3 +1,4 @@
+import type { WsChannel } from '@bathylog/shared';
 import type { TestApp } from './test-app.js';
 
 /** Setup shared by the cruise, lowering and file route tests. */
@@ -11,7 +12,7 @@ export async function clearRecords(t: TestApp, admin: string): Promise<void> {
 }
 
 /** Collects what a channel receives while a test runs (the bus may deliver asynchronously); call `off` after. */
-export function captureChannel(t: TestApp, channel: string): { seen: Json[]; off: () => void } {
+export function captureChannel(t: TestApp, channel: WsChannel): { seen: Json[]; off: () => void } {
   const seen: Json[] = [];
   const off = t.ctx.bus.subscribe(channel, (p) => seen.push(p as Json));
   return { seen, off };

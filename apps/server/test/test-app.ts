@@ -87,15 +87,30 @@ export async function createTestApp(
     },
   );
   const { database, drop } = shared ? { database: shared, drop: () => shared.close() } : await openTestDatabase(engine);
-  const { app, ctx, routes } = await buildApp({ config, database, logger: false });
+  // Every JSON answer is checked against its route's response schema: a request whose answer does
+  // not fit fails (and a server closed with unreported mismatches, from direct `app.inject` calls).
+  const mismatches: string[] = [];
+  const failOnMismatch = () => {
+    if (mismatches.length > 0)
+      throw new Error(`Answer outside its response schema: ${mismatches.splice(0).join('\n')}`);
+  };
+  const { app, ctx, routes } = await buildApp({
+    config,
+    database,
+    logger: false,
+    onResponseMismatch: (violation) => mismatches.push(violation),
+  });
   await app.ready();
-  const api: TestApp['api'] = (method, url, opts = {}) =>
-    app.inject({
+  const api: TestApp['api'] = async (method, url, opts = {}) => {
+    const res = await app.inject({
       method,
       url: `/sealog-server/api/v1${url}`,
       headers: { ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}), ...opts.headers },
       ...(opts.body !== undefined ? { payload: opts.body as string } : {}),
     });
+    failOnMismatch();
+    return res;
+  };
   return {
     app,
     ctx,
@@ -111,6 +126,7 @@ export async function createTestApp(
       await app.close();
       await drop();
       rmSync(dataDir, { recursive: true, force: true });
+      failOnMismatch();
     },
   };
 }

@@ -35,3 +35,4 @@ export * from './rules/milestones.js';
 export * from './schemas/device-keys.js';
 export * from './schemas/audit.js';
 export * from './schemas/backups.js';
+export * from './schemas/misc.js';

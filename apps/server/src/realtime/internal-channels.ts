@@ -12,3 +12,9 @@ export const internalChannels = {
    */
   revoked: 'bathylog:revoked',
 } as const;
+
+/** What the internal channels carry. */
+export interface InternalPayloads {
+  [internalChannels.executeOutput]: string;
+  [internalChannels.revoked]: { userId: string } | { keyId: string };
+}

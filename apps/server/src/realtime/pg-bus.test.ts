@@ -3,12 +3,25 @@ import pino from 'pino';
 import { openTestDatabase } from '../../test/test-app.js';
 import { migrateToLatest, type Database } from '../db/database.js';
 import { PgBus } from './pg-bus.js';
+import type { BusChannel } from './bus.js';
+import { internalChannels } from './internal-channels.js';
+
+/** An event as newEvents carries it, with `extra` fields a test tells apart. */
+const wsEvent = <E extends object>(id: string, extra: E) => ({
+  id,
+  ts: '2023-03-15T00:00:00.000Z',
+  event_author: 'bench',
+  event_value: 'FISH',
+  event_options: [],
+  event_free_text: '',
+  ...extra,
+});
 
 const url = process.env.TEST_DATABASE_URL;
 const log = pino({ level: 'silent' });
 
 /** Collects what a bus delivers on a channel and resolves once `count` messages arrived. */
-function collect(bus: PgBus, channel: string) {
+function collect(bus: PgBus, channel: BusChannel) {
   const got: unknown[] = [];
   let want = Infinity;
   let done: () => void = () => undefined;
@@ -60,14 +73,14 @@ describe.skipIf(!url)('PostgreSQL LISTEN/NOTIFY bus', () => {
     const b = await bus(db.database);
     const onA = collect(a, 'newEvents');
     const onB = collect(b, 'newEvents');
-    const messages = Array.from({ length: 30 }, (_, i) => ({ id: `e${i}`, event_value: 'FISH', n: i }));
+    const messages = Array.from({ length: 30 }, (_, i) => wsEvent(`e${i}`, { n: i }));
     // Large messages in between take the outbox path and must not overtake small ones.
-    messages.splice(10, 0, { id: 'big', event_value: 'é'.repeat(6000), n: -1 });
+    messages.splice(10, 0, wsEvent('big', { event_value: 'é'.repeat(6000), n: -1 }));
     for (const m of messages) a.publish('newEvents', m);
     expect(await onB.until(messages.length)).toEqual(messages);
     expect(onA.got).toEqual(messages);
     // Nothing arrives twice: a last marker proves the earlier notifications were all handled.
-    a.publish('newEvents', { id: 'marker' });
+    a.publish('newEvents', wsEvent('marker', {}));
     await onB.until(messages.length + 1);
     await onA.until(messages.length + 1);
     expect(onA.got).toHaveLength(messages.length + 1);
@@ -96,10 +109,9 @@ describe.skipIf(!url)('PostgreSQL LISTEN/NOTIFY bus', () => {
     const a = await bus(db.database);
     const b = await bus(db.database);
     const onB = collect(b, 'deleteEvents');
-    const payload = {
-      id: 'x',
+    const payload = wsEvent('x', {
       aux_data: Array.from({ length: 400 }, (_, i) => ({ data_name: `n${i}`, data_value: 'v'.repeat(50) })),
-    };
+    });
     expect(JSON.stringify(payload).length).toBeGreaterThan(8000);
     a.publish('deleteEvents', payload);
     expect(await onB.until(1)).toEqual([payload]);
@@ -119,9 +131,9 @@ describe.skipIf(!url)('PostgreSQL LISTEN/NOTIFY bus', () => {
     a.publish('updateCustomVars', { id: '1', custom_var_name: 'asnapStatus', custom_var_value: 'On' });
     await onB.until(1);
     // The stranger's own marker arrives after anything a shared channel would have carried.
-    const own = collect(stranger, 'marker');
+    const own = collect(stranger, internalChannels.executeOutput);
     const strangerPeer = await bus(other.database);
-    strangerPeer.publish('marker', 1);
+    strangerPeer.publish(internalChannels.executeOutput, 'marker');
     await own.until(1);
     expect(onStranger.got).toEqual([]);
   });

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
-import type { BusListener, ChannelBus } from './bus.js';
+import type { BusChannel, BusListener, BusPayloads, ChannelBus, EmitterListener } from './bus.js';
 
 /**
  * The channel bus across processes: several servers on one PostgreSQL database each LISTEN on
@@ -126,7 +126,7 @@ export class PgBus implements ChannelBus {
     this.retryTimer.unref();
   }
 
-  publish(channel: string, payload: unknown): void {
+  publish<C extends BusChannel>(channel: C, payload: BusPayloads[C]): void {
     this.emitter.emit(channel, payload);
     if (!this.client) {
       this.log.warn({ channel }, 'bus not connected; the message reaches this process only');
@@ -235,9 +235,10 @@ export class PgBus implements ChannelBus {
     }
   }
 
-  subscribe(channel: string, listener: BusListener): () => void {
-    this.emitter.on(channel, listener);
-    return () => this.emitter.off(channel, listener);
+  subscribe<C extends BusChannel>(channel: C, listener: BusListener<C>): () => void {
+    const onMessage = listener as EmitterListener;
+    this.emitter.on(channel, onMessage);
+    return () => this.emitter.off(channel, onMessage);
   }
 
   async close(): Promise<void> {

@@ -52,3 +52,15 @@ export const updateProfileSchema = z
   })
   .check(z.refine((v) => Object.keys(v).length > 0, { message: 'must have at least 1 key' }));
 export type UpdateProfile = z.infer<typeof updateProfileSchema>;
+
+/** GET auth/profile/token and users/{id}/token: a long-lived API token. */
+export const apiTokenResponseSchema = z.object({ token: z.string() });
+
+/** GET users/{id}/loginToken: a one-time login token (20 characters). */
+export const loginTokenResponseSchema = z.object({ loginToken: z.string() });
+
+/** GET auth/validate. */
+export const validateResponseSchema = z.object({ status: z.string() });
+
+/** POST auth/forgotPassword: the same answer whether or not the address is known. */
+export const forgotPasswordResponseSchema = z.object({ statusCode: z.number(), message: z.string() });

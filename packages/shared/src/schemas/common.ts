@@ -53,3 +53,14 @@ export const queryListSchema = z.pipe(
 /** Body booleans are real JSON booleans. */
 export const insertResultSchema = z.object({ acknowledged: z.literal(true), insertedId: z.string() });
 export type InsertResult = z.infer<typeof insertResultSchema>;
+
+/** The body of every error answer (4xx, 5xx); 401s carry hapi's `attributes: {error}` as Sealog's did. */
+export const errorBodySchema = z.object({
+  statusCode: z.number(),
+  error: z.string(),
+  message: z.string(),
+  attributes: z.optional(z.record(z.string(), z.string())),
+});
+
+/** `{message}`: answers that only say what happened (external calls, the restricted probe). */
+export const messageSchema = z.object({ message: z.string() });

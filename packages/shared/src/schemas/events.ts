@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import type { TrackColumns } from '../nav.js';
+import { eventAuxDataSchema } from './event-aux-data.js';
 import {
   isoTimestampSchema,
   looseTimestampSchema,
@@ -215,3 +216,20 @@ export function readTrackColumns(raw: unknown): TrackColumns {
 export function trackPath(loweringId: string): string {
   return `tracks/bylowering/${loweringId}`;
 }
+
+/** An event as the exports answer it: with the aux data of every source (no aux ids). */
+export const exportedEventSchema = z.extend(eventSchema, {
+  aux_data: z.array(z.object({ data_source: z.string(), data_array: eventAuxDataSchema.shape.data_array })),
+});
+export type ExportedEvent = z.infer<typeof exportedEventSchema>;
+
+/** GET /tracks/bylowering/{id} as the OpenAPI document describes it (`readTrackColumns` checks it cheaply). */
+export const trackColumnsSchema = z.object({
+  source: z.nullable(z.string()),
+  eventIds: z.array(z.string()),
+  ts: z.array(z.number()),
+  lat: z.array(z.nullable(z.number())),
+  lon: z.array(z.nullable(z.number())),
+  depth: z.array(z.nullable(z.number())),
+  problems: z.array(z.string()),
+});

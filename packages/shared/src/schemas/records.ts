@@ -119,3 +119,6 @@ export const recordMessages = {
   startAfterStop: 'Start date must be older than stop date',
   duplicateId: 'Record with the payload id already exists',
 } as const;
+
+/** POST /files/cruises/{id} and /files/lowerings/{id} (multipart): the names the files were stored under. */
+export const storedFilesSchema = z.object({ files: z.array(z.string()) });

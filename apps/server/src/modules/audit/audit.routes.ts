@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
-import { auditQuerySchema, csvContentType } from '@bathylog/shared';
+import { auditPageSchema, auditQuerySchema, createEventResponseSchema, csvContentType } from '@bathylog/shared';
+import { jsonOrCsv } from '../../plugins/response-schemas.js';
 import type { AppContext } from '../../context.js';
 import { caller } from '../../plugins/auth.js';
 import type { ApiInstance } from '../../plugins/types.js';
@@ -22,6 +23,7 @@ export function auditRoutes(app: ApiInstance, ctx: AppContext): void {
       schema: {
         querystring: auditQuerySchema,
         tags,
+        response: { 200: jsonOrCsv(auditPageSchema, 'the matching entries') },
         summary: 'The audit trail, newest first (admins)',
         description:
           'Filter by `actor` (username or device key name), `record_type`, `record_id` and a time range ' +
@@ -41,7 +43,9 @@ export function auditRoutes(app: ApiInstance, ctx: AppContext): void {
     },
   );
 
-  app.post('/audit/:seq/restore', { config: admin, schema: { params: seqParams, tags } }, async (req, reply) =>
-    reply.code(201).send(await events.restore(caller(req), req.params.seq)),
+  app.post(
+    '/audit/:seq/restore',
+    { config: admin, schema: { params: seqParams, tags, response: { 201: createEventResponseSchema } } },
+    async (req, reply) => reply.code(201).send(await events.restore(caller(req), req.params.seq)),
   );
 }

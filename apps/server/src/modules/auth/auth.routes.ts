@@ -1,10 +1,17 @@
 import {
+  apiTokenResponseSchema,
+  forgotPasswordResponseSchema,
   forgotPasswordSchema,
+  insertResultSchema,
+  loginResponseSchema,
   loginSchema,
   registerSchema,
   resetPasswordSchema,
   updateProfileSchema,
+  userSchema,
+  validateResponseSchema,
 } from '@bathylog/shared';
+import { noContent } from '../../plugins/response-schemas.js';
 import type { AppContext } from '../../context.js';
 import { requestOrigin } from '../../lib/reset-link.js';
 import { caller } from '../../plugins/auth.js';
@@ -21,58 +28,88 @@ export function authRoutes(app: ApiInstance, ctx: AppContext): void {
   const routeOf = (req: { method: string; routeOptions: { url?: string | undefined }; url: string }) =>
     `${req.method} ${req.routeOptions.url ?? req.url}`;
 
-  app.post('/auth/register', { schema: { body: registerSchema, tags } }, async (req, reply) => {
-    const insertedId = await service.register(req.body, req.ip, routeOf(req));
-    return reply.code(201).send({ acknowledged: true, insertedId });
-  });
+  app.post(
+    '/auth/register',
+    { schema: { body: registerSchema, tags, response: { 201: insertResultSchema } } },
+    async (req, reply) => {
+      const insertedId = await service.register(req.body, req.ip, routeOf(req));
+      return reply.code(201).send({ acknowledged: true, insertedId });
+    },
+  );
 
   // The token is in the body as in Sealog (scripts read it there); a browser keeps it only in the
   // HttpOnly cookie set here.
-  app.post('/auth/login', { schema: { body: loginSchema, tags } }, async (req, reply) => {
-    const session = await service.login(req.body, req.ip, routeOf(req));
-    setSessionCookies(req, reply, ctx.config, session);
-    return session;
-  });
+  app.post(
+    '/auth/login',
+    { schema: { body: loginSchema, tags, response: { 200: loginResponseSchema } } },
+    async (req, reply) => {
+      const session = await service.login(req.body, req.ip, routeOf(req));
+      setSessionCookies(req, reply, ctx.config, session);
+      return session;
+    },
+  );
 
   // Ends the browser session: the cookies go. Tokens held elsewhere stay valid (sign out everywhere
   // ends those).
-  app.post('/auth/logout', { schema: { tags } }, async (req, reply) => {
+  app.post('/auth/logout', { schema: { tags, response: { 204: noContent } } }, async (req, reply) => {
     clearSessionCookies(req, reply, ctx.config);
     return reply.code(204).send();
   });
 
-  app.get('/auth/validate', { config: { auth: true }, schema: { tags } }, async () => ({ status: 'valid' }));
+  app.get(
+    '/auth/validate',
+    { config: { auth: true }, schema: { tags, response: { 200: validateResponseSchema } } },
+    async () => ({ status: 'valid' }),
+  );
 
-  app.post('/auth/forgotPassword', { schema: { body: forgotPasswordSchema, tags } }, async (req) => ({
-    statusCode: 200,
-    message: await service.forgotPassword(req.body, req.ip, requestOrigin(req)),
-  }));
+  app.post(
+    '/auth/forgotPassword',
+    { schema: { body: forgotPasswordSchema, tags, response: { 200: forgotPasswordResponseSchema } } },
+    async (req) => ({
+      statusCode: 200,
+      message: await service.forgotPassword(req.body, req.ip, requestOrigin(req)),
+    }),
+  );
 
-  app.patch('/auth/resetPassword', { schema: { body: resetPasswordSchema, tags } }, async (req, reply) => {
-    await service.resetPassword(req.body, req.ip, routeOf(req));
-    return reply.code(204).send();
-  });
+  app.patch(
+    '/auth/resetPassword',
+    { schema: { body: resetPasswordSchema, tags, response: { 204: noContent } } },
+    async (req, reply) => {
+      await service.resetPassword(req.body, req.ip, routeOf(req));
+      return reply.code(204).send();
+    },
+  );
 
-  app.get('/auth/profile', { config: { auth: true }, schema: { tags } }, async (req) => service.profile(caller(req)));
+  app.get('/auth/profile', { config: { auth: true }, schema: { tags, response: { 200: userSchema } } }, async (req) =>
+    service.profile(caller(req)),
+  );
 
   app.patch(
     '/auth/profile',
-    { config: { auth: true }, schema: { body: updateProfileSchema, tags } },
+    { config: { auth: true }, schema: { body: updateProfileSchema, tags, response: { 204: noContent } } },
     async (req, reply) => {
       await service.updateProfile(caller(req), req.body);
       return reply.code(204).send();
     },
   );
 
-  app.get('/auth/profile/token', { config: { auth: true }, schema: { tags } }, async (req) => ({
-    token: await service.profileToken(caller(req)),
-  }));
+  app.get(
+    '/auth/profile/token',
+    { config: { auth: true }, schema: { tags, response: { 200: apiTokenResponseSchema } } },
+    async (req) => ({
+      token: await service.profileToken(caller(req)),
+    }),
+  );
 
   // Sign out everywhere (docs/security.md#browser-session): every session and API token of the
   // caller, this one included.
-  app.post('/auth/signOutEverywhere', { config: { auth: true }, schema: { tags } }, async (req, reply) => {
-    const auth = caller(req);
-    await users.signOutEverywhere(auth, auth.user.id);
-    return reply.code(204).send();
-  });
+  app.post(
+    '/auth/signOutEverywhere',
+    { config: { auth: true }, schema: { tags, response: { 204: noContent } } },
+    async (req, reply) => {
+      const auth = caller(req);
+      await users.signOutEverywhere(auth, auth.user.id);
+      return reply.code(204).send();
+    },
+  );
 }

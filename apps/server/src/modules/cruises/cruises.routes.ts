@@ -1,12 +1,16 @@
+import { z } from 'zod/mini';
 import type { FastifyReply } from 'fastify';
 import {
   createCruiseSchema,
   cruiseListQuerySchema,
+  cruiseSchema,
   idParamsSchema,
+  insertResultSchema,
   permissionsSchema,
   recordFormatQuerySchema,
   updateCruiseSchema,
 } from '@bathylog/shared';
+import { jsonOrCsv, noContent } from '../../plugins/response-schemas.js';
 import type { AppContext } from '../../context.js';
 import { caller } from '../../plugins/auth.js';
 import type { ApiInstance } from '../../plugins/types.js';
@@ -26,49 +30,90 @@ export function cruisesRoutes(app: ApiInstance, ctx: AppContext): void {
   const tags = ['cruises'];
   const send = (reply: FastifyReply, result: CruiseRead) => sendRecordRead(reply, result);
 
-  app.get('/cruises', { config: read, schema: { querystring: cruiseListQuerySchema, tags } }, async (req, reply) =>
-    send(reply, await service.list(caller(req), req.query)),
+  app.get(
+    '/cruises',
+    {
+      config: read,
+      schema: {
+        querystring: cruiseListQuerySchema,
+        tags,
+        response: { 200: jsonOrCsv(z.array(cruiseSchema), 'the cruises') },
+      },
+    },
+    async (req, reply) => send(reply, await service.list(caller(req), req.query)),
   );
 
   // Literal segments win over parameters, as in Sealog.
-  app.delete('/cruises/all', { config: admin, schema: { tags } }, async (req, reply) => {
+  app.delete('/cruises/all', { config: admin, schema: { tags, response: { 204: noContent } } }, async (req, reply) => {
     await service.removeAll(caller(req));
     return reply.code(204).send();
   });
 
   app.get(
     '/cruises/bylowering/:id',
-    { config: read, schema: { params: idParamsSchema, querystring: recordFormatQuerySchema, tags } },
+    {
+      config: read,
+      schema: {
+        params: idParamsSchema,
+        querystring: recordFormatQuerySchema,
+        tags,
+        response: { 200: jsonOrCsv(cruiseSchema, 'the cruise') },
+      },
+    },
     async (req, reply) => send(reply, await service.byLowering(caller(req), req.params.id, req.query.format)),
   );
 
   app.get(
     '/cruises/byevent/:id',
-    { config: read, schema: { params: idParamsSchema, querystring: recordFormatQuerySchema, tags } },
+    {
+      config: read,
+      schema: {
+        params: idParamsSchema,
+        querystring: recordFormatQuerySchema,
+        tags,
+        response: { 200: jsonOrCsv(cruiseSchema, 'the cruise') },
+      },
+    },
     async (req, reply) => send(reply, await service.byEvent(caller(req), req.params.id, req.query.format)),
   );
 
   app.get(
     '/cruises/:id',
-    { config: read, schema: { params: idParamsSchema, querystring: recordFormatQuerySchema, tags } },
+    {
+      config: read,
+      schema: {
+        params: idParamsSchema,
+        querystring: recordFormatQuerySchema,
+        tags,
+        response: { 200: jsonOrCsv(cruiseSchema, 'the cruise') },
+      },
+    },
     async (req, reply) => send(reply, await service.get(caller(req), req.params.id, req.query.format)),
   );
 
   // A bump makes every connected client re-read the cruise: only those who may edit it send one
   // (still a GET, as Sealog clients call it).
-  app.get('/cruises/:id/bump', { config: write, schema: { params: idParamsSchema, tags } }, async (req, reply) => {
-    await service.bump(caller(req), req.params.id);
-    return reply.code(200).send();
-  });
+  app.get(
+    '/cruises/:id/bump',
+    { config: write, schema: { params: idParamsSchema, tags, response: { 200: noContent } } },
+    async (req, reply) => {
+      await service.bump(caller(req), req.params.id);
+      return reply.code(200).send();
+    },
+  );
 
-  app.post('/cruises', { config: admin, schema: { body: createCruiseSchema, tags } }, async (req, reply) => {
-    const insertedId = await service.create(caller(req), req.body);
-    return reply.code(201).send({ acknowledged: true, insertedId });
-  });
+  app.post(
+    '/cruises',
+    { config: admin, schema: { body: createCruiseSchema, tags, response: { 201: insertResultSchema } } },
+    async (req, reply) => {
+      const insertedId = await service.create(caller(req), req.body);
+      return reply.code(201).send({ acknowledged: true, insertedId });
+    },
+  );
 
   app.patch(
     '/cruises/:id',
-    { config: write, schema: { params: idParamsSchema, body: updateCruiseSchema, tags } },
+    { config: write, schema: { params: idParamsSchema, body: updateCruiseSchema, tags, response: { 204: noContent } } },
     async (req, reply) => {
       await service.update(caller(req), req.params.id, req.body);
       return reply.code(204).send();
@@ -77,15 +122,19 @@ export function cruisesRoutes(app: ApiInstance, ctx: AppContext): void {
 
   app.patch(
     '/cruises/:id/permissions',
-    { config: admin, schema: { params: idParamsSchema, body: permissionsSchema, tags } },
+    { config: admin, schema: { params: idParamsSchema, body: permissionsSchema, tags, response: { 204: noContent } } },
     async (req, reply) => {
       await service.setPermissions(caller(req), req.params.id, req.body);
       return reply.code(204).send();
     },
   );
 
-  app.delete('/cruises/:id', { config: admin, schema: { params: idParamsSchema, tags } }, async (req, reply) => {
-    await service.remove(caller(req), req.params.id);
-    return reply.code(204).send();
-  });
+  app.delete(
+    '/cruises/:id',
+    { config: admin, schema: { params: idParamsSchema, tags, response: { 204: noContent } } },
+    async (req, reply) => {
+      await service.remove(caller(req), req.params.id);
+      return reply.code(204).send();
+    },
+  );
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { newObjectId } from '@bathylog/shared';
+import { newObjectId, type WsChannel } from '@bathylog/shared';
 import { createTestApp, engines, type TestApp } from '../../../test/test-app.js';
 import { createRoleUsers, type RoleUsers } from '../../../test/role-tokens.js';
 import {
@@ -42,7 +42,7 @@ describe.each(engines)('event aux data API on %s', (engine) => {
   const get = (url: string, token: string | undefined = admin) => t.api('GET', url, { token });
   const post = (body: unknown, token: string | undefined = admin) => t.api('POST', '/event_aux_data', { token, body });
   const patch = (id: string, body: unknown) => t.api('PATCH', `/event_aux_data/${id}`, { token: admin, body });
-  const capture = (...channels: string[]) => {
+  const capture = (...channels: WsChannel[]) => {
     const seen: Array<[string, Json]> = [];
     const offs = channels.map((c) => t.ctx.bus.subscribe(c, (payload) => seen.push([c, payload as Json])));
     return { seen, stop: () => offs.forEach((off) => off()) };

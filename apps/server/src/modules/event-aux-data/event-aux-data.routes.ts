@@ -1,10 +1,14 @@
+import { z } from 'zod/mini';
 import {
   auxDataByRecordQuerySchema,
   auxDataListQuerySchema,
   createEventAuxDataSchema,
+  eventAuxDataSchema,
   idParamsSchema,
+  insertResultSchema,
   updateEventAuxDataSchema,
 } from '@bathylog/shared';
+import { noContent } from '../../plugins/response-schemas.js';
 import type { AppContext } from '../../context.js';
 import { caller } from '../../plugins/auth.js';
 import { eventAccess } from '../access/event-access.js';
@@ -21,26 +25,42 @@ export function eventAuxDataRoutes(app: ApiInstance, ctx: AppContext): void {
 
   app.get(
     '/event_aux_data',
-    { config: read, schema: { querystring: auxDataListQuerySchema, tags } },
+    {
+      config: read,
+      schema: { querystring: auxDataListQuerySchema, tags, response: { 200: z.array(eventAuxDataSchema) } },
+    },
     async (req, reply) => sendOutput(reply, await service.list(req.query, eventAccess(req))),
   );
 
   for (const kind of ['cruise', 'lowering'] as const) {
     app.get(
       `/event_aux_data/by${kind}/:id`,
-      { config: read, schema: { params: idParamsSchema, querystring: auxDataByRecordQuerySchema, tags } },
+      {
+        config: read,
+        schema: {
+          params: idParamsSchema,
+          querystring: auxDataByRecordQuerySchema,
+          tags,
+          response: { 200: z.array(eventAuxDataSchema) },
+        },
+      },
       async (req, reply) =>
         sendOutput(reply, await service.byRecord(caller(req), kind, req.params.id, req.query, eventAccess(req))),
     );
   }
 
-  app.get('/event_aux_data/:id', { config: read, schema: { params: idParamsSchema, tags } }, (req) =>
-    service.get(req.params.id, eventAccess(req)),
+  app.get(
+    '/event_aux_data/:id',
+    { config: read, schema: { params: idParamsSchema, tags, response: { 200: eventAuxDataSchema } } },
+    (req) => service.get(req.params.id, eventAccess(req)),
   );
 
   app.post(
     '/event_aux_data',
-    { config: write, schema: { body: createEventAuxDataSchema, tags } },
+    {
+      config: write,
+      schema: { body: createEventAuxDataSchema, tags, response: { 201: insertResultSchema, 204: noContent } },
+    },
     async (req, reply) => {
       const created = await service.create(caller(req), req.body, eventAccess(req));
       if (created === null) return reply.code(204).send();
@@ -50,15 +70,22 @@ export function eventAuxDataRoutes(app: ApiInstance, ctx: AppContext): void {
 
   app.patch(
     '/event_aux_data/:id',
-    { config: write, schema: { params: idParamsSchema, body: updateEventAuxDataSchema, tags } },
+    {
+      config: write,
+      schema: { params: idParamsSchema, body: updateEventAuxDataSchema, tags, response: { 204: noContent } },
+    },
     async (req, reply) => {
       await service.update(caller(req), req.params.id, req.body, eventAccess(req));
       return reply.code(204).send();
     },
   );
 
-  app.delete('/event_aux_data/:id', { config: write, schema: { params: idParamsSchema, tags } }, async (req, reply) => {
-    await service.remove(caller(req), req.params.id, eventAccess(req));
-    return reply.code(204).send();
-  });
+  app.delete(
+    '/event_aux_data/:id',
+    { config: write, schema: { params: idParamsSchema, tags, response: { 204: noContent } } },
+    async (req, reply) => {
+      await service.remove(caller(req), req.params.id, eventAccess(req));
+      return reply.code(204).send();
+    },
+  );
 }

@@ -1,4 +1,6 @@
-import { eventExportQuerySchema, eventGetQuerySchema, idParamsSchema } from '@bathylog/shared';
+import { z } from 'zod/mini';
+import { eventExportQuerySchema, eventGetQuerySchema, exportedEventSchema, idParamsSchema } from '@bathylog/shared';
+import { jsonOrCsv } from '../../plugins/response-schemas.js';
 import type { AppContext } from '../../context.js';
 import { caller } from '../../plugins/auth.js';
 import { eventAccess } from '../access/event-access.js';
@@ -14,7 +16,14 @@ export function eventExportsRoutes(app: ApiInstance, ctx: AppContext): void {
 
   app.get(
     '/event_exports',
-    { config: read, schema: { querystring: eventExportQuerySchema, tags } },
+    {
+      config: read,
+      schema: {
+        querystring: eventExportQuerySchema,
+        tags,
+        response: { 200: jsonOrCsv(z.array(exportedEventSchema), 'the events with their aux data') },
+      },
+    },
     async (req, reply) =>
       sendOutput(reply, await service.list(caller(req), req.query, { kind: 'all' }, eventAccess(req))),
   );
@@ -22,7 +31,15 @@ export function eventExportsRoutes(app: ApiInstance, ctx: AppContext): void {
   for (const kind of ['cruise', 'lowering'] as const) {
     app.get(
       `/event_exports/by${kind}/:id`,
-      { config: read, schema: { params: idParamsSchema, querystring: eventExportQuerySchema, tags } },
+      {
+        config: read,
+        schema: {
+          params: idParamsSchema,
+          querystring: eventExportQuerySchema,
+          tags,
+          response: { 200: jsonOrCsv(z.array(exportedEventSchema), 'the events with their aux data') },
+        },
+      },
       async (req, reply) =>
         sendOutput(reply, await service.list(caller(req), req.query, { kind, id: req.params.id }, eventAccess(req))),
     );
@@ -30,7 +47,15 @@ export function eventExportsRoutes(app: ApiInstance, ctx: AppContext): void {
 
   app.get(
     '/event_exports/:id',
-    { config: read, schema: { params: idParamsSchema, querystring: eventGetQuerySchema, tags } },
+    {
+      config: read,
+      schema: {
+        params: idParamsSchema,
+        querystring: eventGetQuerySchema,
+        tags,
+        response: { 200: jsonOrCsv(exportedEventSchema, 'the event with its aux data') },
+      },
+    },
     async (req, reply) => sendOutput(reply, await service.get(req.params.id, req.query, eventAccess(req))),
   );
 }

@@ -575,7 +575,7 @@ describe.each(engines)('event templates API on %s', (engine) => {
   describe('realtime', () => {
     it('publishes new, update and delete with the template and without disabled', async () => {
       const seen: Array<[string, Record<string, unknown>]> = [];
-      const offs = ['newEventTemplates', 'updateEventTemplates', 'deleteEventTemplates'].map((channel) =>
+      const offs = (['newEventTemplates', 'updateEventTemplates', 'deleteEventTemplates'] as const).map((channel) =>
         t.ctx.bus.subscribe(channel, (p) => seen.push([channel, p as Record<string, unknown>])),
       );
       const id = await create(template({ disabled: true, system_template: true, admin_only: true }));

@@ -1,12 +1,15 @@
 import { z } from 'zod/mini';
 import {
   createEventTemplateSchema,
+  eventTemplateSchema,
   eventTemplateSortValues,
   idParamsSchema,
+  insertResultSchema,
   queryBooleanSchema,
   queryIntSchema,
   updateEventTemplateSchema,
 } from '@bathylog/shared';
+import { noContent } from '../../plugins/response-schemas.js';
 import type { AppContext } from '../../context.js';
 import { caller } from '../../plugins/auth.js';
 import type { ApiInstance } from '../../plugins/types.js';
@@ -30,23 +33,31 @@ export function eventTemplatesRoutes(app: ApiInstance, ctx: AppContext): void {
   const write = { auth: true, scopes: ['admin', 'write_event_templates'] } as const;
   const tags = ['event_templates'];
 
-  app.get('/event_templates', { config: read, schema: { querystring: listQuery, tags } }, (req) =>
-    service.list(caller(req), req.query),
+  app.get(
+    '/event_templates',
+    { config: read, schema: { querystring: listQuery, tags, response: { 200: z.array(eventTemplateSchema) } } },
+    (req) => service.list(caller(req), req.query),
   );
 
   // Literal segment before the parameter route, as DELETE /cruises/all.
-  app.delete('/event_templates/all', { config: write, schema: { tags } }, async (req, reply) => {
-    await service.removeAllNonSystem(caller(req));
-    return reply.code(204).send();
-  });
+  app.delete(
+    '/event_templates/all',
+    { config: write, schema: { tags, response: { 204: noContent } } },
+    async (req, reply) => {
+      await service.removeAllNonSystem(caller(req));
+      return reply.code(204).send();
+    },
+  );
 
-  app.get('/event_templates/:id', { config: read, schema: { params: idParamsSchema, tags } }, (req) =>
-    service.get(caller(req), req.params.id),
+  app.get(
+    '/event_templates/:id',
+    { config: read, schema: { params: idParamsSchema, tags, response: { 200: eventTemplateSchema } } },
+    (req) => service.get(caller(req), req.params.id),
   );
 
   app.post(
     '/event_templates',
-    { config: write, schema: { body: createEventTemplateSchema, tags } },
+    { config: write, schema: { body: createEventTemplateSchema, tags, response: { 201: insertResultSchema } } },
     async (req, reply) => {
       const insertedId = await service.create(caller(req), req.body);
       return reply.code(201).send({ acknowledged: true, insertedId });
@@ -55,7 +66,10 @@ export function eventTemplatesRoutes(app: ApiInstance, ctx: AppContext): void {
 
   app.patch(
     '/event_templates/:id',
-    { config: write, schema: { params: idParamsSchema, body: updateEventTemplateSchema, tags } },
+    {
+      config: write,
+      schema: { params: idParamsSchema, body: updateEventTemplateSchema, tags, response: { 204: noContent } },
+    },
     async (req, reply) => {
       await service.update(caller(req), req.params.id, req.body);
       return reply.code(204).send();
@@ -64,7 +78,7 @@ export function eventTemplatesRoutes(app: ApiInstance, ctx: AppContext): void {
 
   app.delete(
     '/event_templates/:id',
-    { config: write, schema: { params: idParamsSchema, tags } },
+    { config: write, schema: { params: idParamsSchema, tags, response: { 204: noContent } } },
     async (req, reply) => {
       await service.remove(caller(req), req.params.id);
       return reply.code(204).send();

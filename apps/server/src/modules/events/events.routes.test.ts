@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { newObjectId } from '@bathylog/shared';
+import { newObjectId, type WsChannel } from '@bathylog/shared';
 import { createTestApp, engines, type TestApp } from '../../../test/test-app.js';
 import { createRoleUsers, type RoleUsers } from '../../../test/role-tokens.js';
 import {
@@ -659,7 +659,7 @@ describe.each(engines)('events API on %s', (engine) => {
   describe('live channels', () => {
     beforeEach(wipe);
 
-    const capture = (...channels: string[]) => {
+    const capture = (...channels: WsChannel[]) => {
       const seen: Array<[string, Json]> = [];
       const offs = channels.map((c) => t.ctx.bus.subscribe(c, (payload) => seen.push([c, payload as Json])));
       return { seen, stop: () => offs.forEach((off) => off()) };

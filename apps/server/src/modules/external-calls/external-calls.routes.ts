@@ -1,4 +1,4 @@
-import { idParamsSchema } from '@bathylog/shared';
+import { idParamsSchema, messageSchema } from '@bathylog/shared';
 import type { AppContext } from '../../context.js';
 import type { ApiInstance } from '../../plugins/types.js';
 import { commandStartedMessage, ExternalCallsService } from './external-calls.service.js';
@@ -7,7 +7,7 @@ import { commandStartedMessage, ExternalCallsService } from './external-calls.se
 export function externalCallsRoutes(app: ApiInstance, ctx: AppContext): void {
   const service = new ExternalCallsService(ctx);
   const admin = { auth: true, scopes: ['admin'] } as const;
-  const schema = { params: idParamsSchema, tags: ['external_calls'] };
+  const schema = { params: idParamsSchema, tags: ['external_calls'], response: { 202: messageSchema } };
   app.addHook('onClose', async () => service.stop());
 
   app.get('/external_calls/export_cruise/:id', { config: admin, schema }, async (req, reply) => {

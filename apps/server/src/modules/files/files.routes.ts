@@ -2,13 +2,14 @@ import { createReadStream } from 'node:fs';
 import type { FastifyContextConfig, FastifyReply, FastifyRequest } from 'fastify';
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { idParamsSchema, isObjectId, thumbnailWidths } from '@bathylog/shared';
+import { idParamsSchema, isObjectId, storedFilesSchema, thumbnailWidths } from '@bathylog/shared';
 import { z } from 'zod/mini';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { fileChange, recordChange } from '../audit/audit.js';
 import { caller } from '../../plugins/auth.js';
 import type { ApiInstance } from '../../plugins/types.js';
+import { fileResponse, noContent } from '../../plugins/response-schemas.js';
 import type { RecordKind } from '../access/access.repository.js';
 import { eventAccess } from '../access/event-access.js';
 import { CruisesService } from '../cruises/cruises.service.js';
@@ -29,6 +30,9 @@ const imageRouteDescription =
   '(never enlarged), made on first request and cached on disk beside the original; any other width is a 400.';
 
 export const filesPrefix = '/sealog-server/files';
+
+/** FilePond's process answer: the stored name as plain text (FilePond reads it as the file's id). */
+const uploadIdResponse = fileResponse(['text/plain'], 'The stored name of the upload');
 
 /** `attachment` with an ASCII fallback name and the exact UTF-8 name (RFC 6266). */
 function attachment(name: string): string {
@@ -139,17 +143,21 @@ export async function filesRoutes(app: ApiInstance, ctx: AppContext): Promise<vo
         const tags = ['files'];
         const service = services[kind];
 
-        scope.get(`/${plural}/*`, { config: read, schema: { tags } }, async (req, reply) => {
-          const { id, name } = recordFilePath(req);
-          await service.assertOpenable(caller(req), id, 'retrieve');
-          const found = await files.findFile(kind, id, name);
-          if (!found) throw new AppError('NOT_FOUND', 'Not Found');
-          return sendFile(reply, found, name, { download: true });
-        });
+        scope.get(
+          `/${plural}/*`,
+          { config: read, schema: { tags, response: { 200: fileResponse(['*/*'], 'The file') } } },
+          async (req, reply) => {
+            const { id, name } = recordFilePath(req);
+            await service.assertOpenable(caller(req), id, 'retrieve');
+            const found = await files.findFile(kind, id, name);
+            if (!found) throw new AppError('NOT_FOUND', 'Not Found');
+            return sendFile(reply, found, name, { download: true });
+          },
+        );
 
         scope.post(
           `/${plural}/filepond/process/:id`,
-          { config: write, schema: { params: idParamsSchema, tags } },
+          { config: write, schema: { params: idParamsSchema, tags, response: { 201: uploadIdResponse } } },
           async (req, reply) => {
             const { id } = req.params;
             await service.assertOpenable(caller(req), id, 'edit');
@@ -176,37 +184,45 @@ export async function filesRoutes(app: ApiInstance, ctx: AppContext): Promise<vo
           },
         );
 
-        scope.delete(`/${plural}/filepond/revert`, { config: write, schema: { tags } }, async (req, reply) => {
-          let body = typeof req.body === 'string' ? req.body.trim() : '';
-          if (body.startsWith('"')) {
-            try {
-              body = String(JSON.parse(body));
-            } catch {
-              // Not JSON after all: checked as it is below.
+        scope.delete(
+          `/${plural}/filepond/revert`,
+          { config: write, schema: { tags, response: { 204: noContent } } },
+          async (req, reply) => {
+            let body = typeof req.body === 'string' ? req.body.trim() : '';
+            if (body.startsWith('"')) {
+              try {
+                body = String(JSON.parse(body));
+              } catch {
+                // Not JSON after all: checked as it is below.
+              }
             }
-          }
-          await files.revertUpload(kind, body);
-          return reply.code(204).send();
-        });
+            await files.revertUpload(kind, body);
+            return reply.code(204).send();
+          },
+        );
 
-        scope.delete(`/${plural}/*`, { config: write, schema: { tags } }, async (req, reply) => {
-          const { id, name } = recordFilePath(req);
-          await service.assertOpenable(caller(req), id, 'edit');
-          if (await files.deleteFile(kind, id, name))
-            await recordChange(
-              ctx.database.db,
-              caller(req),
-              fileChange('delete', { record_type: kind, record_id: id }, [name]),
-            );
-          return reply.code(204).send();
-        });
+        scope.delete(
+          `/${plural}/*`,
+          { config: write, schema: { tags, response: { 204: noContent } } },
+          async (req, reply) => {
+            const { id, name } = recordFilePath(req);
+            await service.assertOpenable(caller(req), id, 'edit');
+            if (await files.deleteFile(kind, id, name))
+              await recordChange(
+                ctx.database.db,
+                caller(req),
+                fileChange('delete', { record_type: kind, record_id: id }, [name]),
+              );
+            return reply.code(204).send();
+          },
+        );
 
         // Direct upload (multipart, up to 5 files): Sealog's route always failed (a bad
         // parameter name), so no client relies on its answer.
         // All files are received first, then moved in together, so a failed request stores nothing.
         scope.post(
           `/${plural}/:id`,
-          { config: write, schema: { params: idParamsSchema, tags } },
+          { config: write, schema: { params: idParamsSchema, tags, response: { 201: storedFilesSchema } } },
           async (req, reply) => {
             const { id } = req.params;
             await service.assertOpenable(caller(req), id, 'edit');
@@ -241,7 +257,10 @@ export async function filesRoutes(app: ApiInstance, ctx: AppContext): Promise<vo
       const writeEvents = { auth: true, scopes: ['admin', 'write_events'], access: 'events' } as const;
       scope.post(
         '/images/filepond/process/:id',
-        { config: writeEvents, schema: { params: idParamsSchema, tags: ['files'] } },
+        {
+          config: writeEvents,
+          schema: { params: idParamsSchema, tags: ['files'], response: { 201: uploadIdResponse } },
+        },
         async (req, reply) => {
           const { id } = req.params;
           await attachments.assertCanAttach(caller(req), id, eventAccess(req));
@@ -266,7 +285,7 @@ export async function filesRoutes(app: ApiInstance, ctx: AppContext): Promise<vo
       );
       scope.delete(
         '/images/filepond/revert',
-        { config: writeEvents, schema: { tags: ['files'] } },
+        { config: writeEvents, schema: { tags: ['files'], response: { 204: noContent } } },
         async (req, reply) => {
           let body = typeof req.body === 'string' ? req.body.trim() : '';
           if (body.startsWith('"')) {
@@ -292,7 +311,12 @@ export async function filesRoutes(app: ApiInstance, ctx: AppContext): Promise<vo
         '/images/*',
         {
           config: imageConfig,
-          schema: { tags: ['files'], querystring: imageQuerySchema, description: imageRouteDescription },
+          schema: {
+            tags: ['files'],
+            querystring: imageQuerySchema,
+            description: imageRouteDescription,
+            response: { 200: fileResponse(['image/*'], 'The image, or its JPEG thumbnail with ?w=') },
+          },
         },
         async (req, reply) => {
           const width = thumbnailWidthOf((req.query as { w?: unknown }).w);

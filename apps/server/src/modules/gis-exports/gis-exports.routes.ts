@@ -1,4 +1,5 @@
 import { gisExportFileName, gisExportQuerySchema, idParamsSchema } from '@bathylog/shared';
+import { fileResponse } from '../../plugins/response-schemas.js';
 import type { AppContext } from '../../context.js';
 import { caller } from '../../plugins/auth.js';
 import { eventAccess } from '../access/event-access.js';
@@ -24,6 +25,9 @@ export function gisExportsRoutes(app: ApiInstance, ctx: AppContext): void {
           params: idParamsSchema,
           querystring: gisExportQuerySchema,
           tags,
+          response: {
+            200: fileResponse(['application/geo+json', 'application/vnd.google-earth.kml+xml'], 'GeoJSON or KML'),
+          },
           summary: `Track${kind === 'cruise' ? 's (one per lowering)' : ''} and events of a ${kind} as GeoJSON or KML`,
           description:
             `GeoJSON (format=geojson, the default): a FeatureCollection with a LineString per lowering track ` +

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { newObjectId } from '@bathylog/shared';
+import { newObjectId, type WsChannel } from '@bathylog/shared';
 import { createTestApp, engines, type TestApp } from '../../../test/test-app.js';
 import { callerKinds, createRoleUsers, type CallerKind, type RoleUsers } from '../../../test/role-tokens.js';
 import { captureChannel, clearRecords } from '../../../test/record-tests.js';
@@ -28,7 +28,7 @@ describe.each(engines)('lowerings API on %s', (engine) => {
 
   const get = (url: string, token: string | undefined = admin) => t.api('GET', url, token ? { token } : {});
   const ids = (res: { json(): unknown }) => (res.json() as Json[]).map((l) => l.lowering_id);
-  const capture = (channel: string) => captureChannel(t, channel);
+  const capture = (channel: WsChannel) => captureChannel(t, channel);
 
   describe('create and read', () => {
     it('creates the demo dive S0492 and answers the Sealog shape', async () => {

@@ -1,13 +1,18 @@
+import { z } from 'zod/mini';
 import type { FastifyReply } from 'fastify';
 import {
   createLoweringSchema,
   idParamsSchema,
+  insertResultSchema,
   loweringListQuerySchema,
   loweringsByCruiseQuerySchema,
+  loweringSchema,
   permissionsSchema,
   recordFormatQuerySchema,
+  trackColumnsSchema,
   updateLoweringSchema,
 } from '@bathylog/shared';
+import { jsonOrCsv, noContent } from '../../plugins/response-schemas.js';
 import type { AppContext } from '../../context.js';
 import { caller } from '../../plugins/auth.js';
 import type { ApiInstance } from '../../plugins/types.js';
@@ -28,48 +33,96 @@ export function loweringsRoutes(app: ApiInstance, ctx: AppContext): void {
   const tags = ['lowerings'];
   const send = (reply: FastifyReply, result: LoweringRead) => sendRecordRead(reply, result);
 
-  app.get('/lowerings', { config: read, schema: { querystring: loweringListQuerySchema, tags } }, async (req, reply) =>
-    send(reply, await service.list(caller(req), req.query)),
+  app.get(
+    '/lowerings',
+    {
+      config: read,
+      schema: {
+        querystring: loweringListQuerySchema,
+        tags,
+        response: { 200: jsonOrCsv(z.array(loweringSchema), 'the lowerings') },
+      },
+    },
+    async (req, reply) => send(reply, await service.list(caller(req), req.query)),
   );
 
-  app.delete('/lowerings/all', { config: admin, schema: { tags } }, async (req, reply) => {
-    await service.removeAll(caller(req));
-    return reply.code(204).send();
-  });
+  app.delete(
+    '/lowerings/all',
+    { config: admin, schema: { tags, response: { 204: noContent } } },
+    async (req, reply) => {
+      await service.removeAll(caller(req));
+      return reply.code(204).send();
+    },
+  );
 
   app.get(
     '/lowerings/bycruise/:id',
-    { config: read, schema: { params: idParamsSchema, querystring: loweringsByCruiseQuerySchema, tags } },
+    {
+      config: read,
+      schema: {
+        params: idParamsSchema,
+        querystring: loweringsByCruiseQuerySchema,
+        tags,
+        response: { 200: jsonOrCsv(z.array(loweringSchema), 'the lowerings') },
+      },
+    },
     async (req, reply) => send(reply, await service.byCruise(caller(req), req.params.id, req.query)),
   );
 
   app.get(
     '/lowerings/byevent/:id',
-    { config: read, schema: { params: idParamsSchema, querystring: recordFormatQuerySchema, tags } },
+    {
+      config: read,
+      schema: {
+        params: idParamsSchema,
+        querystring: recordFormatQuerySchema,
+        tags,
+        response: { 200: jsonOrCsv(loweringSchema, 'the lowering') },
+      },
+    },
     async (req, reply) => send(reply, await service.byEvent(caller(req), req.params.id, req.query.format)),
   );
 
   app.get(
     '/lowerings/:id',
-    { config: read, schema: { params: idParamsSchema, querystring: recordFormatQuerySchema, tags } },
+    {
+      config: read,
+      schema: {
+        params: idParamsSchema,
+        querystring: recordFormatQuerySchema,
+        tags,
+        response: { 200: jsonOrCsv(loweringSchema, 'the lowering') },
+      },
+    },
     async (req, reply) => send(reply, await service.get(caller(req), req.params.id, req.query.format)),
   );
 
   // A bump makes every connected client re-read the lowering: only those who may edit it send one
   // (still a GET, as Sealog clients call it).
-  app.get('/lowerings/:id/bump', { config: write, schema: { params: idParamsSchema, tags } }, async (req, reply) => {
-    await service.bump(caller(req), req.params.id);
-    return reply.code(200).send();
-  });
+  app.get(
+    '/lowerings/:id/bump',
+    { config: write, schema: { params: idParamsSchema, tags, response: { 200: noContent } } },
+    async (req, reply) => {
+      await service.bump(caller(req), req.params.id);
+      return reply.code(200).send();
+    },
+  );
 
-  app.post('/lowerings', { config: admin, schema: { body: createLoweringSchema, tags } }, async (req, reply) => {
-    const insertedId = await service.create(caller(req), req.body);
-    return reply.code(201).send({ acknowledged: true, insertedId });
-  });
+  app.post(
+    '/lowerings',
+    { config: admin, schema: { body: createLoweringSchema, tags, response: { 201: insertResultSchema } } },
+    async (req, reply) => {
+      const insertedId = await service.create(caller(req), req.body);
+      return reply.code(201).send({ acknowledged: true, insertedId });
+    },
+  );
 
   app.patch(
     '/lowerings/:id',
-    { config: write, schema: { params: idParamsSchema, body: updateLoweringSchema, tags } },
+    {
+      config: write,
+      schema: { params: idParamsSchema, body: updateLoweringSchema, tags, response: { 204: noContent } },
+    },
     async (req, reply) => {
       await service.update(caller(req), req.params.id, req.body);
       return reply.code(204).send();
@@ -78,17 +131,21 @@ export function loweringsRoutes(app: ApiInstance, ctx: AppContext): void {
 
   app.patch(
     '/lowerings/:id/permissions',
-    { config: admin, schema: { params: idParamsSchema, body: permissionsSchema, tags } },
+    { config: admin, schema: { params: idParamsSchema, body: permissionsSchema, tags, response: { 204: noContent } } },
     async (req, reply) => {
       await service.setPermissions(caller(req), req.params.id, req.body);
       return reply.code(204).send();
     },
   );
 
-  app.delete('/lowerings/:id', { config: admin, schema: { params: idParamsSchema, tags } }, async (req, reply) => {
-    await service.remove(caller(req), req.params.id);
-    return reply.code(204).send();
-  });
+  app.delete(
+    '/lowerings/:id',
+    { config: admin, schema: { params: idParamsSchema, tags, response: { 204: noContent } } },
+    async (req, reply) => {
+      await service.remove(caller(req), req.params.id);
+      return reply.code(204).send();
+    },
+  );
 
   // The dive track is computed by the GIS exports' position rule; its events follow the event access rule.
   const gis = new GisExportsService(ctx);
@@ -99,6 +156,7 @@ export function loweringsRoutes(app: ApiInstance, ctx: AppContext): void {
       schema: {
         params: idParamsSchema,
         tags: ['gis_exports'],
+        response: { 200: trackColumnsSchema },
         summary: "A lowering's dive track as columns (review map, milestones editor)",
         description:
           'The track from the first configured position source with records in the lowering (no event filter), ' +

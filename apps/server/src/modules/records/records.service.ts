@@ -1,4 +1,4 @@
-import { newObjectId, recordMessages, type PermissionsChange } from '@bathylog/shared';
+import { newObjectId, recordMessages, type PermissionsChange, type WsRecord } from '@bathylog/shared';
 import type { Kysely, Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { DB } from '../../db/schema.js';
@@ -49,7 +49,7 @@ export interface RecordSpec<K extends RecordKind, W> {
   kind: K;
   toWire(record: RecordOf<K>, opts: { useAccessControl: boolean; files?: string[] }): W;
   toCsv(records: W[]): string;
-  channels: { created: string; updated: string };
+  channels: { created: 'newCruises' | 'newLowerings'; updated: 'updateCruises' | 'updateLowerings' };
   /** Meta keys only an admin changes (a cruise_manager's form leaves them out; they keep their values). */
   lockedMetaKeys: readonly string[];
   /** Meta keys a list query filters on by exact text (`cruise_vessel`, …). */
@@ -63,7 +63,7 @@ export interface RecordSpec<K extends RecordKind, W> {
  * docs/roles-and-access.md#cruise-managers and the realtime pushes of docs/wire.md#channels. Each
  * kind's service adds its own reads (bylowering, bycruise) and cascades through the hooks below.
  */
-export class RecordsService<K extends RecordKind, W> {
+export class RecordsService<K extends RecordKind, W extends WsRecord> {
   protected readonly files: RecordFilesService;
   private readonly kind: K;
   private readonly col: {

@@ -1,12 +1,17 @@
 import { z } from 'zod/mini';
 import {
+  apiTokenResponseSchema,
   createUserSchema,
   idParamsSchema,
+  insertResultSchema,
+  loginTokenResponseSchema,
   queryBooleanSchema,
   queryIntSchema,
   updateUserSchema,
+  userSchema,
   userSortValues,
 } from '@bathylog/shared';
+import { noContent } from '../../plugins/response-schemas.js';
 import type { AppContext } from '../../context.js';
 import { requestOrigin } from '../../lib/reset-link.js';
 import { caller } from '../../plugins/auth.js';
@@ -25,28 +30,43 @@ export function usersRoutes(app: ApiInstance, ctx: AppContext): void {
   const read = { auth: true, scopes: ['admin', 'read_users'] } as const;
   const write = { auth: true, scopes: ['admin', 'write_users'] } as const;
 
-  app.get('/users', { config: read, schema: { querystring: listQuery, tags: ['users'] } }, (req) =>
-    service.list(caller(req), req.query),
+  app.get(
+    '/users',
+    { config: read, schema: { querystring: listQuery, tags: ['users'], response: { 200: z.array(userSchema) } } },
+    (req) => service.list(caller(req), req.query),
   );
 
   // Literal segments win over parameters, as in Sealog.
-  app.delete('/users/all', { config: write, schema: { tags: ['users'] } }, async (req, reply) => {
-    await service.removeAllNonSystem(caller(req));
-    return reply.code(204).send();
-  });
-
-  app.get('/users/:id', { config: read, schema: { params: idParamsSchema, tags: ['users'] } }, (req) =>
-    service.get(caller(req), req.params.id),
+  app.delete(
+    '/users/all',
+    { config: write, schema: { tags: ['users'], response: { 204: noContent } } },
+    async (req, reply) => {
+      await service.removeAllNonSystem(caller(req));
+      return reply.code(204).send();
+    },
   );
 
-  app.post('/users', { config: write, schema: { body: createUserSchema, tags: ['users'] } }, async (req, reply) => {
-    const insertedId = await service.create(caller(req), req.body, requestOrigin(req));
-    return reply.code(201).send({ acknowledged: true, insertedId });
-  });
+  app.get(
+    '/users/:id',
+    { config: read, schema: { params: idParamsSchema, tags: ['users'], response: { 200: userSchema } } },
+    (req) => service.get(caller(req), req.params.id),
+  );
+
+  app.post(
+    '/users',
+    { config: write, schema: { body: createUserSchema, tags: ['users'], response: { 201: insertResultSchema } } },
+    async (req, reply) => {
+      const insertedId = await service.create(caller(req), req.body, requestOrigin(req));
+      return reply.code(201).send({ acknowledged: true, insertedId });
+    },
+  );
 
   app.patch(
     '/users/:id',
-    { config: { auth: true }, schema: { params: idParamsSchema, body: updateUserSchema, tags: ['users'] } },
+    {
+      config: { auth: true },
+      schema: { params: idParamsSchema, body: updateUserSchema, tags: ['users'], response: { 204: noContent } },
+    },
     async (req, reply) => {
       await service.update(caller(req), req.params.id, req.body);
       return reply.code(204).send();
@@ -55,7 +75,7 @@ export function usersRoutes(app: ApiInstance, ctx: AppContext): void {
 
   app.delete(
     '/users/:id',
-    { config: write, schema: { params: idParamsSchema, tags: ['users'] } },
+    { config: write, schema: { params: idParamsSchema, tags: ['users'], response: { 204: noContent } } },
     async (req, reply) => {
       await service.remove(caller(req), req.params.id);
       return reply.code(204).send();
@@ -64,7 +84,10 @@ export function usersRoutes(app: ApiInstance, ctx: AppContext): void {
 
   app.get(
     '/users/:id/token',
-    { config: { auth: true }, schema: { params: idParamsSchema, tags: ['users'] } },
+    {
+      config: { auth: true },
+      schema: { params: idParamsSchema, tags: ['users'], response: { 200: apiTokenResponseSchema } },
+    },
     async (req) => ({
       token: await service.token(caller(req), req.params.id),
     }),
@@ -72,7 +95,7 @@ export function usersRoutes(app: ApiInstance, ctx: AppContext): void {
 
   app.post(
     '/users/:id/signOutEverywhere',
-    { config: { auth: true }, schema: { params: idParamsSchema, tags: ['users'] } },
+    { config: { auth: true }, schema: { params: idParamsSchema, tags: ['users'], response: { 204: noContent } } },
     async (req, reply) => {
       await service.signOutEverywhere(caller(req), req.params.id);
       return reply.code(204).send();
@@ -81,7 +104,10 @@ export function usersRoutes(app: ApiInstance, ctx: AppContext): void {
 
   app.get(
     '/users/:id/loginToken',
-    { config: { auth: true }, schema: { params: idParamsSchema, tags: ['users'] } },
+    {
+      config: { auth: true },
+      schema: { params: idParamsSchema, tags: ['users'], response: { 200: loginTokenResponseSchema } },
+    },
     async (req) => ({ loginToken: await service.loginToken(caller(req), req.params.id) }),
   );
 }
