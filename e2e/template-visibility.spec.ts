@@ -33,7 +33,7 @@ test('a coloured template with a "show if" option: form, Test preview, console',
   const color = form.getByPlaceholder('default, or #rrggbb');
   await color.fill('yellow');
   await form.getByRole('button', { name: 'Add', exact: true }).click();
-  await expect(color).toHaveAccessibleDescription('Must be a hex colour like #1a2b3c');
+  await expect(color).toHaveAccessibleDescription('Must be a button style or a hex colour like #1a2b3c');
   await color.fill('#ffcc00');
   const preview = form.getByTestId('template-button-preview');
   await expect(preview).toHaveText(name);

@@ -316,12 +316,22 @@ describe.each(engines)('event templates API on %s', (engine) => {
       [
         'a button colour that is not CSS hex',
         { event_button_color: 'red' },
-        '"event_button_color" must be a CSS hex colour like #1a2b3c',
+        '"event_button_color" must be a CSS hex colour like #1a2b3c or one of primary, secondary, success, danger, warning, info, light, dark',
       ],
       [
         'a button colour with a bad length',
         { event_button_color: '#12345' },
-        '"event_button_color" must be a CSS hex colour like #1a2b3c',
+        '"event_button_color" must be a CSS hex colour like #1a2b3c or one of primary, secondary, success, danger, warning, info, light, dark',
+      ],
+      [
+        'a button colour that names a variant in another case',
+        { event_button_color: 'Primary' },
+        '"event_button_color" must be a CSS hex colour like #1a2b3c or one of primary, secondary, success, danger, warning, info, light, dark',
+      ],
+      [
+        'a button colour that smuggles a style after a variant',
+        { event_button_color: 'primary;background:url(x)' },
+        '"event_button_color" must be a CSS hex colour like #1a2b3c or one of primary, secondary, success, danger, warning, info, light, dark',
       ],
       [
         'radio buttons without values',
@@ -418,6 +428,18 @@ describe.each(engines)('event templates API on %s', (engine) => {
       expect((await t.api('GET', `/event_templates/${id}`, { token: tm })).json()).not.toHaveProperty(
         'event_button_color',
       );
+      // The Sealog 2.4.17 clients send Bootstrap variant names: kept and shown back as sent.
+      for (const variant of ['primary', 'secondary', 'success', 'danger', 'warning', 'info', 'light', 'dark']) {
+        expect((await patch({ event_button_color: variant })).statusCode, variant).toBe(204);
+        expect((await t.api('GET', `/event_templates/${id}`, { token: tm })).json()).toMatchObject({
+          event_button_color: variant,
+        });
+      }
+      const variantMade = await create(template({ event_name: 'variant', event_button_color: 'warning' }));
+      expect((await t.api('GET', `/event_templates/${variantMade}`, { token: tm })).json()).toMatchObject({
+        event_button_color: 'warning',
+      });
+      await t.api('DELETE', `/event_templates/${variantMade}`, { token: admin });
       expect((await patch({ event_button_color: '#0a7d3c' })).statusCode).toBe(204);
 
       // Export (the list as JSON) and import (POST with the exported record, id kept) round trip.
