@@ -64,9 +64,12 @@ interface Fixture {
   next(): string;
   /** The device key (roles: event_logger) the matrix calls with. */
   keyToken: string;
+  /** A user holding only Sealog 2.4's power_logger role. */
+  powerToken: string;
 }
 
 function tokenOf(fx: Fixture, caller: MatrixCaller): string | undefined {
+  if (caller === 'power_logger') return fx.powerToken;
   return caller === 'device_key' ? fx.keyToken : fx.users.tokens[caller];
 }
 
@@ -121,6 +124,8 @@ interface Row {
   expect: Statuses;
   /** The device key (roles: event_logger) gets the event_logger column unless this says otherwise. */
   key?: number;
+  /** A power_logger gets the event_logger column unless this says otherwise (admin-only templates). */
+  power?: number;
   /** Builds the request for one caller, creating (as admin) any record the call consumes. */
   request(fx: Fixture, caller: MatrixCaller): Promise<Request> | Request;
   /** After a 202 external call: wait for the command to end so the next one can start. */
@@ -636,6 +641,7 @@ const rows: Row[] = [
   {
     name: 'GET /event_templates/{id} (admin-only system template)',
     expect: [200, 404, 404, 404, 404, 403, 404, 401, 401],
+    power: 200,
     request: (fx) => ({ method: 'GET', url: `${api}/event_templates/${fx.systemTemplate}` }),
   },
   {
@@ -1156,8 +1162,11 @@ const rows: Row[] = [
 /** `METHOD /pattern` of every route the server registers (read up front: the tests below are made from it). */
 const tableRoutes = await serverRoutes();
 
-/** The callers of the matrix: those of role-tokens.ts plus a device key holding only event_logger. */
-const matrixCallers = [...callerKinds, 'device_key'] as const;
+/**
+ * The callers of the matrix: those of role-tokens.ts plus a device key holding only event_logger
+ * and a user holding only power_logger (an event_logger who uses admin-only templates).
+ */
+const matrixCallers = [...callerKinds, 'device_key', 'power_logger'] as const;
 type MatrixCaller = (typeof matrixCallers)[number];
 const loggerColumn = callerKinds.indexOf('event_logger');
 
@@ -1197,6 +1206,14 @@ describe.each(engines)('role matrix on %s', (engine) => {
     writeFileSync(path.join(t.ctx.paths.images, 'matrix.jpg'), Buffer.from([0xff, 0xd8, 0xff, 0xd9]));
     const key = await adminCall(partial, 'POST', '/device_keys', { name: 'matrix-logger', roles: ['event_logger'] });
     partial.keyToken = key.key as string;
+    await adminCall(partial, 'POST', '/users', {
+      username: 'u_power',
+      fullname: 'Power Logger',
+      email: 'u_power@example.org',
+      password: 'secret-pw',
+      roles: ['power_logger'],
+    });
+    partial.powerToken = await t.login('u_power', 'secret-pw');
     fx = partial;
   });
   afterAll(() => fx?.t.close());
@@ -1208,7 +1225,12 @@ describe.each(engines)('role matrix on %s', (engine) => {
       const route = routeOf(fx.t.routes, req.method, req.url);
       expect(route, `${row.name}: ${req.method} ${req.url} reaches no route`).not.toBeNull();
       reached.add(route!);
-      const expected = caller === 'device_key' ? (row.key ?? row.expect[loggerColumn]!) : row.expect[i]!;
+      const expected =
+        caller === 'device_key'
+          ? (row.key ?? row.expect[loggerColumn]!)
+          : caller === 'power_logger'
+            ? (row.power ?? row.expect[loggerColumn]!)
+            : row.expect[i]!;
       const headers: Record<string, string> = { ...req.headers };
       if (token && !req.tokenInQuery) headers.authorization = `Bearer ${token}`;
       if (req.raw) headers['content-type'] = req.raw.contentType;

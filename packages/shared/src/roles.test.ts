@@ -12,6 +12,8 @@ describe('scopesForRoles (reference §3.5)', () => {
     const logger = ['read_events', 'write_events', 'read_event_templates', 'read_cruises', 'read_lowerings'];
     expect(scopesForRoles(['event_logger'])).toEqual(logger);
     expect(scopesForRoles(['event_manager'])).toEqual(logger);
+    // Sealog 2.4's power_logger: the event_logger's scopes (was stored but granted nothing).
+    expect(scopesForRoles(['power_logger'])).toEqual(logger);
     expect(scopesForRoles(['template_manager'])).toEqual([
       'read_events',
       'write_events',

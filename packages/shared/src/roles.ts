@@ -5,6 +5,7 @@ export const roles = [
   'event_manager',
   'template_manager',
   'event_logger',
+  'power_logger',
   'event_watcher',
 ] as const;
 
@@ -29,6 +30,9 @@ export type Scope = (typeof scopes)[number];
 const roleScopes: Record<Exclude<Role, 'admin'>, Scope[]> = {
   event_watcher: ['read_events', 'read_cruises', 'read_lowerings'],
   event_logger: ['read_events', 'write_events', 'read_event_templates', 'read_cruises', 'read_lowerings'],
+  // Sealog 2.4's power_logger: an event_logger who also uses admin-only templates
+  // (`capabilityRoles.adminOnlyTemplates`; docs/sealog-clients.md#the-power_logger-role).
+  power_logger: ['read_events', 'write_events', 'read_event_templates', 'read_cruises', 'read_lowerings'],
   event_manager: ['read_events', 'write_events', 'read_event_templates', 'read_cruises', 'read_lowerings'],
   template_manager: [
     'read_events',
@@ -93,11 +97,13 @@ export const capabilityRoles = {
   /** Tasks and Toggle ASNAP. */
   adminOnly: ['admin'],
   /** Template buttons and free text on the logging console. */
-  eventLogging: ['admin', 'cruise_manager', 'event_logger'],
+  eventLogging: ['admin', 'cruise_manager', 'event_logger', 'power_logger'],
   /** The console's event history. */
-  eventHistory: ['admin', 'cruise_manager', 'event_logger', 'event_watcher'],
+  eventHistory: ['admin', 'cruise_manager', 'event_logger', 'power_logger', 'event_watcher'],
   /** Adding and editing comments from the review screens' lists (seed 001 §2.5); others get View Details. */
-  reviewComment: ['admin', 'event_logger'],
+  reviewComment: ['admin', 'event_logger', 'power_logger'],
+  /** Seeing and logging from admin-only (system) templates; only admins change them. */
+  adminOnlyTemplates: ['admin', 'power_logger'],
 } satisfies Record<string, Role[]>;
 
 /** True when the user holds at least one of the roles. */
@@ -111,6 +117,11 @@ export function mayAttachToEvent(
   event: { event_author: string },
 ): boolean {
   return hasAnyRole(user.roles, capabilityRoles.attachToAnyEvent) || event.event_author === user.username;
+}
+
+/** Whether a user sees and logs from admin-only templates (admins and Sealog 2.4's power_logger). */
+export function mayUseAdminOnlyTemplates(userRoles: readonly string[]): boolean {
+  return hasAnyRole(userRoles, capabilityRoles.adminOnlyTemplates);
 }
 
 /** Usernames that can never be deleted (seed 000 §2, reference §9.2). */

@@ -192,6 +192,27 @@ describe.each(engines)('event templates API on %s', (engine) => {
     expect(off.json()).not.toHaveProperty('disabled');
   });
 
+  it('shows admin-only (not disabled) templates to a power_logger, who still cannot change them', async () => {
+    await create(template({ event_name: 'no flags' }));
+    const adminOnly = await create(template({ event_name: 'admin only', system_template: true, admin_only: true }));
+    await create(template({ event_name: 'off system', system_template: true, admin_only: true, disabled: true }));
+    const username = `pl${engine.slice(0, 2)}`;
+    const made = await t.api('POST', '/users', {
+      token: admin,
+      body: { username, fullname: 'P L', email: `${username}@example.org`, password: 'secret-pw', roles: ['power_logger'] },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const power = await t.login(username, 'secret-pw');
+    expect(names(await t.api('GET', '/event_templates', { token: power }))).toEqual(['admin only', 'no flags']);
+    const one = await t.api('GET', `/event_templates/${adminOnly}`, { token: power });
+    expect(one.statusCode).toBe(200);
+    expect(one.json()).not.toHaveProperty('disabled');
+    // An event_logger still does not see it.
+    expect(names(await t.api('GET', '/event_templates', { token: users.tokens.event_logger! }))).toEqual(['no flags']);
+    const edit = await t.api('PATCH', `/event_templates/${adminOnly}`, { token: power, body: { event_name: 'x' } });
+    expect(edit.statusCode).toBe(403);
+  });
+
   it('stores admin_only only on system templates, on create and on update', async () => {
     const plain = await create(template({ admin_only: true }));
     expect((await t.api('GET', `/event_templates/${plain}`, { token: admin })).json()).toMatchObject({

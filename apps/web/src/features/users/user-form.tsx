@@ -27,6 +27,7 @@ const roleOrder: Role[] = [
   'template_manager',
   'event_manager',
   'event_logger',
+  'power_logger',
   'event_watcher',
 ];
 
@@ -45,6 +46,8 @@ function roleInfo(role: Role, names: EntityNames): { label: string; description:
       return { label: 'Event Manager', description: `Ability to review events independent of ${names.lowerings}.` };
     case 'event_logger':
       return { label: 'Event Logger', description: 'Ability to submit new events.' };
+    case 'power_logger':
+      return { label: 'Power Logger', description: 'Ability to submit new events from admin_only templates.' };
     case 'event_watcher':
       return { label: 'Event Watcher', description: 'Ability to view events.' };
   }
