@@ -14,6 +14,8 @@ describe('scopesForRoles (reference §3.5)', () => {
     expect(scopesForRoles(['event_manager'])).toEqual(logger);
     // Sealog 2.4's power_logger: the event_logger's scopes (was stored but granted nothing).
     expect(scopesForRoles(['power_logger'])).toEqual(logger);
+    // The WHOI client's guest accounts read as watchers do.
+    expect(scopesForRoles(['guest'])).toEqual(['read_events', 'read_cruises', 'read_lowerings']);
     expect(scopesForRoles(['template_manager'])).toEqual([
       'read_events',
       'write_events',

@@ -7,6 +7,7 @@ export const roles = [
   'event_logger',
   'power_logger',
   'event_watcher',
+  'guest',
 ] as const;
 
 export type Role = (typeof roles)[number];
@@ -29,6 +30,8 @@ export type Scope = (typeof scopes)[number];
 
 const roleScopes: Record<Exclude<Role, 'admin'>, Scope[]> = {
   event_watcher: ['read_events', 'read_cruises', 'read_lowerings'],
+  // A guest account the WHOI login page offers (`GET users/guests`): it reads as a watcher does.
+  guest: ['read_events', 'read_cruises', 'read_lowerings'],
   event_logger: ['read_events', 'write_events', 'read_event_templates', 'read_cruises', 'read_lowerings'],
   // Sealog 2.4's power_logger: an event_logger who also uses admin-only templates
   // (`capabilityRoles.adminOnlyTemplates`; docs/sealog-clients.md#the-power_logger-role).
@@ -99,7 +102,7 @@ export const capabilityRoles = {
   /** Template buttons and free text on the logging console. */
   eventLogging: ['admin', 'cruise_manager', 'event_logger', 'power_logger'],
   /** The console's event history. */
-  eventHistory: ['admin', 'cruise_manager', 'event_logger', 'power_logger', 'event_watcher'],
+  eventHistory: ['admin', 'cruise_manager', 'event_logger', 'power_logger', 'event_watcher', 'guest'],
   /** Adding and editing comments from the review screens' lists (seed 001 §2.5); others get View Details. */
   reviewComment: ['admin', 'event_logger', 'power_logger'],
   /** Seeing and logging from admin-only (system) templates; only admins change them. */
@@ -122,6 +125,14 @@ export function mayAttachToEvent(
 /** Whether a user sees and logs from admin-only templates (admins and Sealog 2.4's power_logger). */
 export function mayUseAdminOnlyTemplates(userRoles: readonly string[]): boolean {
   return hasAnyRole(userRoles, capabilityRoles.adminOnlyTemplates);
+}
+
+/**
+ * Whether the login page may offer this account as a guest (docs/sealog-clients.md#guest-accounts):
+ * the seeded `guest` user or a holder of the guest role, and enabled.
+ */
+export function isGuestAccount(user: { username: string; roles: readonly string[]; disabled: boolean }): boolean {
+  return !user.disabled && (user.username === 'guest' || user.roles.includes('guest'));
 }
 
 /** Usernames that can never be deleted (seed 000 §2, reference §9.2). */

@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import {
   createCruiseSchema,
+  cruiseIdParamsSchema,
   cruiseListQuerySchema,
   csvContentType,
   idParamsSchema,
@@ -41,6 +42,12 @@ export function cruisesRoutes(app: ApiInstance, ctx: AppContext): void {
     await service.removeAll(caller(req));
     return reply.code(204).send();
   });
+
+  app.get(
+    '/cruises/bycruiseid/:cruise_id',
+    { config: read, schema: { params: cruiseIdParamsSchema, querystring: recordFormatQuerySchema, tags } },
+    async (req, reply) => send(reply, await service.getByRecordId(caller(req), req.params.cruise_id, req.query.format)),
+  );
 
   app.get(
     '/cruises/bylowering/:id',

@@ -147,7 +147,12 @@ export class EventsService {
     const row = await new EventsRepository(this.db).findById(id);
     // An event the caller may not see is answered as one that does not exist.
     if (!row || !access.maySee(row.ts)) throw new AppError('NOT_FOUND', `No record found for id: ${id}`);
-    const item = { row, ids: query.add_record_ids ? (await RecordIds.load(this.db)).for(row.ts) : {} };
+    const item = {
+      row,
+      ids: query.add_record_ids ? (await RecordIds.load(this.db)).for(row.ts) : {},
+      // The aux records follow their event: the same access check above covers them.
+      ...(query.aux_data ? { aux: await new EventAuxDataRepository(this.db).listByEventIds([id]) } : {}),
+    };
     if (query.format === 'csv') return { contentType: csvContentType, body: eventsToCsv([csvEvent(item)]) };
     return { contentType: jsonContentType, body: eventJson(item) };
   }

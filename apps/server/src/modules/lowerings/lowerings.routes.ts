@@ -3,6 +3,7 @@ import {
   createLoweringSchema,
   idParamsSchema,
   loweringListQuerySchema,
+  loweringIdParamsSchema,
   loweringsByCruiseQuerySchema,
   permissionsSchema,
   recordFormatQuerySchema,
@@ -45,6 +46,13 @@ export function loweringsRoutes(app: ApiInstance, ctx: AppContext): void {
     '/lowerings/byevent/:id',
     { config: read, schema: { params: idParamsSchema, querystring: recordFormatQuerySchema, tags } },
     async (req, reply) => send(reply, await service.byEvent(caller(req), req.params.id, req.query.format)),
+  );
+
+  app.get(
+    '/lowerings/byloweringid/:lowering_id',
+    { config: read, schema: { params: loweringIdParamsSchema, querystring: recordFormatQuerySchema, tags } },
+    async (req, reply) =>
+      send(reply, await service.getByRecordId(caller(req), req.params.lowering_id, req.query.format)),
   );
 
   app.get(

@@ -29,6 +29,7 @@ const roleOrder: Role[] = [
   'event_logger',
   'power_logger',
   'event_watcher',
+  'guest',
 ];
 
 function roleInfo(role: Role, names: EntityNames): { label: string; description: string } {
@@ -50,6 +51,8 @@ function roleInfo(role: Role, names: EntityNames): { label: string; description:
       return { label: 'Power Logger', description: 'Ability to submit new events from admin_only templates.' };
     case 'event_watcher':
       return { label: 'Event Watcher', description: 'Ability to view events.' };
+    case 'guest':
+      return { label: 'Guest', description: 'Offered on the login page as a guest account; views events.' };
   }
 }
 
