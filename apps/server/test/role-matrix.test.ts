@@ -281,6 +281,14 @@ const rows: Row[] = [
     request: (fx) => ({ method: 'GET', url: `${api}/cruises/${fx.cruise}` }),
   },
   {
+    name: 'GET /cruises/bycruiseid/{cruise_id}',
+    expect: everyone(200),
+    request: async (fx) => ({
+      method: 'GET',
+      url: `${api}/cruises/bycruiseid/${(await adminCall(fx, 'GET', `/cruises/${fx.cruise}`)).cruise_id as string}`,
+    }),
+  },
+  {
     name: 'GET /cruises/{id}/bump',
     expect: recordEditors(200),
     request: (fx) => ({ method: 'GET', url: `${api}/cruises/${fx.cruise}/bump` }),
@@ -374,6 +382,14 @@ const rows: Row[] = [
     name: 'GET /lowerings/{id}',
     expect: everyone(200),
     request: (fx) => ({ method: 'GET', url: `${api}/lowerings/${fx.lowering}` }),
+  },
+  {
+    name: 'GET /lowerings/byloweringid/{lowering_id}',
+    expect: everyone(200),
+    request: async (fx) => {
+      const lowering = await adminCall(fx, 'GET', `/lowerings/${fx.lowering}`);
+      return { method: 'GET', url: `${api}/lowerings/byloweringid/${lowering.lowering_id as string}` };
+    },
   },
   {
     name: 'GET /lowerings/{id}/bump',
@@ -474,6 +490,11 @@ const rows: Row[] = [
     name: 'GET /events/{id}',
     expect: everyone(200),
     request: (fx) => ({ method: 'GET', url: `${api}/events/${fx.event}` }),
+  },
+  {
+    name: 'GET /events/{id}?aux_data=true',
+    expect: everyone(200),
+    request: (fx) => ({ method: 'GET', url: `${api}/events/${fx.event}?aux_data=true` }),
   },
   {
     name: 'POST /events',
@@ -958,6 +979,12 @@ const rows: Row[] = [
     name: 'GET /users',
     expect: [200, 200, 403, 403, 403, 403, 403, 401, 401],
     request: () => ({ method: 'GET', url: `${api}/users` }),
+  },
+  {
+    // The WHOI login page lists the guest accounts before anyone signs in.
+    name: 'GET /users/guests',
+    expect: publicRoute(200),
+    request: () => ({ method: 'GET', url: `${api}/users/guests` }),
   },
   {
     name: 'GET /users/{id}',
