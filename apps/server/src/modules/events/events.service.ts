@@ -30,8 +30,7 @@ import { EventAuxDataRepository } from '../event-aux-data/event-aux-data.reposit
 import { AuditRepository } from '../audit/audit.repository.js';
 import {
   attachmentFileExists,
-  attachmentFilesOf,
-  removeAttachmentFiles,
+  removeAttachmentsOfEvents,
   removeOrphanAttachments,
 } from '../files/attachment-files.js';
 import { auditRow, recordChange } from '../audit/audit.js';
@@ -278,7 +277,7 @@ export class EventsService {
       return { event, aux };
     });
     // The event's attached pictures go with it, once the delete is durable.
-    await removeAttachmentFiles(this.ctx.paths.images, attachmentFilesOf(deleted.aux));
+    await removeAttachmentsOfEvents(this.ctx.paths.images, [id]);
     this.ctx.bus.publish('deleteEvents', { ...toWireEvent(deleted.event), aux_data: deleted.aux.map(toWireAux) });
   }
 
@@ -302,7 +301,7 @@ export class EventsService {
         const auxRows = await aux.listByEventIds(ids);
         await aux.deleteByEventIds(ids);
         deletedCount += await events.deleteMany(ids);
-        pictures.push(...attachmentFilesOf(auxRows));
+        pictures.push(...ids);
         // One row per event, each restorable like a single delete.
         for (const row of rows) {
           await recordChange(trx, caller, {
@@ -318,7 +317,7 @@ export class EventsService {
       }
       return { deletedCount };
     });
-    await removeAttachmentFiles(this.ctx.paths.images, pictures);
+    await removeAttachmentsOfEvents(this.ctx.paths.images, pictures);
     return result;
   }
 

@@ -44,6 +44,34 @@ export async function removeAttachmentFiles(images: string, names: readonly stri
 }
 
 /**
+ * Deletes every attachment file stored for these events, whatever their records list now: a
+ * Sealog 2.4 client may have rewritten the record with the pictures' original names
+ * (docs/sealog-clients.md#event-attachments).
+ */
+export async function removeAttachmentsOfEvents(images: string, eventIds: readonly string[]): Promise<void> {
+  if (eventIds.length === 0) return;
+  const ids = new Set(eventIds);
+  const names = (await readdir(images).catch(() => [] as string[])).filter((n) =>
+    ids.has(attachmentNamePattern.exec(n)?.[1] ?? ''),
+  );
+  await removeAttachmentFiles(images, names);
+}
+
+/** The file name items of an attachments record, with the label item before each (`camera_name` or `source`). */
+export function withoutAttachment(items: readonly AuxDataItem[], names: readonly string[]): AuxDataItem[] {
+  const out: AuxDataItem[] = [];
+  for (const item of items) {
+    if (item.data_name === 'filename' && names.includes(String(item.data_value))) {
+      const label = out.at(-1)?.data_name;
+      if (label === 'camera_name' || label === 'source') out.pop();
+      continue;
+    }
+    out.push(item);
+  }
+  return out;
+}
+
+/**
  * Deletes the attachment files whose event no longer exists (after a wipe, which drops every aux
  * record at once). `exists` answers which of the given event ids are still stored.
  */
