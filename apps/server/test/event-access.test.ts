@@ -378,6 +378,13 @@ const cases: Record<string, Case> = {
     outsider: 404,
     member: 204,
   },
+  [`DELETE ${files}/images/*`]: {
+    calls: [
+      async (fx) => ({ method: 'DELETE', url: `${files}/images/${await attachment(fx)}` }),
+    ],
+    outsider: 404,
+    member: 204,
+  },
   [`GET ${files}/images/*`]: {
     calls: [
       get(`${files}/images/secret_grab.png`),

@@ -1108,6 +1108,30 @@ const rows: Row[] = [
     },
   },
 
+  {
+    name: 'DELETE /files/images/{event id}/{name} (own upload, Sealog 2.4 clients)',
+    expect: eventWriters(204),
+    request: async (fx, caller) => {
+      const token = tokenOf(fx, caller);
+      const mayLog = token && !['event_watcher', 'disabled'].includes(caller);
+      const as = mayLog ? token : fx.admin;
+      const id = (
+        (await fx.t.api('POST', '/events', { token: as, body: { event_value: 'PIC', publish: false } })).json() as {
+          insertedId: string;
+        }
+      ).insertedId;
+      const up = pngUpload();
+      const res = await fx.t.app.inject({
+        method: 'POST',
+        url: `${files}/images/filepond/process/${id}`,
+        headers: { authorization: `Bearer ${as}`, 'content-type': up.contentType },
+        payload: up.payload,
+      });
+      if (res.statusCode !== 201) throw new Error(`fixture picture: ${res.statusCode} ${res.body}`);
+      return { method: 'DELETE', url: `${files}/images/${id}/${res.body}` };
+    },
+  },
+
   // Wipes last: they take the shared records with them.
   {
     name: 'DELETE /event_templates/all',
