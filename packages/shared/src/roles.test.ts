@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { capabilityRoles, hasAnyRole, hasAnyScope, isProtectedUsername, scopesForRoles } from './roles.js';
+import {
+  capabilityRoles,
+  hasAnyRole,
+  hasAnyScope,
+  isGuestAccount,
+  isProtectedUsername,
+  mayUseAdminOnlyTemplates,
+  scopesForRoles,
+} from './roles.js';
 
 describe('scopesForRoles (reference §3.5)', () => {
   it('gives admin only the admin scope, whatever else it holds', () => {
@@ -99,5 +107,20 @@ describe('capability roles', () => {
     expect(hasAnyRole(['event_watcher'], capabilityRoles.eventHistory)).toBe(true);
     expect(hasAnyRole(['event_watcher'], capabilityRoles.eventLogging)).toBe(false);
     expect(hasAnyRole(['cruise_manager'], capabilityRoles.adminOnly)).toBe(false);
+  });
+
+  it('lets admins and power_loggers (only) use admin-only templates', () => {
+    expect(mayUseAdminOnlyTemplates(['admin'])).toBe(true);
+    expect(mayUseAdminOnlyTemplates(['power_logger'])).toBe(true);
+    for (const role of ['event_logger', 'event_manager', 'cruise_manager', 'template_manager', 'event_watcher', 'guest'])
+      expect(mayUseAdminOnlyTemplates([role]), role).toBe(false);
+    expect(hasAnyRole(['power_logger'], capabilityRoles.eventLogging)).toBe(true);
+  });
+
+  it('offers enabled guest-role users and the seeded guest as guest accounts', () => {
+    expect(isGuestAccount({ username: 'guest', roles: ['event_watcher'], disabled: false })).toBe(true);
+    expect(isGuestAccount({ username: 'visitor', roles: ['guest'], disabled: false })).toBe(true);
+    expect(isGuestAccount({ username: 'visitor', roles: ['guest'], disabled: true })).toBe(false);
+    expect(isGuestAccount({ username: 'pi', roles: ['event_watcher'], disabled: false })).toBe(false);
   });
 });
