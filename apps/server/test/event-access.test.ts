@@ -379,9 +379,7 @@ const cases: Record<string, Case> = {
     member: 204,
   },
   [`DELETE ${files}/images/*`]: {
-    calls: [
-      async (fx) => ({ method: 'DELETE', url: `${files}/images/${await attachment(fx)}` }),
-    ],
+    calls: [async (fx) => ({ method: 'DELETE', url: `${files}/images/${await attachment(fx)}` })],
     outsider: 404,
     member: 204,
   },

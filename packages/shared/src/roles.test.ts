@@ -112,7 +112,14 @@ describe('capability roles', () => {
   it('lets admins and power_loggers (only) use admin-only templates', () => {
     expect(mayUseAdminOnlyTemplates(['admin'])).toBe(true);
     expect(mayUseAdminOnlyTemplates(['power_logger'])).toBe(true);
-    for (const role of ['event_logger', 'event_manager', 'cruise_manager', 'template_manager', 'event_watcher', 'guest'])
+    for (const role of [
+      'event_logger',
+      'event_manager',
+      'cruise_manager',
+      'template_manager',
+      'event_watcher',
+      'guest',
+    ])
       expect(mayUseAdminOnlyTemplates([role]), role).toBe(false);
     expect(hasAnyRole(['power_logger'], capabilityRoles.eventLogging)).toBe(true);
   });

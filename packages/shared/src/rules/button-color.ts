@@ -7,7 +7,16 @@
  */
 
 /** The Bootstrap variants the Sealog 2.4 clients store as `event_button_color`. */
-export const buttonVariants = ['primary', 'secondary', 'success', 'danger', 'warning', 'info', 'light', 'dark'] as const;
+export const buttonVariants = [
+  'primary',
+  'secondary',
+  'success',
+  'danger',
+  'warning',
+  'info',
+  'light',
+  'dark',
+] as const;
 export type ButtonVariant = (typeof buttonVariants)[number];
 
 /** The variant a stored colour names (exact, lower-case as the clients send it), or null. */

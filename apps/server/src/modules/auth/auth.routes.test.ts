@@ -142,7 +142,9 @@ describe.each(engines)('auth routes on %s', (engine) => {
     });
 
     it('accepts the Sealog 2.4 {email, password} shape; a wrong password is 401 as with a username', async () => {
-      const res = await app.api('POST', '/auth/login', { body: { email: 'Admin@NotARealServer.com', password: 'demo' } });
+      const res = await app.api('POST', '/auth/login', {
+        body: { email: 'Admin@NotARealServer.com', password: 'demo' },
+      });
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json()).toEqual({ token: expect.any(String), id: adminId });
       const user = await createUser({ username: 'mailer2', email: 'Second.Mailer@Example.org' });

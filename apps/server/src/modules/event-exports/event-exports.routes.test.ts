@@ -19,7 +19,6 @@ import { parseCsv } from '../../../test/parse-csv.js';
 
 type Json = Record<string, unknown>;
 
-
 describe.each(engines)('event exports API on %s', (engine) => {
   let t: TestApp;
   let users: RoleUsers;

@@ -199,7 +199,13 @@ describe.each(engines)('event templates API on %s', (engine) => {
     const username = `pl${engine.slice(0, 2)}`;
     const made = await t.api('POST', '/users', {
       token: admin,
-      body: { username, fullname: 'P L', email: `${username}@example.org`, password: 'secret-pw', roles: ['power_logger'] },
+      body: {
+        username,
+        fullname: 'P L',
+        email: `${username}@example.org`,
+        password: 'secret-pw',
+        roles: ['power_logger'],
+      },
     });
     expect(made.statusCode, made.body).toBe(201);
     const power = await t.login(username, 'secret-pw');

@@ -28,11 +28,7 @@ import type { AuthContext } from '../../plugins/auth.js';
 import type { EventAccess } from '../access/event-access.js';
 import { EventAuxDataRepository } from '../event-aux-data/event-aux-data.repository.js';
 import { AuditRepository } from '../audit/audit.repository.js';
-import {
-  attachmentFileExists,
-  removeAttachmentsOfEvents,
-  removeOrphanAttachments,
-} from '../files/attachment-files.js';
+import { attachmentFileExists, removeAttachmentsOfEvents, removeOrphanAttachments } from '../files/attachment-files.js';
 import { auditRow, recordChange } from '../audit/audit.js';
 import { eventCreatePostgresWriter, eventCreateWriter, type EventCreateWrite } from './event-create-writer.js';
 import { buildEventFilter, globalWindow } from './event-filter.js';

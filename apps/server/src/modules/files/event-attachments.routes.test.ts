@@ -245,9 +245,9 @@ describe.each(engines)('event attachments on %s', (engine) => {
   describe('as the Sealog 2.4 clients write them', () => {
     const post = (body: Json) => t.api('POST', '/event_aux_data', { token: author.token, body });
     const record = async (id: string) =>
-      (await t.api('GET', `/event_aux_data?eventID=${id}&datasource=eventFileAttachments`, { token: admin })).json() as Array<
-        Json & { id: string }
-      >;
+      (
+        await t.api('GET', `/event_aux_data?eventID=${id}&datasource=eventFileAttachments`, { token: admin })
+      ).json() as Array<Json & { id: string }>;
     /** The clients' rewrite of the attachments record: delete the one they read, post their own. */
     const rewrite = async (id: string, data_array: Json[]) => {
       const [current] = await record(id);
@@ -286,7 +286,9 @@ describe.each(engines)('event attachments on %s', (engine) => {
 
       // Someone else may not delete it; an unknown name is 404; a frame grab is never an attachment.
       expect((await del(original, other)).statusCode).toBe(403);
-      expect((await del(`nothing-${n}.png`)).json()).toEqual(error(404, 'Not Found', `No attachment found: nothing-${n}.png`));
+      expect((await del(`nothing-${n}.png`)).json()).toEqual(
+        error(404, 'Not Found', `No attachment found: nothing-${n}.png`),
+      );
       writeFileSync(`${t.ctx.paths.images}/grab_${n}.png`, png);
       expect((await del(`grab_${n}.png`, admin)).statusCode).toBe(404);
       expect(images()).toContain(`grab_${n}.png`);

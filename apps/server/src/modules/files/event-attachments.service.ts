@@ -20,12 +20,7 @@ import { fileChange, recordChange } from '../audit/audit.js';
 import { EventAuxDataRepository } from '../event-aux-data/event-aux-data.repository.js';
 import { EventAuxDataService } from '../event-aux-data/event-aux-data.service.js';
 import { EventsRepository } from '../events/events.repository.js';
-import {
-  attachedNames,
-  attachmentNamePattern,
-  removeAttachmentFiles,
-  withoutAttachment,
-} from './attachment-files.js';
+import { attachedNames, attachmentNamePattern, removeAttachmentFiles, withoutAttachment } from './attachment-files.js';
 
 /** An upload's own name without any folder, or '' when it has none usable (at most 255 characters). */
 function uploadBaseName(name: string): string {
@@ -157,7 +152,11 @@ export class EventAttachmentsService {
    * original upload name (the vehicle client's), newest first among the events the caller may
    * see (and of `eventId` when the client named one). Null when none is on disk.
    */
-  async resolve(name: string, access: EventAccess, eventId?: string): Promise<{ stored: string; eventId: string } | null> {
+  async resolve(
+    name: string,
+    access: EventAccess,
+    eventId?: string,
+  ): Promise<{ stored: string; eventId: string } | null> {
     const own = attachmentNamePattern.exec(name);
     if (own) return !eventId || own[1] === eventId ? { stored: name, eventId: own[1]! } : null;
     const original = uploadBaseName(name);
