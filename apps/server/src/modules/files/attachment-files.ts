@@ -1,7 +1,6 @@
 import { lstat, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { eventAttachmentsDataSource, type AuxDataItem } from '@bathylog/shared';
-import { parseJson } from '../../lib/json.js';
+import type { AuxDataItem } from '@bathylog/shared';
 import { thumbnailFolder } from './thumbnails.js';
 
 /** Stored names: the event id, `_`, 16 random hex digits, and the type's extension. */
@@ -10,20 +9,6 @@ export const attachmentNamePattern = /^([0-9a-f]{24})_[0-9a-f]{16}\.(png|jpg)$/;
 /** The file names held by an attachments record, in order. */
 export function attachedNames(items: readonly AuxDataItem[]): string[] {
   return items.filter((i) => i.data_name === 'filename').map((i) => String(i.data_value));
-}
-
-/**
- * The attachment files that aux records list for their events: only names the server itself gave
- * (event id prefix matching the record's event), so a record can never make us delete another file.
- */
-export function attachmentFilesOf(rows: readonly { event_id: string; data_source: string; data_array: string }[]) {
-  return rows
-    .filter((r) => r.data_source === eventAttachmentsDataSource)
-    .flatMap((r) =>
-      attachedNames(parseJson<AuxDataItem[]>(r.data_array, [])).filter(
-        (name) => attachmentNamePattern.exec(name)?.[1] === r.event_id,
-      ),
-    );
 }
 
 /** Whether an attachment's file is still in the image folder. */
