@@ -40,6 +40,8 @@ describe.each(engines)('WHOI client routes on %s', (engine) => {
     it('GET users/guests lists the guest accounts without a token, and nothing more of them', async () => {
       const guestRole = await createUser(t, admin, 'visitor', ['guest']);
       const off = await createUser(t, admin, 'oldvisitor', ['guest']);
+      // Given the guest role beside a writing one: not offered.
+      await createUser(t, admin, 'mixedvisitor', ['guest', 'event_logger']);
       expect((await t.api('PATCH', `/users/${off.id}`, { token: admin, body: { disabled: true } })).statusCode).toBe(
         204,
       );

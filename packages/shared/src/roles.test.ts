@@ -129,5 +129,10 @@ describe('capability roles', () => {
     expect(isGuestAccount({ username: 'visitor', roles: ['guest'], disabled: false })).toBe(true);
     expect(isGuestAccount({ username: 'visitor', roles: ['guest'], disabled: true })).toBe(false);
     expect(isGuestAccount({ username: 'pi', roles: ['event_watcher'], disabled: false })).toBe(false);
+    expect(isGuestAccount({ username: 'v2', roles: ['guest', 'event_watcher'], disabled: false })).toBe(true);
+    // Never an account that can do more than read.
+    expect(isGuestAccount({ username: 'boss', roles: ['guest', 'admin'], disabled: false })).toBe(false);
+    expect(isGuestAccount({ username: 'v3', roles: ['guest', 'event_logger'], disabled: false })).toBe(false);
+    expect(isGuestAccount({ username: 'guest', roles: ['admin'], disabled: false })).toBe(false);
   });
 });

@@ -127,12 +127,18 @@ export function mayUseAdminOnlyTemplates(userRoles: readonly string[]): boolean 
   return hasAnyRole(userRoles, capabilityRoles.adminOnlyTemplates);
 }
 
+/** The roles a guest-role account may hold and still be offered as a guest: reading ones only. */
+const guestAccountRoles: readonly string[] = ['guest', 'event_watcher'];
+
 /**
  * Whether the login page may offer this account as a guest (docs/sealog-clients.md#guest-accounts):
- * the seeded `guest` user or a holder of the guest role, and enabled.
+ * enabled, never an admin, and either the seeded `guest` user or a holder of the guest role with
+ * no role beyond reading, so a name given the guest role by mistake beside others is not listed.
  */
 export function isGuestAccount(user: { username: string; roles: readonly string[]; disabled: boolean }): boolean {
-  return !user.disabled && (user.username === 'guest' || user.roles.includes('guest'));
+  if (user.disabled || user.roles.includes('admin')) return false;
+  if (user.username === 'guest') return true;
+  return user.roles.includes('guest') && user.roles.every((r) => guestAccountRoles.includes(r));
 }
 
 /** Usernames that can never be deleted (seed 000 §2, reference §9.2). */
