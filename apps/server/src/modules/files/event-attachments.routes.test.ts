@@ -305,6 +305,14 @@ describe.each(engines)('event attachments on %s', (engine) => {
       expect((await t.app.inject({ method: 'GET', url: `${files}/images/${original}` })).statusCode).toBe(404);
     });
 
+    it('still counts pictures whose record a client deleted, so an event never holds more than five', async () => {
+      for (let i = 0; i < 5; i++) expect((await upload(event, png)).statusCode).toBe(201);
+      const [current] = await record(event);
+      expect((await t.api('DELETE', `/event_aux_data/${current!.id}`, { token: author.token })).statusCode).toBe(204);
+      const sixth = await upload(event, png);
+      expect(sixth.json()).toEqual(error(400, 'Bad Request', 'An event holds at most 5 pictures'));
+    });
+
     it('vessel 2.4.4+ {source, filename} with the stored name: shown, then deleted by name', async () => {
       const first = (await upload(event, png)).body;
       const second = (await upload(event, jpeg, author.token, 'second.jpg')).body;

@@ -69,12 +69,34 @@ export class EventAttachmentsService {
     return { row, items: row ? parseJson<AuxDataItem[]>(row.data_array, []) : [] };
   }
 
+  /**
+   * How many pictures an event holds: those its record lists, or those stored for it when more
+   * (a client may have deleted the record, which keeps the pictures: they still count).
+   */
+  private async pictureCount(eventId: string, items: readonly AuxDataItem[]): Promise<number> {
+    const rows = await this.ctx.database.db
+      .selectFrom('event_attachment_files')
+      .select('name')
+      .where('event_id', '=', eventId)
+      .execute();
+    let stored = 0;
+    for (const row of rows) {
+      if ((await lstat(path.join(this.ctx.paths.images, row.name)).catch(() => null))?.isFile()) stored++;
+    }
+    return Math.max(attachedNames(items).length, stored);
+  }
+
+  private async assertRoom(eventId: string): Promise<AuxDataItem[]> {
+    const { items } = await this.record(eventId);
+    if ((await this.pictureCount(eventId, items)) >= maxEventAttachments)
+      throw new AppError('BAD_REQUEST', `An event holds at most ${maxEventAttachments} pictures`);
+    return items;
+  }
+
   /** Checks that an event may take one more picture (before its bytes are read). */
   async assertCanAttach(caller: AuthContext, eventId: string, access: EventAccess): Promise<void> {
     await this.eventFor(caller, eventId, 'attach', access);
-    const { items } = await this.record(eventId);
-    if (attachedNames(items).length >= maxEventAttachments)
-      throw new AppError('BAD_REQUEST', `An event holds at most ${maxEventAttachments} pictures`);
+    await this.assertRoom(eventId);
   }
 
   /**
@@ -108,16 +130,17 @@ export class EventAttachmentsService {
       if (!type) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Only PNG and JPEG pictures can be attached');
       stored = `${stem}.${type}`;
       await rename(partial, path.join(folder, stored));
-      const original = uploadBaseName(originalName);
-      if (original)
-        await this.ctx.database.db
-          .insertInto('event_attachment_files')
-          .values({ name: stored, event_id: eventId, original_name: original, created_at: Date.now() })
-          .execute();
       // Re-read just before writing: another upload may have filled the event meanwhile.
-      const { items } = await this.record(eventId);
-      if (attachedNames(items).length >= maxEventAttachments)
-        throw new AppError('BAD_REQUEST', `An event holds at most ${maxEventAttachments} pictures`);
+      const items = await this.assertRoom(eventId);
+      await this.ctx.database.db
+        .insertInto('event_attachment_files')
+        .values({
+          name: stored,
+          event_id: eventId,
+          original_name: uploadBaseName(originalName),
+          created_at: Date.now(),
+        })
+        .execute();
       await new EventAuxDataService(this.ctx).create(
         caller,
         {
