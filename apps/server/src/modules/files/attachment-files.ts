@@ -42,7 +42,10 @@ export async function removeAttachmentsOfEvents(images: string, eventIds: readon
   await removeAttachmentFiles(images, names);
 }
 
-/** The file name items of an attachments record, with the label item before each (`camera_name` or `source`). */
+/**
+ * An attachments record's items without the named pictures: each `filename` item naming one goes
+ * with the label just before it (`camera_name`, or `source` as the vessel client writes it).
+ */
 export function withoutAttachment(items: readonly AuxDataItem[], names: readonly string[]): AuxDataItem[] {
   const out: AuxDataItem[] = [];
   for (const item of items) {
