@@ -29,7 +29,7 @@ test('a coloured template with a "show if" option: form, Test preview, console',
   const color = form.getByPlaceholder('default, or #rrggbb');
   await color.fill('yellow');
   await form.getByRole('button', { name: 'Add', exact: true }).click();
-  await expect(color).toHaveAccessibleDescription('Must be a hex colour like #1a2b3c');
+  await expect(color).toHaveAccessibleDescription('Must be a button style or a hex colour like #1a2b3c');
   await color.fill('#ffcc00');
   const preview = form.getByTestId('template-button-preview');
   await expect(preview).toHaveText(name);
@@ -127,4 +127,59 @@ test('a coloured template with a "show if" option: form, Test preview, console',
     { event_option_name: 'kind', event_option_value: 'rock' },
     { event_option_name: 'rock_type', event_option_value: 'granite' },
   ]);
+});
+
+test('a Bootstrap variant as the button colour (Sealog 2.4.17): offered by the form, worn on the console', async ({
+  page,
+  adminApi,
+}) => {
+  const name = uniqueName('Variant ');
+  const value = `VARIANT_${Date.now().toString(36).toUpperCase()}`;
+  const category = uniqueName('var');
+
+  await page.goto('/event_templates');
+  const form = page.getByRole('form', { name: 'Add Event Template' });
+  await form.getByLabel('Button Name').fill(name);
+  await form.getByLabel('Event Value').fill(value);
+  await form.getByLabel('Template Categories (comma delimited)').fill(category);
+
+  // The style list offers the eight variants beside the default and a custom hex colour.
+  const style = form.getByLabel('Button style');
+  await expect(style.locator('option')).toHaveText([
+    'Default',
+    'Primary',
+    'Secondary',
+    'Success',
+    'Danger',
+    'Warning',
+    'Info',
+    'Light',
+    'Dark',
+    'Custom colour',
+  ]);
+  await style.selectOption('success');
+  await expect(form.getByPlaceholder('default, or #rrggbb')).toHaveValue('success');
+  const preview = form.getByTestId('template-button-preview');
+  await expect(preview).toHaveClass(/\bbtn-success\b/);
+  // Custom colour switches to a hex the picker and the preview show.
+  await style.selectOption('custom');
+  await expect(form.getByPlaceholder('default, or #rrggbb')).toHaveValue(/^#[0-9a-f]{6}$/);
+  await expect(preview).not.toHaveClass(/\bbtn-success\b/);
+  await style.selectOption('success');
+  await expectAccessible(page);
+  await form.getByRole('button', { name: 'Add', exact: true }).click();
+  await expect(form.getByRole('status')).toHaveText('Success! Event Template created');
+  const stored = (await adminApi.get<Array<Record<string, unknown>>>('event_templates')).find(
+    (t) => t.event_name === name,
+  );
+  expect(stored).toMatchObject({ event_button_color: 'success' });
+
+  // The console shows it as Bootstrap's success button.
+  await page.goto('/');
+  await expect(page.getByTestId('event-history')).toBeVisible();
+  await page.getByRole('button', { name: new RegExp(`^${category}$`, 'i') }).click();
+  const button = page.getByRole('button', { name, exact: true });
+  await expect(button).toHaveClass(/\bbtn-success\b/);
+  await expect(button).not.toHaveAttribute('style', /background/);
+  await expectAccessible(page);
 });

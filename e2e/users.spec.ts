@@ -292,7 +292,16 @@ test.describe('users as cruise_manager', () => {
     const roleBoxes = await form
       .getByRole('checkbox')
       .evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value));
-    expect(roleBoxes).toEqual(['cruise_manager', 'template_manager', 'event_manager', 'event_logger', 'event_watcher']);
+    // Sealog 2.4's power_logger and the WHOI client's guest role are offered too.
+    expect(roleBoxes).toEqual([
+      'cruise_manager',
+      'template_manager',
+      'event_manager',
+      'event_logger',
+      'power_logger',
+      'event_watcher',
+      'guest',
+    ]);
     await expect(form.getByLabel('System User')).toHaveCount(0);
     await expect(form.getByLabel('User Disabled')).toHaveCount(0);
 

@@ -49,6 +49,17 @@ export const configSchema = z.strictObject({
   webDir: z.string().nullable().default(null),
   publicUrl: z.string().nullable().default(null),
   useAccessControl: bool.default(false),
+  /**
+   * Navigation aux sources for exports with `use_renav=true` (docs/sealog-clients.md#exports-with-renav):
+   * an event holding a record of a `sources` entry (post-processed) exports it without its
+   * `realtimeSources` records.
+   */
+  renav: z
+    .strictObject({
+      sources: z.array(z.string().min(1)).default(['vehicleReNavData']),
+      realtimeSources: z.array(z.string().min(1)).default(['vehicleRealtimeNavData']),
+    })
+    .prefault({}),
   registration: z
     .strictObject({
       disabled: bool.default(false),

@@ -203,7 +203,11 @@ const cases: Record<string, Case> = {
     count: true,
   },
   [`GET ${api}/events/:id`]: {
-    calls: [(fx) => get(`/events/${fx.secretEvent}`)(), (fx) => get(`/events/${fx.secretEvent}?format=csv`)()],
+    calls: [
+      (fx) => get(`/events/${fx.secretEvent}`)(),
+      (fx) => get(`/events/${fx.secretEvent}?format=csv`)(),
+      (fx) => get(`/events/${fx.secretEvent}?aux_data=true`)(),
+    ],
     outsider: 404,
     member: 200,
   },
@@ -312,6 +316,8 @@ const cases: Record<string, Case> = {
       get(`/event_exports?${diveRange}&format=csv`),
       get(`/event_exports?${diveRange}&limit=5000`),
       get('/event_exports?format=csv&add_record_ids=true'),
+      get(`/event_exports?${diveRange}&use_renav=true`),
+      get(`/event_exports?${diveRange}&format=csv&use_renav=true`),
       get('/event_exports?fulltext=SECRETDIVE'),
     ],
     outsider: 'filtered',
@@ -369,6 +375,11 @@ const cases: Record<string, Case> = {
         raw: { payload: await attachment(fx), headers: { 'content-type': 'text/plain' } },
       }),
     ],
+    outsider: 404,
+    member: 204,
+  },
+  [`DELETE ${files}/images/*`]: {
+    calls: [async (fx) => ({ method: 'DELETE', url: `${files}/images/${await attachment(fx)}` })],
     outsider: 404,
     member: 204,
   },

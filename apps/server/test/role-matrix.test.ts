@@ -64,9 +64,12 @@ interface Fixture {
   next(): string;
   /** The device key (roles: event_logger) the matrix calls with. */
   keyToken: string;
+  /** A user holding only Sealog 2.4's power_logger role. */
+  powerToken: string;
 }
 
 function tokenOf(fx: Fixture, caller: MatrixCaller): string | undefined {
+  if (caller === 'power_logger') return fx.powerToken;
   return caller === 'device_key' ? fx.keyToken : fx.users.tokens[caller];
 }
 
@@ -121,6 +124,8 @@ interface Row {
   expect: Statuses;
   /** The device key (roles: event_logger) gets the event_logger column unless this says otherwise. */
   key?: number;
+  /** A power_logger gets the event_logger column unless this says otherwise (admin-only templates). */
+  power?: number;
   /** Builds the request for one caller, creating (as admin) any record the call consumes. */
   request(fx: Fixture, caller: MatrixCaller): Promise<Request> | Request;
   /** After a 202 external call: wait for the command to end so the next one can start. */
@@ -276,6 +281,14 @@ const rows: Row[] = [
     request: (fx) => ({ method: 'GET', url: `${api}/cruises/${fx.cruise}` }),
   },
   {
+    name: 'GET /cruises/bycruiseid/{cruise_id}',
+    expect: everyone(200),
+    request: async (fx) => ({
+      method: 'GET',
+      url: `${api}/cruises/bycruiseid/${(await adminCall(fx, 'GET', `/cruises/${fx.cruise}`)).cruise_id as string}`,
+    }),
+  },
+  {
     name: 'GET /cruises/{id}/bump',
     expect: recordEditors(200),
     request: (fx) => ({ method: 'GET', url: `${api}/cruises/${fx.cruise}/bump` }),
@@ -369,6 +382,14 @@ const rows: Row[] = [
     name: 'GET /lowerings/{id}',
     expect: everyone(200),
     request: (fx) => ({ method: 'GET', url: `${api}/lowerings/${fx.lowering}` }),
+  },
+  {
+    name: 'GET /lowerings/byloweringid/{lowering_id}',
+    expect: everyone(200),
+    request: async (fx) => {
+      const lowering = await adminCall(fx, 'GET', `/lowerings/${fx.lowering}`);
+      return { method: 'GET', url: `${api}/lowerings/byloweringid/${lowering.lowering_id as string}` };
+    },
   },
   {
     name: 'GET /lowerings/{id}/bump',
@@ -469,6 +490,11 @@ const rows: Row[] = [
     name: 'GET /events/{id}',
     expect: everyone(200),
     request: (fx) => ({ method: 'GET', url: `${api}/events/${fx.event}` }),
+  },
+  {
+    name: 'GET /events/{id}?aux_data=true',
+    expect: everyone(200),
+    request: (fx) => ({ method: 'GET', url: `${api}/events/${fx.event}?aux_data=true` }),
   },
   {
     name: 'POST /events',
@@ -636,6 +662,7 @@ const rows: Row[] = [
   {
     name: 'GET /event_templates/{id} (admin-only system template)',
     expect: [200, 404, 404, 404, 404, 403, 404, 401, 401],
+    power: 200,
     request: (fx) => ({ method: 'GET', url: `${api}/event_templates/${fx.systemTemplate}` }),
   },
   {
@@ -954,6 +981,12 @@ const rows: Row[] = [
     request: () => ({ method: 'GET', url: `${api}/users` }),
   },
   {
+    // The WHOI login page lists the guest accounts before anyone signs in.
+    name: 'GET /users/guests',
+    expect: publicRoute(200),
+    request: () => ({ method: 'GET', url: `${api}/users/guests` }),
+  },
+  {
     name: 'GET /users/{id}',
     expect: [200, 200, 403, 403, 403, 403, 403, 401, 401],
     request: async (fx) => ({ method: 'GET', url: `${api}/users/${await newUser(fx)}` }),
@@ -1075,6 +1108,30 @@ const rows: Row[] = [
     },
   },
 
+  {
+    name: 'DELETE /files/images/{event id}/{name} (own upload, Sealog 2.4 clients)',
+    expect: eventWriters(204),
+    request: async (fx, caller) => {
+      const token = tokenOf(fx, caller);
+      const mayLog = token && !['event_watcher', 'disabled'].includes(caller);
+      const as = mayLog ? token : fx.admin;
+      const id = (
+        (await fx.t.api('POST', '/events', { token: as, body: { event_value: 'PIC', publish: false } })).json() as {
+          insertedId: string;
+        }
+      ).insertedId;
+      const up = pngUpload();
+      const res = await fx.t.app.inject({
+        method: 'POST',
+        url: `${files}/images/filepond/process/${id}`,
+        headers: { authorization: `Bearer ${as}`, 'content-type': up.contentType },
+        payload: up.payload,
+      });
+      if (res.statusCode !== 201) throw new Error(`fixture picture: ${res.statusCode} ${res.body}`);
+      return { method: 'DELETE', url: `${files}/images/${id}/${res.body}` };
+    },
+  },
+
   // Wipes last: they take the shared records with them.
   {
     name: 'DELETE /event_templates/all',
@@ -1156,8 +1213,11 @@ const rows: Row[] = [
 /** `METHOD /pattern` of every route the server registers (read up front: the tests below are made from it). */
 const tableRoutes = await serverRoutes();
 
-/** The callers of the matrix: those of role-tokens.ts plus a device key holding only event_logger. */
-const matrixCallers = [...callerKinds, 'device_key'] as const;
+/**
+ * The callers of the matrix: those of role-tokens.ts plus a device key holding only event_logger
+ * and a user holding only power_logger (an event_logger who uses admin-only templates).
+ */
+const matrixCallers = [...callerKinds, 'device_key', 'power_logger'] as const;
 type MatrixCaller = (typeof matrixCallers)[number];
 const loggerColumn = callerKinds.indexOf('event_logger');
 
@@ -1197,6 +1257,14 @@ describe.each(engines)('role matrix on %s', (engine) => {
     writeFileSync(path.join(t.ctx.paths.images, 'matrix.jpg'), Buffer.from([0xff, 0xd8, 0xff, 0xd9]));
     const key = await adminCall(partial, 'POST', '/device_keys', { name: 'matrix-logger', roles: ['event_logger'] });
     partial.keyToken = key.key as string;
+    await adminCall(partial, 'POST', '/users', {
+      username: 'u_power',
+      fullname: 'Power Logger',
+      email: 'u_power@example.org',
+      password: 'secret-pw',
+      roles: ['power_logger'],
+    });
+    partial.powerToken = await t.login('u_power', 'secret-pw');
     fx = partial;
   });
   afterAll(() => fx?.t.close());
@@ -1208,7 +1276,12 @@ describe.each(engines)('role matrix on %s', (engine) => {
       const route = routeOf(fx.t.routes, req.method, req.url);
       expect(route, `${row.name}: ${req.method} ${req.url} reaches no route`).not.toBeNull();
       reached.add(route!);
-      const expected = caller === 'device_key' ? (row.key ?? row.expect[loggerColumn]!) : row.expect[i]!;
+      const expected =
+        caller === 'device_key'
+          ? (row.key ?? row.expect[loggerColumn]!)
+          : caller === 'power_logger'
+            ? (row.power ?? row.expect[loggerColumn]!)
+            : row.expect[i]!;
       const headers: Record<string, string> = { ...req.headers };
       if (token && !req.tokenInQuery) headers.authorization = `Bearer ${token}`;
       if (req.raw) headers['content-type'] = req.raw.contentType;

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { capabilityRoles, hasAnyRole, hasAnyScope, isProtectedUsername, scopesForRoles } from './roles.js';
+import {
+  capabilityRoles,
+  hasAnyRole,
+  hasAnyScope,
+  isGuestAccount,
+  isProtectedUsername,
+  mayUseAdminOnlyTemplates,
+  scopesForRoles,
+} from './roles.js';
 
 describe('scopesForRoles', () => {
   it('gives admin only the admin scope, whatever else it holds', () => {
@@ -12,6 +20,10 @@ describe('scopesForRoles', () => {
     const logger = ['read_events', 'write_events', 'read_event_templates', 'read_cruises', 'read_lowerings'];
     expect(scopesForRoles(['event_logger'])).toEqual(logger);
     expect(scopesForRoles(['event_manager'])).toEqual(logger);
+    // Sealog 2.4's power_logger: the event_logger's scopes (was stored but granted nothing).
+    expect(scopesForRoles(['power_logger'])).toEqual(logger);
+    // The WHOI client's guest accounts read as watchers do.
+    expect(scopesForRoles(['guest'])).toEqual(['read_events', 'read_cruises', 'read_lowerings']);
     expect(scopesForRoles(['template_manager'])).toEqual([
       'read_events',
       'write_events',
@@ -95,5 +107,32 @@ describe('capability roles', () => {
     expect(hasAnyRole(['event_watcher'], capabilityRoles.eventHistory)).toBe(true);
     expect(hasAnyRole(['event_watcher'], capabilityRoles.eventLogging)).toBe(false);
     expect(hasAnyRole(['cruise_manager'], capabilityRoles.adminOnly)).toBe(false);
+  });
+
+  it('lets admins and power_loggers (only) use admin-only templates', () => {
+    expect(mayUseAdminOnlyTemplates(['admin'])).toBe(true);
+    expect(mayUseAdminOnlyTemplates(['power_logger'])).toBe(true);
+    for (const role of [
+      'event_logger',
+      'event_manager',
+      'cruise_manager',
+      'template_manager',
+      'event_watcher',
+      'guest',
+    ])
+      expect(mayUseAdminOnlyTemplates([role]), role).toBe(false);
+    expect(hasAnyRole(['power_logger'], capabilityRoles.eventLogging)).toBe(true);
+  });
+
+  it('offers enabled guest-role users and the seeded guest as guest accounts', () => {
+    expect(isGuestAccount({ username: 'guest', roles: ['event_watcher'], disabled: false })).toBe(true);
+    expect(isGuestAccount({ username: 'visitor', roles: ['guest'], disabled: false })).toBe(true);
+    expect(isGuestAccount({ username: 'visitor', roles: ['guest'], disabled: true })).toBe(false);
+    expect(isGuestAccount({ username: 'pi', roles: ['event_watcher'], disabled: false })).toBe(false);
+    expect(isGuestAccount({ username: 'v2', roles: ['guest', 'event_watcher'], disabled: false })).toBe(true);
+    // Never an account that can do more than read.
+    expect(isGuestAccount({ username: 'boss', roles: ['guest', 'admin'], disabled: false })).toBe(false);
+    expect(isGuestAccount({ username: 'v3', roles: ['guest', 'event_logger'], disabled: false })).toBe(false);
+    expect(isGuestAccount({ username: 'guest', roles: ['admin'], disabled: false })).toBe(false);
   });
 });

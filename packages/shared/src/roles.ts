@@ -5,7 +5,9 @@ export const roles = [
   'event_manager',
   'template_manager',
   'event_logger',
+  'power_logger',
   'event_watcher',
+  'guest',
 ] as const;
 
 export type Role = (typeof roles)[number];
@@ -28,7 +30,12 @@ export type Scope = (typeof scopes)[number];
 
 const roleScopes: Record<Exclude<Role, 'admin'>, Scope[]> = {
   event_watcher: ['read_events', 'read_cruises', 'read_lowerings'],
+  // A guest account the WHOI login page offers (`GET users/guests`): it reads as a watcher does.
+  guest: ['read_events', 'read_cruises', 'read_lowerings'],
   event_logger: ['read_events', 'write_events', 'read_event_templates', 'read_cruises', 'read_lowerings'],
+  // Sealog 2.4's power_logger: an event_logger who also uses admin-only templates
+  // (`capabilityRoles.adminOnlyTemplates`; docs/sealog-clients.md#the-power_logger-role).
+  power_logger: ['read_events', 'write_events', 'read_event_templates', 'read_cruises', 'read_lowerings'],
   event_manager: ['read_events', 'write_events', 'read_event_templates', 'read_cruises', 'read_lowerings'],
   template_manager: [
     'read_events',
@@ -93,11 +100,13 @@ export const capabilityRoles = {
   /** Tasks and Toggle ASNAP. */
   adminOnly: ['admin'],
   /** Template buttons and free text on the logging console. */
-  eventLogging: ['admin', 'cruise_manager', 'event_logger'],
+  eventLogging: ['admin', 'cruise_manager', 'event_logger', 'power_logger'],
   /** The console's event history. */
-  eventHistory: ['admin', 'cruise_manager', 'event_logger', 'event_watcher'],
+  eventHistory: ['admin', 'cruise_manager', 'event_logger', 'power_logger', 'event_watcher', 'guest'],
   /** Adding and editing comments from the review screens' lists; others get View Details. */
-  reviewComment: ['admin', 'event_logger'],
+  reviewComment: ['admin', 'event_logger', 'power_logger'],
+  /** Seeing and logging from admin-only (system) templates; only admins change them. */
+  adminOnlyTemplates: ['admin', 'power_logger'],
 } satisfies Record<string, Role[]>;
 
 /** True when the user holds at least one of the roles. */
@@ -111,6 +120,25 @@ export function mayAttachToEvent(
   event: { event_author: string },
 ): boolean {
   return hasAnyRole(user.roles, capabilityRoles.attachToAnyEvent) || event.event_author === user.username;
+}
+
+/** Whether a user sees and logs from admin-only templates (admins and Sealog 2.4's power_logger). */
+export function mayUseAdminOnlyTemplates(userRoles: readonly string[]): boolean {
+  return hasAnyRole(userRoles, capabilityRoles.adminOnlyTemplates);
+}
+
+/** The roles a guest-role account may hold and still be offered as a guest: reading ones only. */
+const guestAccountRoles: readonly string[] = ['guest', 'event_watcher'];
+
+/**
+ * Whether the login page may offer this account as a guest (docs/sealog-clients.md#guest-accounts):
+ * enabled, never an admin, and either the seeded `guest` user or a holder of the guest role with
+ * no role beyond reading, so a name given the guest role by mistake beside others is not listed.
+ */
+export function isGuestAccount(user: { username: string; roles: readonly string[]; disabled: boolean }): boolean {
+  if (user.disabled || user.roles.includes('admin')) return false;
+  if (user.username === 'guest') return true;
+  return user.roles.includes('guest') && user.roles.every((r) => guestAccountRoles.includes(r));
 }
 
 /** Usernames that can never be deleted (docs/roles-and-access.md#protected-users). */

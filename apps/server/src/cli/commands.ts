@@ -292,8 +292,9 @@ export async function createUser({ values, global }: RunArgs): Promise<void> {
   if (!username) throw new UsageError('--username is required');
   if (values.password === undefined) throw new UsageError('--password is required');
   if (values.admin && values.roles) throw new UsageError('Give --admin or --roles, not both');
+  // Every role but guest: an admin is never offered as a guest account on the login page.
   const roles = values.admin
-    ? [...allRoles]
+    ? allRoles.filter((r) => r !== 'guest')
     : values.roles
       ? String(values.roles)
           .split(',')

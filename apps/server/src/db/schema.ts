@@ -88,6 +88,14 @@ export interface EventTemplatesTable {
   event_options: string;
 }
 
+/** An event attachment's stored name and the name it was uploaded with (migration 018). */
+export interface EventAttachmentFilesTable {
+  name: string;
+  event_id: string;
+  original_name: string;
+  created_at: number;
+}
+
 export interface CustomVarsTable {
   id: string;
   custom_var_name: string;
@@ -139,4 +147,5 @@ export interface DB {
   custom_vars: CustomVarsTable;
   audit_log: AuditLogTable;
   device_keys: DeviceKeysTable;
+  event_attachment_files: EventAttachmentFilesTable;
 }

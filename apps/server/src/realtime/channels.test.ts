@@ -106,6 +106,19 @@ describe.each(engines)('realtime channels on %s', (engine) => {
   it('does not send admin-only templates to non-admins, and nothing on template channels without read_event_templates', async () => {
     const a = await subscriber(admin, ['newEventTemplates']);
     const g = await subscriber(guest, ['newEventTemplates']);
+    // Sealog 2.4's power_logger uses admin-only templates: it gets them as admins do.
+    const made = await t.api('POST', '/users', {
+      token: admin,
+      body: {
+        username: 'chpower',
+        fullname: 'P',
+        email: 'chpower@example.org',
+        password: 'secret-pw',
+        roles: ['power_logger'],
+      },
+    });
+    expect(made.statusCode).toBe(201);
+    const p = await subscriber(await t.login('chpower', 'secret-pw'), ['newEventTemplates']);
     const post = await t.api('POST', '/event_templates', {
       token: admin,
       body: template({ event_name: 'Admin thing', event_value: 'ADMIN', system_template: true, admin_only: true }),
@@ -116,11 +129,13 @@ describe.each(engines)('realtime channels on %s', (engine) => {
       body: template({ event_name: 'Crab', event_value: 'CRAB' }),
     });
     expect(open.statusCode).toBe(201);
-    await barrier(a, g);
-    expect(a.pubs(wsPath('newEventTemplates')).map((p) => (p as { event_value: string }).event_value)).toEqual([
-      'ADMIN',
-      'CRAB',
-    ]);
+    await barrier(a, g, p);
+    for (const c of [a, p]) {
+      expect(c.pubs(wsPath('newEventTemplates')).map((m) => (m as { event_value: string }).event_value)).toEqual([
+        'ADMIN',
+        'CRAB',
+      ]);
+    }
     expect(g.pubs(wsPath('newEventTemplates')).map((p) => (p as { event_value: string }).event_value)).toEqual([
       'CRAB',
     ]);

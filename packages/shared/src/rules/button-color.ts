@@ -1,7 +1,33 @@
 /**
- * Template button colours (Sealog 2.4.5): the label colour that keeps WCAG 2 AA contrast (4.5:1)
- * on a chosen background. Black or white always reaches at least 4.58:1 on any colour.
+ * Template button colours (Sealog 2.4.5): a CSS hex colour, or (Sealog 2.4.17 vehicle, 2.4.9
+ * vessel) a Bootstrap button variant name; and the label colour that keeps WCAG 2 AA contrast
+ * (4.5:1) on a hex background. Black or white always reaches at least 4.58:1 on any colour.
+ * Only a validated hex or one of the eight variant names ever reaches a style or class
+ * (docs/sealog-clients.md#template-button-colours).
  */
+
+/** The Bootstrap variants the Sealog 2.4 clients store as `event_button_color`. */
+export const buttonVariants = [
+  'primary',
+  'secondary',
+  'success',
+  'danger',
+  'warning',
+  'info',
+  'light',
+  'dark',
+] as const;
+export type ButtonVariant = (typeof buttonVariants)[number];
+
+/** The variant a stored colour names (exact, lower-case as the clients send it), or null. */
+export function buttonVariantOf(color: string | null | undefined): ButtonVariant | null {
+  return (buttonVariants as readonly string[]).includes(color ?? '') ? (color as ButtonVariant) : null;
+}
+
+/** True for the text a template may store as its button colour: a variant name or a hex colour. */
+export function isButtonColor(color: string): boolean {
+  return buttonVariantOf(color) !== null || /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i.test(color);
+}
 
 /** `#rgb` / `#rrggbb` → `#rrggbb` lower-cased, or null when the text is not a hex colour. */
 export function normalizeHexColor(color: string): string | null {

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { eventTemplateOptionsSchema, type EventTemplateOption } from '../schemas/event-templates.js';
-import { buttonTextColor, contrastRatio, normalizeHexColor } from './button-color.js';
+import {
+  buttonTextColor,
+  buttonVariantOf,
+  buttonVariants,
+  contrastRatio,
+  isButtonColor,
+  normalizeHexColor,
+} from './button-color.js';
 import {
   buildEventOptionsUpdate,
   clearHiddenOptions,
@@ -318,5 +325,17 @@ describe('button colours', () => {
     }
     expect(buttonTextColor('#ffcc00')).toBe('#000000');
     expect(buttonTextColor('#123456')).toBe('#ffffff');
+  });
+
+  it('knows the eight Bootstrap variants and nothing else as a variant', () => {
+    expect(buttonVariants).toHaveLength(8);
+    for (const v of buttonVariants) expect(buttonVariantOf(v)).toBe(v);
+    for (const bad of ['Primary', 'link', 'primary ', 'btn-primary', '', null, undefined, 'toString'])
+      expect(buttonVariantOf(bad)).toBeNull();
+    expect(isButtonColor('warning')).toBe(true);
+    expect(isButtonColor('#0a7d3c')).toBe(true);
+    expect(isButtonColor('red')).toBe(false);
+    expect(isButtonColor('#12345')).toBe(false);
+    expect(isButtonColor('primary;background:url(x)')).toBe(false);
   });
 });

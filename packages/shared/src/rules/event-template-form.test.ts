@@ -205,9 +205,14 @@ describe('button colour and option visibility in the form (Sealog 2.4)', () => {
 
   it('checks the colour and each rule, with the form messages', () => {
     expect(errors(form({ event_button_color: 'blue' }))).toEqual({
-      event_button_color: 'Must be a hex colour like #1a2b3c',
+      event_button_color: 'Must be a button style or a hex colour like #1a2b3c',
     });
     expect(errors(form({ event_button_color: '#AbC' }))).toEqual({});
+    // The Sealog 2.4.17 clients store Bootstrap variant names; the exact lower-case names only.
+    expect(errors(form({ event_button_color: 'success' }))).toEqual({});
+    expect(errors(form({ event_button_color: 'Success' }))).toEqual({
+      event_button_color: 'Must be a button style or a hex colour like #1a2b3c',
+    });
     const ruled = (o: Partial<EventTemplateOptionFormValues>) =>
       errors(form({ event_options: [kind, option({ event_option_name: 'Rock', event_option_type: 'text', ...o })] }));
     expect(ruled({ visibility_mode: 'show if' })).toEqual({

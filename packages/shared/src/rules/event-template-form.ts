@@ -20,7 +20,7 @@ export const templateFormMessages = {
   optionNameUnique: 'Option name must be unique',
   valueNotInList: 'Value is not in options list',
   valuesNotInList: 'Value(s) is/are not in options list',
-  invalidColor: 'Must be a hex colour like #1a2b3c',
+  invalidColor: 'Must be a button style or a hex colour like #1a2b3c',
   unknownOption: 'Must be another option of this template',
 } as const;
 

@@ -87,14 +87,18 @@ describe('roles a viewer may grant', () => {
       'event_manager',
       'template_manager',
       'event_logger',
+      'power_logger',
       'event_watcher',
+      'guest',
     ]);
     expect(assignableRoles(['cruise_manager', 'event_logger'])).toEqual([
       'cruise_manager',
       'event_manager',
       'template_manager',
       'event_logger',
+      'power_logger',
       'event_watcher',
+      'guest',
     ]);
     expect(assignableRoles(['template_manager'])).toEqual([]);
   });

@@ -14,7 +14,17 @@ export const tokenLoginSchema = z.strictObject({
   reCaptcha,
 });
 
-export const loginSchema = z.union([passwordLoginSchema, tokenLoginSchema]);
+/**
+ * The Sealog 2.4 clients' "log in by email" shape (docs/sealog-clients.md#login-by-email): the
+ * address in its own field. The address may also go where the username goes.
+ */
+export const emailLoginSchema = z.strictObject({
+  email: z.string().check(z.minLength(1), z.maxLength(50)),
+  password: z.string().check(z.maxLength(50)),
+  reCaptcha,
+});
+
+export const loginSchema = z.union([passwordLoginSchema, emailLoginSchema, tokenLoginSchema]);
 export type Login = z.infer<typeof loginSchema>;
 
 export const loginResponseSchema = z.object({ token: z.string(), id: z.string() });

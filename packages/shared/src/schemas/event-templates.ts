@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { buttonVariants, isButtonColor } from '../rules/button-color.js';
 import { objectIdSchema } from './common.js';
 
 /** The five option types a template may use (docs/wire.md#event-templates). */
@@ -57,10 +58,12 @@ export const eventTemplateOptionSchema = z.strictObject({
 });
 export type EventTemplateOption = z.infer<typeof eventTemplateOptionSchema>;
 
-/** A button colour: CSS hex, `#rgb` or `#rrggbb` (Sealog 2.4.5). */
-export const buttonColorSchema = z
-  .string()
-  .check(z.regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, { message: 'must be a CSS hex colour like #1a2b3c' }));
+/** A button colour: CSS hex, `#rgb` or `#rrggbb` (Sealog 2.4.5), or a Bootstrap variant name (Sealog 2.4.17). */
+export const buttonColorSchema = z.string().check(
+  z.refine(isButtonColor, {
+    message: `must be a CSS hex colour like #1a2b3c or one of ${buttonVariants.join(', ')}`,
+  }),
+);
 
 /**
  * The data rules every stored template keeps, whoever writes it (form, import, script): without

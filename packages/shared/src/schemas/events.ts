@@ -145,6 +145,8 @@ export type EventListQuery = z.infer<typeof eventListQuerySchema>;
 export const eventGetQuerySchema = z.strictObject({
   format: z.optional(z.enum(eventFormats)),
   add_record_ids: z.optional(queryBooleanSchema),
+  /** The WHOI client's `aux_data=true`: the event with its aux data, as an export shows it. */
+  aux_data: z.optional(queryBooleanSchema),
 });
 export type EventGetQuery = z.infer<typeof eventGetQuerySchema>;
 
@@ -158,6 +160,11 @@ export const eventExportQuerySchema = z.strictObject({
   limit: z.optional(queryIntSchema(1)),
   format: z.optional(z.enum(eventFormats)),
   add_record_ids: z.optional(queryBooleanSchema),
+  /**
+   * The WHOI client's "Events w/ renav": an event with post-processed navigation exports it
+   * instead of its realtime navigation (docs/sealog-clients.md#exports-with-renav).
+   */
+  use_renav: z.optional(queryBooleanSchema),
 });
 export type EventExportQuery = z.infer<typeof eventExportQuerySchema>;
 
@@ -167,7 +174,7 @@ export type GisFormat = (typeof gisFormats)[number];
 
 /** GET /gis_exports/bylowering/{id} and /bycruise/{id}: the event filter of the exports, and the format. */
 export const gisExportQuerySchema = z.extend(
-  z.omit(eventExportQuerySchema, { offset: true, limit: true, format: true, add_record_ids: true }),
+  z.omit(eventExportQuerySchema, { offset: true, limit: true, format: true, add_record_ids: true, use_renav: true }),
   { format: z.optional(z.enum(gisFormats)) },
 );
 export type GisExportQuery = z.infer<typeof gisExportQuerySchema>;

@@ -105,6 +105,12 @@ export function recordListQuerySchema<K extends string, E extends z.core.$ZodSha
 /** Reads of one record (by id, bylowering, byevent): only `format`. */
 export const recordFormatQuerySchema = z.strictObject({ format: z.optional(recordFormatSchema) });
 
+const humanIdSchema = z.string().check(z.minLength(1), z.maxLength(100));
+/** `GET lowerings/byloweringid/{lowering_id}` (WHOI client): a dive by its human id such as `S0492`. */
+export const loweringIdParamsSchema = z.strictObject({ lowering_id: humanIdSchema });
+/** `GET cruises/bycruiseid/{cruise_id}` (WHOI client): a cruise by its human id. */
+export const cruiseIdParamsSchema = z.strictObject({ cruise_id: humanIdSchema });
+
 /** PATCH /cruises/{id}/permissions and /lowerings/{id}/permissions. */
 export const permissionsSchema = requireSomeKey(
   z.strictObject({

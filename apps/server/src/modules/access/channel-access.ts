@@ -1,4 +1,11 @@
-import { hasAnyScope, type Scope, type WsChannel } from '@bathylog/shared';
+import {
+  hasAnyScope,
+  mayUseAdminOnlyTemplates,
+  wsChannels,
+  wsPathPrefix,
+  type Scope,
+  type WsChannel,
+} from '@bathylog/shared';
 import type { AppContext } from '../../context.js';
 import { parseJson } from '../../lib/json.js';
 import type { AuthContext } from '../../plugins/auth.js';
@@ -169,7 +176,8 @@ export function mayReceive(
 ): boolean {
   if (!maySubscribe(auth, channel)) return false;
   if (auth.isAdmin || !visibility) return true;
-  if (visibility.missing || visibility.hidden || visibility.adminOnly) return false;
+  if (visibility.missing || visibility.hidden) return false;
+  if (visibility.adminOnly && !mayUseAdminOnlyTemplates(auth.user.roles)) return false;
   if (visibility.containing) return mayOpenAll(auth, visibility.containing, useAccessControl);
   const rule = channelRules[channel];
   if (useAccessControl && (rule.record === 'cruise' || rule.record === 'lowering')) {

@@ -141,6 +141,38 @@ describe.each(engines)('auth routes on %s', (engine) => {
       }
     });
 
+    it('accepts the Sealog 2.4 {email, password} shape; a wrong password is 401 as with a username', async () => {
+      const res = await app.api('POST', '/auth/login', {
+        body: { email: 'Admin@NotARealServer.com', password: 'demo' },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toEqual({ token: expect.any(String), id: adminId });
+      const user = await createUser({ username: 'mailer2', email: 'Second.Mailer@Example.org' });
+      const byMail = await app.api('POST', '/auth/login', {
+        body: { email: 'second.mailer@example.org', password: user.password, reCaptcha: null },
+      });
+      expect((byMail.json() as { id: string }).id).toBe(user.id);
+      for (const body of [
+        { email: 'admin@notarealserver.com', password: 'wrong' },
+        { email: 'nobody@notarealserver.com', password: 'demo' },
+        // A username is not an address: the email field matches addresses only.
+        { email: 'admin', password: 'demo' },
+      ]) {
+        const bad = await app.api('POST', '/auth/login', { body });
+        expect(bad.json(), JSON.stringify(body)).toEqual(error(401, 'unknown user or bad password'));
+      }
+      // Unknown keys, or both names at once, are still refused with the field named.
+      for (const [body, message] of [
+        [{ email: 'admin@notarealserver.com', password: 'demo', extra: 1 }, '"extra" is not allowed'],
+        [{ email: 'admin@notarealserver.com', username: 'admin', password: 'demo' }, '"email" is not allowed'],
+        [{ email: '', password: 'demo' }, '"email" is not allowed to be empty'],
+        [{ email: 'admin@notarealserver.com' }, '"password" is required'],
+      ] as const) {
+        const bad = await app.api('POST', '/auth/login', { body });
+        expect(bad.json(), JSON.stringify(body)).toEqual(error(400, message));
+      }
+    });
+
     it('logs the guest in with the empty password, read-only in production', async () => {
       const res = await app.api('POST', '/auth/login', { body: { username: 'guest', password: '' } });
       expect(res.statusCode).toBe(200);

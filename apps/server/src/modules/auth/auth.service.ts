@@ -71,11 +71,12 @@ export class AuthService {
   }
 
   async login(body: Login, ip: string, route: string): Promise<{ token: string; id: string }> {
-    const guesser = `${'username' in body ? `u:${body.username.toLowerCase()}` : 'token'}|a:${ip}`;
+    const loginName = 'username' in body ? body.username : 'email' in body ? body.email : null;
+    const guesser = `${loginName !== null ? `u:${loginName.toLowerCase()}` : 'token'}|a:${ip}`;
     const address = `a:${ip}`;
     this.checkThrottle(guesser, address);
     const repo = this.repo;
-    const method = 'loginToken' in body ? 'loginToken' : 'password';
+    const method = 'loginToken' in body ? 'loginToken' : 'email' in body ? 'email' : 'password';
     const fail = async (message: string, named: UserRecord | undefined) => {
       if (this.byGuesser.failures(guesser) === 0) this.byAddress.fail(address);
       this.byGuesser.fail(guesser);
@@ -87,6 +88,8 @@ export class AuthService {
       user = await repo.findByLoginToken(body.loginToken);
       // A token issued before the user's last revocation (password change, sign out everywhere).
       if (!user || !loginTokenCurrent(user)) throw await fail('bad loginToken', undefined);
+    } else if ('email' in body) {
+      user = await this.checkCandidates(await repo.listByEmailInsensitive(body.email), body.password, fail);
     } else {
       // The exact name first (a script may send a mixed-case name it created), then lowercased
       // as the client sends what users type.
@@ -96,16 +99,7 @@ export class AuthService {
         (lower !== body.username ? await repo.findByUsername(lower) : undefined);
       // No such username: the field may hold an email address (Sealog 2.4.2), matched case-insensitively.
       const candidates = user ? [user] : body.username.includes('@') ? await repo.listByEmailInsensitive(lower) : [];
-      user = undefined;
-      for (const candidate of candidates) {
-        if (await checkPassword(body.password, candidate.password)) {
-          user = candidate;
-          break;
-        }
-      }
-      // Unknown usernames cost a password check too, so the answer time does not tell them apart.
-      if (candidates.length === 0) await checkPasswordOfNoUser(body.password);
-      if (!user) throw await fail('unknown user or bad password', candidates[0]);
+      user = await this.checkCandidates(candidates, body.password, fail);
     }
     if (user.disabled) throw new AppError('UNAUTHORIZED', 'account is disabled');
     await verifyRecaptcha(this.ctx.config.reCaptchaSecret, body.reCaptcha, ip);
@@ -116,6 +110,23 @@ export class AuthService {
       await this.recordLogin(trx, loggedIn, route, 'login', { address: ip, method });
     });
     return { token: await issueSession(this.ctx, user), id: user.id };
+  }
+
+  /**
+   * The account among the candidates whose password matches, or the 401 a wrong password or an
+   * unknown name gets (the same message either way, so it does not tell whether a name exists).
+   */
+  private async checkCandidates(
+    candidates: UserRecord[],
+    password: string,
+    fail: (message: string, named: UserRecord | undefined) => Promise<AppError>,
+  ): Promise<UserRecord> {
+    for (const candidate of candidates) {
+      if (await checkPassword(password, candidate.password)) return candidate;
+    }
+    // Unknown names cost a password check too, so the answer time does not tell them apart.
+    if (candidates.length === 0) await checkPasswordOfNoUser(password);
+    throw await fail('unknown user or bad password', candidates[0]);
   }
 
   async register(body: Register, ip: string, route: string): Promise<string> {

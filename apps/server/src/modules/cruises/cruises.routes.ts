@@ -2,6 +2,7 @@ import { z } from 'zod/mini';
 import type { FastifyReply } from 'fastify';
 import {
   createCruiseSchema,
+  cruiseIdParamsSchema,
   cruiseListQuerySchema,
   cruiseSchema,
   idParamsSchema,
@@ -48,6 +49,12 @@ export function cruisesRoutes(app: ApiInstance, ctx: AppContext): void {
     await service.removeAll(caller(req));
     return reply.code(204).send();
   });
+
+  app.get(
+    '/cruises/bycruiseid/:cruise_id',
+    { config: read, schema: { params: cruiseIdParamsSchema, querystring: recordFormatQuerySchema, tags } },
+    async (req, reply) => send(reply, await service.getByRecordId(caller(req), req.params.cruise_id, req.query.format)),
+  );
 
   app.get(
     '/cruises/bylowering/:id',

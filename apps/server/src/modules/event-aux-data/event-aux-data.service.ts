@@ -26,7 +26,6 @@ import { EventsRepository } from '../events/events.repository.js';
 import type { RecordKind } from '../access/access.repository.js';
 import { auxTextCondition } from './aux-data-search.js';
 import { EventAuxDataRepository, type AuxRow } from './event-aux-data.repository.js';
-import { attachmentFilesOf, removeAttachmentFiles } from '../files/attachment-files.js';
 
 const chunkSize = 1000;
 
@@ -328,8 +327,9 @@ export class EventAuxDataService {
       });
       return found;
     });
-    // An event's attachments record lists pictures the server stored: they go with it.
-    await removeAttachmentFiles(this.ctx.paths.images, attachmentFilesOf([existing]));
+    // An attachments record's pictures stay: the Sealog 2.4 clients rewrite the record by deleting
+    // and re-posting it. They go with their event, or one by one through the attachment routes
+    // (docs/sealog-clients.md#event-attachments).
     this.ctx.bus.publish('deleteEventAuxData', toWireAux(existing));
   }
 }

@@ -15,38 +15,9 @@ import {
   loadDemoLowering,
   type DemoLowering,
 } from '../../../test/table-fixtures.js';
+import { parseCsv } from '../../../test/parse-csv.js';
 
 type Json = Record<string, unknown>;
-
-/** Splits CSV text into rows of cells (RFC 4180 quoting), to check what spreadsheets will read. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else cell += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (ch === '\n') {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-    } else cell += ch;
-  }
-  row.push(cell);
-  rows.push(row);
-  return rows;
-}
 
 describe.each(engines)('event exports API on %s', (engine) => {
   let t: TestApp;

@@ -39,6 +39,7 @@ import type { ResolvedFilter } from '../events/event-search.js';
 import { EventsRepository } from '../events/events.repository.js';
 import { RecordIds } from '../events/record-windows.repository.js';
 import { EventExportsRepository } from './event-exports.repository.js';
+import { preferRenav } from './renav.js';
 
 const notFound = (scope: EventScope) =>
   new AppError('NOT_FOUND', scope.kind === 'all' ? messages.noRecords : `${scope.kind} not found for that id`);
@@ -80,6 +81,13 @@ export class EventExportsService {
     const resolved = await this.queries.resolve(query, window, 'exact', access);
     const recordIds = await this.queries.recordIds(query.add_record_ids);
     const page = { offset: query.offset ?? 0, limit: query.limit };
+    if (query.use_renav) {
+      // Row by row: which navigation an event exports depends on its own aux records.
+      const rows = this.queries.rows(resolved, { order: 'asc', offset: query.offset, limit: query.limit });
+      const renav = this.ctx.config.renav;
+      const items = mapChunks(this.queries.items(rows, { aux: true, ids: recordIds }), (i) => preferRenav(i, renav));
+      return query.format === 'csv' ? eventCsvOutput(items) : jsonArrayOutput(mapChunks(items, eventJson));
+    }
     const fast = !this.queries.search.rowCheck(resolved) && !(page.limit !== undefined && page.limit <= pageMax);
     if (fast && query.format !== 'csv') return jsonRunsOutput(this.jsonRuns(resolved, page, recordIds));
     if (fast && page.offset === 0 && page.limit === undefined) {

@@ -54,8 +54,10 @@ function toRow(t: EventTemplateRecord): EventTemplatesTable {
 export interface TemplateListFilter {
   systemTemplate?: boolean;
   adminOnly?: boolean;
-  /** Only templates a non-admin may use: not disabled and not admin-only. */
+  /** Only templates a non-admin may use: not disabled and (unless `withAdminOnly`) not admin-only. */
   usableByNonAdmin?: boolean;
+  /** With `usableByNonAdmin`: keep admin-only templates (a power_logger uses them). */
+  withAdminOnly?: boolean;
 }
 
 export class EventTemplatesRepository {
@@ -71,7 +73,8 @@ export class EventTemplatesRepository {
     let q = this.db.selectFrom('event_templates').selectAll();
     if (filter.systemTemplate !== undefined) q = q.where('system_template', '=', filter.systemTemplate ? 1 : 0);
     if (filter.adminOnly !== undefined) q = q.where('admin_only', '=', filter.adminOnly ? 1 : 0);
-    if (filter.usableByNonAdmin) q = q.where('disabled', '=', 0).where('admin_only', '=', 0);
+    if (filter.usableByNonAdmin) q = q.where('disabled', '=', 0);
+    if (filter.usableByNonAdmin && !filter.withAdminOnly) q = q.where('admin_only', '=', 0);
     return (await q.orderBy('id', 'asc').execute()).map(fromRow);
   }
 

@@ -192,6 +192,33 @@ describe.each(engines)('event templates API on %s', (engine) => {
     expect(off.json()).not.toHaveProperty('disabled');
   });
 
+  it('shows admin-only (not disabled) templates to a power_logger, who still cannot change them', async () => {
+    await create(template({ event_name: 'no flags' }));
+    const adminOnly = await create(template({ event_name: 'admin only', system_template: true, admin_only: true }));
+    await create(template({ event_name: 'off system', system_template: true, admin_only: true, disabled: true }));
+    const username = `pl${engine.slice(0, 2)}`;
+    const made = await t.api('POST', '/users', {
+      token: admin,
+      body: {
+        username,
+        fullname: 'P L',
+        email: `${username}@example.org`,
+        password: 'secret-pw',
+        roles: ['power_logger'],
+      },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const power = await t.login(username, 'secret-pw');
+    expect(names(await t.api('GET', '/event_templates', { token: power }))).toEqual(['admin only', 'no flags']);
+    const one = await t.api('GET', `/event_templates/${adminOnly}`, { token: power });
+    expect(one.statusCode).toBe(200);
+    expect(one.json()).not.toHaveProperty('disabled');
+    // An event_logger still does not see it.
+    expect(names(await t.api('GET', '/event_templates', { token: users.tokens.event_logger! }))).toEqual(['no flags']);
+    const edit = await t.api('PATCH', `/event_templates/${adminOnly}`, { token: power, body: { event_name: 'x' } });
+    expect(edit.statusCode).toBe(403);
+  });
+
   it('stores admin_only only on system templates, on create and on update', async () => {
     const plain = await create(template({ admin_only: true }));
     expect((await t.api('GET', `/event_templates/${plain}`, { token: admin })).json()).toMatchObject({
@@ -316,12 +343,22 @@ describe.each(engines)('event templates API on %s', (engine) => {
       [
         'a button colour that is not CSS hex',
         { event_button_color: 'red' },
-        '"event_button_color" must be a CSS hex colour like #1a2b3c',
+        '"event_button_color" must be a CSS hex colour like #1a2b3c or one of primary, secondary, success, danger, warning, info, light, dark',
       ],
       [
         'a button colour with a bad length',
         { event_button_color: '#12345' },
-        '"event_button_color" must be a CSS hex colour like #1a2b3c',
+        '"event_button_color" must be a CSS hex colour like #1a2b3c or one of primary, secondary, success, danger, warning, info, light, dark',
+      ],
+      [
+        'a button colour that names a variant in another case',
+        { event_button_color: 'Primary' },
+        '"event_button_color" must be a CSS hex colour like #1a2b3c or one of primary, secondary, success, danger, warning, info, light, dark',
+      ],
+      [
+        'a button colour that smuggles a style after a variant',
+        { event_button_color: 'primary;background:url(x)' },
+        '"event_button_color" must be a CSS hex colour like #1a2b3c or one of primary, secondary, success, danger, warning, info, light, dark',
       ],
       [
         'radio buttons without values',
@@ -418,6 +455,18 @@ describe.each(engines)('event templates API on %s', (engine) => {
       expect((await t.api('GET', `/event_templates/${id}`, { token: tm })).json()).not.toHaveProperty(
         'event_button_color',
       );
+      // The Sealog 2.4.17 clients send Bootstrap variant names: kept and shown back as sent.
+      for (const variant of ['primary', 'secondary', 'success', 'danger', 'warning', 'info', 'light', 'dark']) {
+        expect((await patch({ event_button_color: variant })).statusCode, variant).toBe(204);
+        expect((await t.api('GET', `/event_templates/${id}`, { token: tm })).json()).toMatchObject({
+          event_button_color: variant,
+        });
+      }
+      const variantMade = await create(template({ event_name: 'variant', event_button_color: 'warning' }));
+      expect((await t.api('GET', `/event_templates/${variantMade}`, { token: tm })).json()).toMatchObject({
+        event_button_color: 'warning',
+      });
+      await t.api('DELETE', `/event_templates/${variantMade}`, { token: admin });
       expect((await patch({ event_button_color: '#0a7d3c' })).statusCode).toBe(204);
 
       // Export (the list as JSON) and import (POST with the exported record, id kept) round trip.

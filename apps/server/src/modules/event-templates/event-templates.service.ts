@@ -1,4 +1,5 @@
 import {
+  mayUseAdminOnlyTemplates,
   messages,
   newObjectId,
   type CreateEventTemplate,
@@ -75,6 +76,7 @@ export class EventTemplatesService {
       ...(query.system_template !== undefined ? { systemTemplate: query.system_template } : {}),
       ...(query.admin_only !== undefined ? { adminOnly: query.admin_only } : {}),
       usableByNonAdmin: !caller.isAdmin,
+      withAdminOnly: mayUseAdminOnlyTemplates(caller.user.roles),
     });
     rows.sort(compareByName);
     const start = query.offset ?? 0;
@@ -86,7 +88,7 @@ export class EventTemplatesService {
   async get(caller: AuthContext, id: string): Promise<EventTemplate> {
     const template = await this.repo.findById(id);
     if (!template) throw new AppError('NOT_FOUND', `No record found for id: ${id}`);
-    if (template.admin_only && !caller.isAdmin)
+    if (template.admin_only && !mayUseAdminOnlyTemplates(caller.user.roles))
       throw new AppError('NOT_FOUND', 'template only available to admin users');
     return toWireTemplate(template, { withDisabled: caller.isAdmin });
   }

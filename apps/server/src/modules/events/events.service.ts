@@ -28,12 +28,7 @@ import type { AuthContext } from '../../plugins/auth.js';
 import type { EventAccess } from '../access/event-access.js';
 import { EventAuxDataRepository } from '../event-aux-data/event-aux-data.repository.js';
 import { AuditRepository } from '../audit/audit.repository.js';
-import {
-  attachmentFileExists,
-  attachmentFilesOf,
-  removeAttachmentFiles,
-  removeOrphanAttachments,
-} from '../files/attachment-files.js';
+import { attachmentFileExists, removeAttachmentsOfEvents, removeOrphanAttachments } from '../files/attachment-files.js';
 import { auditRow, recordChange } from '../audit/audit.js';
 import {
   eventCreatePostgresWriter,
@@ -152,7 +147,12 @@ export class EventsService {
     const row = await new EventsRepository(this.db).findById(id);
     // An event the caller may not see is answered as one that does not exist.
     if (!row || !access.maySee(row.ts)) throw new AppError('NOT_FOUND', `No record found for id: ${id}`);
-    const item = { row, ids: query.add_record_ids ? (await RecordIds.load(this.db)).for(row.ts) : {} };
+    const item = {
+      row,
+      ids: query.add_record_ids ? (await RecordIds.load(this.db)).for(row.ts) : {},
+      // The aux records follow their event: the same access check above covers them.
+      ...(query.aux_data ? { aux: await new EventAuxDataRepository(this.db).listByEventIds([id]) } : {}),
+    };
     if (query.format === 'csv') return { contentType: csvContentType, body: eventsToCsv([csvEvent(item)]) };
     return { contentType: jsonContentType, body: eventJson(item) };
   }
@@ -278,7 +278,7 @@ export class EventsService {
       return { event, aux };
     });
     // The event's attached pictures go with it, once the delete is durable.
-    await removeAttachmentFiles(this.ctx.paths.images, attachmentFilesOf(deleted.aux));
+    await removeAttachmentsOfEvents(this.ctx.paths.images, [id]);
     this.ctx.bus.publish('deleteEvents', { ...toWireEvent(deleted.event), aux_data: deleted.aux.map(toWireAux) });
   }
 
@@ -302,7 +302,7 @@ export class EventsService {
         const auxRows = await aux.listByEventIds(ids);
         await aux.deleteByEventIds(ids);
         deletedCount += await events.deleteMany(ids);
-        pictures.push(...attachmentFilesOf(auxRows));
+        pictures.push(...ids);
         // One row per event, each restorable like a single delete.
         for (const row of rows) {
           await recordChange(trx, caller, {
@@ -318,7 +318,7 @@ export class EventsService {
       }
       return { deletedCount };
     });
-    await removeAttachmentFiles(this.ctx.paths.images, pictures);
+    await removeAttachmentsOfEvents(this.ctx.paths.images, pictures);
     return result;
   }
 

@@ -1,7 +1,6 @@
 import { lstat, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { eventAttachmentsDataSource, type AuxDataItem } from '@bathylog/shared';
-import { parseJson } from '../../lib/json.js';
+import type { AuxDataItem } from '@bathylog/shared';
 import { thumbnailFolder } from './thumbnails.js';
 
 /** Stored names: the event id, `_`, 16 random hex digits, and the type's extension. */
@@ -10,20 +9,6 @@ export const attachmentNamePattern = /^([0-9a-f]{24})_[0-9a-f]{16}\.(png|jpg)$/;
 /** The file names held by an attachments record, in order. */
 export function attachedNames(items: readonly AuxDataItem[]): string[] {
   return items.filter((i) => i.data_name === 'filename').map((i) => String(i.data_value));
-}
-
-/**
- * The attachment files that aux records list for their events: only names the server itself gave
- * (event id prefix matching the record's event), so a record can never make us delete another file.
- */
-export function attachmentFilesOf(rows: readonly { event_id: string; data_source: string; data_array: string }[]) {
-  return rows
-    .filter((r) => r.data_source === eventAttachmentsDataSource)
-    .flatMap((r) =>
-      attachedNames(parseJson<AuxDataItem[]>(r.data_array, [])).filter(
-        (name) => attachmentNamePattern.exec(name)?.[1] === r.event_id,
-      ),
-    );
 }
 
 /** Whether an attachment's file is still in the image folder. */
@@ -41,6 +26,37 @@ export async function removeAttachmentFiles(images: string, names: readonly stri
     await rm(path.join(images, name), { force: true });
     for (const w of widths) await rm(path.join(images, thumbnailFolder, w, `${name}.jpg`), { force: true });
   }
+}
+
+/**
+ * Deletes every attachment file stored for these events, whatever their records list now: a
+ * Sealog 2.4 client may have rewritten the record with the pictures' original names
+ * (docs/sealog-clients.md#event-attachments).
+ */
+export async function removeAttachmentsOfEvents(images: string, eventIds: readonly string[]): Promise<void> {
+  if (eventIds.length === 0) return;
+  const ids = new Set(eventIds);
+  const names = (await readdir(images).catch(() => [] as string[])).filter((n) =>
+    ids.has(attachmentNamePattern.exec(n)?.[1] ?? ''),
+  );
+  await removeAttachmentFiles(images, names);
+}
+
+/**
+ * An attachments record's items without the named pictures: each `filename` item naming one goes
+ * with the label just before it (`camera_name`, or `source` as the vessel client writes it).
+ */
+export function withoutAttachment(items: readonly AuxDataItem[], names: readonly string[]): AuxDataItem[] {
+  const out: AuxDataItem[] = [];
+  for (const item of items) {
+    if (item.data_name === 'filename' && names.includes(String(item.data_value))) {
+      const label = out.at(-1)?.data_name;
+      if (label === 'camera_name' || label === 'source') out.pop();
+      continue;
+    }
+    out.push(item);
+  }
+  return out;
 }
 
 /**

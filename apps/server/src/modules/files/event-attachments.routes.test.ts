@@ -203,7 +203,8 @@ describe.each(engines)('event attachments on %s', (engine) => {
     const aux = (await t.api('GET', `/event_aux_data?eventID=${goneId}`, { token: admin })).json() as Json[];
     expect(aux.map((a) => a.data_source)).toEqual(['vehicleRealtimeNavData']);
 
-    // Deleting the attachments record itself (a script's DELETE event_aux_data/{id}) deletes its pictures.
+    // Deleting the attachments record itself keeps its pictures (the Sealog 2.4 clients delete and
+    // re-post the record to change it); they go with their event.
     const direct = (await upload(goneId, png)).body;
     const record = (
       await t.api('GET', `/event_aux_data?eventID=${goneId}&datasource=eventFileAttachments`, {
@@ -211,6 +212,8 @@ describe.each(engines)('event attachments on %s', (engine) => {
       })
     ).json() as Json[];
     expect((await t.api('DELETE', `/event_aux_data/${String(record[0]!.id)}`, { token: admin })).statusCode).toBe(204);
+    expect(stored(direct)).toBe(true);
+    expect((await t.api('DELETE', `/events/${goneId}`, { token: admin })).statusCode).toBe(204);
     expect(stored(direct)).toBe(false);
 
     // Bulk delete by value.
@@ -238,5 +241,110 @@ describe.each(engines)('event attachments on %s', (engine) => {
     expect(stored(wipedPic)).toBe(false);
     expect(images().filter((f) => /^[0-9a-f]{24}_/.test(f))).toEqual([]);
     expect(stored('camera_frame_0001.png')).toBe(true);
+  });
+  describe('as the Sealog 2.4 clients write them', () => {
+    const post = (body: Json) => t.api('POST', '/event_aux_data', { token: author.token, body });
+    const record = async (id: string) =>
+      (
+        await t.api('GET', `/event_aux_data?eventID=${id}&datasource=eventFileAttachments`, { token: admin })
+      ).json() as Array<Json & { id: string }>;
+    /** The clients' rewrite of the attachments record: delete the one they read, post their own. */
+    const rewrite = async (id: string, data_array: Json[]) => {
+      const [current] = await record(id);
+      if (current) {
+        const del = await t.api('DELETE', `/event_aux_data/${current.id}`, { token: author.token });
+        expect(del.statusCode).toBe(204);
+      }
+      const res = await post({ event_id: id, data_source: 'eventFileAttachments', data_array });
+      expect(res.statusCode, res.body).toBe(201);
+    };
+    const del = (url: string, token = author.token) =>
+      t.app.inject({ method: 'DELETE', url: `${files}/images/${url}`, headers: { authorization: `Bearer ${token}` } });
+
+    it('vehicle 2.4 {camera_name, filename} with the original name: shown by that name, then deleted', async () => {
+      const original = `IMG_${++n}.png`;
+      const picture = await sharp({ create: { width: 8, height: 6, channels: 3, background: '#c00' } })
+        .png()
+        .toBuffer();
+      const up = await upload(event, picture, author.token, original);
+      expect(up.statusCode, up.body).toBe(201);
+      const stored = up.body;
+      await rewrite(event, [
+        { data_name: 'camera_name', data_value: original },
+        { data_name: 'filename', data_value: original },
+      ]);
+      // The record is kept as the client wrote it, and the picture is still on disk.
+      expect((await record(event))[0]!.data_array).toEqual([
+        { data_name: 'camera_name', data_value: original },
+        { data_name: 'filename', data_value: original },
+      ]);
+      expect(images()).toContain(stored);
+      const shown = await t.app.inject({ method: 'GET', url: `${files}/images/${original}` });
+      expect(shown.statusCode, shown.body).toBe(200);
+      expect(shown.rawPayload.equals(picture)).toBe(true);
+      expect((await t.app.inject({ method: 'GET', url: `${files}/images/${original}?w=160` })).statusCode).toBe(200);
+
+      // Someone else may not delete it; an unknown name is 404; a frame grab is never an attachment.
+      expect((await del(original, other)).statusCode).toBe(403);
+      expect((await del(`nothing-${n}.png`)).json()).toEqual(
+        error(404, 'Not Found', `No attachment found: nothing-${n}.png`),
+      );
+      writeFileSync(`${t.ctx.paths.images}/grab_${n}.png`, png);
+      expect((await del(`grab_${n}.png`, admin)).statusCode).toBe(404);
+      expect(images()).toContain(`grab_${n}.png`);
+      expect((await del(`${newObjectId()}/${original}`)).statusCode).toBe(404);
+      expect((await del(`a/b/${original}`)).statusCode).toBe(404);
+      expect((await t.app.inject({ method: 'DELETE', url: `${files}/images/${original}` })).statusCode).toBe(401);
+
+      const gone = await del(`${event}/${original}`);
+      expect(gone.statusCode, gone.body).toBe(204);
+      expect(images()).not.toContain(stored);
+      expect(await record(event)).toEqual(
+        expect.not.arrayContaining([expect.objectContaining({ data_source: 'eventFileAttachments' })]),
+      );
+      expect((await t.app.inject({ method: 'GET', url: `${files}/images/${original}` })).statusCode).toBe(404);
+    });
+
+    it('still counts pictures whose record a client deleted, so an event never holds more than five', async () => {
+      for (let i = 0; i < 5; i++) expect((await upload(event, png)).statusCode).toBe(201);
+      const [current] = await record(event);
+      expect((await t.api('DELETE', `/event_aux_data/${current!.id}`, { token: author.token })).statusCode).toBe(204);
+      const sixth = await upload(event, png);
+      expect(sixth.json()).toEqual(error(400, 'Bad Request', 'An event holds at most 5 pictures'));
+    });
+
+    it('vessel 2.4.4+ {source, filename} with the stored name: shown, then deleted by name', async () => {
+      const first = (await upload(event, png)).body;
+      const second = (await upload(event, jpeg, author.token, 'second.jpg')).body;
+      await rewrite(event, [
+        { data_name: 'source', data_value: 'Attachment' },
+        { data_name: 'filename', data_value: first },
+        { data_name: 'source', data_value: 'Attachment' },
+        { data_name: 'filename', data_value: second },
+      ]);
+      const shown = await t.app.inject({ method: 'GET', url: `${files}/images/${first}` });
+      expect(shown.statusCode).toBe(200);
+      expect(shown.rawPayload.equals(png)).toBe(true);
+      const gone = await del(first);
+      expect(gone.statusCode, gone.body).toBe(204);
+      expect(images()).not.toContain(first);
+      // The pair (label and file) goes, the other picture stays listed.
+      expect((await record(event))[0]!.data_array).toEqual([
+        { data_name: 'source', data_value: 'Attachment' },
+        { data_name: 'filename', data_value: second },
+      ]);
+      // Our own client removes a vehicle-named picture through revert too.
+      const named = `revert_${n}.png`;
+      const third = (await upload(event, png, author.token, named)).body;
+      await rewrite(event, [
+        { data_name: 'source', data_value: 'Attachment' },
+        { data_name: 'filename', data_value: second },
+        { data_name: 'camera_name', data_value: named },
+        { data_name: 'filename', data_value: named },
+      ]);
+      expect((await revert(named)).statusCode).toBe(204);
+      expect(images()).not.toContain(third);
+      expect((await record(event))[0]!.data_array).toHaveLength(2);
+    });
   });
 });

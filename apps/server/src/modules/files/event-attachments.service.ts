@@ -20,7 +20,13 @@ import { fileChange, recordChange } from '../audit/audit.js';
 import { EventAuxDataRepository } from '../event-aux-data/event-aux-data.repository.js';
 import { EventAuxDataService } from '../event-aux-data/event-aux-data.service.js';
 import { EventsRepository } from '../events/events.repository.js';
-import { attachedNames, attachmentNamePattern, removeAttachmentFiles } from './attachment-files.js';
+import { attachedNames, attachmentNamePattern, removeAttachmentFiles, withoutAttachment } from './attachment-files.js';
+
+/** An upload's own name without any folder, or '' when it has none usable (at most 255 characters). */
+function uploadBaseName(name: string): string {
+  const base = name.split(/[\\/]/).pop()?.trim() ?? '';
+  return base.length > 0 && base.length <= 255 && base !== '.' && base !== '..' ? base : '';
+}
 
 const owner = (eventId: string) => ({ record_type: 'event' as const, record_id: eventId });
 
@@ -63,16 +69,48 @@ export class EventAttachmentsService {
     return { row, items: row ? parseJson<AuxDataItem[]>(row.data_array, []) : [] };
   }
 
+  /**
+   * How many pictures an event holds: those its record lists, or those stored for it when more
+   * (a client may have deleted the record, which keeps the pictures: they still count).
+   */
+  private async pictureCount(eventId: string, items: readonly AuxDataItem[]): Promise<number> {
+    const rows = await this.ctx.database.db
+      .selectFrom('event_attachment_files')
+      .select('name')
+      .where('event_id', '=', eventId)
+      .execute();
+    let stored = 0;
+    for (const row of rows) {
+      if ((await lstat(path.join(this.ctx.paths.images, row.name)).catch(() => null))?.isFile()) stored++;
+    }
+    return Math.max(attachedNames(items).length, stored);
+  }
+
+  private async assertRoom(eventId: string): Promise<AuxDataItem[]> {
+    const { items } = await this.record(eventId);
+    if ((await this.pictureCount(eventId, items)) >= maxEventAttachments)
+      throw new AppError('BAD_REQUEST', `An event holds at most ${maxEventAttachments} pictures`);
+    return items;
+  }
+
   /** Checks that an event may take one more picture (before its bytes are read). */
   async assertCanAttach(caller: AuthContext, eventId: string, access: EventAccess): Promise<void> {
     await this.eventFor(caller, eventId, 'attach', access);
-    const { items } = await this.record(eventId);
-    if (attachedNames(items).length >= maxEventAttachments)
-      throw new AppError('BAD_REQUEST', `An event holds at most ${maxEventAttachments} pictures`);
+    await this.assertRoom(eventId);
   }
 
-  /** Stores one picture and lists it on the event; answers the stored file name (FilePond's id). */
-  async attach(caller: AuthContext, eventId: string, file: Readable, access: EventAccess): Promise<string> {
+  /**
+   * Stores one picture and lists it on the event; answers the stored file name (FilePond's id).
+   * `originalName` (the upload's own name) is kept so the Sealog 2.4 vehicle client, which lists
+   * the picture by it, finds the picture (docs/sealog-clients.md#event-attachments).
+   */
+  async attach(
+    caller: AuthContext,
+    eventId: string,
+    file: Readable,
+    access: EventAccess,
+    originalName = '',
+  ): Promise<string> {
     await this.assertCanAttach(caller, eventId, access);
     const folder = this.ctx.paths.images;
     await mkdir(folder, { recursive: true });
@@ -93,9 +131,16 @@ export class EventAttachmentsService {
       stored = `${stem}.${type}`;
       await rename(partial, path.join(folder, stored));
       // Re-read just before writing: another upload may have filled the event meanwhile.
-      const { items } = await this.record(eventId);
-      if (attachedNames(items).length >= maxEventAttachments)
-        throw new AppError('BAD_REQUEST', `An event holds at most ${maxEventAttachments} pictures`);
+      const items = await this.assertRoom(eventId);
+      await this.ctx.database.db
+        .insertInto('event_attachment_files')
+        .values({
+          name: stored,
+          event_id: eventId,
+          original_name: uploadBaseName(originalName),
+          created_at: Date.now(),
+        })
+        .execute();
       await new EventAuxDataService(this.ctx).create(
         caller,
         {
@@ -113,26 +158,66 @@ export class EventAttachmentsService {
       return stored;
     } catch (err) {
       await rm(partial, { force: true });
-      if (stored) await rm(path.join(folder, stored), { force: true });
+      if (stored) {
+        await rm(path.join(folder, stored), { force: true });
+        await this.forgetName(stored);
+      }
       throw err;
     }
   }
 
-  /** Removes one picture: its file and its pair in the event's record (the record goes with the last one). */
-  async remove(caller: AuthContext, name: string, access: EventAccess): Promise<void> {
+  private async forgetName(stored: string): Promise<void> {
+    await this.ctx.database.db.deleteFrom('event_attachment_files').where('name', '=', stored).execute();
+  }
+
+  /**
+   * The stored attachment a Sealog 2.4 client means by a name: the stored name itself, or an
+   * original upload name (the vehicle client's), newest first among the events the caller may
+   * see (and of `eventId` when the client named one). Null when none is on disk.
+   */
+  async resolve(
+    name: string,
+    access: EventAccess,
+    eventId?: string,
+  ): Promise<{ stored: string; eventId: string } | null> {
+    const own = attachmentNamePattern.exec(name);
+    if (own) return !eventId || own[1] === eventId ? { stored: name, eventId: own[1]! } : null;
+    const original = uploadBaseName(name);
+    if (!original) return null;
+    let q = this.ctx.database.db
+      .selectFrom('event_attachment_files as f')
+      .innerJoin('events as e', 'e.id', 'f.event_id')
+      .select(['f.name', 'f.event_id', 'e.ts'])
+      .where('f.original_name', '=', original)
+      .orderBy('f.created_at', 'desc')
+      .limit(100);
+    if (eventId) q = q.where('f.event_id', '=', eventId);
+    for (const row of await q.execute()) {
+      if (!access.maySee(Number(row.ts))) continue;
+      const info = await lstat(path.join(this.ctx.paths.images, row.name)).catch(() => null);
+      if (info?.isFile()) return { stored: row.name, eventId: row.event_id };
+    }
+    return null;
+  }
+
+  /**
+   * Removes one picture: its file and its pair in the event's record (the record goes with the
+   * last one). `listedAs` is the name the record lists it by when that is not the stored name
+   * (the vehicle client's original name).
+   */
+  async remove(caller: AuthContext, name: string, access: EventAccess, listedAs?: string): Promise<void> {
     const match = attachmentNamePattern.exec(name);
     if (!match) throw new AppError('BAD_REQUEST', `Invalid attachment: ${name}`);
     const eventId = match[1]!;
     await this.eventFor(caller, eventId, 'remove', access);
     const { row, items } = await this.record(eventId);
-    const at = items.findIndex((i) => i.data_name === 'filename' && String(i.data_value) === name);
+    const names = listedAs ? [name, listedAs] : [name];
+    const listed = items.some((i) => i.data_name === 'filename' && names.includes(String(i.data_value)));
     const file = path.join(this.ctx.paths.images, name);
     const info = await lstat(file).catch(() => null);
-    if (at < 0 && !info?.isFile()) throw new AppError('NOT_FOUND', `No attachment found: ${name}`);
-    if (row && at >= 0) {
-      // The pair is the camera name just before the file name.
-      const start = at > 0 && items[at - 1]!.data_name === 'camera_name' ? at - 1 : at;
-      const rest = [...items.slice(0, start), ...items.slice(at + 1)];
+    if (!listed && !info?.isFile()) throw new AppError('NOT_FOUND', `No attachment found: ${name}`);
+    if (row && listed) {
+      const rest = withoutAttachment(items, names);
       const service = new EventAuxDataService(this.ctx);
       if (attachedNames(rest).length === 0) await service.remove(caller, row.id, access);
       else
@@ -143,6 +228,7 @@ export class EventAttachmentsService {
         );
     }
     if (info?.isFile()) await removeAttachmentFiles(this.ctx.paths.images, [name]);
+    await this.forgetName(name);
     await recordChange(this.ctx.database.db, caller, fileChange('delete', owner(eventId), [name]));
   }
 }

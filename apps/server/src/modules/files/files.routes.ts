@@ -14,6 +14,7 @@ import type { RecordKind } from '../access/access.repository.js';
 import { eventAccess } from '../access/event-access.js';
 import { CruisesService } from '../cruises/cruises.service.js';
 import { LoweringsService } from '../lowerings/lowerings.service.js';
+import { attachmentNamePattern } from './attachment-files.js';
 import { EventAttachmentsService } from './event-attachments.service.js';
 import { maxFilesPerUpload, RecordFilesService, uploadTooLarge } from './files.service.js';
 import { mayViewImage } from './image-access.js';
@@ -273,7 +274,7 @@ export async function filesRoutes(app: ApiInstance, ctx: AppContext): Promise<vo
                 part.file.resume();
                 continue;
               }
-              stored = await attachments.attach(caller(req), id, part.file, eventAccess(req));
+              stored = await attachments.attach(caller(req), id, part.file, eventAccess(req), part.filename);
             }
           } catch (err) {
             if (stored) await attachments.remove(caller(req), stored, eventAccess(req)).catch(() => undefined);
@@ -295,10 +296,26 @@ export async function filesRoutes(app: ApiInstance, ctx: AppContext): Promise<vo
               // Not JSON after all: checked as it is.
             }
           }
-          await attachments.remove(caller(req), body, eventAccess(req));
+          // A picture the record lists by its original name (vehicle client) is found by it too.
+          const found = attachmentNamePattern.test(body) ? null : await attachments.resolve(body, eventAccess(req));
+          if (found) await attachments.remove(caller(req), found.stored, eventAccess(req), body);
+          else await attachments.remove(caller(req), body, eventAccess(req));
           return reply.code(204).send();
         },
       );
+      // The Sealog 2.4 clients' attachment delete: `images/<name>` or `images/<event id>/<name>`,
+      // the name stored or (vehicle client) the original one; only an attachment, never a frame grab.
+      scope.delete('/images/*', { config: writeEvents, schema: { tags: ['files'] } }, async (req, reply) => {
+        const segments = requestSegments(req);
+        const name = segments.at(-1) ?? '';
+        const eventId = segments.length === 2 ? segments[0] : undefined;
+        if (segments.length > 2 || (eventId !== undefined && !isObjectId(eventId)))
+          throw new AppError('NOT_FOUND', `No attachment found: ${segments.join('/')}`);
+        const found = await attachments.resolve(name, eventAccess(req), eventId);
+        if (!found) throw new AppError('NOT_FOUND', `No attachment found: ${name}`);
+        await attachments.remove(caller(req), found.stored, eventAccess(req), found.stored === name ? undefined : name);
+        return reply.code(204).send();
+      });
 
       // Frame grabs and other images written by inserter scripts: public, as in Sealog, while access
       // control is off. With it on, a token (header, cookie or `?token=`) is needed and the image must
@@ -322,10 +339,19 @@ export async function filesRoutes(app: ApiInstance, ctx: AppContext): Promise<vo
           const width = thumbnailWidthOf((req.query as { w?: unknown }).w);
           const segments = requestSegments(req);
           if (!(await mayViewImage(ctx, eventAccess(req), segments))) throw new AppError('NOT_FOUND', 'Not Found');
-          const found = await files.findUnder(ctx.paths.images, segments);
+          let name = segments.at(-1)!;
+          let found = await files.findUnder(ctx.paths.images, segments);
+          if (!found && segments.length === 1) {
+            // The Sealog 2.4 vehicle client asks for an attachment by its original name.
+            const attached = await attachments.resolve(name, eventAccess(req));
+            if (attached) {
+              name = attached.stored;
+              found = await files.findUnder(ctx.paths.images, [name]);
+            }
+          }
           if (!found) throw new AppError('NOT_FOUND', 'Not Found');
-          if (width === undefined) return sendFile(reply, found, segments.at(-1)!, { download: false });
-          const thumb = await thumbnailOf(found.file, segments.at(-1)!, width);
+          if (width === undefined) return sendFile(reply, found, name, { download: false });
+          const thumb = await thumbnailOf(found.file, name, width);
           return reply
             .header('content-type', thumb.contentType)
             .header('x-content-type-options', 'nosniff')

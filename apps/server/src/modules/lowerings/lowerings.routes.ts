@@ -5,6 +5,7 @@ import {
   idParamsSchema,
   insertResultSchema,
   loweringListQuerySchema,
+  loweringIdParamsSchema,
   loweringsByCruiseQuerySchema,
   loweringSchema,
   permissionsSchema,
@@ -81,6 +82,13 @@ export function loweringsRoutes(app: ApiInstance, ctx: AppContext): void {
       },
     },
     async (req, reply) => send(reply, await service.byEvent(caller(req), req.params.id, req.query.format)),
+  );
+
+  app.get(
+    '/lowerings/byloweringid/:lowering_id',
+    { config: read, schema: { params: loweringIdParamsSchema, querystring: recordFormatQuerySchema, tags } },
+    async (req, reply) =>
+      send(reply, await service.getByRecordId(caller(req), req.params.lowering_id, req.query.format)),
   );
 
   app.get(

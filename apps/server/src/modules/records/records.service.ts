@@ -180,6 +180,20 @@ export class RecordsService<K extends RecordKind, W extends WsRecord> {
     return this.read([await this.openable(caller, id, 'retrieve')], format, true);
   }
 
+  /**
+   * A record by its human id (`S0492`, the WHOI client's `byloweringid` / `bycruiseid`), under
+   * the rules for opening a record by its database id: 404 when no record has that id, 401 when
+   * the caller may open none of them (docs/sealog-clients.md#whoi-client-routes).
+   */
+  async getByRecordId(caller: AuthContext, recordId: string, format?: 'json' | 'csv'): Promise<RecordRead<W>> {
+    const records = await this.repo().list({ recordId, order: 'asc' });
+    if (records.length === 0) throw new AppError('NOT_FOUND', `No record found for ${this.col.id}: ${recordId}`);
+    const viewer = viewerOf(caller);
+    const record = records.find((r) => canOpenRecord(viewer, this.accessOf(r), this.accessControl));
+    if (!record) throw new AppError('UNAUTHORIZED', `User not authorized to retrieve this ${this.kind}`);
+    return this.read([record], format, true);
+  }
+
   /** Checks that the caller may open the record (used by the file routes). */
   async assertOpenable(caller: AuthContext, id: string, action: 'retrieve' | 'edit'): Promise<void> {
     await this.openable(caller, id, action);

@@ -36,6 +36,9 @@ export function usersRoutes(app: ApiInstance, ctx: AppContext): void {
     (req) => service.list(caller(req), req.query),
   );
 
+  // No token: the WHOI client's login page lists the guest accounts before anyone signs in.
+  app.get('/users/guests', { schema: { tags: ['users'] } }, () => service.listGuests());
+
   // Literal segments win over parameters, as in Sealog.
   app.delete(
     '/users/all',

@@ -1,4 +1,5 @@
 import {
+  isGuestAccount,
   isProtectedUsername,
   messages,
   newObjectId,
@@ -95,6 +96,15 @@ export class UsersService {
       ...(query.limit !== undefined ? { limit: query.limit } : {}),
     });
     return rows.map(toPublicUser);
+  }
+
+  /**
+   * The guest accounts the WHOI login page offers, before anyone signs in: only what the page
+   * shows (id, username, fullname), never an address, role or login time.
+   */
+  async listGuests(): Promise<Array<Pick<User, 'id' | 'username' | 'fullname'>>> {
+    const rows = await this.repo.list({ sort: 'username' });
+    return rows.filter(isGuestAccount).map((u) => ({ id: u.id, username: u.username, fullname: u.fullname }));
   }
 
   async get(caller: AuthContext, id: string): Promise<User> {

@@ -12,6 +12,8 @@ import {
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   buttonTextColor,
+  buttonVariantOf,
+  buttonVariants,
   emptyTemplateOption,
   eventOptionTypes,
   normalizeHexColor,
@@ -201,7 +203,14 @@ const OptionFields = memo(function OptionFields({
   );
 });
 
-/** The button colour: a hex field, a colour picker beside it, and the button as the console will show it. */
+/** The style choice's value for a custom (hex) colour; never a stored value. */
+const customStyle = 'custom';
+
+/**
+ * The button colour: a Bootstrap style (as the Sealog 2.4.17 clients store it) or a custom hex
+ * colour typed or picked, and the button as the console will show it. Only one of the eight
+ * variant names or a normalised hex reaches the preview's class or style.
+ */
 function ButtonColorField({
   control,
   register,
@@ -216,11 +225,29 @@ function ButtonColorField({
   const color = useWatch({ control, name: 'event_button_color' });
   const name = useWatch({ control, name: 'event_name' });
   const hex = normalizeHexColor(color ?? '');
+  const variant = buttonVariantOf(color?.trim());
+  const style = variant ?? (color?.trim() ? customStyle : '');
   const set = (value: string) => setValue('event_button_color', value, { shouldDirty: true, shouldValidate: true });
+  const choose = (value: string) => set(value === customStyle ? (hex ?? '#2a9fd6') : value);
   return (
     <Form.Group className="mb-3" controlId="template-form-button-color">
       <FieldLabel>Button Colour</FieldLabel>
-      <div className="d-flex align-items-center gap-2">
+      <div className="d-flex flex-wrap align-items-center gap-2">
+        <Form.Select
+          size="sm"
+          style={{ maxWidth: '12rem' }}
+          aria-label="Button style"
+          value={style}
+          onChange={(e) => choose(e.target.value)}
+        >
+          <option value="">Default</option>
+          {buttonVariants.map((v) => (
+            <option key={v} value={v}>
+              {v[0]!.toUpperCase() + v.slice(1)}
+            </option>
+          ))}
+          <option value={customStyle}>Custom colour</option>
+        </Form.Select>
         <Form.Control
           type="color"
           size="sm"
@@ -238,13 +265,10 @@ function ButtonColorField({
           {...describedBy('template-form-button-color', error)}
           {...register('event_button_color')}
         />
-        <Button variant="link" size="sm" className="px-1" disabled={!color} onClick={() => set('')}>
-          Default colour
-        </Button>
         <span className="small ms-auto">Preview</span>
         <Button
           size="sm"
-          variant={hex ? undefined : 'primary'}
+          variant={hex ? undefined : (variant ?? 'primary')}
           tabIndex={-1}
           data-testid="template-button-preview"
           style={hex ? { backgroundColor: hex, borderColor: hex, color: buttonTextColor(hex) } : undefined}

@@ -57,8 +57,13 @@ describe('UserForm', () => {
       'template_manager',
       'event_manager',
       'event_logger',
+      'power_logger',
       'event_watcher',
+      'guest',
     ]);
+    // The Sealog 2.4 and WHOI roles, with their descriptions.
+    expect(screen.getByLabelText('Power Logger')).toBeTruthy();
+    expect(screen.getByLabelText('Guest')).toBeTruthy();
     expect(screen.queryByLabelText('System User')).toBeNull();
     expect(screen.queryByLabelText('User Disabled')).toBeNull();
   });

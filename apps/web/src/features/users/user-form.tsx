@@ -27,7 +27,9 @@ const roleOrder: Role[] = [
   'template_manager',
   'event_manager',
   'event_logger',
+  'power_logger',
   'event_watcher',
+  'guest',
 ];
 
 function roleInfo(role: Role, names: EntityNames): { label: string; description: string } {
@@ -45,8 +47,12 @@ function roleInfo(role: Role, names: EntityNames): { label: string; description:
       return { label: 'Event Manager', description: `Ability to review events independent of ${names.lowerings}.` };
     case 'event_logger':
       return { label: 'Event Logger', description: 'Ability to submit new events.' };
+    case 'power_logger':
+      return { label: 'Power Logger', description: 'Ability to submit new events from admin_only templates.' };
     case 'event_watcher':
       return { label: 'Event Watcher', description: 'Ability to view events.' };
+    case 'guest':
+      return { label: 'Guest', description: 'Offered on the login page as a guest account; views events.' };
   }
 }
 

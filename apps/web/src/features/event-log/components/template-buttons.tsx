@@ -1,6 +1,6 @@
 import { useMemo, useState, type CSSProperties, type MouseEvent } from 'react';
 import { Alert, Button, Nav } from 'react-bootstrap';
-import { buttonTextColor, normalizeHexColor, type EventTemplate } from '@bathylog/shared';
+import { buttonTextColor, buttonVariantOf, normalizeHexColor, type EventTemplate } from '@bathylog/shared';
 import { errorMessage } from '../../../api/client';
 import { useEventTemplates } from '../../../api/event-templates';
 import { ErrorAlert } from '../../../components/alerts';
@@ -92,7 +92,9 @@ export function TemplateButtons({ onTemplate }: TemplateButtonsProps) {
         {shown.map((t) => (
           <Button
             key={t.id}
-            variant="primary"
+            // A stored variant name becomes the Bootstrap variant only when it is one of the eight
+            // (docs/sealog-clients.md#template-button-colours); anything else keeps primary.
+            variant={buttonVariantOf(t.event_button_color) ?? 'primary'}
             className="template-button"
             onClick={click(t)}
             title={t.event_value}
