@@ -65,6 +65,7 @@ export async function createTestApp(
   engine: 'sqlite' | 'postgres',
   overrides: ConfigInput = {},
   shared?: Database,
+  now?: () => number,
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bathylog-test-'));
   const config = loadConfig(
@@ -87,7 +88,7 @@ export async function createTestApp(
     },
   );
   const { database, drop } = shared ? { database: shared, drop: () => shared.close() } : await openTestDatabase(engine);
-  const { app, ctx, routes } = await buildApp({ config, database, logger: false });
+  const { app, ctx, routes } = await buildApp({ config, database, logger: false, ...(now ? { now } : {}) });
   await app.ready();
   const api: TestApp['api'] = (method, url, opts = {}) =>
     app.inject({
