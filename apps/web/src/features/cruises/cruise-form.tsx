@@ -18,6 +18,7 @@ import { errorMessage } from '../../api/client';
 import { createRecord, updateRecord } from '../../api/records';
 import { TextField } from '../../components/form-field';
 import { useEntityNames, useSettings } from '../../lib/settings';
+import { ArchiveSettings } from '../records/components/archive-settings';
 import { CopyButton } from '../records/components/copy-button';
 import { RecordFormFoot } from '../records/components/record-form-foot';
 
@@ -244,6 +245,16 @@ export function CruiseForm({ cruise, isAdmin, onSaved }: CruiseFormProps) {
             }}
           />
         </Form>
+        {cruise && (
+          <ArchiveSettings
+            key={cruise.id}
+            kind="cruise"
+            id={cruise.id}
+            isPublic={cruise.cruise_public}
+            embargoUntil={cruise.cruise_embargo_until}
+            onSaved={onSaved}
+          />
+        )}
       </Card.Body>
     </Card>
   );

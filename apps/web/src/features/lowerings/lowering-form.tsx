@@ -18,6 +18,7 @@ import { errorMessage } from '../../api/client';
 import { createRecord, updateRecord } from '../../api/records';
 import { TextField } from '../../components/form-field';
 import { useEntityNames, useSettings } from '../../lib/settings';
+import { ArchiveSettings } from '../records/components/archive-settings';
 import { CopyButton } from '../records/components/copy-button';
 import { RecordFormFoot } from '../records/components/record-form-foot';
 
@@ -192,6 +193,16 @@ export function LoweringForm({ lowering, isAdmin, onSaved, milestonesButton }: L
             leading={lowering ? milestonesButton : undefined}
           />
         </Form>
+        {lowering && (
+          <ArchiveSettings
+            key={lowering.id}
+            kind="lowering"
+            id={lowering.id}
+            isPublic={lowering.lowering_public}
+            embargoUntil={lowering.lowering_embargo_until}
+            onSaved={onSaved}
+          />
+        )}
       </Card.Body>
     </Card>
   );
