@@ -50,7 +50,9 @@ export function RequireAuthOrArchive() {
           Public archive
         </h2>
         <span className="me-3">Published cruises and dives, read-only.</span>
-        <Link to="/login">Log in</Link>
+        <Link to="/login" className="alert-link">
+          Log in
+        </Link>
       </section>
       <Outlet />
     </>

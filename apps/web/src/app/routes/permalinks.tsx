@@ -11,7 +11,10 @@ import { LoadingText, statusTexts } from '../../components/status-text';
 function NotFound({ what, id }: { what: string; id: string }) {
   return (
     <PlaceholderCard title={`No ${what} ${id}`}>
-      There is no {what} {id} here, or it is not open to you. <Link to="/cruise_menu">Back to the cruise menu</Link>
+      <p>
+        There is no {what} {id} here, or it is not open to you.
+      </p>
+      <Link to="/cruise_menu">Back to the cruise menu</Link>
     </PlaceholderCard>
   );
 }
