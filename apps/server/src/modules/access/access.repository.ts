@@ -143,7 +143,14 @@ export class AccessListsRepository {
 export async function archiveRecords(db: Kysely<DB> | Transaction<DB>): Promise<ArchiveRecord[]> {
   const cruises = await db
     .selectFrom('cruises')
-    .select(['id', 'start_ts', 'stop_ts', 'cruise_hidden as hidden', 'cruise_public as pub', 'cruise_embargo_until as until'])
+    .select([
+      'id',
+      'start_ts',
+      'stop_ts',
+      'cruise_hidden as hidden',
+      'cruise_public as pub',
+      'cruise_embargo_until as until',
+    ])
     .execute();
   const lowerings = await db
     .selectFrom('lowerings')

@@ -49,7 +49,9 @@ export function effectiveSetting(record: ArchiveRecord, cruises: readonly Archiv
     return { isPublic: record.isPublic === true, embargoUntil: record.embargoUntil };
   }
   const cruise = cruiseOf(record, cruises);
-  return cruise ? { isPublic: cruise.isPublic === true, embargoUntil: cruise.embargoUntil } : { isPublic: false, embargoUntil: null };
+  return cruise
+    ? { isPublic: cruise.isPublic === true, embargoUntil: cruise.embargoUntil }
+    : { isPublic: false, embargoUntil: null };
 }
 
 export function archiveState(hidden: boolean, setting: ArchiveSetting, now: number): ArchiveState {
@@ -108,7 +110,9 @@ export class ArchiveView {
 
   /** The records of a kind the visitor sees listed: open ones and stubs. */
   listed(kind: RecordKind): string[] {
-    return [...this.entries.values()].filter((e) => e.record.kind === kind && e.state !== 'closed').map((e) => e.record.id);
+    return [...this.entries.values()]
+      .filter((e) => e.record.kind === kind && e.state !== 'closed')
+      .map((e) => e.record.id);
   }
 
   /**

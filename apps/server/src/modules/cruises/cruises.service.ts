@@ -96,7 +96,6 @@ export class CruisesService extends RecordsService<'cruise', Cruise> {
   /** updateLowerings for every lowering inside the cruise (reference §7.6 cross-pushes). */
   protected override async publishRelated(cruise: CruiseRecord): Promise<void> {
     const inside = await this.lowerings().listWithin(cruise.start_ts, cruise.stop_ts);
-    for (const l of inside)
-      this.ctx.bus.publish('updateLowerings', toWireLowering(l, this.wireOptions));
+    for (const l of inside) this.ctx.bus.publish('updateLowerings', toWireLowering(l, this.wireOptions));
   }
 }

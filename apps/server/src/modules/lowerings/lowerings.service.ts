@@ -64,7 +64,6 @@ export class LoweringsService extends RecordsService<'lowering', Lowering> {
   /** updateCruises for every cruise that contains the lowering (reference §7.6 cross-pushes). */
   protected override async publishRelated(lowering: LoweringRecord): Promise<void> {
     const cruises = await this.cruises().listContaining(lowering.start_ts, lowering.stop_ts);
-    for (const c of cruises)
-      this.ctx.bus.publish('updateCruises', toWireCruise(c, this.wireOptions));
+    for (const c of cruises) this.ctx.bus.publish('updateCruises', toWireCruise(c, this.wireOptions));
   }
 }
