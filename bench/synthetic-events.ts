@@ -1,5 +1,5 @@
 import SQLite from 'better-sqlite3';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Insertable, type Kysely } from 'kysely';
 import type { DB } from '../apps/server/src/db/schema.js';
 
 /**
@@ -283,7 +283,7 @@ function syntheticWindows(opts: SyntheticOptions) {
     lowering_access_list: '[]',
     lowering_additional_meta: JSON.stringify({ lowering_description: 'synthetic' }),
   }));
-  const cruiseRows: Array<DB['cruises']> = [];
+  const cruiseRows: Array<Insertable<DB['cruises']>> = [];
   for (let i = 0; i < loweringRows.length; i += opts.loweringsPerCruise) {
     const group = loweringRows.slice(i, i + opts.loweringsPerCruise);
     cruiseRows.push({

@@ -44,6 +44,8 @@ export interface BuildOptions {
   /** Seed system users and custom vars (and the demo cruise in demo mode). Default true. */
   seed?: boolean;
   logger?: boolean;
+  /** The clock of date rules (archive embargoes); default Date.now. Tests fake it. */
+  now?: () => number;
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: { write(line: string): void };
   /**
@@ -151,6 +153,7 @@ export async function buildApp(
     secret: ensureSecret(config, data),
     log: app.log,
     callers: callerStore,
+    now: opts.now ?? Date.now,
     paths,
   };
   if (opts.seed !== false) {

@@ -60,6 +60,8 @@ export const configSchema = z.strictObject({
       realtimeSources: z.array(z.string().min(1)).default(['vehicleRealtimeNavData']),
     })
     .prefault({}),
+  /** The public archive: anonymous visitors browse public cruises and dives read-only (docs/public-archive.md). */
+  publicArchive: bool.default(false),
   registration: z
     .strictObject({
       disabled: bool.default(false),
@@ -264,6 +266,7 @@ function fromEnv(env: Env): Record<string, unknown> {
     ['BATHYLOG_WEB_DIR', 'webDir'],
     ['BATHYLOG_PUBLIC_URL', 'publicUrl'],
     ['BATHYLOG_ACCESS_CONTROL', 'useAccessControl'],
+    ['BATHYLOG_PUBLIC_ARCHIVE', 'publicArchive'],
     ['BATHYLOG_REGISTRATION_DISABLED', 'registration.disabled'],
     ['BATHYLOG_REGISTRATION_ROLES', 'registration.roles', list],
     ['RECAPTCHA_SECRET', 'reCaptchaSecret'],
@@ -371,6 +374,7 @@ export function loadConfig(env: Env = process.env, overrides: ConfigInput = {}):
   }
   // The access-control switch is one setting for both ends.
   config.client.useAccessControl = config.useAccessControl;
+  config.client.publicArchive = config.publicArchive;
   return config;
 }
 

@@ -16,6 +16,11 @@ export interface AppContext {
   log: FastifyBaseLogger;
   /** The users and device keys authentication reads (plugins/auth.ts). */
   callers: CallerStore;
+  /**
+   * The server clock (epoch ms) for rules that turn on a date: archive embargoes open when it
+   * passes them (docs/public-archive.md#embargo-dates). Tests give a fake one.
+   */
+  now(): number;
   /** Folders under the data folder. */
   paths: { data: string; files: string; images: string; cruises: string; lowerings: string; outbox: string };
 }

@@ -65,6 +65,7 @@ export async function createTestApp(
   engine: 'sqlite' | 'postgres',
   overrides: ConfigInput = {},
   shared?: Database,
+  now?: () => number,
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bathylog-test-'));
   const config = loadConfig(
@@ -99,6 +100,7 @@ export async function createTestApp(
     database,
     logger: false,
     onResponseMismatch: (violation) => mismatches.push(violation),
+    ...(now ? { now } : {}),
   });
   await app.ready();
   const api: TestApp['api'] = async (method, url, opts = {}) => {

@@ -39,6 +39,10 @@ export interface CruisesTable {
   cruise_hidden: number;
   cruise_access_list: string;
   cruise_additional_meta: string;
+  /** 0/1 (docs/public-archive.md). */
+  cruise_public: Generated<number>;
+  /** Epoch ms the embargo ends; null: none. */
+  cruise_embargo_until: number | null;
 }
 
 export interface LoweringsTable {
@@ -51,6 +55,9 @@ export interface LoweringsTable {
   lowering_hidden: number;
   lowering_access_list: string;
   lowering_additional_meta: string;
+  /** 0/1, or null: the lowering inherits its cruise's archive setting (docs/public-archive.md). */
+  lowering_public: number | null;
+  lowering_embargo_until: number | null;
 }
 
 export interface EventsTable {

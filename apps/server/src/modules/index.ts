@@ -1,3 +1,5 @@
+import { archiveRecords } from './access/access.repository.js';
+import { ArchiveView } from './access/archive.js';
 import type { AppContext } from '../context.js';
 import type { CallerStore } from '../plugins/auth.js';
 import type { ApiInstance } from '../plugins/types.js';
@@ -37,4 +39,8 @@ export const apiModules: Array<(app: ApiInstance, ctx: AppContext) => void> = [
 ];
 
 /** What authentication reads, from the modules that own it (plugins/auth.ts imports no module). */
-export const callerStore: CallerStore = { ...userCallers, ...deviceKeyCallers };
+export const callerStore: CallerStore = {
+  ...userCallers,
+  ...deviceKeyCallers,
+  archiveView: async (db, now) => ArchiveView.of(await archiveRecords(db), now),
+};

@@ -24,7 +24,10 @@ export interface CallerStore {
   /** The device key with this hash, revoked and expired ones included. */
   deviceKey(db: Kysely<DB>, hash: string): Promise<DeviceKeyRecord | undefined>;
   markKeyUsed(db: Kysely<DB>, id: string, at: number, address: string | null): Promise<void>;
+  /** Every cruise's and lowering's archive state at `now` (epoch ms), for the archive visitor. */
+  archiveView(db: Kysely<DB>, now: number): Promise<ArchiveView>;
 }
+import type { ArchiveView } from '../modules/access/archive.js';
 
 /**
  * The caller of an authenticated request. The device key is re-read from the database every
@@ -42,6 +45,11 @@ export interface AuthContext {
   renewedToken?: string;
   /** The route called (`PATCH /sealog-server/api/v1/events/:id`), for the audit trail. */
   route?: string;
+  /**
+   * Set for the anonymous archive visitor (no token, archive on): every record's archive state at
+   * the time of the request, which the access rule follows (modules/access/archive.ts).
+   */
+  archive?: ArchiveView;
 }
 
 /** Response header carrying a renewed session token; the web client swaps it in silently. */
@@ -56,6 +64,11 @@ declare module 'fastify' {
     auth?: boolean | 'optional';
     /** The caller needs at least one of these scopes. */
     scopes?: readonly Scope[];
+    /**
+     * With the public archive on, a request without a token reads as the anonymous archive
+     * visitor instead of being refused (docs/public-archive.md). Only reads may say so.
+     */
+    archive?: true;
   }
 }
 
@@ -130,6 +143,27 @@ export function standInCaller(
     key: extra.key,
     ...(extra.route ? { route: extra.route } : {}),
   };
+}
+
+/**
+ * The anonymous archive visitor of one request: no roles, no scopes, and the archive state of
+ * every record as of now (the server clock), so an embargo that has passed is open at once.
+ */
+export async function archiveVisitor(ctx: AppContext): Promise<AuthContext> {
+  const view = await ctx.callers.archiveView(ctx.database.db, ctx.now());
+  const visitor = standInCaller(
+    {
+      id: 'archive-visitor',
+      username: 'archive visitor',
+      fullname: 'Public archive visitor',
+      email: '',
+      roles: [],
+      system_user: false,
+      last_login: 0,
+    },
+    { iat: 0, key: null },
+  );
+  return { ...visitor, archive: view };
 }
 
 /** A device key as the caller of a request: a user with the key's name and roles. */
@@ -292,6 +326,11 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext): void {
     if (!mayWrite && !mode) return;
     const scopes = config?.scopes;
     const routeName = ` ${route.url}`;
+    if (config?.archive && methods.some((m) => writeMethods.has(m))) {
+      // The visitor never writes: a write route admitting it is a server bug, refused at start.
+      throw new Error(`${methods.join(',')} ${route.url}: only reads admit the archive visitor`);
+    }
+    const admitsVisitor = config?.archive === true && ctx.config.publicArchive;
 
     /** What follows authentication; true when it is complete without waiting. */
     const authorize = (request: FastifyRequest, auth: AuthContext, isWrite: boolean): boolean => {
@@ -323,6 +362,13 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext): void {
     const hook: onRequestHookHandler = (request, _reply, done) => {
       const isWrite = mayWrite && writeMethods.has(request.method);
       const token = mode ? tokenFromRequest(request) : undefined;
+      if (admitsVisitor && !token) {
+        archiveVisitor(ctx).then((visitor) => {
+          request.auth = visitor;
+          done();
+        }, done);
+        return;
+      }
       let ready: boolean;
       try {
         ready = checkNow(request, isWrite, token);

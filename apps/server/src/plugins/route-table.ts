@@ -5,8 +5,11 @@ export interface RouteEntry {
   method: string;
   /** The full pattern, e.g. `/sealog-server/api/v1/events/:id` or `/sealog-server/files/cruises/*`. */
   url: string;
-  /** The route's `config` (`auth`, `scopes`, `access`: how it stands to event data, modules/access/event-access.ts). */
-  config: { auth?: boolean | 'optional'; scopes?: readonly string[]; access?: string };
+  /**
+   * The route's `config` (`auth`, `scopes`, `access`: how it stands to event data,
+   * modules/access/event-access.ts; `archive`: it admits the anonymous archive visitor).
+   */
+  config: { auth?: boolean | 'optional'; scopes?: readonly string[]; access?: string; archive?: true };
   schema: FastifySchema | undefined;
 }
 

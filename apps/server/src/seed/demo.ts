@@ -348,7 +348,12 @@ export async function loadDemo(ctx: AppContext, opts: LoadDemoOptions = {}): Pro
     for (const { id, patch } of userChanges.updates) await repo.update(id, patch);
     for (const u of userChanges.inserts) await repo.insert(u);
     counts.users = userChanges.inserts.length;
-    counts.cruises = await insertAbsent(trx, 'cruises', [recordRow('cruise', cruise) as Insertable<DB['cruises']>]);
+    // With the public archive on, the demo cruise (and so S0492) is published when first loaded;
+    // an admin's later change stays (docs/public-archive.md#configuration).
+    const published = ctx.config.publicArchive ? { cruise_public: 1 } : {};
+    counts.cruises = await insertAbsent(trx, 'cruises', [
+      { ...recordRow('cruise', cruise), ...published } as Insertable<DB['cruises']>,
+    ]);
     counts.lowerings = await insertAbsent(trx, 'lowerings', [loweringRow as Insertable<DB['lowerings']>]);
     counts.events = await insertAbsent(trx, 'events', [...diveRows, ...cruiseEvents.map(eventRow)]);
     counts.auxData = await insertAbsent(trx, 'event_aux_data', auxRows);

@@ -1,7 +1,8 @@
 import { useEffect } from 'react';
-import { Navigate, Outlet, useLocation } from 'react-router';
+import { Link, Navigate, Outlet, useLocation } from 'react-router';
 import { validateToken } from '../api/auth';
 import { isApiError } from '../api/client';
+import { useArchiveMode } from '../lib/archive';
 import { useAuth } from '../lib/auth';
 
 /**
@@ -32,4 +33,28 @@ export function RedirectIfAuthenticated() {
   const { isAuthenticated } = useAuth();
   if (isAuthenticated) return <Navigate to="/" replace />;
   return <Outlet />;
+}
+
+/**
+ * The cruise menu, the review screens and the permalinks: signed-in users as behind RequireAuth;
+ * with the public archive on, an anonymous visitor reads them too, under a header saying so
+ * (docs/public-archive.md#in-the-web-client). The server decides what the visitor sees.
+ */
+export function RequireAuthOrArchive() {
+  const archive = useArchiveMode();
+  if (!archive) return <RequireAuth />;
+  return (
+    <>
+      <section className="alert alert-info py-2 d-flex align-items-center" aria-labelledby="archive-heading">
+        <h2 id="archive-heading" className="h6 mb-0 me-auto">
+          Public archive
+        </h2>
+        <span className="me-3">Published cruises and dives, read-only.</span>
+        <Link to="/login" className="alert-link">
+          Log in
+        </Link>
+      </section>
+      <Outlet />
+    </>
+  );
 }

@@ -3,7 +3,7 @@ import { Navigate, useParams, useRoutes, type RouteObject } from 'react-router';
 import { LoginScreen } from '../features/auth/login-screen';
 import { LogoutRoute } from '../features/auth/logout-route';
 import { loadHomeRoute } from './first-screen';
-import { RedirectIfAuthenticated, RequireAuth } from './guards';
+import { RedirectIfAuthenticated, RequireAuth, RequireAuthOrArchive } from './guards';
 import { AppLayout } from './layout/app-layout';
 import { NotFoundRoute } from './routes/not-found';
 
@@ -38,6 +38,8 @@ const LoweringsRoute = lazyScreen(() => import('./routes/lowerings'), 'Lowerings
 const ReviewGalleryRoute = lazyScreen(() => import('./routes/review-gallery'), 'ReviewGalleryRoute');
 const ReviewMapRoute = lazyScreen(() => import('./routes/review-map'), 'ReviewMapRoute');
 const ReviewReplayRoute = lazyScreen(() => import('./routes/review-replay'), 'ReviewReplayRoute');
+const DivePermalinkRoute = lazyScreen(() => import('./routes/permalinks'), 'DivePermalinkRoute');
+const CruisePermalinkRoute = lazyScreen(() => import('./routes/permalinks'), 'CruisePermalinkRoute');
 
 /** Old Sealog bookmarks (/lowering_map/:id …) land on the review routes (docs/screens.md#old-review-links). */
 function RedirectWithId({ to }: { to: string }) {
@@ -66,7 +68,6 @@ export const routes: RouteObject[] = [
         children: [
           { path: '/', element: <HomeRoute /> },
           { path: '/profile', element: <ProfileScreen /> },
-          { path: '/cruise_menu', element: <CruiseMenuRoute /> },
           { path: '/cruises', element: <CruisesRoute /> },
           { path: '/lowerings', element: <LoweringsRoute /> },
           { path: '/users', element: <UsersScreen /> },
@@ -75,9 +76,18 @@ export const routes: RouteObject[] = [
           { path: '/tasks', element: <TasksScreen /> },
           { path: '/event_management', element: <EventManagementRoute /> },
           { path: '/event_templates', element: <EventTemplatesScreen /> },
+        ],
+      },
+      {
+        // Also the public archive's screens (docs/public-archive.md#in-the-web-client).
+        element: <RequireAuthOrArchive />,
+        children: [
+          { path: '/cruise_menu', element: <CruiseMenuRoute /> },
           { path: '/review_gallery/:loweringId', element: <ReviewGalleryRoute /> },
           { path: '/review_map/:loweringId', element: <ReviewMapRoute /> },
           { path: '/review_replay/:loweringId', element: <ReviewReplayRoute /> },
+          { path: '/dive/:id', element: <DivePermalinkRoute /> },
+          { path: '/cruise/:id', element: <CruisePermalinkRoute /> },
         ],
       },
       { path: '/lowering_gallery/:id', element: <RedirectWithId to="/review_gallery" /> },

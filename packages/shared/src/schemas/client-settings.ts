@@ -34,6 +34,8 @@ export const clientSettingsSchema = z.strictObject({
   ),
   defaultVessel: z._default(z.string(), 'R/V Discovery'),
   useAccessControl: z._default(z.boolean(), false),
+  /** The public archive is on: the login screen offers it and anonymous visitors may browse it. */
+  publicArchive: z._default(z.boolean(), false),
   disableEventLogging: z._default(z.boolean(), false),
   recaptchaSiteKey: z._default(z.nullable(z.string()), null),
   /** Origins allowed to post `login-with-token` into an embedded client. */

@@ -59,6 +59,10 @@ export const cruiseSchema = z.object({
   cruise_hidden: z.boolean(),
   /** Present only when the server runs with access control. */
   cruise_access_list: z.optional(z.array(z.string())),
+  /** Present only when the public archive is on (docs/public-archive.md#on-the-wire): public (true/false). */
+  cruise_public: z.optional(z.nullable(z.boolean())),
+  /** When its embargo ends (ISO), or null. */
+  cruise_embargo_until: z.optional(z.nullable(z.string())),
   cruise_additional_meta: z.extend(cruiseMetaSchema, { cruise_files: z.optional(z.array(z.string())) }),
 });
 export type Cruise = z.infer<typeof cruiseSchema>;

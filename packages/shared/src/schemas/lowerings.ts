@@ -48,6 +48,10 @@ export const loweringSchema = z.object({
   lowering_hidden: z.boolean(),
   /** Present only when the server runs with access control. */
   lowering_access_list: z.optional(z.array(z.string())),
+  /** Present only when the public archive is on (docs/public-archive.md#on-the-wire): public (true/false; null: inherits its cruise's). */
+  lowering_public: z.optional(z.nullable(z.boolean())),
+  /** When its embargo ends (ISO), or null. */
+  lowering_embargo_until: z.optional(z.nullable(z.string())),
   lowering_additional_meta: z.looseObject({
     lowering_name: z.optional(z.string()),
     lowering_description: z.optional(z.string()),

@@ -30,7 +30,9 @@ type CreateRecordShape<K extends string, M extends z.ZodMiniType> = {
   Record<`${K}_additional_meta`, M> &
   Record<`${K}_tags`, z.ZodMiniArray<typeof nonEmpty>> &
   Record<`${K}_hidden`, z.ZodMiniOptional<z.ZodMiniBoolean>> &
-  Record<`${K}_access_list`, z.ZodMiniOptional<z.ZodMiniArray<typeof objectIdSchema>>>;
+  Record<`${K}_access_list`, z.ZodMiniOptional<z.ZodMiniArray<typeof objectIdSchema>>> &
+  Record<`${K}_public`, z.ZodMiniOptional<z.ZodMiniNullable<z.ZodMiniBoolean>>> &
+  Record<`${K}_embargo_until`, z.ZodMiniOptional<z.ZodMiniNullable<typeof isoTimestampSchema>>>;
 
 /** POST body of a cruise or lowering. `id` may be chosen by the client (imports keep ids stable). */
 export function createRecordSchema<K extends string, M extends z.ZodMiniType>(kind: K, meta: M) {
@@ -46,6 +48,12 @@ export function createRecordSchema<K extends string, M extends z.ZodMiniType>(ki
     [`${kind}_hidden`]: z.optional(z.boolean()),
     /** Accepted only when the server runs with access control. */
     [`${kind}_access_list`]: z.optional(z.array(objectIdSchema)),
+    /**
+     * Accepted only when the public archive is on (docs/public-archive.md): public or not (a
+     * lowering's null: inherit its cruise's setting), and when an embargo ends (null: none).
+     */
+    [`${kind}_public`]: z.optional(z.nullable(z.boolean())),
+    [`${kind}_embargo_until`]: z.optional(z.nullable(isoTimestampSchema)),
   } as CreateRecordShape<K, M>;
   return z.strictObject(shape);
 }

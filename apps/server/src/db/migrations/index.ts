@@ -14,6 +14,7 @@ import * as m013 from './013-set-based-insert-triggers.js';
 import * as m014 from './014-event-creator.js';
 import * as m015 from './015-login-token-hash.js';
 import * as m016 from './016-audit-append-only.js';
+import * as m017 from './017-public-archive.js';
 import * as m018 from './018-attachment-original-names.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
@@ -37,6 +38,7 @@ const ordered: Array<[string, DialectMigration]> = [
   ['014-event-creator', m014],
   ['015-login-token-hash', m015],
   ['016-audit-append-only', m016],
+  ['017-public-archive', m017],
   ['018-attachment-original-names', m018],
 ];
 

@@ -3,6 +3,7 @@ import type { Dialect } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
 import { parseJson } from '../../lib/json.js';
 import type { Viewer } from './access.rules.js';
+import type { ArchiveRecord } from './archive.js';
 
 export type RecordKind = 'cruise' | 'lowering';
 
@@ -31,6 +32,10 @@ export function listedForCondition(
   useAccessControl: boolean,
 ): RawBuilder<SqlBool> | undefined {
   if (viewer.isAdmin) return undefined;
+  if (viewer.archive) {
+    const ids = viewer.archive.listed(kind);
+    return ids.length === 0 ? sql<SqlBool>`1 = 0` : sql<SqlBool>`id in (${sql.join(ids)})`;
+  }
   const hidden = sql.ref(`${kind}_hidden`);
   if (!useAccessControl) return sql<SqlBool>`${hidden} = 0`;
   const list = sql.ref(`${kind}_access_list`);
@@ -132,4 +137,40 @@ export class AccessListsRepository {
         .execute();
     }
   }
+}
+
+/** Every cruise and lowering as the archive rule reads them (modules/access/archive.ts). */
+export async function archiveRecords(db: Kysely<DB> | Transaction<DB>): Promise<ArchiveRecord[]> {
+  const cruises = await db
+    .selectFrom('cruises')
+    .select([
+      'id',
+      'start_ts',
+      'stop_ts',
+      'cruise_hidden as hidden',
+      'cruise_public as pub',
+      'cruise_embargo_until as until',
+    ])
+    .execute();
+  const lowerings = await db
+    .selectFrom('lowerings')
+    .select([
+      'id',
+      'start_ts',
+      'stop_ts',
+      'lowering_hidden as hidden',
+      'lowering_public as pub',
+      'lowering_embargo_until as until',
+    ])
+    .execute();
+  const of = (kind: RecordKind) => (r: (typeof cruises)[number] | (typeof lowerings)[number]) => ({
+    kind,
+    id: r.id,
+    start: Number(r.start_ts),
+    stop: Number(r.stop_ts),
+    hidden: !!r.hidden,
+    isPublic: r.pub === null ? null : !!r.pub,
+    embargoUntil: r.until === null ? null : Number(r.until),
+  });
+  return [...cruises.map(of('cruise')), ...lowerings.map(of('lowering'))];
 }

@@ -1,4 +1,6 @@
 import type { AuthContext } from '../../plugins/auth.js';
+import type { RecordKind } from './access.repository.js';
+import type { ArchiveView } from './archive.js';
 
 /**
  * Who sees a cruise or lowering (docs/roles-and-access.md#hidden-records-and-access-lists). Admins
@@ -14,25 +16,34 @@ import type { AuthContext } from '../../plugins/auth.js';
 export interface Viewer {
   userId: string;
   isAdmin: boolean;
+  /**
+   * Set for the anonymous archive visitor, who follows the archive rule instead of all the above
+   * (archive.ts): opens open records, lists open ones and stubs, whatever the access lists say.
+   */
+  archive?: ArchiveView;
 }
 
 export interface AccessFields {
   hidden: boolean;
   accessList: readonly string[];
+  /** Which record it is: the archive rule goes by the record's archive state. */
+  ref?: { kind: RecordKind; id: string };
 }
 
 export function viewerOf(caller: AuthContext): Viewer {
-  return { userId: caller.user.id, isAdmin: caller.isAdmin };
+  return { userId: caller.user.id, isAdmin: caller.isAdmin, ...(caller.archive ? { archive: caller.archive } : {}) };
 }
 
 /** May the viewer open the record by id (GET, bump, PATCH, its files)? */
 export function canOpenRecord(viewer: Viewer, record: AccessFields, useAccessControl: boolean): boolean {
+  if (viewer.archive) return !!record.ref && viewer.archive.state(record.ref.kind, record.ref.id) === 'open';
   if (viewer.isAdmin || !useAccessControl) return true;
   return record.accessList.length === 0 || record.accessList.includes(viewer.userId);
 }
 
 /** Is the record included in lists shown to the viewer? (SQL twin: `listedForCondition`.) */
 export function isListedFor(viewer: Viewer, record: AccessFields, useAccessControl: boolean): boolean {
+  if (viewer.archive) return !!record.ref && viewer.archive.state(record.ref.kind, record.ref.id) !== 'closed';
   if (viewer.isAdmin) return true;
   if (!useAccessControl) return !record.hidden;
   if (record.accessList.includes(viewer.userId)) return true;

@@ -51,6 +51,9 @@ export class EventAccess {
 
   /** The access of a caller: the windows of every cruise and lowering they may not open. */
   static async for(ctx: AppContext, caller: AuthContext | null): Promise<EventAccess> {
+    // The archive visitor sees only the events of open archive records (archive.ts), whatever the
+    // access-control setting.
+    if (caller?.archive) return EventAccess.of(caller.archive.hiddenWindows());
     if (!ctx.config.useAccessControl || caller?.isAdmin) return EventAccess.everything;
     const { db, dialect } = ctx.database;
     // A record restricts when its list is non-empty and lacks the caller (`canOpenRecord`).
@@ -130,6 +133,9 @@ export function mayOpenAll(caller: AuthContext, records: readonly AccessFields[]
  *   event the caller may see (files routes).
  * - `record`: a cruise's or lowering's own files, under the rule for opening the record by id.
  * - `admin`: admins only (who see every event).
+ *
+ * A read route may also admit the anonymous archive visitor (`config.archive`, plugins/auth.ts):
+ * it then reads under the archive rule (archive.ts) through the same checks.
  */
 export type RouteAccess = 'events' | 'image' | 'record' | 'admin';
 

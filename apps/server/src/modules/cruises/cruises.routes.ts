@@ -25,7 +25,8 @@ import { CruisesService, type CruiseRead } from './cruises.service.js';
  */
 export function cruisesRoutes(app: ApiInstance, ctx: AppContext): void {
   const service = new CruisesService(ctx);
-  const read = { auth: true, scopes: ['admin', 'read_cruises'] } as const;
+  // Reads admit the anonymous archive visitor while the public archive is on (docs/public-archive.md).
+  const read = { auth: true, scopes: ['admin', 'read_cruises'], archive: true } as const;
   const write = { auth: true, scopes: ['admin', 'write_cruises'] } as const;
   const admin = { auth: true, scopes: ['admin'] } as const;
   const tags = ['cruises'];

@@ -35,6 +35,8 @@ export class CruisesService extends RecordsService<'cruise', Cruise> {
   async byLowering(caller: AuthContext, loweringId: string, format?: 'json' | 'csv'): Promise<CruiseRead> {
     const lowering = await this.lowerings().findById(loweringId);
     if (!lowering) throw new AppError('BAD_REQUEST', `No lowering record found for id: ${loweringId}`);
+    // The visitor asks only about lowerings it is shown.
+    if (caller.archive?.state('lowering', lowering.id) === 'closed') throw noRecords();
     const cruise = await this.repo().findContaining(
       lowering.start_ts,
       lowering.stop_ts,
@@ -42,7 +44,7 @@ export class CruisesService extends RecordsService<'cruise', Cruise> {
       this.accessControl,
     );
     if (!cruise) throw noRecords();
-    return this.read([cruise], format, true);
+    return this.read(caller, [cruise], format, true);
   }
 
   private lowerings(db: Kysely<DB> | Transaction<DB> = this.ctx.database.db) {
@@ -94,7 +96,6 @@ export class CruisesService extends RecordsService<'cruise', Cruise> {
   /** updateLowerings for every lowering inside the cruise (the cross-pushes of docs/wire.md#channels). */
   protected override async publishRelated(cruise: CruiseRecord): Promise<void> {
     const inside = await this.lowerings().listWithin(cruise.start_ts, cruise.stop_ts);
-    for (const l of inside)
-      this.ctx.bus.publish('updateLowerings', toWireLowering(l, { useAccessControl: this.accessControl }));
+    for (const l of inside) this.ctx.bus.publish('updateLowerings', toWireLowering(l, this.wireOptions));
   }
 }

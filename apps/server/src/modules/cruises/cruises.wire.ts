@@ -1,8 +1,9 @@
 import { toIso, type Cruise } from '@bathylog/shared';
+import type { RecordWireOptions } from '../records/records.repository.js';
 import type { CruiseRecord } from './cruises.repository.js';
 
 /** The wire shape of a cruise (key order as Sealog wrote it, id last: docs/wire.md#identifiers). */
-export function toWireCruise(c: CruiseRecord, opts: { useAccessControl: boolean; files?: string[] }): Cruise {
+export function toWireCruise(c: CruiseRecord, opts: RecordWireOptions): Cruise {
   const meta: Record<string, unknown> = { ...c.cruise_additional_meta };
   delete meta.cruise_files;
   if (opts.files) meta.cruise_files = opts.files;
@@ -15,6 +16,12 @@ export function toWireCruise(c: CruiseRecord, opts: { useAccessControl: boolean;
     cruise_tags: c.cruise_tags,
     cruise_hidden: c.cruise_hidden,
     ...(opts.useAccessControl ? { cruise_access_list: c.cruise_access_list } : {}),
+    ...(opts.publicArchive
+      ? {
+          cruise_public: c.cruise_public ?? false,
+          cruise_embargo_until: c.cruise_embargo_until === null ? null : toIso(c.cruise_embargo_until),
+        }
+      : {}),
     id: c.id,
   };
 }

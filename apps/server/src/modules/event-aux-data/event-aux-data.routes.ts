@@ -19,7 +19,8 @@ import { EventAuxDataService } from './event-aux-data.service.js';
 /** Event aux-data routes (docs/wire.md#event-aux-data). */
 export function eventAuxDataRoutes(app: ApiInstance, ctx: AppContext): void {
   const service = new EventAuxDataService(ctx);
-  const read = { auth: true, scopes: ['admin', 'read_events'], access: 'events' } as const;
+  // Reads admit the anonymous archive visitor while the public archive is on (docs/public-archive.md).
+  const read = { auth: true, scopes: ['admin', 'read_events'], access: 'events', archive: true } as const;
   const write = { auth: true, scopes: ['admin', 'write_events'], access: 'events' } as const;
   const tags = ['event_aux_data'];
 

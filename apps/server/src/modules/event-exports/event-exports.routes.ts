@@ -11,7 +11,8 @@ import { EventExportsService } from './event-exports.service.js';
 /** Event export routes (docs/wire.md#event-exports). */
 export function eventExportsRoutes(app: ApiInstance, ctx: AppContext): void {
   const service = new EventExportsService(ctx);
-  const read = { auth: true, scopes: ['admin', 'read_events'], access: 'events' } as const;
+  // Reads admit the anonymous archive visitor while the public archive is on (docs/public-archive.md).
+  const read = { auth: true, scopes: ['admin', 'read_events'], access: 'events', archive: true } as const;
   const tags = ['event_exports'];
 
   app.get(

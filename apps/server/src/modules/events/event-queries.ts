@@ -84,7 +84,7 @@ export class EventQueries {
     if (!record) throw notFound;
     // Reading a record's events follows the rule for opening the record by id (modules/access):
     // admins always; without access control every reader; with it, members of a non-empty list.
-    if (!canOpenRecord(viewerOf(caller), record, this.ctx.config.useAccessControl)) {
+    if (!canOpenRecord(viewerOf(caller), { ...record, ref: { kind, id } }, this.ctx.config.useAccessControl)) {
       throw new AppError('UNAUTHORIZED', `User not authorized to retrieve this ${kind}`);
     }
     return record;

@@ -21,7 +21,8 @@ import { EventsService } from './events.service.js';
 /** Events routes (docs/wire.md#events). Literal segments (`count`, `all`, `bycruise`) win over `{id}`. */
 export function eventsRoutes(app: ApiInstance, ctx: AppContext): void {
   const service = new EventsService(ctx);
-  const read = { auth: true, scopes: ['admin', 'read_events'], access: 'events' } as const;
+  // Reads admit the anonymous archive visitor while the public archive is on (docs/public-archive.md).
+  const read = { auth: true, scopes: ['admin', 'read_events'], access: 'events', archive: true } as const;
   const write = { auth: true, scopes: ['admin', 'write_events'], access: 'events' } as const;
   const adminOnly = { auth: true, scopes: ['admin'], access: 'admin' } as const;
   const tags = ['events'];

@@ -135,6 +135,7 @@ export async function filesRoutes(app: ApiInstance, ctx: AppContext): Promise<vo
           auth: true,
           scopes: ['admin', `read_${plural}` as 'read_cruises' | 'read_lowerings'],
           access: 'record',
+          archive: true,
         } as const;
         const write = {
           auth: true,
@@ -321,9 +322,14 @@ export async function filesRoutes(app: ApiInstance, ctx: AppContext): Promise<vo
       // control is off. With it on, a token (header, cookie or `?token=`) is needed and the image must
       // belong to an event the caller may see (image-access.ts).
       // `?w=<width>` answers a JPEG thumbnail of that width (thumbnails.ts), cached beside the original.
+      // With the public archive on, a request without a token is the archive visitor, who sees only
+      // the images of open archive dives; a token is read when present (docs/public-archive.md).
+      const archive = ctx.config.publicArchive ? ({ archive: true } as const) : {};
       const imageConfig: FastifyContextConfig = ctx.config.useAccessControl
-        ? { auth: true, scopes: ['admin', 'read_events'], access: 'image' }
-        : { access: 'image' };
+        ? { auth: true, scopes: ['admin', 'read_events'], access: 'image', ...archive }
+        : ctx.config.publicArchive
+          ? { auth: 'optional', access: 'image', archive: true }
+          : { access: 'image' };
       scope.get(
         '/images/*',
         {

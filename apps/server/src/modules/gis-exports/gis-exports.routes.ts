@@ -13,7 +13,8 @@ import { GisExportsService } from './gis-exports.service.js';
  */
 export function gisExportsRoutes(app: ApiInstance, ctx: AppContext): void {
   const service = new GisExportsService(ctx);
-  const read = { auth: true, scopes: ['admin', 'read_events'], access: 'events' } as const;
+  // Reads admit the anonymous archive visitor while the public archive is on (docs/public-archive.md).
+  const read = { auth: true, scopes: ['admin', 'read_events'], access: 'events', archive: true } as const;
   const tags = ['gis_exports'];
 
   for (const kind of ['cruise', 'lowering'] as const) {

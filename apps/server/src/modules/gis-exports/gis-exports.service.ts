@@ -67,7 +67,9 @@ export class GisExportsService {
     const viewer = viewerOf(caller);
     const lowerings = (
       await new RecordWindowsRepository(this.ctx.database.db).loweringsWithin(cruise.start_ts, cruise.stop_ts)
-    ).filter((l) => isListedFor(viewer, l, this.ctx.config.useAccessControl));
+    ).filter((l) =>
+      isListedFor(viewer, { ...l, ref: { kind: 'lowering', id: l.id } }, this.ctx.config.useAccessControl),
+    );
     const tracks: LoweringTrack[] = [];
     for (const lowering of lowerings) tracks.push(await this.trackOf(lowering, access));
     return this.write(query.format ?? 'geojson', cruise, tracks, query, access, cruise.humanId);

@@ -28,7 +28,8 @@ import { LoweringsService, type LoweringRead } from './lowerings.service.js';
  */
 export function loweringsRoutes(app: ApiInstance, ctx: AppContext): void {
   const service = new LoweringsService(ctx);
-  const read = { auth: true, scopes: ['admin', 'read_lowerings'] } as const;
+  // Reads admit the anonymous archive visitor while the public archive is on (docs/public-archive.md).
+  const read = { auth: true, scopes: ['admin', 'read_lowerings'], archive: true } as const;
   const write = { auth: true, scopes: ['admin', 'write_lowerings'] } as const;
   const admin = { auth: true, scopes: ['admin'] } as const;
   const tags = ['lowerings'];

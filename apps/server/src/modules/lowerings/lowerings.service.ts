@@ -34,10 +34,14 @@ export class LoweringsService extends RecordsService<'lowering', Lowering> {
   async byCruise(caller: AuthContext, cruiseId: string, query: LoweringListQuery): Promise<LoweringRead> {
     const cruise = await this.cruises().findById(cruiseId);
     if (!cruise) throw new AppError('BAD_REQUEST', `No cruise record found for id: ${cruiseId}`);
+    // The visitor may list the dives of an embargoed cruise too: they are stubs, or open where
+    // a dive sets its own setting.
+    const stub = caller.archive?.state('cruise', cruise.id) === 'stub';
     if (
+      !stub &&
       !canOpenRecord(
         viewerOf(caller),
-        { hidden: cruise.cruise_hidden, accessList: cruise.cruise_access_list },
+        { hidden: cruise.cruise_hidden, accessList: cruise.cruise_access_list, ref: { kind: 'cruise', id: cruise.id } },
         this.accessControl,
       )
     ) {
@@ -50,7 +54,7 @@ export class LoweringsService extends RecordsService<'lowering', Lowering> {
     };
     const lowerings = await this.repo().list({ ...this.filter(caller, query), within });
     if (lowerings.length === 0) throw noRecords();
-    return this.read(lowerings, query.format, false);
+    return this.read(caller, lowerings, query.format, false);
   }
 
   private cruises() {
@@ -60,7 +64,6 @@ export class LoweringsService extends RecordsService<'lowering', Lowering> {
   /** updateCruises for every cruise that contains the lowering (the cross-pushes of docs/wire.md#channels). */
   protected override async publishRelated(lowering: LoweringRecord): Promise<void> {
     const cruises = await this.cruises().listContaining(lowering.start_ts, lowering.stop_ts);
-    for (const c of cruises)
-      this.ctx.bus.publish('updateCruises', toWireCruise(c, { useAccessControl: this.accessControl }));
+    for (const c of cruises) this.ctx.bus.publish('updateCruises', toWireCruise(c, this.wireOptions));
   }
 }

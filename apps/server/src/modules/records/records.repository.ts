@@ -17,7 +17,17 @@ export type RecordOf<K extends RecordKind> = { id: string; start_ts: number; sto
 > &
   Record<`${K}_tags` | `${K}_access_list`, string[]> &
   Record<`${K}_hidden`, boolean> &
-  Record<`${K}_additional_meta`, Record<string, unknown>>;
+  Record<`${K}_additional_meta`, Record<string, unknown>> &
+  /** The archive setting (docs/public-archive.md): a lowering's null public inherits its cruise's. */
+  Record<`${K}_public`, boolean | null> &
+  Record<`${K}_embargo_until`, number | null>;
+
+/** How a record goes on the wire: access lists with access control, archive fields with the archive on. */
+export interface RecordWireOptions {
+  useAccessControl: boolean;
+  publicArchive?: boolean;
+  files?: string[];
+}
 
 export type PatchOf<K extends RecordKind> = Partial<Omit<RecordOf<K>, 'id'>>;
 
@@ -52,6 +62,8 @@ function columnsOf(kind: RecordKind) {
     hidden: `${kind}_hidden` as string,
     accessList: `${kind}_access_list` as string,
     meta: `${kind}_additional_meta` as string,
+    isPublic: `${kind}_public` as string,
+    embargo: `${kind}_embargo_until` as string,
   };
 }
 
@@ -84,6 +96,8 @@ export class RecordsRepository<K extends RecordKind> {
       [c.hidden]: !!row[c.hidden],
       [c.accessList]: parseJson<string[]>(row[c.accessList] as string, []),
       [c.meta]: parseJson<Record<string, unknown>>(row[c.meta] as string, {}),
+      [c.isPublic]: row[c.isPublic] === null || row[c.isPublic] === undefined ? null : !!row[c.isPublic],
+      [c.embargo]: row[c.embargo] === null || row[c.embargo] === undefined ? null : Number(row[c.embargo]),
     } as RecordOf<K>;
   }
 
@@ -94,6 +108,8 @@ export class RecordsRepository<K extends RecordKind> {
     for (const key of [c.id, 'start_ts', 'stop_ts', c.location]) if (p[key] !== undefined) row[key] = p[key];
     for (const key of [c.tags, c.accessList, c.meta]) if (p[key] !== undefined) row[key] = JSON.stringify(p[key]);
     if (p[c.hidden] !== undefined) row[c.hidden] = p[c.hidden] ? 1 : 0;
+    if (p[c.isPublic] !== undefined) row[c.isPublic] = p[c.isPublic] === null ? null : p[c.isPublic] ? 1 : 0;
+    if (p[c.embargo] !== undefined) row[c.embargo] = p[c.embargo];
     return row;
   }
 

@@ -17,7 +17,14 @@ import {
   sameList,
 } from './record-rules.js';
 import { RecordFilesService } from '../files/files.service.js';
-import { RecordsRepository, type PatchOf, type RecordListFilter, type RecordOf } from './records.repository.js';
+import {
+  RecordsRepository,
+  type PatchOf,
+  type RecordListFilter,
+  type RecordOf,
+  type RecordWireOptions,
+} from './records.repository.js';
+import { EventAccess } from '../access/event-access.js';
 
 export type RecordRead<W> = { kind: 'json'; body: W | W[] } | { kind: 'csv'; body: string };
 
@@ -40,6 +47,8 @@ export type CreateRecord<K extends RecordKind> = { id?: string; start_ts: number
   Record<`${K}_tags`, string[]> &
   Partial<Record<`${K}_hidden`, boolean>> &
   Partial<Record<`${K}_access_list`, string[]>> &
+  Partial<Record<`${K}_public`, boolean | null>> &
+  Partial<Record<`${K}_embargo_until`, number | null>> &
   Record<`${K}_additional_meta`, Record<string, unknown>>;
 
 export type UpdateRecord<K extends RecordKind> = Partial<Omit<CreateRecord<K>, 'id'>>;
@@ -47,7 +56,7 @@ export type UpdateRecord<K extends RecordKind> = Partial<Omit<CreateRecord<K>, '
 /** What differs between cruises and lowerings, beyond the column prefix. */
 export interface RecordSpec<K extends RecordKind, W> {
   kind: K;
-  toWire(record: RecordOf<K>, opts: { useAccessControl: boolean; files?: string[] }): W;
+  toWire(record: RecordOf<K>, opts: RecordWireOptions): W;
   toCsv(records: W[]): string;
   channels: { created: 'newCruises' | 'newLowerings'; updated: 'updateCruises' | 'updateLowerings' };
   /** Meta keys only an admin changes (a cruise_manager's form leaves them out; they keep their values). */
@@ -74,6 +83,9 @@ export class RecordsService<K extends RecordKind, W extends WsRecord> {
     accessList: string;
     meta: string;
     files: string;
+    name: string;
+    isPublic: string;
+    embargo: string;
   };
 
   constructor(
@@ -91,6 +103,9 @@ export class RecordsService<K extends RecordKind, W extends WsRecord> {
       accessList: `${k}_access_list`,
       meta: `${k}_additional_meta`,
       files: `${k}_files`,
+      name: `${k}_name`,
+      isPublic: `${k}_public`,
+      embargo: `${k}_embargo_until`,
     };
   }
 
@@ -102,8 +117,12 @@ export class RecordsService<K extends RecordKind, W extends WsRecord> {
     return this.ctx.config.useAccessControl;
   }
 
+  protected get wireOptions(): RecordWireOptions {
+    return { useAccessControl: this.accessControl, publicArchive: this.ctx.config.publicArchive };
+  }
+
   protected toWire(record: RecordOf<K>): W {
-    return this.spec.toWire(record, { useAccessControl: this.accessControl });
+    return this.spec.toWire(record, this.wireOptions);
   }
 
   /** The record's fields by column name (the generic code reads the prefixed ones by name). */
@@ -113,18 +132,50 @@ export class RecordsService<K extends RecordKind, W extends WsRecord> {
 
   private accessOf(record: RecordOf<K>) {
     const f = this.fields(record);
-    return { hidden: f[this.col.hidden] as boolean, accessList: f[this.col.accessList] as string[] };
+    return {
+      hidden: f[this.col.hidden] as boolean,
+      accessList: f[this.col.accessList] as string[],
+      ref: { kind: this.kind, id: record.id },
+    };
+  }
+
+  /**
+   * A record as the archive visitor reads it (docs/public-archive.md#what-is-public): the setting
+   * in force (a lowering's inherited one) and no access list; a stub keeps only its ids, name and
+   * dates, and lists no files.
+   */
+  private asArchived(caller: AuthContext, record: RecordOf<K>): { record: RecordOf<K>; stub: boolean } {
+    const archive = caller.archive!;
+    const setting = archive.setting(this.kind, record.id);
+    const stub = archive.state(this.kind, record.id) === 'stub';
+    const c = this.col;
+    const f = this.fields(record);
+    const name = (f[c.meta] as Record<string, unknown>)[c.name];
+    const shown = {
+      ...f,
+      [c.accessList]: [],
+      [c.isPublic]: setting.isPublic,
+      [c.embargo]: setting.embargoUntil,
+      ...(stub ? { [c.location]: '', [c.tags]: [], [c.meta]: name === undefined ? {} : { [c.name]: name } } : {}),
+    };
+    return { record: shown as RecordOf<K>, stub };
   }
 
   protected async read(
+    caller: AuthContext,
     records: RecordOf<K>[],
     format: 'json' | 'csv' | undefined,
     single: boolean,
   ): Promise<RecordRead<W>> {
     const wire = await Promise.all(
-      records.map(async (r) =>
-        this.spec.toWire(r, { useAccessControl: this.accessControl, files: await this.files.list(this.kind, r.id) }),
-      ),
+      records.map(async (r) => {
+        if (caller.archive) {
+          const { record, stub } = this.asArchived(caller, r);
+          const files = stub ? [] : await this.files.list(this.kind, r.id);
+          return this.spec.toWire(record, { useAccessControl: false, publicArchive: true, files });
+        }
+        return this.spec.toWire(r, { ...this.wireOptions, files: await this.files.list(this.kind, r.id) });
+      }),
     );
     if (format === 'csv') return { kind: 'csv', body: this.spec.toCsv(wire) };
     return { kind: 'json', body: single ? wire[0]! : wire };
@@ -158,18 +209,23 @@ export class RecordsService<K extends RecordKind, W extends WsRecord> {
     const overlap = overlapWindow(query);
     const records = await this.repo().list({ ...filter, ...(overlap ? { overlap } : {}) });
     if (records.length === 0) throw noRecords();
-    return this.read(records, query.format, false);
+    return this.read(caller, records, query.format, false);
   }
 
-  /** A record the caller may open, or the Sealog 404 (400 for a missing one where `missing` says so) / 401. */
+  /**
+   * A record the caller may open, or the Sealog 404 (400 for a missing one where `missing` says so) / 401.
+   * `stubs`: the archive visitor may also have an embargoed record (read as its stub).
+   */
   protected async openable(
     caller: AuthContext,
     id: string,
     action: 'retrieve' | 'edit',
     missing: 'NOT_FOUND' | 'BAD_REQUEST' = 'NOT_FOUND',
+    stubs = false,
   ): Promise<RecordOf<K>> {
     const record = await this.repo().findById(id);
     if (!record) throw new AppError(missing, notFoundFor(id).message);
+    if (stubs && caller.archive?.state(this.kind, id) === 'stub') return record;
     if (!canOpenRecord(viewerOf(caller), this.accessOf(record), this.accessControl)) {
       throw new AppError('UNAUTHORIZED', `User not authorized to ${action} this ${this.kind}`);
     }
@@ -177,7 +233,7 @@ export class RecordsService<K extends RecordKind, W extends WsRecord> {
   }
 
   async get(caller: AuthContext, id: string, format?: 'json' | 'csv'): Promise<RecordRead<W>> {
-    return this.read([await this.openable(caller, id, 'retrieve')], format, true);
+    return this.read(caller, [await this.openable(caller, id, 'retrieve', 'NOT_FOUND', true)], format, true);
   }
 
   /**
@@ -191,7 +247,7 @@ export class RecordsService<K extends RecordKind, W extends WsRecord> {
     const viewer = viewerOf(caller);
     const record = records.find((r) => canOpenRecord(viewer, this.accessOf(r), this.accessControl));
     if (!record) throw new AppError('UNAUTHORIZED', `User not authorized to retrieve this ${this.kind}`);
-    return this.read([record], format, true);
+    return this.read(caller, [record], format, true);
   }
 
   /** Checks that the caller may open the record (used by the file routes). */
@@ -202,9 +258,11 @@ export class RecordsService<K extends RecordKind, W extends WsRecord> {
   async byEvent(caller: AuthContext, eventId: string, format?: 'json' | 'csv'): Promise<RecordRead<W>> {
     const ts = await this.repo().eventTime(eventId);
     if (ts === undefined) throw new AppError('BAD_REQUEST', `No event record found for id: ${eventId}`);
+    // The visitor learns nothing of an event it may not see, not even which record holds it.
+    if (caller.archive && !EventAccess.of(caller.archive.hiddenWindows()).maySee(ts)) throw noRecords();
     const record = await this.repo().findContaining(ts, ts, viewerOf(caller), this.accessControl);
     if (!record) throw noRecords();
-    return this.read([record], format, true);
+    return this.read(caller, [record], format, true);
   }
 
   /** Re-publishes the record on its update channel (clients refresh); for those who may edit it. */
@@ -224,11 +282,28 @@ export class RecordsService<K extends RecordKind, W extends WsRecord> {
       throw new AppError('BAD_REQUEST', `"${this.col.accessList}" is not allowed`);
   }
 
+  /**
+   * The archive fields of a body (docs/public-archive.md#on-the-wire): refused while the archive is
+   * off, as access lists are without access control; a cruise's null `public` is false (only a
+   * lowering inherits).
+   */
+  private archiveFields(sent: Record<string, unknown>): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const key of [this.col.isPublic, this.col.embargo]) {
+      if (sent[key] === undefined) continue;
+      if (!this.ctx.config.publicArchive) throw new AppError('BAD_REQUEST', `"${key}" is not allowed`);
+      out[key] = sent[key];
+    }
+    if (this.kind === 'cruise' && out[this.col.isPublic] === null) out[this.col.isPublic] = false;
+    return out;
+  }
+
   async create(caller: AuthContext, body: CreateRecord<K>): Promise<string> {
     const c = this.col;
     const sent = body as unknown as Record<string, unknown>;
     const accessList = sent[c.accessList] as string[] | undefined;
     this.assertAccessListAllowed(accessList);
+    const archive = this.archiveFields(sent);
     assertTimeOrder(body.start_ts, body.stop_ts);
     await this.assertUsers(accessList, `${c.accessList} includes invalid user IDs`);
     const meta: Record<string, unknown> = { ...(sent[c.meta] as Record<string, unknown>) };
@@ -244,6 +319,9 @@ export class RecordsService<K extends RecordKind, W extends WsRecord> {
       [c.hidden]: sent[c.hidden] ?? false,
       [c.accessList]: accessList ?? [],
       [c.meta]: meta,
+      [c.isPublic]: this.kind === 'cruise' ? false : null,
+      [c.embargo]: null,
+      ...archive,
     } as RecordOf<K>;
     const repo = this.repo();
     if (body.id && (await repo.findById(body.id))) throw new AppError('BAD_REQUEST', recordMessages.duplicateId);
@@ -275,6 +353,7 @@ export class RecordsService<K extends RecordKind, W extends WsRecord> {
     const sentAccessList = sent[c.accessList] as string[] | undefined;
     const sentHidden = sent[c.hidden] as boolean | undefined;
     this.assertAccessListAllowed(sentAccessList);
+    const archive = this.archiveFields(sent);
     const before = await this.openable(caller, id, 'edit', this.spec.missingOnEdit);
     const stored = this.fields(before);
     const storedMeta = stored[c.meta] as Record<string, unknown>;
@@ -299,7 +378,7 @@ export class RecordsService<K extends RecordKind, W extends WsRecord> {
       ? await this.files.checkUploads(this.kind, id, sentMeta[c.files] as string[])
       : [];
 
-    const patch: Record<string, unknown> = { ...sent };
+    const patch: Record<string, unknown> = { ...sent, ...archive };
     delete patch[c.meta];
     // The meta is replaced whole (Sealog), except when it carries nothing but new files: a script
     // attaching uploads must not wipe the description and the rest.

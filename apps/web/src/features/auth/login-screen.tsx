@@ -140,6 +140,11 @@ export function LoginScreen() {
           <div>
             <Link to="/register">Register New User</Link>
           </div>
+          {settings.publicArchive && (
+            <div className="mt-2">
+              <Link to="/cruise_menu">Browse the public archive</Link>
+            </div>
+          )}
         </>
       }
       aside={

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Card } from 'react-bootstrap';
 import { cruiseSummaryText, formatDuration, formatSlashDate, type Cruise, type Lowering } from '@bathylog/shared';
+import { embargoText, useArchiveMode } from '../../lib/archive';
 import { useEntityNames } from '../../lib/settings';
 import { ExportDropdown } from '../../domain/events/components/export-dropdown';
 import { CopyButton } from '../../domain/records/components/copy-button';
@@ -39,20 +40,24 @@ export function CruiseCard({
   const names = useEntityNames();
   const meta = cruise.cruise_additional_meta;
   const headingId = 'cruise-card-title';
+  // An embargoed cruise reaches the archive visitor as a stub: name, dates, when it opens.
+  const embargo = useArchiveMode() ? embargoText(cruise.cruise_embargo_until) : null;
   return (
     <Card className="mb-3" as="section" aria-labelledby={headingId}>
       <Card.Header className="d-flex align-items-center">
         <h2 id={headingId} className="h6 mb-0 me-auto">
           {names.Cruise}: <span className="text-warning">{cruise.cruise_id}</span>
         </h2>
-        <ExportDropdown
-          filter={{}}
-          scope={{ kind: 'cruise', id: cruise.id }}
-          prefix={cruise.cruise_id}
-          id="cruise-export"
-          label={`Export the events of ${cruise.cruise_id}`}
-          onError={onExportError}
-        />
+        {!embargo && (
+          <ExportDropdown
+            filter={{}}
+            scope={{ kind: 'cruise', id: cruise.id }}
+            prefix={cruise.cruise_id}
+            id="cruise-export"
+            label={`Export the events of ${cruise.cruise_id}`}
+            onError={onExportError}
+          />
+        )}
         <CopyButton
           text={() =>
             cruiseSummaryText(
@@ -65,14 +70,15 @@ export function CruiseCard({
         />
       </Card.Header>
       <Card.Body>
+        {embargo && <p className="fw-bold mb-2">{embargo}</p>}
         {meta.cruise_name && <Line label={`${names.Cruise} Name`}>{meta.cruise_name}</Line>}
-        <Line label="Chief Scientist">{meta.cruise_pi}</Line>
+        {!embargo && <Line label="Chief Scientist">{meta.cruise_pi}</Line>}
         {meta.cruise_description && (
           <p className="my-2 record-description">
             <strong>Description:</strong> {meta.cruise_description}
           </p>
         )}
-        <Line label="Vessel">{meta.cruise_vessel}</Line>
+        {!embargo && <Line label="Vessel">{meta.cruise_vessel}</Line>}
         {cruise.cruise_location && <Line label="Location">{cruise.cruise_location}</Line>}
         <Line label="Dates">
           {formatSlashDate(cruise.start_ts)}
@@ -88,7 +94,7 @@ export function CruiseCard({
         )}
         <Line label="Duration">{formatDuration(Date.parse(cruise.stop_ts) - Date.parse(cruise.start_ts))}</Line>
         <div className="mt-2">
-          <RecordFiles kind="cruise" recordId={cruise.id} files={meta.cruise_files} />
+          {!embargo && <RecordFiles kind="cruise" recordId={cruise.id} files={meta.cruise_files} />}
         </div>
         <div className="mt-3">
           <strong>{names.Lowerings}:</strong>

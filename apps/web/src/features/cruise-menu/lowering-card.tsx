@@ -9,6 +9,7 @@ import {
   phaseDurations,
   type Lowering,
 } from '@bathylog/shared';
+import { embargoText, useArchiveMode } from '../../lib/archive';
 import { useEntityNames, useSettings } from '../../lib/settings';
 import { ExportDropdown } from '../../domain/events/components/export-dropdown';
 import { CopyButton } from '../../domain/records/components/copy-button';
@@ -25,29 +26,36 @@ export function LoweringCard({ lowering, onExportError }: { lowering: Lowering; 
   const depth = loweringMaxDepth(lowering);
   const box = loweringBoundingBox(lowering);
   const headingId = 'lowering-card-title';
+  // An embargoed dive reaches the archive visitor as a stub: nothing to review or export yet.
+  const embargo = useArchiveMode() ? embargoText(lowering.lowering_embargo_until) : null;
   return (
     <Card className="mb-3" as="section" aria-labelledby={headingId}>
       <Card.Header className="d-flex align-items-center">
         <h2 id={headingId} className="h6 mb-0 me-auto">
           {names.Lowering}: <span className="text-warning">{lowering.lowering_id}</span>
         </h2>
-        <ReviewMenu loweringId={lowering.id} id="lowering-review-menu" />
-        <span className="ms-2">
-          <ExportDropdown
-            filter={{}}
-            scope={{ kind: 'lowering', id: lowering.id }}
-            prefix={lowering.lowering_id}
-            id="lowering-export"
-            label={`Export the events of ${lowering.lowering_id}`}
-            onError={onExportError}
-          />
-        </span>
+        {!embargo && (
+          <>
+            <ReviewMenu loweringId={lowering.id} id="lowering-review-menu" />
+            <span className="ms-2">
+              <ExportDropdown
+                filter={{}}
+                scope={{ kind: 'lowering', id: lowering.id }}
+                prefix={lowering.lowering_id}
+                id="lowering-export"
+                label={`Export the events of ${lowering.lowering_id}`}
+                onError={onExportError}
+              />
+            </span>
+          </>
+        )}
         <CopyButton
           text={() => loweringSummaryText(lowering, names, settings.milestones)}
           label={`Copy ${lowering.lowering_id} to clipboard`}
         />
       </Card.Header>
       <Card.Body>
+        {embargo && <p className="fw-bold mb-2">{embargo}</p>}
         {meta.lowering_description && (
           <p className="mb-2 record-description">
             <strong>Description:</strong> {meta.lowering_description}
@@ -68,7 +76,7 @@ export function LoweringCard({ lowering, onExportError }: { lowering: Lowering; 
         {depth !== null && <Line label="Max Depth">{depth}</Line>}
         {box !== null && <Line label="Bounding Box">{box}</Line>}
         <div className="mt-2">
-          <RecordFiles kind="lowering" recordId={lowering.id} files={meta.lowering_files} />
+          {!embargo && <RecordFiles kind="lowering" recordId={lowering.id} files={meta.lowering_files} />}
         </div>
       </Card.Body>
     </Card>

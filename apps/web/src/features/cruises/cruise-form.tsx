@@ -17,6 +17,7 @@ import { FormCard, FormFields, recordFields, useRecordForm, type FieldSpec } fro
 import { useEntityNames, useSettings } from '../../lib/settings';
 import { CopyButton } from '../../domain/records/components/copy-button';
 import { RecordFormFoot } from '../../domain/records/components/record-form-foot';
+import { ArchiveSettings } from '../../domain/records/components/archive-settings';
 
 export interface CruiseFormProps {
   /** The cruise being edited; null = add mode. */
@@ -121,6 +122,16 @@ export function CruiseForm({ cruise, isAdmin, onSaved }: CruiseFormProps) {
         title={W}
         {...foot}
       />
+      {cruise && (
+        <ArchiveSettings
+          key={cruise.id}
+          kind="cruise"
+          id={cruise.id}
+          isPublic={cruise.cruise_public}
+          embargoUntil={cruise.cruise_embargo_until}
+          onSaved={onSaved}
+        />
+      )}
     </FormCard>
   );
 }

@@ -19,6 +19,7 @@ import { FormCard, FormFields, recordFields, useRecordForm, type FieldSpec } fro
 import { useEntityNames, useSettings } from '../../lib/settings';
 import { CopyButton } from '../../domain/records/components/copy-button';
 import { RecordFormFoot } from '../../domain/records/components/record-form-foot';
+import { ArchiveSettings } from '../../domain/records/components/archive-settings';
 
 export interface LoweringFormProps {
   /** The lowering being edited; null = add mode. */
@@ -97,6 +98,16 @@ export function LoweringForm({ lowering, isAdmin, onSaved, milestonesButton }: L
         {...foot}
         leading={lowering ? milestonesButton : undefined}
       />
+      {lowering && (
+        <ArchiveSettings
+          key={lowering.id}
+          kind="lowering"
+          id={lowering.id}
+          isPublic={lowering.lowering_public}
+          embargoUntil={lowering.lowering_embargo_until}
+          onSaved={onSaved}
+        />
+      )}
     </FormCard>
   );
 }

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { ArchiveView, subtractWindows, type ArchiveRecord } from './archive.js';
+import { EventAccess } from './event-access.js';
+
+/** The archive rule on its own: inheritance, the three states, and the event windows they give. */
+
+const record = (
+  over: Partial<ArchiveRecord> & Pick<ArchiveRecord, 'kind' | 'id' | 'start' | 'stop'>,
+): ArchiveRecord => ({
+  hidden: false,
+  isPublic: null,
+  embargoUntil: null,
+  ...over,
+});
+
+describe('archive rule', () => {
+  it('subtracts windows with inclusive bounds', () => {
+    expect(
+      subtractWindows(
+        [{ lo: 0, hi: 100 }],
+        [
+          { lo: 10, hi: 20 },
+          { lo: 90, hi: 200 },
+        ],
+      ),
+    ).toEqual([
+      { lo: 0, hi: 9 },
+      { lo: 21, hi: 89 },
+    ]);
+    expect(subtractWindows([{ lo: 0, hi: 10 }], [{ lo: 0, hi: 10 }])).toEqual([]);
+  });
+
+  it('a lowering inherits its cruise unless it sets its own; embargoes open at their time', () => {
+    const records = [
+      record({ kind: 'cruise', id: 'pub', start: 0, stop: 1000, isPublic: true }),
+      record({ kind: 'cruise', id: 'priv', start: 2000, stop: 3000, isPublic: false }),
+      record({ kind: 'lowering', id: 'inherits', start: 100, stop: 200 }),
+      record({ kind: 'lowering', id: 'embargoed', start: 300, stop: 400, isPublic: true, embargoUntil: 50 }),
+      record({ kind: 'lowering', id: 'closed', start: 500, stop: 600, isPublic: false }),
+      record({ kind: 'lowering', id: 'published', start: 2100, stop: 2200, isPublic: true }),
+      record({ kind: 'lowering', id: 'hidden', start: 700, stop: 800, hidden: true }),
+      record({ kind: 'lowering', id: 'orphan', start: 5000, stop: 5100 }),
+    ];
+    const before = ArchiveView.of(records, 49);
+    const states = (view: ArchiveView) =>
+      ['inherits', 'embargoed', 'closed', 'published', 'hidden', 'orphan'].map((id) => view.state('lowering', id));
+    expect(states(before)).toEqual(['open', 'stub', 'closed', 'open', 'closed', 'closed']);
+    expect(before.setting('lowering', 'inherits')).toEqual({ isPublic: true, embargoUntil: null });
+    expect(before.listed('cruise')).toEqual(['pub']);
+    expect(states(ArchiveView.of(records, 50))[1]).toBe('open');
+
+    const events = EventAccess.of(before.hiddenWindows());
+    const seen = (ts: number) => events.maySee(ts);
+    // Public cruise outside dives; an inheriting dive; an embargoed, a closed and a hidden dive.
+    expect([50, 150, 350, 550, 750].map(seen)).toEqual([true, true, false, false, false]);
+    // A dive published inside a private cruise is seen; the rest of that cruise is not.
+    expect([2150, 2500].map(seen)).toEqual([true, false]);
+    // Outside every record: never.
+    expect([-1, 1500, 5050, 9000].map(seen)).toEqual([false, false, false, false]);
+  });
+});
