@@ -40,10 +40,12 @@ export function ConfirmModal({
       </Modal.Header>
       <Modal.Body>{body}</Modal.Body>
       <Modal.Footer>
-        <Button variant="secondary" size="sm" onClick={onHide} disabled={busy}>
+        {/* Focus starts on the safe button: Enter pressed twice (opening, then again) must never
+            delete or wipe; the destructive button takes a deliberate Tab or click. */}
+        <Button variant="secondary" size="sm" onClick={onHide} disabled={busy} autoFocus>
           {cancelLabel}
         </Button>
-        <Button variant={confirmVariant} size="sm" onClick={onConfirm} disabled={busy} autoFocus>
+        <Button variant={confirmVariant} size="sm" onClick={onConfirm} disabled={busy}>
           {confirmLabel}
         </Button>
       </Modal.Footer>
