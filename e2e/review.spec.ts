@@ -134,7 +134,7 @@ test.describe('review replay', () => {
     // A start before the lowering is clamped to its start.
     await page.getByLabel('Start Date/Time (UTC)').fill('2020-01-01 00:00:00');
     await page.getByRole('button', { name: 'Filter', exact: true }).click();
-    await expect(page.getByLabel('Start Date/Time (UTC)')).toHaveValue('2023-03-14 22:15:39');
+    await expect(page.getByLabel('Start Date/Time (UTC)')).toHaveValue('2023-03-14 22:15:39.479');
 
     await page.getByRole('button', { name: 'Replay' }).click();
     await page.getByRole('link', { name: 'Map' }).click();
@@ -142,6 +142,22 @@ test.describe('review replay', () => {
     await expect(page.getByLabel('Full text')).toHaveValue('SAMPLE');
     await expect(page.getByLabel('Hide ASNAP')).toBeChecked();
     await expect(lines(page).first()).toContainText(/sample/i);
+  });
+
+  test("a filter wider than the dive is clamped to it to the millisecond: the dive's last event stays", async ({
+    page,
+  }) => {
+    await openReplay(page);
+    await page.getByLabel('Start Date/Time (UTC)').fill('2020-01-01 00:00:00');
+    await page.getByLabel('Stop Date/Time (UTC)').fill('2030-01-01 00:00:00');
+    await page.getByRole('button', { name: 'Filter', exact: true }).click();
+    await expect(page.getByLabel('Stop Date/Time (UTC)')).toHaveValue('2023-03-15 08:32:32.654');
+    await expect(page.getByLabel('Start Date/Time (UTC)')).toHaveValue('2023-03-14 22:15:39.479');
+    const last = diveEvents.at(-1)!;
+    expect(last.ts).toBe('2023-03-15T08:32:32.654Z');
+    await page.getByRole('button', { name: 'To last event', exact: true }).click();
+    await expect(header(page)).toContainText(last.ts);
+    await expect(activeLine(page)).toContainText(last.ts);
   });
 
   test('switching mode keeps the selected event', async ({ page }) => {

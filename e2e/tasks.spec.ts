@@ -2,7 +2,8 @@ import { writeFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { apiLogin, createUser, type ApiClient } from './support/api';
 import { test, expect } from './support/fixtures';
-import { startServer, type StartedServer } from './support/server';
+import path from 'node:path';
+import { repoRoot, startServer, type StartedServer } from './support/server';
 import { sessionOn, useSessionOf } from './support/session';
 
 /**
@@ -57,16 +58,16 @@ test.describe('tasks on a server of their own', () => {
     await page.goto(`${server.url}/tasks`);
     await page.getByRole('button', { name: 'Import Event Records' }).hover();
     await expect(page.getByTestId('task-description')).toHaveText(
-      'Import Event RecordsAdd new event data records from a JSON-formated file.',
+      'Import Event RecordsAdd new event data records from a JSON-formatted file.',
     );
     await page.getByRole('button', { name: 'Wipe Local Database' }).hover();
     await expect(page.getByTestId('task-description')).toContainText(
-      'Delete all existing events from the local database.',
+      'Delete all existing events and their aux data from the local database.',
     );
     // Keyboard users get the same text.
     await page.getByRole('button', { name: 'Import Aux Data Records' }).focus();
     await expect(page.getByTestId('task-description')).toContainText(
-      'Add new aux data records from a JSON-formated file.',
+      'Add new aux data records from a JSON-formatted file.',
     );
     await expect(page.getByRole('button', { name: 'Import Aux Data Records' })).toHaveAccessibleDescription(
       /Add new aux data records/,
@@ -165,6 +166,39 @@ test.describe('tasks on a server of their own', () => {
     expect(aux.data_array[0]!.data_value).toBe('18.6');
   });
 
+  test('an import file that is not JSON, or holds no records, says what is wrong', async ({
+    page,
+    context,
+  }, testInfo) => {
+    const broken = testInfo.outputPath('broken.json');
+    writeFileSync(broken, '[{"id": "64025492c476e18a7cfc0001", "event_value": "CUT OFF"');
+    const empty = testInfo.outputPath('empty.json');
+    writeFileSync(empty, '[]');
+    await sessionOn(context, server.url, admin);
+    await page.goto(`${server.url}/tasks`);
+    const dialog = await openTask(page, 'Import Event Records', 'Import Event Records');
+    await dialog.getByTestId('import-file-input').setInputFiles(broken);
+    await expect(dialog.getByRole('alert')).toContainText('broken.json is not valid JSON:');
+    await expect(dialog.getByTestId('import-imported')).toHaveText('0');
+    await dialog.getByTestId('import-file-input').setInputFiles(empty);
+    await expect(dialog.getByRole('alert')).toHaveText('empty.json holds no records to import.');
+  });
+
+  test('a destructive confirmation opens on its safe button: Enter twice wipes nothing', async ({ page, context }) => {
+    const before = await count(admin, 'events');
+    expect(before).toBeGreaterThan(0);
+    await sessionOn(context, server.url, admin);
+    await page.goto(`${server.url}/tasks`);
+    const wipe = page.getByRole('button', { name: 'Wipe Local Database' });
+    await wipe.focus();
+    await page.keyboard.press('Enter');
+    const confirm = page.getByRole('dialog', { name: 'Confirm Wipe' });
+    await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(confirm).toBeHidden();
+    expect(await count(admin, 'events')).toBe(before);
+  });
+
   test('wipe asks first; Cancel keeps everything, Yup! deletes every event and aux-data record', async ({
     page,
     context,
@@ -186,6 +220,31 @@ test.describe('tasks on a server of their own', () => {
     await expect(page.getByRole('status').filter({ hasText: 'deleted' })).toBeVisible();
     expect(await count(admin, 'events')).toBe(0);
     expect(await count(admin, 'event_aux_data')).toBe(0);
+  });
+
+  test("dive S0492's own export (4,540 events) imports whole, and a second import skips every record", async ({
+    page,
+    context,
+  }) => {
+    test.setTimeout(600_000);
+    const file = path.join(repoRoot, 'apps/server/demo/FKt230303_S0492_eventOnlyExport.json');
+    await sessionOn(context, server.url, admin);
+    await page.goto(`${server.url}/tasks`);
+    for (const run of [
+      { imported: '4540', skipped: '0' },
+      { imported: '0', skipped: '4540' },
+    ]) {
+      const dialog = await openTask(page, 'Import Event Records', 'Import Event Records');
+      await dialog.getByTestId('import-file-input').setInputFiles(file);
+      await expect(dialog.getByTestId('import-pending')).toHaveText('Complete', { timeout: 280_000 });
+      await expect(dialog.getByTestId('import-imported')).toHaveText(run.imported);
+      await expect(dialog.getByTestId('import-skipped')).toHaveText(run.skipped);
+      await expect(dialog.getByTestId('import-errors')).toHaveText('0');
+      await dialog.getByRole('button', { name: 'Close' }).last().click();
+      await expect(dialog).toBeHidden();
+    }
+    const total = await admin.get<{ events: number }>('events/count');
+    expect(total.events).toBe(4540);
   });
 });
 

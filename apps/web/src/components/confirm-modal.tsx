@@ -36,11 +36,14 @@ export function ConfirmModal({
     <Modal show={show} onHide={onHide} centered aria-labelledby="confirm-modal-title">
       <ModalHeader id="confirm-modal-title">{title}</ModalHeader>
       <Modal.Body>{body}</Modal.Body>
+      {/* Focus starts on the safe button: Enter pressed twice (opening, then again) must never
+          delete or wipe; the destructive button takes a deliberate Tab or click. */}
       <ModalFooter
         onClose={onHide}
         closeLabel={cancelLabel}
         closeDisabled={busy}
-        action={{ label: confirmLabel, variant: confirmVariant, onClick: onConfirm, disabled: busy, autoFocus: true }}
+        closeAutoFocus
+        action={{ label: confirmLabel, variant: confirmVariant, onClick: onConfirm, disabled: busy }}
       />
     </Modal>
   );

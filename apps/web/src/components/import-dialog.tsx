@@ -129,12 +129,18 @@ export function ImportDialog<T>({
       setFileError('Import files must be .json');
       return;
     }
-    let records: T[];
+    let json: unknown;
     try {
-      records = toRecords(JSON.parse(await file.text()));
+      json = JSON.parse(await file.text());
     } catch (err) {
-      // A parse failure is logged to the console, with no user message (docs/screens.md#import-dialogs).
-      console.error('Import file could not be parsed:', err);
+      // Said in the dialog, with the parser's words (they name the position): a file that silently
+      // does nothing looks like an import that worked.
+      setFileError(`${file.name} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
+      return;
+    }
+    const records = toRecords(json);
+    if (records.length === 0) {
+      setFileError(`${file.name} holds no records to import.`);
       return;
     }
     await run(records);
@@ -175,7 +181,11 @@ export function ImportDialog<T>({
             }}
           />
         </div>
-        {fileError && <div className="text-danger small mb-2">{fileError}</div>}
+        {fileError && (
+          <div className="text-danger small mb-2" role="alert" data-testid="import-file-error">
+            {fileError}
+          </div>
+        )}
         {running && waiting > 0 && (
           <div className="text-warning small mb-2" data-testid="import-waiting">
             The server is busy: sending again in {waiting} s
@@ -212,7 +222,7 @@ export function ImportDialog<T>({
             <div className="small fw-bold">Error log:</div>
             <pre
               className="small bg-dark border rounded p-2 mb-0"
-              style={{ maxHeight: 200, overflowY: 'auto' }}
+              style={{ maxHeight: 200, overflowY: 'auto', whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
               data-testid="import-log"
             >
               {log.join('\n')}

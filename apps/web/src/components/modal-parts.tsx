@@ -18,6 +18,8 @@ export interface ModalFooterProps {
   closeLabel?: string;
   /** Disables the close button while the modal's work runs. */
   closeDisabled?: boolean;
+  /** Focus the Close/Cancel button when the modal opens (the safe choice of a confirmation). */
+  closeAutoFocus?: boolean;
   /** Buttons before the close button (e.g. Stop, Tweak!). */
   leading?: ReactNode;
   /** After the close button: Submit, Update, Yup!. */
@@ -25,11 +27,18 @@ export interface ModalFooterProps {
 }
 
 /** The foot every modal shares: optional leading buttons, then the close button, then the action. */
-export function ModalFooter({ onClose, closeLabel = 'Close', closeDisabled, leading, action }: ModalFooterProps) {
+export function ModalFooter({
+  onClose,
+  closeLabel = 'Close',
+  closeDisabled,
+  closeAutoFocus,
+  leading,
+  action,
+}: ModalFooterProps) {
   return (
     <Modal.Footer>
       {leading}
-      <Button variant="secondary" size="sm" onClick={onClose} disabled={closeDisabled}>
+      <Button variant="secondary" size="sm" onClick={onClose} disabled={closeDisabled} autoFocus={closeAutoFocus}>
         {closeLabel}
       </Button>
       {action && (

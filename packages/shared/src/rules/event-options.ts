@@ -67,12 +67,18 @@ function pad(n: number, width = 2): string {
   return String(n).padStart(width, '0');
 }
 
-/** Epoch ms → `YYYY-MM-DD HH:mm:ss` in UTC. */
-export function formatCustomTime(epochMs: number): string {
+/**
+ * Epoch ms → `YYYY-MM-DD HH:mm:ss` in UTC. `keepMs`: add `.SSS` when the time has milliseconds, for
+ * a bound that must not move (a filter clamped to a lowering's stop at 08:32:32.654 that became
+ * 08:32:32 would drop the events of that last second).
+ */
+export function formatCustomTime(epochMs: number, opts: { keepMs?: boolean } = {}): string {
   const d = new Date(epochMs);
+  const ms = d.getUTCMilliseconds();
   return (
     `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ` +
-    `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`
+    `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}` +
+    (opts.keepMs && ms !== 0 ? `.${String(ms).padStart(3, '0')}` : '')
   );
 }
 

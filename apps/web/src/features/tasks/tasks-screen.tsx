@@ -19,17 +19,17 @@ export const tasks: { id: TaskId; name: string; description: string }[] = [
   {
     id: 'importEvents',
     name: 'Import Event Records',
-    description: 'Add new event data records from a JSON-formated file.',
+    description: 'Add new event data records from a JSON-formatted file.',
   },
   {
     id: 'importAuxData',
     name: 'Import Aux Data Records',
-    description: 'Add new aux data records from a JSON-formated file.',
+    description: 'Add new aux data records from a JSON-formatted file.',
   },
   {
     id: 'wipe',
     name: 'Wipe Local Database',
-    description: 'Delete all existing events from the local database.',
+    description: 'Delete all existing events and their aux data from the local database.',
   },
 ];
 

@@ -60,8 +60,8 @@ export function checkEventFilter(
   if (start !== null && stop !== null && stop < start) errors.stop = filterMessages.stopBeforeStart;
   const clamped: EventFilterForm = {
     ...form,
-    start: start === null ? form.start : formatCustomTime(start),
-    stop: stop === null ? form.stop : formatCustomTime(stop),
+    start: start === null ? form.start : formatCustomTime(start, { keepMs: true }),
+    stop: stop === null ? form.stop : formatCustomTime(stop, { keepMs: true }),
   };
   return { form: clamped, errors: Object.keys(errors).length ? errors : null };
 }
