@@ -27,7 +27,17 @@ export interface CallerStore {
   /** Every cruise's and lowering's archive state at `now` (epoch ms), for the archive visitor. */
   archiveView(db: Kysely<DB>, now: number): Promise<ArchiveView>;
 }
-import type { ArchiveView } from '../modules/access/archive.js';
+
+/**
+ * What the access rule asks of the public archive at one moment (modules/access/archive.ts makes
+ * it): each cruise's and lowering's state for an anonymous visitor, and the event times to hide.
+ */
+export interface ArchiveView {
+  state(kind: 'cruise' | 'lowering', id: string): 'closed' | 'stub' | 'open';
+  setting(kind: 'cruise' | 'lowering', id: string): { isPublic: boolean; embargoUntil: number | null };
+  listed(kind: 'cruise' | 'lowering'): string[];
+  hiddenWindows(): { lo: number; hi: number }[];
+}
 
 /**
  * The caller of an authenticated request. The device key is re-read from the database every

@@ -4,7 +4,7 @@ import type { UserRecord } from '../db/records.js';
 import { nowSeconds, signToken } from '../lib/jwt.js';
 
 /**
- * The three kinds of tokens (DESIGN.md "Pieces to come"): browser sessions (expiring, renewed
+ * The three kinds of tokens (docs/security.md#browser-session): browser sessions (expiring, renewed
  * while used), the Sealog-compatible API token (long-lived), and device keys (device-keys module).
  * Revocation marks are epoch seconds on the user: a token whose `iat` is older is refused. A
  * token issued after a revocation in the same second gets the mark as its `iat`, so it stays valid.

@@ -1,6 +1,6 @@
 import type { AuthContext } from '../../plugins/auth.js';
 import type { RecordKind } from './access.repository.js';
-import type { ArchiveView } from './archive.js';
+import type { ArchiveView } from '../../plugins/auth.js';
 
 /**
  * Who sees a cruise or lowering (docs/roles-and-access.md#hidden-records-and-access-lists). Admins

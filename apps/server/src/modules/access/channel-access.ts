@@ -1,11 +1,4 @@
-import {
-  hasAnyScope,
-  mayUseAdminOnlyTemplates,
-  wsChannels,
-  wsPathPrefix,
-  type Scope,
-  type WsChannel,
-} from '@bathylog/shared';
+import { hasAnyScope, mayUseAdminOnlyTemplates, type Scope, type WsChannel } from '@bathylog/shared';
 import type { AppContext } from '../../context.js';
 import { parseJson } from '../../lib/json.js';
 import type { AuthContext } from '../../plugins/auth.js';
