@@ -230,6 +230,11 @@ export const exportedEventSchema = z.extend(eventSchema, {
 });
 export type ExportedEvent = z.infer<typeof exportedEventSchema>;
 
+/** An event by id, with its aux records when asked (`?aux_data=true`, the WHOI client's call). */
+export const eventWithAuxDataSchema = z.extend(eventSchema, {
+  aux_data: z.optional(exportedEventSchema.shape.aux_data),
+});
+
 /** GET /tracks/bylowering/{id} as the OpenAPI document describes it (`readTrackColumns` checks it cheaply). */
 export const trackColumnsSchema = z.object({
   source: z.nullable(z.string()),

@@ -37,6 +37,8 @@ const frozen: Record<Dialect, Record<string, string>> = {
     '014-event-creator': 'cf7093b8c27b4676',
     '015-login-token-hash': '9d054ab28a27002a',
     '016-audit-append-only': 'c9f314498f8d3e5e',
+    '017-public-archive': 'f6535f82b5aa156a',
+    '018-attachment-original-names': '736bb14e823e76a4',
   },
   postgres: {
     '001-initial': 'abded546b17b4501',
@@ -53,6 +55,8 @@ const frozen: Record<Dialect, Record<string, string>> = {
     '014-event-creator': '60f999cafa0486d4',
     '015-login-token-hash': '9d054ab28a27002a',
     '016-audit-append-only': '98868232838eac74',
+    '017-public-archive': 'f6535f82b5aa156a',
+    '018-attachment-original-names': '736bb14e823e76a4',
   },
 };
 

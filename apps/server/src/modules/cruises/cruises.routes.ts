@@ -53,7 +53,15 @@ export function cruisesRoutes(app: ApiInstance, ctx: AppContext): void {
 
   app.get(
     '/cruises/bycruiseid/:cruise_id',
-    { config: read, schema: { params: cruiseIdParamsSchema, querystring: recordFormatQuerySchema, tags } },
+    {
+      config: read,
+      schema: {
+        params: cruiseIdParamsSchema,
+        querystring: recordFormatQuerySchema,
+        tags,
+        response: { 200: jsonOrCsv(cruiseSchema, 'the cruise') },
+      },
+    },
     async (req, reply) => send(reply, await service.getByRecordId(caller(req), req.params.cruise_id, req.query.format)),
   );
 

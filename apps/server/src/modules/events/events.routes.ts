@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import {
+  eventWithAuxDataSchema,
   bulkDeleteEventsResponseSchema,
   createEventResponseSchema,
   createEventSchema,
@@ -85,7 +86,7 @@ export function eventsRoutes(app: ApiInstance, ctx: AppContext): void {
         params: idParamsSchema,
         querystring: eventGetQuerySchema,
         tags,
-        response: { 200: jsonOrCsv(eventSchema, 'the event') },
+        response: { 200: jsonOrCsv(eventWithAuxDataSchema, 'the event') },
       },
     },
     async (req, reply) => sendOutput(reply, await service.get(req.params.id, req.query, eventAccess(req))),

@@ -306,17 +306,26 @@ export async function filesRoutes(app: ApiInstance, ctx: AppContext): Promise<vo
       );
       // The Sealog 2.4 clients' attachment delete: `images/<name>` or `images/<event id>/<name>`,
       // the name stored or (vehicle client) the original one; only an attachment, never a frame grab.
-      scope.delete('/images/*', { config: writeEvents, schema: { tags: ['files'] } }, async (req, reply) => {
-        const segments = requestSegments(req);
-        const name = segments.at(-1) ?? '';
-        const eventId = segments.length === 2 ? segments[0] : undefined;
-        if (segments.length > 2 || (eventId !== undefined && !isObjectId(eventId)))
-          throw new AppError('NOT_FOUND', `No attachment found: ${segments.join('/')}`);
-        const found = await attachments.resolve(name, eventAccess(req), eventId);
-        if (!found) throw new AppError('NOT_FOUND', `No attachment found: ${name}`);
-        await attachments.remove(caller(req), found.stored, eventAccess(req), found.stored === name ? undefined : name);
-        return reply.code(204).send();
-      });
+      scope.delete(
+        '/images/*',
+        { config: writeEvents, schema: { tags: ['files'], response: { 204: noContent } } },
+        async (req, reply) => {
+          const segments = requestSegments(req);
+          const name = segments.at(-1) ?? '';
+          const eventId = segments.length === 2 ? segments[0] : undefined;
+          if (segments.length > 2 || (eventId !== undefined && !isObjectId(eventId)))
+            throw new AppError('NOT_FOUND', `No attachment found: ${segments.join('/')}`);
+          const found = await attachments.resolve(name, eventAccess(req), eventId);
+          if (!found) throw new AppError('NOT_FOUND', `No attachment found: ${name}`);
+          await attachments.remove(
+            caller(req),
+            found.stored,
+            eventAccess(req),
+            found.stored === name ? undefined : name,
+          );
+          return reply.code(204).send();
+        },
+      );
 
       // Frame grabs and other images written by inserter scripts: public, as in Sealog, while access
       // control is off. With it on, a token (header, cookie or `?token=`) is needed and the image must

@@ -87,7 +87,15 @@ export function loweringsRoutes(app: ApiInstance, ctx: AppContext): void {
 
   app.get(
     '/lowerings/byloweringid/:lowering_id',
-    { config: read, schema: { params: loweringIdParamsSchema, querystring: recordFormatQuerySchema, tags } },
+    {
+      config: read,
+      schema: {
+        params: loweringIdParamsSchema,
+        querystring: recordFormatQuerySchema,
+        tags,
+        response: { 200: jsonOrCsv(loweringSchema, 'the lowering') },
+      },
+    },
     async (req, reply) =>
       send(reply, await service.getByRecordId(caller(req), req.params.lowering_id, req.query.format)),
   );
@@ -161,7 +169,8 @@ export function loweringsRoutes(app: ApiInstance, ctx: AppContext): void {
   app.get(
     '/tracks/bylowering/:id',
     {
-      config: { auth: true, scopes: ['admin', 'read_events'], access: 'events' },
+      // Admits the anonymous archive visitor, as every dive read does (docs/public-archive.md).
+      config: { auth: true, scopes: ['admin', 'read_events'], access: 'events', archive: true },
       schema: {
         params: idParamsSchema,
         tags: ['gis_exports'],

@@ -37,7 +37,16 @@ export function usersRoutes(app: ApiInstance, ctx: AppContext): void {
   );
 
   // No token: the WHOI client's login page lists the guest accounts before anyone signs in.
-  app.get('/users/guests', { schema: { tags: ['users'] } }, () => service.listGuests());
+  app.get(
+    '/users/guests',
+    {
+      schema: {
+        tags: ['users'],
+        response: { 200: z.array(z.object({ id: z.string(), username: z.string(), fullname: z.string() })) },
+      },
+    },
+    () => service.listGuests(),
+  );
 
   // Literal segments win over parameters, as in Sealog.
   app.delete(
