@@ -232,6 +232,30 @@ const pngUpload = () =>
     { name: 'filepond', value: tinyPng.toString('latin1'), filename: 'matrix.png' },
   ]);
 
+/**
+ * A picture uploaded to a new event of the caller's (the admin's, for a caller who may not log), for
+ * the routes that remove one's own upload: the event id and the stored file name.
+ */
+async function ownUpload(fx: Fixture, caller: MatrixCaller): Promise<{ eventId: string; stored: string }> {
+  const token = tokenOf(fx, caller);
+  const mayLog = token && !['event_watcher', 'disabled'].includes(caller);
+  const as = mayLog ? token : fx.admin;
+  const id = (
+    (await fx.t.api('POST', '/events', { token: as, body: { event_value: 'PIC', publish: false } })).json() as {
+      insertedId: string;
+    }
+  ).insertedId;
+  const up = pngUpload();
+  const res = await fx.t.app.inject({
+    method: 'POST',
+    url: `${files}/images/filepond/process/${id}`,
+    headers: { authorization: `Bearer ${as}`, 'content-type': up.contentType },
+    payload: up.payload,
+  });
+  if (res.statusCode !== 201) throw new Error(`fixture picture: ${res.statusCode} ${res.body}`);
+  return { eventId: id, stored: res.body };
+}
+
 const filepondUpload = (fx: Fixture) =>
   multipart([
     { name: 'filepond', value: '{}' },
@@ -1084,26 +1108,11 @@ const rows: Row[] = [
     name: 'DELETE /files/images/filepond/revert (own upload)',
     expect: eventWriters(204),
     request: async (fx, caller) => {
-      const token = tokenOf(fx, caller);
-      const mayLog = token && !['event_watcher', 'disabled'].includes(caller);
-      const as = mayLog ? token : fx.admin;
-      const id = (
-        (await fx.t.api('POST', '/events', { token: as, body: { event_value: 'PIC', publish: false } })).json() as {
-          insertedId: string;
-        }
-      ).insertedId;
-      const up = pngUpload();
-      const res = await fx.t.app.inject({
-        method: 'POST',
-        url: `${files}/images/filepond/process/${id}`,
-        headers: { authorization: `Bearer ${as}`, 'content-type': up.contentType },
-        payload: up.payload,
-      });
-      if (res.statusCode !== 201) throw new Error(`fixture picture: ${res.statusCode} ${res.body}`);
+      const { stored } = await ownUpload(fx, caller);
       return {
         method: 'DELETE',
         url: `${files}/images/filepond/revert`,
-        raw: { payload: res.body, contentType: 'text/plain' },
+        raw: { payload: stored, contentType: 'text/plain' },
       };
     },
   },
@@ -1112,23 +1121,8 @@ const rows: Row[] = [
     name: 'DELETE /files/images/{event id}/{name} (own upload, Sealog 2.4 clients)',
     expect: eventWriters(204),
     request: async (fx, caller) => {
-      const token = tokenOf(fx, caller);
-      const mayLog = token && !['event_watcher', 'disabled'].includes(caller);
-      const as = mayLog ? token : fx.admin;
-      const id = (
-        (await fx.t.api('POST', '/events', { token: as, body: { event_value: 'PIC', publish: false } })).json() as {
-          insertedId: string;
-        }
-      ).insertedId;
-      const up = pngUpload();
-      const res = await fx.t.app.inject({
-        method: 'POST',
-        url: `${files}/images/filepond/process/${id}`,
-        headers: { authorization: `Bearer ${as}`, 'content-type': up.contentType },
-        payload: up.payload,
-      });
-      if (res.statusCode !== 201) throw new Error(`fixture picture: ${res.statusCode} ${res.body}`);
-      return { method: 'DELETE', url: `${files}/images/${id}/${res.body}` };
+      const { eventId, stored } = await ownUpload(fx, caller);
+      return { method: 'DELETE', url: `${files}/images/${eventId}/${stored}` };
     },
   },
 

@@ -31,6 +31,16 @@ export function cruisesRoutes(app: ApiInstance, ctx: AppContext): void {
   const admin = { auth: true, scopes: ['admin'] } as const;
   const tags = ['cruises'];
   const send = (reply: FastifyReply, result: CruiseRead) => sendRecordRead(reply, result);
+  /** The options of a read answering one cruise, as JSON or (format=csv) CSV, found by `params`. */
+  const oneRecord = <P extends z.ZodMiniType>(params: P) => ({
+    config: read,
+    schema: {
+      params,
+      querystring: recordFormatQuerySchema,
+      tags,
+      response: { 200: jsonOrCsv(cruiseSchema, 'the cruise') },
+    },
+  });
 
   app.get(
     '/cruises',
@@ -51,60 +61,20 @@ export function cruisesRoutes(app: ApiInstance, ctx: AppContext): void {
     return reply.code(204).send();
   });
 
-  app.get(
-    '/cruises/bycruiseid/:cruise_id',
-    {
-      config: read,
-      schema: {
-        params: cruiseIdParamsSchema,
-        querystring: recordFormatQuerySchema,
-        tags,
-        response: { 200: jsonOrCsv(cruiseSchema, 'the cruise') },
-      },
-    },
-    async (req, reply) => send(reply, await service.getByRecordId(caller(req), req.params.cruise_id, req.query.format)),
+  app.get('/cruises/bycruiseid/:cruise_id', oneRecord(cruiseIdParamsSchema), async (req, reply) =>
+    send(reply, await service.getByRecordId(caller(req), req.params.cruise_id, req.query.format)),
   );
 
-  app.get(
-    '/cruises/bylowering/:id',
-    {
-      config: read,
-      schema: {
-        params: idParamsSchema,
-        querystring: recordFormatQuerySchema,
-        tags,
-        response: { 200: jsonOrCsv(cruiseSchema, 'the cruise') },
-      },
-    },
-    async (req, reply) => send(reply, await service.byLowering(caller(req), req.params.id, req.query.format)),
+  app.get('/cruises/bylowering/:id', oneRecord(idParamsSchema), async (req, reply) =>
+    send(reply, await service.byLowering(caller(req), req.params.id, req.query.format)),
   );
 
-  app.get(
-    '/cruises/byevent/:id',
-    {
-      config: read,
-      schema: {
-        params: idParamsSchema,
-        querystring: recordFormatQuerySchema,
-        tags,
-        response: { 200: jsonOrCsv(cruiseSchema, 'the cruise') },
-      },
-    },
-    async (req, reply) => send(reply, await service.byEvent(caller(req), req.params.id, req.query.format)),
+  app.get('/cruises/byevent/:id', oneRecord(idParamsSchema), async (req, reply) =>
+    send(reply, await service.byEvent(caller(req), req.params.id, req.query.format)),
   );
 
-  app.get(
-    '/cruises/:id',
-    {
-      config: read,
-      schema: {
-        params: idParamsSchema,
-        querystring: recordFormatQuerySchema,
-        tags,
-        response: { 200: jsonOrCsv(cruiseSchema, 'the cruise') },
-      },
-    },
-    async (req, reply) => send(reply, await service.get(caller(req), req.params.id, req.query.format)),
+  app.get('/cruises/:id', oneRecord(idParamsSchema), async (req, reply) =>
+    send(reply, await service.get(caller(req), req.params.id, req.query.format)),
   );
 
   // A bump makes every connected client re-read the cruise: only those who may edit it send one

@@ -34,6 +34,16 @@ export function loweringsRoutes(app: ApiInstance, ctx: AppContext): void {
   const admin = { auth: true, scopes: ['admin'] } as const;
   const tags = ['lowerings'];
   const send = (reply: FastifyReply, result: LoweringRead) => sendRecordRead(reply, result);
+  /** The options of a read answering one lowering, as JSON or (format=csv) CSV, found by `params`. */
+  const oneRecord = <P extends z.ZodMiniType>(params: P) => ({
+    config: read,
+    schema: {
+      params,
+      querystring: recordFormatQuerySchema,
+      tags,
+      response: { 200: jsonOrCsv(loweringSchema, 'the lowering') },
+    },
+  });
 
   app.get(
     '/lowerings',
@@ -71,47 +81,16 @@ export function loweringsRoutes(app: ApiInstance, ctx: AppContext): void {
     async (req, reply) => send(reply, await service.byCruise(caller(req), req.params.id, req.query)),
   );
 
-  app.get(
-    '/lowerings/byevent/:id',
-    {
-      config: read,
-      schema: {
-        params: idParamsSchema,
-        querystring: recordFormatQuerySchema,
-        tags,
-        response: { 200: jsonOrCsv(loweringSchema, 'the lowering') },
-      },
-    },
-    async (req, reply) => send(reply, await service.byEvent(caller(req), req.params.id, req.query.format)),
+  app.get('/lowerings/byevent/:id', oneRecord(idParamsSchema), async (req, reply) =>
+    send(reply, await service.byEvent(caller(req), req.params.id, req.query.format)),
   );
 
-  app.get(
-    '/lowerings/byloweringid/:lowering_id',
-    {
-      config: read,
-      schema: {
-        params: loweringIdParamsSchema,
-        querystring: recordFormatQuerySchema,
-        tags,
-        response: { 200: jsonOrCsv(loweringSchema, 'the lowering') },
-      },
-    },
-    async (req, reply) =>
-      send(reply, await service.getByRecordId(caller(req), req.params.lowering_id, req.query.format)),
+  app.get('/lowerings/byloweringid/:lowering_id', oneRecord(loweringIdParamsSchema), async (req, reply) =>
+    send(reply, await service.getByRecordId(caller(req), req.params.lowering_id, req.query.format)),
   );
 
-  app.get(
-    '/lowerings/:id',
-    {
-      config: read,
-      schema: {
-        params: idParamsSchema,
-        querystring: recordFormatQuerySchema,
-        tags,
-        response: { 200: jsonOrCsv(loweringSchema, 'the lowering') },
-      },
-    },
-    async (req, reply) => send(reply, await service.get(caller(req), req.params.id, req.query.format)),
+  app.get('/lowerings/:id', oneRecord(idParamsSchema), async (req, reply) =>
+    send(reply, await service.get(caller(req), req.params.id, req.query.format)),
   );
 
   // A bump makes every connected client re-read the lowering: only those who may edit it send one
