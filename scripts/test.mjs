@@ -15,6 +15,8 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 let ok = true;
+/** Names of failed tests, repeated beside the summary so the tail of a long log says what failed. */
+const failures = [];
 
 function run(cmd, args, env = {}) {
   const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
@@ -30,6 +32,9 @@ if (!only || only === 'unit') {
     passed += r.numPassedTests;
     failed += r.numFailedTests;
     skipped += r.numPendingTests + (r.numTodoTests ?? 0);
+    for (const file of r.testResults)
+      for (const t of file.assertionResults)
+        if (t.status === 'failed') failures.push(`vitest ${path.relative(root, file.name)} › ${t.fullName}`);
   } else ok = false;
 }
 
@@ -70,13 +75,31 @@ if (!only || only === 'e2e') {
         PLAYWRIGHT_JSON_OUTPUT_NAME: report,
       }) && ok;
     if (existsSync(report)) {
-      const s = JSON.parse(readFileSync(report, 'utf8')).stats;
+      const json = JSON.parse(readFileSync(report, 'utf8'));
+      const s = json.stats;
       passed += s.expected + (s.flaky ?? 0);
+      collectPlaywright(json.suites ?? []);
       failed += s.unexpected;
       skipped += s.skipped;
     } else ok = false;
   }
 }
 
+function collectPlaywright(suites, trail = []) {
+  for (const suite of suites) {
+    const names = suite.title && !suite.title.endsWith('.ts') ? [...trail, suite.title] : trail;
+    for (const spec of suite.specs ?? []) {
+      const failedAll = (spec.tests ?? []).some((t) => t.status === 'unexpected');
+      const retried = (spec.tests ?? []).some((t) => t.status === 'flaky');
+      if (failedAll || retried)
+        failures.push(
+          `playwright ${spec.file}:${spec.line} › ${[...names, spec.title].join(' › ')}${retried ? ' (passed on retry)' : ''}`,
+        );
+    }
+    collectPlaywright(suite.suites ?? [], names);
+  }
+}
+
+if (failures.length) console.log(`\n== Failed or retried:\n${failures.map((f) => `  ${f}`).join('\n')}`);
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(ok && failed === 0 ? 0 : 1);
