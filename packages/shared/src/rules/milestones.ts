@@ -1,5 +1,5 @@
 import type { ClientSettings } from '../schemas/client-settings.js';
-import { parseIsoTimestamp } from '../time.js';
+import { parseIsoTimestamp, parseUtcInput } from '../time.js';
 
 /**
  * Milestones and stats of a lowering, as the Sealog client keeps them: the
@@ -166,7 +166,7 @@ export function validateMilestonesForm(
       if (f.role === 'start' || f.role === 'stop') errors[f.key] = milestoneMessages.required;
       continue;
     }
-    const t = parseIsoTimestamp(text);
+    const t = parseUtcInput(text);
     times[f.key] = t;
     if (t === null) errors[f.key] = milestoneMessages.invalidTimestamp;
   }
@@ -220,7 +220,7 @@ export function statsOf(values: StatsValues): { max_depth?: number; bounding_box
 
 /** Any text the editor accepts as a time → the wire's ISO form (UTC, milliseconds); '' stays ''. */
 export function normalizeMilestoneTime(text: string): string {
-  const t = text.trim() === '' ? null : parseIsoTimestamp(text);
+  const t = text.trim() === '' ? null : parseUtcInput(text);
   return t === null ? '' : new Date(t).toISOString();
 }
 
