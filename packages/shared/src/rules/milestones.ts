@@ -208,6 +208,28 @@ export function validateMilestonesForm(
   return errors;
 }
 
+/**
+ * The editor's messages after a chart click moved one milestone: a message the move raised on another
+ * milestone (the next one now "out of sequence", a milestone now outside a moved start) is shown on
+ * the moved one instead, which is the one to fix (docs/screens.md#editing-on-the-chart). Messages
+ * that were there before the move stay where they are.
+ */
+export function errorsAfterMove(
+  before: MilestonesFormErrors,
+  after: MilestonesFormErrors,
+  moved: string,
+  fields: readonly MilestoneField[],
+): MilestonesFormErrors {
+  const out: MilestonesFormErrors = { ...after };
+  for (const f of fields) {
+    const message = after[f.key];
+    if (f.key === moved || !message || before[f.key] === message) continue;
+    delete out[f.key];
+    out[moved] ??= message;
+  }
+  return out;
+}
+
 /** The stored stats: `max_depth` a number (absent when unset) and `bounding_box` [N, E, S, W] or []. */
 export function statsOf(values: StatsValues): { max_depth?: number; bounding_box: number[] } {
   const out: { max_depth?: number; bounding_box: number[] } = { bounding_box: [] };
