@@ -83,7 +83,7 @@ export function ArchiveSettings({ kind, id, isPublic, embargoUntil, onSaved }: A
           disabled={visibility === 'inherit'}
           isInvalid={untilBad}
           onChange={(e) => setUntil(e.target.value)}
-          feedback={<Form.Control.Feedback type="invalid">Invalid timestamp</Form.Control.Feedback>}
+          feedback={<Form.Control.Feedback type="invalid">{untilBad ? 'Invalid timestamp' : ''}</Form.Control.Feedback>}
         />
       </Form.Group>
       <ErrorAlert message={error} onClose={() => setError('')} />
