@@ -182,7 +182,12 @@ export function DateTimePopover({
         <span id={`${id}-month`} className="fw-bold small" aria-live="polite">
           {title}
         </span>
-        <button type="button" className="btn btn-sm btn-link" aria-label="Next month" onClick={() => go(addMonths(day, 1))}>
+        <button
+          type="button"
+          className="btn btn-sm btn-link"
+          aria-label="Next month"
+          onClick={() => go(addMonths(day, 1))}
+        >
           <i className="bi bi-chevron-right" aria-hidden="true" />
         </button>
       </div>

@@ -206,7 +206,9 @@ function CreateDeviceKeyForm({ onCreated }: { onCreated: () => Promise<unknown> 
               value={expires}
               isInvalid={expiresBad}
               onChange={(e) => setExpires(e.target.value)}
-              feedback={<Form.Control.Feedback type="invalid">{expiresBad ? 'Invalid timestamp' : ''}</Form.Control.Feedback>}
+              feedback={
+                <Form.Control.Feedback type="invalid">{expiresBad ? 'Invalid timestamp' : ''}</Form.Control.Feedback>
+              }
             />
           </Form.Group>
           <div className="d-flex justify-content-end">

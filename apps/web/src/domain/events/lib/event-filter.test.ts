@@ -29,9 +29,12 @@ describe('event filter', () => {
     expect(errors).toBeNull();
     expect(form.start).toBe('2023-03-14 00:00:00');
     expect(form.stop).toBe('2023-03-14 23:59:59.999');
-    const query = eventFilterQuery({ ...emptyEventFilter, start: '2023-03-14 05:00', stop: '2023-03-14' }, {
-      hideAsnap: false,
-    });
+    const query = eventFilterQuery(
+      { ...emptyEventFilter, start: '2023-03-14 05:00', stop: '2023-03-14' },
+      {
+        hideAsnap: false,
+      },
+    );
     expect(query.startTS).toBe('2023-03-14T05:00:00.000Z');
     expect(query.stopTS).toBe('2023-03-14T23:59:59.999Z');
   });

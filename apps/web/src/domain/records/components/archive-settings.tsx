@@ -52,7 +52,9 @@ export function ArchiveSettings({ kind, id, isPublic, embargoUntil, onSaved }: A
       await updateRecord(kind, id, {
         [`${kind}_public`]: inherit ? null : visibility === 'public',
         [`${kind}_embargo_until`]:
-          inherit || untilAt === undefined ? null : new Date(Math.floor(untilAt / 86_400_000) * 86_400_000).toISOString(),
+          inherit || untilAt === undefined
+            ? null
+            : new Date(Math.floor(untilAt / 86_400_000) * 86_400_000).toISOString(),
       });
       setMessage('Archive setting saved');
       await onSaved();
