@@ -205,6 +205,13 @@ test.describe('milestones / stats editor', () => {
     const modal = await openEditor(page);
     await modal.getByRole('button', { name: 'Tweak!' }).click();
     const form = modal.getByRole('form', { name: 'Tweak milestones and stats' });
+    // Each time has the calendar; Esc closes it, not the editor around it.
+    await form.getByRole('button', { name: 'Choose date and time (UTC)' }).nth(3).click();
+    const picker = page.getByRole('dialog', { name: 'Choose date and time (UTC)' });
+    await expect(picker.getByRole('grid', { name: 'March 2023' })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(picker).toBeHidden();
+    await expect(modal).toBeVisible();
     await form.getByRole('textbox', { name: 'North' }).fill('61');
     await form.getByRole('textbox', { name: 'East' }).fill('-181');
     await form.getByRole('textbox', { name: 'Max Depth' }).fill('-1');
