@@ -11,7 +11,10 @@ import {
 import { Form, InputGroup } from 'react-bootstrap';
 import type { TimeEdge } from '@bathylog/shared';
 
-/** The calendar is fetched on the first open: screens with a time field do not carry it. */
+/**
+ * The calendar loads on demand: the login screen's forms share this file's field code, never the
+ * calendar (docs/lean-client.md#what-keeps-the-first-load-small).
+ */
 const DateTimePopover = lazy(() => import('./date-time-popover').then((m) => ({ default: m.DateTimePopover })));
 
 export type DateTimeMode = 'date' | 'datetime';
