@@ -177,10 +177,41 @@ test.describe('milestones / stats editor', () => {
     await expect(modal).toBeHidden();
   });
 
+  test('a chart click that puts a milestone out of order marks that one and says why Update is off', async ({
+    page,
+  }) => {
+    const modal = await openEditor(page);
+    const item = (label: string) => modal.getByRole('button', { name: label, exact: true }).locator('xpath=..');
+    // Descending moved to the dive's last depth point: after On Bottom, so out of sequence.
+    await modal.getByRole('button', { name: 'Descending', exact: true }).click();
+    await modal.getByRole('img', { name: 'S0492 depth profile' }).focus();
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+    await expect(item('Descending')).toContainText('This milestone is out of sequence.');
+    await expect(modal.getByRole('button', { name: 'Descending', exact: true })).toHaveAccessibleDescription(
+      'This milestone is out of sequence.',
+    );
+    await expect(item('On Bottom')).not.toContainText('out of sequence');
+    const update = modal.getByRole('button', { name: 'Update' });
+    await expect(update).toBeDisabled();
+    await expect(update).toHaveAccessibleDescription('Update is off until Descending is fixed.');
+    await expect(modal.getByText('Update is off until Descending is fixed.')).toBeVisible();
+    await expectAccessible(page, '.modal');
+    await modal.getByRole('button', { name: 'Close', exact: true }).last().click();
+    await expect(modal).toBeHidden();
+  });
+
   test('Tweak! shows the form messages and Done only stages the values', async ({ page, adminApi }) => {
     const modal = await openEditor(page);
     await modal.getByRole('button', { name: 'Tweak!' }).click();
     const form = modal.getByRole('form', { name: 'Tweak milestones and stats' });
+    // Each time has the calendar; Esc closes it, not the editor around it.
+    await form.getByRole('button', { name: 'Choose date and time (UTC)' }).nth(3).click();
+    const picker = page.getByRole('dialog', { name: 'Choose date and time (UTC)' });
+    await expect(picker.getByRole('grid', { name: 'March 2023' })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(picker).toBeHidden();
+    await expect(modal).toBeVisible();
     await form.getByRole('textbox', { name: 'North' }).fill('61');
     await form.getByRole('textbox', { name: 'East' }).fill('-181');
     await form.getByRole('textbox', { name: 'Max Depth' }).fill('-1');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatClockDuration } from './duration.js';
-import { parseIsoTimestamp, parseLooseTimestamp, toIso } from './time.js';
+import { isDateOnlyInput, parseIsoTimestamp, parseLooseTimestamp, parseUtcInput, toIso } from './time.js';
 
 const base = Date.UTC(2023, 2, 14, 22, 15, 39);
 
@@ -94,5 +94,38 @@ describe('formatClockDuration ("d days hh:mm:ss")', () => {
     [-5, '0'],
   ])('%i ms → %s', (ms, text) => {
     expect(formatClockDuration(ms)).toBe(text);
+  });
+});
+
+describe('parseUtcInput (every typed date/time field)', () => {
+  const day = Date.UTC(2023, 2, 14);
+  it.each([
+    ['2023-03-14', 'start', day],
+    ['2023-03-14', 'end', day + 86_400_000 - 1],
+    [' 2023-03-14 ', 'end', day + 86_400_000 - 1],
+    ['2023-03-14 05:00', 'start', day + 5 * 3600_000],
+    ['2023-03-14 05:00', 'end', day + 5 * 3600_000],
+    ['2023-03-14 05:00:07', 'start', day + 5 * 3600_000 + 7000],
+    ['2023-03-14 05:00:07.250', 'end', day + 5 * 3600_000 + 7250],
+    ['2023-03-14T05:00:07Z', 'start', day + 5 * 3600_000 + 7000],
+    ['2023-03-14T05:00:07.250Z', 'start', day + 5 * 3600_000 + 7250],
+    ['2023-03-14T05:00', 'start', day + 5 * 3600_000],
+    ['2023-03-14T07:00:00+02:00', 'start', day + 5 * 3600_000],
+    ['2023-03-14T00:00:00-0130', 'start', day + 90 * 60_000],
+  ] as const)('%s (%s)', (text, edge, ms) => {
+    expect(parseUtcInput(text, edge)).toBe(ms);
+  });
+
+  it.each(['', '14/03/2023', '2023-3-14', '2023-02-30', '2023-03-14 25:00', '2023-03-14 05', 'now', '1678770000000'])(
+    'refuses %j',
+    (text) => {
+      expect(parseUtcInput(text)).toBeNull();
+      expect(parseUtcInput(text, 'end')).toBeNull();
+    },
+  );
+
+  it('tells a date alone from a date-time', () => {
+    expect(isDateOnlyInput('2023-03-14')).toBe(true);
+    expect(isDateOnlyInput('2023-03-14 00:00')).toBe(false);
   });
 });

@@ -45,3 +45,26 @@ export function parseLooseTimestamp(value: string | number): number | null {
   const parsed = Date.parse(value);
   return Number.isNaN(parsed) ? null : parsed;
 }
+
+/** Which end of a range a typed time is for: a date alone means its first or its last millisecond. */
+export type TimeEdge = 'start' | 'end';
+
+const dateOnly = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * The one rule for a date/time a user types into any filter or form, always UTC
+ * (docs/screens.md#date-and-time-fields): `YYYY-MM-DD` (00:00:00.000 of that day, or
+ * 23:59:59.999 for the end of a range), `YYYY-MM-DD HH:mm`, `YYYY-MM-DD HH:mm:ss(.SSS)`, and ISO-8601
+ * with `T`, with or without milliseconds, `Z` or an offset. Epoch ms, or null when not one of these.
+ */
+export function parseUtcInput(text: string, edge: TimeEdge = 'start'): number | null {
+  const t = text.trim();
+  const ms = parseIsoTimestamp(t);
+  if (ms === null) return null;
+  return edge === 'end' && dateOnly.test(t) ? ms + 86_400_000 - 1 : ms;
+}
+
+/** True when the text is a date alone (`YYYY-MM-DD`). */
+export function isDateOnlyInput(text: string): boolean {
+  return dateOnly.test(text.trim());
+}

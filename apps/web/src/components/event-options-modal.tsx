@@ -15,6 +15,7 @@ import {
   type EventTemplateOption,
 } from '@bathylog/shared';
 import { AttachPictures } from './attach-pictures';
+import { DateTimeInput } from './date-time-input';
 import { FieldLabel, RequiredMark } from './form-field';
 
 export interface EventOptionsModalProps {
@@ -226,15 +227,14 @@ function OptionsForm({
           <FieldLabel small required>
             Custom Time (UTC)
           </FieldLabel>
-          <Form.Control
+          <DateTimeInput
             size="sm"
-            type="text"
             placeholder={customTimeFormat}
             value={values.customTime}
             isInvalid={!!errors?.customTime}
             onChange={(e) => setValues((v) => ({ ...v, customTime: e.target.value }))}
+            feedback={<Form.Control.Feedback type="invalid">{errors?.customTime}</Form.Control.Feedback>}
           />
-          <Form.Control.Feedback type="invalid">{errors?.customTime}</Form.Control.Feedback>
         </Form.Group>
         {!preview && checkPictures && <AttachPictures files={pictures} onChange={setPictures} error={pictureError} />}
       </Modal.Body>

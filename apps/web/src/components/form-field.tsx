@@ -1,6 +1,8 @@
-import type { ReactNode } from 'react';
+import { isValidElement, type ReactNode } from 'react';
 import { Col, Form, Row } from 'react-bootstrap';
 import type { FieldError, UseFormRegisterReturn } from 'react-hook-form';
+import type { TimeEdge } from '@bathylog/shared';
+import { DateTimeInput, type DateTimeMode } from './date-time-input';
 
 /** The red asterisk of a required field; hidden from screen readers, which read the field's own state. */
 export function RequiredMark({ small }: { small?: boolean }) {
@@ -78,9 +80,12 @@ function FieldGroup({
     <Form.Group className={className} controlId={id}>
       {label && <FieldLabel required={required}>{label}</FieldLabel>}
       {children}
-      <Form.Control.Feedback type="invalid" id={`${id}-feedback`}>
-        {error?.message}
-      </Form.Control.Feedback>
+      {/* A date/time field shows its message inside its input group. */}
+      {!isValidElement(children) || children.type !== DateTimeInput ? (
+        <Form.Control.Feedback type="invalid" id={`${id}-feedback`}>
+          {error?.message}
+        </Form.Control.Feedback>
+      ) : null}
       {!error && warning && (
         <Form.Text id={`${id}-warning`} className="text-warning d-block">
           {warning}
@@ -105,14 +110,40 @@ export interface TextFieldProps extends FieldBaseProps {
   rows?: number;
   /** A note that does not block saving (e.g. "Non-standard ID"), shown when there is no error. */
   warning?: string;
+  /** A date/time field (docs/screens.md#date-and-time-fields): a day or a day and time, with a calendar. */
+  picker?: DateTimeMode;
+  /** Which end of a range a date/time field is (a date alone is then the end of its day). */
+  edge?: TimeEdge;
 }
 
 /** A bootstrap text input bound to react-hook-form, showing the field's first message. */
 export function TextField(props: TextFieldProps) {
   const { label, placeholder, type = 'text', registration, error, required, readOnly, disabled } = props;
-  const { autoComplete, autoFocus, className = 'mb-3', rows, warning, size } = props;
+  const { autoComplete, autoFocus, className = 'mb-3', rows, warning, size, picker, edge } = props;
   const id = fieldId(props);
   const note = !error && warning ? { 'aria-describedby': `${id}-warning` } : {};
+  if (picker) {
+    return (
+      <FieldGroup id={id} label={label} required={required} className={className} error={error}>
+        <DateTimeInput
+          mode={picker}
+          edge={edge}
+          size={size}
+          placeholder={placeholder}
+          isInvalid={!!error}
+          {...describedBy(id, error?.message)}
+          disabled={disabled}
+          readOnly={readOnly}
+          {...registration}
+          feedback={
+            <Form.Control.Feedback type="invalid" id={`${id}-feedback`}>
+              {error?.message}
+            </Form.Control.Feedback>
+          }
+        />
+      </FieldGroup>
+    );
+  }
   return (
     <FieldGroup id={id} label={label} required={required} className={className} error={error} warning={warning}>
       <Form.Control

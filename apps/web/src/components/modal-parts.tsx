@@ -9,6 +9,8 @@ export interface ModalFooterAction {
   /** Default "primary". */
   variant?: string;
   autoFocus?: boolean;
+  /** The id of a note saying why the action is off. */
+  describedBy?: string;
 }
 
 export interface ModalFooterProps {
@@ -49,6 +51,7 @@ export function ModalFooter({
           onClick={action.onClick}
           disabled={action.disabled}
           autoFocus={action.autoFocus}
+          aria-describedby={action.describedBy}
         >
           {action.label}
         </Button>

@@ -132,6 +132,8 @@ export const recordFields = {
       placeholder,
       lockable: true,
       half: true,
+      picker: unit === 'Date' ? ('date' as const) : ('datetime' as const),
+      edge: end === 'Stop' ? ('end' as const) : ('start' as const),
     })),
   tags: <V extends FieldValues>(name: Path<V>, word: string): FieldSpec<V> => ({
     name,

@@ -105,13 +105,14 @@ describe('custom time', () => {
     expect(parseCustomTime('2023-03-14 23:56:07')).toBe(Date.parse('2023-03-14T23:56:07Z'));
     expect(parseCustomTime('2023-03-14T23:56:07.927Z')).toBe(ts);
     expect(parseCustomTime(' 2023-03-14 23:56 ')).toBe(Date.parse('2023-03-14T23:56:00Z'));
+    expect(parseCustomTime('2023-03-14')).toBe(Date.parse('2023-03-14T00:00:00Z'));
   });
 
   it('refuses what is not a date-time', () => {
     for (const bad of [
       '',
       'yesterday',
-      '2023-03-14',
+      '2023-3-14',
       '2023-02-30 10:00:00',
       '2023-03-14 25:00:00',
       '14/03/2023 10:00:00',

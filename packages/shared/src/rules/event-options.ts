@@ -5,7 +5,7 @@ import {
   type EventTemplate,
   type EventTemplateOption,
 } from '../schemas/event-templates.js';
-import { parseIsoTimestamp } from '../time.js';
+import { parseUtcInput } from '../time.js';
 
 /**
  * The event options modal of the logging console, as the Sealog client behaves: when a click opens
@@ -83,13 +83,13 @@ export function formatCustomTime(epochMs: number, opts: { keepMs?: boolean } = {
 }
 
 /**
- * A typed custom time → epoch ms, or null. Takes `YYYY-MM-DD HH:mm:ss` (optionally with `.SSS`),
- * read as UTC whatever the browser's zone, and full ISO-8601 strings (pasted from an event line).
+ * A typed custom time → epoch ms, or null. Takes what every date/time field takes
+ * (docs/screens.md#date-and-time-fields): `YYYY-MM-DD HH:mm:ss` (optionally with `.SSS`), a date
+ * alone, `YYYY-MM-DD HH:mm`, read as UTC whatever the browser's zone, and full ISO-8601 strings
+ * (pasted from an event line).
  */
 export function parseCustomTime(text: string): number | null {
-  const value = text.trim();
-  if (!/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/.test(value)) return null;
-  return parseIsoTimestamp(value);
+  return parseUtcInput(text);
 }
 
 function initialValue(option: EventTemplateOption): EventOptionFieldValue {

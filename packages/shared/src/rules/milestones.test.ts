@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { clientSettingsSchema } from '../schemas/client-settings.js';
 import {
+  errorsAfterMove,
   milestoneFields,
   milestoneMessages,
   milestonesUpdateBody,
@@ -150,6 +151,29 @@ describe('milestones/stats validation', () => {
       east: 'Must be a number between +/- 180',
     });
     expect(errorsFor({}, { north: '23.5' })).toEqual({ east: 'Required', south: 'Required', west: 'Required' });
+  });
+});
+
+describe('messages after a chart click', () => {
+  const fields = milestoneFields(settings);
+
+  it('shows the message a move raised on the next milestone under the moved one', () => {
+    const before = errorsFor({});
+    // Descending clicked to a time after On Bottom: the rule flags On Bottom.
+    const after = errorsFor({ lowering_descending: '2023-03-15T00:00:00.000Z' });
+    expect(after).toEqual({ lowering_on_bottom: milestoneMessages.outOfSequence });
+    expect(errorsAfterMove(before, after, 'lowering_descending', fields)).toEqual({
+      lowering_descending: milestoneMessages.outOfSequence,
+    });
+  });
+
+  it('leaves a message on the moved one itself, and messages that were there before', () => {
+    const before = errorsFor({ lowering_aborted: '2023-03-16T00:00:00.000Z' });
+    const after = errorsFor({
+      lowering_aborted: '2023-03-16T00:00:00.000Z',
+      lowering_off_bottom: '2023-03-14T23:00:00.000Z',
+    });
+    expect(errorsAfterMove(before, after, 'lowering_off_bottom', fields)).toEqual(after);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { ClientSettings } from '../schemas/client-settings.js';
-import { parseIsoTimestamp } from '../time.js';
+import { parseIsoTimestamp, parseUtcInput } from '../time.js';
 
 /**
  * Milestones and stats of a lowering, as the Sealog client keeps them: the
@@ -166,7 +166,7 @@ export function validateMilestonesForm(
       if (f.role === 'start' || f.role === 'stop') errors[f.key] = milestoneMessages.required;
       continue;
     }
-    const t = parseIsoTimestamp(text);
+    const t = parseUtcInput(text);
     times[f.key] = t;
     if (t === null) errors[f.key] = milestoneMessages.invalidTimestamp;
   }
@@ -208,6 +208,28 @@ export function validateMilestonesForm(
   return errors;
 }
 
+/**
+ * The editor's messages after a chart click moved one milestone: a message the move raised on another
+ * milestone (the next one now "out of sequence", a milestone now outside a moved start) is shown on
+ * the moved one instead, which is the one to fix (docs/screens.md#editing-on-the-chart). Messages
+ * that were there before the move stay where they are.
+ */
+export function errorsAfterMove(
+  before: MilestonesFormErrors,
+  after: MilestonesFormErrors,
+  moved: string,
+  fields: readonly MilestoneField[],
+): MilestonesFormErrors {
+  const out: MilestonesFormErrors = { ...after };
+  for (const f of fields) {
+    const message = after[f.key];
+    if (f.key === moved || !message || before[f.key] === message) continue;
+    delete out[f.key];
+    out[moved] ??= message;
+  }
+  return out;
+}
+
 /** The stored stats: `max_depth` a number (absent when unset) and `bounding_box` [N, E, S, W] or []. */
 export function statsOf(values: StatsValues): { max_depth?: number; bounding_box: number[] } {
   const out: { max_depth?: number; bounding_box: number[] } = { bounding_box: [] };
@@ -220,7 +242,7 @@ export function statsOf(values: StatsValues): { max_depth?: number; bounding_box
 
 /** Any text the editor accepts as a time → the wire's ISO form (UTC, milliseconds); '' stays ''. */
 export function normalizeMilestoneTime(text: string): string {
-  const t = text.trim() === '' ? null : parseIsoTimestamp(text);
+  const t = text.trim() === '' ? null : parseUtcInput(text);
   return t === null ? '' : new Date(t).toISOString();
 }
 

@@ -95,6 +95,18 @@ describe('lowering form', () => {
     });
   });
 
+  it('takes a date alone as the start of its day, and the end of it for the stop', () => {
+    const sameDay = { ...valid, start_ts: '2024-01-01', stop_ts: '2024-01-01' };
+    expect(loweringFormSchema.safeParse(sameDay).success).toBe(true);
+    expect(loweringCreateBody(sameDay)).toMatchObject({
+      start_ts: '2024-01-01T00:00:00.000Z',
+      stop_ts: '2024-01-01T23:59:59.999Z',
+    });
+    expect(loweringCreateBody({ ...valid, start_ts: '2024-01-01T10:00:00.250Z' }).start_ts).toBe(
+      '2024-01-01T10:00:00.250Z',
+    );
+  });
+
   it('defaults a new lowering to now (seconds zeroed) and one day later', () => {
     const form = emptyLoweringForm(Date.UTC(2024, 4, 6, 7, 8, 9, 10));
     expect(form.start_ts).toBe('2024-05-06 07:08');
@@ -178,7 +190,8 @@ describe('cruise form', () => {
     expect(messages(cruiseFormSchema.safeParse({ ...valid, stop_ts: '2024-01-04' }))).toEqual({
       stop_ts: 'Stop date must be later than start data',
     });
-    expect(messages(cruiseFormSchema.safeParse({ ...valid, start_ts: '2024-01-05 10:00' }))).toEqual({
+    expect(cruiseFormSchema.safeParse({ ...valid, start_ts: '2024-01-05 10:00' }).success).toBe(true);
+    expect(messages(cruiseFormSchema.safeParse({ ...valid, start_ts: '05/01/2024' }))).toEqual({
       start_ts: 'Invalid timestamp',
     });
     // A cruise manager's locked fields are neither sent nor checked.

@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
 import { formatIsoDate } from '../duration.js';
-import { parseIsoTimestamp, toIso } from '../time.js';
+import { parseUtcInput, toIso, type TimeEdge } from '../time.js';
 import type { Cruise, createCruiseSchema } from '../schemas/cruises.js';
 import type { createLoweringSchema, Lowering } from '../schemas/lowerings.js';
 
@@ -74,18 +74,18 @@ export function formatFormDateTime(ts: string | number | Date): string {
   return out;
 }
 
-/** A typed date-time (`YYYY-MM-DD HH:mm[:ss[.SSS]]` or ISO) as epoch ms, UTC; null when not one. */
-export function parseFormDateTime(text: string): number | null {
-  const t = text.trim();
-  if (!/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(t)) return null;
-  return parseIsoTimestamp(t);
+/**
+ * A typed date-time as epoch ms, UTC; null when not one. Any form the date/time fields accept
+ * (docs/screens.md#date-and-time-fields): a date alone is the start of its day, or its end for a stop.
+ */
+export function parseFormDateTime(text: string, edge: TimeEdge = 'start'): number | null {
+  return parseUtcInput(text, edge);
 }
 
-/** A typed date (`YYYY-MM-DD`) as epoch ms of its 00:00 UTC; null when not one. */
+/** A typed date (`YYYY-MM-DD`, or a date-time: its day is taken) as epoch ms of its 00:00 UTC; null when not one. */
 export function parseFormDate(text: string): number | null {
-  const t = text.trim();
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(t)) return null;
-  return parseIsoTimestamp(t);
+  const t = parseUtcInput(text);
+  return t === null ? null : Math.floor(t / 86_400_000) * 86_400_000;
 }
 
 /** The last second of a day: a cruise's stop is forced to 23:59:59 of the chosen day, so the
@@ -104,12 +104,12 @@ function checkId<K extends string>(id: string, path: K, fail: Fail<K>) {
 function checkTimes<K extends string>(
   start: string,
   stop: string,
-  parse: (text: string) => number | null,
+  parse: (text: string, edge: TimeEdge) => number | null,
   stopOf: (ms: number) => number,
   fail: Fail<K | 'start_ts' | 'stop_ts'>,
 ) {
-  const a = start.trim() === '' ? undefined : parse(start);
-  const b = stop.trim() === '' ? undefined : parse(stop);
+  const a = start.trim() === '' ? undefined : parse(start, 'start');
+  const b = stop.trim() === '' ? undefined : parse(stop, 'end');
   if (a === undefined) fail('start_ts', m.required);
   else if (a === null) fail('start_ts', m.invalidTimestamp);
   if (b === undefined) fail('stop_ts', m.required);
@@ -188,7 +188,7 @@ export function loweringCreateBody(form: LoweringFormValues): CreateLoweringBody
   return {
     lowering_id: form.lowering_id.trim(),
     start_ts: toIso(parseFormDateTime(form.start_ts)!),
-    stop_ts: toIso(parseFormDateTime(form.stop_ts)!),
+    stop_ts: toIso(parseFormDateTime(form.stop_ts, 'end')!),
     lowering_location: form.lowering_location.trim(),
     lowering_additional_meta: { lowering_description: form.lowering_description },
     lowering_tags: splitList(form.lowering_tags),
@@ -213,7 +213,7 @@ export function loweringUpdateBody(
       ? {
           lowering_id: form.lowering_id.trim(),
           start_ts: toIso(parseFormDateTime(form.start_ts)!),
-          stop_ts: toIso(parseFormDateTime(form.stop_ts)!),
+          stop_ts: toIso(parseFormDateTime(form.stop_ts, 'end')!),
         }
       : {}),
     lowering_location: form.lowering_location.trim(),

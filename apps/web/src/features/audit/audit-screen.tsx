@@ -5,6 +5,7 @@ import { auditRecordTypes, capabilityRoles, type AuditEntry } from '@bathylog/sh
 import { errorMessage } from '../../api/client';
 import { ErrorAlert, SuccessAlert } from '../../components/alerts';
 import { ConfirmModal } from '../../components/confirm-modal';
+import { DateTimeInput } from '../../components/date-time-input';
 import { IconButton } from '../../components/icon-button';
 import { Pagination } from '../../components/pagination';
 import { RoleGate } from '../../components/role-gate';
@@ -83,20 +84,22 @@ function AuditFilterForm({ applied, onApply }: { applied: AuditFilter; onApply: 
           </Form.Group>
           <Form.Group className="mb-2" controlId="audit-start">
             <Form.Label>From (UTC)</Form.Label>
-            <Form.Control
+            <DateTimeInput
               size="sm"
-              type="datetime-local"
+              placeholder="YYYY-MM-DD HH:mm:ss"
               value={draft.start}
+              isInvalid={error.startsWith('From (UTC)')}
               onChange={(e) => set({ start: e.target.value })}
             />
           </Form.Group>
           <Form.Group className="mb-3" controlId="audit-stop">
             <Form.Label>To (UTC)</Form.Label>
-            <Form.Control
+            <DateTimeInput
               size="sm"
-              type="datetime-local"
+              edge="end"
+              placeholder="YYYY-MM-DD HH:mm:ss"
               value={draft.stop}
-              isInvalid={error.startsWith('From')}
+              isInvalid={error.startsWith('From must') || error.startsWith('To (UTC)')}
               onChange={(e) => set({ stop: e.target.value })}
             />
           </Form.Group>

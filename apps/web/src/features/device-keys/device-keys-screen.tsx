@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Alert, Button, Card, Col, Form, Row, Table } from 'react-bootstrap';
 import { useQueryClient } from '@tanstack/react-query';
 import {
+  parseUtcInput,
   capabilityRoles,
   deviceKeyNameMaxLength,
   roles as allRoles,
@@ -12,6 +13,7 @@ import { errorMessage } from '../../api/client';
 import { createDeviceKey, deviceKeyKeys, revokeDeviceKey, useDeviceKeys } from '../../api/device-keys';
 import { ErrorAlert } from '../../components/alerts';
 import { ConfirmModal } from '../../components/confirm-modal';
+import { DateTimeInput } from '../../components/date-time-input';
 import { IconButton } from '../../components/icon-button';
 import { RoleGate } from '../../components/role-gate';
 import { EmptyText, LoadingText, statusTexts } from '../../components/status-text';
@@ -125,17 +127,19 @@ function CreateDeviceKeyForm({ onCreated }: { onCreated: () => Promise<unknown> 
   const [busy, setBusy] = useState(false);
   const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
   const nameMissing = name.trim() === '';
+  const expiresAt = expires.trim() ? parseUtcInput(expires, 'end') : undefined;
+  const expiresBad = expiresAt === null;
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (nameMissing || chosen.length === 0) return;
+    if (nameMissing || chosen.length === 0 || expiresAt === null) return;
     setBusy(true);
     setError('');
     try {
       const res = await createDeviceKey({
         name: name.trim(),
         roles: chosen,
-        ...(expires ? { expires: `${expires}:00.000Z` } : {}),
+        ...(expiresAt !== undefined ? { expires: new Date(expiresAt).toISOString() } : {}),
       });
       setCreated({ name: res.name, key: res.key });
       setName('');
@@ -195,11 +199,16 @@ function CreateDeviceKeyForm({ onCreated }: { onCreated: () => Promise<unknown> 
           </fieldset>
           <Form.Group className="mb-3" controlId="device-key-expires">
             <Form.Label>Expires (UTC, optional)</Form.Label>
-            <Form.Control
+            <DateTimeInput
               size="sm"
-              type="datetime-local"
+              edge="end"
+              placeholder="YYYY-MM-DD HH:mm:ss"
               value={expires}
+              isInvalid={expiresBad}
               onChange={(e) => setExpires(e.target.value)}
+              feedback={
+                <Form.Control.Feedback type="invalid">{expiresBad ? 'Invalid timestamp' : ''}</Form.Control.Feedback>
+              }
             />
           </Form.Group>
           <div className="d-flex justify-content-end">

@@ -30,7 +30,8 @@ function EventManagement() {
   const settings = useSettings();
   const eventWindow = useEventWindow();
   const [form, setForm] = useState<EventFilterForm>(emptyEventFilter);
-  const [showAsnap, setShowAsnap] = useState(false);
+  // Hide ASNAP: one wording and polarity on every screen (docs/screens.md#hide-asnap).
+  const [hideAsnap, setHideAsnap] = useState(true);
   const [page, setPage] = useState(1);
   const [detailsId, setDetailsId] = useState<string | null>(null);
   const [commentFor, setCommentFor] = useState<LogEvent | null>(null);
@@ -38,7 +39,7 @@ function EventManagement() {
   const [error, setError] = useState<string | null>(null);
   const remove = useDeleteEvent();
 
-  const filter = eventFilterQuery(form, { hideAsnap: !showAsnap, min: eventWindow.startTS });
+  const filter = eventFilterQuery(form, { hideAsnap, min: eventWindow.startTS });
   const list = useEvents(
     { ...filter, sort: 'newest', offset: (page - 1) * managementPageSize, limit: managementPageSize },
     { enabled: eventWindow.ready },
@@ -86,12 +87,11 @@ function EventManagement() {
             <span className="d-flex align-items-center gap-3">
               <Form.Check
                 type="switch"
-                id="show-asnap"
-                label="ASNAP"
-                title={showAsnap ? 'ASNAP events are shown' : 'ASNAP events are hidden'}
-                checked={showAsnap}
+                id="hide-asnap"
+                label="Hide ASNAP"
+                checked={hideAsnap}
                 onChange={(e) => {
-                  setShowAsnap(e.target.checked);
+                  setHideAsnap(e.target.checked);
                   setPage(1);
                 }}
               />

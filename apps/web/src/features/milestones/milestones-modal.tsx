@@ -2,6 +2,7 @@ import { useCallback, useMemo, useState, type JSX } from 'react';
 import { Button, Col, Modal, Row } from 'react-bootstrap';
 import {
   boundingBoxOf,
+  errorsAfterMove,
   maxDepthOf,
   milestoneFields,
   milestonesUpdateBody,
@@ -10,6 +11,7 @@ import {
   validateMilestonesForm,
   type DiveTrack,
   type LogEvent,
+  type MilestonesFormErrors,
   type Lowering,
   type MilestoneValues,
   type StatsValues,
@@ -123,12 +125,19 @@ function EditorBody({
   const [pin, setPin] = useState<MapPosition | null>(null);
   const [saving, setSaving] = useState(false);
   const [saveError, setSaveError] = useState<string | null>(null);
+  /** The milestone a chart click moved last, and the messages before that click. */
+  const [moved, setMoved] = useState<{ key: string; before: MilestonesFormErrors } | null>(null);
 
-  const errors = useMemo(
+  const checked = useMemo(
     () => validateMilestonesForm(milestones, stats, settings.milestones),
     [milestones, stats, settings.milestones],
   );
+  const errors = useMemo(
+    () => (moved ? errorsAfterMove(moved.before, checked, moved.key, fields) : checked),
+    [moved, checked, fields],
+  );
   const valid = Object.keys(errors).length === 0;
+  const firstProblem = fields.find((f) => errors[f.key]);
   const editingLabel = fields.find((f) => f.key === editing)?.label ?? null;
 
   const lines = useMemo<DepthChartLine[]>(() => {
@@ -160,11 +169,12 @@ function EditorBody({
     (i: number) => {
       const d = depths[i];
       if (!editing || !d) return;
+      setMoved({ key: editing, before: checked });
       setMilestones((m) => ({ ...m, [editing]: new Date(d.ts).toISOString() }));
       setEditing(null);
       setTouched(true);
     },
-    [depths, editing],
+    [depths, editing, checked],
   );
 
   const calculateMaxDepth = () => {
@@ -235,6 +245,7 @@ function EditorBody({
             settings={settings.milestones}
             onCancel={() => setTweaking(false)}
             onDone={(m, s) => {
+              setMoved(null);
               setMilestones(m);
               setStats(s);
               setTouched(true);
@@ -250,17 +261,25 @@ function EditorBody({
               )}
               <ul className="list-unstyled mb-0">
                 {fields.map((f) => (
-                  <li key={f.key}>
+                  <li key={f.key} className={errors[f.key] ? 'milestone-invalid' : undefined}>
                     <button
                       type="button"
                       className={`btn btn-link p-0 align-baseline fw-bold text-decoration-none milestone-label${editing === f.key ? ' selected' : ''}`}
                       aria-pressed={editing === f.key}
+                      aria-describedby={errors[f.key] ? `milestone-error-${f.key}` : undefined}
                       onClick={() => setEditing((e) => (e === f.key ? null : f.key))}
                     >
                       {f.label}
                     </button>
                     : <span className="milestone-value">{milestones[f.key] ?? ''}</span>
-                    {errors[f.key] && <div className="small text-danger-emphasis ms-3">{errors[f.key]}</div>}
+                    {errors[f.key] && (
+                      <i className="bi bi-exclamation-triangle-fill text-danger-emphasis ms-2" aria-hidden="true" />
+                    )}
+                    {errors[f.key] && (
+                      <div id={`milestone-error-${f.key}`} className="small text-danger-emphasis ms-3">
+                        {errors[f.key]}
+                      </div>
+                    )}
                   </li>
                 ))}
               </ul>
@@ -304,15 +323,23 @@ function EditorBody({
         closeDisabled={saving}
         leading={
           !tweaking && (
-            <Button variant="warning" size="sm" className="me-auto" onClick={() => setTweaking(true)}>
-              Tweak!
-            </Button>
+            <>
+              <Button variant="warning" size="sm" onClick={() => setTweaking(true)}>
+                Tweak!
+              </Button>
+              <span id="milestones-update-note" className="small text-danger-emphasis me-auto" role="status">
+                {touched && !valid
+                  ? `Update is off until ${firstProblem ? `${firstProblem.label} is fixed` : 'the stats are fixed'}.`
+                  : ''}
+              </span>
+            </>
           )
         }
         action={{
           label: saving ? 'Updating...' : 'Update',
           onClick: () => void update(),
           disabled: !touched || !valid || saving || tweaking,
+          describedBy: touched && !valid ? 'milestones-update-note' : undefined,
         }}
       />
     </>

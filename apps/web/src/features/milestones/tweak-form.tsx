@@ -9,6 +9,7 @@ import {
   type MilestoneValues,
   type StatsValues,
 } from '@bathylog/shared';
+import { DateTimeInput } from '../../components/date-time-input';
 
 /** How the Tweak form shows a time: UTC with milliseconds (docs/screens.md#tweak-form). */
 export const tweakTimeFormat = 'YYYY-MM-DD HH:mm:ss.SSS';
@@ -105,19 +106,22 @@ export function TweakForm({
                   {f.label}
                   {required && <span aria-hidden="true"> *</span>} (UTC)
                 </Form.Label>
-                <Form.Control
+                <DateTimeInput
                   size="sm"
                   className="font-monospace"
                   placeholder={tweakTimeFormat}
                   required={required}
+                  edge={f.role === 'stop' ? 'end' : 'start'}
                   value={picked[f.key] ?? ''}
                   isInvalid={!!error}
                   aria-describedby={error ? `${id}-error` : undefined}
                   onChange={(e) => setPicked((p) => ({ ...p, [f.key]: e.target.value }))}
+                  feedback={
+                    <Form.Control.Feedback type="invalid" id={`${id}-error`}>
+                      {error}
+                    </Form.Control.Feedback>
+                  }
                 />
-                <Form.Control.Feedback type="invalid" id={`${id}-error`}>
-                  {error}
-                </Form.Control.Feedback>
               </Form.Group>
             );
           })}

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Button, Card, Form } from 'react-bootstrap';
 import { customTimeFormat } from '@bathylog/shared';
+import { DateTimeInput } from '../../../components/date-time-input';
 import {
   checkEventFilter,
   emptyEventFilter,
@@ -20,7 +21,7 @@ const fields: Array<{ key: keyof EventFilterForm; label: string; placeholder: st
 
 /**
  * "Event Filter" (docs/screens.md#event-filter): comma lists for full text, author, value and data source;
- * start and stop in UTC as YYYY-MM-DD HH:mm:ss, clamped to what the user may see. Filter applies;
+ * start and stop in UTC as YYYY-MM-DD HH:mm:ss (or a date alone: the whole day), with a calendar, clamped to what the user may see. Filter applies;
  * Reset clears and applies.
  */
 export function EventFilterCard({
@@ -63,15 +64,29 @@ export function EventFilterCard({
             .map((f) => (
               <Form.Group className="mb-2" controlId={`event-filter-${f.key}`} key={f.key}>
                 <Form.Label className="small mb-1">{f.label}</Form.Label>
-                <Form.Control
-                  size="sm"
-                  type="text"
-                  placeholder={f.placeholder}
-                  value={form[f.key]}
-                  isInvalid={!!errors?.[f.key]}
-                  onChange={(e) => setForm((v) => ({ ...v, [f.key]: e.target.value }))}
-                />
-                <Form.Control.Feedback type="invalid">{errors?.[f.key]}</Form.Control.Feedback>
+                {f.key === 'start' || f.key === 'stop' ? (
+                  <DateTimeInput
+                    size="sm"
+                    edge={f.key === 'stop' ? 'end' : 'start'}
+                    placeholder={f.placeholder}
+                    value={form[f.key]}
+                    isInvalid={!!errors?.[f.key]}
+                    onChange={(e) => setForm((v) => ({ ...v, [f.key]: e.target.value }))}
+                    feedback={<Form.Control.Feedback type="invalid">{errors?.[f.key]}</Form.Control.Feedback>}
+                  />
+                ) : (
+                  <>
+                    <Form.Control
+                      size="sm"
+                      type="text"
+                      placeholder={f.placeholder}
+                      value={form[f.key]}
+                      isInvalid={!!errors?.[f.key]}
+                      onChange={(e) => setForm((v) => ({ ...v, [f.key]: e.target.value }))}
+                    />
+                    <Form.Control.Feedback type="invalid">{errors?.[f.key]}</Form.Control.Feedback>
+                  </>
+                )}
               </Form.Group>
             ))}
           <div className="d-flex justify-content-end gap-2">

@@ -24,6 +24,21 @@ describe('event filter', () => {
     ).toEqual({ stop: filterMessages.stopBeforeStart });
   });
 
+  it('takes a date alone as the whole day: start of day for Start, end of day for Stop', () => {
+    const { form, errors } = checkEventFilter({ ...emptyEventFilter, start: '2023-03-14', stop: '2023-03-14' }, bounds);
+    expect(errors).toBeNull();
+    expect(form.start).toBe('2023-03-14 00:00:00');
+    expect(form.stop).toBe('2023-03-14 23:59:59.999');
+    const query = eventFilterQuery(
+      { ...emptyEventFilter, start: '2023-03-14 05:00', stop: '2023-03-14' },
+      {
+        hideAsnap: false,
+      },
+    );
+    expect(query.startTS).toBe('2023-03-14T05:00:00.000Z');
+    expect(query.stopTS).toBe('2023-03-14T23:59:59.999Z');
+  });
+
   it('trims comma lists and hides ASNAP unless values are given', () => {
     const form = { ...emptyEventFilter, fulltext: ' coral , ,sponge', author: 'jo,', start: '2023-03-14 22:00:00' };
     expect(eventFilterQuery(form, { hideAsnap: true })).toEqual({

@@ -1,4 +1,4 @@
-import { eventOptionsMessages, formatCustomTime, parseCustomTime, splitFilterTerms } from '@bathylog/shared';
+import { eventOptionsMessages, formatCustomTime, parseUtcInput, splitFilterTerms } from '@bathylog/shared';
 import type { EventQuery } from '../api/events';
 
 /** The Event Filter form as typed (docs/screens.md#event-filter). */
@@ -49,8 +49,8 @@ export function checkEventFilter(
   const errors: EventFilterErrors = {};
   const min = bounds.min ? Date.parse(bounds.min) : null;
   const max = Date.parse(bounds.max);
-  let start = form.start.trim() === '' ? null : parseCustomTime(form.start);
-  let stop = form.stop.trim() === '' ? null : parseCustomTime(form.stop);
+  let start = form.start.trim() === '' ? null : parseUtcInput(form.start, 'start');
+  let stop = form.stop.trim() === '' ? null : parseUtcInput(form.stop, 'end');
   if (form.start.trim() !== '' && start === null) errors.start = filterMessages.invalidTimestamp;
   if (form.stop.trim() !== '' && stop === null) errors.stop = filterMessages.invalidTimestamp;
   if (start !== null && min !== null && start < min) start = min;
@@ -77,8 +77,8 @@ export function eventFilterQuery(form: EventFilterForm, opts: { hideAsnap: boole
     return terms.length ? terms : undefined;
   };
   const values = list(form.value);
-  const start = form.start.trim() ? parseCustomTime(form.start) : null;
-  const stop = form.stop.trim() ? parseCustomTime(form.stop) : null;
+  const start = form.start.trim() ? parseUtcInput(form.start, 'start') : null;
+  const stop = form.stop.trim() ? parseUtcInput(form.stop, 'end') : null;
   const startTS = start !== null ? new Date(start).toISOString() : opts.min;
   return {
     fulltext: list(form.fulltext),

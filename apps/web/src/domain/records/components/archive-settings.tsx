@@ -2,7 +2,9 @@ import { useId, useState } from 'react';
 import { Button, Form } from 'react-bootstrap';
 import { errorMessage } from '../../../api/client';
 import { updateRecord } from '../../../api/records';
+import { parseUtcInput } from '@bathylog/shared';
 import { ErrorAlert } from '../../../components/alerts';
+import { DateTimeInput } from '../../../components/date-time-input';
 import { useSettings } from '../../../lib/settings';
 
 type Visibility = 'inherit' | 'public' | 'private';
@@ -36,17 +38,23 @@ export function ArchiveSettings({ kind, id, isPublic, embargoUntil, onSaved }: A
   const [error, setError] = useState('');
   const [message, setMessage] = useState('');
   const [saving, setSaving] = useState(false);
+  const untilAt = until.trim() ? parseUtcInput(until) : undefined;
+  const untilBad = untilAt === null;
   if (!settings.publicArchive) return null;
 
   const save = async () => {
     setError('');
     setMessage('');
+    if (untilBad) return;
     setSaving(true);
     try {
       const inherit = visibility === 'inherit';
       await updateRecord(kind, id, {
         [`${kind}_public`]: inherit ? null : visibility === 'public',
-        [`${kind}_embargo_until`]: inherit || !until ? null : new Date(`${until}T00:00:00.000Z`).toISOString(),
+        [`${kind}_embargo_until`]:
+          inherit || untilAt === undefined
+            ? null
+            : new Date(Math.floor(untilAt / 86_400_000) * 86_400_000).toISOString(),
       });
       setMessage('Archive setting saved');
       await onSaved();
@@ -70,11 +78,14 @@ export function ArchiveSettings({ kind, id, isPublic, embargoUntil, onSaved }: A
       </Form.Group>
       <Form.Group className="mb-2" controlId={`${baseId}-embargo`}>
         <Form.Label>Embargoed until (UTC date, empty for none)</Form.Label>
-        <Form.Control
-          type="date"
+        <DateTimeInput
+          mode="date"
+          placeholder="YYYY-MM-DD"
           value={until}
           disabled={visibility === 'inherit'}
+          isInvalid={untilBad}
           onChange={(e) => setUntil(e.target.value)}
+          feedback={<Form.Control.Feedback type="invalid">{untilBad ? 'Invalid timestamp' : ''}</Form.Control.Feedback>}
         />
       </Form.Group>
       <ErrorAlert message={error} onClose={() => setError('')} />

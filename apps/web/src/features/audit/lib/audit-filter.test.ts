@@ -26,7 +26,7 @@ const entry = (over: Partial<AuditEntry>): AuditEntry => ({
 });
 
 describe('audit filter', () => {
-  it('sends only what is filled, times as UTC minutes (To includes its whole minute)', () => {
+  it('sends only what is filled, times in UTC (a date alone spans its whole day)', () => {
     expect(auditQuery(emptyAuditFilter)).toEqual({
       actor: undefined,
       record_type: undefined,
@@ -39,15 +39,15 @@ describe('audit filter', () => {
         actor: ' pi ',
         recordType: 'cruise',
         recordId: '5981F167212B348AED7FA9F5',
-        start: '2026-11-23T10:00',
-        stop: '2026-11-23T11:30',
+        start: '2026-11-23 10:00',
+        stop: '2026-11-23T11:30:15.5Z',
       }),
     ).toEqual({
       actor: 'pi',
       record_type: 'cruise',
       record_id: '5981f167212b348aed7fa9f5',
       startTS: '2026-11-23T10:00:00.000Z',
-      stopTS: '2026-11-23T11:30:59.999Z',
+      stopTS: '2026-11-23T11:30:15.500Z',
     });
   });
 
@@ -57,6 +57,13 @@ describe('audit filter', () => {
     expect(auditFilterError({ ...emptyAuditFilter, start: '2026-11-23T11:00', stop: '2026-11-23T10:00' })).toBe(
       'From must be before To',
     );
+    expect(auditFilterError({ ...emptyAuditFilter, start: '2026-11-23', stop: '2026-11-23' })).toBeNull();
+    expect(auditQuery({ ...emptyAuditFilter, start: '2026-11-23', stop: '2026-11-23' })).toMatchObject({
+      startTS: '2026-11-23T00:00:00.000Z',
+      stopTS: '2026-11-23T23:59:59.999Z',
+    });
+    expect(auditFilterError({ ...emptyAuditFilter, start: '23/11/2026' })).toBe('From (UTC): Invalid timestamp');
+    expect(auditFilterError({ ...emptyAuditFilter, stop: 'tomorrow' })).toBe('To (UTC): Invalid timestamp');
   });
 
   it('lists the fields an update changed, and names the record', () => {

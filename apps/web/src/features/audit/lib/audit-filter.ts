@@ -1,8 +1,11 @@
-import type { AuditEntry, auditRecordTypes } from '@bathylog/shared';
+import { parseUtcInput, type AuditEntry, type auditRecordTypes } from '@bathylog/shared';
 
 export type AuditRecordType = (typeof auditRecordTypes)[number];
 
-/** The audit screen's filter as typed; blanks mean "any". Times are UTC `YYYY-MM-DDTHH:mm`. */
+/**
+ * The audit screen's filter as typed; blanks mean "any". Times are UTC, typed as every date/time
+ * field takes them (docs/screens.md#date-and-time-fields): a date alone is the whole day.
+ */
 export interface AuditFilter {
   actor: string;
   recordType: AuditRecordType | '';
@@ -28,23 +31,32 @@ export const auditRecordLabels: Record<AuditRecordType, string> = {
 
 const objectId = /^[0-9a-f]{24}$/i;
 
+function isoOf(text: string, edge: 'start' | 'end'): string | undefined {
+  const t = text.trim() ? parseUtcInput(text, edge) : null;
+  return t === null ? undefined : new Date(t).toISOString();
+}
+
 /** Why the filter cannot be sent, or null. */
 export function auditFilterError(filter: AuditFilter): string | null {
   const id = filter.recordId.trim();
   if (id !== '' && !objectId.test(id)) return 'Record ID must be a 24-character hex id';
-  if (filter.start && filter.stop && filter.start > filter.stop) return 'From must be before To';
+  const start = filter.start.trim() ? parseUtcInput(filter.start, 'start') : undefined;
+  const stop = filter.stop.trim() ? parseUtcInput(filter.stop, 'end') : undefined;
+  if (start === null) return 'From (UTC): Invalid timestamp';
+  if (stop === null) return 'To (UTC): Invalid timestamp';
+  if (start !== undefined && stop !== undefined && start > stop) return 'From must be before To';
   return null;
 }
 
-/** The GET audit query of a filter (the datetime inputs are read as UTC, to the minute). */
+/** The GET audit query of a valid filter (times in UTC; a date alone spans its whole day). */
 export function auditQuery(filter: AuditFilter): Record<string, string | undefined> {
   const blank = (s: string) => (s.trim() === '' ? undefined : s.trim());
   return {
     actor: blank(filter.actor),
     record_type: filter.recordType || undefined,
     record_id: blank(filter.recordId)?.toLowerCase(),
-    startTS: filter.start ? `${filter.start}:00.000Z` : undefined,
-    stopTS: filter.stop ? `${filter.stop}:59.999Z` : undefined,
+    startTS: isoOf(filter.start, 'start'),
+    stopTS: isoOf(filter.stop, 'end'),
   };
 }
 
