@@ -72,7 +72,7 @@ export const checklistMessages = {
   manualHasCondition: 'A manual item has no condition.',
   duplicateItemId: 'Item ids must be unique within a checklist.',
   reasonNeeded: 'A reason is needed to skip an item.',
-  autoNotTicked: 'An automatic item is done when its condition holds; it can only be skipped.',
+  autoNotTicked: 'An automatic item can be ticked only while its condition holds.',
   completed: 'This checklist is complete; its items can no longer change.',
   noItems: 'A checklist needs at least one item.',
 } as const;
