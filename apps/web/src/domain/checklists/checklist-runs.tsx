@@ -32,7 +32,7 @@ function ItemTrail({ item }: { item: ChecklistRunItem }) {
 function ConditionStatus({ item }: { item: ChecklistRunItem }) {
   if (item.ok === undefined) return null;
   return item.ok ? (
-    <Badge bg="success" data-testid="condition-status">
+    <Badge bg="success" text="dark" data-testid="condition-status">
       <i className="bi bi-check-circle-fill me-1" aria-hidden="true" />
       Condition holds
     </Badge>
@@ -183,7 +183,7 @@ function RunCard({ run }: { run: ChecklistRun }) {
           {run.name} <span className="text-body-secondary fw-normal">({checklistPhaseLabels[run.phase]})</span>
         </h3>
         {run.state === 'complete' ? (
-          <Badge bg="success" data-testid="run-state">
+          <Badge bg="success" text="dark" data-testid="run-state">
             Complete
           </Badge>
         ) : (
