@@ -102,9 +102,9 @@ test('a checklist run: an automatic item turns green live, a skip needs a reason
     await expect(
       history.getByTestId('event-line').filter({ hasText: `Pre-dive checklist complete: ${name}` }),
     ).toHaveCount(1);
-    await expect(history.getByTestId('event-line').filter({ hasText: `Pre-dive checklist complete: ${name}` })).toContainText(
-      'CHECKLIST',
-    );
+    await expect(
+      history.getByTestId('event-line').filter({ hasText: `Pre-dive checklist complete: ${name}` }),
+    ).toContainText('CHECKLIST');
   } finally {
     await setAsnap('Off');
   }

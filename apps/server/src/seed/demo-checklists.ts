@@ -13,7 +13,12 @@ const samples: Array<{ id: string; name: string; phase: string; order: number; i
     phase: 'pre_dive',
     order: 0,
     items: [
-      { id: 'asnap', label: 'ASNAP on', kind: 'auto', condition: { type: 'custom_var', name: 'asnapStatus', equals: 'On' } },
+      {
+        id: 'asnap',
+        label: 'ASNAP on',
+        kind: 'auto',
+        condition: { type: 'custom_var', name: 'asnapStatus', equals: 'On' },
+      },
       {
         id: 'disk',
         label: 'At least 10 GB free on the data disk',

@@ -46,7 +46,9 @@ export const checklistConditionSchema = z.discriminatedUnion('type', [
 export type ChecklistCondition = z.infer<typeof checklistConditionSchema>;
 
 /** An item id: short, stable within its checklist (ticks name it in the URL). */
-const itemIdSchema = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,40}$/, { message: 'must be 1-40 letters, digits, _ or -' }));
+const itemIdSchema = z
+  .string()
+  .check(z.regex(/^[A-Za-z0-9_-]{1,40}$/, { message: 'must be 1-40 letters, digits, _ or -' }));
 
 /** One item of a definition. An automatic item carries its condition; a manual one none. */
 export const checklistItemSchema = z.strictObject({
@@ -89,15 +91,13 @@ export function checklistItemsProblem(items: readonly ChecklistItemInput[]): str
   return null;
 }
 
-const itemsInput = z
-  .array(checklistItemInputSchema)
-  .check(
-    z.maxLength(100),
-    z.superRefine((items, ctx) => {
-      const problem = checklistItemsProblem(items);
-      if (problem) ctx.issues.push({ code: 'custom', message: problem, input: items });
-    }),
-  );
+const itemsInput = z.array(checklistItemInputSchema).check(
+  z.maxLength(100),
+  z.superRefine((items, ctx) => {
+    const problem = checklistItemsProblem(items);
+    if (problem) ctx.issues.push({ code: 'custom', message: problem, input: items });
+  }),
+);
 
 export const createChecklistSchema = z.strictObject({
   name: z.string().check(z.trim(), z.minLength(1), z.maxLength(100)),
@@ -187,8 +187,8 @@ export interface ChecklistRunMessage {
 
 /** Whether a run may complete: every manual item done or skipped, every automatic one holding or skipped. */
 export function checklistRunSatisfied(items: readonly ChecklistRunItem[]): boolean {
-  return items.every((i) =>
-    i.state === 'skipped' || (i.kind === 'manual' ? i.state === 'done' : i.state === 'done' || i.ok === true),
+  return items.every(
+    (i) => i.state === 'skipped' || (i.kind === 'manual' ? i.state === 'done' : i.state === 'done' || i.ok === true),
   );
 }
 

@@ -59,9 +59,9 @@ describe.each(engines)('checklists channel with access control on %s', (engine) 
     expect(created.statusCode).toBe(201);
     const [run] = (await t.api('GET', `/lowerings/${lowering}/checklists`, { token: admin })).json() as ChecklistRun[];
     // The REST rule first: a user not on the list cannot read the runs.
-    expect((await t.api('GET', `/lowerings/${lowering}/checklists`, { token: users.tokens.event_logger! })).statusCode).toBe(
-      401,
-    );
+    expect(
+      (await t.api('GET', `/lowerings/${lowering}/checklists`, { token: users.tokens.event_logger! })).statusCode,
+    ).toBe(401);
 
     const listed = await open(users.tokens.event_watcher!);
     const unlisted = await open(users.tokens.event_logger!);

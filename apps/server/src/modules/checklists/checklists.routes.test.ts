@@ -9,7 +9,12 @@ const preDive = {
   name: 'Pre-dive',
   phase: 'pre_dive',
   items: [
-    { id: 'asnap', label: 'ASNAP on', kind: 'auto', condition: { type: 'custom_var', name: 'asnapStatus', equals: 'On' } },
+    {
+      id: 'asnap',
+      label: 'ASNAP on',
+      kind: 'auto',
+      condition: { type: 'custom_var', name: 'asnapStatus', equals: 'On' },
+    },
     { id: 'cams', label: 'Cameras recording', kind: 'manual' },
     { label: 'Comms check', kind: 'manual' },
   ],
@@ -91,7 +96,13 @@ describe.each(engines)('checklists API on %s', (engine) => {
       [{ ...preDive, items: [{ label: 'ASNAP', kind: 'auto' }] }, 'An automatic item needs a condition.'],
       [{ ...preDive, items: [] }, 'A checklist needs at least one item.'],
       [
-        { ...preDive, items: [{ id: 'a', label: 'x', kind: 'manual' }, { id: 'a', label: 'y', kind: 'manual' }] },
+        {
+          ...preDive,
+          items: [
+            { id: 'a', label: 'x', kind: 'manual' },
+            { id: 'a', label: 'y', kind: 'manual' },
+          ],
+        },
         'Item ids must be unique within a checklist.',
       ],
       [{ ...preDive, phase: 'lunch' }, 'phase'],
@@ -145,9 +156,9 @@ describe.each(engines)('checklists API on %s', (engine) => {
     // Watchers read runs; nobody without a token does; an unknown lowering is 404.
     expect((await runs(watcher)).length).toBeGreaterThan(0);
     expect((await t.api('GET', `/lowerings/${lowering}/checklists`)).statusCode).toBe(401);
-    expect(
-      (await t.api('GET', '/lowerings/59810167212b348aed7fa900/checklists', { token: logger })).statusCode,
-    ).toBe(404);
+    expect((await t.api('GET', '/lowerings/59810167212b348aed7fa900/checklists', { token: logger })).statusCode).toBe(
+      404,
+    );
   });
 
   it('POST starts a run of a checklist for another lowering (201) and refuses an unknown checklist', async () => {
@@ -187,7 +198,9 @@ describe.each(engines)('checklists API on %s', (engine) => {
     // An automatic item cannot be ticked while its condition does not hold.
     const refused = await tick(run, 'asnap', { state: 'done' });
     expect(refused.statusCode).toBe(400);
-    expect(refused.json()).toMatchObject({ message: 'An automatic item can be ticked only while its condition holds.' });
+    expect(refused.json()).toMatchObject({
+      message: 'An automatic item can be ticked only while its condition holds.',
+    });
   });
 
   it('ticks record who and when; skips need a reason; watchers are refused; device keys may tick', async () => {
@@ -215,7 +228,10 @@ describe.each(engines)('checklists API on %s', (engine) => {
     expect(Date.now() - Date.parse(cams.at!)).toBeLessThan(60_000);
 
     // A hardware button: a device key with event_logger rights.
-    const key = await t.api('POST', '/device_keys', { token: admin, body: { name: 'Deck button', roles: ['event_logger'] } });
+    const key = await t.api('POST', '/device_keys', {
+      token: admin,
+      body: { name: 'Deck button', roles: ['event_logger'] },
+    });
     expect(key.statusCode).toBe(201);
     const deviceKey = (key.json() as { key: string }).key;
     const skipped = await tick(run, 'item-1', { state: 'skipped', reason: 'radio down' }, deviceKey);
@@ -228,7 +244,9 @@ describe.each(engines)('checklists API on %s', (engine) => {
       token: admin,
       body: { name: 'Screen', roles: ['event_watcher'] },
     });
-    expect((await tick(run, 'cams', { state: 'open' }, (watcherKey.json() as { key: string }).key)).statusCode).toBe(403);
+    expect((await tick(run, 'cams', { state: 'open' }, (watcherKey.json() as { key: string }).key)).statusCode).toBe(
+      403,
+    );
 
     const audit = await t.ctx.database.db
       .selectFrom('audit_log')
@@ -244,7 +262,6 @@ describe.each(engines)('checklists API on %s', (engine) => {
   });
 
   it('completes when the last condition holds, logging the completion event once', async () => {
-    const run = await runOf();
     const newEvents: Array<{ event_value: string }> = [];
     const off = t.ctx.bus.subscribe('newEvents', (e) => newEvents.push(e));
     try {
@@ -267,7 +284,10 @@ describe.each(engines)('checklists API on %s', (engine) => {
       event_free_text: string;
       event_options: Array<{ event_option_name: string; event_option_value: string }>;
     }>;
-    expect(event).toMatchObject({ event_author: 'Deck button', event_free_text: 'Pre-dive checklist complete: Pre-dive' });
+    expect(event).toMatchObject({
+      event_author: 'Deck button',
+      event_free_text: 'Pre-dive checklist complete: Pre-dive',
+    });
     expect(event!.event_options).toEqual([
       { event_option_name: 'checklist', event_option_value: 'Pre-dive' },
       { event_option_name: 'phase', event_option_value: 'pre_dive' },
@@ -294,7 +314,10 @@ describe.each(engines)('checklists API on %s', (engine) => {
       event_free_text: string;
     }>;
     expect(events).toContainEqual(
-      expect.objectContaining({ event_author: 'u_event_logger', event_free_text: 'Post-dive checklist complete: Post-dive' }),
+      expect.objectContaining({
+        event_author: 'u_event_logger',
+        event_free_text: 'Post-dive checklist complete: Post-dive',
+      }),
     );
   });
 
@@ -303,7 +326,8 @@ describe.each(engines)('checklists API on %s', (engine) => {
     const before = await runs(logger, third);
     expect(before.find((r) => r.checklist_id === checklistId)).toBeDefined();
     expect(
-      (await t.api('PATCH', `/checklists/${checklistId}`, { token: admin, body: { name: 'Before launch' } })).statusCode,
+      (await t.api('PATCH', `/checklists/${checklistId}`, { token: admin, body: { name: 'Before launch' } }))
+        .statusCode,
     ).toBe(204);
     expect((await runs(logger, third)).find((r) => r.checklist_id === checklistId)!.name).toBe('Before launch');
     // The completed run keeps the name it completed under.

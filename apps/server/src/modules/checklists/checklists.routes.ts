@@ -26,10 +26,8 @@ export function checklistsRoutes(app: ApiInstance, ctx: AppContext): void {
   const admin = { auth: true, scopes: ['admin'] } as const;
   const tags = ['checklists'];
 
-  app.get(
-    '/checklists',
-    { config: read, schema: { tags, response: { 200: z.array(checklistSchema) } } },
-    () => service.list(),
+  app.get('/checklists', { config: read, schema: { tags, response: { 200: z.array(checklistSchema) } } }, () =>
+    service.list(),
   );
 
   app.get(
@@ -92,7 +90,12 @@ export function checklistsRoutes(app: ApiInstance, ctx: AppContext): void {
     '/lowerings/:id/checklists/:run_id/items/:item_id',
     {
       config: tick,
-      schema: { params: checklistItemParamsSchema, body: tickChecklistItemSchema, tags, response: { 200: checklistRunSchema } },
+      schema: {
+        params: checklistItemParamsSchema,
+        body: tickChecklistItemSchema,
+        tags,
+        response: { 200: checklistRunSchema },
+      },
     },
     (req) => service.tick(caller(req), req.params.id, req.params.run_id, req.params.item_id, req.body),
   );

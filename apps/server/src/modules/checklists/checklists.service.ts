@@ -259,7 +259,11 @@ export class ChecklistsService {
       if (run.completed_at !== null) throw new AppError('CONFLICT', checklistMessages.completed);
       const values = await this.evaluate([run]);
       // An automatic item is confirmed by hand only while its condition holds (a run of automatic items only completes so).
-      if (item.kind === 'auto' && body.state === 'done' && !(item.condition && values.get(conditionKey(item.condition)))) {
+      if (
+        item.kind === 'auto' &&
+        body.state === 'done' &&
+        !(item.condition && values.get(conditionKey(item.condition)))
+      ) {
         throw new AppError('BAD_REQUEST', checklistMessages.autoNotTicked);
       }
       const now = Date.now();
@@ -389,7 +393,10 @@ export class ChecklistsService {
     const now = Date.now();
     for (const [key, c] of conditions) {
       if (c.type === 'custom_var') {
-        values.set(key, (await readVars()).some((v) => v.custom_var_name === c.name && v.custom_var_value === c.equals));
+        values.set(
+          key,
+          (await readVars()).some((v) => v.custom_var_name === c.name && v.custom_var_value === c.equals),
+        );
       } else if (c.type === 'free_disk') {
         const free = (await readVars()).find((v) => v.custom_var_name === customVarNames.freeSpaceInBytes);
         const bytes = free ? Number(free.custom_var_value) : NaN;
@@ -422,7 +429,8 @@ export class ChecklistsService {
           continue;
         }
       }
-      if (seen.get(run.id) !== signature) this.ctx.bus.publish('checklists', { lowering_id: run.lowering_id, run: wire });
+      if (seen.get(run.id) !== signature)
+        this.ctx.bus.publish('checklists', { lowering_id: run.lowering_id, run: wire });
     }
     return next;
   }

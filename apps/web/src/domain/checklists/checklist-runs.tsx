@@ -172,9 +172,7 @@ function RunCard({ run }: { run: ChecklistRun }) {
   };
   const safeTick = (item: ChecklistRunItem, state: 'done' | 'open') =>
     void tick(item, state).catch((err: unknown) => setError(errorMessage(err)));
-  const remaining = run.items.filter(
-    (i) => i.state === 'open' && !(i.kind === 'auto' && i.ok === true),
-  ).length;
+  const remaining = run.items.filter((i) => i.state === 'open' && !(i.kind === 'auto' && i.ok === true)).length;
   const titleId = `checklist-run-${run.id}-title`;
   return (
     <Card className="mb-3" data-testid={`checklist-run-${run.name}`} aria-labelledby={titleId} as="section">

@@ -40,7 +40,11 @@ export async function getChecklistRuns(loweringId: string, signal?: AbortSignal)
   return z.array(checklistRunSchema).parse(await getList(`lowerings/${loweringId}/checklists`, { signal }));
 }
 
-export async function tickChecklistItem(run: ChecklistRun, itemId: string, body: TickChecklistItem): Promise<ChecklistRun> {
+export async function tickChecklistItem(
+  run: ChecklistRun,
+  itemId: string,
+  body: TickChecklistItem,
+): Promise<ChecklistRun> {
   return checklistRunSchema.parse(
     await api.patch(`lowerings/${run.lowering_id}/checklists/${run.id}/items/${encodeURIComponent(itemId)}`, body),
   );

@@ -40,7 +40,9 @@ export function ChecklistsModal({ show, onHide }: { show: boolean; onHide: () =>
         {lowerings.isPending ? (
           <LoadingText text={statusTexts.loading} />
         ) : list.length === 0 ? (
-          <EmptyText>No {names.lowerings} found: checklists are run for a {names.lowering}.</EmptyText>
+          <EmptyText>
+            No {names.lowerings} found: checklists are run for a {names.lowering}.
+          </EmptyText>
         ) : (
           <>
             <Form.Group className="mb-3" controlId="checklists-lowering">

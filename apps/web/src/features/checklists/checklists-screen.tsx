@@ -56,7 +56,13 @@ interface Draft {
   items: ChecklistItemInput[];
 }
 
-const blankDraft = (): Draft => ({ id: null, name: '', phase: 'pre_dive', order: 0, items: [{ label: '', kind: 'manual' }] });
+const blankDraft = (): Draft => ({
+  id: null,
+  name: '',
+  phase: 'pre_dive',
+  order: 0,
+  items: [{ label: '', kind: 'manual' }],
+});
 
 /** The condition fields of an automatic item. */
 function ConditionFields({
@@ -179,7 +185,9 @@ function ItemEditor({
           onChange={(e) => {
             const kind = e.target.value as 'manual' | 'auto';
             const { condition: _dropped, ...rest } = item;
-            onChange(kind === 'auto' ? { ...rest, kind, condition: defaultCondition('custom_var') } : { ...rest, kind });
+            onChange(
+              kind === 'auto' ? { ...rest, kind, condition: defaultCondition('custom_var') } : { ...rest, kind },
+            );
           }}
         >
           <option value="manual">Manual (ticked by a person)</option>
@@ -187,7 +195,11 @@ function ItemEditor({
         </Form.Select>
       </Form.Group>
       {item.kind === 'auto' && item.condition && (
-        <ConditionFields index={index} condition={item.condition} onChange={(condition) => onChange({ ...item, condition })} />
+        <ConditionFields
+          index={index}
+          condition={item.condition}
+          onChange={(condition) => onChange({ ...item, condition })}
+        />
       )}
       <div className="d-flex justify-content-end">
         <Button size="sm" variant="outline-danger" onClick={onRemove}>
@@ -337,14 +349,26 @@ function ChecklistsTable({
                     {c.items.map((i) => (
                       <li key={i.id}>
                         {i.label}
-                        {i.kind === 'auto' && <span className="text-body-secondary"> (automatic: {describeCondition(i.condition)})</span>}
+                        {i.kind === 'auto' && (
+                          <span className="text-body-secondary"> (automatic: {describeCondition(i.condition)})</span>
+                        )}
                       </li>
                     ))}
                   </ul>
                 </td>
                 <td className="text-nowrap">
-                  <IconButton icon="bi-pencil-fill" label={`Edit checklist ${c.name}`} className="text-primary" onClick={() => onEdit(c)} />
-                  <IconButton icon="bi-trash-fill" label={`Delete checklist ${c.name}`} className="text-danger" onClick={() => onDelete(c)} />
+                  <IconButton
+                    icon="bi-pencil-fill"
+                    label={`Edit checklist ${c.name}`}
+                    className="text-primary"
+                    onClick={() => onEdit(c)}
+                  />
+                  <IconButton
+                    icon="bi-trash-fill"
+                    label={`Delete checklist ${c.name}`}
+                    className="text-danger"
+                    onClick={() => onDelete(c)}
+                  />
                 </td>
               </tr>
             ))}
