@@ -4,6 +4,7 @@ import { createTestApp, engines, type TestApp } from '../../../test/test-app.js'
 import { createRoleUsers, type RoleUsers } from '../../../test/role-tokens.js';
 import { createLowering } from '../../../test/api-fixtures.js';
 import { systemIds } from '../../seed/system.js';
+import { CustomVarsService } from '../custom-vars/custom-vars.service.js';
 
 const preDive = {
   name: 'Pre-dive',
@@ -319,6 +320,56 @@ describe.each(engines)('checklists API on %s', (engine) => {
         event_free_text: 'Post-dive checklist complete: Post-dive',
       }),
     );
+  });
+
+  it('evaluates fresh data sources and free disk space', async () => {
+    const made = await t.api('POST', '/checklists', {
+      token: admin,
+      body: {
+        name: 'Sensors',
+        phase: 'pre_recovery',
+        items: [
+          {
+            id: 'nav',
+            label: 'Nav fresh',
+            kind: 'auto',
+            condition: { type: 'aux_fresh', data_source: 'navX', max_age_seconds: 60 },
+          },
+          {
+            id: 'ctd',
+            label: 'CTD fresh',
+            kind: 'auto',
+            condition: { type: 'aux_fresh', data_source: 'ctdX', max_age_seconds: 60 },
+          },
+          { id: 'disk', label: 'Disk', kind: 'auto', condition: { type: 'free_disk', min_bytes: 5_000_000_000 } },
+        ],
+      },
+    });
+    const sensorsId = (made.json() as { id: string }).id;
+    const eventAt = async (ts: number, source: string) => {
+      const event = await t.api('POST', '/events', {
+        token: admin,
+        body: { event_value: 'NAV', ts: new Date(ts).toISOString() },
+      });
+      const eventId = (event.json() as { insertedId: string }).insertedId;
+      const aux = await t.api('POST', '/event_aux_data', {
+        token: admin,
+        body: { event_id: eventId, data_source: source, data_array: [{ data_name: 'x', data_value: '1' }] },
+      });
+      expect(aux.statusCode, aux.body).toBe(201);
+    };
+    await eventAt(Date.now() - 5_000, 'navX');
+    await eventAt(Date.now() - 600_000, 'ctdX');
+    const vars = new CustomVarsService(t.ctx);
+    await vars.setByServer('freeSpaceInBytes', '4000000000');
+    const ok = async () =>
+      Object.fromEntries(
+        (await runs(logger)).find((r) => r.checklist_id === sensorsId)!.items.map((i) => [i.id, i.ok]),
+      );
+    expect(await ok()).toEqual({ nav: true, ctd: false, disk: false });
+    await vars.setByServer('freeSpaceInBytes', '6000000000');
+    expect((await ok()).disk).toBe(true);
+    expect((await t.api('DELETE', `/checklists/${sensorsId}`, { token: admin })).statusCode).toBe(204);
   });
 
   it('an edited definition reaches open runs; deleting it keeps completed runs', async () => {
