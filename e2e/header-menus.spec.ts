@@ -14,6 +14,7 @@ const everyEntry = [
   'Users',
   'Device Keys',
   'Audit Trail',
+  'Checklists',
   'Toggle ASNAP',
 ];
 
@@ -64,6 +65,7 @@ test('every System Management entry opens its screen', async ({ page, context })
     Users: '/users',
     'Device Keys': '/device_keys',
     'Audit Trail': '/audit',
+    Checklists: '/checklists',
   };
   await page.goto('/');
   for (const [entry, route] of Object.entries(routes)) {

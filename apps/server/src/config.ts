@@ -174,6 +174,11 @@ export const configSchema = z.strictObject({
   /** Free-space monitor period (docs/wire.md#free-space-monitor); 0 turns the monitor off. */
   freeSpaceIntervalSeconds: int(0).default(60),
   /**
+   * How often the automatic items of open checklist runs are re-evaluated (docs/checklists.md#conditions),
+   * besides at once on every custom-var change; 0 turns the periodic pass off.
+   */
+  checklistIntervalSeconds: int(0).default(5),
+  /**
    * Scheduled backups (docs/storage.md#backups), run by the server; 0 minutes = off. `bathylog
    * backup` works regardless.
    */
@@ -296,6 +301,7 @@ function fromEnv(env: Env): Record<string, unknown> {
     ['BATHYLOG_IDLE_TIMEOUT_MS', 'http.idleTimeoutMs'],
     ['BATHYLOG_WS_HELLO_TIMEOUT_MS', 'realtime.helloTimeoutMs'],
     ['BATHYLOG_FREE_SPACE_INTERVAL', 'freeSpaceIntervalSeconds'],
+    ['BATHYLOG_CHECKLIST_INTERVAL', 'checklistIntervalSeconds'],
     ['BATHYLOG_BACKUP_FOLDER', 'backups.folder'],
     ['BATHYLOG_BACKUP_INTERVAL_MINUTES', 'backups.intervalMinutes'],
     ['BATHYLOG_BACKUP_KEEP', 'backups.keep'],

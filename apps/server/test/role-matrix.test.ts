@@ -148,6 +148,20 @@ async function adminCall(
   return res.body ? (res.json() as Record<string, unknown>) : {};
 }
 
+/** A checklist of two manual items (ticking one never completes it). */
+const checklistBody = (fx: Fixture) => ({
+  name: `Checks ${fx.next()}`,
+  phase: 'pre_dive',
+  items: [
+    { id: 'first', label: 'First', kind: 'manual' },
+    { id: 'second', label: 'Second', kind: 'manual' },
+  ],
+});
+
+async function newChecklist(fx: Fixture): Promise<string> {
+  return (await adminCall(fx, 'POST', '/checklists', checklistBody(fx))).id as string;
+}
+
 let pastCruises = 0;
 
 /**
@@ -1136,6 +1150,61 @@ const rows: Row[] = [
     name: 'DELETE /events/all',
     expect: adminOnly(204),
     request: () => ({ method: 'DELETE', url: `${api}/events/all` }),
+  },
+  // Checklists (docs/checklists.md): admins define; readers of lowerings read; event writers tick.
+  { name: 'GET /checklists', expect: everyone(200), request: () => ({ method: 'GET', url: `${api}/checklists` }) },
+  {
+    name: 'GET /checklists/{id}',
+    expect: everyone(200),
+    request: async (fx) => ({ method: 'GET', url: `${api}/checklists/${await newChecklist(fx)}` }),
+  },
+  {
+    name: 'POST /checklists',
+    expect: adminOnly(201),
+    request: (fx) => ({ method: 'POST', url: `${api}/checklists`, body: checklistBody(fx) }),
+  },
+  {
+    name: 'PATCH /checklists/{id}',
+    expect: adminOnly(204),
+    request: async (fx) => ({
+      method: 'PATCH',
+      url: `${api}/checklists/${await newChecklist(fx)}`,
+      body: { name: `Renamed ${fx.next()}` },
+    }),
+  },
+  {
+    name: 'DELETE /checklists/{id}',
+    expect: adminOnly(204),
+    request: async (fx) => ({ method: 'DELETE', url: `${api}/checklists/${await newChecklist(fx)}` }),
+  },
+  {
+    name: 'GET /lowerings/{id}/checklists',
+    expect: everyone(200),
+    request: async (fx) => ({ method: 'GET', url: `${api}/lowerings/${await newLowering(fx)}/checklists` }),
+  },
+  {
+    name: 'POST /lowerings/{id}/checklists',
+    expect: eventWriters(201),
+    request: async (fx) => ({
+      method: 'POST',
+      url: `${api}/lowerings/${await newLowering(fx)}/checklists`,
+      body: { checklist_id: await newChecklist(fx) },
+    }),
+  },
+  {
+    name: 'PATCH /lowerings/{id}/checklists/{run_id}/items/{item_id}',
+    expect: eventWriters(200),
+    request: async (fx) => {
+      const lowering = await newLowering(fx);
+      const run = await adminCall(fx, 'POST', `/lowerings/${lowering}/checklists`, {
+        checklist_id: await newChecklist(fx),
+      });
+      return {
+        method: 'PATCH',
+        url: `${api}/lowerings/${lowering}/checklists/${run.id as string}/items/first`,
+        body: { state: 'done' },
+      };
+    },
   },
   {
     name: 'DELETE /lowerings/all',

@@ -1,3 +1,4 @@
+import type { ChecklistRunMessage } from './schemas/checklists.js';
 import type { WsChannel } from './ws-events.js';
 
 /**
@@ -120,6 +121,7 @@ export interface WsPayloads {
   updateCruises: WsRecord;
   newLowerings: WsRecord;
   updateLowerings: WsRecord;
+  checklists: ChecklistRunMessage;
 }
 
 // Compile-time check that every channel has a payload type and no extra ones exist.

@@ -18,6 +18,8 @@ export const wsChannels = [
   'updateCruises',
   'newLowerings',
   'updateLowerings',
+  /** A lowering's checklist run changed (docs/checklists.md#live-updates): `{ lowering_id, run }`. */
+  'checklists',
 ] as const;
 
 export type WsChannel = (typeof wsChannels)[number];

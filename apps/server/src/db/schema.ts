@@ -144,6 +144,29 @@ export interface AuditLogTable {
   new_value: string | null;
 }
 
+/** A checklist definition (migration 021); `items` is the JSON list of its items. */
+export interface ChecklistsTable {
+  id: string;
+  name: string;
+  phase: string;
+  items: string;
+  sort_order: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A checklist run of one lowering (migration 021); JSON in `definition` and `item_states`. */
+export interface ChecklistRunsTable {
+  id: string;
+  checklist_id: string;
+  lowering_id: string;
+  definition: string;
+  item_states: string;
+  created_at: number;
+  completed_at: number | null;
+  completed_by: string | null;
+}
+
 export interface DB {
   users: UsersTable;
   cruises: CruisesTable;
@@ -155,4 +178,6 @@ export interface DB {
   audit_log: AuditLogTable;
   device_keys: DeviceKeysTable;
   event_attachment_files: EventAttachmentFilesTable;
+  checklists: ChecklistsTable;
+  checklist_runs: ChecklistRunsTable;
 }

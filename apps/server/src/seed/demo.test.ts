@@ -175,6 +175,26 @@ describe.each(engines)('demo loader on %s', (engine) => {
     expect(vessel).toMatchObject({ event_id: '643547ffe74bc3fbf0b56089', data_source: 'vesselRealtimeNavData' });
   });
 
+  it('adds the sample checklists: Pre-dive with an automatic ASNAP item, and Post-dive', async () => {
+    const admin = await app.login('admin', 'demo');
+    const lists = (await app.api('GET', '/checklists', { token: admin })).json() as Array<{
+      name: string;
+      phase: string;
+      items: Array<{ label: string; kind: string; condition?: unknown }>;
+    }>;
+    expect(lists.map((c) => [c.name, c.phase])).toEqual([
+      ['Pre-dive', 'pre_dive'],
+      ['Post-dive', 'post_dive'],
+    ]);
+    expect(lists[0]!.items[0]).toEqual({
+      id: 'asnap',
+      label: 'ASNAP on',
+      kind: 'auto',
+      condition: { type: 'custom_var', name: 'asnapStatus', equals: 'On' },
+    });
+    expect(lists[0]!.items.some((i) => i.kind === 'manual')).toBe(true);
+  });
+
   it('gives the demo users their demo passwords and roles; pi is enabled', async () => {
     for (const [username, password] of [
       ['admin', 'demo'],

@@ -1,3 +1,4 @@
+import { insertDemoChecklists } from './demo-checklists.js';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -358,6 +359,7 @@ export async function loadDemo(ctx: AppContext, opts: LoadDemoOptions = {}): Pro
     counts.events = await insertAbsent(trx, 'events', [...diveRows, ...cruiseEvents.map(eventRow)]);
     counts.auxData = await insertAbsent(trx, 'event_aux_data', auxRows);
     counts.templates = await insertAbsent(trx, 'event_templates', [...templates.values()].map(templateRow));
+    if (firstLoad) await insertDemoChecklists(trx, startedAt);
   });
 
   // Pictures last: they are files, not records, and a restart only writes the missing ones.

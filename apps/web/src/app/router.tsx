@@ -29,6 +29,7 @@ const ProfileScreen = lazyScreen(() => import('../features/profile/profile-scree
 const TasksScreen = lazyScreen(() => import('../features/tasks/tasks-screen'), 'TasksScreen');
 const UsersScreen = lazyScreen(() => import('../features/users/users-screen'), 'UsersScreen');
 const DeviceKeysScreen = lazyScreen(() => import('../features/device-keys/device-keys-screen'), 'DeviceKeysScreen');
+const ChecklistsScreen = lazyScreen(() => import('../features/checklists/checklists-screen'), 'ChecklistsScreen');
 const AuditScreen = lazyScreen(() => import('../features/audit/audit-screen'), 'AuditScreen');
 const CruiseMenuRoute = lazyScreen(() => import('./routes/cruise-menu'), 'CruiseMenuRoute');
 const CruisesRoute = lazyScreen(() => import('./routes/cruises'), 'CruisesRoute');
@@ -73,6 +74,7 @@ export const routes: RouteObject[] = [
           { path: '/users', element: <UsersScreen /> },
           { path: '/device_keys', element: <DeviceKeysScreen /> },
           { path: '/audit', element: <AuditScreen /> },
+          { path: '/checklists', element: <ChecklistsScreen /> },
           { path: '/tasks', element: <TasksScreen /> },
           { path: '/event_management', element: <EventManagementRoute /> },
           { path: '/event_templates', element: <EventTemplatesScreen /> },

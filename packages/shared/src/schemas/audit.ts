@@ -37,6 +37,10 @@ export const auditRecordTypes = [
   'custom_var',
   /** Files stored on or removed from a cruise, a lowering or an event (record_id: that record's id). */
   'file',
+  /** Checklist definitions (docs/checklists.md). */
+  'checklist',
+  /** Ticks and skips of a lowering's checklist run. */
+  'checklist_run',
 ] as const;
 
 /** GET audit: filter by actor (username / key name), record, time; paged; CSV on request. */

@@ -19,6 +19,8 @@ export interface ChannelRule {
   scopes: readonly Scope[];
   /** Which record table a delivery filter looks at, when any. */
   record?: 'cruise' | 'lowering' | 'template' | 'event' | 'aux';
+  /** The payload key holding that record's id, when not `id` (a checklist run names its lowering). */
+  idKey?: string;
 }
 
 const events: ChannelRule = { scopes: ['admin', 'read_events'], record: 'event' };
@@ -42,6 +44,8 @@ export const channelRules: Record<WsChannel, ChannelRule> = {
   updateCruises: cruises,
   newLowerings: lowerings,
   updateLowerings: lowerings,
+  // A lowering's checklist run goes to those who may open that lowering (docs/checklists.md#live-updates).
+  checklists: { ...lowerings, idKey: 'lowering_id' },
 };
 
 export function maySubscribe(auth: AuthContext, channel: WsChannel): boolean {
@@ -89,7 +93,7 @@ export async function recordVisibility(
   if (!rule.record) return undefined;
   const p = (typeof payload === 'object' && payload !== null ? payload : {}) as Record<string, unknown>;
   if (rule.record === 'event' || rule.record === 'aux') return eventVisibility(ctx, rule.record, p);
-  const id = recordId(p);
+  const id = rule.idKey ? (typeof p[rule.idKey] === 'string' ? (p[rule.idKey] as string) : undefined) : recordId(p);
   const db = ctx.database.db;
   if (rule.record === 'template') {
     if ('admin_only' in p) return { missing: false, hidden: false, adminOnly: flag(p.admin_only), accessList: [] };
@@ -103,7 +107,7 @@ export async function recordVisibility(
   const kind = rule.record;
   const hiddenKey = `${kind}_hidden`;
   const fromPayload = listOf(p[`${kind}_access_list`]);
-  if (hiddenKey in p && (fromPayload || !ctx.config.useAccessControl)) {
+  if (!rule.idKey && hiddenKey in p && (fromPayload || !ctx.config.useAccessControl)) {
     return { missing: false, hidden: flag(p[hiddenKey]), adminOnly: false, accessList: fromPayload ?? [] };
   }
   const row = id

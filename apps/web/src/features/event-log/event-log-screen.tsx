@@ -1,3 +1,5 @@
+import { lazy, Suspense, useState } from 'react';
+import { Button } from 'react-bootstrap';
 import { useQueryClient } from '@tanstack/react-query';
 import { capabilityRoles, type Role } from '@bathylog/shared';
 import { eventTemplateKeys } from '../../api/event-templates';
@@ -19,6 +21,39 @@ export const loggerRoles: Role[] = capabilityRoles.eventLogging;
 /** Who sees the history. */
 export const historyRoles: Role[] = capabilityRoles.eventHistory;
 
+// The checklists dialog is its own chunk, fetched when first opened.
+const ChecklistsModal = lazy(async () => ({
+  default: (await import('../../domain/checklists/checklists-modal')).ChecklistsModal,
+}));
+
+/** The console's Checklists button and its dialog (docs/checklists.md#in-the-web-client). */
+function ChecklistsButton() {
+  const [show, setShow] = useState(false);
+  const [opened, setOpened] = useState(false);
+  return (
+    <>
+      <div className="d-flex justify-content-end mb-2">
+        <Button
+          size="sm"
+          variant="outline-primary"
+          onClick={() => {
+            setOpened(true);
+            setShow(true);
+          }}
+        >
+          <i className="bi bi-list-check me-1" aria-hidden="true" />
+          Checklists
+        </Button>
+      </div>
+      {opened && (
+        <Suspense fallback={<LoadingText text={statusTexts.loading} />}>
+          <ChecklistsModal show={show} onHide={() => setShow(false)} />
+        </Suspense>
+      )}
+    </>
+  );
+}
+
 function LoggingControls() {
   const logger = useEventLogger();
   const queryClient = useQueryClient();
@@ -30,6 +65,7 @@ function LoggingControls() {
   return (
     <>
       <ErrorAlert message={logger.error} onClose={logger.clearError} />
+      <ChecklistsButton />
       <TemplateButtons onTemplate={(t, shift) => void logger.logTemplate(t, shift)} />
       <FreeTextInput onSubmit={(text) => void logger.logFreeText(text)} />
       <EventOptionsModal

@@ -27,6 +27,8 @@ export const auditRecordLabels: Record<AuditRecordType, string> = {
   device_key: 'Device key',
   custom_var: 'Custom var',
   file: 'File',
+  checklist: 'Checklist',
+  checklist_run: 'Checklist run',
 };
 
 const objectId = /^[0-9a-f]{24}$/i;
