@@ -71,7 +71,8 @@ function LoweringsAdmin({ milestonesModal }: { milestonesModal: MilestonesModalS
         idPrefix: 'lowerings-table',
         matches: matchesLoweringSearch,
         pageSize: loweringsPageSize,
-        onExport: () => downloadJson('sealog_loweringExport.json', all),
+        // Only an admin exports the list as JSON (docs/roles-and-access.md).
+        onExport: isAdmin ? () => downloadJson('sealog_loweringExport.json', all) : undefined,
         rowTestId: (lowering) => `lowering-row-${lowering.lowering_id}`,
       }}
       cells={(lowering) => {
