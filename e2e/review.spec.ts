@@ -26,6 +26,8 @@ const withoutAsnap = diveEvents.filter((e) => !/asnap/i.test(e.event_value));
 const header = (page: Page) => page.getByTestId('review-event-header');
 const activeLine = (page: Page) => page.locator('[data-testid="event-line"].active');
 const lines = (page: Page) => page.getByTestId('event-line');
+const crumbMode = (page: Page, mode: string) =>
+  page.getByRole('navigation', { name: 'breadcrumb' }).getByRole('button', { name: mode, exact: true });
 const replayState = (page: Page) => page.getByTestId('replay-state');
 const lastPageNumber = async (pager: Locator) =>
   Number(await pager.locator('.page-item:not(:has([aria-label])) >> nth=-1').innerText());
@@ -45,7 +47,11 @@ test.describe('review replay', () => {
     const crumb = page.getByRole('navigation', { name: 'breadcrumb' });
     await expect(crumb.getByRole('link', { name: 'FKt230303' })).toBeVisible();
     await expect(crumb.getByTestId('breadcrumb-lowering')).toHaveText('S0492');
-    await expect(crumb.getByRole('button', { name: 'Replay' })).toBeVisible();
+    // The mode menu speaks the lowering card's words (docs/screens.md#breadcrumb).
+    await expect(crumb.getByRole('button', { name: 'Replay View', exact: true })).toBeVisible();
+    await crumb.getByRole('button', { name: 'Replay View' }).click();
+    await expect(crumb.locator('.dropdown-menu').getByRole('link')).toHaveText(['Map View', 'Gallery View']);
+    await page.keyboard.press('Escape');
     await expect(header(page)).toContainText(`${diveEvents[0]!.ts}`);
     await expect(page.getByTestId('aux-data-card').first()).toContainText('Latitude');
     await expect(page.getByTestId('replay-start-label')).toHaveText('00:00:00');
@@ -136,8 +142,8 @@ test.describe('review replay', () => {
     await page.getByRole('button', { name: 'Filter', exact: true }).click();
     await expect(page.getByLabel('Start Date/Time (UTC)')).toHaveValue('2023-03-14 22:15:39.479');
 
-    await page.getByRole('button', { name: 'Replay' }).click();
-    await page.getByRole('link', { name: 'Map' }).click();
+    await crumbMode(page, 'Replay View').click();
+    await page.getByRole('link', { name: 'Map View' }).click();
     await expect(page).toHaveURL(new RegExp(`/review_map/${S0492}$`));
     await expect(page.getByLabel('Full text')).toHaveValue('SAMPLE');
     await expect(page.getByLabel('Hide ASNAP')).toBeChecked();
@@ -164,13 +170,13 @@ test.describe('review replay', () => {
     await openReplay(page);
     await lines(page).nth(3).locator('.event-line-text').click();
     await expect(header(page)).toContainText(diveEvents[3]!.ts);
-    await page.getByRole('button', { name: 'Replay' }).click();
-    await page.getByRole('link', { name: 'Map' }).click();
+    await crumbMode(page, 'Replay View').click();
+    await page.getByRole('link', { name: 'Map View' }).click();
     await expect(page.getByTestId('review-map')).toBeVisible();
     await expect(header(page)).toContainText(diveEvents[3]!.ts);
     await expect(activeLine(page)).toContainText(diveEvents[3]!.ts);
-    await page.getByRole('button', { name: 'Map' }).click();
-    await page.getByRole('link', { name: 'Replay' }).click();
+    await crumbMode(page, 'Map View').click();
+    await page.getByRole('link', { name: 'Replay View' }).click();
     await expect(header(page)).toContainText(diveEvents[3]!.ts);
   });
 });
