@@ -205,6 +205,14 @@ test.describe('review map', () => {
     await expect(map).toBeVisible();
     expect(Math.round((await map.boundingBox())!.height)).toBe(480);
     await expect(page.locator('.leaflet-control-layers')).toBeVisible();
+    // Two raster base layers and one WMS base layer (docs/screens.md#map-layers).
+    await page.locator('.leaflet-control-layers').hover();
+    await expect(page.locator('.leaflet-control-layers-base label')).toHaveText([
+      /Esri Ocean/,
+      /Esri World Imagery/,
+      /GMRT Basemap/,
+    ]);
+    await page.mouse.move(0, 0);
     await expect(page.locator('.leaflet-control-scale')).toBeVisible();
     await expect(page.locator('img.leaflet-marker-icon')).toHaveCount(1);
     await expect(page.getByRole('slider', { name: 'Event' })).toBeVisible();
