@@ -79,6 +79,9 @@ function LoweringsAdmin({ milestonesModal }: { milestonesModal: MilestonesModalS
         return [
           lowering.lowering_id,
           <>
+            {lowering.lowering_additional_meta.lowering_name && (
+              <div>Name: {lowering.lowering_additional_meta.lowering_name}</div>
+            )}
             <div>Location: {lowering.lowering_location}</div>
             <div>Started: {formatListDateTime(lowering.start_ts)}</div>
             <div>Duration: {formatDuration(Date.parse(lowering.stop_ts) - Date.parse(lowering.start_ts))}</div>
