@@ -116,7 +116,7 @@ export function LoweringForm({ lowering, isAdmin, onSaved, milestonesButton }: L
 /** The orange Milestones button of the form's foot. */
 export function MilestonesButton({ onClick }: { onClick: () => void }) {
   return (
-    <Button variant="warning" size="sm" type="button" onClick={onClick} className="me-auto">
+    <Button variant="warning" size="sm" type="button" onClick={onClick} className="me-auto text-nowrap">
       Milestones
     </Button>
   );
