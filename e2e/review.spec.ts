@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
+import { createUser } from './support/api';
 import { repoRoot } from './support/server';
+import { useSessionOf } from './support/session';
 import { test, expect } from './support/fixtures';
 import { expectAccessible } from './support/axe';
 import type { LogEvent } from '@bathylog/shared';
@@ -230,6 +232,33 @@ test.describe('review map', () => {
   });
 });
 
+test.describe('review map for other roles', () => {
+  test.use({ storageState: { cookies: [], origins: [] } });
+
+  test('a cruise manager gets the Milestones link and its editor; an event logger does not', async ({
+    page,
+    context,
+    adminApi,
+  }) => {
+    test.slow();
+    const manager = await createUser(adminApi, { roles: ['cruise_manager'] });
+    await useSessionOf(context, manager.username, manager.password);
+    await page.goto(`/review_map/${S0492}`);
+    await expect(page.getByTestId('review-map-card').locator('.leaflet-container')).toBeVisible({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Milestones' }).click();
+    const editor = page.getByRole('dialog', { name: `${loweringRecord.lowering_id} - Milestones / Stats` });
+    await expect(editor.locator('.dive-map')).toHaveAttribute('data-track-points', /^[1-9]\d*$/, { timeout: 30_000 });
+    await editor.getByRole('button', { name: 'Close' }).first().click();
+    await expect(editor).toHaveCount(0);
+
+    const logger = await createUser(adminApi, { roles: ['event_logger'] });
+    await useSessionOf(context, logger.username, logger.password);
+    await page.goto(`/review_map/${S0492}`);
+    await expect(page.getByTestId('review-map-card').locator('.leaflet-container')).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByRole('button', { name: 'Milestones' })).toHaveCount(0);
+  });
+});
+
 test.describe('review gallery', () => {
   test('tabs per camera, page size, paging with the keyboard, details on click, thumbnails', async ({ page }) => {
     await page.goto(`/review_gallery/${S0492}`);
@@ -238,9 +267,12 @@ test.describe('review gallery', () => {
     const images = page.locator('.tab-pane.active [data-testid="gallery-image"]');
     await expect(images).toHaveCount(16);
     const pager = page.getByRole('navigation', { name: 'Main Cam pages' });
+    const firstOnPage1 = await images.first().locator('img').getAttribute('src');
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowRight');
     await expect(pager.locator('.page-item.active')).toHaveText(/^3/);
+    // The pictures follow 500 ms after the last key.
+    await expect(images.first().locator('img')).not.toHaveAttribute('src', firstOnPage1!);
     const firstOnPage3 = await images.first().locator('img').getAttribute('src');
     await page.getByLabel('Images/Page').selectOption('32');
     await expect(images).toHaveCount(32);
@@ -284,6 +316,30 @@ test.describe('review gallery page size', () => {
     await expect(images).toHaveCount(16);
     await page.clock.runFor(100);
     await expect(images).toHaveCount(64);
+  });
+});
+
+test.describe('review gallery pager', () => {
+  test('a page click is applied 500 ms after the last one, not before', async ({ page }) => {
+    await page.clock.install();
+    await page.goto(`/review_gallery/${S0492}`);
+    const images = page.locator('.tab-pane.active [data-testid="gallery-image"] img');
+    await expect(images).toHaveCount(16);
+    const firstOnPage1 = await images.first().getAttribute('src');
+    const pager = page.getByRole('navigation', { name: 'Main Cam pages' });
+    await page.clock.pauseAt(new Date(Date.now() + 60_000));
+    await pager.getByText('2', { exact: true }).click();
+    // The pager shows the choice at once; the pictures follow after the rest.
+    await expect(pager.locator('.page-item.active')).toHaveText(/^2/);
+    await page.clock.runFor(450);
+    await expect(images.first()).toHaveAttribute('src', firstOnPage1!);
+    await pager.getByText('3', { exact: true }).click();
+    await page.clock.runFor(450);
+    // The second click started the wait again.
+    await expect(images.first()).toHaveAttribute('src', firstOnPage1!);
+    await page.clock.runFor(100);
+    await expect(images.first()).not.toHaveAttribute('src', firstOnPage1!);
+    await expect(pager.locator('.page-item.active')).toHaveText(/^3/);
   });
 });
 
