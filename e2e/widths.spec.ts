@@ -37,7 +37,11 @@ async function expectOneLine(locator: Locator, what: string) {
       const px = (v: string) => parseFloat(v) || 0;
       const rect = el.getBoundingClientRect();
       const content =
-        rect.height - px(style.paddingTop) - px(style.paddingBottom) - px(style.borderTopWidth) - px(style.borderBottomWidth);
+        rect.height -
+        px(style.paddingTop) -
+        px(style.paddingBottom) -
+        px(style.borderTopWidth) -
+        px(style.borderBottomWidth);
       const lineHeight = style.lineHeight === 'normal' ? 1.2 * px(style.fontSize) : px(style.lineHeight);
       return {
         text: (el.textContent ?? '').trim(),
@@ -171,7 +175,8 @@ test.describe('signed in, with a long full name', () => {
         page.getByLabel('Password', { exact: true }).boundingBox(),
         page.getByLabel('Confirm Password').boundingBox(),
       ]);
-      if (Math.abs(a!.x - b!.x) > 2) expect(Math.abs(a!.y - b!.y), 'the password fields line up').toBeLessThanOrEqual(1);
+      if (Math.abs(a!.x - b!.x) > 2)
+        expect(Math.abs(a!.y - b!.y), 'the password fields line up').toBeLessThanOrEqual(1);
     });
   });
 
@@ -285,9 +290,9 @@ async function expectBadgeWhole(icon: Locator) {
     icon.locator('xpath=ancestor::*[contains(@class,"list-group-item")][1]').boundingBox(),
   ]);
   expect.soft(badge!.y, 'the "+" badge is cut at the top of its line').toBeGreaterThanOrEqual(line!.y);
-  expect.soft(badge!.x + badge!.width, 'the "+" badge is cut at the right of its line').toBeLessThanOrEqual(
-    line!.x + line!.width,
-  );
+  expect
+    .soft(badge!.x + badge!.width, 'the "+" badge is cut at the right of its line')
+    .toBeLessThanOrEqual(line!.x + line!.width);
 }
 
 test.describe('signed out', () => {
