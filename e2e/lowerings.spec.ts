@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { uniqueName, type ApiClient } from './support/api';
+import { createUser, uniqueName, type ApiClient } from './support/api';
+import { useSessionOf } from './support/session';
 import { expectAccessible } from './support/axe';
 import { test, expect } from './support/fixtures';
 import type { Lowering } from '@bathylog/shared';
@@ -343,8 +344,6 @@ test.describe('lowerings as admin', () => {
 });
 
 test('an event logger is turned away from /lowerings', async ({ browser, adminApi }) => {
-  const { createUser } = await import('./support/api');
-  const { useSessionOf } = await import('./support/session');
   const user = await createUser(adminApi, { roles: ['event_logger'] });
   const context = await browser.newContext();
   await useSessionOf(context, user.username, user.password);
@@ -352,5 +351,64 @@ test('an event logger is turned away from /lowerings', async ({ browser, adminAp
   await page.goto('/lowerings');
   await expect(page.getByText('What are YOU doing here?')).toBeVisible();
   await expect(page.getByRole('region', { name: 'Lowerings' })).toHaveCount(0);
+  await context.close();
+});
+
+test('lowering_name is edited in the form and shown in the table and on the cruise menu card', async ({
+  page,
+  adminApi,
+}) => {
+  // A cruise long past, so no other screen's "current cruise" moves.
+  const cruiseId = uniqueName('NC').toUpperCase().slice(0, 12);
+  const { insertedId: cruise } = await adminApi.post<{ insertedId: string }>('cruises', {
+    cruise_id: cruiseId,
+    start_ts: '2001-01-01T00:00:00.000Z',
+    stop_ts: '2001-01-10T23:59:59.000Z',
+    cruise_location: '',
+    cruise_additional_meta: { cruise_vessel: 'R/V Test', cruise_pi: 'Dr. Test' },
+    cruise_tags: [],
+  });
+  const lowering = await createLowering(adminApi, {
+    start_ts: '2001-01-02T10:00:00.000Z',
+    stop_ts: '2001-01-02T16:00:00.000Z',
+  });
+  try {
+    await page.goto('/lowerings');
+    await search(page, lowering.lowering_id);
+    await page.getByRole('button', { name: `Edit ${lowering.lowering_id}` }).click();
+    const update = form(page, 'Update');
+    await expect(update.getByLabel('Lowering Name')).toHaveValue('');
+    await update.getByLabel('Lowering Name').fill('  Kane scarp survey ');
+    await update.getByRole('button', { name: 'Update' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Lowering updated' })).toBeVisible();
+    const after = await adminApi.get<Lowering>(`lowerings/${lowering.id}`);
+    expect(after.lowering_additional_meta).toMatchObject({
+      lowering_name: 'Kane scarp survey',
+      lowering_description: 'A test dive',
+    });
+    await expect(row(page, lowering.lowering_id)).toContainText('Name: Kane scarp survey');
+
+    await page.goto(`/cruise_menu?cruise=${cruise}&lowering=${lowering.id}`);
+    const card = page.getByRole('region', { name: /^Lowering: / });
+    await expect(card.getByRole('heading')).toHaveText(`Lowering: ${lowering.lowering_id}`);
+    await expect(card).toContainText('Lowering Name: Kane scarp survey');
+  } finally {
+    await adminApi.del(`lowerings/${lowering.id}`);
+    await adminApi.del(`cruises/${cruise}`);
+  }
+});
+
+test('only an admin gets "Export Lowerings as JSON"', async ({ browser, page, adminApi }) => {
+  await page.goto('/lowerings');
+  await expect(table(page).getByRole('button', { name: 'Export Lowerings as JSON' })).toBeVisible();
+
+  const manager = await createUser(adminApi, { roles: ['cruise_manager'] });
+  const context = await browser.newContext();
+  await useSessionOf(context, manager.username, manager.password);
+  const managerPage = await context.newPage();
+  await managerPage.goto('/lowerings');
+  await expect(table(managerPage)).toBeVisible();
+  await expect(table(managerPage).getByRole('searchbox')).toBeVisible();
+  await expect(table(managerPage).getByRole('button', { name: 'Export Lowerings as JSON' })).toHaveCount(0);
   await context.close();
 });

@@ -54,6 +54,36 @@ test('update the full name and password; only filled fields are sent', async ({ 
   await expect(page.getByTestId('user-menu-title')).toHaveText(new RegExp(newName));
 });
 
+test('a new password follows the registration and reset rules: at least 8 characters', async ({ page, adminApi }) => {
+  const user = await createUser(adminApi, { roles: ['event_logger'] });
+  await loginViaUi(page, user.username, user.password);
+  await page.goto('/profile');
+  await expect(page.getByLabel('Username')).toHaveValue(user.username);
+  const patches: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith('/auth/profile') && r.method() === 'PATCH') patches.push(r.postData() ?? '');
+  });
+  await page.getByLabel('Password', { exact: true }).fill('abcde');
+  await page.getByLabel('Confirm Password').fill('abcde');
+  await page.getByRole('button', { name: 'Update' }).click();
+  await expect(page.getByText('Password must be 8 characters or more')).toBeVisible();
+  await page.getByLabel('Password', { exact: true }).fill('abcd efgh');
+  await page.getByLabel('Confirm Password').fill('abcd efgh');
+  await page.getByRole('button', { name: 'Update' }).click();
+  await expect(page.getByText('Password can not include whitespace')).toBeVisible();
+  expect(patches).toEqual([]);
+
+  // The server holds the same rule for a script.
+  const res = await page.request.patch(`${apiPrefix}/auth/profile`, {
+    data: { password: 'abcde' },
+    headers: { Authorization: `Bearer ${(await page.context().cookies()).find((c) => c.name === 'token')!.value}` },
+  });
+  expect(res.status()).toBe(400);
+  expect(((await res.json()) as { message: string }).message).toBe(
+    '"password" length must be at least 8 characters long',
+  );
+});
+
 test('Show API Token reveals an API token for scripts with a warning for 10 seconds', async ({
   page,
   adminApi,

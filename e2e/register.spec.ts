@@ -63,5 +63,5 @@ test('a taken username shows the server message', async ({ page }) => {
   await page.getByLabel('Password', { exact: true }).fill('goodpassword');
   await page.getByLabel('Confirm Password').fill('goodpassword');
   await page.getByRole('button', { name: 'Register' }).click();
-  await expect(page.getByRole('alert')).toHaveText('Oops! username already exists');
+  await expect(page.getByRole('alert')).toHaveText('Oops! Username already exists');
 });

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
+import { createUser } from './support/api';
 import { repoRoot } from './support/server';
+import { useSessionOf } from './support/session';
 import { test, expect } from './support/fixtures';
 import { expectAccessible } from './support/axe';
 import type { LogEvent } from '@bathylog/shared';
@@ -26,6 +28,8 @@ const withoutAsnap = diveEvents.filter((e) => !/asnap/i.test(e.event_value));
 const header = (page: Page) => page.getByTestId('review-event-header');
 const activeLine = (page: Page) => page.locator('[data-testid="event-line"].active');
 const lines = (page: Page) => page.getByTestId('event-line');
+const crumbMode = (page: Page, mode: string) =>
+  page.getByRole('navigation', { name: 'breadcrumb' }).getByRole('button', { name: mode, exact: true });
 const replayState = (page: Page) => page.getByTestId('replay-state');
 const lastPageNumber = async (pager: Locator) =>
   Number(await pager.locator('.page-item:not(:has([aria-label])) >> nth=-1').innerText());
@@ -45,7 +49,11 @@ test.describe('review replay', () => {
     const crumb = page.getByRole('navigation', { name: 'breadcrumb' });
     await expect(crumb.getByRole('link', { name: 'FKt230303' })).toBeVisible();
     await expect(crumb.getByTestId('breadcrumb-lowering')).toHaveText('S0492');
-    await expect(crumb.getByRole('button', { name: 'Replay' })).toBeVisible();
+    // The mode menu speaks the lowering card's words (docs/screens.md#breadcrumb).
+    await expect(crumb.getByRole('button', { name: 'Replay View', exact: true })).toBeVisible();
+    await crumb.getByRole('button', { name: 'Replay View' }).click();
+    await expect(crumb.locator('.dropdown-menu').getByRole('link')).toHaveText(['Map View', 'Gallery View']);
+    await page.keyboard.press('Escape');
     await expect(header(page)).toContainText(`${diveEvents[0]!.ts}`);
     await expect(page.getByTestId('aux-data-card').first()).toContainText('Latitude');
     await expect(page.getByTestId('replay-start-label')).toHaveText('00:00:00');
@@ -136,8 +144,8 @@ test.describe('review replay', () => {
     await page.getByRole('button', { name: 'Filter', exact: true }).click();
     await expect(page.getByLabel('Start Date/Time (UTC)')).toHaveValue('2023-03-14 22:15:39.479');
 
-    await page.getByRole('button', { name: 'Replay' }).click();
-    await page.getByRole('link', { name: 'Map' }).click();
+    await crumbMode(page, 'Replay View').click();
+    await page.getByRole('link', { name: 'Map View' }).click();
     await expect(page).toHaveURL(new RegExp(`/review_map/${S0492}$`));
     await expect(page.getByLabel('Full text')).toHaveValue('SAMPLE');
     await expect(page.getByLabel('Hide ASNAP')).toBeChecked();
@@ -164,13 +172,13 @@ test.describe('review replay', () => {
     await openReplay(page);
     await lines(page).nth(3).locator('.event-line-text').click();
     await expect(header(page)).toContainText(diveEvents[3]!.ts);
-    await page.getByRole('button', { name: 'Replay' }).click();
-    await page.getByRole('link', { name: 'Map' }).click();
+    await crumbMode(page, 'Replay View').click();
+    await page.getByRole('link', { name: 'Map View' }).click();
     await expect(page.getByTestId('review-map')).toBeVisible();
     await expect(header(page)).toContainText(diveEvents[3]!.ts);
     await expect(activeLine(page)).toContainText(diveEvents[3]!.ts);
-    await page.getByRole('button', { name: 'Map' }).click();
-    await page.getByRole('link', { name: 'Replay' }).click();
+    await crumbMode(page, 'Map View').click();
+    await page.getByRole('link', { name: 'Replay View' }).click();
     await expect(header(page)).toContainText(diveEvents[3]!.ts);
   });
 });
@@ -199,6 +207,14 @@ test.describe('review map', () => {
     await expect(map).toBeVisible();
     expect(Math.round((await map.boundingBox())!.height)).toBe(480);
     await expect(page.locator('.leaflet-control-layers')).toBeVisible();
+    // Two raster base layers and one WMS base layer (docs/screens.md#map-layers).
+    await page.locator('.leaflet-control-layers').hover();
+    await expect(page.locator('.leaflet-control-layers-base label')).toHaveText([
+      /Esri Ocean/,
+      /Esri World Imagery/,
+      /GMRT Basemap/,
+    ]);
+    await page.mouse.move(0, 0);
     await expect(page.locator('.leaflet-control-scale')).toBeVisible();
     await expect(page.locator('img.leaflet-marker-icon')).toHaveCount(1);
     await expect(page.getByRole('slider', { name: 'Event' })).toBeVisible();
@@ -216,6 +232,33 @@ test.describe('review map', () => {
   });
 });
 
+test.describe('review map for other roles', () => {
+  test.use({ storageState: { cookies: [], origins: [] } });
+
+  test('a cruise manager gets the Milestones link and its editor; an event logger does not', async ({
+    page,
+    context,
+    adminApi,
+  }) => {
+    test.slow();
+    const manager = await createUser(adminApi, { roles: ['cruise_manager'] });
+    await useSessionOf(context, manager.username, manager.password);
+    await page.goto(`/review_map/${S0492}`);
+    await expect(page.getByTestId('review-map-card').locator('.leaflet-container')).toBeVisible({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Milestones' }).click();
+    const editor = page.getByRole('dialog', { name: `${loweringRecord.lowering_id} - Milestones / Stats` });
+    await expect(editor.locator('.dive-map')).toHaveAttribute('data-track-points', /^[1-9]\d*$/, { timeout: 30_000 });
+    await editor.getByRole('button', { name: 'Close' }).first().click();
+    await expect(editor).toHaveCount(0);
+
+    const logger = await createUser(adminApi, { roles: ['event_logger'] });
+    await useSessionOf(context, logger.username, logger.password);
+    await page.goto(`/review_map/${S0492}`);
+    await expect(page.getByTestId('review-map-card').locator('.leaflet-container')).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByRole('button', { name: 'Milestones' })).toHaveCount(0);
+  });
+});
+
 test.describe('review gallery', () => {
   test('tabs per camera, page size, paging with the keyboard, details on click, thumbnails', async ({ page }) => {
     await page.goto(`/review_gallery/${S0492}`);
@@ -224,9 +267,12 @@ test.describe('review gallery', () => {
     const images = page.locator('.tab-pane.active [data-testid="gallery-image"]');
     await expect(images).toHaveCount(16);
     const pager = page.getByRole('navigation', { name: 'Main Cam pages' });
+    const firstOnPage1 = await images.first().locator('img').getAttribute('src');
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowRight');
     await expect(pager.locator('.page-item.active')).toHaveText(/^3/);
+    // The pictures follow 500 ms after the last key.
+    await expect(images.first().locator('img')).not.toHaveAttribute('src', firstOnPage1!);
     const firstOnPage3 = await images.first().locator('img').getAttribute('src');
     await page.getByLabel('Images/Page').selectOption('32');
     await expect(images).toHaveCount(32);
@@ -270,6 +316,30 @@ test.describe('review gallery page size', () => {
     await expect(images).toHaveCount(16);
     await page.clock.runFor(100);
     await expect(images).toHaveCount(64);
+  });
+});
+
+test.describe('review gallery pager', () => {
+  test('a page click is applied 500 ms after the last one, not before', async ({ page }) => {
+    await page.clock.install();
+    await page.goto(`/review_gallery/${S0492}`);
+    const images = page.locator('.tab-pane.active [data-testid="gallery-image"] img');
+    await expect(images).toHaveCount(16);
+    const firstOnPage1 = await images.first().getAttribute('src');
+    const pager = page.getByRole('navigation', { name: 'Main Cam pages' });
+    await page.clock.pauseAt(new Date(Date.now() + 60_000));
+    await pager.getByText('2', { exact: true }).click();
+    // The pager shows the choice at once; the pictures follow after the rest.
+    await expect(pager.locator('.page-item.active')).toHaveText(/^2/);
+    await page.clock.runFor(450);
+    await expect(images.first()).toHaveAttribute('src', firstOnPage1!);
+    await pager.getByText('3', { exact: true }).click();
+    await page.clock.runFor(450);
+    // The second click started the wait again.
+    await expect(images.first()).toHaveAttribute('src', firstOnPage1!);
+    await page.clock.runFor(100);
+    await expect(images.first()).not.toHaveAttribute('src', firstOnPage1!);
+    await expect(pager.locator('.page-item.active')).toHaveText(/^3/);
   });
 });
 

@@ -12,7 +12,7 @@ export interface AccountFieldsProps {
    * types someone else's (the user form), so nothing is suggested.
    */
   autoComplete: 'fill' | 'off';
-  /** Username and full name, then the passwords, side by side from the small breakpoint up. */
+  /** Username and full name, then the passwords, side by side from the large breakpoint up. */
   columns?: boolean;
   /** The profile keeps the stored username when the field is left blank. */
   usernameOptional?: boolean;
@@ -62,8 +62,8 @@ export function AccountFields({
     <>
       {columns ? (
         <Row>
-          <Col sm={6}>{username}</Col>
-          <Col sm={6}>{fullname}</Col>
+          <Col lg={6}>{username}</Col>
+          <Col lg={6}>{fullname}</Col>
         </Row>
       ) : (
         <>

@@ -1,8 +1,9 @@
 import { Alert } from 'react-bootstrap';
 
 /**
- * The alerts users know (docs/screens.md#alerts): errors start with "Oops!", successes with "Success!" (the
- * forgot/reset screens use "Sweet!" — pass `prefix`). Nothing renders when `message` is empty.
+ * The alerts users know (docs/screens.md#alerts): errors start with "Oops!", successes with "Success!" — the
+ * forgot- and reset-password screens too, as the specification words them. Nothing renders when
+ * `message` is empty.
  */
 export interface MessageAlertProps {
   message: string | null | undefined;
@@ -20,16 +21,11 @@ export function ErrorAlert({ message, onClose, className }: MessageAlertProps) {
   );
 }
 
-export function SuccessAlert({
-  message,
-  onClose,
-  className,
-  prefix = 'Success!',
-}: MessageAlertProps & { prefix?: string }) {
+export function SuccessAlert({ message, onClose, className }: MessageAlertProps) {
   if (!message) return null;
   return (
     <Alert variant="success" dismissible={!!onClose} onClose={onClose} className={className} role="status">
-      <strong>{prefix}</strong> {message}
+      <strong>Success!</strong> {message}
     </Alert>
   );
 }

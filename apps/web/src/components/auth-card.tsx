@@ -5,7 +5,8 @@ import { ErrorAlert, SuccessAlert } from './alerts';
 
 /**
  * The centred card the public auth screens share. With `aside` (the login screen's configured
- * image and text) the card is narrower and the aside stands beside it from the medium breakpoint.
+ * image and text) the card is narrower and the aside stands beside it from the medium breakpoint,
+ * below it on narrower screens.
  */
 export function AuthCard({ title, aside, children }: { title: string; aside?: ReactNode; children: ReactNode }) {
   const card = (
@@ -32,7 +33,9 @@ export function AuthCard({ title, aside, children }: { title: string; aside?: Re
       <Col sm={8} md={5} lg={4}>
         {card}
       </Col>
-      <Col md={6} lg={5} className="d-none d-md-block">
+      {/* Beside the card from 768 px up; below it on a narrower screen, never hidden (the demo's
+          login hint is there). */}
+      <Col sm={8} md={6} lg={5}>
         {aside}
       </Col>
     </Row>

@@ -80,12 +80,26 @@ export function FormActions({
     <>
       <ErrorAlert message={error} onClose={onCloseError} />
       <SuccessAlert message={message} onClose={onCloseMessage} />
-      <div className="d-flex justify-content-end gap-2">
+      {/* Buttons keep their words on one line; a narrow form moves a whole button down instead. */}
+      <div className="d-flex flex-wrap justify-content-end gap-2">
         {leading}
-        <Button variant="outline-secondary" size="sm" type="button" disabled={!changed || submitting} onClick={onReset}>
+        <Button
+          variant="outline-secondary"
+          size="sm"
+          type="button"
+          className="text-nowrap"
+          disabled={!changed || submitting}
+          onClick={onReset}
+        >
           {resetLabel}
         </Button>
-        <Button variant="primary" size="sm" type="submit" disabled={submitting || (editing && !changed)}>
+        <Button
+          variant="primary"
+          size="sm"
+          type="submit"
+          className="text-nowrap"
+          disabled={submitting || (editing && !changed)}
+        >
           {submitLabel}
         </Button>
       </div>

@@ -202,7 +202,7 @@ export interface PasswordPairProps {
   /** Registration and reset ask for a password; profile and user forms only change it when typed. */
   required?: boolean;
   autoFocus?: boolean;
-  /** Side by side from the small breakpoint up (the wider profile and user forms). */
+  /** Side by side from the large breakpoint up (the profile and user forms): narrower, the labels would wrap. */
   columns?: boolean;
   idPrefix?: string;
 }
@@ -250,8 +250,8 @@ export function PasswordPair({
   }
   return (
     <Row>
-      <Col sm={6}>{first}</Col>
-      <Col sm={6}>{second}</Col>
+      <Col lg={6}>{first}</Col>
+      <Col lg={6}>{second}</Col>
     </Row>
   );
 }

@@ -22,7 +22,8 @@ export interface SearchTableCardProps<T> {
   actionsWidth: number;
   /** One `<tr>` per item of the page shown. */
   renderRow: (item: T) => ReactNode;
-  onExport: () => void;
+  /** The export-to-JSON icon; none when the viewer may not export the list. */
+  onExport?: () => void;
   /** With its label, e.g. "Delete all non-system users"; the regular table only. */
   deleteAll?: { label: string; onClick: () => void };
   className?: string;
@@ -89,7 +90,9 @@ export function SearchTableCard<T>({
             onClick={deleteAll.onClick}
           />
         )}
-        <IconButton icon="bi-download" label={`Export ${title} as JSON`} className="text-primary" onClick={onExport} />
+        {onExport && (
+          <IconButton icon="bi-download" label={`Export ${title} as JSON`} className="text-primary" onClick={onExport} />
+        )}
       </Card.Header>
       {loading ? (
         <LoadingText text={loadingText} />

@@ -115,6 +115,18 @@ describe('profile form', () => {
     });
   });
 
+  it('a new password follows the registration and reset rules', () => {
+    expect(fieldMessages(profileFormSchema, { ...profile, password: 'abcde', confirmPassword: 'abcde' })).toEqual({
+      password: 'Password must be 8 characters or more',
+    });
+    expect(fieldMessages(profileFormSchema, { ...profile, password: 'abcd efgh', confirmPassword: 'abcd efgh' })).toEqual(
+      { password: 'Password can not include whitespace' },
+    );
+    expect(fieldMessages(profileFormSchema, { ...profile, password: 'abcdefgh', confirmPassword: 'abcdefgh' })).toEqual(
+      {},
+    );
+  });
+
   it('passwords must match', () => {
     expect(fieldMessages(profileFormSchema, { ...profile, password: 'newpassword', confirmPassword: '' })).toEqual({
       confirmPassword: 'Passwords must match',

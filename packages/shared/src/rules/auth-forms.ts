@@ -67,7 +67,19 @@ const email = () => emailRules(required(), m.invalidEmail);
 const newPassword = () =>
   newPasswordRules(required(), { tooShort: m.passwordTooShort, whitespace: m.passwordWhitespace });
 
-/** The new-password rules for request bodies (register, reset password); messages read after the field label. */
+/** The profile's password: blank keeps the old one; anything else follows the new-password rules. */
+const blankOrNewPassword = () =>
+  z
+    .string()
+    .check(
+      z.refine((v) => v === '' || v.length >= passwordMinLength, m.passwordTooShort),
+      z.regex(noWhitespace, m.passwordWhitespace),
+    );
+
+/**
+ * The new-password rules for request bodies (register, reset password, a profile's new password);
+ * messages read after the field label.
+ */
 export const newPasswordSchema = newPasswordRules(z.string().check(z.minLength(1), z.maxLength(passwordMaxLength)), {
   whitespace: 'can not include whitespace',
 });
@@ -108,7 +120,8 @@ export type RegisterForm = z.infer<typeof registerFormSchema>;
 
 /**
  * Own profile: username optional (blank = unchanged) but at most 15 characters, no whitespace,
- * no uppercase; full name and email Required; password optional and equal to its confirmation.
+ * no uppercase; full name and email Required; password optional (blank = unchanged), else under
+ * the registration and reset rules, and equal to its confirmation.
  */
 export const profileFormSchema = passwordsMatch(
   z.object({
@@ -119,7 +132,7 @@ export const profileFormSchema = passwordsMatch(
     }),
     fullname: required(),
     email: required(),
-    password: z.string(),
+    password: blankOrNewPassword(),
     confirmPassword: z.string(),
   }),
 );

@@ -18,6 +18,15 @@ export const authFormMessages = {
   passwordsMustMatch: 'Passwords must match',
 } as const;
 
+/**
+ * The server's answers to a taken username or email, the same words on every route (registration,
+ * user create and update, profile, import) and so on every screen that shows them.
+ */
+export const accountTakenMessages = {
+  username: 'Username already exists',
+  email: 'Email already exists',
+} as const;
+
 const m = authFormMessages;
 
 /**

@@ -66,6 +66,7 @@ const cruise: Cruise = {
 describe('lowering form', () => {
   const valid: LoweringFormValues = {
     lowering_id: 'S0001',
+    lowering_name: '',
     lowering_location: '',
     lowering_description: '',
     start_ts: '2024-01-01 10:00',
@@ -137,9 +138,26 @@ describe('lowering form', () => {
       lowering_files: ['up1'],
     });
     const byManager = loweringUpdateBody(loweringToForm(lowering), lowering, { isAdmin: false });
+    expect(byManager.lowering_additional_meta).not.toHaveProperty('lowering_name');
     expect(byManager).not.toHaveProperty('lowering_id');
     expect(byManager).not.toHaveProperty('start_ts');
     expect(byManager.lowering_additional_meta).not.toHaveProperty('lowering_files');
+  });
+
+  it("edits lowering_name in the meta: shown, sent trimmed, cleared, never added empty", () => {
+    expect(loweringCreateBody({ ...valid, lowering_name: ' Kane survey ' }).lowering_additional_meta).toEqual({
+      lowering_name: 'Kane survey',
+      lowering_description: '',
+    });
+    const named: Lowering = {
+      ...lowering,
+      lowering_additional_meta: { ...lowering.lowering_additional_meta, lowering_name: 'Kane survey' },
+    };
+    expect(loweringToForm(named).lowering_name).toBe('Kane survey');
+    const renamed = loweringUpdateBody({ ...loweringToForm(named), lowering_name: 'Kane FZ' }, named, { isAdmin: false });
+    expect(renamed.lowering_additional_meta?.lowering_name).toBe('Kane FZ');
+    const cleared = loweringUpdateBody({ ...loweringToForm(named), lowering_name: ' ' }, named, { isAdmin: true });
+    expect(cleared.lowering_additional_meta?.lowering_name).toBe('');
   });
 
   it('searches the ID and location case-insensitively, tags exactly', () => {

@@ -123,6 +123,8 @@ function checkTimes<K extends string>(
 /** What the lowering form holds (times and tags as typed). */
 export interface LoweringFormValues {
   lowering_id: string;
+  /** lowering_additional_meta.lowering_name: a free name beside the ID. */
+  lowering_name: string;
   lowering_location: string;
   lowering_description: string;
   start_ts: string;
@@ -138,6 +140,7 @@ export function loweringFormSchemaFor(opts: { locked: boolean }) {
   return z
     .object({
       lowering_id: z.string(),
+      lowering_name: z.string(),
       lowering_location: z.string(),
       lowering_description: z.string(),
       start_ts: z.string(),
@@ -163,6 +166,7 @@ export function emptyLoweringForm(now: number = Date.now()): LoweringFormValues 
   const start = Math.floor(now / 60_000) * 60_000;
   return {
     lowering_id: '',
+    lowering_name: '',
     lowering_location: '',
     lowering_description: '',
     start_ts: formatFormDateTime(start),
@@ -175,6 +179,7 @@ export function loweringToForm(lowering: Lowering): LoweringFormValues {
   const meta = lowering.lowering_additional_meta;
   return {
     lowering_id: lowering.lowering_id,
+    lowering_name: meta.lowering_name ?? '',
     lowering_location: lowering.lowering_location,
     lowering_description: meta.lowering_description ?? '',
     start_ts: formatFormDateTime(lowering.start_ts),
@@ -190,7 +195,10 @@ export function loweringCreateBody(form: LoweringFormValues): CreateLoweringBody
     start_ts: toIso(parseFormDateTime(form.start_ts)!),
     stop_ts: toIso(parseFormDateTime(form.stop_ts, 'end')!),
     lowering_location: form.lowering_location.trim(),
-    lowering_additional_meta: { lowering_description: form.lowering_description },
+    lowering_additional_meta: {
+      ...(form.lowering_name.trim() ? { lowering_name: form.lowering_name.trim() } : {}),
+      lowering_description: form.lowering_description,
+    },
     lowering_tags: splitList(form.lowering_tags),
     lowering_hidden: false,
   };
@@ -219,6 +227,10 @@ export function loweringUpdateBody(
     lowering_location: form.lowering_location.trim(),
     lowering_additional_meta: {
       ...meta,
+      // A name is sent when given, or to clear a stored one; a lowering without one gets no empty key.
+      ...(form.lowering_name.trim() || meta.lowering_name !== undefined
+        ? { lowering_name: form.lowering_name.trim() }
+        : {}),
       lowering_description: form.lowering_description,
       ...(opts.uploads && opts.uploads.length > 0 ? { lowering_files: [...opts.uploads] } : {}),
     },

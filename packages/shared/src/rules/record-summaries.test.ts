@@ -86,4 +86,19 @@ describe('clipboard summaries', () => {
       ].join('\n'),
     );
   });
+
+  it('names the lowering after its ID when it has a lowering_name', () => {
+    const text = loweringSummaryText(
+      {
+        lowering_id: 'S1',
+        lowering_location: 'Kane FZ',
+        start_ts: '2024-01-01T00:00:00.000Z',
+        stop_ts: '2024-01-01T06:00:00.000Z',
+        lowering_additional_meta: { lowering_name: 'Scarp survey', lowering_description: 'Dive' },
+      },
+      { Lowering: 'Dive' },
+      milestones,
+    );
+    expect(text.split('\n').slice(0, 3)).toEqual(['Dive ID: S1', 'Dive Name: Scarp survey', 'Description: Dive']);
+  });
 });

@@ -93,6 +93,7 @@ export function loweringSummaryText(
   const meta = lowering.lowering_additional_meta;
   const L = names.Lowering;
   const lines: string[] = [`${L} ID: ${lowering.lowering_id}`];
+  if (meta.lowering_name) lines.push(`${L} Name: ${meta.lowering_name}`);
   if (meta.lowering_description) lines.push(`Description: ${meta.lowering_description}`);
   lines.push('', `Location: ${lowering.lowering_location}`, '');
 

@@ -58,7 +58,7 @@ export const updateProfileSchema = z
   .strictObject({
     username: z.optional(usernameSchema),
     fullname: z.optional(z.string().check(z.minLength(1), z.maxLength(100))),
-    password: z.optional(z.string().check(z.maxLength(50))),
+    password: z.optional(newPasswordSchema),
   })
   .check(z.refine((v) => Object.keys(v).length > 0, { message: 'must have at least 1 key' }));
 export type UpdateProfile = z.infer<typeof updateProfileSchema>;

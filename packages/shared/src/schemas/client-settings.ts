@@ -70,6 +70,7 @@ export const clientSettingsSchema = z.strictObject({
     }),
     {},
   ),
+  /** The map's base layers; the default (the demo's) is two raster tile layers and one WMS layer. */
   tileLayers: z._default(z.array(tileLayerSchema), [
     {
       name: 'Esri Ocean',
@@ -77,6 +78,12 @@ export const clientSettingsSchema = z.strictObject({
       attribution: 'Tiles &copy; Esri',
       default: true,
       maxNativeZoom: 10,
+    },
+    {
+      name: 'Esri World Imagery',
+      url: 'https://server.arcgisonline.com/ArcGIS/rest/services/World_Imagery/MapServer/tile/{z}/{y}/{x}',
+      attribution: 'Tiles &copy; Esri',
+      maxNativeZoom: 17,
     },
     {
       name: 'GMRT Basemap',

@@ -312,11 +312,11 @@ describe.each(engines)('auth routes on %s', (engine) => {
         body: { username: 'admin', fullname: 'X', email: 'other@example.org', password: 'long-enough' },
       });
       expect(taken.statusCode).toBe(401);
-      expect(taken.json()).toEqual(error(401, 'username already exists', 'invalid registration'));
+      expect(taken.json()).toEqual(error(401, 'Username already exists', 'invalid registration'));
       const email = await app.api('POST', '/auth/register', {
         body: { username: 'fresh-name', fullname: 'X', email: 'admin@notarealserver.com', password: 'long-enough' },
       });
-      expect(email.json()).toEqual(error(401, 'email already exists', 'invalid registration'));
+      expect(email.json()).toEqual(error(401, 'Email already exists', 'invalid registration'));
     });
 
     it('validates the payload', async () => {
@@ -530,6 +530,9 @@ describe.each(engines)('auth routes on %s', (engine) => {
         [{ username: 'Bad Name' }, 400, '"username" can not include whitespace'],
         [{ username: 'BadName' }, 400, '"username" can NOT include uppercase letters'],
         [{ username: 'u'.repeat(16) }, 400, '"username" length must be less than or equal to 15 characters long'],
+        // The registration and reset rules for a new password (the original let a profile set 5 characters).
+        [{ password: 'short' }, 400, '"password" length must be at least 8 characters long'],
+        [{ password: 'has space' }, 400, '"password" can not include whitespace'],
       ];
       for (const [body, status, message] of cases) {
         const res = await app.api('PATCH', '/auth/profile', { token, body });

@@ -1,4 +1,5 @@
 import type { ForgotPassword, Login, Register, ResetPassword, UpdateProfile } from '@bathylog/shared';
+import { accountTakenMessages } from '@bathylog/shared/rules/auth-messages';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Kysely, Transaction } from 'kysely';
@@ -132,8 +133,8 @@ export class AuthService {
   async register(body: Register, ip: string, route: string): Promise<string> {
     const repo = this.repo;
     const invalid = (message: string) => new AppError('UNAUTHORIZED', message, { error: 'invalid registration' });
-    if (await repo.findByUsername(body.username)) throw invalid('username already exists');
-    if (await repo.findByEmail(body.email)) throw invalid('email already exists');
+    if (await repo.findByUsername(body.username)) throw invalid(accountTakenMessages.username);
+    if (await repo.findByEmail(body.email)) throw invalid(accountTakenMessages.email);
     await verifyRecaptcha(this.ctx.config.reCaptchaSecret, body.reCaptcha, ip);
     const { registration } = this.ctx.config;
     const record = await buildUserRecord({
@@ -155,7 +156,7 @@ export class AuthService {
         );
       });
     } catch (err) {
-      if (await repo.findByUsername(body.username)) throw invalid('username already exists');
+      if (await repo.findByUsername(body.username)) throw invalid(accountTakenMessages.username);
       throw err;
     }
     await this.ctx.mailer.send({
@@ -252,7 +253,7 @@ export class AuthService {
     const repo = this.repo;
     if (body.username !== undefined && body.username !== caller.user.username) {
       const other = await repo.findByUsername(body.username);
-      if (other && other.id !== caller.user.id) throw new AppError('BAD_REQUEST', 'Username already exists');
+      if (other && other.id !== caller.user.id) throw new AppError('BAD_REQUEST', accountTakenMessages.username);
     }
     const { password, ...rest } = body;
     const hashed = password !== undefined ? { password: await hashPassword(password) } : {};

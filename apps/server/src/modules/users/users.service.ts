@@ -8,6 +8,7 @@ import {
   type UpdateUser,
   type User,
 } from '@bathylog/shared';
+import { accountTakenMessages } from '@bathylog/shared/rules/auth-messages';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { hashPassword } from '../../lib/passwords.js';
@@ -125,7 +126,7 @@ export class UsersService {
     }
     const repo = this.repo;
     if (body.id && (await repo.findById(body.id))) throw new AppError('BAD_REQUEST', messages.duplicateUser);
-    if (await repo.findByUsername(body.username)) throw new AppError('CONFLICT', 'Username already exists');
+    if (await repo.findByUsername(body.username)) throw new AppError('CONFLICT', accountTakenMessages.username);
     const reset = { token: randomHexToken(), expires: Date.now() + dayMs };
     const record = await buildUserRecord({ ...body, reset });
     try {
@@ -141,7 +142,7 @@ export class UsersService {
     } catch (err) {
       // A concurrent create with the same id or username.
       if (await repo.findById(record.id)) throw new AppError('BAD_REQUEST', messages.duplicateUser);
-      if (await repo.findByUsername(record.username)) throw new AppError('CONFLICT', 'Username already exists');
+      if (await repo.findByUsername(record.username)) throw new AppError('CONFLICT', accountTakenMessages.username);
       throw err;
     }
     const linkBase = resetLinkBase(this.ctx.config, body.resetURL, ownOrigin);
@@ -177,7 +178,7 @@ export class UsersService {
     }
     if (body.username !== undefined && body.username !== user.username) {
       const other = await repo.findByUsername(body.username);
-      if (other && other.id !== id) throw new AppError('BAD_REQUEST', 'Username already exists');
+      if (other && other.id !== id) throw new AppError('BAD_REQUEST', accountTakenMessages.username);
     }
     const { password, ...rest } = body;
     const hashed = password !== undefined ? { password: await hashPassword(password) } : {};

@@ -104,11 +104,14 @@ export function HeaderMenus() {
           )}
           <NavDropdown
             title={
-              <span data-testid="user-menu-title">
-                {fullname} <i className="bi bi-person-fill" aria-hidden="true" />
+              // A long name gives way to the other entries (cut with "…"); the title keeps it whole.
+              <span data-testid="user-menu-title" className="user-menu-title" title={fullname}>
+                <span className="user-menu-name">{fullname}</span>
+                <i className="bi bi-person-fill" aria-hidden="true" />
               </span>
             }
             id="user-menu"
+            className="user-menu"
             align="end"
           >
             {auth.profile && !auth.isGuest && (

@@ -56,6 +56,7 @@ export function LoweringCard({ lowering, onExportError }: { lowering: Lowering; 
       </Card.Header>
       <Card.Body>
         {embargo && <p className="fw-bold mb-2">{embargo}</p>}
+        {meta.lowering_name && <Line label={`${names.Lowering} Name`}>{meta.lowering_name}</Line>}
         {meta.lowering_description && (
           <p className="mb-2 record-description">
             <strong>Description:</strong> {meta.lowering_description}

@@ -1,18 +1,6 @@
 import { Dropdown } from 'react-bootstrap';
 import { Link } from 'react-router';
-
-export type ReviewMode = 'replay' | 'map' | 'gallery';
-
-const modes: Array<{ mode: ReviewMode; label: string }> = [
-  { mode: 'replay', label: 'Replay View' },
-  { mode: 'map', label: 'Map View' },
-  { mode: 'gallery', label: 'Gallery View' },
-];
-
-/** The review route of a lowering: /review_replay/{id}, /review_map/{id}, /review_gallery/{id}. */
-export function reviewPath(mode: ReviewMode, loweringId: string): string {
-  return `/review_${mode}/${loweringId}`;
-}
+import { reviewModes, reviewPath, type ReviewMode } from '../../domain/lowerings/review-modes';
 
 /**
  * The review-mode menu (docs/screens.md#review-mode-menu): Replay View, Map View and Gallery View,
@@ -25,7 +13,7 @@ export function ReviewMenu({ loweringId, current, id }: { loweringId: string; cu
         Review
       </Dropdown.Toggle>
       <Dropdown.Menu>
-        {modes
+        {reviewModes
           .filter((m) => m.mode !== current)
           .map((m) => (
             <Dropdown.Item key={m.mode} as={Link} to={reviewPath(m.mode, loweringId)}>

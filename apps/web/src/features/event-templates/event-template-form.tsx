@@ -260,7 +260,8 @@ function ButtonColorField({
           type="text"
           size="sm"
           placeholder="default, or #rrggbb"
-          style={{ maxWidth: '10rem' }}
+          // Room for the whole placeholder, in wider fonts too.
+          style={{ maxWidth: '12rem', minWidth: '10rem' }}
           isInvalid={!!error}
           {...describedBy('template-form-button-color', error)}
           {...register('event_button_color')}
@@ -380,8 +381,9 @@ export function EventTemplateForm({ template, isAdmin, onSaved, onBlankChange }:
         setValue={setValue}
         error={errors.event_button_color?.message}
       />
+      {/* The switches side by side only where their labels fit on one line. */}
       <Row className="mb-2">
-        <Col sm={6}>
+        <Col lg={6}>
           <Form.Check
             type="switch"
             id="template-form-free-text"
@@ -406,7 +408,7 @@ export function EventTemplateForm({ template, isAdmin, onSaved, onBlankChange }:
           )}
         </Col>
         {isAdmin && (
-          <Col sm={6}>
+          <Col lg={6}>
             <Form.Check type="switch" id="template-form-disabled" label="Disable template" {...register('disabled')} />
           </Col>
         )}

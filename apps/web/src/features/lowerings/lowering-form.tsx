@@ -60,6 +60,7 @@ export function LoweringForm({ lowering, isAdmin, onSaved, milestonesButton }: L
       ...recordFields.id('lowering_id', `${W} ID`, settings.loweringIdPlaceholder ?? 'i.e. ROV-0042', warning),
       ...off,
     },
+    { name: 'lowering_name', label: `${W} Name`, placeholder: 'i.e. Kelvin Seamount survey', half: true, ...off },
     { name: 'lowering_location', label: `${W} Location`, placeholder: 'i.e. Kelvin Seamount', half: true, ...off },
     {
       name: 'lowering_description',
@@ -115,7 +116,7 @@ export function LoweringForm({ lowering, isAdmin, onSaved, milestonesButton }: L
 /** The orange Milestones button of the form's foot. */
 export function MilestonesButton({ onClick }: { onClick: () => void }) {
   return (
-    <Button variant="warning" size="sm" type="button" onClick={onClick} className="me-auto">
+    <Button variant="warning" size="sm" type="button" onClick={onClick} className="me-auto text-nowrap">
       Milestones
     </Button>
   );

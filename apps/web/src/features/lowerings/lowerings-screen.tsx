@@ -71,13 +71,17 @@ function LoweringsAdmin({ milestonesModal }: { milestonesModal: MilestonesModalS
         idPrefix: 'lowerings-table',
         matches: matchesLoweringSearch,
         pageSize: loweringsPageSize,
-        onExport: () => downloadJson('sealog_loweringExport.json', all),
+        // Only an admin exports the list as JSON (docs/roles-and-access.md).
+        onExport: isAdmin ? () => downloadJson('sealog_loweringExport.json', all) : undefined,
         rowTestId: (lowering) => `lowering-row-${lowering.lowering_id}`,
       }}
       cells={(lowering) => {
         return [
           lowering.lowering_id,
           <>
+            {lowering.lowering_additional_meta.lowering_name && (
+              <div>Name: {lowering.lowering_additional_meta.lowering_name}</div>
+            )}
             <div>Location: {lowering.lowering_location}</div>
             <div>Started: {formatListDateTime(lowering.start_ts)}</div>
             <div>Duration: {formatDuration(Date.parse(lowering.stop_ts) - Date.parse(lowering.start_ts))}</div>

@@ -254,7 +254,7 @@ function EditorBody({
           />
         ) : (
           <Row className="mt-3 milestones-columns">
-            <Col md={6}>
+            <Col lg={6}>
               <h6 className="milestones-heading">Milestones</h6>
               {editing && (
                 <p className="small text-secondary mb-1">Click a point on the chart to set {editingLabel}.</p>
@@ -284,7 +284,7 @@ function EditorBody({
                 ))}
               </ul>
             </Col>
-            <Col md={6}>
+            <Col lg={6}>
               <h6 className="milestones-heading">Stats</h6>
               <div>
                 <strong>Max Depth:</strong> <span data-testid="max-depth">{stats.maxDepth}</span>

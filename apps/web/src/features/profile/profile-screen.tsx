@@ -136,10 +136,11 @@ export function ProfileScreen() {
                 usernameOptional
                 emailReadOnly
               />
-              <div className="d-flex justify-content-end gap-2">
+              <div className="d-flex flex-wrap justify-content-end gap-2">
                 <Button
                   variant="outline-secondary"
                   size="sm"
+                  className="text-nowrap"
                   onClick={() => {
                     reset(formValues(profile));
                     alerts.clear();

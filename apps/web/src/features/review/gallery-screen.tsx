@@ -54,8 +54,8 @@ function GalleryItem({ image, onOpen }: { image: GalleryImage; onOpen: (eventId:
 
 /**
  * /review_gallery/{id} (docs/screens.md#review-gallery): one pill tab per camera in
- * first-seen order, thumbnails 4 per row, 16/32/48/64/80 per page (changes applied after 500 ms,
- * the first visible image kept on screen), ←/→ page, Hide ASNAP, a click opens Event Details.
+ * first-seen order, thumbnails 4 per row, 16/32/48/64/80 per page; page and page-size changes
+ * apply 500 ms after the last one (a page-size change keeps the first visible image on screen); ←/→ page, Hide ASNAP, a click opens Event Details.
  */
 export function GalleryScreen({ loweringId }: { loweringId: string }) {
   // The gallery needs only Hide ASNAP from the store: the event list is not loaded here.
@@ -67,38 +67,61 @@ export function GalleryScreen({ loweringId }: { loweringId: string }) {
   const [activeTab, setActiveTab] = useState<string | null>(null);
   const [pageSize, setPageSize] = useState<number>(defaultGalleryPageSize);
   const [sizeChoice, setSizeChoice] = useState<number>(defaultGalleryPageSize);
+  // Applied pages (the images shown) and chosen pages (the pager): a choice applies 500 ms after
+  // the last one, so paging through quickly does not load every page's thumbnails.
   const [pages, setPages] = useState<Record<string, number>>({});
+  const [chosenPages, setChosenPages] = useState<Record<string, number>>({});
   const [detailsId, setDetailsId] = useState<string | null>(null);
-  const timer = useRef<number | undefined>(undefined);
-  useEffect(() => () => window.clearTimeout(timer.current), []);
+  const sizeTimer = useRef<number | undefined>(undefined);
+  const pageTimer = useRef<number | undefined>(undefined);
+  useEffect(
+    () => () => {
+      window.clearTimeout(sizeTimer.current);
+      window.clearTimeout(pageTimer.current);
+    },
+    [],
+  );
 
   const camera = activeTab && tabs.some((t) => t.camera === activeTab) ? activeTab : (tabs[0]?.camera ?? null);
   const tab = tabs.find((t) => t.camera === camera);
   const pageCount = (t: { images: unknown[] } | undefined) =>
     Math.max(1, Math.ceil((t?.images.length ?? 0) / pageSize));
-  const pageOf = (name: string | null) =>
-    Math.min(pages[name ?? ''] ?? 1, pageCount(tabs.find((t) => t.camera === name)));
-  const setPage = (name: string, page: number) => setPages((p) => ({ ...p, [name]: page }));
+  const clampPage = (name: string | null, page: number) =>
+    Math.min(page, pageCount(tabs.find((t) => t.camera === name)));
+  const pageOf = (name: string | null) => clampPage(name, pages[name ?? ''] ?? 1);
+  const chosenPageOf = (name: string | null) => clampPage(name, chosenPages[name ?? ''] ?? pages[name ?? ''] ?? 1);
 
-  const later = (apply: () => void) => {
+  // The pages as the user last chose them, read when a page-size change applies.
+  const latestChoice = useRef<Record<string, number>>({});
+  latestChoice.current = { ...pages, ...chosenPages };
+
+  const later = (timer: { current: number | undefined }, apply: () => void) => {
     window.clearTimeout(timer.current);
     timer.current = window.setTimeout(apply, galleryDelayMs);
   };
 
+  const choosePage = (name: string, page: number) => {
+    setChosenPages((p) => ({ ...p, [name]: page }));
+    later(pageTimer, () => setPages((p) => ({ ...p, [name]: page })));
+  };
+
   const changeSize = (size: number) => {
     setSizeChoice(size);
-    later(() => {
+    later(sizeTimer, () => {
       // Every tab keeps its first visible image on screen.
-      setPages((p) =>
-        Object.fromEntries(Object.entries(p).map(([k, page]) => [k, pageKeepingFirst(page, pageSize, size)])),
+      window.clearTimeout(pageTimer.current);
+      const kept = Object.fromEntries(
+        Object.entries(latestChoice.current).map(([k, page]) => [k, pageKeepingFirst(page, pageSize, size)]),
       );
+      setPages(kept);
+      setChosenPages(kept);
       setPageSize(size);
     });
   };
 
   useArrowKeys({
-    left: () => camera && setPage(camera, Math.max(1, pageOf(camera) - 1)),
-    right: () => camera && setPage(camera, Math.min(pageCount(tab), pageOf(camera) + 1)),
+    left: () => camera && choosePage(camera, Math.max(1, chosenPageOf(camera) - 1)),
+    right: () => camera && choosePage(camera, Math.min(pageCount(tab), chosenPageOf(camera) + 1)),
   });
 
   return (
@@ -153,11 +176,11 @@ export function GalleryScreen({ loweringId }: { loweringId: string }) {
                   ))}
                 </Row>
                 <Pagination
-                  page={pageOf(t.camera)}
+                  page={chosenPageOf(t.camera)}
                   total={t.images.length}
                   pageSize={pageSize}
                   label={`${t.camera} pages`}
-                  onChange={(page) => setPage(t.camera, page)}
+                  onChange={(page) => choosePage(t.camera, page)}
                 />
               </Tab.Pane>
             ))}

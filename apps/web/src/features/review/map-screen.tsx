@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Button, Card } from 'react-bootstrap';
 import { useQueryClient } from '@tanstack/react-query';
+import { capabilityRoles } from '@bathylog/shared';
 import { errorMessage } from '../../api/client';
 import { ErrorAlert } from '../../components/alerts';
 import { LoadingText, statusTexts } from '../../components/status-text';
@@ -23,14 +24,15 @@ import './review.css';
  * /review_map/{id} (docs/screens.md#review-map): the selected event's header, the 480 px map (track
  * from the first position source, start/end dots, the pin "You are here! :-)", markers of the
  * events on the current list page), the slider over the filtered events, and the list with View
- * Details and the filter. Admins edit the milestones (docs/screens.md#milestones-editor) from here.
+ * Details and the filter. Admins and cruise managers edit the milestones
+ * (docs/screens.md#milestones-editor) from here.
  */
 export function MapScreen({
   loweringId,
   milestonesModal: MilestonesModal,
 }: {
   loweringId: string;
-  /** The milestones/stats editor (loaded when an admin first opens it), filled in by the route. */
+  /** The milestones/stats editor (loaded when first opened), filled in by the route. */
   milestonesModal: MilestonesModalSlot;
 }) {
   const review = useReview(loweringId);
@@ -72,7 +74,9 @@ export function MapScreen({
       <ErrorAlert message={track.isError ? errorMessage(track.error) : null} />
       <EventHeaderCard event={review.selected} loading={loading} />
       <Card className="mb-2" data-testid="review-map-card">
-        {auth.hasRole('admin') && (
+        {/* Admins and cruise managers edit the milestones and stats of any lowering they may
+            open: the server applies the same rule to the save (docs/roles-and-access.md#cruise-managers). */}
+        {auth.hasRole(...capabilityRoles.cruiseManagement) && (
           <Card.Header className="py-1 d-flex justify-content-end">
             <Button variant="link" size="sm" className="p-0" onClick={() => setMilestonesOpen(true)}>
               <i className="bi bi-flag-fill me-1" aria-hidden="true" />

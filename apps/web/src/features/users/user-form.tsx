@@ -127,11 +127,11 @@ export function UserForm({ user, viewer, onSaved, onBlankChange }: UserFormProps
       />
       {isAdmin && (
         <Row className="mb-2">
-          <Col sm={6}>
+          <Col lg={6}>
             <Form.Check type="switch" id="user-form-system-user" label="System User" {...register('system_user')} />
           </Col>
           {!isSelf && (
-            <Col sm={6}>
+            <Col lg={6}>
               <Form.Check type="switch" id="user-form-disabled" label="User Disabled" {...register('disabled')} />
             </Col>
           )}

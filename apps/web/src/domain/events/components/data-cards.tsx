@@ -82,11 +82,14 @@ function RowsCard({
   rows,
   columns,
   testId,
+  measures,
 }: {
   title: string;
   rows: Array<{ name: string; value: string }>;
   columns: ColumnProps;
   testId?: string;
+  /** Values are measurements ("23.549468 ddeg"): kept on one line with their unit. */
+  measures?: boolean;
 }) {
   return (
     <Col {...columns} className="mb-2">
@@ -94,7 +97,7 @@ function RowsCard({
         <Card.Header>{title}</Card.Header>
         <Card.Body>
           {rows.map((row, i) => (
-            <div className="data-card-row" key={`${row.name}-${i}`}>
+            <div className={`data-card-row${measures ? ' data-card-measure' : ''}`} key={`${row.name}-${i}`}>
               <span>{row.name}:</span>
               <span>{row.value}</span>
             </div>
@@ -168,7 +171,9 @@ export function DataCards({
     if (image) onImageOpen?.();
     setPreviewState(image);
   };
-  const columns: ColumnProps = { sm: 6, md: 4, lg: layout === 'modal' ? 4 : 3 };
+  // The details modal is only 500 px wide below the large breakpoint: two cards a row there, so
+  // a measurement and its unit fit on one line.
+  const columns: ColumnProps = layout === 'modal' ? { sm: 6, md: 6, lg: 4 } : { sm: 6, md: 4, lg: 3 };
   const images = imageCards(event.aux_data, settings);
   const aux = auxDataCards(event.aux_data, settings);
   const options = optionRows(event);
@@ -188,7 +193,14 @@ export function DataCards({
           />
         ))}
         {aux.map((card) => (
-          <RowsCard key={card.source} title={card.title} rows={card.rows} columns={columns} testId="aux-data-card" />
+          <RowsCard
+            key={card.source}
+            title={card.title}
+            rows={card.rows}
+            columns={columns}
+            testId="aux-data-card"
+            measures
+          />
         ))}
         {options.length > 0 && (
           <RowsCard title="Event Options" rows={options} columns={columns} testId="event-options-card" />

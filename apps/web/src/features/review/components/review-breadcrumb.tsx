@@ -3,15 +3,8 @@ import { Link } from 'react-router';
 import { statusTexts } from '../../../components/status-text';
 import { useEntityNames } from '../../../lib/settings';
 import { cruiseMenuPath } from '../../../domain/cruises/cruise-menu-link';
+import { reviewModes, reviewPath, type ReviewMode } from '../../../domain/lowerings/review-modes';
 import { useReviewCruise, useReviewLowering } from '../api/review';
-
-export type ReviewMode = 'replay' | 'map' | 'gallery';
-
-export const reviewModes: ReadonlyArray<{ mode: ReviewMode; label: string; path: string }> = [
-  { mode: 'replay', label: 'Replay', path: '/review_replay' },
-  { mode: 'map', label: 'Map', path: '/review_map' },
-  { mode: 'gallery', label: 'Gallery', path: '/review_gallery' },
-];
 
 /**
  * Top-left breadcrumb of the review screens (docs/screens.md#breadcrumb): {Cruises} › cruise_id
@@ -55,7 +48,7 @@ export function ReviewBreadcrumb({ loweringId, mode }: { loweringId: string; mod
               {reviewModes
                 .filter((m) => m.mode !== mode)
                 .map((m) => (
-                  <Dropdown.Item as={Link} key={m.mode} to={`${m.path}/${loweringId}`}>
+                  <Dropdown.Item as={Link} key={m.mode} to={reviewPath(m.mode, loweringId)}>
                     {m.label}
                   </Dropdown.Item>
                 ))}
