@@ -157,6 +157,7 @@ export function useStripEvents(loweringId: string, milestoneTimes: readonly stri
     pending: milestones.some((q) => q.isPending) || samples.isPending,
     error: milestones.find((q) => q.isError)?.error ?? samples.error,
     atMilestones: milestones.map((q) => q.data?.[0] ?? null),
-    samples: samples.data ?? [],
+    // The server's value filter also matches longer values ("Photo - Rock Sample"): keep exact ones.
+    samples: (samples.data ?? []).filter((e) => sampleValues.includes(e.event_value)),
   };
 }

@@ -1,0 +1,10 @@
+import { chromium } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+const [src, out, y, h] = process.argv.slice(2);
+const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+const p = await b.newPage({ viewport: { width: 1280, height: Number(h) } });
+const data = readFileSync(src).toString('base64');
+await p.setContent(`<body style="margin:0"><img style="display:block" src="data:image/png;base64,${data}"></body>`);
+await p.waitForTimeout(300);
+await p.screenshot({ path: out, clip: { x: 0, y: Number(y), width: 1280, height: Number(h) }, fullPage: true });
+await b.close();
