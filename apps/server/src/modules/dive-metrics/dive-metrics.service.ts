@@ -15,10 +15,8 @@ import { parseJson } from '../../lib/json.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { isListedFor, viewerOf } from '../access/access.rules.js';
 import type { EventAccess } from '../access/event-access.js';
-import { EventAuxDataRepository } from '../event-aux-data/event-aux-data.repository.js';
 import { EventQueries } from '../events/event-queries.js';
-import { RecordWindowsRepository, type RecordWindow } from '../events/record-windows.repository.js';
-import { DiveMetricsRepository, type MetricsWindow } from './dive-metrics.repository.js';
+import { DiveMetricsRepository, type MetricsLowering, type MetricsWindow } from './dive-metrics.repository.js';
 
 type AuxArray = EventAuxData['data_array'];
 
@@ -39,21 +37,17 @@ export class DiveMetricsService {
   }
 
   async lowering(caller: AuthContext, id: string, access: EventAccess): Promise<LoweringMetrics> {
-    const lowering = await this.queries.record(
-      caller,
-      'lowering',
-      id,
-      new AppError('NOT_FOUND', 'lowering not found for that id'),
-    );
+    // The rule for reading the lowering's events: 404 when missing, 401 when the caller may not open it.
+    await this.queries.record(caller, 'lowering', id, new AppError('NOT_FOUND', 'lowering not found for that id'));
+    const [lowering] = await this.repo.lowerings({ id });
+    if (!lowering) throw new AppError('NOT_FOUND', 'lowering not found for that id');
     return this.metricsOf(lowering, access);
   }
 
   async cruise(caller: AuthContext, id: string, access: EventAccess): Promise<CruiseMetrics> {
     const cruise = await this.queries.record(caller, 'cruise', id, new AppError('NOT_FOUND', 'cruise not found for that id'));
     const viewer = viewerOf(caller);
-    const lowerings = (
-      await new RecordWindowsRepository(this.ctx.database.db).loweringsWithin(cruise.start_ts, cruise.stop_ts)
-    ).filter((l) =>
+    const lowerings = (await this.repo.lowerings({ lo: cruise.start_ts, hi: cruise.stop_ts })).filter((l) =>
       isListedFor(viewer, { ...l, ref: { kind: 'lowering', id: l.id } }, this.ctx.config.useAccessControl),
     );
     const rows: LoweringMetrics[] = [];
@@ -61,12 +55,9 @@ export class DiveMetricsService {
     return { id: cruise.id, cruise_id: cruise.humanId, lowerings: rows, totals: sumFigures(rows) };
   }
 
-  private async metricsOf(lowering: RecordWindow, access: EventAccess): Promise<LoweringMetrics> {
+  private async metricsOf(lowering: MetricsLowering, access: EventAccess): Promise<LoweringMetrics> {
     const settings = this.ctx.config.client.milestones;
-    const meta = parseJson<{ milestones?: Record<string, string | null> }>(
-      (await this.repo.loweringMeta(lowering.id)) ?? '{}',
-      {},
-    );
+    const meta = parseJson<{ milestones?: Record<string, string | null> } | null>(lowering.meta, {});
     const times = {
       start_ts: new Date(lowering.start_ts).toISOString(),
       stop_ts: new Date(lowering.stop_ts).toISOString(),
@@ -99,10 +90,9 @@ export class DiveMetricsService {
 
   /** Depth and distance figures: one pass over the records of the first position source with any. */
   private async track(w: MetricsWindow, bottom: { from: number; to: number } | null) {
-    const auxRepo = new EventAuxDataRepository(this.ctx.database.db);
     const folder = new TrackFolder(bottom);
     for (const source of this.ctx.config.client.positionDataSources) {
-      const rows = await auxRepo.trackRecords(source, w, w.hidden);
+      const rows = await this.repo.trackRecords(source, w);
       if (rows.length === 0) continue;
       for (const r of rows) {
         const reading = readAuxPosition({ data_array: parseJson<AuxArray>(r.data_array, []) });
