@@ -326,14 +326,19 @@ function EditorBody({
 function SavedMetrics({ loweringId }: { loweringId: string }) {
   const metrics = useLoweringMetrics(loweringId);
   return (
-    <div className="mt-3 milestones-metrics" data-testid="milestones-metrics">
-      <h6 className="milestones-heading">Dive metrics</h6>
+    <div className="mt-3" data-testid="milestones-metrics">
+      <h6 className="milestones-heading" id="milestones-metrics-title">
+        Dive metrics
+      </h6>
       {metrics.isPending ? (
         <LoadingText />
       ) : metrics.isError ? (
         <div className="text-danger">{errorMessage(metrics.error)}</div>
       ) : (
-        <DiveMetricsTable figures={metrics.data} caption="From the saved milestones" />
+        // Scrolls within the editor: focusable, so the keyboard scrolls it too.
+        <div className="milestones-metrics" tabIndex={0} role="region" aria-labelledby="milestones-metrics-title">
+          <DiveMetricsTable figures={metrics.data} caption="From the saved milestones" />
+        </div>
       )}
     </div>
   );
