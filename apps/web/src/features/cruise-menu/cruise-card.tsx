@@ -142,7 +142,7 @@ function CruiseMetricsLines({ cruiseId }: { cruiseId: string }) {
   return (
     <div className="mt-2" data-testid="cruise-metrics">
       {metricsSummaryItems(metrics.data.totals).map((item) => (
-        <Line key={item.label} label={`Dives ${item.label.toLowerCase()}`}>
+        <Line key={item.label} label={`All dives: ${item.label.toLowerCase()}`}>
           {item.value}
         </Line>
       ))}

@@ -97,18 +97,13 @@ function LoweringMetricsSection({ loweringId }: { loweringId: string }) {
   const [open, setOpen] = useState(false);
   const tableId = 'lowering-metrics-table';
   return (
-    <div className="mt-2" data-testid="lowering-metrics">
+    <div className="mt-2 pt-2 border-top" data-testid="lowering-metrics">
       {metrics.isPending ? (
         <div className="text-secondary">Fetching...</div>
       ) : metrics.isError ? (
         <div className="text-danger">Dive metrics could not be read.</div>
       ) : (
         <>
-          {metricsSummaryItems(metrics.data).map((item) => (
-            <Line key={item.label} label={item.label}>
-              {item.value}
-            </Line>
-          ))}
           <div className="d-flex gap-3 align-items-center">
             <Button
               variant="link"
@@ -125,6 +120,13 @@ function LoweringMetricsSection({ loweringId }: { loweringId: string }) {
               <i className="bi bi-file-earmark-text me-1" aria-hidden="true" />
               Dive Report
             </Link>
+          </div>
+          <div className="ms-3">
+            {metricsSummaryItems(metrics.data).map((item) => (
+              <Line key={item.label} label={item.label}>
+                {item.value}
+              </Line>
+            ))}
           </div>
           <Collapse in={open}>
             <div id={tableId}>{open && <DiveMetricsTable figures={metrics.data} caption="Dive metrics" />}</div>

@@ -100,7 +100,12 @@ export function CruiseReportScreen({ cruiseId }: { cruiseId: string }) {
       </ReportSection>
       <ReportSection title="Dive metrics, summed" id="metrics">
         <SectionState query={metrics}>
-          {(m) => <DiveMetricsTable figures={m.totals} caption={`Over ${m.lowerings.length} ${names.lowerings}`} />}
+          {(m) => (
+            <DiveMetricsTable
+              figures={m.totals}
+              caption={`Over ${m.lowerings.length} ${m.lowerings.length === 1 ? names.lowering : names.lowerings}`}
+            />
+          )}
         </SectionState>
       </ReportSection>
     </div>

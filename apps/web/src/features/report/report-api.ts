@@ -145,7 +145,8 @@ export function useStripEvents(loweringId: string, milestoneTimes: readonly stri
   const milestones = useQueries({
     queries: milestoneTimes.map((ts) => ({
       queryKey: reportKeys.thumbs(loweringId, `at-${ts}`),
-      queryFn: ({ signal }: { signal: AbortSignal }) => imageEvents(loweringId, sources, { startTS: ts, limit: 1 }, signal),
+      queryFn: ({ signal }: { signal: AbortSignal }) =>
+        imageEvents(loweringId, sources, { startTS: ts, limit: 1 }, signal),
     })),
   });
   const samples = useQuery({
