@@ -229,6 +229,8 @@ export const configSchema = z.strictObject({
       exportLowering: z.string().nullable().default(null),
     })
     .prefault({}),
+  /** Event values counted as samples in the dive metrics (docs/review-and-gis.md#dive-metrics). */
+  sampleEventValues: z.array(z.string().min(1)).default([]),
   client: z.prefault(clientSettingsSchema, {}),
 });
 
@@ -295,6 +297,7 @@ function fromEnv(env: Env): Record<string, unknown> {
     ['BATHYLOG_HEAVY_READ_QUEUE', 'heavyReads.queuePerCaller'],
     ['BATHYLOG_HEAVY_READ_QUEUE_TOTAL', 'heavyReads.queueTotal'],
     ['BATHYLOG_UPLOAD_LIMIT_MB', 'uploadLimitMb'],
+    ['BATHYLOG_SAMPLE_EVENT_VALUES', 'sampleEventValues', list],
     ['BATHYLOG_HEADERS_TIMEOUT_MS', 'http.headersTimeoutMs'],
     ['BATHYLOG_REQUEST_TIMEOUT_MS', 'http.requestTimeoutMs'],
     ['BATHYLOG_KEEP_ALIVE_TIMEOUT_MS', 'http.keepAliveTimeoutMs'],
@@ -334,6 +337,7 @@ function merge(base: Record<string, unknown>, over: Record<string, unknown>): Re
 
 /** Demo defaults: what `npm start` shows a visitor. */
 const demoDefaults: Record<string, unknown> = {
+  sampleEventValues: ['SAMPLE'],
   client: {
     headerTitle: 'Bathylog — R/V Falkor (too)',
     loginScreenText:

@@ -1093,6 +1093,18 @@ const rows: Row[] = [
     request: (fx) => ({ method: 'GET', url: `${api}/tracks/bylowering/${fx.lowering}` }),
   },
 
+  // Dive metrics (docs/review-and-gis.md#dive-metrics)
+  {
+    name: 'GET /lowerings/{id}/metrics',
+    expect: everyone(200),
+    request: (fx) => ({ method: 'GET', url: `${api}/lowerings/${fx.lowering}/metrics` }),
+  },
+  {
+    name: 'GET /cruises/{id}/metrics',
+    expect: everyone(200),
+    request: (fx) => ({ method: 'GET', url: `${api}/cruises/${fx.cruise}/metrics?format=csv` }),
+  },
+
   // Audit trail (docs/security.md#the-audit-trail)
   { name: 'GET /audit', expect: adminOnly(200), request: () => ({ method: 'GET', url: `${api}/audit` }) },
   {

@@ -37,3 +37,4 @@ export * from './schemas/audit.js';
 export * from './schemas/backups.js';
 export * from './schemas/misc.js';
 export * from './schemas/checklists.js';
+export * from './dive-metrics.js';

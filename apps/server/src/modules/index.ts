@@ -9,6 +9,7 @@ import { eventsRoutes } from './events/events.routes.js';
 import { eventAuxDataRoutes } from './event-aux-data/event-aux-data.routes.js';
 import { eventExportsRoutes } from './event-exports/event-exports.routes.js';
 import { gisExportsRoutes } from './gis-exports/gis-exports.routes.js';
+import { diveMetricsRoutes } from './dive-metrics/dive-metrics.routes.js';
 import { cruisesRoutes } from './cruises/cruises.routes.js';
 import { loweringsRoutes } from './lowerings/lowerings.routes.js';
 import { eventTemplatesRoutes } from './event-templates/event-templates.routes.js';
@@ -34,6 +35,7 @@ export const apiModules: Array<(app: ApiInstance, ctx: AppContext) => void> = [
   eventAuxDataRoutes,
   eventExportsRoutes,
   gisExportsRoutes,
+  diveMetricsRoutes,
   deviceKeysRoutes,
   auditRoutes,
   backupsRoutes,

@@ -66,6 +66,8 @@ const heavyRoutes: Record<string, (query: Query) => boolean> = {
   '/gis_exports/bycruise/:id': () => true,
   '/gis_exports/bylowering/:id': () => true,
   '/tracks/bylowering/:id': () => true,
+  '/lowerings/:id/metrics': () => true,
+  '/cruises/:id/metrics': () => true,
   '/audit': (query) => query.format === 'csv',
 };
 

@@ -41,6 +41,8 @@ const ReviewMapRoute = lazyScreen(() => import('./routes/review-map'), 'ReviewMa
 const ReviewReplayRoute = lazyScreen(() => import('./routes/review-replay'), 'ReviewReplayRoute');
 const DivePermalinkRoute = lazyScreen(() => import('./routes/permalinks'), 'DivePermalinkRoute');
 const CruisePermalinkRoute = lazyScreen(() => import('./routes/permalinks'), 'CruisePermalinkRoute');
+const LoweringReportRoute = lazyScreen(() => import('./routes/report'), 'LoweringReportRoute');
+const CruiseReportRoute = lazyScreen(() => import('./routes/report'), 'CruiseReportRoute');
 
 /** Old Sealog bookmarks (/lowering_map/:id …) land on the review routes (docs/screens.md#old-review-links). */
 function RedirectWithId({ to }: { to: string }) {
@@ -90,6 +92,8 @@ export const routes: RouteObject[] = [
           { path: '/review_replay/:loweringId', element: <ReviewReplayRoute /> },
           { path: '/dive/:id', element: <DivePermalinkRoute /> },
           { path: '/cruise/:id', element: <CruisePermalinkRoute /> },
+          { path: '/report/lowering/:id', element: <LoweringReportRoute /> },
+          { path: '/report/cruise/:id', element: <CruiseReportRoute /> },
         ],
       },
       { path: '/lowering_gallery/:id', element: <RedirectWithId to="/review_gallery" /> },

@@ -6,6 +6,9 @@ import { useEntityNames } from '../../lib/settings';
 import { ExportDropdown } from '../../domain/events/components/export-dropdown';
 import { CopyButton } from '../../domain/records/components/copy-button';
 import { RecordFiles } from '../../domain/records/components/record-files';
+import { Link } from 'react-router';
+import { useCruiseMetrics } from '../../domain/lowerings/metrics-api';
+import { metricsSummaryItems } from '../../domain/lowerings/metrics-table';
 
 /** "**Label:** value" on its own line. */
 export function Line({ label, children }: { label: string; children: ReactNode }) {
@@ -93,6 +96,7 @@ export function CruiseCard({
           </Line>
         )}
         <Line label="Duration">{formatDuration(Date.parse(cruise.stop_ts) - Date.parse(cruise.start_ts))}</Line>
+        {!embargo && <CruiseMetricsLines cruiseId={cruise.id} />}
         <div className="mt-2">
           {!embargo && <RecordFiles kind="cruise" recordId={cruise.id} files={meta.cruise_files} />}
         </div>
@@ -126,5 +130,26 @@ export function CruiseCard({
         </div>
       </Card.Body>
     </Card>
+  );
+}
+
+/** The cruise's summed dive metrics (docs/review-and-gis.md#dive-metrics) and its report link. */
+function CruiseMetricsLines({ cruiseId }: { cruiseId: string }) {
+  const metrics = useCruiseMetrics(cruiseId);
+  if (metrics.isPending) return <div className="text-secondary mt-2">Fetching...</div>;
+  if (metrics.isError) return <div className="text-danger mt-2">Dive metrics could not be read.</div>;
+  if (metrics.data.lowerings.length === 0) return null;
+  return (
+    <div className="mt-2" data-testid="cruise-metrics">
+      {metricsSummaryItems(metrics.data.totals).map((item) => (
+        <Line key={item.label} label={`All dives: ${item.label.toLowerCase()}`}>
+          {item.value}
+        </Line>
+      ))}
+      <Link to={`/report/cruise/${cruiseId}`} className="small">
+        <i className="bi bi-file-earmark-text me-1" aria-hidden="true" />
+        Cruise Report
+      </Link>
+    </div>
   );
 }

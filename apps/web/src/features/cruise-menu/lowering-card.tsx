@@ -1,4 +1,6 @@
-import { Card } from 'react-bootstrap';
+import { useState } from 'react';
+import { Button, Card, Collapse } from 'react-bootstrap';
+import { Link } from 'react-router';
 import {
   formatDuration,
   formatListDateTime,
@@ -14,6 +16,8 @@ import { useEntityNames, useSettings } from '../../lib/settings';
 import { ExportDropdown } from '../../domain/events/components/export-dropdown';
 import { CopyButton } from '../../domain/records/components/copy-button';
 import { RecordFiles } from '../../domain/records/components/record-files';
+import { useLoweringMetrics } from '../../domain/lowerings/metrics-api';
+import { DiveMetricsTable, metricsSummaryItems } from '../../domain/lowerings/metrics-table';
 import { Line } from './cruise-card';
 import { ReviewMenu } from './review-menu';
 
@@ -76,10 +80,60 @@ export function LoweringCard({ lowering, onExportError }: { lowering: Lowering; 
         {aborted && <Line label="Aborted">{formatListDateTime(aborted)}</Line>}
         {depth !== null && <Line label="Max Depth">{depth}</Line>}
         {box !== null && <Line label="Bounding Box">{box}</Line>}
+        {!embargo && <LoweringMetricsSection loweringId={lowering.id} />}
         <div className="mt-2">
           {!embargo && <RecordFiles kind="lowering" recordId={lowering.id} files={meta.lowering_files} />}
         </div>
       </Card.Body>
     </Card>
+  );
+}
+
+/**
+ * The dive's metrics on the card (docs/review-and-gis.md#dive-metrics): a compact summary, the
+ * full table behind "Dive metrics", and the link to the printable dive report.
+ */
+function LoweringMetricsSection({ loweringId }: { loweringId: string }) {
+  const metrics = useLoweringMetrics(loweringId);
+  const [open, setOpen] = useState(false);
+  const tableId = 'lowering-metrics-table';
+  return (
+    <div className="mt-2 pt-2 border-top" data-testid="lowering-metrics">
+      {metrics.isPending ? (
+        <div className="text-secondary">Fetching...</div>
+      ) : metrics.isError ? (
+        <div className="text-danger">Dive metrics could not be read.</div>
+      ) : (
+        <>
+          <div className="d-flex gap-3 align-items-center">
+            <Button
+              variant="link"
+              size="sm"
+              className="p-0"
+              aria-expanded={open}
+              aria-controls={tableId}
+              onClick={() => setOpen((o) => !o)}
+            >
+              <i className={`bi ${open ? 'bi-chevron-down' : 'bi-chevron-right'} me-1`} aria-hidden="true" />
+              Dive metrics
+            </Button>
+            <Link to={`/report/lowering/${loweringId}`} className="small">
+              <i className="bi bi-file-earmark-text me-1" aria-hidden="true" />
+              Dive Report
+            </Link>
+          </div>
+          <div className="ms-3">
+            {metricsSummaryItems(metrics.data).map((item) => (
+              <Line key={item.label} label={item.label}>
+                {item.value}
+              </Line>
+            ))}
+          </div>
+          <Collapse in={open}>
+            <div id={tableId}>{open && <DiveMetricsTable figures={metrics.data} caption="Dive metrics" />}</div>
+          </Collapse>
+        </>
+      )}
+    </div>
   );
 }

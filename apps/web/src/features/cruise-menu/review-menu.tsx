@@ -20,6 +20,10 @@ export function ReviewMenu({ loweringId, current, id }: { loweringId: string; cu
               {m.label}
             </Dropdown.Item>
           ))}
+        <Dropdown.Divider />
+        <Dropdown.Item as={Link} to={`/report/lowering/${loweringId}`}>
+          Dive Report
+        </Dropdown.Item>
       </Dropdown.Menu>
     </Dropdown>
   );

@@ -60,6 +60,29 @@ vi.mock('./milestones-api', () => ({
   updateLoweringMilestones: api.update,
 }));
 
+// The dive metrics of the saved milestones, as the server answers them.
+vi.mock('../../domain/lowerings/metrics-api', () => ({
+  useLoweringMetrics: () => ({
+    isPending: false,
+    isError: false,
+    error: null,
+    data: {
+      durations: [{ stage: 'Deployment', seconds: 859.276 }],
+      max_depth: 2011.5,
+      mean_depth: 1173.8,
+      depth_readings: 3,
+      bottom_distance: null,
+      events_total: 4,
+      events_by_category: { SAMPLE: 1, ASNAP: 1, VEHICLE: 1, FREE_FORM: 1 },
+      events_by_author: { pilot: 4 },
+      samples_total: 1,
+      samples_by_value: { SAMPLE: 1 },
+      framegrabs_total: 0,
+      framegrabs_by_camera: {},
+    },
+  }),
+}));
+
 const settings = clientSettingsSchema.parse({});
 
 const lowering: Lowering = {
@@ -120,6 +143,16 @@ const valueOf = (label: string) =>
   screen.getByRole('button', { name: label }).parentElement!.querySelector('.milestone-value')!.textContent;
 
 describe('MilestonesModal', () => {
+  it('shows the dive metrics of the saved milestones', () => {
+    renderModal();
+    const table = within(screen.getByTestId('milestones-metrics')).getByRole('table');
+    const row = (name: RegExp) => within(table).getByRole('row', { name });
+    expect(row(/^Duration: Deployment/).textContent).toBe('Duration: Deployment14 minutes');
+    expect(row(/^Max depth/).textContent).toBe('Max depth2011.5 m');
+    expect(row(/^Distance on bottom/).textContent).toBe('Distance on bottom—');
+    expect(row(/^Samples/).textContent).toBe('Samples1');
+  });
+
   it('shows Loading... until the lowering and its events are there', () => {
     api.events = undefined;
     renderModal();

@@ -26,6 +26,8 @@ import { LoadingText, statusTexts } from '../../components/status-text';
 import { errorMessage } from '../../api/client';
 import { useSettings } from '../../lib/settings';
 import type { MilestonesModalProps } from '../../domain/lowerings/milestones-slot';
+import { useLoweringMetrics } from '../../domain/lowerings/metrics-api';
+import { DiveMetricsTable } from '../../domain/lowerings/metrics-table';
 import { updateLoweringMilestones, useMilestonesData } from './milestones-api';
 import { TweakForm } from './tweak-form';
 import './milestones.css';
@@ -314,6 +316,7 @@ function EditorBody({
                     ),
                 )}
               </div>
+              <SavedMetrics loweringId={lowering.id} />
             </Col>
           </Row>
         )}
@@ -343,5 +346,27 @@ function EditorBody({
         }}
       />
     </>
+  );
+}
+
+/** The dive metrics from the saved milestones (docs/review-and-gis.md#dive-metrics). */
+function SavedMetrics({ loweringId }: { loweringId: string }) {
+  const metrics = useLoweringMetrics(loweringId);
+  return (
+    <div className="mt-3" data-testid="milestones-metrics">
+      <h6 className="milestones-heading" id="milestones-metrics-title">
+        Dive metrics
+      </h6>
+      {metrics.isPending ? (
+        <LoadingText />
+      ) : metrics.isError ? (
+        <div className="text-danger">{errorMessage(metrics.error)}</div>
+      ) : (
+        // Scrolls within the editor: focusable, so the keyboard scrolls it too.
+        <div className="milestones-metrics" tabIndex={0} role="region" aria-labelledby="milestones-metrics-title">
+          <DiveMetricsTable figures={metrics.data} caption="From the saved milestones" />
+        </div>
+      )}
+    </div>
   );
 }

@@ -22,6 +22,8 @@ export interface DiveMapMarker extends MapPosition {
   id: string;
   /** Shown as a tooltip on hover (e.g. the event value and time). */
   title?: string;
+  /** The title stays shown (a printed map's milestone labels). */
+  permanent?: boolean;
 }
 
 export interface DiveMapProps {
@@ -228,7 +230,7 @@ export function DiveMap({
         bubblingMouseEvents: false,
       });
       // Leaflet reads a string as HTML: the title (an event's stored value) goes in as text.
-      if (m.title) circle.bindTooltip(textElement(m.title), { direction: 'top' });
+      if (m.title) circle.bindTooltip(textElement(m.title), { direction: 'top', permanent: m.permanent ?? false });
       circle.on('click', () => onMarkerClickRef.current?.(m.id));
       p.markers.addLayer(circle);
       if (selected) circle.bringToFront();

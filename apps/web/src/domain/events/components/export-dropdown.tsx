@@ -1,5 +1,5 @@
 import { Fragment, useState } from 'react';
-import type { GisFormat } from '@bathylog/shared';
+import { metricsPath, type GisFormat } from '@bathylog/shared';
 import { Dropdown, OverlayTrigger, Tooltip } from 'react-bootstrap';
 import { errorMessage, request } from '../../../api/client';
 import { getEvents, type EventQuery } from '../api/events';
@@ -84,6 +84,21 @@ export function ExportDropdown({
     }
   };
 
+  /** The dive metrics of the scope (docs/review-and-gis.md#dive-metrics) as a JSON or CSV file. */
+  const runMetrics = async (format: 'json' | 'csv') => {
+    if (!scope) return;
+    setBusy(true);
+    try {
+      const path = metricsPath(scope.kind, scope.id, format === 'csv' ? 'csv' : undefined);
+      const blob = await request<Blob>(path, { responseType: 'blob' });
+      saveBlob(blob, `${prefix ?? exportPrefixFromTs(new Date())}_metrics.${format}`);
+    } catch (err) {
+      onError?.(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
   const tip = disabledReason ?? (busy ? 'Exporting…' : 'Export these events');
   return (
     <Dropdown align="end" className="d-inline-block">
@@ -146,6 +161,19 @@ export function ExportDropdown({
                 onClick={() => void runGis(item.format)}
               >
                 {item.label}
+              </Dropdown.Item>
+            ))}
+            <Dropdown.Divider />
+            <Dropdown.Header className="text-warning">Dive metrics</Dropdown.Header>
+            {(['json', 'csv'] as const).map((format) => (
+              <Dropdown.Item
+                key={`metrics-${format}`}
+                as="button"
+                disabled={busy}
+                aria-label={`Dive metrics (${format.toUpperCase()})`}
+                onClick={() => void runMetrics(format)}
+              >
+                {format === 'json' ? 'Metrics (JSON)' : 'Metrics (CSV)'}
               </Dropdown.Item>
             ))}
           </>

@@ -52,6 +52,10 @@ export function ReviewBreadcrumb({ loweringId, mode }: { loweringId: string; mod
                     {m.label}
                   </Dropdown.Item>
                 ))}
+              <Dropdown.Divider />
+              <Dropdown.Item as={Link} to={`/report/lowering/${loweringId}`}>
+                Dive Report
+              </Dropdown.Item>
             </Dropdown.Menu>
           </Dropdown>
         </li>
