@@ -18,6 +18,8 @@ export const wsChannels = [
   'updateCruises',
   'newLowerings',
   'updateLowerings',
+  /** Bathylog addition: an event's data completeness changed (docs/completeness.md#websocket). */
+  'completeness',
 ] as const;
 
 export type WsChannel = (typeof wsChannels)[number];

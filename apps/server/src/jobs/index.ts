@@ -3,12 +3,14 @@ import type { AppContext } from '../context.js';
 import { LeaderElection } from '../db/leader-election.js';
 import { AsnapService, logAsnapThroughEvents, type LogAsnapEvent } from './asnap.js';
 import { BackupScheduler } from './backup-scheduler.js';
+import { CompletenessWatcher } from './completeness.js';
 import { FreeSpaceMonitor } from './free-space.js';
 
 export interface Jobs {
   leader: LeaderElection;
   freeSpace: FreeSpaceMonitor;
   asnap: AsnapService | null;
+  completeness: CompletenessWatcher;
 }
 
 export interface JobsOptions {
@@ -17,7 +19,7 @@ export interface JobsOptions {
 }
 
 /**
- * The background jobs (free-space monitor, built-in ASNAP, scheduled backups): singletons, run by
+ * The background jobs (free-space monitor, built-in ASNAP, scheduled backups, the completeness watcher): singletons, run by
  * the leading process only (db/leader-election.ts). Started when the server is ready, stopped
  * when it closes.
  */
@@ -28,8 +30,9 @@ export function registerJobs(app: FastifyInstance, ctx: AppContext, opts: JobsOp
     ? new AsnapService(ctx, opts.logAsnapEvent ?? logAsnapThroughEvents(ctx))
     : null;
   const backups = new BackupScheduler(ctx);
-  const startJobs = () => Promise.all([freeSpace.start(), asnap?.start(), backups.start()]);
-  const stopJobs = () => Promise.all([freeSpace.stop(), asnap?.stop(), backups.stop()]);
+  const completeness = new CompletenessWatcher(ctx);
+  const startJobs = () => Promise.all([freeSpace.start(), asnap?.start(), backups.start(), completeness.start()]);
+  const stopJobs = () => Promise.all([freeSpace.stop(), asnap?.stop(), backups.stop(), completeness.stop()]);
 
   app.addHook('onReady', async () => {
     await leader.start();
@@ -45,5 +48,5 @@ export function registerJobs(app: FastifyInstance, ctx: AppContext, opts: JobsOp
     await leader.stop();
   });
 
-  return { leader, freeSpace, asnap };
+  return { leader, freeSpace, asnap, completeness };
 }

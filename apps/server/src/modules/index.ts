@@ -17,6 +17,7 @@ import { externalCallsRoutes } from './external-calls/external-calls.routes.js';
 import { deviceKeysRoutes } from './device-keys/device-keys.routes.js';
 import { auditRoutes } from './audit/audit.routes.js';
 import { backupsRoutes } from './backups/backups.routes.js';
+import { completenessRoutes } from './completeness/completeness.routes.js';
 import { userCallers } from './users/user-callers.js';
 import { deviceKeyCallers } from './device-keys/device-key-callers.js';
 
@@ -36,6 +37,7 @@ export const apiModules: Array<(app: ApiInstance, ctx: AppContext) => void> = [
   deviceKeysRoutes,
   auditRoutes,
   backupsRoutes,
+  completenessRoutes,
 ];
 
 /** What authentication reads, from the modules that own it (plugins/auth.ts imports no module). */

@@ -42,6 +42,8 @@ export const channelRules: Record<WsChannel, ChannelRule> = {
   updateCruises: cruises,
   newLowerings: lowerings,
   updateLowerings: lowerings,
+  // An event's completeness follows its event, as its aux data does (the payload names the event).
+  completeness: auxData,
 };
 
 export function maySubscribe(auth: AuthContext, channel: WsChannel): boolean {
