@@ -1078,6 +1078,11 @@ const rows: Row[] = [
     expect: everyone(200),
     request: (fx) => ({ method: 'GET', url: `${api}/tracks/bylowering/${fx.lowering}` }),
   },
+  {
+    name: 'GET /lowerings/{id}/completeness',
+    expect: everyone(200),
+    request: (fx) => ({ method: 'GET', url: `${api}/lowerings/${fx.lowering}/completeness?events=true` }),
+  },
 
   // Audit trail (docs/security.md#the-audit-trail)
   { name: 'GET /audit', expect: adminOnly(200), request: () => ({ method: 'GET', url: `${api}/audit` }) },
