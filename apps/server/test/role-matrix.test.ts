@@ -1083,6 +1083,11 @@ const rows: Row[] = [
     expect: everyone(200),
     request: (fx) => ({ method: 'GET', url: `${api}/lowerings/${fx.lowering}/completeness?events=true` }),
   },
+  {
+    name: 'GET /completeness/newest',
+    expect: everyone(200),
+    request: () => ({ method: 'GET', url: `${api}/completeness/newest` }),
+  },
 
   // Audit trail (docs/security.md#the-audit-trail)
   { name: 'GET /audit', expect: adminOnly(200), request: () => ({ method: 'GET', url: `${api}/audit` }) },

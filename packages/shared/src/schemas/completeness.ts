@@ -48,5 +48,23 @@ export const completenessSummarySchema = z.object({
 });
 export type CompletenessSummary = z.infer<typeof completenessSummarySchema>;
 
+/** GET /completeness/newest: the newest event the caller may see, judged (the footer's line). */
+export const newestCompletenessSchema = z.object({
+  /** The deployment's required sources; empty: completeness is off. */
+  required_sources: z.array(z.string()),
+  newest: z.nullable(
+    z.object({
+      event_id: z.string(),
+      lowering_id: z.nullable(z.string()),
+      ts: z.string(),
+      state: z.enum(completenessStates),
+      missing: z.array(z.string()),
+      stale: z.array(z.string()),
+      late: z.optional(z.boolean()),
+    }),
+  ),
+});
+export type NewestCompleteness = z.infer<typeof newestCompletenessSchema>;
+
 /** The `completeness` query parameter of the event lists (Bathylog extension): `incomplete` only. */
 export const completenessFilterValues = ['incomplete'] as const;

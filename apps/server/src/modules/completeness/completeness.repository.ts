@@ -50,6 +50,15 @@ export class CompletenessRepository {
       FROM events e LEFT JOIN event_aux_data a ON a.event_id = e.id AND a.data_source IN (${sql.join(sources)})`;
   }
 
+  /** The id of the newest event outside the hidden windows, if any. */
+  async newestEventId(hidden: readonly TsWindow[]): Promise<string | undefined> {
+    const visible = excludedTs(sql.ref('e.ts'), hidden) ?? sql<boolean>`1 = 1`;
+    const rows = await sql<{ id: string }>`SELECT e.id FROM events e WHERE ${visible} ORDER BY e.ts DESC, e.id DESC LIMIT 1`.execute(
+      this.db,
+    );
+    return rows.rows[0]?.id;
+  }
+
   /** Events with ts in (after, upTo], oldest first: the ones whose grace period ended since the last look. */
   async eventsBetween(after: number, upTo: number): Promise<Array<{ id: string; ts: number }>> {
     const rows = await this.db

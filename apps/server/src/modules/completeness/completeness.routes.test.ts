@@ -189,6 +189,26 @@ describe.each(engines)('data completeness on %s', (engine) => {
     if (list.statusCode === 200) expect(list.json()).toEqual([]);
   });
 
+  it("answers the newest event the caller may see, judged (the footer's line)", async () => {
+    const mine = (await t.api('GET', '/completeness/newest', { token: watcher.token })).json();
+    expect(mine).toEqual({
+      required_sources: [nav, grab],
+      newest: {
+        event_id: ids.none,
+        lowering_id: lowering,
+        ts: '2023-03-14T23:04:00.000Z',
+        state: 'incomplete',
+        missing: [nav, grab],
+        stale: [],
+      },
+    });
+    // The outsider may not see the lowering's events: not its newest either.
+    const theirs = await t.api('GET', '/completeness/newest', { token: outsider.token });
+    expect(theirs.statusCode).toBe(200);
+    expect(theirs.json()).toEqual({ required_sources: [nav, grab], newest: null });
+    expect((await t.api('GET', '/completeness/newest')).statusCode).toBe(401);
+  });
+
   describe('live', () => {
     let port: number;
     let liveLowering: string;

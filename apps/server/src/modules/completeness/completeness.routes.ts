@@ -1,4 +1,9 @@
-import { completenessQuerySchema, completenessSummarySchema, idParamsSchema } from '@bathylog/shared';
+import {
+  completenessQuerySchema,
+  completenessSummarySchema,
+  idParamsSchema,
+  newestCompletenessSchema,
+} from '@bathylog/shared';
 import type { AppContext } from '../../context.js';
 import { caller } from '../../plugins/auth.js';
 import type { ApiInstance } from '../../plugins/types.js';
@@ -24,5 +29,18 @@ export function completenessRoutes(app: ApiInstance, ctx: AppContext): void {
       },
     },
     (req) => service.summary(caller(req), req.params.id, req.query, eventAccess(req)),
+  );
+
+  app.get(
+    '/completeness/newest',
+    {
+      config: read,
+      schema: {
+        tags: ['events'],
+        summary: 'Whether the newest event the caller may see carries its required aux data',
+        response: { 200: newestCompletenessSchema },
+      },
+    },
+    (req) => service.newest(eventAccess(req)),
   );
 }

@@ -1,4 +1,10 @@
-import type { CompletenessQuery, CompletenessSummary, EventCompleteness, WsCompleteness } from '@bathylog/shared';
+import type {
+  CompletenessQuery,
+  CompletenessSummary,
+  EventCompleteness,
+  NewestCompleteness,
+  WsCompleteness,
+} from '@bathylog/shared';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthContext } from '../../plugins/auth.js';
@@ -194,6 +200,27 @@ export class CompletenessService {
       now,
     );
     return this.publish(judged);
+  }
+
+  /** The newest event the caller may see, judged (the footer's line). */
+  async newest(access: EventAccess): Promise<NewestCompleteness> {
+    const required = this.ctx.config.completeness.requiredAuxSources;
+    const id = await this.repo.newestEventId(access.excluded);
+    const [j] = id ? await this.judgeEvents([id]) : [];
+    return {
+      required_sources: required,
+      newest: j
+        ? {
+            event_id: j.id,
+            lowering_id: j.lowering_id,
+            ts: new Date(j.ts).toISOString(),
+            state: j.state,
+            missing: j.missing,
+            stale: j.stale,
+            ...(j.late ? { late: true } : {}),
+          }
+        : null,
+    };
   }
 
   /** Deleted events leave no mark behind. */
