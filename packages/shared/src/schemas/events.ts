@@ -168,8 +168,11 @@ export const eventExportQuerySchema = z.strictObject({
    * instead of its realtime navigation (docs/sealog-clients.md#exports-with-renav).
    */
   use_renav: z.optional(queryBooleanSchema),
-  /** Bathylog extension: a `completeness` column (CSV) / field (JSON) per event (docs/completeness.md#exports). */
-  completeness: z.optional(queryBooleanSchema),
+  /**
+   * Bathylog extension (docs/completeness.md#exports): `true` adds a completeness column (CSV) /
+   * field (JSON) per event; `incomplete` also keeps only the incomplete events.
+   */
+  completeness: z.optional(z.enum(['true', 'false', 'incomplete'])),
 });
 export type EventExportQuery = z.infer<typeof eventExportQuerySchema>;
 

@@ -171,6 +171,9 @@ describe.each(engines)('data completeness on %s', (engine) => {
       'complete',
       'incomplete',
     ]);
+    // `incomplete`: the column, and only the incomplete events.
+    const only = await t.api('GET', `/event_exports/bylowering/${lowering}?completeness=incomplete`, { token: admin });
+    expect((only.json() as Array<{ id: string }>).map((e) => e.id)).toEqual([ids.noGrab, ids.stale, ids.none]);
     // Without the parameter nothing changes.
     const plain = await t.api('GET', `/event_exports/bylowering/${lowering}`, { token: admin });
     expect((plain.json() as Array<Record<string, unknown>>)[0]).not.toHaveProperty('completeness');

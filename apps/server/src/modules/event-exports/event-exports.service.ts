@@ -79,8 +79,9 @@ export class EventExportsService {
 
   async list(caller: AuthContext, query: EventExportQuery, scope: EventScope, access: EventAccess): Promise<Output> {
     const window = await this.queries.window(caller, scope, notFound(scope));
-    const { completeness, ...filterQuery } = query;
-    const resolved = await this.queries.resolve(filterQuery, window, 'exact', access);
+    const completeness = query.completeness === 'true' || query.completeness === 'incomplete';
+    const filterQuery = { ...query, completeness: query.completeness === 'incomplete' ? ('incomplete' as const) : undefined };
+    const resolved = await this.queries.resolve(filterQuery, window, 'exact', access, loweringOf(scope));
     const recordIds = await this.queries.recordIds(query.add_record_ids);
     const page = { offset: query.offset ?? 0, limit: query.limit };
     if (query.use_renav || completeness) {
@@ -327,6 +328,11 @@ function storedParts(text: string): unknown[] | null {
   if (!Array.isArray(parts) || !Array.isArray(parts[0])) return null;
   for (let i = 2; i < parts.length; i += 2) if (!Array.isArray(parts[i])) return null;
   return parts;
+}
+
+/** The lowering a bylowering export reads (its own required aux sources judge completeness). */
+function loweringOf(scope: EventScope): string | undefined {
+  return scope.kind === 'lowering' ? scope.id : undefined;
 }
 
 type JudgedItem = EventItem & { completeness: { state: string; missing: string[]; stale: string[] } };

@@ -31,6 +31,7 @@ function EventManagement() {
   const eventWindow = useEventWindow();
   const [form, setForm] = useState<EventFilterForm>(emptyEventFilter);
   const [showAsnap, setShowAsnap] = useState(false);
+  const [incompleteOnly, setIncompleteOnly] = useState(false);
   const [page, setPage] = useState(1);
   const [detailsId, setDetailsId] = useState<string | null>(null);
   const [commentFor, setCommentFor] = useState<LogEvent | null>(null);
@@ -38,7 +39,10 @@ function EventManagement() {
   const [error, setError] = useState<string | null>(null);
   const remove = useDeleteEvent();
 
-  const filter = eventFilterQuery(form, { hideAsnap: !showAsnap, min: eventWindow.startTS });
+  const filter = {
+    ...eventFilterQuery(form, { hideAsnap: !showAsnap, min: eventWindow.startTS }),
+    ...(incompleteOnly ? { completeness: 'incomplete' as const } : {}),
+  };
   const list = useEvents(
     { ...filter, sort: 'newest', offset: (page - 1) * managementPageSize, limit: managementPageSize },
     { enabled: eventWindow.ready },
@@ -92,6 +96,17 @@ function EventManagement() {
                 checked={showAsnap}
                 onChange={(e) => {
                   setShowAsnap(e.target.checked);
+                  setPage(1);
+                }}
+              />
+              <Form.Check
+                type="switch"
+                id="incomplete-only"
+                label="Incomplete only"
+                title="Only events missing required aux data"
+                checked={incompleteOnly}
+                onChange={(e) => {
+                  setIncompleteOnly(e.target.checked);
                   setPage(1);
                 }}
               />
