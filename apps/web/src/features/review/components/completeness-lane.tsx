@@ -40,14 +40,14 @@ export function CompletenessLane({ loweringId, events }: { loweringId: string; e
   const text = `${data.events_incomplete.toLocaleString('en-US')} of ${data.events_total.toLocaleString('en-US')} events incomplete`;
   return (
     <div className="completeness-lane-wrap" data-testid="completeness-lane">
+      <div className="small text-body-secondary text-center" data-testid="completeness-summary">
+        {text}
+        {data.events_incomplete > 0 && ` (missing or stale: ${data.required_sources.join(', ')})`}
+      </div>
       <div className="completeness-lane" role="img" aria-label={`Incomplete events: ${text}`}>
         {ticks.map((at) => (
           <span key={at} className="completeness-tick" style={{ left: `${at}%` }} />
         ))}
-      </div>
-      <div className="small text-body-secondary" data-testid="completeness-summary">
-        {text}
-        {data.events_incomplete > 0 && ` (missing or stale: ${data.required_sources.join(', ')})`}
       </div>
     </div>
   );
