@@ -53,9 +53,9 @@ export class CompletenessRepository {
   /** The id of the newest event outside the hidden windows, if any. */
   async newestEventId(hidden: readonly TsWindow[]): Promise<string | undefined> {
     const visible = excludedTs(sql.ref('e.ts'), hidden) ?? sql<boolean>`1 = 1`;
-    const rows = await sql<{ id: string }>`SELECT e.id FROM events e WHERE ${visible} ORDER BY e.ts DESC, e.id DESC LIMIT 1`.execute(
-      this.db,
-    );
+    const rows = await sql<{
+      id: string;
+    }>`SELECT e.id FROM events e WHERE ${visible} ORDER BY e.ts DESC, e.id DESC LIMIT 1`.execute(this.db);
     return rows.rows[0]?.id;
   }
 

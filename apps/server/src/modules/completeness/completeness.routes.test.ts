@@ -112,7 +112,9 @@ describe.each(engines)('data completeness on %s', (engine) => {
       .where('id', '=', lowering)
       .execute();
     try {
-      const body = (await t.api('GET', `/lowerings/${lowering}/completeness`, { token: admin })).json() as CompletenessSummary;
+      const body = (
+        await t.api('GET', `/lowerings/${lowering}/completeness`, { token: admin })
+      ).json() as CompletenessSummary;
       expect(body).toMatchObject({ required_sources: [nav], events_complete: 3, events_incomplete: 2 });
       expect(body.incomplete_event_ids).toEqual([ids.stale, ids.none]);
       const list = await t.api('GET', `/events/bylowering/${lowering}?completeness=incomplete`, { token: admin });
@@ -164,13 +166,7 @@ describe.each(engines)('data completeness on %s', (engine) => {
     const state = header!.indexOf('completeness.state_value');
     expect(state).toBeGreaterThan(0);
     expect(lines[4]![header!.indexOf('completeness.missing_value')]).toBe(`${nav},${grab}`);
-    expect(lines.map((l) => l[state])).toEqual([
-      'complete',
-      'incomplete',
-      'incomplete',
-      'complete',
-      'incomplete',
-    ]);
+    expect(lines.map((l) => l[state])).toEqual(['complete', 'incomplete', 'incomplete', 'complete', 'incomplete']);
     // `incomplete`: the column, and only the incomplete events.
     const only = await t.api('GET', `/event_exports/bylowering/${lowering}?completeness=incomplete`, { token: admin });
     expect((only.json() as Array<{ id: string }>).map((e) => e.id)).toEqual([ids.noGrab, ids.stale, ids.none]);
@@ -284,7 +280,7 @@ describe.each(engines)('data completeness on %s', (engine) => {
       expect(incomplete).toMatchObject({ missing: [], stale: [nav] });
     });
 
-    it("a subscriber who may not see the event does not get its completeness", async () => {
+    it('a subscriber who may not see the event does not get its completeness', async () => {
       await t.ctx.database.db
         .updateTable('lowerings')
         .set({ lowering_access_list: JSON.stringify([watcher.id]) })

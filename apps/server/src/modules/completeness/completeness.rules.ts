@@ -20,7 +20,10 @@ export interface Judgement {
 }
 
 /** The deployment's settings, or a lowering's own sources (`lowering_additional_meta.required_aux_sources`). */
-export function completenessSettings(config: Pick<Config, 'completeness'>, loweringMeta?: string | null): CompletenessSettings {
+export function completenessSettings(
+  config: Pick<Config, 'completeness'>,
+  loweringMeta?: string | null,
+): CompletenessSettings {
   const base = config.completeness;
   const own = loweringMeta ? parseJson<Record<string, unknown>>(loweringMeta, {}) : {};
   const listed = own && typeof own === 'object' ? own.required_aux_sources : undefined;

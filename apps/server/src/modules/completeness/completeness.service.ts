@@ -11,7 +11,13 @@ import type { AuthContext } from '../../plugins/auth.js';
 import type { EventAccess } from '../access/event-access.js';
 import { EventQueries } from '../events/event-queries.js';
 import { CompletenessRepository, type CompletenessRow, type LoweringWindow } from './completeness.repository.js';
-import { completenessSettings, dataAgeOf, judge, type CompletenessSettings, type Judgement } from './completeness.rules.js';
+import {
+  completenessSettings,
+  dataAgeOf,
+  judge,
+  type CompletenessSettings,
+  type Judgement,
+} from './completeness.rules.js';
 
 interface Judged extends Judgement {
   id: string;
@@ -23,7 +29,9 @@ interface Judged extends Judgement {
 }
 
 /** Groups rows (already in event order) into events with their present sources and data ages. */
-function byEvent(rows: readonly CompletenessRow[]): Array<{ id: string; ts: number; present: Map<string, number | null> }> {
+function byEvent(
+  rows: readonly CompletenessRow[],
+): Array<{ id: string; ts: number; present: Map<string, number | null> }> {
   const out: Array<{ id: string; ts: number; present: Map<string, number | null> }> = [];
   let last: (typeof out)[number] | undefined;
   for (const row of rows) {
@@ -54,12 +62,6 @@ export class CompletenessService {
 
   settings(loweringMeta?: string | null): CompletenessSettings {
     return completenessSettings(this.ctx.config, loweringMeta);
-  }
-
-  /** The settings of a lowering by id (the deployment's when it does not exist). */
-  async settingsOfLowering(id: string | undefined): Promise<CompletenessSettings> {
-    const lowering = id === undefined ? undefined : await this.repo.lowering(id);
-    return this.settings(lowering?.lowering_additional_meta);
   }
 
   /** A lowering's summary: counts, missing and stale sources, and (asked) each event's state. */
@@ -142,7 +144,11 @@ export class CompletenessService {
       const key = lowering?.id ?? '';
       let group = groups.get(key);
       if (!group) {
-        group = { settings: this.settings(lowering?.lowering_additional_meta), lowering: lowering?.id ?? null, ids: [] };
+        group = {
+          settings: this.settings(lowering?.lowering_additional_meta),
+          lowering: lowering?.id ?? null,
+          ids: [],
+        };
         groups.set(key, group);
       }
       group.ids.push(e.id);
@@ -178,7 +184,9 @@ export class CompletenessService {
       now,
     );
     const arrived = judged.filter((j) => j.state === 'complete' && marks.get(j.id) === null).map((j) => j.id);
-    const lostAgain = judged.filter((j) => j.state !== 'complete' && typeof marks.get(j.id) === 'number').map((j) => j.id);
+    const lostAgain = judged
+      .filter((j) => j.state !== 'complete' && typeof marks.get(j.id) === 'number')
+      .map((j) => j.id);
     await this.repo.setCompleted(arrived, now);
     await this.repo.setCompleted(lostAgain, null);
     return this.publish(judged);
@@ -191,9 +199,12 @@ export class CompletenessService {
   async judgeDue(after: number, upTo: number, now = this.ctx.now()): Promise<WsCompleteness[]> {
     const due = await this.repo.eventsBetween(after, upTo);
     if (due.length === 0) return [];
-    const judged = (await this.judgeEvents(due.map((e) => e.id), now)).filter(
-      (j) => j.applies && j.state === 'incomplete',
-    );
+    const judged = (
+      await this.judgeEvents(
+        due.map((e) => e.id),
+        now,
+      )
+    ).filter((j) => j.applies && j.state === 'incomplete');
     if (judged.length === 0) return [];
     await this.repo.mark(
       judged.map((j) => j.id),
@@ -229,17 +240,15 @@ export class CompletenessService {
   }
 
   private publish(judged: readonly Judged[]): WsCompleteness[] {
-    const payloads = judged.map(
-      (j): WsCompleteness => ({
-        event_id: j.id,
-        lowering_id: j.lowering_id,
-        ts: new Date(j.ts).toISOString(),
-        state: j.state,
-        missing: j.missing,
-        stale: j.stale,
-        ...(j.late ? { late: true } : {}),
-      }),
-    );
+    const payloads = judged.map((j): WsCompleteness => ({
+      event_id: j.id,
+      lowering_id: j.lowering_id,
+      ts: new Date(j.ts).toISOString(),
+      state: j.state,
+      missing: j.missing,
+      stale: j.stale,
+      ...(j.late ? { late: true } : {}),
+    }));
     for (const p of payloads) this.ctx.bus.publish('completeness', p);
     return payloads;
   }

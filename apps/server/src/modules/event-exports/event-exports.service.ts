@@ -80,7 +80,10 @@ export class EventExportsService {
   async list(caller: AuthContext, query: EventExportQuery, scope: EventScope, access: EventAccess): Promise<Output> {
     const window = await this.queries.window(caller, scope, notFound(scope));
     const completeness = query.completeness === 'true' || query.completeness === 'incomplete';
-    const filterQuery = { ...query, completeness: query.completeness === 'incomplete' ? ('incomplete' as const) : undefined };
+    const filterQuery = {
+      ...query,
+      completeness: query.completeness === 'incomplete' ? ('incomplete' as const) : undefined,
+    };
     const resolved = await this.queries.resolve(filterQuery, window, 'exact', access, loweringOf(scope));
     const recordIds = await this.queries.recordIds(query.add_record_ids);
     const page = { offset: query.offset ?? 0, limit: query.limit };
@@ -344,7 +347,10 @@ function withCompleteness(service: CompletenessService, source: ChunkSource<Even
       const judged = new Map((await service.judgeEvents(chunk.map((i) => i.row.id))).map((j) => [j.id, j]));
       yield chunk.map((item) => {
         const j = judged.get(item.row.id);
-        return { ...item, completeness: { state: j?.state ?? 'complete', missing: j?.missing ?? [], stale: j?.stale ?? [] } };
+        return {
+          ...item,
+          completeness: { state: j?.state ?? 'complete', missing: j?.missing ?? [], stale: j?.stale ?? [] },
+        };
       });
     }
   };

@@ -5,8 +5,7 @@ import type { AuthContext } from '../../plugins/auth.js';
 import { canOpenRecord, viewerOf } from '../access/access.rules.js';
 import type { EventAccess } from '../access/event-access.js';
 import { EventAuxDataRepository, type AuxRow } from '../event-aux-data/event-aux-data.repository.js';
-import { CompletenessRepository } from '../completeness/completeness.repository.js';
-import { completenessSettings } from '../completeness/completeness.rules.js';
+import { loweringCompletenessSettings } from '../completeness/completeness-settings.js';
 import { buildEventFilter, globalWindow, type EventFilter, type FilterQuery, type TimeWindow } from './event-filter.js';
 import type { ChunkSource, EventItem } from './event-output.js';
 import { EventSearch, type EventRow, type ResolvedFilter, type SortOrder } from './event-search.js';
@@ -118,11 +117,7 @@ export class EventQueries {
   /** Sets the filter's `incomplete` condition when the query asks for `completeness=incomplete`. */
   async addCompleteness(filter: EventFilter, query: FilterQuery, loweringId?: string): Promise<void> {
     if (query.completeness !== 'incomplete') return;
-    const lowering = loweringId ? await new CompletenessRepository(this.ctx.database.db).lowering(loweringId) : undefined;
-    filter.incomplete = {
-      settings: completenessSettings(this.ctx.config, lowering?.lowering_additional_meta),
-      now: this.ctx.now(),
-    };
+    filter.incomplete = { settings: await loweringCompletenessSettings(this.ctx, loweringId), now: this.ctx.now() };
   }
 
   /** The matching events as chunks (see `eventChunks`). */

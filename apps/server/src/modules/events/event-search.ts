@@ -308,7 +308,11 @@ export class EventSearch {
     const datasource = this.datasourceCondition(resolved, c.id);
     if (datasource) parts.push(datasource);
     // The hits are not joined to events here: the event's time is read by id.
-    const incomplete = this.incompleteCondition(resolved, c.id, sql`(SELECT xe.ts FROM events xe WHERE xe.id = ${c.id})`);
+    const incomplete = this.incompleteCondition(
+      resolved,
+      c.id,
+      sql`(SELECT xe.ts FROM events xe WHERE xe.id = ${c.id})`,
+    );
     if (incomplete) parts.push(incomplete);
     return parts.length > 0 ? (sql.join(parts, sql` AND `) as RawBuilder<boolean>) : null;
   }

@@ -30,10 +30,7 @@ export function lanePositions(events: readonly Pick<LogEvent, 'id'>[], incomplet
 export function CompletenessLane({ loweringId, events }: { loweringId: string; events: readonly LogEvent[] }) {
   const summary = useLoweringCompleteness(loweringId);
   useLiveInvalidation(['completeness'], [completenessKeys.lowering(loweringId)]);
-  const incomplete = useMemo(
-    () => new Set(summary.data?.incomplete_event_ids ?? []),
-    [summary.data],
-  );
+  const incomplete = useMemo(() => new Set(summary.data?.incomplete_event_ids ?? []), [summary.data]);
   const ticks = useMemo(() => lanePositions(events, incomplete), [events, incomplete]);
   const data = summary.data;
   if (!data || data.required_sources.length === 0) return null;
