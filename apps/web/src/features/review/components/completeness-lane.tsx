@@ -13,13 +13,13 @@ const resolution = 0.2;
 export function lanePositions(events: readonly Pick<LogEvent, 'id'>[], incomplete: ReadonlySet<string>): number[] {
   if (events.length === 0 || incomplete.size === 0) return [];
   const last = Math.max(1, events.length - 1);
-  const out: number[] = [];
+  const buckets: number[] = [];
   events.forEach((e, i) => {
     if (!incomplete.has(e.id)) return;
-    const at = Math.round(((i / last) * 100) / resolution) * resolution;
-    if (out[out.length - 1] !== at) out.push(at);
+    const bucket = Math.floor(((i / last) * 100) / resolution);
+    if (buckets[buckets.length - 1] !== bucket) buckets.push(bucket);
   });
-  return out;
+  return buckets.map((b) => Math.round(b * resolution * 10) / 10);
 }
 
 /**
