@@ -1,11 +1,18 @@
 import { describe, expect, it } from 'vitest';
+import type { WsCompleteness } from '@bathylog/shared';
 import { completenessText } from '../../api/completeness';
 import { lanePositions } from '../../features/review/components/completeness-lane';
 import { mayWarn, newerOrSame, warningIntervalMs } from './footer-completeness';
 
 const nav = 'vehicleRealtimeNavData';
-const push = (event_id: string, ts: string) =>
-  ({ event_id, ts, lowering_id: null, state: 'incomplete', missing: [nav], stale: [] }) as const;
+const push = (event_id: string, ts: string): WsCompleteness => ({
+  event_id,
+  ts,
+  lowering_id: null,
+  state: 'incomplete',
+  missing: [nav],
+  stale: [],
+});
 
 describe("the footer's completeness line", () => {
   it('says complete, waiting, missing and stale in words', () => {
