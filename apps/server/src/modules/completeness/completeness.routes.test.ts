@@ -208,6 +208,15 @@ describe.each(engines)('data completeness on %s', (engine) => {
     expect((await t.api('GET', '/completeness/newest')).statusCode).toBe(401);
   });
 
+  it('the filtered bulk delete takes completeness=incomplete: complete events stay', async () => {
+    const res = await t.api('DELETE', '/events?completeness=incomplete&value=CORAL,FISH', { token: admin });
+    expect(res.statusCode).toBe(200);
+    // CORAL (missing a source) and the FISH without aux data go; the complete FISH stays.
+    expect(res.json()).toEqual({ deletedCount: 2 });
+    const left = await t.api('GET', `/events/bylowering/${lowering}`, { token: admin });
+    expect((left.json() as Array<{ id: string }>).map((e) => e.id)).toEqual([ids.complete, ids.stale, ids.fresh]);
+  });
+
   describe('live', () => {
     let port: number;
     let liveLowering: string;
