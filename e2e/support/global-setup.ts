@@ -15,7 +15,9 @@ export default async function globalSetup(_config: FullConfig) {
   const embedder = await startEmbedder();
   const server = await startServer({
     mode: 'demo',
-    config: { client: { loginWithTokenOrigins: [embedder.origin] } },
+    // Completeness off: the specs log events without aux data, and the footer's missing-data
+    // warning must not cover what they click (e2e/completeness.spec.ts runs its own server).
+    config: { client: { loginWithTokenOrigins: [embedder.origin] }, completeness: { requiredAuxSources: [] } },
   });
   process.env.BATHYLOG_E2E_URL = server.url;
   process.env.BATHYLOG_E2E_DATA = server.dataDir;

@@ -42,6 +42,27 @@ describe('configuration', () => {
     expect(loadConfig({ BATHYLOG_MODE: 'demo', BATHYLOG_HEADER_TITLE: 'Mine' }).client.headerTitle).toBe('Mine');
   });
 
+  it('data completeness: off by default, sources, grace and maximum age from the environment, on in the demo', () => {
+    expect(loadConfig({}).completeness).toEqual({ requiredAuxSources: [], graceSeconds: 10, maxAgeSeconds: 30 });
+    expect(
+      loadConfig({
+        BATHYLOG_REQUIRED_AUX_SOURCES: 'vehicleRealtimeNavData, vehicleRealtimeFramegrabberData',
+        BATHYLOG_AUX_GRACE_SECONDS: '5',
+        BATHYLOG_AUX_MAX_AGE_SECONDS: '12.5',
+      }).completeness,
+    ).toEqual({
+      requiredAuxSources: ['vehicleRealtimeNavData', 'vehicleRealtimeFramegrabberData'],
+      graceSeconds: 5,
+      maxAgeSeconds: 12.5,
+    });
+    expect(loadConfig({ BATHYLOG_MODE: 'demo' }).completeness.requiredAuxSources).toEqual(['vehicleRealtimeNavData']);
+    // A lone comma turns it off in the demo too.
+    expect(
+      loadConfig({ BATHYLOG_MODE: 'demo', BATHYLOG_REQUIRED_AUX_SOURCES: ',' }).completeness.requiredAuxSources,
+    ).toEqual([]);
+    expect(() => loadConfig({ BATHYLOG_AUX_MAX_AGE_SECONDS: '0' })).toThrow(/completeness\.maxAgeSeconds/);
+  });
+
   it('merges a JSON config file under the environment', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'bathylog-config-'));
     const file = path.join(dir, 'config.json');

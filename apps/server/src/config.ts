@@ -200,6 +200,19 @@ export const configSchema = z.strictObject({
     })
     .prefault({}),
   /**
+   * Data completeness (docs/completeness.md): the aux-data sources every event must carry (empty:
+   * completeness off, every event complete), how long after an event's time its aux data may take
+   * to arrive, and the largest `data_age` (seconds) a source's sample may have before it is stale.
+   * A lowering may name its own sources in `lowering_additional_meta.required_aux_sources`.
+   */
+  completeness: z
+    .strictObject({
+      requiredAuxSources: z.array(z.string()).default([]),
+      graceSeconds: z.coerce.number().min(0).default(10),
+      maxAgeSeconds: z.coerce.number().positive().default(30),
+    })
+    .prefault({}),
+  /**
    * HTTP timeouts, so slow or silent clients cannot hold connections: the request headers must
    * arrive within `headersTimeoutMs`, the whole request (body included) within `requestTimeoutMs`;
    * an idle keep-alive connection closes after `keepAliveTimeoutMs`, any socket idle for
@@ -311,6 +324,9 @@ function fromEnv(env: Env): Record<string, unknown> {
     ['BATHYLOG_ASNAP_ENABLED', 'asnap.enabled'],
     ['BATHYLOG_ASNAP_INTERVAL', 'asnap.intervalSeconds'],
     ['BATHYLOG_ASNAP_EXTERNAL_QUIET', 'asnap.externalQuietSeconds'],
+    ['BATHYLOG_REQUIRED_AUX_SOURCES', 'completeness.requiredAuxSources', list],
+    ['BATHYLOG_AUX_GRACE_SECONDS', 'completeness.graceSeconds'],
+    ['BATHYLOG_AUX_MAX_AGE_SECONDS', 'completeness.maxAgeSeconds'],
     ['BATHYLOG_EXPORT_CRUISE_COMMAND', 'externalCalls.exportCruise'],
     ['BATHYLOG_EXPORT_LOWERING_COMMAND', 'externalCalls.exportLowering'],
     ['BATHYLOG_HEADER_TITLE', 'client.headerTitle'],
@@ -346,6 +362,8 @@ const demoDefaults: Record<string, unknown> = {
     categorySortOrder: ['vehicle', 'biology', 'geology', 'sample', 'problem'],
     auxDataSortOrder: ['vehicleRealtimeNavData'],
   },
+  // Every event of dive S0492 carries the vehicle's navigation: events logged without it show up.
+  completeness: { requiredAuxSources: ['vehicleRealtimeNavData'] },
 };
 
 export function loadConfig(env: Env = process.env, overrides: ConfigInput = {}): Config {

@@ -1092,6 +1092,16 @@ const rows: Row[] = [
     expect: everyone(200),
     request: (fx) => ({ method: 'GET', url: `${api}/tracks/bylowering/${fx.lowering}` }),
   },
+  {
+    name: 'GET /lowerings/{id}/completeness',
+    expect: everyone(200),
+    request: (fx) => ({ method: 'GET', url: `${api}/lowerings/${fx.lowering}/completeness?events=true` }),
+  },
+  {
+    name: 'GET /completeness/newest',
+    expect: everyone(200),
+    request: () => ({ method: 'GET', url: `${api}/completeness/newest` }),
+  },
 
   // Dive metrics (docs/review-and-gis.md#dive-metrics)
   {

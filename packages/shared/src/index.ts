@@ -20,6 +20,7 @@ export * from './schemas/lowerings.js';
 export * from './realtime.js';
 export * from './schemas/events.js';
 export * from './schemas/event-aux-data.js';
+export * from './schemas/completeness.js';
 export * from './schemas/event-imports.js';
 export * from './event-csv.js';
 export * from './rules/user-form.js';

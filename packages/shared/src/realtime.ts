@@ -105,6 +105,19 @@ export interface WsCustomVar {
 /** Templates, cruises and lowerings travel as their API objects; clients mostly refetch on them. */
 export type WsRecord = { id?: string; _id?: string } & Record<string, unknown>;
 
+/** An event's data completeness changed (docs/completeness.md#websocket). */
+export interface WsCompleteness {
+  event_id: string;
+  /** The lowering whose window holds the event, or null. */
+  lowering_id: string | null;
+  ts: string;
+  state: 'complete' | 'pending' | 'incomplete';
+  missing: string[];
+  stale: string[];
+  /** The aux data arrived after the event had been judged incomplete. */
+  late?: boolean;
+}
+
 /** Payload type of each channel (docs/wire.md#channels). */
 export interface WsPayloads {
   newEvents: WsEvent;
@@ -122,6 +135,7 @@ export interface WsPayloads {
   newLowerings: WsRecord;
   updateLowerings: WsRecord;
   checklists: ChecklistRunMessage;
+  completeness: WsCompleteness;
 }
 
 // Compile-time check that every channel has a payload type and no extra ones exist.

@@ -20,6 +20,8 @@ export const wsChannels = [
   'updateLowerings',
   /** A lowering's checklist run changed (docs/checklists.md#live-updates): `{ lowering_id, run }`. */
   'checklists',
+  /** Bathylog addition: an event's data completeness changed (docs/completeness.md#websocket). */
+  'completeness',
 ] as const;
 
 export type WsChannel = (typeof wsChannels)[number];

@@ -81,6 +81,14 @@ export interface EventAuxDataTable {
   data_array: string;
 }
 
+/** Events judged incomplete when their grace period ended (migration 020, docs/completeness.md). */
+export interface EventCompletenessMarksTable {
+  event_id: string;
+  judged_at: number;
+  /** When the missing aux data arrived after all (the event is `late`); null while it is missing. */
+  completed_at: number | null;
+}
+
 export interface EventTemplatesTable {
   id: string;
   event_name: string;
@@ -173,6 +181,7 @@ export interface DB {
   lowerings: LoweringsTable;
   events: EventsTable;
   event_aux_data: EventAuxDataTable;
+  event_completeness_marks: EventCompletenessMarksTable;
   event_templates: EventTemplatesTable;
   custom_vars: CustomVarsTable;
   audit_log: AuditLogTable;

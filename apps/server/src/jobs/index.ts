@@ -4,6 +4,7 @@ import { LeaderElection } from '../db/leader-election.js';
 import { AsnapService, logAsnapThroughEvents, type LogAsnapEvent } from './asnap.js';
 import { BackupScheduler } from './backup-scheduler.js';
 import { ChecklistMonitor } from './checklist-monitor.js';
+import { CompletenessWatcher } from './completeness.js';
 import { FreeSpaceMonitor } from './free-space.js';
 
 export interface Jobs {
@@ -11,6 +12,7 @@ export interface Jobs {
   freeSpace: FreeSpaceMonitor;
   asnap: AsnapService | null;
   checklists: ChecklistMonitor;
+  completeness: CompletenessWatcher;
 }
 
 export interface JobsOptions {
@@ -19,7 +21,7 @@ export interface JobsOptions {
 }
 
 /**
- * The background jobs (free-space monitor, built-in ASNAP, scheduled backups, checklist monitor): singletons, run by
+ * The background jobs (free-space monitor, built-in ASNAP, scheduled backups, checklist monitor, completeness watcher): singletons, run by
  * the leading process only (db/leader-election.ts). Started when the server is ready, stopped
  * when it closes.
  */
@@ -31,8 +33,11 @@ export function registerJobs(app: FastifyInstance, ctx: AppContext, opts: JobsOp
     : null;
   const backups = new BackupScheduler(ctx);
   const checklists = new ChecklistMonitor(ctx);
-  const startJobs = () => Promise.all([freeSpace.start(), asnap?.start(), backups.start(), checklists.start()]);
-  const stopJobs = () => Promise.all([freeSpace.stop(), asnap?.stop(), backups.stop(), checklists.stop()]);
+  const completeness = new CompletenessWatcher(ctx);
+  const startJobs = () =>
+    Promise.all([freeSpace.start(), asnap?.start(), backups.start(), checklists.start(), completeness.start()]);
+  const stopJobs = () =>
+    Promise.all([freeSpace.stop(), asnap?.stop(), backups.stop(), checklists.stop(), completeness.stop()]);
 
   app.addHook('onReady', async () => {
     await leader.start();
@@ -48,5 +53,5 @@ export function registerJobs(app: FastifyInstance, ctx: AppContext, opts: JobsOp
     await leader.stop();
   });
 
-  return { leader, freeSpace, asnap, checklists };
+  return { leader, freeSpace, asnap, checklists, completeness };
 }

@@ -19,6 +19,7 @@ import { deviceKeysRoutes } from './device-keys/device-keys.routes.js';
 import { auditRoutes } from './audit/audit.routes.js';
 import { backupsRoutes } from './backups/backups.routes.js';
 import { checklistsRoutes } from './checklists/checklists.routes.js';
+import { completenessRoutes } from './completeness/completeness.routes.js';
 import { userCallers } from './users/user-callers.js';
 import { deviceKeyCallers } from './device-keys/device-key-callers.js';
 
@@ -40,6 +41,7 @@ export const apiModules: Array<(app: ApiInstance, ctx: AppContext) => void> = [
   auditRoutes,
   backupsRoutes,
   checklistsRoutes,
+  completenessRoutes,
 ];
 
 /** What authentication reads, from the modules that own it (plugins/auth.ts imports no module). */

@@ -1,6 +1,7 @@
 import { z } from 'zod/mini';
 import type { TrackColumns } from '../nav.js';
 import { eventAuxDataSchema } from './event-aux-data.js';
+import { completenessStates } from './completeness.js';
 import {
   isoTimestampSchema,
   looseTimestampSchema,
@@ -138,6 +139,8 @@ export const eventListQuerySchema = z.strictObject({
   limit: z.optional(queryIntSchema(1)),
   format: z.optional(z.enum(eventFormats)),
   add_record_ids: z.optional(queryBooleanSchema),
+  /** Bathylog extension: `incomplete` keeps the events missing required aux data (docs/completeness.md#event-lists). */
+  completeness: z.optional(z.enum(['incomplete'])),
 });
 export type EventListQuery = z.infer<typeof eventListQuerySchema>;
 
@@ -165,6 +168,11 @@ export const eventExportQuerySchema = z.strictObject({
    * instead of its realtime navigation (docs/sealog-clients.md#exports-with-renav).
    */
   use_renav: z.optional(queryBooleanSchema),
+  /**
+   * Bathylog extension (docs/completeness.md#exports): `true` adds a completeness column (CSV) /
+   * field (JSON) per event; `incomplete` also keeps only the incomplete events.
+   */
+  completeness: z.optional(z.enum(['true', 'false', 'incomplete'])),
 });
 export type EventExportQuery = z.infer<typeof eventExportQuerySchema>;
 
@@ -174,7 +182,14 @@ export type GisFormat = (typeof gisFormats)[number];
 
 /** GET /gis_exports/bylowering/{id} and /bycruise/{id}: the event filter of the exports, and the format. */
 export const gisExportQuerySchema = z.extend(
-  z.omit(eventExportQuerySchema, { offset: true, limit: true, format: true, add_record_ids: true, use_renav: true }),
+  z.omit(eventExportQuerySchema, {
+    offset: true,
+    limit: true,
+    format: true,
+    add_record_ids: true,
+    use_renav: true,
+    completeness: true,
+  }),
   { format: z.optional(z.enum(gisFormats)) },
 );
 export type GisExportQuery = z.infer<typeof gisExportQuerySchema>;
@@ -227,6 +242,10 @@ export function trackPath(loweringId: string): string {
 /** An event as the exports answer it: with the aux data of every source (no aux ids). */
 export const exportedEventSchema = z.extend(eventSchema, {
   aux_data: z.array(z.object({ data_source: z.string(), data_array: eventAuxDataSchema.shape.data_array })),
+  /** With `completeness=true` (docs/completeness.md#exports). */
+  completeness: z.optional(
+    z.object({ state: z.enum(completenessStates), missing: z.array(z.string()), stale: z.array(z.string()) }),
+  ),
 });
 export type ExportedEvent = z.infer<typeof exportedEventSchema>;
 

@@ -39,6 +39,7 @@ const frozen: Record<Dialect, Record<string, string>> = {
     '016-audit-append-only': 'c9f314498f8d3e5e',
     '017-public-archive': 'f6535f82b5aa156a',
     '018-attachment-original-names': '736bb14e823e76a4',
+    '020-aux-completeness': '661698a254eb8709',
     '021-checklists': 'a141800f670a8dac',
   },
   postgres: {
@@ -58,6 +59,7 @@ const frozen: Record<Dialect, Record<string, string>> = {
     '016-audit-append-only': '98868232838eac74',
     '017-public-archive': 'f6535f82b5aa156a',
     '018-attachment-original-names': '736bb14e823e76a4',
+    '020-aux-completeness': '661698a254eb8709',
     '021-checklists': 'a141800f670a8dac',
   },
 };

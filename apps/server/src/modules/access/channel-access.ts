@@ -46,6 +46,8 @@ export const channelRules: Record<WsChannel, ChannelRule> = {
   updateLowerings: lowerings,
   // A lowering's checklist run goes to those who may open that lowering (docs/checklists.md#live-updates).
   checklists: { ...lowerings, idKey: 'lowering_id' },
+  // An event's completeness follows its event, as its aux data does (the payload names the event).
+  completeness: auxData,
 };
 
 export function maySubscribe(auth: AuthContext, channel: WsChannel): boolean {

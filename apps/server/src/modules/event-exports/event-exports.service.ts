@@ -17,6 +17,7 @@ import { parseJson } from '../../lib/json.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import type { EventAccess } from '../access/event-access.js';
 import { EventAuxDataRepository } from '../event-aux-data/event-aux-data.repository.js';
+import { CompletenessService } from '../completeness/completeness.service.js';
 import {
   csvContentType,
   csvEvent,
@@ -78,15 +79,28 @@ export class EventExportsService {
 
   async list(caller: AuthContext, query: EventExportQuery, scope: EventScope, access: EventAccess): Promise<Output> {
     const window = await this.queries.window(caller, scope, notFound(scope));
-    const resolved = await this.queries.resolve(query, window, 'exact', access);
+    const completeness = query.completeness === 'true' || query.completeness === 'incomplete';
+    const filterQuery = {
+      ...query,
+      completeness: query.completeness === 'incomplete' ? ('incomplete' as const) : undefined,
+    };
+    const resolved = await this.queries.resolve(filterQuery, window, 'exact', access, loweringOf(scope));
     const recordIds = await this.queries.recordIds(query.add_record_ids);
     const page = { offset: query.offset ?? 0, limit: query.limit };
-    if (query.use_renav) {
-      // Row by row: which navigation an event exports depends on its own aux records.
+    if (query.use_renav || completeness) {
+      // Row by row: which navigation an event exports depends on its own aux records; its
+      // completeness is judged per chunk.
       const rows = this.queries.rows(resolved, { order: 'asc', offset: query.offset, limit: query.limit });
       const renav = this.ctx.config.renav;
-      const items = mapChunks(this.queries.items(rows, { aux: true, ids: recordIds }), (i) => preferRenav(i, renav));
-      return query.format === 'csv' ? eventCsvOutput(items) : jsonArrayOutput(mapChunks(items, eventJson));
+      let items = this.queries.items(rows, { aux: true, ids: recordIds });
+      if (query.use_renav) items = mapChunks(items, (i) => preferRenav(i, renav));
+      if (!completeness) {
+        return query.format === 'csv' ? eventCsvOutput(items) : jsonArrayOutput(mapChunks(items, eventJson));
+      }
+      const judged = withCompleteness(new CompletenessService(this.ctx), items);
+      return query.format === 'csv'
+        ? eventCsvOutput(mapChunks(judged, completenessAsAux))
+        : jsonArrayOutput(mapChunks(judged, completenessJson));
     }
     const fast = !this.queries.search.rowCheck(resolved) && !(page.limit !== undefined && page.limit <= pageMax);
     if (fast && query.format !== 'csv') return jsonRunsOutput(this.jsonRuns(resolved, page, recordIds));
@@ -317,4 +331,49 @@ function storedParts(text: string): unknown[] | null {
   if (!Array.isArray(parts) || !Array.isArray(parts[0])) return null;
   for (let i = 2; i < parts.length; i += 2) if (!Array.isArray(parts[i])) return null;
   return parts;
+}
+
+/** The lowering a bylowering export reads (its own required aux sources judge completeness). */
+function loweringOf(scope: EventScope): string | undefined {
+  return scope.kind === 'lowering' ? scope.id : undefined;
+}
+
+type JudgedItem = EventItem & { completeness: { state: string; missing: string[]; stale: string[] } };
+
+/** Each chunk's events judged (docs/completeness.md#exports). */
+function withCompleteness(service: CompletenessService, source: ChunkSource<EventItem>): ChunkSource<JudgedItem> {
+  return async function* () {
+    for await (const chunk of source()) {
+      const judged = new Map((await service.judgeEvents(chunk.map((i) => i.row.id))).map((j) => [j.id, j]));
+      yield chunk.map((item) => {
+        const j = judged.get(item.row.id);
+        return {
+          ...item,
+          completeness: { state: j?.state ?? 'complete', missing: j?.missing ?? [], stale: j?.stale ?? [] },
+        };
+      });
+    }
+  };
+}
+
+/** JSON: the event with a `completeness` field. */
+function completenessJson(item: JudgedItem): string {
+  const json = eventJson(item);
+  return `${json.slice(0, -1)},"completeness":${JSON.stringify(item.completeness)}}`;
+}
+
+/** CSV: the judgement as the columns of a `completeness` record (completeness.state_value, .missing_value, .stale_value). */
+function completenessAsAux(item: JudgedItem): EventItem {
+  const { state, missing, stale } = item.completeness;
+  const record = {
+    id: '',
+    event_id: item.row.id,
+    data_source: 'completeness',
+    data_array: JSON.stringify([
+      { data_name: 'state', data_value: state },
+      { data_name: 'missing', data_value: missing.join(',') },
+      { data_name: 'stale', data_value: stale.join(',') },
+    ]),
+  };
+  return { row: item.row, aux: [...(item.aux ?? []), record], ids: item.ids };
 }

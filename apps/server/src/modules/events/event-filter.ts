@@ -1,6 +1,7 @@
 import { splitFilterTerms, splitNegatedTerms } from '@bathylog/shared';
 import { AppError } from '../../lib/app-error.js';
 import { EventAccess, type TsWindow } from '../access/event-access.js';
+import type { CompletenessSettings } from '../completeness/completeness.rules.js';
 
 /**
  * The event filter of docs/wire.md#event-filters after parsing: every text condition is a list of
@@ -21,6 +22,8 @@ export interface EventFilter {
   datasourceMatch: 'substring' | 'exact';
   /** ts windows the caller may not see inside [lo, hi] (modules/access/event-access.ts), merged. */
   excluded: TsWindow[];
+  /** `completeness=incomplete`: only events incomplete at `now` under these settings (docs/completeness.md#event-lists). */
+  incomplete: { settings: CompletenessSettings; now: number } | null;
 }
 
 export interface FilterQuery {
@@ -31,6 +34,7 @@ export interface FilterQuery {
   datasource?: string[] | undefined;
   startTS?: number | undefined;
   stopTS?: number | undefined;
+  completeness?: 'incomplete' | undefined;
 }
 
 /** The window a route searches: 1970..now for the global lists, the record's bounds for bycruise/bylowering. */
@@ -76,6 +80,7 @@ export function buildEventFilter(
     datasources: splitFilterTerms(query.datasource),
     datasourceMatch,
     excluded: lo <= hi ? access.within(lo, hi) : [],
+    incomplete: null,
   };
 }
 
@@ -86,6 +91,7 @@ export function hasTextConditions(filter: EventFilter): boolean {
     filter.values.include.length > 0 ||
     filter.values.exclude.length > 0 ||
     filter.freetext.length > 0 ||
-    filter.fulltext.length > 0
+    filter.fulltext.length > 0 ||
+    filter.incomplete !== null
   );
 }

@@ -5,7 +5,8 @@ import type { AuthContext } from '../../plugins/auth.js';
 import { canOpenRecord, viewerOf } from '../access/access.rules.js';
 import type { EventAccess } from '../access/event-access.js';
 import { EventAuxDataRepository, type AuxRow } from '../event-aux-data/event-aux-data.repository.js';
-import { buildEventFilter, globalWindow, type FilterQuery, type TimeWindow } from './event-filter.js';
+import { loweringCompletenessSettings } from '../completeness/completeness-settings.js';
+import { buildEventFilter, globalWindow, type EventFilter, type FilterQuery, type TimeWindow } from './event-filter.js';
 import type { ChunkSource, EventItem } from './event-output.js';
 import { EventSearch, type EventRow, type ResolvedFilter, type SortOrder } from './event-search.js';
 import { RecordIds, RecordWindowsRepository, type RecordKind, type RecordWindow } from './record-windows.repository.js';
@@ -96,14 +97,27 @@ export class EventQueries {
     return { lo: record.start_ts, hi: record.stop_ts };
   }
 
-  /** The filter of a list, less the events the caller may not see (`access`, from the route). */
+  /**
+   * The filter of a list, less the events the caller may not see (`access`, from the route).
+   * `loweringId`: the lowering a bylowering list reads, whose own required aux sources (if any)
+   * judge `completeness=incomplete`.
+   */
   async resolve(
     query: FilterQuery,
     window: TimeWindow,
     datasourceMatch: 'substring' | 'exact',
     access: EventAccess,
+    loweringId?: string,
   ): Promise<ResolvedFilter> {
-    return this.search.resolve(buildEventFilter(query, window, datasourceMatch, access));
+    const filter = buildEventFilter(query, window, datasourceMatch, access);
+    await this.addCompleteness(filter, query, loweringId);
+    return this.search.resolve(filter);
+  }
+
+  /** Sets the filter's `incomplete` condition when the query asks for `completeness=incomplete`. */
+  async addCompleteness(filter: EventFilter, query: FilterQuery, loweringId?: string): Promise<void> {
+    if (query.completeness !== 'incomplete') return;
+    filter.incomplete = { settings: await loweringCompletenessSettings(this.ctx, loweringId), now: this.ctx.now() };
   }
 
   /** The matching events as chunks (see `eventChunks`). */

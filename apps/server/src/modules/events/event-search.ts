@@ -5,6 +5,7 @@ import { eventDay, eventDayMs } from '../../db/sql/event-days.js';
 import type { DB } from '../../db/schema.js';
 import { parseJson } from '../../lib/json.js';
 import { excludedTs } from '../access/event-access.js';
+import { incompleteCondition } from '../completeness/completeness.sql.js';
 import type { EventFilter } from './event-filter.js';
 
 /**
@@ -306,6 +307,13 @@ export class EventSearch {
       parts.push(this.anyOf(filter.freetext.map((t) => this.contains(c.freeText, t))));
     const datasource = this.datasourceCondition(resolved, c.id);
     if (datasource) parts.push(datasource);
+    // The hits are not joined to events here: the event's time is read by id.
+    const incomplete = this.incompleteCondition(
+      resolved,
+      c.id,
+      sql`(SELECT xe.ts FROM events xe WHERE xe.id = ${c.id})`,
+    );
+    if (incomplete) parts.push(incomplete);
     return parts.length > 0 ? (sql.join(parts, sql` AND `) as RawBuilder<boolean>) : null;
   }
 
@@ -318,6 +326,16 @@ export class EventSearch {
       return sql<boolean>`EXISTS (SELECT 1 FROM event_aux_data a WHERE a.event_id = ${eventId} AND ${any})`;
     }
     return null;
+  }
+
+  /** `completeness=incomplete` (docs/completeness.md#event-lists), or null. */
+  private incompleteCondition(
+    resolved: ResolvedFilter,
+    eventId: RawBuilder<unknown>,
+    ts: RawBuilder<unknown>,
+  ): RawBuilder<boolean> | null {
+    const rule = resolved.filter.incomplete;
+    return rule ? incompleteCondition(this.dialect, rule.settings, eventId, ts, rule.now) : null;
   }
 
   /**
@@ -369,6 +387,8 @@ export class EventSearch {
       parts.push(this.anyOf(filter.freetext.map((t) => this.contains(c.freeText, t))));
     const datasource = this.datasourceCondition(resolved, c.id);
     if (datasource) parts.push(datasource);
+    const incomplete = this.incompleteCondition(resolved, c.id, c.ts);
+    if (incomplete) parts.push(incomplete);
     return sql.join(parts, sql` AND `) as RawBuilder<boolean>;
   }
 
@@ -420,6 +440,8 @@ export class EventSearch {
     if (filter.freetext.length > 0) joined.push(this.anyOf(filter.freetext.map((t) => this.contains(c.freeText, t))));
     const datasource = this.datasourceCondition(resolved, c.id);
     if (datasource) parts.push(datasource);
+    const incomplete = this.incompleteCondition(resolved, c.id, c.ts);
+    if (incomplete) parts.push(incomplete);
     const where = sql.join([...parts, ...joined], sql` AND `);
     return joined.length > 0
       ? sql`event_search s JOIN events e ON e.id = s.event_id WHERE ${where}`
@@ -466,7 +488,7 @@ export class EventSearch {
     const { filter } = resolved;
     if (this.dialect !== 'sqlite') return null;
     if (filter.fulltext.length > 0 || filter.authors.length > 0 || filter.freetext.length > 0) return null;
-    if (resolved.valueTerms || resolved.datasourceList || resolved.datasourceTerms) return null;
+    if (resolved.valueTerms || resolved.datasourceList || resolved.datasourceTerms || filter.incomplete) return null;
     const firstDay = eventDay(filter.lo) + 1;
     const lastDay = eventDay(filter.hi) - 1;
     if (lastDay < firstDay) return null;

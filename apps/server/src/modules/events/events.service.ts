@@ -75,6 +75,11 @@ const scopeNotFound = {
   },
 };
 
+/** The lowering a bylowering list reads (its own required aux sources judge completeness). */
+function loweringOf(scope: EventScope): string | undefined {
+  return scope.kind === 'lowering' ? scope.id : undefined;
+}
+
 function notFoundFor(route: 'list' | 'count', scope: EventScope): AppError {
   return scope.kind === 'all'
     ? new AppError('NOT_FOUND', messages.noRecords)
@@ -121,7 +126,7 @@ export class EventsService {
 
   async list(caller: AuthContext, query: EventListQuery, scope: EventScope, access: EventAccess): Promise<Output> {
     const window = await this.queries.window(caller, scope, notFoundFor('list', scope));
-    const resolved = await this.queries.resolve(query, window, 'substring', access);
+    const resolved = await this.queries.resolve(query, window, 'substring', access, loweringOf(scope));
     const rows = this.queries.rows(resolved, {
       order: query.sort === 'newest' ? 'desc' : 'asc',
       offset: query.offset,
@@ -139,7 +144,7 @@ export class EventsService {
     access: EventAccess,
   ): Promise<{ events: number }> {
     const window = await this.queries.window(caller, scope, notFoundFor('count', scope));
-    const resolved = await this.queries.resolve(query, window, 'substring', access);
+    const resolved = await this.queries.resolve(query, window, 'substring', access, loweringOf(scope));
     return { events: await this.queries.search.count(resolved) };
   }
 
@@ -285,9 +290,11 @@ export class EventsService {
   /** DELETE /events: the events GET /events would list (filters, sort, offset, limit), with their aux data. No publish. */
   async bulkDelete(caller: AuthContext, query: EventListQuery, access: EventAccess): Promise<{ deletedCount: number }> {
     const pictures: string[] = [];
+    const filter = buildEventFilter(query, globalWindow(), 'substring', access);
+    await this.queries.addCompleteness(filter, query);
     const result = await this.db.transaction().execute(async (trx) => {
       const search = new EventSearch(trx, this.ctx.database.dialect);
-      const resolved = await search.resolve(buildEventFilter(query, globalWindow(), 'substring', access));
+      const resolved = await search.resolve(filter);
       const events = new EventsRepository(trx);
       const aux = new EventAuxDataRepository(trx);
       let deletedCount = 0;

@@ -1,6 +1,7 @@
 import { statusVarNames, useCustomVars } from '../../api/custom-vars';
 import { useLiveStatusVars } from '../../api/use-realtime';
 import { formatBytes } from '../../lib/format';
+import { FooterCompleteness } from './footer-completeness';
 
 /** Free-space colour (docs/screens.md#footer-status): red by default, amber under 90 %, green under 75 %. */
 export function freeSpaceClass(percentage: number | null): string {
@@ -36,6 +37,7 @@ export function FooterStatus() {
           Free Space: <span className={freeSpaceClass(pct)}>{formatBytes(bytes)}</span>
         </span>
       )}
+      <FooterCompleteness />
     </>
   );
 }

@@ -32,6 +32,7 @@ function EventManagement() {
   const [form, setForm] = useState<EventFilterForm>(emptyEventFilter);
   // Hide ASNAP: one wording and polarity on every screen (docs/screens.md#hide-asnap).
   const [hideAsnap, setHideAsnap] = useState(true);
+  const [incompleteOnly, setIncompleteOnly] = useState(false);
   const [page, setPage] = useState(1);
   const [detailsId, setDetailsId] = useState<string | null>(null);
   const [commentFor, setCommentFor] = useState<LogEvent | null>(null);
@@ -39,7 +40,10 @@ function EventManagement() {
   const [error, setError] = useState<string | null>(null);
   const remove = useDeleteEvent();
 
-  const filter = eventFilterQuery(form, { hideAsnap, min: eventWindow.startTS });
+  const filter = {
+    ...eventFilterQuery(form, { hideAsnap, min: eventWindow.startTS }),
+    ...(incompleteOnly ? { completeness: 'incomplete' as const } : {}),
+  };
   const list = useEvents(
     { ...filter, sort: 'newest', offset: (page - 1) * managementPageSize, limit: managementPageSize },
     { enabled: eventWindow.ready },
@@ -92,6 +96,17 @@ function EventManagement() {
                 checked={hideAsnap}
                 onChange={(e) => {
                   setHideAsnap(e.target.checked);
+                  setPage(1);
+                }}
+              />
+              <Form.Check
+                type="switch"
+                id="incomplete-only"
+                label="Incomplete only"
+                title="Only events missing required aux data"
+                checked={incompleteOnly}
+                onChange={(e) => {
+                  setIncompleteOnly(e.target.checked);
                   setPage(1);
                 }}
               />

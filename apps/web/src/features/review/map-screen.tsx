@@ -15,6 +15,7 @@ import { EventHeaderCard } from './components/event-header-card';
 import { ReviewBreadcrumb } from './components/review-breadcrumb';
 import { ReviewEvents } from './components/review-events';
 import { ReviewSlider } from './components/review-slider';
+import { CompletenessLane } from './components/completeness-lane';
 import { useArrowKeys } from './hooks/use-arrow-keys';
 import { reviewPageSize, useReview } from './hooks/use-review';
 import { eventPosition } from './lib/position';
@@ -106,6 +107,7 @@ export function MapScreen({
         index={index}
         startTs={lowering?.start_ts}
         stopTs={lowering?.stop_ts}
+        lane={<CompletenessLane loweringId={loweringId} events={events} />}
         disabled={loading || !review.complete}
         onChange={selectIndex}
       />

@@ -10,6 +10,7 @@ import { EventHeaderCard } from './components/event-header-card';
 import { ReviewBreadcrumb } from './components/review-breadcrumb';
 import { ReviewEvents } from './components/review-events';
 import { ReviewSlider } from './components/review-slider';
+import { CompletenessLane } from './components/completeness-lane';
 import { useArrowKeys } from './hooks/use-arrow-keys';
 import { reviewPageSize, useReview } from './hooks/use-review';
 import { replayIntervals, replayReducer, type ReplayAction, type ReplayMode } from './lib/replay';
@@ -102,6 +103,7 @@ export function ReplayScreen({ loweringId }: { loweringId: string }) {
         index={index}
         startTs={lowering?.start_ts}
         stopTs={lowering?.stop_ts}
+        lane={<CompletenessLane loweringId={loweringId} events={events} />}
         disabled={loading || !review.complete}
         onMove={pause}
         onChange={(i) => dispatch({ type: 'select', index: i })}

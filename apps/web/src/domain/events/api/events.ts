@@ -48,6 +48,8 @@ export interface EventQuery {
   sort?: 'newest' | 'oldest';
   offset?: number;
   limit?: number;
+  /** Bathylog extension: only events missing required aux data (docs/completeness.md#event-lists). */
+  completeness?: 'incomplete';
 }
 
 export const eventKeys = {

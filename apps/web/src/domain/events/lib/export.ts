@@ -60,7 +60,7 @@ export function exportPath(item: Pick<ExportItem, 'kind'>, scope?: ExportScope):
  * `add_record_ids=true` for event exports. The aux-data routes take neither format nor fulltext.
  */
 export function exportQuery(item: Pick<ExportItem, 'kind' | 'format'>, filter: EventQuery): Query {
-  const { fulltext, author, value, datasource, startTS, stopTS } = filter;
+  const { fulltext, author, value, datasource, startTS, stopTS, completeness } = filter;
   if (item.kind === 'auxOnly') return { author, value, datasource, startTS, stopTS };
   return {
     fulltext,
@@ -71,12 +71,15 @@ export function exportQuery(item: Pick<ExportItem, 'kind' | 'format'>, filter: E
     stopTS,
     format: item.format,
     add_record_ids: item.format === 'json' ? true : undefined,
+    // "Incomplete only": those events, each with its completeness (docs/completeness.md#exports).
+    completeness,
   };
 }
 
 /** Aux data cannot be selected by full text (the route refuses it): say so instead of exporting the wrong records. */
 export function exportUnavailableReason(item: Pick<ExportItem, 'kind'>, filter: EventQuery): string | null {
   if (item.kind === 'auxOnly' && (filter.fulltext?.length ?? 0) > 0) return 'Aux data cannot be filtered by full text';
+  if (item.kind === 'auxOnly' && filter.completeness) return 'Aux data cannot be filtered by completeness';
   return null;
 }
 

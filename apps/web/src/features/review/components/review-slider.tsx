@@ -20,6 +20,7 @@ export function ReviewSlider({
   onMove,
   onChange,
   children,
+  lane,
 }: {
   events: readonly LogEvent[];
   index: number;
@@ -29,6 +30,8 @@ export function ReviewSlider({
   onMove?: () => void;
   onChange: (index: number) => void;
   children?: ReactNode;
+  /** Drawn right above the slider (the completeness lane). */
+  lane?: ReactNode;
 }) {
   const [dragging, setDragging] = useState<number | null>(null);
   const timer = useRef<number | undefined>(undefined);
@@ -64,6 +67,7 @@ export function ReviewSlider({
             {duration}
           </span>
         </div>
+        {lane}
         <Form.Range
           className="review-slider"
           aria-label="Event"
