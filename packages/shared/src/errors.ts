@@ -57,6 +57,13 @@ export function isErrorBody(value: unknown): value is ErrorBody {
   );
 }
 
+/**
+ * A Bathylog extension (docs/wire.md#empty-lists): a GET list read sent with this header set to
+ * `200` answers an empty list `200 []` instead of Sealog's `404 No records found`. Stock clients
+ * never send it and keep the 404 their scripts rely on.
+ */
+export const emptyListHeader = 'x-bathylog-empty-list';
+
 /** Messages that clients and scripts match on; spelt as the Sealog ecosystem expects. */
 export const messages = {
   noRecords: 'No records found',

@@ -24,12 +24,12 @@ export const earlyGetsGlobal = '__bathylogEarlyGets';
 /**
  * The inline script: with a stored session (the readable `id` cookie beside the HttpOnly session
  * cookie, lib/session.ts), a fetch for each early URL of this page, with the headers request()
- * sends; the session cookie goes along.
+ * sends (the empty-list header of docs/wire.md#empty-lists among them); the session cookie goes along.
  */
 export function earlyGetsScript(): string {
   return (
     `(()=>{if(!/(?:^|;\\s*)id=[^;]/.test(document.cookie))return;` +
-    `const g=${JSON.stringify(earlyGets)},h={Accept:"application/json"},` +
+    `const g=${JSON.stringify(earlyGets)},h={Accept:"application/json","x-bathylog-empty-list":"200"},` +
     `s=window.${earlyGetsGlobal}={};` +
     `for(const u of g.all.concat(g.byPath[location.pathname]||[]))` +
     `s[u]=fetch(u,{headers:h,credentials:"same-origin"}).catch(()=>null)})()`

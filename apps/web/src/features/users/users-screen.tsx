@@ -93,6 +93,8 @@ function UsersAdmin() {
               title="System Users"
               users={list.system}
               loading={users.isPending}
+            error={users.error}
+              error={users.error}
               pageSize={systemUsersPageSize}
               onExport={() => downloadJson('sealog_systemUserExport.json', list.system)}
               {...tableHandlers}
@@ -102,6 +104,7 @@ function UsersAdmin() {
             title="Users"
             users={list.regular}
             loading={users.isPending}
+            error={users.error}
             pageSize={usersPageSize}
             onExport={() => downloadJson('sealog_userExport.json', list.regular)}
             onDeleteAll={list.askDeleteAll}
