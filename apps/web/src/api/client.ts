@@ -1,4 +1,4 @@
-import { emptyListHeader, isErrorBody, messages } from '@bathylog/shared';
+import { emptyListHeader, isErrorBody, messages, sessionEndHeader } from '@bathylog/shared';
 import { currentToken, replaceToken, reportSessionEnded } from '../lib/session';
 import { apiRoot, serverRoot, takeEarlyGet } from './early-gets';
 
@@ -134,8 +134,9 @@ export async function request<T = unknown>(path: string, opts: RequestOptions = 
   }
   if (!res.ok) {
     const error = await readError(res);
-    if (opts.auth !== false && error.statusCode === 401 && sessionEndMessages.includes(error.message)) {
-      reportSessionEnded(error.message);
+    if (opts.auth !== false && error.statusCode === 401) {
+      if (res.headers.get(sessionEndHeader) === 'roles-changed') reportSessionEnded(messages.rolesChanged);
+      else if (sessionEndMessages.includes(error.message)) reportSessionEnded(error.message);
     }
     throw error;
   }

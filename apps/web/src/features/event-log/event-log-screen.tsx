@@ -5,7 +5,9 @@ import { useSubscription } from '../../api/use-realtime';
 import { ErrorAlert } from '../../components/alerts';
 import { EventOptionsModal } from '../../components/event-options-modal';
 import { LoadingText, statusTexts } from '../../components/status-text';
+import { Link } from 'react-router';
 import { useAuth } from '../../lib/auth';
+import { useEntityNames, useSettings } from '../../lib/settings';
 import { checkAttachments } from '../../domain/events/api/attachments';
 import { useEventWindow } from '../../domain/events/api/event-window';
 import { EventHistory } from './components/event-history';
@@ -43,10 +45,41 @@ function LoggingControls() {
   );
 }
 
+/** The words of a home page without the console. */
+export const noConsoleText = 'Your roles do not log or watch events here. Your screens:';
+
+/**
+ * `/` for roles without the console (event_manager, template_manager): the configured header and
+ * the screens they work on, instead of a blank page (docs/screens.md#event-logging-console).
+ */
+function RoleHome() {
+  const auth = useAuth();
+  const settings = useSettings();
+  const names = useEntityNames();
+  const screens = [
+    { to: '/event_management', label: 'Event Management', show: auth.hasRole(...capabilityRoles.eventManagement) },
+    { to: '/event_templates', label: 'Event Templates', show: auth.hasRole(...capabilityRoles.eventTemplates) },
+    { to: '/cruise_menu', label: `Review ${names.Cruises}/${names.Lowerings}`, show: true },
+  ].filter((s) => s.show);
+  return (
+    <div data-testid="role-home">
+      <h1 className="h4">{settings.mainScreenHeader}</h1>
+      <p>{noConsoleText}</p>
+      <ul>
+        {screens.map((s) => (
+          <li key={s.to}>
+            <Link to={s.to}>{s.label}</Link>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 /**
  * `/`: the event logging console (docs/screens.md#event-logging-console). Loggers get the template
- * buttons, the free-text input and the history; event watchers the history only; other roles
- * nothing.
+ * buttons, the free-text input and the history; event watchers the history only; other roles the
+ * way to their screens.
  */
 export function EventLogScreen() {
   const auth = useAuth();
@@ -54,7 +87,7 @@ export function EventLogScreen() {
   if (!auth.profile) return <LoadingText text={statusTexts.loading} />;
   const canLog = auth.hasRole(...loggerRoles);
   const canWatch = auth.hasRole(...historyRoles);
-  if (!canWatch) return null;
+  if (!canWatch) return <RoleHome />;
   return (
     <div data-testid="event-log-screen">
       {canLog && <LoggingControls />}

@@ -93,7 +93,6 @@ function UsersAdmin() {
               title="System Users"
               users={list.system}
               loading={users.isPending}
-            error={users.error}
               error={users.error}
               pageSize={systemUsersPageSize}
               onExport={() => downloadJson('sealog_systemUserExport.json', list.system)}
