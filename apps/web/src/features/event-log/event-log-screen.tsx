@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { capabilityRoles, type Role } from '@bathylog/shared';
-import { eventTemplateKeys } from '../../api/event-templates';
+import { capabilityRoles, type EventTemplate, type Role } from '@bathylog/shared';
+import { applyTemplatePush, eventTemplateKeys, type TemplatePush } from '../../api/event-templates';
 import { useSubscription } from '../../api/use-realtime';
 import { ErrorAlert } from '../../components/alerts';
 import { EventOptionsModal } from '../../components/event-options-modal';
@@ -24,11 +24,18 @@ export const historyRoles: Role[] = capabilityRoles.eventHistory;
 function LoggingControls() {
   const logger = useEventLogger();
   const queryClient = useQueryClient();
-  // Template changes by anyone refresh the buttons.
-  const refreshTemplates = () => void queryClient.invalidateQueries({ queryKey: eventTemplateKeys.all });
-  useSubscription('newEventTemplates', refreshTemplates);
-  useSubscription('updateEventTemplates', refreshTemplates);
-  useSubscription('deleteEventTemplates', refreshTemplates);
+  // Template changes by anyone show at once from the push (no round trip), then a refetch
+  // confirms what the push cannot say (docs/realtime.md#templates-on-the-console).
+  const onTemplatePush = (kind: TemplatePush) => (payload: unknown) => {
+    queryClient.setQueryData<EventTemplate[]>(
+      eventTemplateKeys.list(),
+      (list) => applyTemplatePush(list, kind, payload) ?? list,
+    );
+    void queryClient.invalidateQueries({ queryKey: eventTemplateKeys.all });
+  };
+  useSubscription('newEventTemplates', onTemplatePush('new'));
+  useSubscription('updateEventTemplates', onTemplatePush('update'));
+  useSubscription('deleteEventTemplates', onTemplatePush('delete'));
   return (
     <>
       <ErrorAlert message={logger.error} onClose={logger.clearError} />
