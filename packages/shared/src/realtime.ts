@@ -104,6 +104,15 @@ export interface WsCustomVar {
 /** Templates, cruises and lowerings travel as their API objects; clients mostly refetch on them. */
 export type WsRecord = { id?: string; _id?: string } & Record<string, unknown>;
 
+/**
+ * A user created, changed or deleted (`updateUsers`): only which one and how; the screen
+ * rereads the list. Never a password hash, token or any other field.
+ */
+export interface WsUserChange {
+  id: string;
+  change: 'create' | 'update' | 'delete';
+}
+
 /** Payload type of each channel (docs/wire.md#channels). */
 export interface WsPayloads {
   newEvents: WsEvent;
@@ -116,6 +125,7 @@ export interface WsPayloads {
   updateEventTemplates: WsRecord;
   deleteEventTemplates: WsRecord;
   updateCustomVars: WsCustomVar;
+  updateUsers: WsUserChange;
   newCruises: WsRecord;
   updateCruises: WsRecord;
   newLowerings: WsRecord;

@@ -18,6 +18,8 @@ export const wsChannels = [
   'updateCruises',
   'newLowerings',
   'updateLowerings',
+  // A Bathylog channel (docs/wire.md#channels): the Users screen follows other admins' changes.
+  'updateUsers',
 ] as const;
 
 export type WsChannel = (typeof wsChannels)[number];

@@ -42,6 +42,8 @@ export const channelRules: Record<WsChannel, ChannelRule> = {
   updateCruises: cruises,
   newLowerings: lowerings,
   updateLowerings: lowerings,
+  // Who may list users: admins and cruise managers (docs/roles-and-access.md).
+  updateUsers: { scopes: ['admin', 'read_users'] },
 };
 
 export function maySubscribe(auth: AuthContext, channel: WsChannel): boolean {

@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { capabilityRoles, isProtectedUsername, type User } from '@bathylog/shared';
 import { authKeys } from '../../api/auth';
 import { deleteAllNonSystemUsers, deleteUser, userKeys, useUsers } from '../../api/users';
+import { useLiveInvalidation } from '../../api/use-realtime';
 import {
   ManagementButtons,
   ManagementImport,
@@ -33,6 +34,8 @@ function UsersAdmin() {
   const isAdmin = auth.hasRole('admin');
   const users = useUsers();
   useLoggedReadError(users.error, 'users');
+  // Changes by other admins (and registrations) show without a reload (docs/screens.md#users).
+  useLiveInvalidation(['updateUsers'], [userKeys.all]);
   const [tokenUser, setTokenUser] = useState<User | null>(null);
   const [permissionsUser, setPermissionsUser] = useState<User | null>(null);
 
