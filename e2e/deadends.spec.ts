@@ -118,7 +118,7 @@ test.describe('failed and empty reads', () => {
 });
 
 test.describe('changed roles', () => {
-  test("a user whose roles an admin changes is told so at their next click", async ({ browser, adminApi }) => {
+  test('a user whose roles an admin changes is told so at their next click', async ({ browser, adminApi }) => {
     const user = await createUser(adminApi, { roles: ['event_logger'] });
     const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
     const page = await context.newPage();
@@ -200,7 +200,9 @@ test.describe('review links and homes', () => {
       await expect(page.getByRole('link', { name: /^Review / }).last()).toBeVisible();
       await expectAccessible(page);
       await page.getByTestId('role-home').getByRole('link', { name: screen }).click();
-      await expect(page).toHaveURL(new RegExp(screen === 'Event Management' ? '/event_management$' : '/event_templates$'));
+      await expect(page).toHaveURL(
+        new RegExp(screen === 'Event Management' ? '/event_management$' : '/event_templates$'),
+      );
       await context.close();
     });
   }
@@ -217,7 +219,12 @@ test.describe('review links and homes', () => {
       lowering_additional_meta: {},
     });
     const value = `PLAIN_${now.toString(36).toUpperCase()}`;
-    await adminApi.post('events', { event_value: value, event_options: [], event_free_text: '', ts: new Date(now).toISOString() });
+    await adminApi.post('events', {
+      event_value: value,
+      event_options: [],
+      event_free_text: '',
+      ts: new Date(now).toISOString(),
+    });
     await page.goto(`/review_replay/${lowering.insertedId}`);
     await expect(page.getByTestId('review-event-header')).toContainText(value);
     await expect(page.getByTestId('replay-data-cards').getByText('Loading...')).toHaveCount(0);
@@ -265,7 +272,7 @@ test.describe('following others live', () => {
     await adminApi.del(`users/${logger.id}`);
   });
 
-  test('the Users list follows a user another admin creates and deletes', async ({ page, adminApi }) => {
+  test('the Users list follows a user another admin creates and deletes', async ({ page }) => {
     const other = await apiLogin('admin', 'demo');
     await page.goto('/users');
     const users = page.getByRole('region', { name: 'Users', exact: true });
@@ -302,11 +309,12 @@ test.describe('registration closed', () => {
       await page.getByLabel('Password', { exact: true }).fill('goodpassword');
       await page.getByLabel('Confirm Password').fill('goodpassword');
       await page.getByRole('button', { name: 'Register' }).click();
-      await expect(page.getByRole('status')).toContainText('Your account is disabled until an administrator enables it');
+      await expect(page.getByRole('status')).toContainText(
+        'Your account is disabled until an administrator enables it',
+      );
       await expect(page.getByText('You can now log in with your new account.')).toHaveCount(0);
     } finally {
       await server.stop();
     }
   });
 });
-

@@ -46,13 +46,19 @@ describe.each(engines)('the updateUsers channel on %s', (engine) => {
     const cm = await subscriber(users.tokens.cruise_manager!);
     const created = await t.api('POST', '/users', {
       token: admin,
-      body: { username: 'chanuser', fullname: 'C', email: 'chanuser@example.org', password: 'secret-pw', roles: ['event_watcher'] },
+      body: {
+        username: 'chanuser',
+        fullname: 'C',
+        email: 'chanuser@example.org',
+        password: 'secret-pw',
+        roles: ['event_watcher'],
+      },
     });
     expect(created.statusCode).toBe(201);
     const id = (created.json() as { insertedId: string }).insertedId;
-    expect(
-      (await t.api('PATCH', `/users/${id}`, { token: admin, body: { roles: ['event_logger'] } })).statusCode,
-    ).toBe(204);
+    expect((await t.api('PATCH', `/users/${id}`, { token: admin, body: { roles: ['event_logger'] } })).statusCode).toBe(
+      204,
+    );
     expect((await t.api('DELETE', `/users/${id}`, { token: admin })).statusCode).toBe(204);
     await barrier(a, cm);
     const expected: WsUserChange[] = [
