@@ -7,7 +7,7 @@ import { EventOptionsModal } from '../../components/event-options-modal';
 import { LoadingText, statusTexts } from '../../components/status-text';
 import { Link } from 'react-router';
 import { useAuth } from '../../lib/auth';
-import { useEntityNames, useSettings } from '../../lib/settings';
+import { useSettings } from '../../lib/settings';
 import { checkAttachments } from '../../domain/events/api/attachments';
 import { useEventWindow } from '../../domain/events/api/event-window';
 import { EventHistory } from './components/event-history';
@@ -57,16 +57,14 @@ export const noConsoleText = 'Your roles do not log or watch events here. Your s
 
 /**
  * `/` for roles without the console (event_manager, template_manager): the configured header and
- * the screens they work on, instead of a blank page (docs/screens.md#event-logging-console).
+ * the screens they work on (the header keeps the review link), instead of a blank page (docs/screens.md#event-logging-console).
  */
 function RoleHome() {
   const auth = useAuth();
   const settings = useSettings();
-  const names = useEntityNames();
   const screens = [
     { to: '/event_management', label: 'Event Management', show: auth.hasRole(...capabilityRoles.eventManagement) },
     { to: '/event_templates', label: 'Event Templates', show: auth.hasRole(...capabilityRoles.eventTemplates) },
-    { to: '/cruise_menu', label: `Review ${names.Cruises}/${names.Lowerings}`, show: true },
   ].filter((s) => s.show);
   return (
     <div data-testid="role-home">
