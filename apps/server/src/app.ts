@@ -5,6 +5,7 @@ import zlib from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
+import { emptyListHeader, sessionEndHeader } from '@bathylog/shared';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -186,8 +187,8 @@ export async function buildApp(
     // server) edits with PATCH and DELETE. Cookie-authenticated writes are refused from foreign
     // origins elsewhere (plugins/cross-site.ts); Bearer callers may write from anywhere, as in Sealog.
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    exposedHeaders: ['WWW-Authenticate', 'Server-Authorization', renewedTokenHeader],
-    allowedHeaders: ['Accept', 'Authorization', 'Content-Type', 'If-None-Match'],
+    exposedHeaders: ['WWW-Authenticate', 'Server-Authorization', renewedTokenHeader, sessionEndHeader],
+    allowedHeaders: ['Accept', 'Authorization', 'Content-Type', 'If-None-Match', emptyListHeader],
     maxAge: 86400,
   });
   // Thin ship links: JSON and CSV answers (lists, exports) go compressed when the caller accepts it.

@@ -403,6 +403,7 @@ export function loadConfig(env: Env = process.env, overrides: ConfigInput = {}):
   // The access-control switch is one setting for both ends.
   config.client.useAccessControl = config.useAccessControl;
   config.client.publicArchive = config.publicArchive;
+  config.client.registrationDisabled = config.registration.disabled;
   return config;
 }
 

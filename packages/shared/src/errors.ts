@@ -57,6 +57,20 @@ export function isErrorBody(value: unknown): value is ErrorBody {
   );
 }
 
+/**
+ * A Bathylog extension (docs/wire.md#empty-lists): a GET list read sent with this header set to
+ * `200` answers an empty list `200 []` instead of Sealog's `404 No records found`. Stock clients
+ * never send it and keep the 404 their scripts rely on.
+ */
+export const emptyListHeader = 'x-bathylog-empty-list';
+
+/**
+ * Header of a 401 that ends a browser session for a reason the body does not tell (it keeps
+ * Sealog's "Invalid credentials"): `roles-changed` when an admin changed the user's roles since
+ * the token was issued (docs/wire.md#checks-on-every-request).
+ */
+export const sessionEndHeader = 'x-bathylog-session-end';
+
 /** Messages that clients and scripts match on; spelt as the Sealog ecosystem expects. */
 export const messages = {
   noRecords: 'No records found',
@@ -69,6 +83,8 @@ export const messages = {
   sessionExpired: 'Your session has expired, please log in again',
   /** A session or token ended by "sign out everywhere" or a password change. */
   tokenRevoked: 'You have been signed out, please log in again',
+  /** Shown on the login screen after an admin changed the user's roles (see `sessionEndHeader`). */
+  rolesChanged: 'Your roles were changed by an administrator, please log in again',
   /** A device key revoked by an admin, or past its expiry. */
   deviceKeyRevoked: 'This device key has been revoked',
   deviceKeyExpired: 'This device key has expired',

@@ -118,6 +118,15 @@ export interface WsCompleteness {
   late?: boolean;
 }
 
+/**
+ * A user created, changed or deleted (`updateUsers`): only which one and how; the screen
+ * rereads the list. Never a password hash, token or any other field.
+ */
+export interface WsUserChange {
+  id: string;
+  change: 'create' | 'update' | 'delete';
+}
+
 /** Payload type of each channel (docs/wire.md#channels). */
 export interface WsPayloads {
   newEvents: WsEvent;
@@ -130,6 +139,7 @@ export interface WsPayloads {
   updateEventTemplates: WsRecord;
   deleteEventTemplates: WsRecord;
   updateCustomVars: WsCustomVar;
+  updateUsers: WsUserChange;
   newCruises: WsRecord;
   updateCruises: WsRecord;
   newLowerings: WsRecord;

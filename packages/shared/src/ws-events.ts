@@ -22,6 +22,8 @@ export const wsChannels = [
   'checklists',
   /** Bathylog addition: an event's data completeness changed (docs/completeness.md#websocket). */
   'completeness',
+  // A Bathylog channel (docs/wire.md#channels): the Users screen follows other admins' changes.
+  'updateUsers',
 ] as const;
 
 export type WsChannel = (typeof wsChannels)[number];

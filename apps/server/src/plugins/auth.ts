@@ -1,5 +1,5 @@
 import type { FastifyContextConfig, FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
-import { hasAnyScope, messages, scopesForRoles, type Scope } from '@bathylog/shared';
+import { hasAnyScope, messages, scopesForRoles, sessionEndHeader, type Scope } from '@bathylog/shared';
 import { AppError, diskFullError } from '../lib/app-error.js';
 import { RateLimiter } from '../lib/rate-limiter.js';
 import { nowSeconds, verifiedTokenIfKnown, verifyToken, type TokenClaims, type VerifyFailure } from '../lib/jwt.js';
@@ -82,9 +82,9 @@ declare module 'fastify' {
   }
 }
 
-function unauthorized(message: string) {
+function unauthorized(message: string, extraHeaders: Record<string, string> = {}) {
   return new AppError('UNAUTHORIZED', message, {
-    headers: { 'www-authenticate': `Token error="${message}"` },
+    headers: { 'www-authenticate': `Token error="${message}"`, ...extraHeaders },
     attributes: { error: message },
   });
 }
@@ -246,8 +246,10 @@ function tokenFailure(reason: VerifyFailure): AppError {
  * revocation.
  */
 function userCaller(claims: TokenClaims, user: UserRecord | undefined): AuthContext {
-  if (!user || user.disabled || claims.roles.length === 0 || !sameRoles(user.roles, claims.roles)) {
-    throw unauthorized(messages.invalidCredentials);
+  if (!user || user.disabled || claims.roles.length === 0) throw unauthorized(messages.invalidCredentials);
+  // Sealog's answer, and a header that tells our client why (it shows the reason on the login screen).
+  if (!sameRoles(user.roles, claims.roles)) {
+    throw unauthorized(messages.invalidCredentials, { [sessionEndHeader]: 'roles-changed' });
   }
   const isSession = claims.exp !== undefined;
   if (claims.iat < (isSession ? user.sessions_valid_after : user.api_tokens_valid_after)) {

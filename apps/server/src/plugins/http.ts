@@ -1,10 +1,11 @@
 import { parse as parseQueryString } from 'node:querystring';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import sjson from 'secure-json-parse';
-import { messages, statusPhrase } from '@bathylog/shared';
+import { emptyListHeader, messages, statusPhrase } from '@bathylog/shared';
 import { AppError, ValidationError, diskFullError, unstorableTextError } from '../lib/app-error.js';
 import type { ZodMiniType } from 'zod/mini';
 import { formatZodError } from '@bathylog/shared';
+import { answersJsonList } from './response-schemas.js';
 
 /**
  * Wire conventions of Sealog (docs/wire.md#transport-and-url-layout): a body without Content-Type is JSON, form bodies
@@ -62,6 +63,9 @@ export function registerHttpConventions(app: FastifyInstance, opts: { bodyLimit:
     // connection, whose remaining bytes would be read as its next request.
     if (!request.raw.complete) reply.header('connection', 'close');
     if (error instanceof AppError) {
+      if (isEmptyListForOurClient(error, request)) {
+        return reply.code(200).header('vary', emptyListHeader).type('application/json').send('[]');
+      }
       for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
       return reply.code(error.statusCode).send(error.toBody());
     }
@@ -84,6 +88,17 @@ export function registerHttpConventions(app: FastifyInstance, opts: { bodyLimit:
     request.log.error({ err: error }, 'unhandled error');
     return sendError(reply, 500, messages.internal);
   });
+}
+
+/**
+ * An empty list read by a client that asked for `200 []` (docs/wire.md#empty-lists): a GET of a
+ * route that answers a JSON list, with the header, and no CSV format. Everyone else keeps Sealog's 404.
+ */
+function isEmptyListForOurClient(error: AppError, request: FastifyRequest): boolean {
+  if (error.statusCode !== 404 || error.message !== messages.noRecords) return false;
+  if (request.method !== 'GET' || request.headers[emptyListHeader] !== '200') return false;
+  if ((request.query as Record<string, unknown> | undefined)?.format === 'csv') return false;
+  return answersJsonList(request);
 }
 
 export function sendError(reply: FastifyReply, status: number, message: string) {

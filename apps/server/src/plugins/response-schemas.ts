@@ -141,6 +141,18 @@ export function strictIssues(schema: $ZodType, value: unknown): string[] {
   return out;
 }
 
+/** Whether the request's route answers a JSON list (its declared 200 JSON answer is an array). */
+export function answersJsonList(request: FastifyRequest): boolean {
+  const declared = request.routeOptions.schema?.response as Record<string, ResponseEntry> | undefined;
+  let schema = pickEntry(declared, 200, jsonType);
+  for (let depth = 0; schema && depth < 8; depth++) {
+    const def = defOf(schema);
+    if (def.type === 'array') return true;
+    schema = def.innerType ?? def.in ?? null;
+  }
+  return false;
+}
+
 /** What is wrong with a JSON answer of the request's route, or [] when it fits. */
 function answerIssues(request: FastifyRequest, status: number, contentType: string, text: string): string[] {
   let value: unknown;

@@ -1,4 +1,4 @@
-import { isErrorBody, messages } from '@bathylog/shared';
+import { emptyListHeader, isErrorBody, messages, sessionEndHeader } from '@bathylog/shared';
 import { currentToken, replaceToken, reportSessionEnded } from '../lib/session';
 import { apiRoot, serverRoot, takeEarlyGet } from './early-gets';
 
@@ -99,6 +99,8 @@ export async function readError(res: Response): Promise<ApiError> {
 /** fetch + bearer token + JSON; throws ApiError. */
 export async function request<T = unknown>(path: string, opts: RequestOptions = {}): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json' };
+  // An empty list is `200 []` for us, not Sealog's 404 (docs/wire.md#empty-lists).
+  if ((opts.method ?? 'GET') === 'GET') headers[emptyListHeader] = '200';
   if (opts.auth !== false) {
     const token = currentToken();
     if (token) headers.Authorization = `Bearer ${token}`;
@@ -132,8 +134,9 @@ export async function request<T = unknown>(path: string, opts: RequestOptions = 
   }
   if (!res.ok) {
     const error = await readError(res);
-    if (opts.auth !== false && error.statusCode === 401 && sessionEndMessages.includes(error.message)) {
-      reportSessionEnded(error.message);
+    if (opts.auth !== false && error.statusCode === 401) {
+      if (res.headers.get(sessionEndHeader) === 'roles-changed') reportSessionEnded(messages.rolesChanged);
+      else if (sessionEndMessages.includes(error.message)) reportSessionEnded(error.message);
     }
     throw error;
   }

@@ -51,3 +51,37 @@ export function eventTemplatesQuery() {
 export function useEventTemplates(opts: { enabled?: boolean } = {}) {
   return useQuery({ ...eventTemplatesQuery(), enabled: opts.enabled ?? true });
 }
+
+/** The server's button order: case-insensitive by name, then exact name, then id. */
+function byName(a: EventTemplate, b: EventTemplate): number {
+  const la = a.event_name.toLowerCase();
+  const lb = b.event_name.toLowerCase();
+  if (la !== lb) return la < lb ? -1 : 1;
+  if (a.event_name !== b.event_name) return a.event_name < b.event_name ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+export type TemplatePush = 'new' | 'update' | 'delete';
+
+/**
+ * A template push applied to the cached list at once (docs/realtime.md#templates-on-the-console):
+ * the change shows without waiting for a refetch round trip, as pushed events do. The payload
+ * lacks `disabled` (Sealog's wire), so a cached template keeps its own; the caller still refetches
+ * to learn what the payload cannot say (a template just disabled). Returns the new list, or
+ * undefined when the payload is not a template.
+ */
+export function applyTemplatePush(
+  list: readonly EventTemplate[] | undefined,
+  kind: TemplatePush,
+  payload: unknown,
+): EventTemplate[] | undefined {
+  if (!list) return undefined;
+  const parsed = eventTemplateSchema.safeParse(payload);
+  if (!parsed.success) return undefined;
+  const pushed = parsed.data;
+  const rest = list.filter((t) => t.id !== pushed.id);
+  if (kind === 'delete') return rest;
+  const cached = list.find((t) => t.id === pushed.id);
+  const next = cached && 'disabled' in cached ? { ...pushed, disabled: cached.disabled } : pushed;
+  return [...rest, next].sort(byName);
+}

@@ -103,11 +103,15 @@ export function useSubscription<C extends WsChannel>(
   }, [client, channel, enabled]);
 }
 
-/** Invalidates the given query keys whenever one of the channels publishes. */
+/**
+ * Invalidates the given query keys whenever one of the channels publishes. With `coalesceMs`, a
+ * burst of pushes (an import, a busy dive) refetches once at its start and once at its end, at
+ * most every `coalesceMs`, instead of once per push.
+ */
 export function useLiveInvalidation(
   channels: readonly WsChannel[],
   queryKeys: readonly QueryKey[],
-  opts: { enabled?: boolean } = {},
+  opts: { enabled?: boolean; coalesceMs?: number } = {},
 ): void {
   const client = useRealtime();
   const queryClient = useQueryClient();
@@ -115,15 +119,38 @@ export function useLiveInvalidation(
   keysRef.current = queryKeys;
   const enabled = opts.enabled ?? true;
   const channelList = channels.join(',');
+  const coalesceMs = opts.coalesceMs ?? 0;
   useEffect(() => {
     if (!client || !enabled) return;
-    const offs = (channelList.split(',') as WsChannel[]).map((channel) =>
-      client.subscribe(channel, () => {
-        for (const queryKey of keysRef.current) void queryClient.invalidateQueries({ queryKey });
-      }),
-    );
-    return () => offs.forEach((off) => off());
-  }, [client, queryClient, channelList, enabled]);
+    const invalidate = () => {
+      for (const queryKey of keysRef.current) void queryClient.invalidateQueries({ queryKey });
+    };
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    let pending = false;
+    const onPush = () => {
+      if (coalesceMs <= 0) return invalidate();
+      if (timer) {
+        pending = true;
+        return;
+      }
+      invalidate();
+      const tick = () => {
+        if (!pending) {
+          timer = null;
+          return;
+        }
+        pending = false;
+        invalidate();
+        timer = setTimeout(tick, coalesceMs);
+      };
+      timer = setTimeout(tick, coalesceMs);
+    };
+    const offs = (channelList.split(',') as WsChannel[]).map((channel) => client.subscribe(channel, onPush));
+    return () => {
+      offs.forEach((off) => off());
+      if (timer) clearTimeout(timer);
+    };
+  }, [client, queryClient, channelList, enabled, coalesceMs]);
 }
 
 /**

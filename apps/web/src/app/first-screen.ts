@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { profileQuery } from '../api/auth';
+import { readsNoTemplates } from '../api/early-gets';
 import { readSession, sessionKeyOf } from '../lib/session';
 import { loadFooterStatus } from './layout/footer';
 import { loadHeaderMenus } from './layout/header';
@@ -23,6 +24,8 @@ export function startFirstScreen(queryClient: QueryClient, pathname: string): vo
   void loadFooterStatus();
   if (pathname !== '/') return;
   void loadHomeRoute();
+  // A watcher's console shows no template buttons, and the server would refuse them the list.
+  if (readsNoTemplates(session.id)) return;
   void import('../api/event-templates').then(({ eventTemplatesQuery }) =>
     queryClient.prefetchQuery(eventTemplatesQuery()),
   );

@@ -2,6 +2,8 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Card, Form, Table } from 'react-bootstrap';
 import { IconButton } from './icon-button';
 import { Pagination, pageSlice } from './pagination';
+import { readFailure } from '../lib/read-errors';
+import { ErrorAlert } from './alerts';
 import { EmptyText, LoadingText } from './status-text';
 
 export interface SearchTableCardProps<T> {
@@ -17,6 +19,8 @@ export interface SearchTableCardProps<T> {
   loadingText?: string;
   /** Shown when no item is listed (or none matches the search). */
   emptyText: string;
+  /** The read's error: shown ("Oops! …") instead of the empty state when the list could not be read. */
+  error?: unknown;
   /** The two text columns' headings. */
   columns: [string, string];
   actionsWidth: number;
@@ -44,6 +48,7 @@ export function SearchTableCard<T>({
   loading,
   loadingText,
   emptyText,
+  error,
   columns,
   actionsWidth,
   renderRow,
@@ -96,6 +101,8 @@ export function SearchTableCard<T>({
       </Card.Header>
       {loading ? (
         <LoadingText text={loadingText} />
+      ) : items.length === 0 && readFailure(error) ? (
+        <ErrorAlert message={readFailure(error)} className="m-2" />
       ) : matching.length === 0 ? (
         <EmptyText>{emptyText}</EmptyText>
       ) : (

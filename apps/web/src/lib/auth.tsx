@@ -1,6 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import type { Role } from '@bathylog/shared';
+import { scopesForRoles, type Role } from '@bathylog/shared';
+import { rememberTemplateReader } from '../api/early-gets';
 import { login as loginCall, logout as logoutCall, useProfileQuery, type LoginInput, type Profile } from '../api/auth';
 import { adoptSession, clearSession, onSessionEnded, readSession, sessionKeyOf, type StoredSession } from './session';
 
@@ -60,6 +61,13 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     setSession(null);
     queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'client_settings' });
   }, [queryClient]);
+
+  // The next page load asks early for the templates only when these roles read them.
+  useEffect(() => {
+    if (session && profile) {
+      rememberTemplateReader(session.id, scopesForRoles(profile.roles).includes('read_event_templates'));
+    }
+  }, [session, profile]);
 
   // An expired or revoked session logs out (the login screen shows why). The offline console
   // keeps its queue.

@@ -36,6 +36,12 @@ export const clientSettingsSchema = z.strictObject({
   useAccessControl: z._default(z.boolean(), false),
   /** The public archive is on: the login screen offers it and anonymous visitors may browse it. */
   publicArchive: z._default(z.boolean(), false),
+  /**
+   * Self-registration is closed (the server's registration.disabled): a new account stays disabled
+   * until an admin enables it, so the login screen offers no Register link and the register screen
+   * says so.
+   */
+  registrationDisabled: z._default(z.boolean(), false),
   disableEventLogging: z._default(z.boolean(), false),
   recaptchaSiteKey: z._default(z.nullable(z.string()), null),
   /** Origins allowed to post `login-with-token` into an embedded client. */

@@ -48,6 +48,8 @@ export const channelRules: Record<WsChannel, ChannelRule> = {
   checklists: { ...lowerings, idKey: 'lowering_id' },
   // An event's completeness follows its event, as its aux data does (the payload names the event).
   completeness: auxData,
+  // Who may list users: admins and cruise managers (docs/roles-and-access.md).
+  updateUsers: { scopes: ['admin', 'read_users'] },
 };
 
 export function maySubscribe(auth: AuthContext, channel: WsChannel): boolean {

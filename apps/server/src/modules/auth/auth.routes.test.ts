@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sessionEndHeader } from '@bathylog/shared';
 import { outboxMails } from '../../../test/outbox.js';
 import { createTestApp, engines, type TestApp } from '../../../test/test-app.js';
 import { signToken } from '../../lib/jwt.js';
@@ -614,7 +615,9 @@ describe.each(engines)('auth routes on %s', (engine) => {
       expect((await app.api('PATCH', `/users/${user.id}`, { token: admin, body: { disabled: true } })).statusCode).toBe(
         204,
       );
-      expect((await app.api('GET', '/auth/validate', { token })).json()).toEqual(unauthorized('Invalid credentials'));
+      const res = await app.api('GET', '/auth/validate', { token });
+      expect(res.json()).toEqual(unauthorized('Invalid credentials'));
+      expect(res.headers[sessionEndHeader]).toBeUndefined();
     });
 
     it('changed or re-ordered roles: Invalid credentials', async () => {
@@ -622,7 +625,10 @@ describe.each(engines)('auth routes on %s', (engine) => {
       const token = await app.login(user.username, user.password);
       expect((await app.api('GET', '/auth/validate', { token })).statusCode).toBe(200);
       await app.api('PATCH', `/users/${user.id}`, { token: admin, body: { roles: ['event_watcher', 'event_logger'] } });
-      expect((await app.api('GET', '/auth/validate', { token })).json()).toEqual(unauthorized('Invalid credentials'));
+      const res = await app.api('GET', '/auth/validate', { token });
+      expect(res.json()).toEqual(unauthorized('Invalid credentials'));
+      // Our client learns why, and says so on the login screen; a disabled user's 401 does not say it.
+      expect(res.headers[sessionEndHeader]).toBe('roles-changed');
     });
 
     it('a deleted user, or a token without roles: Invalid credentials', async () => {

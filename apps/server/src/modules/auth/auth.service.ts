@@ -159,6 +159,7 @@ export class AuthService {
       if (await repo.findByUsername(body.username)) throw invalid(accountTakenMessages.username);
       throw err;
     }
+    new UsersService(this.ctx).publishChange(record.id, 'create');
     await this.ctx.mailer.send({
       to: record.email,
       subject: 'Welcome to Bathylog',
@@ -270,6 +271,8 @@ export class AuthService {
         new_value: { ...toPublicUser(after), ...(password !== undefined ? { password_changed: true } : {}) },
       });
     });
-    if (password !== undefined) await new UsersService(this.ctx).afterPasswordChange(caller, caller.user.id);
+    const users = new UsersService(this.ctx);
+    users.publishChange(caller.user.id, 'update');
+    if (password !== undefined) await users.afterPasswordChange(caller, caller.user.id);
   }
 }

@@ -145,6 +145,7 @@ export class UsersService {
       if (await repo.findByUsername(record.username)) throw new AppError('CONFLICT', accountTakenMessages.username);
       throw err;
     }
+    this.publishChange(record.id, 'create');
     const linkBase = resetLinkBase(this.ctx.config, body.resetURL, ownOrigin);
     await this.ctx.mailer.send({
       to: record.email,
@@ -195,7 +196,13 @@ export class UsersService {
         new_value: { ...toPublicUser(after), ...(password !== undefined ? { password_changed: true } : {}) },
       });
     });
+    this.publishChange(id, 'update');
     if (password !== undefined) await this.afterPasswordChange(caller, id);
+  }
+
+  /** Tells the Users screens of admins and cruise managers (docs/wire.md#channels): the id and the change only. */
+  publishChange(id: string, change: 'create' | 'update' | 'delete'): void {
+    this.ctx.bus.publish('updateUsers', { id, change });
   }
 
   /**
@@ -255,11 +262,13 @@ export class UsersService {
         old_value: toPublicUser(user),
       });
     });
+    this.publishChange(id, 'delete');
   }
 
   /** Deletes every non-system user the caller may delete (never the caller, never admin/guest/pi). */
   async removeAllNonSystem(caller: AuthContext): Promise<number> {
-    return this.ctx.database.db.transaction().execute(async (trx) => {
+    const removed: string[] = [];
+    const count = await this.ctx.database.db.transaction().execute(async (trx) => {
       const repo = new UsersRepository(trx);
       const all = await repo.list({ systemUser: false, sort: 'username' });
       const doomed = all.filter(
@@ -276,8 +285,11 @@ export class UsersService {
           old_value: toPublicUser(u),
         });
       }
+      removed.push(...doomed.map((u) => u.id));
       return repo.deleteMany(doomed.map((u) => u.id));
     });
+    for (const id of removed) this.publishChange(id, 'delete');
+    return count;
   }
 
   private async ownerOrAdmin(caller: AuthContext, id: string): Promise<UserRecord> {

@@ -1,8 +1,13 @@
 import { useParams } from 'react-router';
+import { ReviewLoweringGate } from '../../features/review/components/review-lowering-gate';
 import { GalleryScreen } from '../../features/review/gallery-screen';
 
 /** /review_gallery/:loweringId (docs/screens.md#review-gallery). */
 export function ReviewGalleryRoute() {
   const { loweringId = '' } = useParams();
-  return <GalleryScreen key={loweringId} loweringId={loweringId} />;
+  return (
+    <ReviewLoweringGate key={loweringId} loweringId={loweringId}>
+      <GalleryScreen key={loweringId} loweringId={loweringId} />
+    </ReviewLoweringGate>
+  );
 }

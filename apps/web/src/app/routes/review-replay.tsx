@@ -1,8 +1,13 @@
 import { useParams } from 'react-router';
+import { ReviewLoweringGate } from '../../features/review/components/review-lowering-gate';
 import { ReplayScreen } from '../../features/review/replay-screen';
 
 /** /review_replay/:loweringId (docs/screens.md#review-replay). */
 export function ReviewReplayRoute() {
   const { loweringId = '' } = useParams();
-  return <ReplayScreen key={loweringId} loweringId={loweringId} />;
+  return (
+    <ReviewLoweringGate key={loweringId} loweringId={loweringId}>
+      <ReplayScreen key={loweringId} loweringId={loweringId} />
+    </ReviewLoweringGate>
+  );
 }

@@ -137,9 +137,11 @@ export function LoginScreen() {
           <div className="mb-2">
             <Link to="/forgotPassword">Forgot Password?</Link>
           </div>
-          <div>
-            <Link to="/register">Register New User</Link>
-          </div>
+          {!settings.registrationDisabled && (
+            <div>
+              <Link to="/register">Register New User</Link>
+            </div>
+          )}
           {settings.publicArchive && (
             <div className="mt-2">
               <Link to="/cruise_menu">Browse the public archive</Link>

@@ -1,7 +1,9 @@
 import type { ReactNode } from 'react';
 import { Card } from 'react-bootstrap';
 import { cruiseSummaryText, formatDuration, formatSlashDate, type Cruise, type Lowering } from '@bathylog/shared';
+import { ErrorAlert } from '../../components/alerts';
 import { embargoText, useArchiveMode } from '../../lib/archive';
+import { readFailure } from '../../lib/read-errors';
 import { useEntityNames } from '../../lib/settings';
 import { ExportDropdown } from '../../domain/events/components/export-dropdown';
 import { CopyButton } from '../../domain/records/components/copy-button';
@@ -26,6 +28,8 @@ export interface CruiseCardProps {
   /** The cruise's lowerings in time order. */
   lowerings: Lowering[];
   loweringsLoading: boolean;
+  /** The lowerings' read error, shown instead of the empty state. */
+  loweringsError?: unknown;
   selectedLoweringId: string | null;
   onSelectLowering: (id: string) => void;
   onExportError: (message: string) => void;
@@ -36,6 +40,7 @@ export function CruiseCard({
   cruise,
   lowerings,
   loweringsLoading,
+  loweringsError,
   selectedLoweringId,
   onSelectLowering,
   onExportError,
@@ -104,6 +109,8 @@ export function CruiseCard({
           <strong>{names.Lowerings}:</strong>
           {loweringsLoading ? (
             <div className="ms-3 text-secondary">Fetching...</div>
+          ) : lowerings.length === 0 && readFailure(loweringsError) ? (
+            <ErrorAlert message={readFailure(loweringsError)} className="ms-3 mt-1 mb-0 py-1 small" />
           ) : lowerings.length === 0 ? (
             <div className="ms-3 text-secondary">{`No ${names.lowerings} found!`}</div>
           ) : (

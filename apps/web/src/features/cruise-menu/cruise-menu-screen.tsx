@@ -112,6 +112,7 @@ export function CruiseMenuScreen() {
           <YearsColumn
             years={years}
             loading={cruises.isPending}
+            error={cruises.error}
             openYear={openYear}
             selectedCruiseId={cruiseId}
             onOpenYear={openYearOf}
@@ -124,6 +125,7 @@ export function CruiseMenuScreen() {
               cruise={cruise}
               lowerings={ordered}
               loweringsLoading={lowerings.isPending}
+              loweringsError={lowerings.error}
               selectedLoweringId={loweringId}
               onSelectLowering={setLoweringId}
               onExportError={setExportError}

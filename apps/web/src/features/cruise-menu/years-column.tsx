@@ -1,12 +1,16 @@
 import { Accordion, Card } from 'react-bootstrap';
 import type { Cruise } from '@bathylog/shared';
+import { ErrorAlert } from '../../components/alerts';
 import { EmptyText, LoadingText } from '../../components/status-text';
+import { readFailure } from '../../lib/read-errors';
 import { useEntityNames } from '../../lib/settings';
 import type { YearGroup } from './cruise-menu-state';
 
 export interface YearsColumnProps {
   years: YearGroup[];
   loading: boolean;
+  /** The cruises' read error: "Oops! …" instead of the empty state. */
+  error?: unknown;
   openYear: number | null;
   selectedCruiseId: string | null;
   onOpenYear: (year: number) => void;
@@ -44,6 +48,7 @@ function CruiseList({
 export function YearsColumn({
   years,
   loading,
+  error,
   openYear,
   selectedCruiseId,
   onOpenYear,
@@ -54,7 +59,13 @@ export function YearsColumn({
     return (
       <Card className="mb-3">
         <Card.Body className="p-0">
-          {loading ? <LoadingText /> : <EmptyText>{`No ${names.cruises} found!`}</EmptyText>}
+          {loading ? (
+            <LoadingText />
+          ) : readFailure(error) ? (
+            <ErrorAlert message={readFailure(error)} className="m-2 small" />
+          ) : (
+            <EmptyText>{`No ${names.cruises} found!`}</EmptyText>
+          )}
         </Card.Body>
       </Card>
     );

@@ -49,6 +49,7 @@ function CruisesAdmin() {
       state={state}
       items={all}
       loading={cruises.isPending}
+      error={cruises.error}
       isAdmin
       table={{
         idPrefix: 'cruises-table',

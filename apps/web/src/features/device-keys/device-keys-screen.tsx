@@ -18,7 +18,7 @@ import { IconButton } from '../../components/icon-button';
 import { RoleGate } from '../../components/role-gate';
 import { EmptyText, LoadingText, statusTexts } from '../../components/status-text';
 import { formatUtc } from '../../lib/format';
-import { useLoggedReadError } from '../../lib/read-errors';
+import { readFailure, useLoggedReadError } from '../../lib/read-errors';
 
 function keyStatus(key: DeviceKey, now: number): { label: string; className: string } {
   if (key.revoked) return { label: 'Revoked', className: '' };
@@ -30,10 +30,12 @@ function keyStatus(key: DeviceKey, now: number): { label: string; className: str
 function DeviceKeysTable({
   keys,
   loading,
+  error,
   onRevoke,
 }: {
   keys: DeviceKey[];
   loading: boolean;
+  error: unknown;
   onRevoke: (k: DeviceKey) => void;
 }) {
   const now = Date.now();
@@ -45,6 +47,10 @@ function DeviceKeysTable({
       {loading ? (
         <Card.Body>
           <LoadingText text={statusTexts.loading} />
+        </Card.Body>
+      ) : readFailure(error) ? (
+        <Card.Body>
+          <ErrorAlert message={readFailure(error)} className="mb-0" />
         </Card.Body>
       ) : keys.length === 0 ? (
         <Card.Body>
@@ -249,7 +255,7 @@ function DeviceKeysAdmin() {
     <Row className="g-3">
       <Col lg={8}>
         <ErrorAlert message={error} onClose={() => setError('')} />
-        <DeviceKeysTable keys={keys.data ?? []} loading={keys.isPending} onRevoke={setRevoking} />
+        <DeviceKeysTable keys={keys.data ?? []} loading={keys.isPending} error={keys.error} onRevoke={setRevoking} />
       </Col>
       <Col lg={4}>
         <CreateDeviceKeyForm onCreated={refresh} />

@@ -1,13 +1,15 @@
 import { lazy, Suspense, useState } from 'react';
 import { Button } from 'react-bootstrap';
 import { useQueryClient } from '@tanstack/react-query';
-import { capabilityRoles, type Role } from '@bathylog/shared';
-import { eventTemplateKeys } from '../../api/event-templates';
+import { capabilityRoles, type EventTemplate, type Role } from '@bathylog/shared';
+import { applyTemplatePush, eventTemplateKeys, type TemplatePush } from '../../api/event-templates';
 import { useSubscription } from '../../api/use-realtime';
 import { ErrorAlert } from '../../components/alerts';
 import { EventOptionsModal } from '../../components/event-options-modal';
 import { LoadingText, statusTexts } from '../../components/status-text';
+import { Link } from 'react-router';
 import { useAuth } from '../../lib/auth';
+import { useSettings } from '../../lib/settings';
 import { checkAttachments } from '../../domain/events/api/attachments';
 import { useEventWindow } from '../../domain/events/api/event-window';
 import { EventHistory } from './components/event-history';
@@ -57,11 +59,18 @@ function ChecklistsButton() {
 function LoggingControls() {
   const logger = useEventLogger();
   const queryClient = useQueryClient();
-  // Template changes by anyone refresh the buttons.
-  const refreshTemplates = () => void queryClient.invalidateQueries({ queryKey: eventTemplateKeys.all });
-  useSubscription('newEventTemplates', refreshTemplates);
-  useSubscription('updateEventTemplates', refreshTemplates);
-  useSubscription('deleteEventTemplates', refreshTemplates);
+  // Template changes by anyone show at once from the push (no round trip), then a refetch
+  // confirms what the push cannot say (docs/realtime.md#templates-on-the-console).
+  const onTemplatePush = (kind: TemplatePush) => (payload: unknown) => {
+    queryClient.setQueryData<EventTemplate[]>(
+      eventTemplateKeys.list(),
+      (list) => applyTemplatePush(list, kind, payload) ?? list,
+    );
+    void queryClient.invalidateQueries({ queryKey: eventTemplateKeys.all });
+  };
+  useSubscription('newEventTemplates', onTemplatePush('new'));
+  useSubscription('updateEventTemplates', onTemplatePush('update'));
+  useSubscription('deleteEventTemplates', onTemplatePush('delete'));
   return (
     <>
       <ErrorAlert message={logger.error} onClose={logger.clearError} />
@@ -79,10 +88,39 @@ function LoggingControls() {
   );
 }
 
+/** The words of a home page without the console. */
+export const noConsoleText = 'Your roles do not log or watch events here. Your screens:';
+
+/**
+ * `/` for roles without the console (event_manager, template_manager): the configured header and
+ * the screens they work on (the header keeps the review link), instead of a blank page (docs/screens.md#event-logging-console).
+ */
+function RoleHome() {
+  const auth = useAuth();
+  const settings = useSettings();
+  const screens = [
+    { to: '/event_management', label: 'Event Management', show: auth.hasRole(...capabilityRoles.eventManagement) },
+    { to: '/event_templates', label: 'Event Templates', show: auth.hasRole(...capabilityRoles.eventTemplates) },
+  ].filter((s) => s.show);
+  return (
+    <div data-testid="role-home">
+      <h1 className="h4">{settings.mainScreenHeader}</h1>
+      <p>{noConsoleText}</p>
+      <ul>
+        {screens.map((s) => (
+          <li key={s.to}>
+            <Link to={s.to}>{s.label}</Link>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 /**
  * `/`: the event logging console (docs/screens.md#event-logging-console). Loggers get the template
- * buttons, the free-text input and the history; event watchers the history only; other roles
- * nothing.
+ * buttons, the free-text input and the history; event watchers the history only; other roles the
+ * way to their screens.
  */
 export function EventLogScreen() {
   const auth = useAuth();
@@ -90,7 +128,7 @@ export function EventLogScreen() {
   if (!auth.profile) return <LoadingText text={statusTexts.loading} />;
   const canLog = auth.hasRole(...loggerRoles);
   const canWatch = auth.hasRole(...historyRoles);
-  if (!canWatch) return null;
+  if (!canWatch) return <RoleHome />;
   return (
     <div data-testid="event-log-screen">
       {canLog && <LoggingControls />}

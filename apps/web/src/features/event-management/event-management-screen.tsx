@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Card, Col, Form, ListGroup, Row } from 'react-bootstrap';
 import { capabilityRoles, type LogEvent, type Role } from '@bathylog/shared';
 import { errorMessage } from '../../api/client';
+import { useLiveInvalidation } from '../../api/use-realtime';
 import { ErrorAlert } from '../../components/alerts';
 import { ConfirmModal } from '../../components/confirm-modal';
 import { Pagination } from '../../components/pagination';
@@ -9,7 +10,7 @@ import { RoleGate } from '../../components/role-gate';
 import { EmptyText, LoadingText, statusTexts } from '../../components/status-text';
 import { useAuth } from '../../lib/auth';
 import { useSettings } from '../../lib/settings';
-import { useDeleteEvent, useEventCount, useEvents } from '../../domain/events/api/events';
+import { eventKeys, useDeleteEvent, useEventCount, useEvents } from '../../domain/events/api/events';
 import { useEventWindow } from '../../domain/events/api/event-window';
 import { CommentModal } from '../../domain/events/components/comment-modal';
 import { EventDetailsModal } from '../../domain/events/components/event-details-modal';
@@ -49,6 +50,11 @@ function EventManagement() {
     { enabled: eventWindow.ready },
   );
   const count = useEventCount(filter, { enabled: eventWindow.ready });
+  // New, changed and deleted events by anyone move the list, the count and the export cap live
+  // (docs/screens.md#event-management); a burst refetches at most twice a second.
+  useLiveInvalidation(['newEvents', 'updateEvents', 'deleteEvents'], [eventKeys.counts(), eventKeys.lists()], {
+    coalesceMs: 500,
+  });
   const total = count.data ?? 0;
   const canDelete = auth.hasRole(...eventDeleteRoles);
 
@@ -119,7 +125,7 @@ function EventManagement() {
           </Card.Header>
           {!eventWindow.ready || (list.isPending && !list.data) ? (
             <LoadingText text={statusTexts.loading} />
-          ) : events.length === 0 ? (
+          ) : events.length === 0 && list.isError ? null : events.length === 0 ? (
             <EmptyText>{statusTexts.noEvents}</EmptyText>
           ) : (
             <ListGroup variant="flush" className="event-list" data-testid="filtered-events">

@@ -56,6 +56,7 @@ function EventTemplatesAdmin() {
 
   const tableHandlers = {
     loading: templates.isPending,
+    error: templates.error,
     selectedId: list.selectedId,
     actionsFor,
     onEdit: list.edit,

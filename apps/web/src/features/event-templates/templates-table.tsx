@@ -16,6 +16,8 @@ export interface TemplatesTableProps {
   title: string;
   templates: EventTemplate[];
   loading: boolean;
+  /** The read error, shown instead of the empty state. */
+  error?: unknown;
   /** Shown when no template is listed (or none matches the search). */
   emptyText: string;
   selectedId: string | null;
@@ -33,6 +35,7 @@ export function TemplatesTable({
   title,
   templates,
   loading,
+  error,
   emptyText,
   selectedId,
   actionsFor,
@@ -51,6 +54,7 @@ export function TemplatesTable({
       matches={matchesTemplateSearch}
       pageSize={templatesPageSize}
       loading={loading}
+      error={error}
       emptyText={emptyText}
       columns={['Button Name', 'Event Value']}
       actionsWidth={90}

@@ -66,6 +66,7 @@ function LoweringsAdmin({ milestonesModal }: { milestonesModal: MilestonesModalS
       state={state}
       items={all}
       loading={lowerings.isPending}
+      error={lowerings.error}
       isAdmin={isAdmin}
       table={{
         idPrefix: 'lowerings-table',

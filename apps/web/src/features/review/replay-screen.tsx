@@ -5,7 +5,7 @@ import { ErrorAlert } from '../../components/alerts';
 import { EmptyText, LoadingText, statusTexts } from '../../components/status-text';
 import { useSettings } from '../../lib/settings';
 import { DataCards } from '../../domain/events/components/data-cards';
-import { imageCards } from '../../domain/events/lib/event-format';
+import { missingImages } from '../../domain/events/lib/event-format';
 import { EventHeaderCard } from './components/event-header-card';
 import { ReviewBreadcrumb } from './components/review-breadcrumb';
 import { ReviewEvents } from './components/review-events';
@@ -87,7 +87,7 @@ export function ReplayScreen({ loweringId }: { loweringId: string }) {
         {review.selected &&
           (review.exported ? (
             <>
-              {imageCards(review.exported.aux_data, settings).length === 0 && (
+              {missingImages(review.exported.aux_data, settings) && (
                 <EmptyText className="small mb-1">{statusTexts.noImages}</EmptyText>
               )}
               <DataCards event={review.exported} thumbnails onImageOpen={pause} />

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Col, Form, OverlayTrigger, Row, Tooltip } from 'react-bootstrap';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -16,6 +16,7 @@ import {
 } from '@bathylog/shared';
 import { createUser, updateUser } from '../../api/users';
 import { AccountFields } from '../../components/account-fields';
+import { ConfirmModal } from '../../components/confirm-modal';
 import { FormActions, useFormAlerts } from '../../components/form-actions';
 import { FormCard } from '../../components/record-form';
 import { useEntityNames, type EntityNames } from '../../lib/settings';
@@ -75,6 +76,10 @@ export interface UserFormProps {
  * The add/edit form on the right of /users (docs/screens.md#user-form). Mount it with
  * `key={user?.id ?? 'new'}`: choosing another user starts a fresh form with its messages cleared.
  */
+/** The warning before an admin removes their own Admin role (docs/screens.md#user-form). */
+export const ownAdminWarning =
+  'You are removing your own Admin role. Once saved you are logged out, and when you log in again you can no longer manage users or the system. Another admin must give the role back.';
+
 export function UserForm({ user, viewer, onSaved, onBlankChange }: UserFormProps) {
   const names = useEntityNames();
   const isAdmin = viewer.roles.includes('admin');
@@ -99,7 +104,9 @@ export function UserForm({ user, viewer, onSaved, onBlankChange }: UserFormProps
   // Only the roles the viewer may grant (docs/screens.md#user-form); a cruise manager never edits an admin.
   const grantable = roleOrder.filter((r) => assignableRoles(viewer.roles).includes(r));
 
-  const onSubmit = handleSubmit((form) =>
+  // An admin who takes away their own Admin role is asked first: the save ends their session.
+  const [dropOwnAdmin, setDropOwnAdmin] = useState<UserFormValues | null>(null);
+  const save = (form: UserFormValues) =>
     alerts.save(async () => {
       if (user) {
         await updateUser(user.id, userUpdateBody(form, { isAdmin, isSelf }));
@@ -112,8 +119,11 @@ export function UserForm({ user, viewer, onSaved, onBlankChange }: UserFormProps
         reset(emptyUserForm());
         await onSaved({ id, created: true });
       }
-    }),
-  );
+    });
+  const onSubmit = handleSubmit((form) => {
+    if (isSelf && isAdmin && !form.roles.includes('admin')) setDropOwnAdmin(form);
+    else return save(form);
+  });
 
   return (
     <FormCard title={user ? 'Update User' : 'Add User'} onSubmit={onSubmit}>
@@ -183,6 +193,18 @@ export function UserForm({ user, viewer, onSaved, onBlankChange }: UserFormProps
         }}
         submitLabel={user ? 'Update' : 'Create'}
         editing={!!user}
+      />
+      <ConfirmModal
+        show={dropOwnAdmin !== null}
+        title="Remove your own Admin role?"
+        body={ownAdminWarning}
+        confirmLabel="Remove my Admin role"
+        onHide={() => setDropOwnAdmin(null)}
+        onConfirm={() => {
+          const form = dropOwnAdmin;
+          setDropOwnAdmin(null);
+          if (form) void save(form);
+        }}
       />
     </FormCard>
   );

@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { capabilityRoles, isProtectedUsername, type User } from '@bathylog/shared';
 import { authKeys } from '../../api/auth';
 import { deleteAllNonSystemUsers, deleteUser, userKeys, useUsers } from '../../api/users';
+import { useLiveInvalidation } from '../../api/use-realtime';
 import {
   ManagementButtons,
   ManagementImport,
@@ -33,6 +34,8 @@ function UsersAdmin() {
   const isAdmin = auth.hasRole('admin');
   const users = useUsers();
   useLoggedReadError(users.error, 'users');
+  // Changes by other admins (and registrations) show without a reload (docs/screens.md#users).
+  useLiveInvalidation(['updateUsers'], [userKeys.all]);
   const [tokenUser, setTokenUser] = useState<User | null>(null);
   const [permissionsUser, setPermissionsUser] = useState<User | null>(null);
 
@@ -93,6 +96,7 @@ function UsersAdmin() {
               title="System Users"
               users={list.system}
               loading={users.isPending}
+              error={users.error}
               pageSize={systemUsersPageSize}
               onExport={() => downloadJson('sealog_systemUserExport.json', list.system)}
               {...tableHandlers}
@@ -102,6 +106,7 @@ function UsersAdmin() {
             title="Users"
             users={list.regular}
             loading={users.isPending}
+            error={users.error}
             pageSize={usersPageSize}
             onExport={() => downloadJson('sealog_userExport.json', list.regular)}
             onDeleteAll={list.askDeleteAll}

@@ -16,6 +16,8 @@ export interface UsersTableProps {
   title: string;
   users: User[];
   loading: boolean;
+  /** The read error, shown instead of "No users found!". */
+  error?: unknown;
   pageSize: number;
   selectedId: string | null;
   actionsFor: (user: User) => UserRowActions;
@@ -34,6 +36,7 @@ export function UsersTable({
   title,
   users,
   loading,
+  error,
   pageSize,
   selectedId,
   actionsFor,
@@ -52,6 +55,7 @@ export function UsersTable({
       matches={matchesUserSearch}
       pageSize={pageSize}
       loading={loading}
+      error={error}
       loadingText={statusTexts.loading}
       emptyText={statusTexts.noUsers}
       columns={['User Name', 'Full Name']}

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { auxDataCards, eventDetailsText, eventLineText, humanize, imageCards, imageUrl } from './event-format';
+import {
+  auxDataCards,
+  eventDetailsText,
+  eventLineText,
+  humanize,
+  imageCards,
+  imageUrl,
+  missingImages,
+} from './event-format';
 
 const settings = {
   auxDataSortOrder: ['vehicleRealtimeNavData', 'vehicleRealtimeUSBLData'],
@@ -90,5 +98,17 @@ describe('data cards', () => {
       { source: 'framegrabber', caption: 'Science Cam', url: '/sealog-server/files/images/b.jpg', fileName: 'b.jpg' },
     ]);
     expect(imageUrl('x/y z.png', '/files/images/')).toBe('/sealog-server/files/images/y%20z.png');
+  });
+
+  it('expects pictures only of an event with an image record', () => {
+    const nav = { data_source: 'vehicleRealtimeNavData', data_array: [{ data_name: 'latitude', data_value: '0' }] };
+    const grab = (pairs: string[]) => ({
+      data_source: 'framegrabber',
+      data_array: pairs.map((v, i) => ({ data_name: i % 2 ? 'filename' : 'camera_name', data_value: v })),
+    });
+    expect(missingImages([], settings)).toBe(false);
+    expect(missingImages([nav], settings)).toBe(false);
+    expect(missingImages([nav, grab([])], settings)).toBe(true);
+    expect(missingImages([grab(['Main Cam', 'a.jpg'])], settings)).toBe(false);
   });
 });

@@ -116,6 +116,16 @@ export function imageCards(auxData: readonly ExportedAux[], settings: CardSettin
   return out;
 }
 
+/**
+ * Whether the event was meant to have pictures but has none to show: it holds a record of an
+ * image source (a frame grab was taken) without a single (camera, file) pair. An event without
+ * any image record (most of a dive) expected none.
+ */
+export function missingImages(auxData: readonly ExportedAux[], settings: CardSettings): boolean {
+  const sources = new Set(settings.imagesAuxDataSources);
+  return auxData.some((record) => sources.has(record.data_source)) && imageCards(auxData, settings).length === 0;
+}
+
 /** The Event Options card: every option but the comment, names humanised. */
 export function optionRows(event: Pick<LogEvent, 'event_options'>): Array<{ name: string; value: string }> {
   return event.event_options

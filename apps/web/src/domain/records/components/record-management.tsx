@@ -183,6 +183,8 @@ export interface RecordScreenConfig<T extends { id: string }> {
   state: RecordManagement;
   items: T[];
   loading: boolean;
+  /** The list's read error, shown instead of the empty state. */
+  error?: unknown;
   isAdmin: boolean;
   /** The records' table: search, page size, JSON export, the row's test id and details. */
   table: Pick<ManagedTableProps<T>, 'idPrefix' | 'matches' | 'pageSize' | 'onExport' | 'rowTestId'>;
@@ -218,6 +220,7 @@ export function RecordManagementScreen<T extends { id: string }>(config: RecordS
             title={cruise ? names.Cruises : names.Lowerings}
             items={items}
             loading={config.loading}
+            error={config.error}
             loadingText={statusTexts.loading}
             emptyText={`No ${cruise ? names.cruises : names.lowerings} found!`}
             columns={[cruise ? names.Cruise : names.Lowering, 'Details']}
