@@ -40,6 +40,17 @@ test.describe('data completeness on a server of its own', () => {
       config: { asnap: { enabled: false }, completeness: { requiredAuxSources: [nav], graceSeconds: 2 } },
     });
     admin = await apiLogin('admin', 'demo', server.url);
+    // Only events logged during a dive are judged: a dive under way now.
+    const hour = 3600_000;
+    await admin.post('lowerings', {
+      lowering_id: 'LIVE1',
+      start_ts: new Date(Date.now() - hour).toISOString(),
+      stop_ts: new Date(Date.now() + 6 * hour).toISOString(),
+      lowering_location: 'Completeness test',
+      lowering_tags: [],
+      lowering_hidden: false,
+      lowering_additional_meta: { lowering_description: '' },
+    });
   });
 
   test.afterAll(async () => {

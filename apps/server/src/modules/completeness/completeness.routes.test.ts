@@ -5,6 +5,7 @@ import { createTestApp, engines, type TestApp } from '../../../test/test-app.js'
 import { createUser } from '../../../test/api-fixtures.js';
 import { insertAux, insertEvents, insertLowering, navData } from '../../../test/table-fixtures.js';
 import { listenInRange } from '../../realtime/testing/ws-test-client.js';
+import { CompletenessService } from './completeness.service.js';
 
 /**
  * Data completeness (docs/completeness.md): each event judged against the required aux sources,
@@ -206,6 +207,14 @@ describe.each(engines)('data completeness on %s', (engine) => {
     expect(theirs.statusCode).toBe(200);
     expect(theirs.json()).toEqual({ required_sources: [nav, grab], newest: null });
     expect((await t.api('GET', '/completeness/newest')).statusCode).toBe(401);
+  });
+
+  it('an event between dives is not judged: no footer line, no push', async () => {
+    const [deck] = await insertEvents(t.ctx.database.db, [{ ts: '2023-03-15T09:00:00.000Z', event_value: 'ON_DECK' }]);
+    const newest = (await t.api('GET', '/completeness/newest', { token: admin })).json();
+    expect(newest).toEqual({ required_sources: [nav, grab], newest: null });
+    expect(await new CompletenessService(t.ctx).refresh([deck!])).toEqual([]);
+    expect((await t.api('DELETE', `/events/${deck}`, { token: admin })).statusCode).toBe(204);
   });
 
   it('the filtered bulk delete takes completeness=incomplete: complete events stay', async () => {

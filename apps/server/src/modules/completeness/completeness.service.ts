@@ -144,8 +144,13 @@ export class CompletenessService {
       const key = lowering?.id ?? '';
       let group = groups.get(key);
       if (!group) {
+        // Only events logged during a dive must carry the required sources: between dives (on deck,
+        // in transit) nothing is required, so no warning fires (docs/completeness.md#states).
+        const settings = lowering
+          ? this.settings(lowering.lowering_additional_meta)
+          : { ...this.settings(undefined), sources: [] };
         group = {
-          settings: this.settings(lowering?.lowering_additional_meta),
+          settings,
           lowering: lowering?.id ?? null,
           ids: [],
         };
@@ -220,7 +225,8 @@ export class CompletenessService {
     const [j] = id ? await this.judgeEvents([id]) : [];
     return {
       required_sources: required,
-      newest: j
+      // The newest event outside every dive is not judged: the footer shows no line for it.
+      newest: j?.applies
         ? {
             event_id: j.id,
             lowering_id: j.lowering_id,
