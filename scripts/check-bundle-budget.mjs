@@ -18,10 +18,11 @@ const asJson = args.includes('--json');
 
 /**
  * kB = 1,000 bytes, as Vite reports sizes. Both budgets serve a ship's thin link: the login screen 150 kB,
- * the whole app 265 kB (half of the original client's 530 kB). On 2026-11-25 the build is
- * 75.8 kB and 258.4 kB (React DOM replaced by Preact's compat layer, zod classic by zod/mini).
+ * the whole app 300 kB (57% of the original client's 530 kB; 265 kB until checklists, the dive report,
+ * completeness, ship-to-shore and the date-time picker added about 25 kB on 2026-11-26). The figures
+ * of each build: bench/results/lean-client-log.md.
  */
-export const budgets = { login: 150_000, app: 265_000 };
+export const budgets = { login: 150_000, app: 300_000 };
 
 const gzipCache = new Map();
 function gzipSize(file) {
