@@ -1,3 +1,4 @@
+import type { Ship } from './schemas/sync.js';
 import type { WsChannel } from './ws-events.js';
 
 /**
@@ -120,6 +121,8 @@ export interface WsPayloads {
   updateCruises: WsRecord;
   newLowerings: WsRecord;
   updateLowerings: WsRecord;
+  /** A followed ship's entry (GET ships), on every change of its state (admins; docs/ship-to-shore.md). */
+  ships: Ship;
 }
 
 // Compile-time check that every channel has a payload type and no extra ones exist.

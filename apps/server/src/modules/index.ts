@@ -17,11 +17,15 @@ import { externalCallsRoutes } from './external-calls/external-calls.routes.js';
 import { deviceKeysRoutes } from './device-keys/device-keys.routes.js';
 import { auditRoutes } from './audit/audit.routes.js';
 import { backupsRoutes } from './backups/backups.routes.js';
+import { syncRoutes } from './sync/sync.routes.js';
+import { shipRecordGuard } from './sync/ship-record-guard.js';
 import { userCallers } from './users/user-callers.js';
 import { deviceKeyCallers } from './device-keys/device-key-callers.js';
 
 /** Every REST module, registered under /sealog-server/api/v1. One line per resource. */
 export const apiModules: Array<(app: ApiInstance, ctx: AppContext) => void> = [
+  // First: its hooks keep records copied from a ship read-only on every route registered after it.
+  shipRecordGuard,
   authRoutes,
   usersRoutes,
   cruisesRoutes,
@@ -36,6 +40,7 @@ export const apiModules: Array<(app: ApiInstance, ctx: AppContext) => void> = [
   deviceKeysRoutes,
   auditRoutes,
   backupsRoutes,
+  syncRoutes,
 ];
 
 /** What authentication reads, from the modules that own it (plugins/auth.ts imports no module). */

@@ -39,6 +39,7 @@ const frozen: Record<Dialect, Record<string, string>> = {
     '016-audit-append-only': 'c9f314498f8d3e5e',
     '017-public-archive': 'f6535f82b5aa156a',
     '018-attachment-original-names': '736bb14e823e76a4',
+    '019-ship-to-shore': 'd0a50a6763808128',
   },
   postgres: {
     '001-initial': 'abded546b17b4501',
@@ -57,6 +58,7 @@ const frozen: Record<Dialect, Record<string, string>> = {
     '016-audit-append-only': '98868232838eac74',
     '017-public-archive': 'f6535f82b5aa156a',
     '018-attachment-original-names': '736bb14e823e76a4',
+    '019-ship-to-shore': '6cc76976f26ab2be',
   },
 };
 

@@ -16,6 +16,7 @@ import * as m015 from './015-login-token-hash.js';
 import * as m016 from './016-audit-append-only.js';
 import * as m017 from './017-public-archive.js';
 import * as m018 from './018-attachment-original-names.js';
+import * as m019 from './019-ship-to-shore.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -40,6 +41,7 @@ const ordered: Array<[string, DialectMigration]> = [
   ['016-audit-append-only', m016],
   ['017-public-archive', m017],
   ['018-attachment-original-names', m018],
+  ['019-ship-to-shore', m019],
 ];
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

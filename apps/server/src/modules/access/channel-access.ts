@@ -42,6 +42,8 @@ export const channelRules: Record<WsChannel, ChannelRule> = {
   updateCruises: cruises,
   newLowerings: lowerings,
   updateLowerings: lowerings,
+  // The followed ships' state (docs/ship-to-shore.md#status): admins only.
+  ships: { scopes: ['admin'] },
 };
 
 export function maySubscribe(auth: AuthContext, channel: WsChannel): boolean {
