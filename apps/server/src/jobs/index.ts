@@ -4,11 +4,13 @@ import { LeaderElection } from '../db/leader-election.js';
 import { AsnapService, logAsnapThroughEvents, type LogAsnapEvent } from './asnap.js';
 import { BackupScheduler } from './backup-scheduler.js';
 import { FreeSpaceMonitor } from './free-space.js';
+import { ShipFollowers } from './ship-follower.js';
 
 export interface Jobs {
   leader: LeaderElection;
   freeSpace: FreeSpaceMonitor;
   asnap: AsnapService | null;
+  ships: ShipFollowers;
 }
 
 export interface JobsOptions {
@@ -17,7 +19,7 @@ export interface JobsOptions {
 }
 
 /**
- * The background jobs (free-space monitor, built-in ASNAP, scheduled backups): singletons, run by
+ * The background jobs (free-space monitor, built-in ASNAP, scheduled backups, ship followers): singletons, run by
  * the leading process only (db/leader-election.ts). Started when the server is ready, stopped
  * when it closes.
  */
@@ -28,8 +30,9 @@ export function registerJobs(app: FastifyInstance, ctx: AppContext, opts: JobsOp
     ? new AsnapService(ctx, opts.logAsnapEvent ?? logAsnapThroughEvents(ctx))
     : null;
   const backups = new BackupScheduler(ctx);
-  const startJobs = () => Promise.all([freeSpace.start(), asnap?.start(), backups.start()]);
-  const stopJobs = () => Promise.all([freeSpace.stop(), asnap?.stop(), backups.stop()]);
+  const ships = new ShipFollowers(ctx);
+  const startJobs = () => Promise.all([freeSpace.start(), asnap?.start(), backups.start(), ships.start()]);
+  const stopJobs = () => Promise.all([freeSpace.stop(), asnap?.stop(), backups.stop(), ships.stop()]);
 
   app.addHook('onReady', async () => {
     await leader.start();
@@ -45,5 +48,5 @@ export function registerJobs(app: FastifyInstance, ctx: AppContext, opts: JobsOp
     await leader.stop();
   });
 
-  return { leader, freeSpace, asnap };
+  return { leader, freeSpace, asnap, ships };
 }

@@ -29,6 +29,8 @@ export const syncChangesPageSchema = z.object({
   more: z.boolean(),
   head: z.string(),
   head_bytes_behind: z.optional(z.number()),
+  /** How many records the follower is behind after this page (0 when `more` is false). */
+  head_records_behind: z.optional(z.number()),
 });
 export type SyncChangesPage = z.infer<typeof syncChangesPageSchema>;
 

@@ -139,8 +139,8 @@ export class SyncFeedService {
     const head = await this.head();
     const next = encodeCursor(cursor);
     const more = !exhausted || (cursor as Cursor).kind === 'snapshot';
-    const behind = more ? await this.behind(next) : { bytes: 0 };
-    return { changes, next, more, head, head_bytes_behind: behind.bytes };
+    const behind = more ? await this.behind(next) : { records: 0, bytes: 0 };
+    return { changes, next, more, head, head_bytes_behind: behind.bytes, head_records_behind: behind.records };
   }
 
   private async snapshotBatch(

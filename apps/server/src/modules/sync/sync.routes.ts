@@ -1,8 +1,10 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import path from 'node:path';
 import { z } from 'zod/mini';
 import {
   createShipSchema,
+  defaultThumbnailWidth,
   idParamsSchema,
   shipSchema,
   syncChangesPageSchema,
@@ -16,10 +18,12 @@ import { AppError } from '../../lib/app-error.js';
 import { caller, type AuthContext } from '../../plugins/auth.js';
 import { fileResponse, noContent } from '../../plugins/response-schemas.js';
 import type { ApiInstance } from '../../plugins/types.js';
+import { thumbnailOf, thumbnailWidthOf } from '../files/thumbnails.js';
 import { absoluteFilePath } from './sync-files.js';
 import { SyncShipService } from './sync-ship.service.js';
 import { ShipsService } from './ships.service.js';
 
+const fileQuery = z.strictObject({ width: z.optional(z.coerce.number().check(z.int())) });
 const shaParams = z.strictObject({ sha256: z.string().check(z.regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 (64 hex digits)')) });
 
 /** The feed is for device keys (the shore's) and admins (docs/ship-to-shore.md#access). */
@@ -63,9 +67,10 @@ export function syncRoutes(app: ApiInstance, ctx: AppContext): void {
       config: { ...authed, compress: false },
       schema: {
         params: shaParams,
+        querystring: fileQuery,
         tags,
         response: {
-          200: fileResponse(['application/octet-stream'], 'the file'),
+          200: fileResponse(['application/octet-stream', 'image/jpeg'], 'the file, or its thumbnail with ?width='),
           206: fileResponse(['application/octet-stream'], 'the part of the file asked for'),
           416: noContent,
         },
@@ -83,6 +88,11 @@ export function syncRoutes(app: ApiInstance, ctx: AppContext): void {
         const abs = absoluteFilePath(ctx, row.path);
         const info = abs ? await stat(abs).catch(() => null) : null;
         if (!abs || !info?.isFile()) continue;
+        if (req.query.width !== undefined) {
+          const width = thumbnailWidthOf(req.query.width);
+          const thumb = await thumbnailOf(abs, path.basename(abs), width ?? defaultThumbnailWidth);
+          return reply.type(thumb.contentType).header('content-length', thumb.body.length).send(thumb.body);
+        }
         const range = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '');
         reply.type('application/octet-stream').header('accept-ranges', 'bytes');
         if (range) {
