@@ -224,7 +224,9 @@ export class ShipFollower {
       await rename(temp, target);
     } catch (err) {
       // Gone on the ship, or no thumbnail can be made of it: the whole file still follows.
-      if (!(err instanceof ShipHttpError && (err.status === 404 || err.status === 415))) throw err;
+      if (!(err instanceof ShipHttpError && err.status >= 400 && err.status < 500 && err.status !== 401 && err.status !== 403)) {
+        throw err;
+      }
     }
     return true;
   }

@@ -89,7 +89,7 @@ export function syncRoutes(app: ApiInstance, ctx: AppContext): void {
         const info = abs ? await stat(abs).catch(() => null) : null;
         if (!abs || !info?.isFile()) continue;
         if (req.query.width !== undefined) {
-          const width = thumbnailWidthOf(req.query.width);
+          const width = thumbnailWidthOf(String(req.query.width));
           const thumb = await thumbnailOf(abs, path.basename(abs), width ?? defaultThumbnailWidth);
           return reply.type(thumb.contentType).header('content-length', thumb.body.length).send(thumb.body);
         }
