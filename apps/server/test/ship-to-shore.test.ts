@@ -126,7 +126,9 @@ describe.each(engines)('ship to shore, shore on %s', (engine) => {
     await waitFor('the snapshot on shore', async () =>
       (await shore.ctx.database.db.selectFrom('events').select('id').where('id', '=', early).executeTakeFirst()),
     );
-    expect((await shore.api('GET', `/cruises/${cruiseId}`, { token: shoreAdmin })).statusCode).toBe(200);
+    const cruiseOnShore = await shore.api('GET', `/cruises/${cruiseId}`, { token: shoreAdmin });
+    expect(cruiseOnShore.statusCode).toBe(200);
+    expect((cruiseOnShore.json() as { origin?: { ship_name: string } }).origin?.ship_name).toBe('Falkor (too)');
 
     // Live: the shore's bus (its websocket) announces the ship's new event.
     const seen: string[] = [];
@@ -136,8 +138,12 @@ describe.each(engines)('ship to shore, shore on %s', (engine) => {
     off();
     const onShore = (await shore.api('GET', `/events/${live}`, { token: shoreAdmin })).json() as {
       event_value: string;
+      origin?: unknown;
     };
     expect(onShore.event_value).toBe('LIVE');
+    expect(onShore).toMatchObject({ origin: { ship_id: shipId, ship_name: 'Falkor (too)' } });
+    // On the ship itself the record is its own.
+    expect((await ship.api('GET', `/events/${live}`, { token: shipAdmin })).json()).not.toHaveProperty('origin');
     await waitFor('the ship to follow', async () => (await shoreShip()).state === 'following');
     const status = await shoreShip();
     expect(status.records.events).toBeGreaterThanOrEqual(2);

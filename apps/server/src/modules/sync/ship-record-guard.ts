@@ -22,6 +22,13 @@ const guardedRoutes: Record<string, string> = {
   '/event_templates/:id': 'event_template',
 };
 
+/** The single-record reads that carry `origin`. */
+const originRoutes: Array<[string, string]> = [
+  ['/cruises/:id', 'cruise'],
+  ['/lowerings/:id', 'lowering'],
+  ['/events/:id', 'event'],
+];
+
 const pendingComment = new WeakMap<FastifyRequest, { shipId: string; eventId: string; text: string; author: string }>();
 
 /**
@@ -59,10 +66,33 @@ export function shipRecordGuard(app: ApiInstance, ctx: AppContext): void {
     throw new AppError('FORBIDDEN', shipRecordReadOnlyMessage(origin.name));
   });
 
-  // Queued once the comment is stored here; the follower sends it until the ship acknowledges.
-  app.addHook('onResponse', async (req, reply) => {
+  // Single-record reads of a ship's cruise, lowering or event say where it came from.
+  app.addHook('onSend', async (req, reply, payload) => {
+    if (req.method !== 'GET' || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
+    if (!String(reply.getHeader('content-type') ?? '').startsWith('application/json')) return payload;
+    const pattern = req.routeOptions.url ?? '';
+    const type = originRoutes.find(([p]) => pattern.endsWith(p))?.[1];
+    const id = (req.params as { id?: unknown } | undefined)?.id;
+    if (!type || typeof id !== 'string') return payload;
+    const origin = await ctx.database.db
+      .selectFrom('sync_origins')
+      .innerJoin('sync_ships', 'sync_ships.id', 'sync_origins.ship_id')
+      .select(['sync_ships.id', 'sync_ships.name'])
+      .where('sync_origins.record_type', '=', type)
+      .where('sync_origins.record_id', '=', id.toLowerCase())
+      .executeTakeFirst();
+    if (!origin) return payload;
+    const body = parseJson<unknown>(payload, null);
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return payload;
+    return JSON.stringify({ ...body, origin: { ship_id: origin.id, ship_name: origin.name } });
+  });
+
+  // Queued once the comment is stored here, before the answer leaves (an acknowledged comment is
+  // never lost); the follower sends it until the ship acknowledges.
+  app.addHook('onSend', async (req, reply, payload) => {
     const comment = pendingComment.get(req);
-    if (!comment || reply.statusCode >= 300) return;
+    if (!comment || reply.statusCode >= 300) return payload;
+    pendingComment.delete(req);
     await ctx.database.db
       .insertInto('sync_comment_queue')
       .values({
@@ -75,5 +105,6 @@ export function shipRecordGuard(app: ApiInstance, ctx: AppContext): void {
       })
       .execute();
     ctx.bus.publish(internalChannels.shipsChanged, { shipId: comment.shipId });
+    return payload;
   });
 }
