@@ -1210,7 +1210,11 @@ const rows: Row[] = [
     name: 'PATCH /ships/{id}',
     expect: adminOnly(200),
     request: async (fx) => {
-      const ship = await adminCall(fx, 'POST', '/ships', { name: `S${fx.next()}`, url: 'http://127.0.0.1:9', key: 'k' });
+      const ship = await adminCall(fx, 'POST', '/ships', {
+        name: `S${fx.next()}`,
+        url: 'http://127.0.0.1:9',
+        key: 'k',
+      });
       return { method: 'PATCH', url: `${api}/ships/${ship.id as string}`, body: { enabled: false } };
     },
   },
@@ -1218,7 +1222,11 @@ const rows: Row[] = [
     name: 'DELETE /ships/{id}',
     expect: adminOnly(204),
     request: async (fx) => {
-      const ship = await adminCall(fx, 'POST', '/ships', { name: `S${fx.next()}`, url: 'http://127.0.0.1:9', key: 'k' });
+      const ship = await adminCall(fx, 'POST', '/ships', {
+        name: `S${fx.next()}`,
+        url: 'http://127.0.0.1:9',
+        key: 'k',
+      });
       return { method: 'DELETE', url: `${api}/ships/${ship.id as string}` };
     },
   },

@@ -13,7 +13,11 @@ import { TcpProxy } from './tcp-proxy.js';
  */
 const sync = { pollIntervalMs: 100 };
 
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined | null | false>, timeoutMs = 20_000): Promise<T> {
+async function waitFor<T>(
+  what: string,
+  fn: () => Promise<T | undefined | null | false>,
+  timeoutMs = 20_000,
+): Promise<T> {
   const until = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < until) {
@@ -123,8 +127,10 @@ describe.each(engines)('ship to shore, shore on %s', (engine) => {
     expect(JSON.stringify(created)).not.toContain(key);
     shipId = created.id;
 
-    await waitFor('the snapshot on shore', async () =>
-      (await shore.ctx.database.db.selectFrom('events').select('id').where('id', '=', early).executeTakeFirst()),
+    await waitFor(
+      'the snapshot on shore',
+      async () =>
+        await shore.ctx.database.db.selectFrom('events').select('id').where('id', '=', early).executeTakeFirst(),
     );
     const cruiseOnShore = await shore.api('GET', `/cruises/${cruiseId}`, { token: shoreAdmin });
     expect(cruiseOnShore.statusCode).toBe(200);
@@ -193,8 +199,10 @@ describe.each(engines)('ship to shore, shore on %s', (engine) => {
     proxy.restore();
 
     await waitFor('events to converge', async () => sameEvents(), 30_000);
-    await waitFor('aux data to converge', async () =>
-      JSON.stringify(await rows(ship, 'event_aux_data')) === JSON.stringify(await rows(shore, 'event_aux_data')),
+    await waitFor(
+      'aux data to converge',
+      async () =>
+        JSON.stringify(await rows(ship, 'event_aux_data')) === JSON.stringify(await rows(shore, 'event_aux_data')),
     );
     const shoreImage = path.join(shore.ctx.paths.images, 'grab_0001.jpg');
     await waitFor('the frame grab on shore', async () => {
@@ -272,15 +280,26 @@ describe.each(engines)('ship to shore, shore on %s', (engine) => {
     );
     const viewer = await ship.api('POST', '/users', {
       token: shipAdmin,
-      body: { username: 'viewer', fullname: 'V', email: 'v@example.org', password: 'viewer-pass-1', roles: ['event_watcher'] },
+      body: {
+        username: 'viewer',
+        fullname: 'V',
+        email: 'v@example.org',
+        password: 'viewer-pass-1',
+        roles: ['event_watcher'],
+      },
     });
     expect(viewer.statusCode).toBe(201);
     const viewerToken = await ship.login('viewer', 'viewer-pass-1');
     expect((await ship.api('GET', '/sync/changes', { token: viewerToken })).statusCode).toBe(403);
     expect((await ship.api('GET', '/sync/status', { token: viewerToken })).statusCode).toBe(403);
     expect((await shore.api('GET', '/ships', { token: viewerToken })).statusCode).toBe(401);
-    expect((await shore.api('POST', '/ships', { token: shoreAdmin, body: { name: 'x', url: 'ftp://x', key: 'k' } })).statusCode).toBe(400);
-    expect((await shore.api('POST', '/ships', { token: shoreAdmin, body: { name: 'x', url: 'http://x' } })).statusCode).toBe(400);
+    expect(
+      (await shore.api('POST', '/ships', { token: shoreAdmin, body: { name: 'x', url: 'ftp://x', key: 'k' } }))
+        .statusCode,
+    ).toBe(400);
+    expect(
+      (await shore.api('POST', '/ships', { token: shoreAdmin, body: { name: 'x', url: 'http://x' } })).statusCode,
+    ).toBe(400);
 
     await ok(ship, shipAdmin, 'DELETE', `/device_keys/${keyId}`);
     const revoked = await waitFor('the revoked key refused', async () => {
@@ -308,7 +327,10 @@ describe('the bandwidth cap', () => {
         writeFileSync(path.join(ship.ctx.paths.images, `cap_${i}.jpg`), imageBytes(45_000, i + 10));
       }
       for (let i = 0; i < 60; i++) {
-        const res = await ship.api('POST', '/events', { token: admin, body: { event_value: `CAP_${i}`, event_free_text: 'x'.repeat(200) } });
+        const res = await ship.api('POST', '/events', {
+          token: admin,
+          body: { event_value: `CAP_${i}`, event_free_text: 'x'.repeat(200) },
+        });
         expect(res.statusCode).toBe(201);
       }
       const kbps = 128; // 16,000 bytes/s
@@ -324,7 +346,10 @@ describe('the bandwidth cap', () => {
         async () =>
           [0, 1, 2].every((i) => {
             try {
-              return sha(path.join(shore.ctx.paths.images, `cap_${i}.jpg`)) === sha(path.join(ship.ctx.paths.images, `cap_${i}.jpg`));
+              return (
+                sha(path.join(shore.ctx.paths.images, `cap_${i}.jpg`)) ===
+                sha(path.join(ship.ctx.paths.images, `cap_${i}.jpg`))
+              );
             } catch {
               return false;
             }

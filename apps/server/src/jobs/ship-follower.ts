@@ -87,14 +87,18 @@ export class ShipFollower {
         const page = await this.fetchPage(ship);
         backoff = this.ctx.config.sync.pollIntervalMs;
         const queued = await this.queuedCount();
-        await this.setState(ship, {
-          state: page.more || queued > 0 ? 'catching_up' : 'following',
-          last_contact: this.ctx.now(),
-          last_error: null,
-          head: page.head,
-          behind_records: page.head_records_behind ?? 0,
-          behind_bytes: page.head_bytes_behind ?? 0,
-        }, page.changes.length > 0);
+        await this.setState(
+          ship,
+          {
+            state: page.more || queued > 0 ? 'catching_up' : 'following',
+            last_contact: this.ctx.now(),
+            last_error: null,
+            head: page.head,
+            behind_records: page.head_records_behind ?? 0,
+            behind_bytes: page.head_bytes_behind ?? 0,
+          },
+          page.changes.length > 0,
+        );
         if (page.more) continue;
         if (queued > 0) {
           await this.fetchFiles(ship);
@@ -147,12 +151,18 @@ export class ShipFollower {
     for (const c of comments) {
       const body = { event_id: c.event_id, text: c.text, author: c.author };
       try {
-        await shipRequest(ship.url, ship.device_key, this.bucket, {
-          method: 'POST',
-          path: '/sync/comments',
-          body,
-          expect: 300,
-        }, this.abort.signal);
+        await shipRequest(
+          ship.url,
+          ship.device_key,
+          this.bucket,
+          {
+            method: 'POST',
+            path: '/sync/comments',
+            body,
+            expect: 300,
+          },
+          this.abort.signal,
+        );
       } catch (err) {
         // An event deleted on the ship meanwhile: nothing to comment on; anything else is retried.
         if (!(err instanceof ShipHttpError && err.status === 404)) throw err;
@@ -173,7 +183,8 @@ export class ShipFollower {
       this.abort.signal,
     );
     const page = JSON.parse(res.body.toString('utf8')) as SyncChangesPage;
-    if (!Array.isArray(page.changes) || typeof page.next !== 'string') throw new Error('The ship answered no change page');
+    if (!Array.isArray(page.changes) || typeof page.next !== 'string')
+      throw new Error('The ship answered no change page');
     await applyChanges(this.ctx, ship, page.changes, page.next);
     return page;
   }
@@ -193,7 +204,10 @@ export class ShipFollower {
         .limit(1)
         .executeTakeFirst();
       if (!next) return;
-      const finished = next.priority === thumbnailPriority ? await this.fetchThumbnail(ship, next) : await this.fetchChunk(ship, next, until);
+      const finished =
+        next.priority === thumbnailPriority
+          ? await this.fetchThumbnail(ship, next)
+          : await this.fetchChunk(ship, next, until);
       if (finished) {
         await db
           .deleteFrom('sync_file_queue')
@@ -224,7 +238,13 @@ export class ShipFollower {
       await rename(temp, target);
     } catch (err) {
       // Gone on the ship, or no thumbnail can be made of it: the whole file still follows.
-      if (!(err instanceof ShipHttpError && err.status >= 400 && err.status < 500 && err.status !== 401 && err.status !== 403)) {
+      if (!(
+        err instanceof ShipHttpError &&
+        err.status >= 400 &&
+        err.status < 500 &&
+        err.status !== 401 &&
+        err.status !== 403
+      )) {
         throw err;
       }
     }
@@ -232,7 +252,11 @@ export class ShipFollower {
   }
 
   /** Fetches ranged chunks of a file into `<file>.sync-part`; true once it is in place, verified. */
-  private async fetchChunk(ship: ShipRow, item: { path: string; sha256: string; size: number }, until: number): Promise<boolean> {
+  private async fetchChunk(
+    ship: ShipRow,
+    item: { path: string; sha256: string; size: number },
+    until: number,
+  ): Promise<boolean> {
     const abs = absoluteFilePath(this.ctx, item.path);
     if (!abs) return true;
     const size = Number(item.size);

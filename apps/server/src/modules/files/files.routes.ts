@@ -368,7 +368,8 @@ export async function filesRoutes(app: ApiInstance, ctx: AppContext): Promise<vo
           if (!found && width !== undefined && segments.length === 1) {
             // A frame grab from a ship whose thumbnail arrived before the image (docs/ship-to-shore.md#files).
             const early = await readFile(thumbnailCachePath(ctx.paths.images, name, width)).catch(() => null);
-            if (early) return reply.header('content-type', 'image/jpeg').header('x-content-type-options', 'nosniff').send(early);
+            if (early)
+              return reply.header('content-type', 'image/jpeg').header('x-content-type-options', 'nosniff').send(early);
           }
           if (!found) throw new AppError('NOT_FOUND', 'Not Found');
           if (width === undefined) return sendFile(reply, found, name, { download: false });

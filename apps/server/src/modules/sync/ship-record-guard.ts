@@ -55,8 +55,14 @@ export function shipRecordGuard(app: ApiInstance, ctx: AppContext): void {
     if (type === 'event' && req.method === 'PATCH' && req.auth) {
       const existing = await db.selectFrom('events').selectAll().where('id', '=', id.toLowerCase()).executeTakeFirst();
       const body = req.body as UpdateEvent;
-      if (existing && body && isCommentOnlyChange({ ...existing, event_options: parseJson<EventOption[]>(existing.event_options, []) }, body)) {
-        const text = body.event_options?.find((o) => o.event_option_name === eventCommentOptionName)?.event_option_value;
+      if (
+        existing &&
+        body &&
+        isCommentOnlyChange({ ...existing, event_options: parseJson<EventOption[]>(existing.event_options, []) }, body)
+      ) {
+        const text = body.event_options?.find(
+          (o) => o.event_option_name === eventCommentOptionName,
+        )?.event_option_value;
         if (typeof text === 'string' && text.trim() !== '') {
           pendingComment.set(req, { shipId: origin.id, eventId: existing.id, text, author: req.auth.user.username });
         }

@@ -3,14 +3,10 @@ import type { SyncChange, SyncFileRecord } from '@bathylog/shared';
 import type { Kysely, Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { DB } from '../../db/schema.js';
-import { parseJson } from '../../lib/json.js';
-import { toWireCruise } from '../cruises/cruises.wire.js';
-import { CruisesRepository } from '../cruises/cruises.repository.js';
+import { CruisesService } from '../cruises/cruises.service.js';
 import { toWireAux, toWireEvent } from '../events/event-output.js';
-import { EventTemplatesRepository } from '../event-templates/event-templates.repository.js';
-import { toWireTemplate } from '../event-templates/event-templates.service.js';
-import { toWireLowering } from '../lowerings/lowerings.wire.js';
-import { LoweringsRepository } from '../lowerings/lowerings.repository.js';
+import { EventTemplatesService } from '../event-templates/event-templates.service.js';
+import { LoweringsService } from '../lowerings/lowerings.service.js';
 import { absoluteFilePath } from './sync-files.js';
 import { isTableType, syncTables, type TableRecordType } from './sync-records.js';
 
@@ -79,15 +75,18 @@ async function applyFile(
   const record = change.record as unknown as SyncFileRecord;
   if (typeof record?.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(record.sha256)) return;
   await setOrigin(trx, shipId, 'file', rel);
-  const known = await trx
-    .selectFrom('sync_file_hashes')
-    .select('sha256')
-    .where('path', '=', rel)
-    .executeTakeFirst();
+  const known = await trx.selectFrom('sync_file_hashes').select('sha256').where('path', '=', rel).executeTakeFirst();
   if (known?.sha256 === record.sha256) return;
   const priorities = record.image ? [thumbnailPriority, filePriority] : [filePriority];
   for (const priority of priorities) {
-    const row = { ship_id: shipId, path: rel, sha256: record.sha256, size: Number(record.size) || 0, priority, added_at: now };
+    const row = {
+      ship_id: shipId,
+      path: rel,
+      sha256: record.sha256,
+      size: Number(record.size) || 0,
+      priority,
+      added_at: now,
+    };
     await trx
       .insertInto('sync_file_queue')
       .values(row)
@@ -132,7 +131,11 @@ async function applyRecord(
         await trx.deleteFrom('event_aux_data').where('event_id', 'in', chunk).execute();
         await trx.deleteFrom('events').where('id', 'in', chunk).execute();
       }
-      await trx.deleteFrom('sync_origins').where('ship_id', '=', shipId).where('record_type', 'in', ['event', 'event_aux_data']).execute();
+      await trx
+        .deleteFrom('sync_origins')
+        .where('ship_id', '=', shipId)
+        .where('record_type', 'in', ['event', 'event_aux_data'])
+        .execute();
       return null;
     }
     const existing = await db.selectFrom(spec.table).selectAll().where('id', '=', change.record_id).executeTakeFirst();
@@ -144,12 +147,20 @@ async function applyRecord(
         await trx
           .deleteFrom('sync_origins')
           .where('record_type', '=', 'event_aux_data')
-          .where('record_id', 'in', aux.map((a) => String(a.id)))
+          .where(
+            'record_id',
+            'in',
+            aux.map((a) => String(a.id)),
+          )
           .execute();
       }
     }
     await db.deleteFrom(spec.table).where('id', '=', change.record_id).execute();
-    await trx.deleteFrom('sync_origins').where('record_type', '=', type).where('record_id', '=', change.record_id).execute();
+    await trx
+      .deleteFrom('sync_origins')
+      .where('record_type', '=', type)
+      .where('record_id', '=', change.record_id)
+      .execute();
     if (!existing) return null;
     return async () => {
       if (type === 'event') {
@@ -181,8 +192,6 @@ async function publishUpsert(
   row: Record<string, unknown>,
   isNew: boolean,
 ): Promise<void> {
-  const { db, dialect } = ctx.database;
-  const wireOptions = { useAccessControl: ctx.config.useAccessControl, publicArchive: ctx.config.publicArchive };
   switch (type) {
     case 'event': {
       const event = toWireEvent({ ...row, ts: Number(row.ts) } as never);
@@ -193,33 +202,19 @@ async function publishUpsert(
       ctx.bus.publish(isNew ? 'newEventAuxData' : 'updateEventAuxData', toWireAux(row as never));
       return;
     case 'cruise': {
-      const record = await new CruisesRepository(db, dialect).findById(id);
-      if (record) ctx.bus.publish(isNew ? 'newCruises' : 'updateCruises', toWireCruise(record, wireOptions));
+      const wire = await new CruisesService(ctx).published(id);
+      if (wire) ctx.bus.publish(isNew ? 'newCruises' : 'updateCruises', wire);
       return;
     }
     case 'lowering': {
-      const record = await new LoweringsRepository(db, dialect).findById(id);
-      if (record) ctx.bus.publish(isNew ? 'newLowerings' : 'updateLowerings', toWireLowering(record, wireOptions));
+      const wire = await new LoweringsService(ctx).published(id);
+      if (wire) ctx.bus.publish(isNew ? 'newLowerings' : 'updateLowerings', wire);
       return;
     }
     case 'event_template': {
-      const record = await new EventTemplatesRepository(db).findById(id);
-      if (record) {
-        ctx.bus.publish(
-          isNew ? 'newEventTemplates' : 'updateEventTemplates',
-          toWireTemplate(record, { withDisabled: true }),
-        );
-      }
+      const wire = await new EventTemplatesService(ctx).published(id);
+      if (wire) ctx.bus.publish(isNew ? 'newEventTemplates' : 'updateEventTemplates', wire);
       return;
     }
   }
-}
-
-/** The event comment of an event's options (what travels back to the ship). */
-export function commentOf(options: unknown): string | null {
-  const list = Array.isArray(options) ? options : parseJson<unknown[]>(String(options ?? '[]'), []);
-  for (const o of list as Array<{ event_option_name?: unknown; event_option_value?: unknown }>) {
-    if (o?.event_option_name === 'event_comment' && typeof o.event_option_value === 'string') return o.event_option_value;
-  }
-  return null;
 }

@@ -231,7 +231,12 @@ function del(type: SyncChange['record_type'], id: string): SyncChange {
 function normalise(row: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(row)) {
-    out[k] = typeof v === 'string' && /(_ts|^ts|_until|_hidden|_public|_required|system_template|disabled|admin_only)$/.test(k) && /^-?\d+$/.test(v) ? Number(v) : v;
+    out[k] =
+      typeof v === 'string' &&
+      /(_ts|^ts|_until|_hidden|_public|_required|system_template|disabled|admin_only)$/.test(k) &&
+      /^-?\d+$/.test(v)
+        ? Number(v)
+        : v;
   }
   return out;
 }

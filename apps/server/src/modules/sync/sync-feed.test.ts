@@ -35,7 +35,10 @@ describe.each(engines)('the change feed on %s', (engine) => {
     const admin = await t.login('admin', 'demo');
     const ids: string[] = [];
     for (let i = 0; i < 40; i++) {
-      const res = await t.api('POST', '/events', { token: admin, body: { event_value: `E${i}`, event_free_text: 'x'.repeat(300) } });
+      const res = await t.api('POST', '/events', {
+        token: admin,
+        body: { event_value: `E${i}`, event_free_text: 'x'.repeat(300) },
+      });
       ids.push((res.json() as { insertedId: string }).insertedId);
     }
     const first = await drain(admin);
@@ -71,7 +74,14 @@ describe.each(engines)('the change feed on %s', (engine) => {
     const start = await drain(admin);
     await t.ctx.database.db
       .insertInto('events')
-      .values({ id: 'aaaaaaaaaaaaaaaaaaaaaaaa', ts: 1, event_author: 'a', event_value: 'IMPORTED', event_options: '[]', event_free_text: '' })
+      .values({
+        id: 'aaaaaaaaaaaaaaaaaaaaaaaa',
+        ts: 1,
+        event_author: 'a',
+        event_value: 'IMPORTED',
+        event_options: '[]',
+        event_free_text: '',
+      })
       .execute();
     await t.ctx.database.db
       .insertInto('audit_log')
@@ -138,7 +148,11 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the cursor on PostgreSQL', () => 
     await slowInserted;
     // A later transaction takes a higher seq and commits first.
     await database.db.insertInto('audit_log').values(row('fast')).execute();
-    const seqs = await database.db.selectFrom('audit_log').select(['seq', 'record_id']).where('record_id', 'in', ['slow', 'fast']).execute();
+    const seqs = await database.db
+      .selectFrom('audit_log')
+      .select(['seq', 'record_id'])
+      .where('record_id', 'in', ['slow', 'fast'])
+      .execute();
     // Only the fast row is visible yet, and its seq is not the next after the head: a seq cursor would pass the slow one.
     expect(seqs.map((r) => r.record_id)).toEqual(['fast']);
     expect(Number(seqs[0]!.seq)).toBeGreaterThan(head.seq + 1);
@@ -150,6 +164,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the cursor on PostgreSQL', () => 
     const rows = await repo.rowsAfter(head, 100);
     expect(rows.map((r) => r.record_id)).toEqual(['slow', 'fast']);
     expect(await repo.rowsAfter({ xid: rows[1]!.xid, seq: rows[1]!.seq }, 100)).toEqual([]);
-    expect((await repo.rowsAfter(feedStart, 1000)).map((r) => r.record_id)).toEqual(expect.arrayContaining(['slow', 'fast']));
+    expect((await repo.rowsAfter(feedStart, 1000)).map((r) => r.record_id)).toEqual(
+      expect.arrayContaining(['slow', 'fast']),
+    );
   });
 });

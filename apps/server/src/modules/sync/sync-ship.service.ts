@@ -5,7 +5,6 @@ import { parseJson } from '../../lib/json.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { recordChange } from '../audit/audit.js';
 import { toWireEvent } from '../events/event-output.js';
-import { EventsRepository } from '../events/events.repository.js';
 import { SyncFeedService } from './sync-feed.service.js';
 
 /**
@@ -61,16 +60,15 @@ export class SyncShipService {
     const id = body.event_id.toLowerCase();
     const by = { ...caller, user: { ...caller.user, username: `${body.author} (shore)` } };
     const event = await this.ctx.database.db.transaction().execute(async (trx) => {
-      const repo = new EventsRepository(trx);
-      const existing = await repo.findById(id);
+      const existing = await trx.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
       if (!existing) throw new AppError('NOT_FOUND', `No event record found for id: ${id}`);
       const options = parseJson<EventOption[]>(existing.event_options, []).filter(
         (o) => o.event_option_name !== eventCommentOptionName,
       );
       options.push({ event_option_name: eventCommentOptionName, event_option_value: body.text });
       const patch = { event_options: JSON.stringify(options) };
-      await repo.update(id, patch);
-      const updated = toWireEvent({ ...existing, ...patch });
+      await trx.updateTable('events').set(patch).where('id', '=', id).execute();
+      const updated = toWireEvent({ ...existing, ...patch, ts: Number(existing.ts) });
       await recordChange(trx, by, {
         action: 'comment',
         record_type: 'event',

@@ -24,7 +24,9 @@ import { SyncShipService } from './sync-ship.service.js';
 import { ShipsService } from './ships.service.js';
 
 const fileQuery = z.strictObject({ width: z.optional(z.coerce.number().check(z.int())) });
-const shaParams = z.strictObject({ sha256: z.string().check(z.regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 (64 hex digits)')) });
+const shaParams = z.strictObject({
+  sha256: z.string().check(z.regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 (64 hex digits)')),
+});
 
 /** The feed is for device keys (the shore's) and admins (docs/ship-to-shore.md#access). */
 function assertFollower(auth: AuthContext): void {
