@@ -117,6 +117,8 @@ describe.each(engines)('ship to shore, shore on %s', (engine) => {
       })
     ).insertedId!;
     const early = await logEvent('BEFORE_FOLLOWING');
+    const states: string[] = [];
+    const offShips = shore.ctx.bus.subscribe('ships', (s) => void states.push(s.state));
     const res = await shore.api('POST', '/ships', {
       token: shoreAdmin,
       body: { name: 'Falkor (too)', url: proxy.url, key },
@@ -153,6 +155,10 @@ describe.each(engines)('ship to shore, shore on %s', (engine) => {
     await waitFor('the ship to follow', async () => (await shoreShip()).state === 'following');
     const status = await shoreShip();
     expect(status.records.events).toBeGreaterThanOrEqual(2);
+    // The admins' status channel carried the state changes.
+    offShips();
+    expect(states).toContain('catching_up');
+    expect(states).toContain('following');
     expect(status.last_contact).not.toBeNull();
 
     // The ship sees its follower.

@@ -1,5 +1,5 @@
 import { rm } from 'node:fs/promises';
-import type { SyncChange, SyncFileRecord } from '@bathylog/shared';
+import { shouldPublish, type SyncChange, type SyncFileRecord } from '@bathylog/shared';
 import type { Kysely, Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { DB } from '../../db/schema.js';
@@ -195,12 +195,26 @@ async function publishUpsert(
   switch (type) {
     case 'event': {
       const event = toWireEvent({ ...row, ts: Number(row.ts) } as never);
-      ctx.bus.publish(isNew ? 'newEvents' : 'updateEvents', event);
+      // As for local writes: a new event reaches the live consoles only when it is recent.
+      if (!isNew) ctx.bus.publish('updateEvents', event);
+      else if (shouldPublish(Number(row.ts), true, ctx.now())) ctx.bus.publish('newEvents', event);
       return;
     }
-    case 'event_aux_data':
-      ctx.bus.publish(isNew ? 'newEventAuxData' : 'updateEventAuxData', toWireAux(row as never));
+    case 'event_aux_data': {
+      if (!isNew) {
+        ctx.bus.publish('updateEventAuxData', toWireAux(row as never));
+        return;
+      }
+      const event = await ctx.database.db
+        .selectFrom('events')
+        .select('ts')
+        .where('id', '=', String(row.event_id))
+        .executeTakeFirst();
+      if (event && shouldPublish(Number(event.ts), true, ctx.now())) {
+        ctx.bus.publish('newEventAuxData', toWireAux(row as never));
+      }
       return;
+    }
     case 'cruise': {
       const wire = await new CruisesService(ctx).published(id);
       if (wire) ctx.bus.publish(isNew ? 'newCruises' : 'updateCruises', wire);
