@@ -140,6 +140,11 @@ export class ShipFollower {
     return this.rate === null ? largeChunk : this.bucket.capacity;
   }
 
+  /** Ranged requests in flight at once under a cap (each a quarter second of it). */
+  private get parallel(): number {
+    return this.rate === null ? 1 : 4;
+  }
+
   private async sendComments(ship: ShipRow): Promise<void> {
     const db = this.ctx.database.db;
     const comments = await db
@@ -173,7 +178,7 @@ export class ShipFollower {
 
   private async fetchPage(ship: ShipRow): Promise<SyncChangesPage> {
     // Compressed JSON is a fraction of max_bytes; the rest of what arrives is booked after.
-    const maxBytes = this.rate === null ? largePage : Math.max(4096, this.chunk * 4);
+    const maxBytes = this.rate === null ? largePage : Math.max(4096, this.chunk * 8);
     const query = new URLSearchParams({ max_bytes: String(maxBytes), ...(ship.cursor ? { after: ship.cursor } : {}) });
     const res = await shipRequest(
       ship.url,
@@ -264,32 +269,51 @@ export class ShipFollower {
     await mkdir(path.dirname(abs), { recursive: true });
     let have = (await stat(part).catch(() => null))?.size ?? 0;
     while (have < size && !this.stopped && Date.now() < until) {
-      const end = Math.min(size, have + this.chunk) - 1;
-      let res;
-      try {
-        res = await shipRequest(
-          ship.url,
-          ship.device_key,
-          this.bucket,
-          { method: 'GET', path: `/sync/files/${item.sha256}`, range: [have, end], expect: end - have + 1 },
-          this.abort.signal,
-        );
-      } catch (err) {
-        if (err instanceof ShipHttpError && (err.status === 404 || err.status === 416)) {
-          await rm(part, { force: true });
-          return true;
-        }
-        throw err;
+      // Several ranges in flight (each taken from the bucket before it is sent) hide the link's
+      // round trip; they are written in order, the contiguous ones that arrived.
+      const ranges: Array<[number, number]> = [];
+      for (let pos = have; pos < size && ranges.length < this.parallel;) {
+        const end = Math.min(size, pos + this.chunk) - 1;
+        ranges.push([pos, end]);
+        pos = end + 1;
       }
+      const results = await Promise.allSettled(
+        ranges.map((range) =>
+          shipRequest(
+            ship.url,
+            ship.device_key,
+            this.bucket,
+            { method: 'GET', path: `/sync/files/${item.sha256}`, range, expect: range[1] - range[0] + 1 },
+            this.abort.signal,
+          ),
+        ),
+      );
       const handle = await open(part, 'a');
+      let failure: unknown = null;
       try {
-        await handle.write(res.body);
+        for (const [i, result] of results.entries()) {
+          if (result.status === 'rejected') {
+            failure = result.reason;
+            break;
+          }
+          if (result.value.body.length !== ranges[i]![1] - ranges[i]![0] + 1) {
+            failure = new Error('The ship answered a short range');
+            break;
+          }
+          await handle.write(result.value.body);
+          have += result.value.body.length;
+        }
         await handle.sync();
       } finally {
         await handle.close();
       }
-      have += res.body.length;
-      if (res.body.length === 0) break;
+      if (failure) {
+        if (failure instanceof ShipHttpError && (failure.status === 404 || failure.status === 416)) {
+          await rm(part, { force: true });
+          return true;
+        }
+        throw failure;
+      }
     }
     if (have < size) return false;
     const hash = createHash('sha256');
