@@ -100,6 +100,7 @@ async function main(): Promise<void> {
     const thumbs = path.join(shore.ctx.paths.images, '.thumbnails', '320');
     const marks: Record<string, number | null> = { events: null, aux_data: null, thumbnails: null, images: null };
     const limit = started + 30 * 60_000;
+    let lastReached = '';
     while (Date.now() < limit && Object.values(marks).some((v) => v === null)) {
       const t = (Date.now() - started) / 1000;
       if (marks.events === null && (await count('events')) >= dive.events.length) marks.events = t;
@@ -115,6 +116,14 @@ async function main(): Promise<void> {
         })
       ) {
         marks.images = t;
+      }
+      const reached = Object.entries(marks)
+        .filter(([, v]) => v !== null)
+        .map(([k, v]) => `${k} ${v}s`)
+        .join(', ');
+      if (reached !== lastReached) {
+        lastReached = reached;
+        log(`reached: ${reached}`);
       }
       await sleep(250);
     }
