@@ -191,6 +191,16 @@ export const configSchema = z.strictObject({
       keep: int(1).default(7),
     })
     .prefault({}),
+  /**
+   * Ship-to-shore replication (docs/ship-to-shore.md): the bandwidth cap (kbit/s) a newly added
+   * ship gets (null: none), and how often a follower asks for changes while nothing arrives.
+   */
+  sync: z
+    .strictObject({
+      bandwidthKbps: int(1).nullable().default(null),
+      pollIntervalMs: int(50).default(2000),
+    })
+    .prefault({}),
   asnap: z
     .strictObject({
       enabled: bool.default(true),
@@ -321,6 +331,7 @@ function fromEnv(env: Env): Record<string, unknown> {
     ['BATHYLOG_BACKUP_FOLDER', 'backups.folder'],
     ['BATHYLOG_BACKUP_INTERVAL_MINUTES', 'backups.intervalMinutes'],
     ['BATHYLOG_BACKUP_KEEP', 'backups.keep'],
+    ['BATHYLOG_SYNC_BANDWIDTH_KBPS', 'sync.bandwidthKbps'],
     ['BATHYLOG_ASNAP_ENABLED', 'asnap.enabled'],
     ['BATHYLOG_ASNAP_INTERVAL', 'asnap.intervalSeconds'],
     ['BATHYLOG_ASNAP_EXTERNAL_QUIET', 'asnap.externalQuietSeconds'],

@@ -1262,6 +1262,65 @@ const rows: Row[] = [
       return { method: 'DELETE', url: `${api}/device_keys/${key.id as string}` };
     },
   },
+  // Ship-to-shore (docs/ship-to-shore.md#access): the feed serves device keys and admins; the
+  // ships a shore follows are for admins.
+  {
+    name: 'GET /sync/changes',
+    expect: adminOnly(200),
+    key: 200,
+    request: () => ({ method: 'GET', url: `${api}/sync/changes?max_bytes=4096` }),
+  },
+  {
+    name: 'GET /sync/files/{sha256} (unknown checksum)',
+    expect: adminOnly(404),
+    key: 404,
+    request: () => ({ method: 'GET', url: `${api}/sync/files/${'0'.repeat(64)}` }),
+  },
+  {
+    name: 'POST /sync/comments',
+    expect: adminOnly(201),
+    key: 201,
+    request: async (fx) => ({
+      method: 'POST',
+      url: `${api}/sync/comments`,
+      body: { event_id: await newEvent(fx), text: `c${fx.next()}`, author: 'shore user' },
+    }),
+  },
+  { name: 'GET /sync/status', expect: adminOnly(200), request: () => ({ method: 'GET', url: `${api}/sync/status` }) },
+  { name: 'GET /ships', expect: adminOnly(200), request: () => ({ method: 'GET', url: `${api}/ships` }) },
+  {
+    name: 'POST /ships',
+    expect: adminOnly(201),
+    request: (fx) => ({
+      method: 'POST',
+      url: `${api}/ships`,
+      body: { name: `S${fx.next()}`, url: 'http://127.0.0.1:9', key: 'k', bandwidth_kbps: 1 },
+    }),
+  },
+  {
+    name: 'PATCH /ships/{id}',
+    expect: adminOnly(200),
+    request: async (fx) => {
+      const ship = await adminCall(fx, 'POST', '/ships', {
+        name: `S${fx.next()}`,
+        url: 'http://127.0.0.1:9',
+        key: 'k',
+      });
+      return { method: 'PATCH', url: `${api}/ships/${ship.id as string}`, body: { enabled: false } };
+    },
+  },
+  {
+    name: 'DELETE /ships/{id}',
+    expect: adminOnly(204),
+    request: async (fx) => {
+      const ship = await adminCall(fx, 'POST', '/ships', {
+        name: `S${fx.next()}`,
+        url: 'http://127.0.0.1:9',
+        key: 'k',
+      });
+      return { method: 'DELETE', url: `${api}/ships/${ship.id as string}` };
+    },
+  },
   {
     name: 'POST /users/{id}/signOutEverywhere (another user)',
     expect: adminOnly(204),

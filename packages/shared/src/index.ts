@@ -39,3 +39,4 @@ export * from './schemas/backups.js';
 export * from './schemas/misc.js';
 export * from './schemas/checklists.js';
 export * from './dive-metrics.js';
+export * from './schemas/sync.js';

@@ -1,4 +1,5 @@
 import type { ChecklistRunMessage } from './schemas/checklists.js';
+import type { Ship } from './schemas/sync.js';
 import type { WsChannel } from './ws-events.js';
 
 /**
@@ -146,6 +147,8 @@ export interface WsPayloads {
   updateLowerings: WsRecord;
   checklists: ChecklistRunMessage;
   completeness: WsCompleteness;
+  /** A followed ship's entry (GET ships), on every change of its state (admins; docs/ship-to-shore.md). */
+  ships: Ship;
 }
 
 // Compile-time check that every channel has a payload type and no extra ones exist.

@@ -24,6 +24,7 @@ export const wsChannels = [
   'completeness',
   // A Bathylog channel (docs/wire.md#channels): the Users screen follows other admins' changes.
   'updateUsers',
+  'ships',
 ] as const;
 
 export type WsChannel = (typeof wsChannels)[number];

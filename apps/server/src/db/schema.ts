@@ -175,6 +175,67 @@ export interface ChecklistRunsTable {
   completed_by: string | null;
 }
 
+/** Shore: a ship this server follows (docs/ship-to-shore.md). */
+export interface SyncShipsTable {
+  id: string;
+  name: string;
+  url: string;
+  /** The ship's device key, sent as its Bearer token; never answered. */
+  device_key: string;
+  enabled: number;
+  bandwidth_kbps: number | null;
+  cursor: string | null;
+  state: string;
+  last_contact: number | null;
+  last_error: string | null;
+  head: string | null;
+  behind_records: number;
+  behind_bytes: number;
+  created_at: number;
+}
+
+/** Shore: the ship each copied record came from. */
+export interface SyncOriginsTable {
+  record_type: string;
+  record_id: string;
+  ship_id: string;
+}
+
+/** Shore: a file (or its thumbnail, priority 0) still to fetch from a ship. */
+export interface SyncFileQueueTable {
+  ship_id: string;
+  path: string;
+  sha256: string;
+  size: number;
+  priority: number;
+  added_at: number;
+}
+
+/** Shore: a comment written on shore still to send to its ship. */
+export interface SyncCommentQueueTable {
+  id: string;
+  ship_id: string;
+  event_id: string;
+  text: string;
+  author: string;
+  created_at: number;
+}
+
+/** Ship: each following shore (by its device key), where it is. */
+export interface SyncFollowersTable {
+  key_id: string;
+  cursor: string | null;
+  last_contact: number;
+}
+
+/** Ship: the checksum of each file the change feed has named (path under the data folder). */
+export interface SyncFileHashesTable {
+  path: string;
+  sha256: string;
+  size: number;
+  mtime: number;
+}
+
 export interface DB {
   users: UsersTable;
   cruises: CruisesTable;
@@ -189,4 +250,10 @@ export interface DB {
   event_attachment_files: EventAttachmentFilesTable;
   checklists: ChecklistsTable;
   checklist_runs: ChecklistRunsTable;
+  sync_ships: SyncShipsTable;
+  sync_origins: SyncOriginsTable;
+  sync_file_queue: SyncFileQueueTable;
+  sync_comment_queue: SyncCommentQueueTable;
+  sync_followers: SyncFollowersTable;
+  sync_file_hashes: SyncFileHashesTable;
 }

@@ -6,6 +6,7 @@ import { BackupScheduler } from './backup-scheduler.js';
 import { ChecklistMonitor } from './checklist-monitor.js';
 import { CompletenessWatcher } from './completeness.js';
 import { FreeSpaceMonitor } from './free-space.js';
+import { ShipFollowers } from './ship-follower.js';
 
 export interface Jobs {
   leader: LeaderElection;
@@ -13,6 +14,7 @@ export interface Jobs {
   asnap: AsnapService | null;
   checklists: ChecklistMonitor;
   completeness: CompletenessWatcher;
+  ships: ShipFollowers;
 }
 
 export interface JobsOptions {
@@ -21,9 +23,9 @@ export interface JobsOptions {
 }
 
 /**
- * The background jobs (free-space monitor, built-in ASNAP, scheduled backups, checklist monitor, completeness watcher): singletons, run by
- * the leading process only (db/leader-election.ts). Started when the server is ready, stopped
- * when it closes.
+ * The background jobs (free-space monitor, built-in ASNAP, scheduled backups, checklist monitor,
+ * completeness watcher, ship followers): singletons, run by the leading process only
+ * (db/leader-election.ts). Started when the server is ready, stopped when it closes.
  */
 export function registerJobs(app: FastifyInstance, ctx: AppContext, opts: JobsOptions = {}): Jobs {
   const leader = new LeaderElection(ctx.database, ctx.log);
@@ -34,10 +36,10 @@ export function registerJobs(app: FastifyInstance, ctx: AppContext, opts: JobsOp
   const backups = new BackupScheduler(ctx);
   const checklists = new ChecklistMonitor(ctx);
   const completeness = new CompletenessWatcher(ctx);
-  const startJobs = () =>
-    Promise.all([freeSpace.start(), asnap?.start(), backups.start(), checklists.start(), completeness.start()]);
-  const stopJobs = () =>
-    Promise.all([freeSpace.stop(), asnap?.stop(), backups.stop(), checklists.stop(), completeness.stop()]);
+  const ships = new ShipFollowers(ctx);
+  const jobs = [freeSpace, asnap, backups, checklists, completeness, ships];
+  const startJobs = () => Promise.all(jobs.map((job) => job?.start()));
+  const stopJobs = () => Promise.all(jobs.map((job) => job?.stop()));
 
   app.addHook('onReady', async () => {
     await leader.start();
@@ -53,5 +55,5 @@ export function registerJobs(app: FastifyInstance, ctx: AppContext, opts: JobsOp
     await leader.stop();
   });
 
-  return { leader, freeSpace, asnap, checklists, completeness };
+  return { leader, freeSpace, asnap, checklists, completeness, ships };
 }

@@ -20,11 +20,15 @@ import { auditRoutes } from './audit/audit.routes.js';
 import { backupsRoutes } from './backups/backups.routes.js';
 import { checklistsRoutes } from './checklists/checklists.routes.js';
 import { completenessRoutes } from './completeness/completeness.routes.js';
+import { syncRoutes } from './sync/sync.routes.js';
+import { shipRecordGuard } from './sync/ship-record-guard.js';
 import { userCallers } from './users/user-callers.js';
 import { deviceKeyCallers } from './device-keys/device-key-callers.js';
 
 /** Every REST module, registered under /sealog-server/api/v1. One line per resource. */
 export const apiModules: Array<(app: ApiInstance, ctx: AppContext) => void> = [
+  // First: its hooks keep records copied from a ship read-only on every route registered after it.
+  shipRecordGuard,
   authRoutes,
   usersRoutes,
   cruisesRoutes,
@@ -42,6 +46,7 @@ export const apiModules: Array<(app: ApiInstance, ctx: AppContext) => void> = [
   backupsRoutes,
   checklistsRoutes,
   completenessRoutes,
+  syncRoutes,
 ];
 
 /** What authentication reads, from the modules that own it (plugins/auth.ts imports no module). */

@@ -11,10 +11,13 @@ export const internalChannels = {
    * and close when it no longer holds.
    */
   revoked: 'bathylog:revoked',
+  /** A followed ship was added, changed or removed (`{shipId}`): the shore's followers re-read it. */
+  shipsChanged: 'bathylog:shipsChanged',
 } as const;
 
 /** What the internal channels carry. */
 export interface InternalPayloads {
   [internalChannels.executeOutput]: string;
   [internalChannels.revoked]: { userId: string } | { keyId: string };
+  [internalChannels.shipsChanged]: { shipId: string };
 }

@@ -1,3 +1,4 @@
+import { recordOriginSchema } from './sync.js';
 import { z } from 'zod/mini';
 import { createRecordSchema, recordListQuerySchema, updateRecordSchema } from './records.js';
 
@@ -51,6 +52,8 @@ export type CruiseListQuery = z.infer<typeof cruiseListQuerySchema>;
 /** A cruise as every route answers it (ISO times, files listed from the cruise's folder). */
 export const cruiseSchema = z.object({
   id: z.string(),
+  /** Set on a shore server for a record copied from a ship (docs/ship-to-shore.md#read-only-on-shore). */
+  origin: z.optional(recordOriginSchema),
   cruise_id: z.string(),
   start_ts: z.string(),
   stop_ts: z.string(),

@@ -1,3 +1,4 @@
+import { recordOriginSchema } from './sync.js';
 import { z } from 'zod/mini';
 import type { TrackColumns } from '../nav.js';
 import { eventAuxDataSchema } from './event-aux-data.js';
@@ -30,6 +31,8 @@ export type EventOption = z.infer<typeof eventOptionSchema>;
 /** An event as every route answers it. `cruise_id`/`lowering_id` only with `add_record_ids`. */
 export const eventSchema = z.object({
   id: z.string(),
+  /** Set on a shore server for a record copied from a ship (docs/ship-to-shore.md#read-only-on-shore). */
+  origin: z.optional(recordOriginSchema),
   event_author: z.string(),
   ts: z.string(),
   event_value: z.string(),

@@ -1,3 +1,4 @@
+import { recordOriginSchema } from './sync.js';
 import { z } from 'zod/mini';
 import { createRecordSchema, recordListQuerySchema, updateRecordSchema } from './records.js';
 
@@ -40,6 +41,8 @@ export const loweringStatsSchema = z.looseObject({
 /** A lowering as every route answers it (ISO times, files listed from the lowering's folder). */
 export const loweringSchema = z.object({
   id: z.string(),
+  /** Set on a shore server for a record copied from a ship (docs/ship-to-shore.md#read-only-on-shore). */
+  origin: z.optional(recordOriginSchema),
   lowering_id: z.string(),
   start_ts: z.string(),
   stop_ts: z.string(),

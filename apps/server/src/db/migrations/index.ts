@@ -16,6 +16,7 @@ import * as m015 from './015-login-token-hash.js';
 import * as m016 from './016-audit-append-only.js';
 import * as m017 from './017-public-archive.js';
 import * as m018 from './018-attachment-original-names.js';
+import * as m019 from './019-ship-to-shore.js';
 import * as m020 from './020-aux-completeness.js';
 import * as m021 from './021-checklists.js';
 
@@ -42,6 +43,7 @@ const ordered: Array<[string, DialectMigration]> = [
   ['016-audit-append-only', m016],
   ['017-public-archive', m017],
   ['018-attachment-original-names', m018],
+  ['019-ship-to-shore', m019],
   ['020-aux-completeness', m020],
   ['021-checklists', m021],
 ];

@@ -50,6 +50,8 @@ export const channelRules: Record<WsChannel, ChannelRule> = {
   completeness: auxData,
   // Who may list users: admins and cruise managers (docs/roles-and-access.md).
   updateUsers: { scopes: ['admin', 'read_users'] },
+  // The followed ships' state (docs/ship-to-shore.md#status): admins only.
+  ships: { scopes: ['admin'] },
 };
 
 export function maySubscribe(auth: AuthContext, channel: WsChannel): boolean {

@@ -67,6 +67,12 @@ export interface TemplateListQuery {
 export class EventTemplatesService {
   constructor(private readonly ctx: AppContext) {}
 
+  /** The template as its channels publish it, for copies from a ship (docs/ship-to-shore.md#the-shore). */
+  async published(id: string): Promise<EventTemplate | undefined> {
+    const record = await new EventTemplatesRepository(this.ctx.database.db).findById(id);
+    return record && published(record);
+  }
+
   private get repo() {
     return new EventTemplatesRepository(this.ctx.database.db);
   }

@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import type { FastifyContextConfig, FastifyReply, FastifyRequest } from 'fastify';
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -20,7 +21,7 @@ import { maxFilesPerUpload, RecordFilesService, uploadTooLarge } from './files.s
 import { mayViewImage } from './image-access.js';
 import { contentTypeFor, isActiveContent } from './mime.js';
 import { safeSegments, uploadFileName } from './safe-path.js';
-import { thumbnailOf, thumbnailWidthOf } from './thumbnails.js';
+import { thumbnailCachePath, thumbnailOf, thumbnailWidthOf } from './thumbnails.js';
 
 const imageQuerySchema = z.object({
   w: z.optional(z.string()).check(z.describe(`Thumbnail width in px, one of ${thumbnailWidths.join(', ')}`)),
@@ -363,6 +364,12 @@ export async function filesRoutes(app: ApiInstance, ctx: AppContext): Promise<vo
               name = attached.stored;
               found = await files.findUnder(ctx.paths.images, [name]);
             }
+          }
+          if (!found && width !== undefined && segments.length === 1) {
+            // A frame grab from a ship whose thumbnail arrived before the image (docs/ship-to-shore.md#files).
+            const early = await readFile(thumbnailCachePath(ctx.paths.images, name, width)).catch(() => null);
+            if (early)
+              return reply.header('content-type', 'image/jpeg').header('x-content-type-options', 'nosniff').send(early);
           }
           if (!found) throw new AppError('NOT_FOUND', 'Not Found');
           if (width === undefined) return sendFile(reply, found, name, { download: false });

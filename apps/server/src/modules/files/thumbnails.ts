@@ -26,6 +26,11 @@ export interface Thumbnail {
   body: Buffer;
 }
 
+/** Where the thumbnail of `name` in `folder` is cached. */
+export function thumbnailCachePath(folder: string, name: string, width: ThumbnailWidth): string {
+  return path.join(folder, thumbnailFolder, String(width), `${name}.jpg`);
+}
+
 /**
  * The JPEG thumbnail of an image file, `width` px wide (never enlarged). Made by sharp on first
  * request and cached at `<folder>/.thumbnails/<width>/<name>.jpg`; a cached file older than its
@@ -37,8 +42,8 @@ export async function thumbnailOf(original: string, name: string, width: Thumbna
   if (!scalableTypes.has(contentTypeFor(name))) {
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', `No thumbnail can be made of ${name}: not an image`);
   }
-  const cacheDir = path.join(path.dirname(original), thumbnailFolder, String(width));
-  const cached = path.join(cacheDir, `${path.basename(original)}.jpg`);
+  const cached = thumbnailCachePath(path.dirname(original), path.basename(original), width);
+  const cacheDir = path.dirname(cached);
   const [source, existing] = await Promise.all([stat(original), stat(cached).catch(() => null)]);
   if (existing?.isFile() && existing.mtimeMs >= source.mtimeMs) {
     return { contentType: 'image/jpeg', body: await readFile(cached) };

@@ -125,6 +125,15 @@ export class RecordsService<K extends RecordKind, W extends WsRecord> {
     return this.spec.toWire(record, this.wireOptions);
   }
 
+  /**
+   * The record as its channels publish it (no caller: the socket layer filters each delivery), for
+   * writes that do not go through this service (copies from a ship, docs/ship-to-shore.md#the-shore).
+   */
+  async published(id: string): Promise<W | undefined> {
+    const record = await this.repo().findById(id);
+    return record && this.toWire(record);
+  }
+
   /** The record's fields by column name (the generic code reads the prefixed ones by name). */
   private fields(record: RecordOf<K>): Record<string, unknown> {
     return record as unknown as Record<string, unknown>;

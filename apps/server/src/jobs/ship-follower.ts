@@ -1,0 +1,394 @@
+import { createHash } from 'node:crypto';
+import { mkdir, open, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { defaultThumbnailWidth, type SyncChangesPage } from '@bathylog/shared';
+import type { AppContext } from '../context.js';
+import { sleep, TokenBucket } from '../lib/token-bucket.js';
+import { internalChannels } from '../realtime/internal-channels.js';
+import { thumbnailCachePath } from '../modules/files/thumbnails.js';
+import { ShipsService, type ShipRow } from '../modules/sync/ships.service.js';
+import { applyChanges, thumbnailPriority } from '../modules/sync/sync-apply.js';
+import { absoluteFilePath } from '../modules/sync/sync-files.js';
+import { ShipHttpError, shipRequest } from './ship-client.js';
+
+/** Uncapped pages and file chunks are this large; a cap makes them smaller (a quarter second each). */
+const largePage = 512 * 1024;
+const largeChunk = 4 * 1024 * 1024;
+const maxBackoffMs = 60_000;
+
+/**
+ * Follows one ship (docs/ship-to-shore.md#the-shore): sends the comments waiting for it, asks for
+ * changes after its cursor and applies each page, then fetches queued files (thumbnails first,
+ * then whole files, in ranged chunks that resume), all within the ship's bandwidth cap. Polls
+ * while nothing arrives; backs off while the ship cannot be reached.
+ */
+export class ShipFollower {
+  private readonly abort = new AbortController();
+  private wake: AbortController = new AbortController();
+  private bucket: TokenBucket;
+  private rate: number | null;
+  private done: Promise<void> | null = null;
+  private lastAnnounced = '';
+
+  constructor(
+    private readonly ctx: AppContext,
+    readonly shipId: string,
+    rate: number | null,
+  ) {
+    this.rate = rate;
+    this.bucket = new TokenBucket(rate);
+  }
+
+  private get ships() {
+    return new ShipsService(this.ctx);
+  }
+
+  start(): void {
+    this.done ??= this.run();
+  }
+
+  /** Something changed (the ship's row, a comment to send): look again now. */
+  poke(): void {
+    this.wake.abort();
+  }
+
+  async stop(): Promise<void> {
+    this.abort.abort();
+    this.wake.abort();
+    await this.done;
+  }
+
+  private get stopped(): boolean {
+    return this.abort.signal.aborted;
+  }
+
+  private async pause(ms: number): Promise<void> {
+    if (this.wake.signal.aborted) this.wake = new AbortController();
+    await sleep(ms, AbortSignal.any([this.abort.signal, this.wake.signal]));
+  }
+
+  private async run(): Promise<void> {
+    let backoff = this.ctx.config.sync.pollIntervalMs;
+    while (!this.stopped) {
+      const ship = await this.ctx.database.db
+        .selectFrom('sync_ships')
+        .selectAll()
+        .where('id', '=', this.shipId)
+        .executeTakeFirst()
+        .catch(() => undefined);
+      if (!ship || ship.enabled !== 1) return;
+      const rate = ship.bandwidth_kbps === null ? null : (Number(ship.bandwidth_kbps) * 1000) / 8;
+      if (rate !== this.rate) {
+        this.rate = rate;
+        this.bucket = new TokenBucket(rate);
+      }
+      try {
+        await this.sendComments(ship);
+        const page = await this.fetchPage(ship);
+        backoff = this.ctx.config.sync.pollIntervalMs;
+        const queued = await this.queuedCount();
+        await this.setState(
+          ship,
+          {
+            state: page.more || queued > 0 ? 'catching_up' : 'following',
+            last_contact: this.ctx.now(),
+            last_error: null,
+            head: page.head,
+            behind_records: page.head_records_behind ?? 0,
+            behind_bytes: page.head_bytes_behind ?? 0,
+          },
+          page.changes.length > 0,
+        );
+        if (page.more) continue;
+        if (queued > 0) {
+          await this.fetchFiles(ship);
+          continue;
+        }
+        await this.pause(this.ctx.config.sync.pollIntervalMs);
+      } catch (err) {
+        if (this.stopped) return;
+        const refused = err instanceof ShipHttpError && (err.status === 401 || err.status === 403);
+        const message = err instanceof Error ? err.message : String(err);
+        await this.setState(ship, { state: refused ? 'refused' : 'offline', last_error: message }, false).catch(
+          () => undefined,
+        );
+        await this.pause(refused ? maxBackoffMs : backoff);
+        backoff = Math.min(maxBackoffMs, backoff * 2);
+      }
+    }
+  }
+
+  private async setState(ship: ShipRow, patch: Partial<ShipRow>, changed: boolean): Promise<void> {
+    await this.ctx.database.db.updateTable('sync_ships').set(patch).where('id', '=', ship.id).execute();
+    const key = `${patch.state}|${patch.last_error ?? ''}`;
+    if (changed || key !== this.lastAnnounced) {
+      this.lastAnnounced = key;
+      await this.ships.announce(ship.id);
+    }
+  }
+
+  private async queuedCount(): Promise<number> {
+    const row = await this.ctx.database.db
+      .selectFrom('sync_file_queue')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('ship_id', '=', this.shipId)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  private get chunk(): number {
+    return this.rate === null ? largeChunk : this.bucket.capacity;
+  }
+
+  /** Ranged requests in flight at once under a cap (each a quarter second of it). */
+  private get parallel(): number {
+    return this.rate === null ? 1 : 4;
+  }
+
+  private async sendComments(ship: ShipRow): Promise<void> {
+    const db = this.ctx.database.db;
+    const comments = await db
+      .selectFrom('sync_comment_queue')
+      .selectAll()
+      .where('ship_id', '=', ship.id)
+      .orderBy('created_at')
+      .execute();
+    for (const c of comments) {
+      const body = { event_id: c.event_id, text: c.text, author: c.author };
+      try {
+        await shipRequest(
+          ship.url,
+          ship.device_key,
+          this.bucket,
+          {
+            method: 'POST',
+            path: '/sync/comments',
+            body,
+            expect: 300,
+          },
+          this.abort.signal,
+        );
+      } catch (err) {
+        // An event deleted on the ship meanwhile: nothing to comment on; anything else is retried.
+        if (!(err instanceof ShipHttpError && err.status === 404)) throw err;
+      }
+      await db.deleteFrom('sync_comment_queue').where('id', '=', c.id).execute();
+    }
+  }
+
+  private async fetchPage(ship: ShipRow): Promise<SyncChangesPage> {
+    // Compressed JSON is a fraction of max_bytes; the rest of what arrives is booked after.
+    const maxBytes = this.rate === null ? largePage : Math.max(4096, this.chunk * 8);
+    const query = new URLSearchParams({ max_bytes: String(maxBytes), ...(ship.cursor ? { after: ship.cursor } : {}) });
+    const res = await shipRequest(
+      ship.url,
+      ship.device_key,
+      this.bucket,
+      { method: 'GET', path: `/sync/changes?${query}`, expect: Math.min(this.chunk, 1024) },
+      this.abort.signal,
+    );
+    const page = JSON.parse(res.body.toString('utf8')) as SyncChangesPage;
+    if (!Array.isArray(page.changes) || typeof page.next !== 'string')
+      throw new Error('The ship answered no change page');
+    await applyChanges(this.ctx, ship, page.changes, page.next);
+    return page;
+  }
+
+  /** Fetches queued files for about one poll interval (then changes are asked for again). */
+  private async fetchFiles(ship: ShipRow): Promise<void> {
+    const until = Date.now() + Math.max(1000, this.ctx.config.sync.pollIntervalMs);
+    const db = this.ctx.database.db;
+    while (!this.stopped && Date.now() < until) {
+      const next = await db
+        .selectFrom('sync_file_queue')
+        .selectAll()
+        .where('ship_id', '=', ship.id)
+        .orderBy('priority')
+        .orderBy('added_at')
+        .orderBy('path')
+        .limit(1)
+        .executeTakeFirst();
+      if (!next) return;
+      const finished =
+        next.priority === thumbnailPriority
+          ? await this.fetchThumbnail(ship, next)
+          : await this.fetchChunk(ship, next, until);
+      if (finished) {
+        await db
+          .deleteFrom('sync_file_queue')
+          .where('ship_id', '=', ship.id)
+          .where('path', '=', next.path)
+          .where('priority', '=', next.priority)
+          .where('sha256', '=', next.sha256)
+          .execute();
+      }
+    }
+  }
+
+  private async fetchThumbnail(ship: ShipRow, item: { path: string; sha256: string }): Promise<boolean> {
+    const abs = absoluteFilePath(this.ctx, item.path);
+    if (!abs || !item.path.startsWith('images/')) return true;
+    try {
+      const res = await shipRequest(
+        ship.url,
+        ship.device_key,
+        this.bucket,
+        { method: 'GET', path: `/sync/files/${item.sha256}?width=${defaultThumbnailWidth}`, expect: this.chunk },
+        this.abort.signal,
+      );
+      const target = thumbnailCachePath(path.dirname(abs), path.basename(abs), defaultThumbnailWidth);
+      await mkdir(path.dirname(target), { recursive: true });
+      const temp = `${target}.sync-part`;
+      await writeFile(temp, res.body);
+      await rename(temp, target);
+    } catch (err) {
+      // Gone on the ship, or no thumbnail can be made of it: the whole file still follows.
+      if (!(
+        err instanceof ShipHttpError &&
+        err.status >= 400 &&
+        err.status < 500 &&
+        err.status !== 401 &&
+        err.status !== 403
+      )) {
+        throw err;
+      }
+    }
+    return true;
+  }
+
+  /** Fetches ranged chunks of a file into `<file>.sync-part`; true once it is in place, verified. */
+  private async fetchChunk(
+    ship: ShipRow,
+    item: { path: string; sha256: string; size: number },
+    until: number,
+  ): Promise<boolean> {
+    const abs = absoluteFilePath(this.ctx, item.path);
+    if (!abs) return true;
+    const size = Number(item.size);
+    const part = `${abs}.${item.sha256.slice(0, 12)}.sync-part`;
+    await mkdir(path.dirname(abs), { recursive: true });
+    let have = (await stat(part).catch(() => null))?.size ?? 0;
+    while (have < size && !this.stopped && Date.now() < until) {
+      // Several ranges in flight (each taken from the bucket before it is sent) hide the link's
+      // round trip; they are written in order, the contiguous ones that arrived.
+      const ranges: Array<[number, number]> = [];
+      for (let pos = have; pos < size && ranges.length < this.parallel;) {
+        const end = Math.min(size, pos + this.chunk) - 1;
+        ranges.push([pos, end]);
+        pos = end + 1;
+      }
+      const results = await Promise.allSettled(
+        ranges.map((range) =>
+          shipRequest(
+            ship.url,
+            ship.device_key,
+            this.bucket,
+            { method: 'GET', path: `/sync/files/${item.sha256}`, range, expect: range[1] - range[0] + 1 },
+            this.abort.signal,
+          ),
+        ),
+      );
+      const handle = await open(part, 'a');
+      let failure: unknown = null;
+      try {
+        for (const [i, result] of results.entries()) {
+          if (result.status === 'rejected') {
+            failure = result.reason;
+            break;
+          }
+          if (result.value.body.length !== ranges[i]![1] - ranges[i]![0] + 1) {
+            failure = new Error('The ship answered a short range');
+            break;
+          }
+          await handle.write(result.value.body);
+          have += result.value.body.length;
+        }
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      if (failure) {
+        if (failure instanceof ShipHttpError && (failure.status === 404 || failure.status === 416)) {
+          await rm(part, { force: true });
+          return true;
+        }
+        throw failure;
+      }
+    }
+    if (have < size) return false;
+    const hash = createHash('sha256');
+    const handle = await open(part, 'r');
+    try {
+      for await (const chunk of handle.createReadStream()) hash.update(chunk as Buffer);
+    } finally {
+      await handle.close().catch(() => undefined);
+    }
+    if (hash.digest('hex') !== item.sha256) {
+      // A wrong file (changed on the ship meanwhile): start again; the feed brings the new checksum.
+      await rm(part, { force: true });
+      return false;
+    }
+    await rename(part, abs);
+    const info = await stat(abs);
+    const row = { path: item.path, sha256: item.sha256, size: info.size, mtime: Math.floor(info.mtimeMs) };
+    await this.ctx.database.db
+      .insertInto('sync_file_hashes')
+      .values(row)
+      .onConflict((oc) => oc.column('path').doUpdateSet({ sha256: row.sha256, size: row.size, mtime: row.mtime }))
+      .execute();
+    return true;
+  }
+}
+
+/** Every enabled ship's follower, started and stopped with the singleton jobs (leader only). */
+export class ShipFollowers {
+  private readonly followers = new Map<string, ShipFollower>();
+  private unsubscribe: (() => void) | null = null;
+  private running = false;
+
+  constructor(private readonly ctx: AppContext) {}
+
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    this.unsubscribe = this.ctx.bus.subscribe(internalChannels.shipsChanged, ({ shipId }) => {
+      this.refresh(shipId).catch((err: unknown) => this.ctx.log.error({ err }, 'ship follower failed'));
+    });
+    const ships = await this.ctx.database.db.selectFrom('sync_ships').select('id').where('enabled', '=', 1).execute();
+    for (const s of ships) await this.refresh(s.id);
+  }
+
+  private async refresh(shipId: string): Promise<void> {
+    if (!this.running) return;
+    const row = await this.ctx.database.db
+      .selectFrom('sync_ships')
+      .select(['id', 'enabled', 'bandwidth_kbps'])
+      .where('id', '=', shipId)
+      .executeTakeFirst();
+    const current = this.followers.get(shipId);
+    if (!row || row.enabled !== 1) {
+      if (current) {
+        this.followers.delete(shipId);
+        await current.stop();
+      }
+      return;
+    }
+    if (current) {
+      current.poke();
+      return;
+    }
+    const rate = row.bandwidth_kbps === null ? null : (Number(row.bandwidth_kbps) * 1000) / 8;
+    const follower = new ShipFollower(this.ctx, shipId, rate);
+    this.followers.set(shipId, follower);
+    follower.start();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+    const all = [...this.followers.values()];
+    this.followers.clear();
+    await Promise.all(all.map((f) => f.stop()));
+  }
+}

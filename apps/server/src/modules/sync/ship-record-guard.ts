@@ -1,0 +1,116 @@
+import {
+  eventCommentOptionName,
+  isCommentOnlyChange,
+  newObjectId,
+  shipRecordReadOnlyMessage,
+  type EventOption,
+  type UpdateEvent,
+} from '@bathylog/shared';
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../lib/app-error.js';
+import { parseJson } from '../../lib/json.js';
+import type { ApiInstance } from '../../plugins/types.js';
+import { internalChannels } from '../../realtime/internal-channels.js';
+
+/** The routes that change one record, by route pattern (after the API prefix), and its record type. */
+const guardedRoutes: Record<string, string> = {
+  '/cruises/:id': 'cruise',
+  '/lowerings/:id': 'lowering',
+  '/events/:id': 'event',
+  '/event_aux_data/:id': 'event_aux_data',
+  '/event_templates/:id': 'event_template',
+};
+
+/** The single-record reads that carry `origin`. */
+const originRoutes: Array<[string, string]> = [
+  ['/cruises/:id', 'cruise'],
+  ['/lowerings/:id', 'lowering'],
+  ['/events/:id', 'event'],
+];
+
+const pendingComment = new WeakMap<FastifyRequest, { shipId: string; eventId: string; text: string; author: string }>();
+
+/**
+ * Records copied from a ship are read-only on the shore (docs/ship-to-shore.md#read-only-on-shore):
+ * a change or deletion is refused with a message naming the ship, except an event's comment,
+ * which is stored here and queued to travel to the ship.
+ */
+export function shipRecordGuard(app: ApiInstance, ctx: AppContext): void {
+  app.addHook('preHandler', async (req) => {
+    if (req.method !== 'PATCH' && req.method !== 'PUT' && req.method !== 'DELETE') return;
+    const pattern = req.routeOptions.url ?? '';
+    const type = Object.entries(guardedRoutes).find(([p]) => pattern.endsWith(p))?.[1];
+    const id = (req.params as { id?: unknown } | undefined)?.id;
+    if (!type || typeof id !== 'string') return;
+    const db = ctx.database.db;
+    const origin = await db
+      .selectFrom('sync_origins')
+      .innerJoin('sync_ships', 'sync_ships.id', 'sync_origins.ship_id')
+      .select(['sync_ships.id', 'sync_ships.name'])
+      .where('sync_origins.record_type', '=', type)
+      .where('sync_origins.record_id', '=', id.toLowerCase())
+      .executeTakeFirst();
+    if (!origin) return;
+    if (type === 'event' && req.method === 'PATCH' && req.auth) {
+      const existing = await db.selectFrom('events').selectAll().where('id', '=', id.toLowerCase()).executeTakeFirst();
+      const body = req.body as UpdateEvent;
+      if (
+        existing &&
+        body &&
+        isCommentOnlyChange({ ...existing, event_options: parseJson<EventOption[]>(existing.event_options, []) }, body)
+      ) {
+        const text = body.event_options?.find(
+          (o) => o.event_option_name === eventCommentOptionName,
+        )?.event_option_value;
+        if (typeof text === 'string' && text.trim() !== '') {
+          pendingComment.set(req, { shipId: origin.id, eventId: existing.id, text, author: req.auth.user.username });
+        }
+        return;
+      }
+    }
+    throw new AppError('FORBIDDEN', shipRecordReadOnlyMessage(origin.name));
+  });
+
+  // Single-record reads of a ship's cruise, lowering or event say where it came from.
+  app.addHook('onSend', async (req, reply, payload) => {
+    if (req.method !== 'GET' || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
+    if (!String(reply.getHeader('content-type') ?? '').startsWith('application/json')) return payload;
+    const pattern = req.routeOptions.url ?? '';
+    const type = originRoutes.find(([p]) => pattern.endsWith(p))?.[1];
+    const id = (req.params as { id?: unknown } | undefined)?.id;
+    if (!type || typeof id !== 'string') return payload;
+    const origin = await ctx.database.db
+      .selectFrom('sync_origins')
+      .innerJoin('sync_ships', 'sync_ships.id', 'sync_origins.ship_id')
+      .select(['sync_ships.id', 'sync_ships.name'])
+      .where('sync_origins.record_type', '=', type)
+      .where('sync_origins.record_id', '=', id.toLowerCase())
+      .executeTakeFirst();
+    if (!origin) return payload;
+    const body = parseJson<unknown>(payload, null);
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return payload;
+    return JSON.stringify({ ...body, origin: { ship_id: origin.id, ship_name: origin.name } });
+  });
+
+  // Queued once the comment is stored here, before the answer leaves (an acknowledged comment is
+  // never lost); the follower sends it until the ship acknowledges.
+  app.addHook('onSend', async (req, reply, payload) => {
+    const comment = pendingComment.get(req);
+    if (!comment || reply.statusCode >= 300) return payload;
+    pendingComment.delete(req);
+    await ctx.database.db
+      .insertInto('sync_comment_queue')
+      .values({
+        id: newObjectId(),
+        ship_id: comment.shipId,
+        event_id: comment.eventId,
+        text: comment.text,
+        author: comment.author,
+        created_at: ctx.now(),
+      })
+      .execute();
+    ctx.bus.publish(internalChannels.shipsChanged, { shipId: comment.shipId });
+    return payload;
+  });
+}

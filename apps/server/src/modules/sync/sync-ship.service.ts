@@ -1,0 +1,83 @@
+import { eventCommentOptionName, toIso, type EventOption, type SyncComment, type SyncStatus } from '@bathylog/shared';
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../lib/app-error.js';
+import { parseJson } from '../../lib/json.js';
+import type { AuthContext } from '../../plugins/auth.js';
+import { recordChange } from '../audit/audit.js';
+import { toWireEvent } from '../events/event-output.js';
+import { SyncFeedService } from './sync-feed.service.js';
+
+/**
+ * The ship side besides the feed: who follows (each shore's device key, its cursor and last
+ * contact), and comments written on shore (docs/ship-to-shore.md#comments-from-shore).
+ */
+export class SyncShipService {
+  readonly feed: SyncFeedService;
+
+  constructor(private readonly ctx: AppContext) {
+    this.feed = new SyncFeedService(ctx);
+  }
+
+  /** A device key asked for changes after `cursor`: it follows from there. */
+  async noteFollower(caller: AuthContext, cursor: string | undefined): Promise<void> {
+    if (!caller.key) return;
+    const row = { key_id: caller.key.id, cursor: cursor ?? null, last_contact: this.ctx.now() };
+    await this.ctx.database.db
+      .insertInto('sync_followers')
+      .values(row)
+      .onConflict((oc) => oc.column('key_id').doUpdateSet({ cursor: row.cursor, last_contact: row.last_contact }))
+      .execute();
+  }
+
+  async status(): Promise<SyncStatus> {
+    const db = this.ctx.database.db;
+    const rows = await db
+      .selectFrom('sync_followers')
+      .leftJoin('device_keys', 'device_keys.id', 'sync_followers.key_id')
+      .select(['sync_followers.key_id', 'sync_followers.cursor', 'sync_followers.last_contact', 'device_keys.name'])
+      .orderBy('device_keys.name')
+      .execute();
+    const followers: SyncStatus['followers'] = [];
+    for (const r of rows) {
+      const behind = await this.feed.behind(r.cursor).catch(() => ({ records: 0, bytes: 0 }));
+      followers.push({
+        key_id: r.key_id,
+        key_name: r.name ?? r.key_id,
+        last_contact: toIso(Number(r.last_contact)),
+        cursor: r.cursor,
+        behind_records: behind.records,
+        behind_bytes: behind.bytes,
+      });
+    }
+    return { role: 'ship', head: await this.feed.head(), followers };
+  }
+
+  /**
+   * A comment written on shore: it becomes the event's comment here, as the Event Details comment
+   * does, recorded in the audit trail under the shore user's name.
+   */
+  async comment(caller: AuthContext, body: SyncComment): Promise<void> {
+    const id = body.event_id.toLowerCase();
+    const by = { ...caller, user: { ...caller.user, username: `${body.author} (shore)` } };
+    const event = await this.ctx.database.db.transaction().execute(async (trx) => {
+      const existing = await trx.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
+      if (!existing) throw new AppError('NOT_FOUND', `No event record found for id: ${id}`);
+      const options = parseJson<EventOption[]>(existing.event_options, []).filter(
+        (o) => o.event_option_name !== eventCommentOptionName,
+      );
+      options.push({ event_option_name: eventCommentOptionName, event_option_value: body.text });
+      const patch = { event_options: JSON.stringify(options) };
+      await trx.updateTable('events').set(patch).where('id', '=', id).execute();
+      const updated = toWireEvent({ ...existing, ...patch, ts: Number(existing.ts) });
+      await recordChange(trx, by, {
+        action: 'comment',
+        record_type: 'event',
+        record_id: id,
+        old_value: toWireEvent(existing),
+        new_value: updated,
+      });
+      return updated;
+    });
+    this.ctx.bus.publish('updateEvents', event);
+  }
+}

@@ -1,0 +1,158 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod/mini';
+import {
+  createShipSchema,
+  defaultThumbnailWidth,
+  idParamsSchema,
+  shipSchema,
+  syncChangesPageSchema,
+  syncChangesQuerySchema,
+  syncCommentSchema,
+  syncStatusSchema,
+  updateShipSchema,
+} from '@bathylog/shared';
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../lib/app-error.js';
+import { caller, type AuthContext } from '../../plugins/auth.js';
+import { fileResponse, noContent } from '../../plugins/response-schemas.js';
+import type { ApiInstance } from '../../plugins/types.js';
+import { thumbnailOf, thumbnailWidthOf } from '../files/thumbnails.js';
+import { absoluteFilePath } from './sync-files.js';
+import { SyncShipService } from './sync-ship.service.js';
+import { ShipsService } from './ships.service.js';
+
+const fileQuery = z.strictObject({ width: z.optional(z.coerce.number().check(z.int())) });
+const shaParams = z.strictObject({
+  sha256: z.string().check(z.regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 (64 hex digits)')),
+});
+
+/** The feed is for device keys (the shore's) and admins (docs/ship-to-shore.md#access). */
+function assertFollower(auth: AuthContext): void {
+  if (!auth.key && !auth.isAdmin) {
+    throw new AppError('FORBIDDEN', 'Only a device key or an admin may follow this server');
+  }
+}
+
+/** Ship-to-shore replication (docs/ship-to-shore.md): the feed a ship serves, the ships a shore follows. */
+export function syncRoutes(app: ApiInstance, ctx: AppContext): void {
+  const ship = new SyncShipService(ctx);
+  const ships = new ShipsService(ctx);
+  const authed = { auth: true } as const;
+  const admin = { auth: true, scopes: ['admin'] } as const;
+  const tags = ['sync'];
+
+  app.get(
+    '/sync/changes',
+    {
+      config: authed,
+      schema: {
+        querystring: syncChangesQuerySchema,
+        tags,
+        response: { 200: syncChangesPageSchema },
+        summary: 'Changes after a cursor (device keys and admins)',
+      },
+    },
+    async (req) => {
+      const auth = caller(req);
+      assertFollower(auth);
+      const page = await ship.feed.changes(req.query.after, req.query.max_bytes);
+      await ship.noteFollower(auth, req.query.after);
+      return page;
+    },
+  );
+
+  app.get(
+    '/sync/files/:sha256',
+    {
+      config: { ...authed, compress: false },
+      schema: {
+        params: shaParams,
+        querystring: fileQuery,
+        tags,
+        response: {
+          200: fileResponse(['application/octet-stream', 'image/jpeg'], 'the file, or its thumbnail with ?width='),
+          206: fileResponse(['application/octet-stream'], 'the part of the file asked for'),
+          416: noContent,
+        },
+        summary: 'A file named in the feed, by its SHA-256 (Range supported)',
+      },
+    },
+    async (req, reply) => {
+      assertFollower(caller(req));
+      const rows = await ctx.database.db
+        .selectFrom('sync_file_hashes')
+        .select(['path', 'size'])
+        .where('sha256', '=', req.params.sha256)
+        .execute();
+      for (const row of rows) {
+        const abs = absoluteFilePath(ctx, row.path);
+        const info = abs ? await stat(abs).catch(() => null) : null;
+        if (!abs || !info?.isFile()) continue;
+        if (req.query.width !== undefined) {
+          const width = thumbnailWidthOf(String(req.query.width));
+          const thumb = await thumbnailOf(abs, path.basename(abs), width ?? defaultThumbnailWidth);
+          return reply.type(thumb.contentType).header('content-length', thumb.body.length).send(thumb.body);
+        }
+        const range = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '');
+        reply.type('application/octet-stream').header('accept-ranges', 'bytes');
+        if (range) {
+          const start = Number(range[1]);
+          const end = range[2] ? Math.min(Number(range[2]), info.size - 1) : info.size - 1;
+          if (start >= info.size || start > end) {
+            return reply.code(416).header('content-range', `bytes */${info.size}`).send();
+          }
+          return reply
+            .code(206)
+            .header('content-range', `bytes ${start}-${end}/${info.size}`)
+            .header('content-length', end - start + 1)
+            .send(createReadStream(abs, { start, end }));
+        }
+        return reply.header('content-length', info.size).send(createReadStream(abs));
+      }
+      throw new AppError('NOT_FOUND', `No file with checksum ${req.params.sha256}`);
+    },
+  );
+
+  app.post(
+    '/sync/comments',
+    {
+      config: authed,
+      schema: { body: syncCommentSchema, tags, response: { 201: noContent }, summary: 'A comment written on shore' },
+    },
+    async (req, reply) => {
+      const auth = caller(req);
+      assertFollower(auth);
+      await ship.comment(auth, req.body);
+      return reply.code(201).send();
+    },
+  );
+
+  app.get('/sync/status', { config: admin, schema: { tags, response: { 200: syncStatusSchema } } }, () =>
+    ship.status(),
+  );
+
+  app.get('/ships', { config: admin, schema: { tags, response: { 200: z.array(shipSchema) } } }, () => ships.list());
+
+  app.post(
+    '/ships',
+    { config: admin, schema: { body: createShipSchema, tags, response: { 201: shipSchema } } },
+    async (req, reply) => reply.code(201).send(await ships.create(caller(req), req.body)),
+  );
+
+  app.patch(
+    '/ships/:id',
+    { config: admin, schema: { params: idParamsSchema, body: updateShipSchema, tags, response: { 200: shipSchema } } },
+    async (req) => ships.update(caller(req), req.params.id, req.body),
+  );
+
+  app.delete(
+    '/ships/:id',
+    { config: admin, schema: { params: idParamsSchema, tags, response: { 204: noContent } } },
+    async (req, reply) => {
+      await ships.remove(caller(req), req.params.id);
+      return reply.code(204).send();
+    },
+  );
+}

@@ -1,0 +1,383 @@
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { shipRecordReadOnlyMessage, type Ship } from '@bathylog/shared';
+import { createTestApp, engines, type TestApp } from './test-app.js';
+import { TcpProxy } from './tcp-proxy.js';
+
+/**
+ * Ship-to-shore replication (docs/ship-to-shore.md) between two real servers: the ship (SQLite)
+ * listens behind a TCP proxy that can cut the link and counts its bytes; the shore (each engine)
+ * follows it through the proxy.
+ */
+const sync = { pollIntervalMs: 100 };
+
+async function waitFor<T>(
+  what: string,
+  fn: () => Promise<T | undefined | null | false>,
+  timeoutMs = 20_000,
+): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < until) {
+    try {
+      const v = await fn();
+      if (v) return v;
+    } catch (err) {
+      last = err;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+}
+
+const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+/** A small JPEG-like file of n bytes (bytes only: the feed and the copy do not decode it). */
+function imageBytes(n: number, seed: number): Buffer {
+  const b = Buffer.alloc(n);
+  for (let i = 0; i < n; i++) b[i] = (i * 31 + seed * 7) & 0xff;
+  return b;
+}
+
+describe.each(engines)('ship to shore, shore on %s', (engine) => {
+  let ship: TestApp;
+  let shore: TestApp;
+  let proxy: TcpProxy;
+  let shipAdmin: string;
+  let shoreAdmin: string;
+  let key: string;
+  let keyId: string;
+  let shipId: string;
+
+  const ok = async (t: TestApp, token: string, method: 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown) => {
+    const res = await t.api(method, url, { token, ...(body !== undefined ? { body } : {}) });
+    if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
+    return res.body ? (res.json() as { insertedId?: string }) : {};
+  };
+  const logEvent = async (value: string, extra: Record<string, unknown> = {}) =>
+    (await ok(ship, shipAdmin, 'POST', '/events', { event_value: value, event_free_text: `${value} text`, ...extra }))
+      .insertedId!;
+  const shoreShip = async (): Promise<Ship> =>
+    ((await shore.api('GET', '/ships', { token: shoreAdmin })).json() as Ship[]).find((s) => s.id === shipId)!;
+
+  /** Rows of a table on a server, sorted by id, numbers as numbers. */
+  const rows = async (t: TestApp, table: 'events' | 'event_aux_data' | 'cruises' | 'lowerings') => {
+    const all = (await t.ctx.database.db.selectFrom(table).selectAll().orderBy('id').execute()) as Array<
+      Record<string, unknown>
+    >;
+    return all.map((r) => {
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(r)) {
+        if (['search_text', 'search', 'fts', 'tsv'].some((s) => k.includes(s))) continue;
+        out[k] = typeof v === 'string' && /^-?\d+$/.test(v) && k !== 'id' ? Number(v) : v;
+      }
+      return out;
+    });
+  };
+  const sameEvents = async () => {
+    const [a, b] = [await rows(ship, 'events'), await rows(shore, 'events')];
+    return JSON.stringify(a) === JSON.stringify(b);
+  };
+
+  beforeAll(async () => {
+    ship = await createTestApp('sqlite', { sync });
+    await ship.app.listen({ port: 0, host: '127.0.0.1' });
+    const shipPort = (ship.app.server.address() as { port: number }).port;
+    proxy = new TcpProxy(shipPort);
+    await proxy.listen();
+    shore = await createTestApp(engine, { sync });
+    shipAdmin = await ship.login('admin', 'demo');
+    shoreAdmin = await shore.login('admin', 'demo');
+    const created = (
+      await ship.api('POST', '/device_keys', { token: shipAdmin, body: { name: 'shore', roles: ['event_watcher'] } })
+    ).json() as { key: string; id: string };
+    key = created.key;
+    keyId = created.id;
+  }, 60_000);
+
+  afterAll(async () => {
+    await shore?.close();
+    await proxy?.close();
+    await ship?.close();
+  });
+
+  afterEach(() => proxy.restore());
+
+  it('copies what the ship already has, then events logged on the ship appear on shore live', async () => {
+    const cruiseId = (
+      await ok(ship, shipAdmin, 'POST', '/cruises', {
+        cruise_id: 'FKt230303',
+        start_ts: '2023-03-03T00:00:00.000Z',
+        stop_ts: '2030-01-01T00:00:00.000Z',
+        cruise_location: 'Pacific',
+        cruise_tags: [],
+        cruise_additional_meta: { cruise_name: 'Demo', cruise_vessel: 'Falkor (too)', cruise_pi: 'PI' },
+      })
+    ).insertedId!;
+    const early = await logEvent('BEFORE_FOLLOWING');
+    const states: string[] = [];
+    const offShips = shore.ctx.bus.subscribe('ships', (s) => void states.push(s.state));
+    const res = await shore.api('POST', '/ships', {
+      token: shoreAdmin,
+      body: { name: 'Falkor (too)', url: proxy.url, key },
+    });
+    expect(res.statusCode).toBe(201);
+    const created = res.json() as Ship & { key?: string };
+    expect(created.key).toBeUndefined();
+    expect(JSON.stringify(created)).not.toContain(key);
+    shipId = created.id;
+
+    await waitFor(
+      'the snapshot on shore',
+      async () =>
+        await shore.ctx.database.db.selectFrom('events').select('id').where('id', '=', early).executeTakeFirst(),
+    );
+    const cruiseOnShore = await shore.api('GET', `/cruises/${cruiseId}`, { token: shoreAdmin });
+    expect(cruiseOnShore.statusCode).toBe(200);
+    expect((cruiseOnShore.json() as { origin?: { ship_name: string } }).origin?.ship_name).toBe('Falkor (too)');
+
+    // Live: the shore's bus (its websocket) announces the ship's new event.
+    const seen: string[] = [];
+    const off = shore.ctx.bus.subscribe('newEvents', (e) => void seen.push(String(e.id)));
+    const live = await logEvent('LIVE');
+    await waitFor('the live event on the shore bus', async () => seen.includes(live), 10_000);
+    off();
+    const onShore = (await shore.api('GET', `/events/${live}`, { token: shoreAdmin })).json() as {
+      event_value: string;
+      origin?: unknown;
+    };
+    expect(onShore.event_value).toBe('LIVE');
+    expect(onShore).toMatchObject({ origin: { ship_id: shipId, ship_name: 'Falkor (too)' } });
+    // On the ship itself the record is its own.
+    expect((await ship.api('GET', `/events/${live}`, { token: shipAdmin })).json()).not.toHaveProperty('origin');
+    await waitFor('the ship to follow', async () => (await shoreShip()).state === 'following');
+    const status = await shoreShip();
+    expect(status.records.events).toBeGreaterThanOrEqual(2);
+    // The admins' status channel carried the state changes.
+    offShips();
+    expect(states).toContain('catching_up');
+    expect(states).toContain('following');
+    expect(status.last_contact).not.toBeNull();
+
+    // The ship sees its follower.
+    const shipStatus = (await ship.api('GET', '/sync/status', { token: shipAdmin })).json() as {
+      role: string;
+      followers: Array<{ key_id: string; key_name: string; behind_records: number }>;
+    };
+    expect(shipStatus.role).toBe('ship');
+    expect(shipStatus.followers).toEqual([expect.objectContaining({ key_id: keyId, key_name: 'shore' })]);
+    // The follower confirms what it has by asking for what comes after it.
+    await waitFor('the follower caught up on the ship status', async () => {
+      const s = (await ship.api('GET', '/sync/status', { token: shipAdmin })).json() as typeof shipStatus;
+      return s.followers[0]?.behind_records === 0;
+    });
+  }, 60_000);
+
+  it('converges exactly after the link is cut and restored: events, edits, deletes, aux data, files', async () => {
+    const kept = await logEvent('KEPT');
+    const edited = await logEvent('TO_EDIT');
+    const deleted = await logEvent('TO_DELETE');
+    await waitFor('the three events on shore', async () => sameEvents());
+
+    proxy.cut();
+    await waitFor('the shore to notice', async () => (await shoreShip()).state === 'offline', 15_000);
+    const during: string[] = [];
+    for (let i = 0; i < 20; i++) during.push(await logEvent(`OUTAGE_${i}`));
+    await ok(ship, shipAdmin, 'PATCH', `/events/${edited}`, { event_value: 'EDITED' });
+    await ok(ship, shipAdmin, 'DELETE', `/events/${deleted}`);
+    // A frame grab: the image an inserter wrote, named by an aux record.
+    const image = imageBytes(40_000, 1);
+    writeFileSync(path.join(ship.ctx.paths.images, 'grab_0001.jpg'), image);
+    await ok(ship, shipAdmin, 'POST', '/event_aux_data', {
+      event_id: kept,
+      data_source: 'vehicleRealtimeFramegrabberData',
+      data_array: [{ data_name: 'filename', data_value: '/framegrabs/grab_0001.jpg' }],
+    });
+    await ok(ship, shipAdmin, 'POST', '/event_aux_data', {
+      event_id: during[3]!,
+      data_source: 'vehicleRealtimeNavData',
+      data_array: [{ data_name: 'latitude', data_value: '12.5' }],
+    });
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await shoreShip()).state).toBe('offline');
+    proxy.restore();
+
+    await waitFor('events to converge', async () => sameEvents(), 30_000);
+    await waitFor(
+      'aux data to converge',
+      async () =>
+        JSON.stringify(await rows(ship, 'event_aux_data')) === JSON.stringify(await rows(shore, 'event_aux_data')),
+    );
+    const shoreImage = path.join(shore.ctx.paths.images, 'grab_0001.jpg');
+    await waitFor('the frame grab on shore', async () => {
+      try {
+        return sha(shoreImage) === sha(path.join(ship.ctx.paths.images, 'grab_0001.jpg'));
+      } catch {
+        return false;
+      }
+    });
+    const shoreEvents = await rows(shore, 'events');
+    expect(shoreEvents.find((e) => e.id === edited)?.event_value).toBe('EDITED');
+    expect(shoreEvents.find((e) => e.id === deleted)).toBeUndefined();
+    expect(new Set(shoreEvents.map((e) => e.id)).size).toBe(shoreEvents.length);
+    for (const id of during) expect(shoreEvents.some((e) => e.id === id)).toBe(true);
+    await waitFor('nothing queued', async () => (await shoreShip()).queued_files === 0);
+  }, 90_000);
+
+  it('shore records refuse edits, except a comment, which arrives on the ship', async () => {
+    const id = await logEvent('COMMENT_ME');
+    await waitFor('the event on shore', async () => sameEvents());
+    const refused = await shore.api('PATCH', `/events/${id}`, { token: shoreAdmin, body: { event_value: 'NOPE' } });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toEqual({
+      statusCode: 403,
+      error: 'Forbidden',
+      message: shipRecordReadOnlyMessage('Falkor (too)'),
+    });
+    expect((await shore.api('DELETE', `/events/${id}`, { token: shoreAdmin })).statusCode).toBe(403);
+    const cruise = (await rows(shore, 'cruises'))[0]!;
+    const cruiseRefused = await shore.api('PATCH', `/cruises/${String(cruise.id)}`, {
+      token: shoreAdmin,
+      body: { cruise_location: 'Elsewhere' },
+    });
+    expect(cruiseRefused.statusCode).toBe(403);
+    expect((await rows(shore, 'events')).find((e) => e.id === id)?.event_value).toBe('COMMENT_ME');
+
+    const comment = await shore.api('PATCH', `/events/${id}`, {
+      token: shoreAdmin,
+      body: { event_options: [{ event_option_name: 'event_comment', event_option_value: 'Seen from shore' }] },
+    });
+    expect(comment.statusCode).toBe(204);
+    const onShip = await waitFor('the comment on the ship', async () => {
+      const e = (await ship.api('GET', `/events/${id}`, { token: shipAdmin })).json() as {
+        event_options: Array<{ event_option_name: string; event_option_value: string }>;
+      };
+      return e.event_options.find((o) => o.event_option_name === 'event_comment');
+    });
+    expect(onShip.event_option_value).toBe('Seen from shore');
+    const audit = (await ship.api('GET', `/audit?record_id=${id}`, { token: shipAdmin })).json() as {
+      entries: Array<{ action: string; actor_name: string }>;
+    };
+    expect(audit.entries[0]).toMatchObject({ action: 'comment', actor_name: 'admin (shore)' });
+    // And it comes back: both sides agree.
+    await waitFor('the comment back on shore, equal on both', async () => sameEvents());
+  }, 60_000);
+
+  it('refuses a wrong key, a revoked key and a non-admin user', async () => {
+    const wrong = await shore.api('POST', '/ships', {
+      token: shoreAdmin,
+      body: { name: 'Wrong key', url: proxy.url, key: 'bl_wrongwrongwrongwrongwrongwrong' },
+    });
+    expect(wrong.statusCode).toBe(201);
+    const wrongId = (wrong.json() as Ship).id;
+    const state = await waitFor('the wrong key refused', async () => {
+      const s = ((await shore.api('GET', '/ships', { token: shoreAdmin })).json() as Ship[]).find(
+        (x) => x.id === wrongId,
+      )!;
+      return s.state === 'refused' ? s : null;
+    });
+    expect(state.last_error).toMatch(/401/);
+    expect((await shore.api('DELETE', `/ships/${wrongId}`, { token: shoreAdmin })).statusCode).toBe(204);
+
+    expect((await ship.api('GET', '/sync/changes', { headers: { authorization: 'Bearer nonsense' } })).statusCode).toBe(
+      401,
+    );
+    const viewer = await ship.api('POST', '/users', {
+      token: shipAdmin,
+      body: {
+        username: 'viewer',
+        fullname: 'V',
+        email: 'v@example.org',
+        password: 'viewer-pass-1',
+        roles: ['event_watcher'],
+      },
+    });
+    expect(viewer.statusCode).toBe(201);
+    const viewerToken = await ship.login('viewer', 'viewer-pass-1');
+    expect((await ship.api('GET', '/sync/changes', { token: viewerToken })).statusCode).toBe(403);
+    expect((await ship.api('GET', '/sync/status', { token: viewerToken })).statusCode).toBe(403);
+    expect((await shore.api('GET', '/ships', { token: viewerToken })).statusCode).toBe(401);
+    expect(
+      (await shore.api('POST', '/ships', { token: shoreAdmin, body: { name: 'x', url: 'ftp://x', key: 'k' } }))
+        .statusCode,
+    ).toBe(400);
+    expect(
+      (await shore.api('POST', '/ships', { token: shoreAdmin, body: { name: 'x', url: 'http://x' } })).statusCode,
+    ).toBe(400);
+
+    await ok(ship, shipAdmin, 'DELETE', `/device_keys/${keyId}`);
+    const revoked = await waitFor('the revoked key refused', async () => {
+      const s = await shoreShip();
+      return s.state === 'refused' ? s : null;
+    });
+    expect(revoked.last_error).toMatch(/401/);
+  }, 60_000);
+});
+
+describe('the bandwidth cap', () => {
+  it('is never exceeded, measured at the proxy', async () => {
+    const ship = await createTestApp('sqlite', { sync });
+    const shore = await createTestApp('sqlite', { sync });
+    await ship.app.listen({ port: 0, host: '127.0.0.1' });
+    const proxy = new TcpProxy((ship.app.server.address() as { port: number }).port);
+    await proxy.listen();
+    try {
+      const admin = await ship.login('admin', 'demo');
+      const { key } = (
+        await ship.api('POST', '/device_keys', { token: admin, body: { name: 'shore', roles: ['event_watcher'] } })
+      ).json() as { key: string };
+      // ~150 kB of files and events.
+      for (let i = 0; i < 3; i++) {
+        writeFileSync(path.join(ship.ctx.paths.images, `cap_${i}.jpg`), imageBytes(45_000, i + 10));
+      }
+      for (let i = 0; i < 60; i++) {
+        const res = await ship.api('POST', '/events', {
+          token: admin,
+          body: { event_value: `CAP_${i}`, event_free_text: 'x'.repeat(200) },
+        });
+        expect(res.statusCode).toBe(201);
+      }
+      const kbps = 128; // 16,000 bytes/s
+      const shoreAdmin = await shore.login('admin', 'demo');
+      const started = Date.now();
+      const res = await shore.api('POST', '/ships', {
+        token: shoreAdmin,
+        body: { name: 'Capped', url: proxy.url, key, bandwidth_kbps: kbps },
+      });
+      expect(res.statusCode).toBe(201);
+      await waitFor(
+        'every file on shore',
+        async () =>
+          [0, 1, 2].every((i) => {
+            try {
+              return (
+                sha(path.join(shore.ctx.paths.images, `cap_${i}.jpg`)) ===
+                sha(path.join(ship.ctx.paths.images, `cap_${i}.jpg`))
+              );
+            } catch {
+              return false;
+            }
+          }),
+        60_000,
+      ).catch(async (err: unknown) => {
+        console.log(JSON.stringify((await shore.api('GET', '/ships', { token: shoreAdmin })).json()));
+        throw err;
+      });
+      const ended = Date.now();
+      const rate = (kbps * 1000) / 8;
+      const total = proxy.bytesBetween(started, ended + 1);
+      expect(total).toBeGreaterThan(135_000);
+      // On average, and in every two-second window (a quarter second of burst allowed).
+      expect(total / ((ended - started) / 1000)).toBeLessThanOrEqual(rate);
+      for (let t = started; t + 2000 <= ended; t += 250) {
+        expect(proxy.bytesBetween(t, t + 2000)).toBeLessThanOrEqual(rate * 2.25 + 2000);
+      }
+    } finally {
+      await shore.close();
+      await proxy.close();
+      await ship.close();
+    }
+  }, 90_000);
+});
