@@ -36,3 +36,4 @@ export * from './schemas/device-keys.js';
 export * from './schemas/audit.js';
 export * from './schemas/backups.js';
 export * from './schemas/misc.js';
+export * from './ship-sync.js';

@@ -1,3 +1,4 @@
+import type { Ship } from './ship-sync.js';
 import type { WsChannel } from './ws-events.js';
 
 /**
@@ -120,6 +121,8 @@ export interface WsPayloads {
   updateCruises: WsRecord;
   newLowerings: WsRecord;
   updateLowerings: WsRecord;
+  /** A shore server's followed ship after each change of its state (admins; docs/screens.md#ship-to-shore). */
+  ships: Ship;
 }
 
 // Compile-time check that every channel has a payload type and no extra ones exist.

@@ -18,6 +18,7 @@ export const wsChannels = [
   'updateCruises',
   'newLowerings',
   'updateLowerings',
+  'ships',
 ] as const;
 
 export type WsChannel = (typeof wsChannels)[number];

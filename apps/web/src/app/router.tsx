@@ -29,6 +29,7 @@ const ProfileScreen = lazyScreen(() => import('../features/profile/profile-scree
 const TasksScreen = lazyScreen(() => import('../features/tasks/tasks-screen'), 'TasksScreen');
 const UsersScreen = lazyScreen(() => import('../features/users/users-screen'), 'UsersScreen');
 const DeviceKeysScreen = lazyScreen(() => import('../features/device-keys/device-keys-screen'), 'DeviceKeysScreen');
+const ShipsScreen = lazyScreen(() => import('../features/ships/ships-screen'), 'ShipsScreen');
 const AuditScreen = lazyScreen(() => import('../features/audit/audit-screen'), 'AuditScreen');
 const CruiseMenuRoute = lazyScreen(() => import('./routes/cruise-menu'), 'CruiseMenuRoute');
 const CruisesRoute = lazyScreen(() => import('./routes/cruises'), 'CruisesRoute');
@@ -72,6 +73,7 @@ export const routes: RouteObject[] = [
           { path: '/lowerings', element: <LoweringsRoute /> },
           { path: '/users', element: <UsersScreen /> },
           { path: '/device_keys', element: <DeviceKeysScreen /> },
+          { path: '/ships', element: <ShipsScreen /> },
           { path: '/audit', element: <AuditScreen /> },
           { path: '/tasks', element: <TasksScreen /> },
           { path: '/event_management', element: <EventManagementRoute /> },

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { recordOriginSchema } from '../ship-sync.js';
 import { createRecordSchema, recordListQuerySchema, updateRecordSchema } from './records.js';
 
 /**
@@ -63,6 +64,8 @@ export const cruiseSchema = z.object({
   cruise_public: z.optional(z.nullable(z.boolean())),
   /** When its embargo ends (ISO), or null. */
   cruise_embargo_until: z.optional(z.nullable(z.string())),
+  /** On a shore server, the ship the cruise was copied from (docs/screens.md#ship-to-shore). */
+  origin: z.optional(recordOriginSchema),
   cruise_additional_meta: z.extend(cruiseMetaSchema, { cruise_files: z.optional(z.array(z.string())) }),
 });
 export type Cruise = z.infer<typeof cruiseSchema>;

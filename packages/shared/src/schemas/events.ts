@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { recordOriginSchema } from '../ship-sync.js';
 import type { TrackColumns } from '../nav.js';
 import { eventAuxDataSchema } from './event-aux-data.js';
 import {
@@ -36,6 +37,8 @@ export const eventSchema = z.object({
   event_free_text: z.string(),
   cruise_id: z.optional(z.string()),
   lowering_id: z.optional(z.string()),
+  /** On a shore server, the ship the event was copied from (docs/screens.md#ship-to-shore). */
+  origin: z.optional(recordOriginSchema),
 });
 export type LogEvent = z.infer<typeof eventSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { recordOriginSchema } from '../ship-sync.js';
 import { createRecordSchema, recordListQuerySchema, updateRecordSchema } from './records.js';
 
 /**
@@ -52,6 +53,8 @@ export const loweringSchema = z.object({
   lowering_public: z.optional(z.nullable(z.boolean())),
   /** When its embargo ends (ISO), or null. */
   lowering_embargo_until: z.optional(z.nullable(z.string())),
+  /** On a shore server, the ship the lowering was copied from (docs/screens.md#ship-to-shore). */
+  origin: z.optional(recordOriginSchema),
   lowering_additional_meta: z.looseObject({
     lowering_name: z.optional(z.string()),
     lowering_description: z.optional(z.string()),

@@ -42,6 +42,8 @@ export const channelRules: Record<WsChannel, ChannelRule> = {
   updateCruises: cruises,
   newLowerings: lowerings,
   updateLowerings: lowerings,
+  // A shore server's followed ships: their addresses and states are for admins.
+  ships: { scopes: ['admin'] },
 };
 
 export function maySubscribe(auth: AuthContext, channel: WsChannel): boolean {

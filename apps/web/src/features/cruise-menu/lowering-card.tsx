@@ -13,6 +13,7 @@ import { embargoText, useArchiveMode } from '../../lib/archive';
 import { useEntityNames, useSettings } from '../../lib/settings';
 import { ExportDropdown } from '../../domain/events/components/export-dropdown';
 import { CopyButton } from '../../domain/records/components/copy-button';
+import { FromShip } from '../../domain/records/components/from-ship';
 import { RecordFiles } from '../../domain/records/components/record-files';
 import { Line } from './cruise-card';
 import { ReviewMenu } from './review-menu';
@@ -56,6 +57,7 @@ export function LoweringCard({ lowering, onExportError }: { lowering: Lowering; 
       </Card.Header>
       <Card.Body>
         {embargo && <p className="fw-bold mb-2">{embargo}</p>}
+        <FromShip origin={lowering.origin} />
         {meta.lowering_description && (
           <p className="mb-2 record-description">
             <strong>Description:</strong> {meta.lowering_description}

@@ -1,0 +1,185 @@
+import { z } from 'zod/mini';
+
+/**
+ * Ship to shore (docs/screens.md#ship-to-shore): a shore server follows one or more ships, each
+ * through a read-only device key the ship's admin created for it. These are the wire objects of
+ * the shore's ship list, the ship's follower status and the origin a copied record carries.
+ */
+
+/** How the shore's follower of one ship is doing. */
+export const shipStates = ['following', 'catching_up', 'offline', 'refused', 'paused'] as const;
+export type ShipState = (typeof shipStates)[number];
+
+/** Where a record copied from a ship came from (cruises, lowerings, events). */
+export const recordOriginSchema = z.object({
+  ship_id: z.string(),
+  ship_name: z.string(),
+});
+export type RecordOrigin = z.infer<typeof recordOriginSchema>;
+
+const count = z.number().check(z.int(), z.minimum(0));
+
+/** One ship a shore server follows, as GET ships answers it (never its device key). */
+export const shipSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  url: z.string(),
+  enabled: z.boolean(),
+  bandwidth_kbps: z.nullable(z.number()),
+  state: z.enum(shipStates),
+  last_contact: z.nullable(z.string()),
+  last_error: z.nullable(z.string()),
+  cursor: z.nullable(z.string()),
+  behind_records: count,
+  behind_bytes: count,
+  queued_files: count,
+  queued_bytes: count,
+  records: z.object({ cruises: count, lowerings: count, events: count, aux_data: count, files: count }),
+});
+export type Ship = z.infer<typeof shipSchema>;
+
+/** POST ships. */
+export interface CreateShip {
+  name: string;
+  url: string;
+  key: string;
+  bandwidth_kbps?: number | null;
+}
+
+/** PATCH ships/{id}: only what changed; the key only when a new one is typed. */
+export type UpdateShip = Partial<CreateShip> & { enabled?: boolean };
+
+/** One shore server following this ship, as GET sync/status lists it. */
+export const syncFollowerSchema = z.object({
+  key_id: z.string(),
+  key_name: z.string(),
+  last_contact: z.nullable(z.string()),
+  cursor: z.nullable(z.string()),
+  behind_records: count,
+  behind_bytes: count,
+});
+export type SyncFollower = z.infer<typeof syncFollowerSchema>;
+
+/** GET sync/status on a ship: its head and who follows it. */
+export const syncStatusSchema = z.object({
+  /** 'ship' (a server others follow). */
+  role: z.string(),
+  head: z.string(),
+  followers: z.array(syncFollowerSchema),
+});
+export type SyncStatus = z.infer<typeof syncStatusSchema>;
+
+/** The shore's answer to a change of a record copied from a ship (403). */
+export function shipReadOnlyMessage(shipName: string): string {
+  return `This record comes from the ship ${shipName} and is read-only here; change it on the ship.`;
+}
+
+/** "From ship <name>", the mark of a copied record on its card and in its details. */
+export function fromShipText(origin: RecordOrigin): string {
+  return `From ship ${origin.ship_name}`;
+}
+
+/** The state's words beside its colour (a badge always says what it means). */
+export const shipStateLabels: Record<ShipState, string> = {
+  following: 'Following',
+  catching_up: 'Catching up',
+  offline: 'Offline',
+  refused: 'Refused',
+  paused: 'Paused',
+};
+
+// The add / edit form ------------------------------------------------------------------------
+
+export const shipFormMessages = {
+  required: 'Required',
+  invalidUrl: 'Must be an http:// or https:// address',
+  invalidBandwidth: 'Must be a whole number of kbit/s, 1 or more',
+} as const;
+
+/** What the add/edit form holds: text as typed; an empty key on edit keeps the stored one. */
+export interface ShipFormValues {
+  name: string;
+  url: string;
+  key: string;
+  bandwidth_kbps: string;
+  enabled: boolean;
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The form's rules; `editing` makes the key optional (blank keeps the one the shore holds). All
+ * problems are reported at once, each under its field.
+ */
+export function shipFormSchema(editing: boolean) {
+  return z
+    .object({
+      name: z.string(),
+      url: z.string(),
+      key: z.string(),
+      bandwidth_kbps: z.string(),
+      enabled: z.boolean(),
+    })
+    .check(
+      z.superRefine((form, ctx) => {
+        const fail = (path: keyof ShipFormValues, message: string) =>
+          ctx.addIssue({ code: 'custom', path: [path], message });
+        const m = shipFormMessages;
+        if (form.name.trim() === '') fail('name', m.required);
+        if (form.url.trim() === '') fail('url', m.required);
+        else if (!isHttpUrl(form.url.trim())) fail('url', m.invalidUrl);
+        if (!editing && form.key.trim() === '') fail('key', m.required);
+        const bw = form.bandwidth_kbps.trim();
+        if (bw !== '' && !/^[1-9]\d*$/.test(bw)) fail('bandwidth_kbps', m.invalidBandwidth);
+      }),
+    );
+}
+
+export function emptyShipForm(): ShipFormValues {
+  return { name: '', url: '', key: '', bandwidth_kbps: '', enabled: true };
+}
+
+export function shipToForm(ship: Ship): ShipFormValues {
+  return {
+    name: ship.name,
+    url: ship.url,
+    key: '',
+    bandwidth_kbps: ship.bandwidth_kbps === null ? '' : String(ship.bandwidth_kbps),
+    enabled: ship.enabled,
+  };
+}
+
+function bandwidthOf(text: string): number | null {
+  const t = text.trim();
+  return t === '' ? null : Number(t);
+}
+
+/** POST ships from the form (no cap: the bandwidth is left out). */
+export function shipCreateBody(form: ShipFormValues): CreateShip {
+  const bandwidth = bandwidthOf(form.bandwidth_kbps);
+  return {
+    name: form.name.trim(),
+    url: form.url.trim(),
+    key: form.key.trim(),
+    ...(bandwidth === null ? {} : { bandwidth_kbps: bandwidth }),
+  };
+}
+
+/** PATCH ships/{id} from the form: every field but the key, which only when typed anew. */
+export function shipUpdateBody(form: ShipFormValues): UpdateShip {
+  const key = form.key.trim();
+  return {
+    name: form.name.trim(),
+    url: form.url.trim(),
+    bandwidth_kbps: bandwidthOf(form.bandwidth_kbps),
+    enabled: form.enabled,
+    ...(key === '' ? {} : { key }),
+  };
+}
