@@ -38,7 +38,9 @@ function HowToAddShip() {
         <p className="mb-0">
           From then on this server follows the ship. Its records are read-only here, except comments on its events,
           which travel back to the ship. The ship sees this server under &quot;This Server as a Ship&quot; on its own
-          screen. This server&apos;s own keys are on the <Link to="/device_keys">Device Keys</Link> screen.
+          screen. This server&apos;s own keys are on the <Link to="/device_keys" className="text-decoration-underline">
+            Device Keys
+          </Link> screen.
         </p>
       </Card.Body>
     </Card>

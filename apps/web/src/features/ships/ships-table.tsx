@@ -6,19 +6,22 @@ import { EmptyText, LoadingText, statusTexts } from '../../components/status-tex
 import { formatAgo, formatBytes, formatUtc } from '../../lib/format';
 import { useEntityNames } from '../../lib/settings';
 
-/** Each state's colour; the badge always carries the state's words too. */
-const stateLook: Record<ShipState, { bg: string; text?: 'dark' }> = {
-  following: { bg: 'success' },
-  catching_up: { bg: 'info', text: 'dark' },
+/**
+ * Each state's colour and a text colour that keeps AA contrast on it in the theme; the badge
+ * always carries the state's words too.
+ */
+const stateLook: Record<ShipState, { bg: string; black?: true }> = {
+  following: { bg: 'success', black: true },
+  catching_up: { bg: 'primary', black: true },
   offline: { bg: 'secondary' },
   refused: { bg: 'danger' },
-  paused: { bg: 'warning', text: 'dark' },
+  paused: { bg: 'warning', black: true },
 };
 
 export function ShipStateBadge({ state }: { state: ShipState }) {
   const look = stateLook[state];
   return (
-    <Badge bg={look.bg} text={look.text} data-testid="ship-state">
+    <Badge bg={look.bg} className={look.black ? 'text-black' : undefined} data-testid="ship-state">
       {shipStateLabels[state]}
     </Badge>
   );
@@ -48,7 +51,7 @@ export interface ShipsTableProps {
 }
 
 /**
- * The ships this server follows: name and address, state, last contact, how far behind, what is
+ * The ships this server follows: name, state, address and last error, last contact, how far behind, what is
  * queued, what has been copied; edit and delete per row.
  */
 export function ShipsTable({ ships, loading, error, selectedId, onEdit, onDelete }: ShipsTableProps) {
@@ -76,7 +79,6 @@ export function ShipsTable({ ships, loading, error, selectedId, onEdit, onDelete
           <thead>
             <tr>
               <th scope="col">Ship</th>
-              <th scope="col">State</th>
               <th scope="col">Last Contact</th>
               <th scope="col">Behind</th>
               <th scope="col">Queued</th>
@@ -94,13 +96,11 @@ export function ShipsTable({ ships, loading, error, selectedId, onEdit, onDelete
                 className={ship.id === selectedId ? 'table-active' : undefined}
               >
                 <td>
-                  {ship.name}
+                  <span className="me-2">{ship.name}</span>
+                  <ShipStateBadge state={ship.state} />
                   <div className="small text-break">{ship.url}</div>
                   {ship.bandwidth_kbps !== null && <div className="small">cap {count(ship.bandwidth_kbps)} kbit/s</div>}
-                </td>
-                <td>
-                  <ShipStateBadge state={ship.state} />
-                  {ship.last_error && <div className="small text-break">{ship.last_error}</div>}
+                  {ship.last_error && <div className="small text-break text-danger-emphasis">{ship.last_error}</div>}
                 </td>
                 <td className="small">
                   <LastContact at={ship.last_contact} now={now} />
@@ -114,10 +114,12 @@ export function ShipsTable({ ships, loading, error, selectedId, onEdit, onDelete
                   <div>{formatBytes(ship.queued_bytes)}</div>
                 </td>
                 <td className="small text-nowrap">
-                  {count(ship.records.cruises)} {names.cruises}, {count(ship.records.lowerings)} {names.lowerings}
+                  {count(ship.records.cruises)} {names.cruises}
                   <div>
-                    {count(ship.records.events)} events, {count(ship.records.aux_data)} aux data
+                    {count(ship.records.lowerings)} {names.lowerings}
                   </div>
+                  <div>{count(ship.records.events)} events</div>
+                  <div>{count(ship.records.aux_data)} aux data</div>
                   <div>{count(ship.records.files)} files</div>
                 </td>
                 <td className="text-center text-nowrap">
