@@ -1,4 +1,4 @@
-import type { Ship } from './ship-sync.js';
+import type { Ship } from './schemas/sync.js';
 import type { WsChannel } from './ws-events.js';
 
 /**

@@ -4,13 +4,11 @@ import {
   fromShipText,
   shipCreateBody,
   shipFormSchema,
-  shipReadOnlyMessage,
-  shipSchema,
   shipToForm,
   shipUpdateBody,
-  type Ship,
   type ShipFormValues,
 } from './ship-sync.js';
+import { createShipSchema, shipRecordReadOnlyMessage, shipSchema, updateShipSchema, type Ship } from './schemas/sync.js';
 import { cruiseSchema } from './schemas/cruises.js';
 import { eventSchema } from './schemas/events.js';
 
@@ -51,6 +49,9 @@ describe('the ship form', () => {
     const base = { ...emptyShipForm(), name: 'Ship', key: 'bk_x' };
     expect(problems({ ...base, url: 'ftp://ship' })).toEqual({ url: 'Must be an http:// or https:// address' });
     expect(problems({ ...base, url: 'ship.example.org' })).toEqual({ url: 'Must be an http:// or https:// address' });
+    expect(problems({ ...base, url: 'https://admin:demo@ship.example.org' })).toEqual({
+      url: 'Must be an http:// or https:// address',
+    });
     expect(problems({ ...base, url: 'http://10.0.0.2:8000', bandwidth_kbps: '0' })).toEqual({
       bandwidth_kbps: 'Must be a whole number of kbit/s, 1 or more',
     });
@@ -69,6 +70,13 @@ describe('the ship form', () => {
       bandwidth_kbps: null,
       enabled: false,
     });
+  });
+
+  it('sends bodies the server accepts', () => {
+    const form = { name: 'S', url: 'https://s.example', key: 'k', bandwidth_kbps: '128', enabled: false };
+    expect(createShipSchema.safeParse(shipCreateBody(form)).success).toBe(true);
+    expect(createShipSchema.safeParse(shipCreateBody({ ...form, bandwidth_kbps: '' })).success).toBe(true);
+    expect(updateShipSchema.safeParse(shipUpdateBody({ ...form, key: '', bandwidth_kbps: '' })).success).toBe(true);
   });
 
   it('posts trimmed values, leaving out a blank bandwidth cap', () => {
@@ -106,7 +114,7 @@ describe('ship wire objects', () => {
 
   it('words the origin and the refusal as the shore says them', () => {
     expect(fromShipText({ ship_id: 'a1', ship_name: 'Falkor (too)' })).toBe('From ship Falkor (too)');
-    expect(shipReadOnlyMessage('Falkor (too)')).toBe(
+    expect(shipRecordReadOnlyMessage('Falkor (too)')).toBe(
       'This record comes from the ship Falkor (too) and is read-only here; change it on the ship.',
     );
   });

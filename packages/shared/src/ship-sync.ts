@@ -1,78 +1,18 @@
 import { z } from 'zod/mini';
+import type { CreateShip, RecordOrigin, Ship, ShipState, UpdateShip } from './schemas/sync.js';
 
 /**
- * Ship to shore (docs/screens.md#ship-to-shore): a shore server follows one or more ships, each
- * through a read-only device key the ship's admin created for it. These are the wire objects of
- * the shore's ship list, the ship's follower status and the origin a copied record carries.
+ * Ship to shore in the client (docs/screens.md#ship-to-shore): a shore server follows one or more
+ * ships, each through a read-only device key the ship's admin created for it. The wire objects are
+ * in schemas/sync.ts; here are the origin a copied record carries, the words of the states and
+ * the rules of the add / edit form.
  */
 
-/** How the shore's follower of one ship is doing. */
-export const shipStates = ['following', 'catching_up', 'offline', 'refused', 'paused'] as const;
-export type ShipState = (typeof shipStates)[number];
-
-/** Where a record copied from a ship came from (cruises, lowerings, events). */
+/** Where a record copied from a ship came from, as the record schemas read it. */
 export const recordOriginSchema = z.object({
   ship_id: z.string(),
   ship_name: z.string(),
-});
-export type RecordOrigin = z.infer<typeof recordOriginSchema>;
-
-const count = z.number().check(z.int(), z.minimum(0));
-
-/** One ship a shore server follows, as GET ships answers it (never its device key). */
-export const shipSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  url: z.string(),
-  enabled: z.boolean(),
-  bandwidth_kbps: z.nullable(z.number()),
-  state: z.enum(shipStates),
-  last_contact: z.nullable(z.string()),
-  last_error: z.nullable(z.string()),
-  cursor: z.nullable(z.string()),
-  behind_records: count,
-  behind_bytes: count,
-  queued_files: count,
-  queued_bytes: count,
-  records: z.object({ cruises: count, lowerings: count, events: count, aux_data: count, files: count }),
-});
-export type Ship = z.infer<typeof shipSchema>;
-
-/** POST ships. */
-export interface CreateShip {
-  name: string;
-  url: string;
-  key: string;
-  bandwidth_kbps?: number | null;
-}
-
-/** PATCH ships/{id}: only what changed; the key only when a new one is typed. */
-export type UpdateShip = Partial<CreateShip> & { enabled?: boolean };
-
-/** One shore server following this ship, as GET sync/status lists it. */
-export const syncFollowerSchema = z.object({
-  key_id: z.string(),
-  key_name: z.string(),
-  last_contact: z.nullable(z.string()),
-  cursor: z.nullable(z.string()),
-  behind_records: count,
-  behind_bytes: count,
-});
-export type SyncFollower = z.infer<typeof syncFollowerSchema>;
-
-/** GET sync/status on a ship: its head and who follows it. */
-export const syncStatusSchema = z.object({
-  /** 'ship' (a server others follow). */
-  role: z.string(),
-  head: z.string(),
-  followers: z.array(syncFollowerSchema),
-});
-export type SyncStatus = z.infer<typeof syncStatusSchema>;
-
-/** The shore's answer to a change of a record copied from a ship (403). */
-export function shipReadOnlyMessage(shipName: string): string {
-  return `This record comes from the ship ${shipName} and is read-only here; change it on the ship.`;
-}
+}) satisfies z.ZodMiniType<RecordOrigin>;
 
 /** "From ship <name>", the mark of a copied record on its card and in its details. */
 export function fromShipText(origin: RecordOrigin): string {
@@ -108,7 +48,8 @@ export interface ShipFormValues {
 function isHttpUrl(text: string): boolean {
   try {
     const url = new URL(text);
-    return url.protocol === 'http:' || url.protocol === 'https:';
+    // No user or password in the address: the device key is the ship's credential.
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.username === '' && url.password === '';
   } catch {
     return false;
   }

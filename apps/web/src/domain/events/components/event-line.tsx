@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { ListGroup } from 'react-bootstrap';
-import { shipReadOnlyMessage, type LogEvent } from '@bathylog/shared';
+import { shipRecordReadOnlyMessage, type LogEvent } from '@bathylog/shared';
 import { eventComment } from '../api/events';
 import { eventDetailsText } from '../lib/event-format';
 import '../events.css';
@@ -28,7 +28,7 @@ export function EventLine({ event, onOpen, onComment, onDelete, pending, extra, 
   const details = eventDetailsText(event);
   const hasComment = eventComment(event) !== '';
   // A shore server's copy of a ship's event: only its comment may change here.
-  const readOnly = event.origin ? shipReadOnlyMessage(event.origin.ship_name) : undefined;
+  const readOnly = event.origin ? shipRecordReadOnlyMessage(event.origin.ship_name) : undefined;
   const content = (
     <>
       {event.ts} <strong className="fst-italic">{event.event_author}</strong>: {event.event_value}

@@ -1,4 +1,4 @@
-import { fromShipText, shipReadOnlyMessage, type RecordOrigin } from '@bathylog/shared';
+import { fromShipText, shipRecordReadOnlyMessage, type RecordOrigin } from '@bathylog/shared';
 
 /**
  * "From ship <name>" on a record a shore server copied from a ship (docs/screens.md#ship-to-shore).
@@ -7,7 +7,7 @@ import { fromShipText, shipReadOnlyMessage, type RecordOrigin } from '@bathylog/
 export function FromShip({ origin, className = 'mb-2' }: { origin: RecordOrigin | undefined; className?: string }) {
   if (!origin) return null;
   return (
-    <p className={`small ${className}`} data-testid="from-ship" title={shipReadOnlyMessage(origin.ship_name)}>
+    <p className={`small ${className}`} data-testid="from-ship" title={shipRecordReadOnlyMessage(origin.ship_name)}>
       <i className="bi bi-broadcast-pin me-1" aria-hidden="true" />
       {fromShipText(origin)}
     </p>
@@ -16,5 +16,5 @@ export function FromShip({ origin, className = 'mb-2' }: { origin: RecordOrigin 
 
 /** Why a copied record's changes are refused here; undefined for a record of this server's own. */
 export function readOnlyReason(origin: RecordOrigin | undefined): string | undefined {
-  return origin ? shipReadOnlyMessage(origin.ship_name) : undefined;
+  return origin ? shipRecordReadOnlyMessage(origin.ship_name) : undefined;
 }
