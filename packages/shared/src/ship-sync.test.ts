@@ -8,7 +8,13 @@ import {
   shipUpdateBody,
   type ShipFormValues,
 } from './ship-sync.js';
-import { createShipSchema, shipRecordReadOnlyMessage, shipSchema, updateShipSchema, type Ship } from './schemas/sync.js';
+import {
+  createShipSchema,
+  shipRecordReadOnlyMessage,
+  shipSchema,
+  updateShipSchema,
+  type Ship,
+} from './schemas/sync.js';
 import { cruiseSchema } from './schemas/cruises.js';
 import { eventSchema } from './schemas/events.js';
 
@@ -80,12 +86,12 @@ describe('the ship form', () => {
   });
 
   it('posts trimmed values, leaving out a blank bandwidth cap', () => {
-    expect(shipCreateBody({ name: ' S ', url: ' https://s.example ', key: ' k ', bandwidth_kbps: '', enabled: true })).toEqual(
-      { name: 'S', url: 'https://s.example', key: 'k' },
-    );
-    expect(shipCreateBody({ name: 'S', url: 'https://s.example', key: 'k', bandwidth_kbps: '128', enabled: true })).toEqual(
-      { name: 'S', url: 'https://s.example', key: 'k', bandwidth_kbps: 128 },
-    );
+    expect(
+      shipCreateBody({ name: ' S ', url: ' https://s.example ', key: ' k ', bandwidth_kbps: '', enabled: true }),
+    ).toEqual({ name: 'S', url: 'https://s.example', key: 'k' });
+    expect(
+      shipCreateBody({ name: 'S', url: 'https://s.example', key: 'k', bandwidth_kbps: '128', enabled: true }),
+    ).toEqual({ name: 'S', url: 'https://s.example', key: 'k', bandwidth_kbps: 128 });
   });
 });
 

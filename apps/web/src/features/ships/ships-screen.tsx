@@ -30,17 +30,19 @@ function HowToAddShip() {
       <Card.Body className="small">
         <ol className="ps-3 mb-2">
           <li>
-            On the ship, an admin opens System Management → Device Keys and creates a key for this shore server
-            with only the <strong>event_watcher</strong> role: it reads, it never writes.
+            On the ship, an admin opens System Management → Device Keys and creates a key for this shore server with
+            only the <strong>event_watcher</strong> role: it reads, it never writes.
           </li>
           <li>Here, add the ship with its address (e.g. https://ship.example.org) and that key.</li>
         </ol>
         <p className="mb-0">
           From then on this server follows the ship. Its records are read-only here, except comments on its events,
           which travel back to the ship. The ship sees this server under &quot;This Server as a Ship&quot; on its own
-          screen. This server&apos;s own keys are on the <Link to="/device_keys" className="text-decoration-underline">
+          screen. This server&apos;s own keys are on the{' '}
+          <Link to="/device_keys" className="text-decoration-underline">
             Device Keys
-          </Link> screen.
+          </Link>{' '}
+          screen.
         </p>
       </Card.Body>
     </Card>
