@@ -4,7 +4,7 @@ import { clientSettingsSchema, type LogEvent, type Ship } from '@bathylog/shared
 import { SettingsProvider } from '../../lib/settings';
 import { EventLine } from '../../domain/events/components/event-line';
 import { RecordRowActions } from '../../domain/records/components/record-row-actions';
-import { readOnlyReason } from '../../domain/records/components/from-ship';
+import { FromShip, readOnlyReason } from '../../domain/records/components/from-ship';
 import { ShipsTable } from './ships-table';
 
 afterEach(cleanup);
@@ -105,6 +105,15 @@ describe('a record copied from a ship', () => {
     // Export stays: it changes nothing.
     fireEvent.click(screen.getByRole('button', { name: 'Export FKt230303' }));
     expect(handlers.onExport).toHaveBeenCalledTimes(1);
+  });
+
+  it('says where it came from; a record of this server says nothing', () => {
+    render(<FromShip origin={origin} />);
+    expect(screen.getByTestId('from-ship').textContent).toBe('From ship Falkor (too)');
+    expect(screen.getByTestId('from-ship').getAttribute('title')).toBe(refusal);
+    cleanup();
+    const { container } = render(<FromShip origin={undefined} />);
+    expect(container.textContent).toBe('');
   });
 
   it('keeps its own rows editable', () => {
