@@ -1,6 +1,5 @@
 import { useCallback, useState } from 'react';
 import { Button, Card, Col, Row } from 'react-bootstrap';
-import { Link } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { capabilityRoles, type Ship } from '@bathylog/shared';
 import { errorMessage, isApiError } from '../../api/client';
@@ -36,13 +35,7 @@ function HowToAddShip() {
           <li>Here, add the ship with its address (e.g. https://ship.example.org) and that key.</li>
         </ol>
         <p className="mb-0">
-          From then on this server follows the ship. Its records are read-only here, except comments on its events,
-          which travel back to the ship. The ship sees this server under &quot;This Server as a Ship&quot; on its own
-          screen. This server&apos;s own keys are on the{' '}
-          <Link to="/device_keys" className="text-decoration-underline">
-            Device Keys
-          </Link>{' '}
-          screen.
+          Its records are then read-only here, except comments on its events, which travel back to the ship.
         </p>
       </Card.Body>
     </Card>
