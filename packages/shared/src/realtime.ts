@@ -121,7 +121,7 @@ export interface WsPayloads {
   updateCruises: WsRecord;
   newLowerings: WsRecord;
   updateLowerings: WsRecord;
-  /** A shore server's followed ship after each change of its state (admins; docs/screens.md#ship-to-shore). */
+  /** A followed ship's entry (GET ships), on every change of its state (admins; docs/screens.md#ship-to-shore). */
   ships: Ship;
 }
 

@@ -4,15 +4,9 @@ import type { CreateShip, RecordOrigin, Ship, ShipState, UpdateShip } from './sc
 /**
  * Ship to shore in the client (docs/screens.md#ship-to-shore): a shore server follows one or more
  * ships, each through a read-only device key the ship's admin created for it. The wire objects are
- * in schemas/sync.ts; here are the origin a copied record carries, the words of the states and
- * the rules of the add / edit form.
+ * in schemas/sync.ts (with the origin a copied record carries); here are the words of the states
+ * and the rules of the add / edit form.
  */
-
-/** Where a record copied from a ship came from, as the record schemas read it. */
-export const recordOriginSchema = z.object({
-  ship_id: z.string(),
-  ship_name: z.string(),
-}) satisfies z.ZodMiniType<RecordOrigin>;
 
 /** "From ship <name>", the mark of a copied record on its card and in its details. */
 export function fromShipText(origin: RecordOrigin): string {

@@ -1,5 +1,5 @@
+import { recordOriginSchema } from './sync.js';
 import { z } from 'zod/mini';
-import { recordOriginSchema } from '../ship-sync.js';
 import { createRecordSchema, recordListQuerySchema, updateRecordSchema } from './records.js';
 
 /**
@@ -52,6 +52,8 @@ export type CruiseListQuery = z.infer<typeof cruiseListQuerySchema>;
 /** A cruise as every route answers it (ISO times, files listed from the cruise's folder). */
 export const cruiseSchema = z.object({
   id: z.string(),
+  /** Set on a shore server for a record copied from a ship (docs/screens.md#ship-to-shore). */
+  origin: z.optional(recordOriginSchema),
   cruise_id: z.string(),
   start_ts: z.string(),
   stop_ts: z.string(),
@@ -64,8 +66,6 @@ export const cruiseSchema = z.object({
   cruise_public: z.optional(z.nullable(z.boolean())),
   /** When its embargo ends (ISO), or null. */
   cruise_embargo_until: z.optional(z.nullable(z.string())),
-  /** On a shore server, the ship the cruise was copied from (docs/screens.md#ship-to-shore). */
-  origin: z.optional(recordOriginSchema),
   cruise_additional_meta: z.extend(cruiseMetaSchema, { cruise_files: z.optional(z.array(z.string())) }),
 });
 export type Cruise = z.infer<typeof cruiseSchema>;

@@ -1,5 +1,5 @@
+import { recordOriginSchema } from './sync.js';
 import { z } from 'zod/mini';
-import { recordOriginSchema } from '../ship-sync.js';
 import type { TrackColumns } from '../nav.js';
 import { eventAuxDataSchema } from './event-aux-data.js';
 import {
@@ -30,6 +30,8 @@ export type EventOption = z.infer<typeof eventOptionSchema>;
 /** An event as every route answers it. `cruise_id`/`lowering_id` only with `add_record_ids`. */
 export const eventSchema = z.object({
   id: z.string(),
+  /** Set on a shore server for a record copied from a ship (docs/screens.md#ship-to-shore). */
+  origin: z.optional(recordOriginSchema),
   event_author: z.string(),
   ts: z.string(),
   event_value: z.string(),
@@ -37,8 +39,6 @@ export const eventSchema = z.object({
   event_free_text: z.string(),
   cruise_id: z.optional(z.string()),
   lowering_id: z.optional(z.string()),
-  /** On a shore server, the ship the event was copied from (docs/screens.md#ship-to-shore). */
-  origin: z.optional(recordOriginSchema),
 });
 export type LogEvent = z.infer<typeof eventSchema>;
 

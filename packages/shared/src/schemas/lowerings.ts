@@ -1,5 +1,5 @@
+import { recordOriginSchema } from './sync.js';
 import { z } from 'zod/mini';
-import { recordOriginSchema } from '../ship-sync.js';
 import { createRecordSchema, recordListQuerySchema, updateRecordSchema } from './records.js';
 
 /**
@@ -41,6 +41,8 @@ export const loweringStatsSchema = z.looseObject({
 /** A lowering as every route answers it (ISO times, files listed from the lowering's folder). */
 export const loweringSchema = z.object({
   id: z.string(),
+  /** Set on a shore server for a record copied from a ship (docs/screens.md#ship-to-shore). */
+  origin: z.optional(recordOriginSchema),
   lowering_id: z.string(),
   start_ts: z.string(),
   stop_ts: z.string(),
@@ -53,8 +55,6 @@ export const loweringSchema = z.object({
   lowering_public: z.optional(z.nullable(z.boolean())),
   /** When its embargo ends (ISO), or null. */
   lowering_embargo_until: z.optional(z.nullable(z.string())),
-  /** On a shore server, the ship the lowering was copied from (docs/screens.md#ship-to-shore). */
-  origin: z.optional(recordOriginSchema),
   lowering_additional_meta: z.looseObject({
     lowering_name: z.optional(z.string()),
     lowering_description: z.optional(z.string()),

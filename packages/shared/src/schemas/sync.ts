@@ -29,6 +29,8 @@ export const syncChangesPageSchema = z.object({
   more: z.boolean(),
   head: z.string(),
   head_bytes_behind: z.optional(z.number()),
+  /** How many records the follower is behind after this page (0 when `more` is false). */
+  head_records_behind: z.optional(z.number()),
 });
 export type SyncChangesPage = z.infer<typeof syncChangesPageSchema>;
 
@@ -129,10 +131,8 @@ export const updateShipSchema = z.strictObject({
 export type UpdateShip = z.input<typeof updateShipSchema>;
 
 /** Where a record copied from a ship came from (a field stock clients ignore). */
-export interface RecordOrigin {
-  ship_id: string;
-  ship_name: string;
-}
+export const recordOriginSchema = z.object({ ship_id: z.string(), ship_name: z.string() });
+export type RecordOrigin = z.infer<typeof recordOriginSchema>;
 
 /** The refusal of a change to a record copied from a ship. */
 export function shipRecordReadOnlyMessage(shipName: string): string {
