@@ -12,7 +12,8 @@ import { sessionOn, useSessionOf } from './support/session';
  * The tests marked `test.fixme` need the server's ship-to-shore routes (GET/POST/PATCH/DELETE
  * ships, GET sync/status, the /ws/status/ships channel, `origin` on copied records), built on
  * another branch: enable them once that branch is merged. The first two of them passed against
- * that branch's follower; the third waits for `origin` on the answers of cruises and events.
+ * that branch's follower; the third waits for `origin` on the list answers of cruises, lowerings
+ * and events (the cruise menu, the management tables and the event lists are built from lists).
  */
 
 const readOnly = (ship: string) =>
@@ -224,6 +225,9 @@ test.describe('records copied from a ship', () => {
     });
     expect(refused.status()).toBe(403);
     expect(((await refused.json()) as { message: string }).message).toBe(readOnly(shipName));
+    const single = await shoreAdmin.get<Copied>(`cruises/${cruise!.id}`);
+    expect(single.origin).toEqual({ ship_id: expect.any(String), ship_name: shipName });
+    // The lists carry it too: the cruise menu and the management table are built from them.
     expect(cruise!.origin).toEqual({ ship_id: expect.any(String), ship_name: shipName });
 
     await sessionOn(context, shore!.url, shoreAdmin);
