@@ -13,6 +13,7 @@ const everyEntry = [
   'Tasks',
   'Users',
   'Device Keys',
+  'Ship to Shore',
   'Audit Trail',
   'Checklists',
   'Toggle ASNAP',
@@ -64,6 +65,7 @@ test('every System Management entry opens its screen', async ({ page, context })
     Tasks: '/tasks',
     Users: '/users',
     'Device Keys': '/device_keys',
+    'Ship to Shore': '/ships',
     'Audit Trail': '/audit',
     Checklists: '/checklists',
   };
@@ -139,6 +141,7 @@ test.describe('with event logging disabled and custom names', () => {
       'Tasks',
       'Users',
       'Device Keys',
+      'Ship to Shore',
       'Audit Trail',
     ]);
     await expect(page.getByTestId('footer-asnap')).toHaveCount(0);

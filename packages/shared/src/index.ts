@@ -18,6 +18,7 @@ export * from './schemas/records.js';
 export * from './schemas/cruises.js';
 export * from './schemas/lowerings.js';
 export * from './realtime.js';
+export * from './ship-sync.js';
 export * from './schemas/events.js';
 export * from './schemas/event-aux-data.js';
 export * from './schemas/completeness.js';

@@ -30,6 +30,7 @@ const TasksScreen = lazyScreen(() => import('../features/tasks/tasks-screen'), '
 const UsersScreen = lazyScreen(() => import('../features/users/users-screen'), 'UsersScreen');
 const DeviceKeysScreen = lazyScreen(() => import('../features/device-keys/device-keys-screen'), 'DeviceKeysScreen');
 const ChecklistsScreen = lazyScreen(() => import('../features/checklists/checklists-screen'), 'ChecklistsScreen');
+const ShipsScreen = lazyScreen(() => import('../features/ships/ships-screen'), 'ShipsScreen');
 const AuditScreen = lazyScreen(() => import('../features/audit/audit-screen'), 'AuditScreen');
 const CruiseMenuRoute = lazyScreen(() => import('./routes/cruise-menu'), 'CruiseMenuRoute');
 const CruisesRoute = lazyScreen(() => import('./routes/cruises'), 'CruisesRoute');
@@ -75,6 +76,7 @@ export const routes: RouteObject[] = [
           { path: '/lowerings', element: <LoweringsRoute /> },
           { path: '/users', element: <UsersScreen /> },
           { path: '/device_keys', element: <DeviceKeysScreen /> },
+          { path: '/ships', element: <ShipsScreen /> },
           { path: '/audit', element: <AuditScreen /> },
           { path: '/checklists', element: <ChecklistsScreen /> },
           { path: '/tasks', element: <TasksScreen /> },

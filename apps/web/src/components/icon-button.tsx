@@ -1,6 +1,8 @@
 /**
  * An icon button for a row or card header: a real button, so Tab and Enter work. `label` names it
- * for screen readers; `title` (the hover tooltip) defaults to the label.
+ * for screen readers; `title` (the hover tooltip) defaults to the label. With `disabledReason` it
+ * stays focusable and hoverable but does nothing: the reason is its tooltip (and its accessible
+ * description).
  */
 export function IconButton({
   icon,
@@ -8,13 +10,29 @@ export function IconButton({
   title = label,
   className,
   onClick,
+  disabledReason,
 }: {
   icon: string;
   label: string;
   title?: string;
   className: string;
   onClick: () => void;
+  disabledReason?: string;
 }) {
+  if (disabledReason) {
+    return (
+      <button
+        type="button"
+        className="btn btn-link p-0 ms-2 lh-1 text-secondary"
+        style={{ cursor: 'not-allowed' }}
+        title={disabledReason}
+        aria-label={label}
+        aria-disabled="true"
+      >
+        <i className={`bi ${icon}`} aria-hidden="true" />
+      </button>
+    );
+  }
   return (
     <button
       type="button"

@@ -18,3 +18,19 @@ export function formatUtc(iso: string | null | undefined): string {
   if (!iso) return '';
   return iso.slice(0, 19).replace('T', ' ');
 }
+
+/**
+ * How long ago `iso` was, in the largest whole unit: "just now" (under 5 s), "42 s ago",
+ * "5 min ago", "3 h ago", "2 days ago". A time ahead of `now` (clocks apart) is "just now".
+ */
+export function formatAgo(iso: string, now = Date.now()): string {
+  const seconds = Math.floor((now - Date.parse(iso)) / 1000);
+  if (!Number.isFinite(seconds)) return '';
+  if (seconds < 5) return 'just now';
+  if (seconds < 60) return `${seconds} s ago`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours} h ago`;
+  return `${Math.floor(hours / 24)} days ago`;
+}

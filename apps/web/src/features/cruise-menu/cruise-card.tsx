@@ -7,6 +7,7 @@ import { readFailure } from '../../lib/read-errors';
 import { useEntityNames } from '../../lib/settings';
 import { ExportDropdown } from '../../domain/events/components/export-dropdown';
 import { CopyButton } from '../../domain/records/components/copy-button';
+import { FromShip } from '../../domain/records/components/from-ship';
 import { RecordFiles } from '../../domain/records/components/record-files';
 import { Link } from 'react-router';
 import { useCruiseMetrics } from '../../domain/lowerings/metrics-api';
@@ -79,6 +80,7 @@ export function CruiseCard({
       </Card.Header>
       <Card.Body>
         {embargo && <p className="fw-bold mb-2">{embargo}</p>}
+        <FromShip origin={cruise.origin} />
         {meta.cruise_name && <Line label={`${names.Cruise} Name`}>{meta.cruise_name}</Line>}
         {!embargo && <Line label="Chief Scientist">{meta.cruise_pi}</Line>}
         {meta.cruise_description && (

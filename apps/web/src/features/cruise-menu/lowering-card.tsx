@@ -15,6 +15,7 @@ import { embargoText, useArchiveMode } from '../../lib/archive';
 import { useEntityNames, useSettings } from '../../lib/settings';
 import { ExportDropdown } from '../../domain/events/components/export-dropdown';
 import { CopyButton } from '../../domain/records/components/copy-button';
+import { FromShip } from '../../domain/records/components/from-ship';
 import { RecordFiles } from '../../domain/records/components/record-files';
 import { useLoweringMetrics } from '../../domain/lowerings/metrics-api';
 import { DiveMetricsTable, metricsSummaryItems } from '../../domain/lowerings/metrics-table';
@@ -61,6 +62,7 @@ export function LoweringCard({ lowering, onExportError }: { lowering: Lowering; 
       <Card.Body>
         {embargo && <p className="fw-bold mb-2">{embargo}</p>}
         {meta.lowering_name && <Line label={`${names.Lowering} Name`}>{meta.lowering_name}</Line>}
+        <FromShip origin={lowering.origin} />
         {meta.lowering_description && (
           <p className="mb-2 record-description">
             <strong>Description:</strong> {meta.lowering_description}

@@ -14,6 +14,7 @@ import {
   useRecordManagement,
   type ManagedRecord,
 } from '../../domain/records/components/record-management';
+import { readOnlyReason } from '../../domain/records/components/from-ship';
 import { CruiseForm } from './cruise-form';
 
 /** docs/screens.md#page-sizes */
@@ -28,6 +29,7 @@ function managed(cruise: Cruise): ManagedRecord {
     humanId: cruise.cruise_id,
     hidden: cruise.cruise_hidden,
     accessList: cruise.cruise_access_list,
+    readOnly: readOnlyReason(cruise.origin),
   };
 }
 

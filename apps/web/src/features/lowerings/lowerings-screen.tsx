@@ -19,6 +19,7 @@ import {
   useRecordManagement,
   type ManagedRecord,
 } from '../../domain/records/components/record-management';
+import { readOnlyReason } from '../../domain/records/components/from-ship';
 import type { MilestonesModalSlot } from '../../domain/lowerings/milestones-slot';
 import { LoweringForm } from './lowering-form';
 import { LoweringMilestones } from './lowering-milestones';
@@ -32,6 +33,7 @@ function managed(lowering: Lowering): ManagedRecord {
     humanId: lowering.lowering_id,
     hidden: lowering.lowering_hidden,
     accessList: lowering.lowering_access_list,
+    readOnly: readOnlyReason(lowering.origin),
   };
 }
 

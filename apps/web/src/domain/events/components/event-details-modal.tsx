@@ -5,6 +5,7 @@ import { ErrorAlert } from '../../../components/alerts';
 import { LoadingText, statusTexts } from '../../../components/status-text';
 import { useEventExport } from '../api/events';
 import { useAuth } from '../../../lib/auth';
+import { FromShip } from '../../records/components/from-ship';
 import { DataCards } from './data-cards';
 import { EventHistory } from './event-history';
 
@@ -33,8 +34,14 @@ export function EventDetailsModal({ eventId, onHide }: { eventId: string | null;
                   <strong className="fst-italic">{event.event_author}</strong> @ {event.ts}
                 </span>
               </Card.Header>
+              {event.origin && (
+                <Card.Body className="py-2">
+                  <FromShip origin={event.origin} className="mb-0" />
+                </Card.Body>
+              )}
             </Card>
-            <DataCards event={event} layout="modal" removableAttachments />
+            {/* A copied event's pictures belong to the ship: nothing to remove here. */}
+            <DataCards event={event} layout="modal" removableAttachments={!event.origin} />
             {isAdmin && <EventHistory eventId={event.id} />}
           </>
         )}

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { ListGroup } from 'react-bootstrap';
-import type { LogEvent } from '@bathylog/shared';
+import { shipRecordReadOnlyMessage, type LogEvent } from '@bathylog/shared';
 import { eventComment } from '../api/events';
 import { eventDetailsText } from '../lib/event-format';
 import '../events.css';
@@ -27,6 +27,8 @@ export interface EventLineProps {
 export function EventLine({ event, onOpen, onComment, onDelete, pending, extra, active }: EventLineProps) {
   const details = eventDetailsText(event);
   const hasComment = eventComment(event) !== '';
+  // A shore server's copy of a ship's event: only its comment may change here.
+  const readOnly = event.origin ? shipRecordReadOnlyMessage(event.origin.ship_name) : undefined;
   const content = (
     <>
       {event.ts} <strong className="fst-italic">{event.event_author}</strong>: {event.event_value}
@@ -69,10 +71,11 @@ export function EventLine({ event, onOpen, onComment, onDelete, pending, extra, 
           {onDelete && (
             <button
               type="button"
-              className="event-icon text-danger"
-              title="Delete this event"
+              className={`event-icon ${readOnly ? 'text-secondary' : 'text-danger'}`}
+              title={readOnly ?? 'Delete this event'}
               aria-label="Delete this event"
-              onClick={() => onDelete(event)}
+              aria-disabled={readOnly ? true : undefined}
+              onClick={readOnly ? undefined : () => onDelete(event)}
             >
               <i className="bi bi-trash-fill" aria-hidden="true" />
             </button>

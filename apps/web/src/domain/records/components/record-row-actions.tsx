@@ -7,6 +7,12 @@ export interface RecordRowInfo {
   /** cruise_id or lowering_id. */
   humanId: string;
   hidden: boolean;
+  /**
+   * Why the record may not be changed here (a shore server's copy of a ship's record,
+   * docs/screens.md#ship-to-shore): edit, permissions, hide/show and delete are disabled with it as
+   * their tooltip.
+   */
+  readOnly?: string;
 }
 
 export interface RecordRowActionsProps {
@@ -42,6 +48,7 @@ export function RecordRowActions({
   onDelete,
   summary,
 }: RecordRowActionsProps) {
+  const readOnly = row.readOnly;
   return (
     <div className="d-flex flex-wrap justify-content-center">
       <IconButton
@@ -50,6 +57,7 @@ export function RecordRowActions({
         title={`Edit this ${word.toLowerCase()}`}
         className="text-warning"
         onClick={onEdit}
+        disabledReason={readOnly}
       />
       {isAdmin && useAccessControl && (
         <IconButton
@@ -58,6 +66,7 @@ export function RecordRowActions({
           title={`${word} permissions`}
           className="text-primary"
           onClick={onPermissions}
+          disabledReason={readOnly}
         />
       )}
       {isAdmin && (
@@ -77,6 +86,7 @@ export function RecordRowActions({
             title={`${word} is hidden, click to show.`}
             className="text-secondary"
             onClick={onToggleHidden}
+            disabledReason={readOnly}
           />
         ) : (
           <IconButton
@@ -85,6 +95,7 @@ export function RecordRowActions({
             title={`${word} is visible, click to hide.`}
             className="text-success"
             onClick={onToggleHidden}
+            disabledReason={readOnly}
           />
         ))}
       {isAdmin && (
@@ -94,6 +105,7 @@ export function RecordRowActions({
           title={`Delete this ${word.toLowerCase()}`}
           className="text-danger"
           onClick={onDelete}
+          disabledReason={readOnly}
         />
       )}
       <CopyButton text={summary} label={`Copy ${row.humanId} to clipboard`} />

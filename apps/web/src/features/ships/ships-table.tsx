@@ -1,0 +1,146 @@
+import { Badge, Card, Table } from 'react-bootstrap';
+import { shipStateLabels, type Ship, type ShipState } from '@bathylog/shared';
+import { ErrorAlert } from '../../components/alerts';
+import { IconButton } from '../../components/icon-button';
+import { EmptyText, LoadingText, statusTexts } from '../../components/status-text';
+import { formatAgo, formatBytes, formatUtc } from '../../lib/format';
+import { useEntityNames } from '../../lib/settings';
+
+/**
+ * Each state's colour and a text colour that keeps AA contrast on it in the theme; the badge
+ * always carries the state's words too.
+ */
+const stateLook: Record<ShipState, { bg: string; black?: true }> = {
+  following: { bg: 'success', black: true },
+  catching_up: { bg: 'primary', black: true },
+  offline: { bg: 'secondary' },
+  refused: { bg: 'danger' },
+  paused: { bg: 'warning', black: true },
+};
+
+export function ShipStateBadge({ state }: { state: ShipState }) {
+  const look = stateLook[state];
+  return (
+    <Badge bg={look.bg} className={look.black ? 'text-black' : undefined} data-testid="ship-state">
+      {shipStateLabels[state]}
+    </Badge>
+  );
+}
+
+/** A last contact: how long ago, then the UTC time; "Never" before the first. */
+export function LastContact({ at, now }: { at: string | null; now: number }) {
+  if (!at) return <>Never</>;
+  return (
+    <>
+      {formatAgo(at, now)}
+      <div className="text-nowrap">{formatUtc(at)}</div>
+    </>
+  );
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+export interface ShipsTableProps {
+  ships: Ship[];
+  loading: boolean;
+  /** The list's read failed (shown instead of the rows). */
+  error: string;
+  selectedId: string | null;
+  onEdit: (ship: Ship) => void;
+  onDelete: (ship: Ship) => void;
+}
+
+/**
+ * The ships this server follows: name, state, address and last error, last contact, how far behind, what is
+ * queued, what has been copied; edit and delete per row.
+ */
+export function ShipsTable({ ships, loading, error, selectedId, onEdit, onDelete }: ShipsTableProps) {
+  const now = Date.now();
+  const names = useEntityNames();
+  return (
+    <Card className="mb-3">
+      <Card.Header as="h2" className="h6 mb-0" id="ships-title">
+        Ships Followed
+      </Card.Header>
+      {error ? (
+        <Card.Body>
+          <ErrorAlert className="mb-0" message={error} />
+        </Card.Body>
+      ) : loading ? (
+        <Card.Body>
+          <LoadingText text={statusTexts.loading} />
+        </Card.Body>
+      ) : ships.length === 0 ? (
+        <Card.Body>
+          <EmptyText>No ships found! Add one with the form.</EmptyText>
+        </Card.Body>
+      ) : (
+        <Table responsive size="sm" className="mb-0 align-middle" aria-labelledby="ships-title">
+          <thead>
+            <tr>
+              <th scope="col">Ship</th>
+              <th scope="col">Last Contact</th>
+              <th scope="col">Behind</th>
+              <th scope="col">Queued</th>
+              <th scope="col">Copied</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {ships.map((ship) => (
+              <tr
+                key={ship.id}
+                data-testid={`ship-row-${ship.name}`}
+                className={ship.id === selectedId ? 'table-active' : undefined}
+              >
+                <td>
+                  <span className="me-2">{ship.name}</span>
+                  <ShipStateBadge state={ship.state} />
+                  <div className="small text-break">{ship.url}</div>
+                  {ship.bandwidth_kbps !== null && <div className="small">cap {count(ship.bandwidth_kbps)} kbit/s</div>}
+                  {ship.last_error && <div className="small text-break text-danger-emphasis">{ship.last_error}</div>}
+                </td>
+                <td className="small">
+                  <LastContact at={ship.last_contact} now={now} />
+                </td>
+                <td className="small text-nowrap">
+                  {count(ship.behind_records)} records
+                  <div>{formatBytes(ship.behind_bytes)}</div>
+                </td>
+                <td className="small text-nowrap">
+                  {count(ship.queued_files)} files
+                  <div>{formatBytes(ship.queued_bytes)}</div>
+                </td>
+                <td className="small text-nowrap">
+                  {count(ship.records.cruises)} {names.cruises}
+                  <div>
+                    {count(ship.records.lowerings)} {names.lowerings}
+                  </div>
+                  <div>{count(ship.records.events)} events</div>
+                  <div>{count(ship.records.aux_data)} aux data</div>
+                  <div>{count(ship.records.files)} files</div>
+                </td>
+                <td className="text-center text-nowrap">
+                  <IconButton
+                    icon="bi-pencil-fill"
+                    label={`Edit ship ${ship.name}`}
+                    className="text-warning"
+                    onClick={() => onEdit(ship)}
+                  />
+                  <IconButton
+                    icon="bi-trash-fill"
+                    label={`Delete ship ${ship.name}`}
+                    className="text-danger"
+                    onClick={() => onDelete(ship)}
+                  />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      )}
+    </Card>
+  );
+}
