@@ -19,7 +19,12 @@ const loweringId = '6410e4e06594c9977675e47a';
 async function main() {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bathylog-bench-metrics-'));
   const web = webDir();
-  const { url, child } = await startBenchServer({ port, web: web.dir, dataDir, env: { BATHYLOG_ASNAP_ENABLED: 'false' } });
+  const { url, child } = await startBenchServer({
+    port,
+    web: web.dir,
+    dataDir,
+    env: { BATHYLOG_ASNAP_ENABLED: 'false' },
+  });
   try {
     const apiUrl = `${url}/sealog-server/api/v1`;
     const login = (await (

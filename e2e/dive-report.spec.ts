@@ -56,9 +56,11 @@ test.describe('dive report', () => {
     await expect(header.getByRole('row', { name: /Description/ })).toContainText('Launch target location');
 
     // The metrics, checked against the API's own figures.
-    const metrics = await adminApi.get<{ events_total: number; samples_total: number; events_by_category: Record<string, number> }>(
-      `lowerings/${demoLoweringId}/metrics`,
-    );
+    const metrics = await adminApi.get<{
+      events_total: number;
+      samples_total: number;
+      events_by_category: Record<string, number>;
+    }>(`lowerings/${demoLoweringId}/metrics`);
     const table = report.getByTestId('report-metrics');
     await expect(table.getByRole('row', { name: /^Events \d+$/ })).toHaveText(`Events${metrics.events_total}`);
     await expect(table.getByRole('row', { name: /^Samples \d+$/ })).toHaveText(`Samples${metrics.samples_total}`);
@@ -85,7 +87,8 @@ test.describe('dive report', () => {
     for (const id of ['checklists', 'completeness']) {
       const section = report.getByTestId(`report-${id}`);
       await expect(section.locator('table, p').first()).toBeVisible();
-      if ((await section.locator('table').count()) === 0) await expect(section).toContainText('Not recorded for this dive');
+      if ((await section.locator('table').count()) === 0)
+        await expect(section).toContainText('Not recorded for this dive');
     }
 
     // The thumbnails strip: server thumbnails only (w=), loaded lazily.
@@ -94,7 +97,9 @@ test.describe('dive report', () => {
     // One per sample event and at most one per milestone (six set on S0492).
     expect(await thumbs.count()).toBeGreaterThanOrEqual(metrics.samples_total);
     expect(await thumbs.count()).toBeLessThanOrEqual(metrics.samples_total + 6);
-    for (const src of await thumbs.evaluateAll((imgs) => imgs.map((i) => (i as HTMLImageElement).getAttribute('src')!))) {
+    for (const src of await thumbs.evaluateAll((imgs) =>
+      imgs.map((i) => (i as HTMLImageElement).getAttribute('src')!),
+    )) {
       expect(src).toMatch(/\?w=320$/);
     }
     await expect(thumbs.first()).toHaveAttribute('loading', 'lazy');
@@ -105,7 +110,9 @@ test.describe('dive report', () => {
     // Print: every thumbnail loaded first (the strip is lazy), then A4 and Letter.
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
     await expect
-      .poll(() => thumbs.evaluateAll((imgs) => imgs.every((i) => (i as HTMLImageElement).complete)), { timeout: 30_000 })
+      .poll(() => thumbs.evaluateAll((imgs) => imgs.every((i) => (i as HTMLImageElement).complete)), {
+        timeout: 30_000,
+      })
       .toBe(true);
     await page.emulateMedia({ media: 'print' });
     await expect(page.locator('.app-navbar')).toBeHidden();

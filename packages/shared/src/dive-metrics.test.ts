@@ -96,7 +96,12 @@ describe('dive metrics rules', () => {
   });
 
   it('CSV: one row per figure, counts most first; a cruise adds the lowering id and the totals', () => {
-    const f = figures({ events_total: 3, events_by_category: { A: 1, B: 2 }, samples_total: 1, samples_by_value: { '=X': 1 } });
+    const f = figures({
+      events_total: 3,
+      events_by_category: { A: 1, B: 2 },
+      samples_total: 1,
+      samples_by_value: { '=X': 1 },
+    });
     expect(metricRows(f).map((r) => r.metric)).toEqual([
       'max_depth',
       'mean_depth',

@@ -96,7 +96,12 @@ export function SearchTableCard<T>({
           />
         )}
         {onExport && (
-          <IconButton icon="bi-download" label={`Export ${title} as JSON`} className="text-primary" onClick={onExport} />
+          <IconButton
+            icon="bi-download"
+            label={`Export ${title} as JSON`}
+            className="text-primary"
+            onClick={onExport}
+          />
         )}
       </Card.Header>
       {loading ? (

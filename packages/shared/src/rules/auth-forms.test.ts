@@ -119,9 +119,9 @@ describe('profile form', () => {
     expect(fieldMessages(profileFormSchema, { ...profile, password: 'abcde', confirmPassword: 'abcde' })).toEqual({
       password: 'Password must be 8 characters or more',
     });
-    expect(fieldMessages(profileFormSchema, { ...profile, password: 'abcd efgh', confirmPassword: 'abcd efgh' })).toEqual(
-      { password: 'Password can not include whitespace' },
-    );
+    expect(
+      fieldMessages(profileFormSchema, { ...profile, password: 'abcd efgh', confirmPassword: 'abcd efgh' }),
+    ).toEqual({ password: 'Password can not include whitespace' });
     expect(fieldMessages(profileFormSchema, { ...profile, password: 'abcdefgh', confirmPassword: 'abcdefgh' })).toEqual(
       {},
     );

@@ -69,12 +69,10 @@ const newPassword = () =>
 
 /** The profile's password: blank keeps the old one; anything else follows the new-password rules. */
 const blankOrNewPassword = () =>
-  z
-    .string()
-    .check(
-      z.refine((v) => v === '' || v.length >= passwordMinLength, m.passwordTooShort),
-      z.regex(noWhitespace, m.passwordWhitespace),
-    );
+  z.string().check(
+    z.refine((v) => v === '' || v.length >= passwordMinLength, m.passwordTooShort),
+    z.regex(noWhitespace, m.passwordWhitespace),
+  );
 
 /**
  * The new-password rules for request bodies (register, reset password, a profile's new password);

@@ -144,7 +144,7 @@ describe('lowering form', () => {
     expect(byManager.lowering_additional_meta).not.toHaveProperty('lowering_files');
   });
 
-  it("edits lowering_name in the meta: shown, sent trimmed, cleared, never added empty", () => {
+  it('edits lowering_name in the meta: shown, sent trimmed, cleared, never added empty', () => {
     expect(loweringCreateBody({ ...valid, lowering_name: ' Kane survey ' }).lowering_additional_meta).toEqual({
       lowering_name: 'Kane survey',
       lowering_description: '',
@@ -154,7 +154,9 @@ describe('lowering form', () => {
       lowering_additional_meta: { ...lowering.lowering_additional_meta, lowering_name: 'Kane survey' },
     };
     expect(loweringToForm(named).lowering_name).toBe('Kane survey');
-    const renamed = loweringUpdateBody({ ...loweringToForm(named), lowering_name: 'Kane FZ' }, named, { isAdmin: false });
+    const renamed = loweringUpdateBody({ ...loweringToForm(named), lowering_name: 'Kane FZ' }, named, {
+      isAdmin: false,
+    });
     expect(renamed.lowering_additional_meta?.lowering_name).toBe('Kane FZ');
     const cleared = loweringUpdateBody({ ...loweringToForm(named), lowering_name: ' ' }, named, { isAdmin: true });
     expect(cleared.lowering_additional_meta?.lowering_name).toBe('');

@@ -63,7 +63,10 @@ export class DiveMetricsRepository {
   /** One lowering, or the lowerings lying wholly inside [lo, hi] (a cruise's), earliest start first. */
   async lowerings(which: { id: string } | { lo: number; hi: number }): Promise<MetricsLowering[]> {
     let q = this.db.selectFrom('lowerings').selectAll();
-    q = 'id' in which ? q.where('id', '=', which.id) : q.where('start_ts', '>=', which.lo).where('stop_ts', '<=', which.hi);
+    q =
+      'id' in which
+        ? q.where('id', '=', which.id)
+        : q.where('start_ts', '>=', which.lo).where('stop_ts', '<=', which.hi);
     const rows = await q.orderBy('start_ts').orderBy('id').execute();
     return rows.map((row) => ({
       id: row.id,

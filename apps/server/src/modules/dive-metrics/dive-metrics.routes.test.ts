@@ -52,7 +52,10 @@ describe.each(engines)('dive metrics API on %s', (engine) => {
 
   beforeAll(async () => {
     // The table fixture writes the demo's frame grabs under the source `framegrabber`.
-    t = await createTestApp(engine, { sampleEventValues: ['SAMPLE', 'NOT LOGGED'], client: { imagesAuxDataSources: ['framegrabber'] } });
+    t = await createTestApp(engine, {
+      sampleEventValues: ['SAMPLE', 'NOT LOGGED'],
+      client: { imagesAuxDataSources: ['framegrabber'] },
+    });
     users = await createRoleUsers(t);
     admin = users.tokens.admin!;
     const db = t.ctx.database.db;
@@ -62,8 +65,16 @@ describe.each(engines)('dive metrics API on %s', (engine) => {
       .set({ lowering_additional_meta: JSON.stringify(rawLowering.lowering_additional_meta) })
       .where('id', '=', demo.loweringId)
       .execute();
-    cruise = await insertCruise(db, { cruise_id: 'FKt230303', start_ts: '2023-03-10T00:00:00Z', stop_ts: '2023-03-20T00:00:00Z' });
-    small = await insertLowering(db, { lowering_id: 'S0493', start_ts: '2023-03-16T00:00:00Z', stop_ts: '2023-03-16T01:00:00Z' });
+    cruise = await insertCruise(db, {
+      cruise_id: 'FKt230303',
+      start_ts: '2023-03-10T00:00:00Z',
+      stop_ts: '2023-03-20T00:00:00Z',
+    });
+    small = await insertLowering(db, {
+      lowering_id: 'S0493',
+      start_ts: '2023-03-16T00:00:00Z',
+      stop_ts: '2023-03-16T01:00:00Z',
+    });
     await insertEvents(db, [
       { ts: '2023-03-16T00:10:00Z', event_value: 'SAMPLE', event_author: 'ann' },
       { ts: '2023-03-16T00:20:00Z', event_value: 'FISH', event_author: 'ann' },
@@ -105,7 +116,9 @@ describe.each(engines)('dive metrics API on %s', (engine) => {
     const bottom = inDive
       .filter((e) => e.t >= at('lowering_on_bottom') && e.t <= at('lowering_off_bottom'))
       .sort((a, b) => a.t - b.t || (a.id < b.id ? -1 : 1))
-      .map((e) => [Number((23.55 + e.n * 1e-5).toFixed(6)), Number((-45.14 - e.n * 1e-5).toFixed(6))] as [number, number]);
+      .map(
+        (e) => [Number((23.55 + e.n * 1e-5).toFixed(6)), Number((-45.14 - e.n * 1e-5).toFixed(6))] as [number, number],
+      );
     expect(bottom.length).toBeGreaterThan(100);
     let distance = 0;
     for (let i = 1; i < bottom.length; i++) distance += greatCircle(bottom[i - 1]!, bottom[i]!);
@@ -210,7 +223,9 @@ describe.each(engines)('dive metrics API on %s', (engine) => {
         error: 'Unauthorized',
         message: 'User not authorized to retrieve this lowering',
       });
-      const csv = await strict.api('GET', `/lowerings/${secret}/metrics?format=csv`, { token: strictUsers.tokens.event_watcher });
+      const csv = await strict.api('GET', `/lowerings/${secret}/metrics?format=csv`, {
+        token: strictUsers.tokens.event_watcher,
+      });
       expect(csv.statusCode).toBe(401);
       const seen = (
         await strict.api('GET', `/cruises/${c}/metrics`, { token: strictUsers.tokens.event_watcher })

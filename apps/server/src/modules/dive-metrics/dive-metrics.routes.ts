@@ -61,7 +61,10 @@ export function diveMetricsRoutes(app: ApiInstance, ctx: AppContext): void {
         querystring: metricsQuerySchema,
         tags: ['cruises'],
         response: {
-          200: jsonOrCsv(cruiseMetricsSchema, 'one row per lowering and metric, then the sums: lowering_id,metric,value,unit'),
+          200: jsonOrCsv(
+            cruiseMetricsSchema,
+            'one row per lowering and metric, then the sums: lowering_id,metric,value,unit',
+          ),
         },
         summary: "A cruise's dive metrics: per lowering and summed",
       },

@@ -45,7 +45,12 @@ export class DiveMetricsService {
   }
 
   async cruise(caller: AuthContext, id: string, access: EventAccess): Promise<CruiseMetrics> {
-    const cruise = await this.queries.record(caller, 'cruise', id, new AppError('NOT_FOUND', 'cruise not found for that id'));
+    const cruise = await this.queries.record(
+      caller,
+      'cruise',
+      id,
+      new AppError('NOT_FOUND', 'cruise not found for that id'),
+    );
     const viewer = viewerOf(caller);
     const lowerings = (await this.repo.lowerings({ lo: cruise.start_ts, hi: cruise.stop_ts })).filter((l) =>
       isListedFor(viewer, { ...l, ref: { kind: 'lowering', id: l.id } }, this.ctx.config.useAccessControl),

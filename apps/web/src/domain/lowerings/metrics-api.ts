@@ -1,5 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { cruiseMetricsSchema, loweringMetricsSchema, metricsPath, type CruiseMetrics, type LoweringMetrics } from '@bathylog/shared';
+import {
+  cruiseMetricsSchema,
+  loweringMetricsSchema,
+  metricsPath,
+  type CruiseMetrics,
+  type LoweringMetrics,
+} from '@bathylog/shared';
 import { api } from '../../api/client';
 
 // Dive metrics (docs/review-and-gis.md#dive-metrics) as the cruise menu, the milestones editor and

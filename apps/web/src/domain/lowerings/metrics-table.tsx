@@ -71,13 +71,13 @@ export function DiveMetricsTable({
         {metricRows(figures)
           .filter((row) => !only || only(row.metric))
           .map((row) => (
-          <tr key={row.metric}>
-            <th scope="row" className="fw-normal">
-              {metricLabel(row.metric)}
-            </th>
-            <td className="text-end">{metricValue(row)}</td>
-          </tr>
-        ))}
+            <tr key={row.metric}>
+              <th scope="row" className="fw-normal">
+                {metricLabel(row.metric)}
+              </th>
+              <td className="text-end">{metricValue(row)}</td>
+            </tr>
+          ))}
       </tbody>
     </Table>
   );
