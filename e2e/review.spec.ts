@@ -52,7 +52,11 @@ test.describe('review replay', () => {
     // The mode menu speaks the lowering card's words (docs/screens.md#breadcrumb).
     await expect(crumb.getByRole('button', { name: 'Replay View', exact: true })).toBeVisible();
     await crumb.getByRole('button', { name: 'Replay View' }).click();
-    await expect(crumb.locator('.dropdown-menu').getByRole('link')).toHaveText(['Map View', 'Gallery View']);
+    await expect(crumb.locator('.dropdown-menu').getByRole('link')).toHaveText([
+      'Map View',
+      'Gallery View',
+      'Dive Report',
+    ]);
     await page.keyboard.press('Escape');
     await expect(header(page)).toContainText(`${diveEvents[0]!.ts}`);
     await expect(page.getByTestId('aux-data-card').first()).toContainText('Latitude');
