@@ -175,6 +175,66 @@ describe.each(engines)('ship to shore, shore on %s', (engine) => {
     });
   }, 60_000);
 
+  it("marks the copied records in the list answers the screens are built from, not the shore's own", async () => {
+    const lowering = (
+      await ok(ship, shipAdmin, 'POST', '/lowerings', {
+        lowering_id: 'S0493',
+        start_ts: '2026-01-01T00:00:00.000Z',
+        stop_ts: '2029-12-31T00:00:00.000Z',
+        lowering_location: 'Kane FZ',
+        lowering_tags: [],
+        lowering_additional_meta: { lowering_description: 'on both sides' },
+      })
+    ).insertedId!;
+    const shipEvent = await logEvent('LISTED');
+    await waitFor('the lowering and event on shore', async () => {
+      const db = shore.ctx.database.db;
+      const l = await db.selectFrom('lowerings').select('id').where('id', '=', lowering).executeTakeFirst();
+      const e = await db.selectFrom('events').select('id').where('id', '=', shipEvent).executeTakeFirst();
+      return l && e;
+    });
+    const own = (await ok(shore, shoreAdmin, 'POST', '/events', { event_value: 'SHORE_OWN', event_free_text: '' }))
+      .insertedId!;
+    const origin = { ship_id: shipId, ship_name: 'Falkor (too)' };
+    type Listed = { id: string; origin?: unknown };
+    const list = async (t: TestApp, token: string, url: string) => {
+      const res = await t.api('GET', url, { token });
+      expect(res.statusCode, `${url}: ${res.body}`).toBe(200);
+      return res.json() as Listed[];
+    };
+    const cruise = (await list(shore, shoreAdmin, '/cruises')).find((c) => c.origin)!;
+    expect(cruise.origin).toEqual(origin);
+    for (const url of ['/lowerings', `/lowerings/bycruise/${cruise.id}`]) {
+      expect((await list(shore, shoreAdmin, url)).find((l) => l.id === lowering)?.origin, url).toEqual(origin);
+    }
+    for (const url of [
+      '/events',
+      `/events/bycruise/${cruise.id}`,
+      `/events/bylowering/${lowering}`,
+      '/event_exports',
+      `/event_exports/bycruise/${cruise.id}`,
+      '/event_exports?completeness=true',
+      '/events?limit=5&sort=newest',
+    ]) {
+      const events = await list(shore, shoreAdmin, url);
+      expect(events.find((e) => e.id === shipEvent)?.origin, url).toEqual(origin);
+      // The shore's own event carries none.
+      const mine = events.find((e) => e.id === own);
+      if (mine) expect(mine, url).not.toHaveProperty('origin');
+    }
+    expect((await list(shore, shoreAdmin, '/events')).find((e) => e.id === own)).toBeDefined();
+    // CSV stays as stock clients read it.
+    const csv = await shore.api('GET', '/events?format=csv', { token: shoreAdmin });
+    expect(csv.body).not.toContain('origin');
+    expect(csv.body).not.toContain('Falkor (too)');
+    // On the ship, which follows no ship, nothing is marked.
+    for (const url of ['/cruises', '/lowerings', '/events', '/event_exports']) {
+      for (const r of await list(ship, shipAdmin, url)) expect(r, url).not.toHaveProperty('origin');
+    }
+    // The shore's own event goes again: the tests below compare both sides' tables.
+    await ok(shore, shoreAdmin, 'DELETE', `/events/${own}`);
+  }, 60_000);
+
   it('converges exactly after the link is cut and restored: events, edits, deletes, aux data, files', async () => {
     const kept = await logEvent('KEPT');
     const edited = await logEvent('TO_EDIT');

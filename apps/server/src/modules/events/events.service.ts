@@ -133,7 +133,11 @@ export class EventsService {
       limit: query.limit,
     });
     // Unlike Sealog, format and add_record_ids apply with a datasource filter too.
-    const items = this.queries.items(rows, { aux: false, ids: await this.queries.recordIds(query.add_record_ids) });
+    const items = this.queries.items(rows, {
+      aux: false,
+      ids: await this.queries.recordIds(query.add_record_ids),
+      origins: query.format !== 'csv',
+    });
     return query.format === 'csv' ? eventCsvOutput(items) : jsonArrayOutput(mapChunks(items, eventJson));
   }
 
