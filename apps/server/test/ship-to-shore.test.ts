@@ -223,6 +223,13 @@ describe.each(engines)('ship to shore, shore on %s', (engine) => {
       if (mine) expect(mine, url).not.toHaveProperty('origin');
     }
     expect((await list(shore, shoreAdmin, '/events')).find((e) => e.id === own)).toBeDefined();
+    // The Event Details window reads one event with its aux data.
+    expect((await shore.api('GET', `/event_exports/${shipEvent}`, { token: shoreAdmin })).json()).toMatchObject({
+      origin,
+    });
+    expect((await shore.api('GET', `/event_exports/${own}`, { token: shoreAdmin })).json()).not.toHaveProperty(
+      'origin',
+    );
     // CSV stays as stock clients read it.
     const csv = await shore.api('GET', '/events?format=csv', { token: shoreAdmin });
     expect(csv.body).not.toContain('origin');
