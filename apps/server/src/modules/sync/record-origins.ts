@@ -1,5 +1,8 @@
-import type { RecordOrigin } from '@bathylog/shared';
+import { shipRecordReadOnlyMessage, type RecordOrigin } from '@bathylog/shared';
+import type { Kysely } from 'kysely';
 import type { AppContext } from '../../context.js';
+import type { DB } from '../../db/schema.js';
+import { AppError } from '../../lib/app-error.js';
 import { internalChannels } from '../../realtime/internal-channels.js';
 
 /** The record types a list answer marks with `origin` (docs/ship-to-shore.md#read-only-on-shore). */
@@ -78,4 +81,37 @@ export async function withOrigins<R extends { kind: 'json' | 'csv'; body: unknow
   );
   if (origins.size === 0) return read;
   return { ...read, body: records.map((r) => (origins.has(r.id) ? { ...r, origin: origins.get(r.id) } : r)) };
+}
+
+/**
+ * Which of these ids are records copied from a ship, read in `db` (a bulk delete's transaction):
+ * a bulk delete on a shore leaves them out (docs/ship-to-shore.md#bulk-deletes-on-shore).
+ */
+export async function copiedIds(
+  ctx: AppContext,
+  db: Kysely<DB>,
+  type: OriginRecordType,
+  ids: readonly string[],
+): Promise<Set<string>> {
+  const out = new Set<string>();
+  if (ids.length === 0 || !(await followsShips(ctx))) return out;
+  for (let i = 0; i < ids.length; i += idsPerQuery) {
+    const rows = await db
+      .selectFrom('sync_origins')
+      .select('record_id')
+      .where('record_type', '=', type)
+      .where('record_id', 'in', ids.slice(i, i + idsPerQuery))
+      .execute();
+    for (const r of rows) out.add(r.record_id);
+  }
+  return out;
+}
+
+/**
+ * Refuses a change of a record copied from a ship (its files, its pictures) with the read-only
+ * message naming the ship (docs/ship-to-shore.md#read-only-on-shore).
+ */
+export async function assertNotCopied(ctx: AppContext, type: OriginRecordType, id: string): Promise<void> {
+  const origin = (await recordOrigins(ctx, type, [id.toLowerCase()])).get(id.toLowerCase());
+  if (origin) throw new AppError('FORBIDDEN', shipRecordReadOnlyMessage(origin.ship_name));
 }
