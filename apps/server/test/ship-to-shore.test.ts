@@ -291,7 +291,9 @@ describe.each(engines)('ship to shore, shore on %s', (engine) => {
 
     // A copied record's files and pictures are the ship's: uploads and deletes are refused.
     const file = multipart([{ name: 'file', filename: 'notes.txt', contentType: 'text/plain', data: 'notes' }]);
-    const picture = multipart([{ name: 'filepond', filename: 'pic.png', contentType: 'image/png', data: imageBytes(64, 1) }]);
+    const picture = multipart([
+      { name: 'filepond', filename: 'pic.png', contentType: 'image/png', data: imageBytes(64, 1) },
+    ]);
     const files = '/sealog-server/files';
     const refused = [
       await shore.app.inject({

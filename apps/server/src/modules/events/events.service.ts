@@ -316,7 +316,12 @@ export class EventsService {
       });
       for await (const all of chunks()) {
         // On a shore, events copied from a ship are left out (docs/ship-to-shore.md#bulk-deletes-on-shore).
-        const copied = await copiedIds(this.ctx, trx, 'event', all.map((r) => r.id));
+        const copied = await copiedIds(
+          this.ctx,
+          trx,
+          'event',
+          all.map((r) => r.id),
+        );
         const rows = copied.size === 0 ? all : all.filter((r) => !copied.has(r.id));
         keptFromShips += copied.size;
         const ids = rows.map((r) => r.id);

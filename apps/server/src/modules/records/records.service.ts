@@ -482,7 +482,12 @@ export class RecordsService<K extends RecordKind, W extends WsRecord> {
       const repo = this.repo(trx);
       const all = await repo.list({ order: 'asc' });
       // On a shore, records copied from a ship are left out (docs/ship-to-shore.md#bulk-deletes-on-shore).
-      const copied = await copiedIds(this.ctx, trx, this.kind, all.map((r) => r.id));
+      const copied = await copiedIds(
+        this.ctx,
+        trx,
+        this.kind,
+        all.map((r) => r.id),
+      );
       const records = copied.size === 0 ? all : all.filter((r) => !copied.has(r.id));
       if (copied.size === 0) await repo.deleteAll();
       else for (const record of records) await repo.delete(record.id);
