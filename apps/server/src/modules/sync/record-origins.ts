@@ -25,14 +25,14 @@ const listening = new WeakSet<AppContext>();
  * Whether this server follows any ship: a server that follows none (a ship's own console) skips
  * every origin lookup. Remembered per server, forgotten when the ships change.
  */
-export async function followsShips(ctx: AppContext): Promise<boolean> {
+export async function followsShips(ctx: AppContext, db: Kysely<DB> = ctx.database.db): Promise<boolean> {
   if (!listening.has(ctx)) {
     listening.add(ctx);
     ctx.bus.subscribe(internalChannels.shipsChanged, () => known.delete(ctx));
   }
   const seen = known.get(ctx);
   if (seen && (seen.any || ctx.now() - seen.at < noShipsTtlMs)) return seen.any;
-  const row = await ctx.database.db.selectFrom('sync_ships').select('id').limit(1).executeTakeFirst();
+  const row = await db.selectFrom('sync_ships').select('id').limit(1).executeTakeFirst();
   known.set(ctx, { any: row !== undefined, at: ctx.now() });
   return row !== undefined;
 }
@@ -94,7 +94,8 @@ export async function copiedIds(
   ids: readonly string[],
 ): Promise<Set<string>> {
   const out = new Set<string>();
-  if (ids.length === 0 || !(await followsShips(ctx))) return out;
+  // Read in the transaction too: on SQLite a read beside it would wait for it to end.
+  if (ids.length === 0 || !(await followsShips(ctx, db))) return out;
   for (let i = 0; i < ids.length; i += idsPerQuery) {
     const rows = await db
       .selectFrom('sync_origins')
