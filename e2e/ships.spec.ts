@@ -7,13 +7,9 @@ import { sessionOn, useSessionOf } from './support/session';
 
 /**
  * Ship to shore (docs/screens.md#ship-to-shore): the admin screen of the ships a shore server
- * follows and of this server's own followers, and the marks of records copied from a ship.
- *
- * The tests marked `test.fixme` need the server's ship-to-shore routes (GET/POST/PATCH/DELETE
- * ships, GET sync/status, the /ws/status/ships channel, `origin` on copied records), built on
- * another branch: enable them once that branch is merged. The first two of them passed against
- * that branch's follower; the third waits for `origin` on the list answers of cruises, lowerings
- * and events (the cruise menu, the management tables and the event lists are built from lists).
+ * follows and of this server's own followers, and the marks of records copied from a ship (the
+ * cruise menu, the management tables and the event lists are built from list answers, which carry
+ * `origin`: docs/ship-to-shore.md#read-only-on-shore).
  */
 
 const readOnly = (ship: string) =>
@@ -84,8 +80,7 @@ test.describe('following a ship', () => {
     await ship?.stop();
   });
 
-  // Needs the server's ship-to-shore routes (see the top of this file).
-  test.fixme('an admin adds a ship, sees it followed, edits and deletes it; the ship lists its follower', async ({
+  test('an admin adds a ship, sees it followed, edits and deletes it; the ship lists its follower', async ({
     page,
     browser,
     consoleErrors,
@@ -145,8 +140,7 @@ test.describe('following a ship', () => {
     await expect(row).toHaveCount(0);
   });
 
-  // Needs the server's ship-to-shore routes (see the top of this file).
-  test.fixme('a ship that refuses the key shows as Refused with its reason; what the server refuses, its message', async ({
+  test('a ship that refuses the key shows as Refused with its reason; what the server refuses, its message', async ({
     page,
   }) => {
     const name = uniqueName('Ship ');
@@ -193,8 +187,7 @@ test.describe('records copied from a ship', () => {
     await Promise.all([ship?.stop(), shore?.stop()]);
   });
 
-  // Needs the server's ship-to-shore routes and `origin` on copied records (see the top of this file).
-  test.fixme('show "From ship", refuse edits with the reason, and keep comments', async ({ page, context }) => {
+  test('show "From ship", refuse edits with the reason, and keep comments', async ({ page, context }) => {
     await shipAdmin.post('cruises', {
       cruise_id: 'SH2303',
       start_ts: '2023-03-01T00:00:00.000Z',
@@ -232,6 +225,7 @@ test.describe('records copied from a ship', () => {
 
     await sessionOn(context, shore!.url, shoreAdmin);
     await page.goto(`${shore!.url}/cruise_menu`);
+    await page.getByRole('button', { name: 'SH2303', exact: true }).click();
     const card = page.getByRole('region', { name: /^Cruise: SH2303/ });
     await expect(card.getByTestId('from-ship')).toHaveText(`From ship ${shipName}`);
 

@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { shipRecordReadOnlyMessage, type Ship } from '@bathylog/shared';
 import { createTestApp, engines, type TestApp } from './test-app.js';
 import { TcpProxy } from './tcp-proxy.js';
+import { multipart } from './api-fixtures.js';
 
 /**
  * Ship-to-shore replication (docs/ship-to-shore.md) between two real servers: the ship (SQLite)
@@ -173,6 +174,158 @@ describe.each(engines)('ship to shore, shore on %s', (engine) => {
       const s = (await ship.api('GET', '/sync/status', { token: shipAdmin })).json() as typeof shipStatus;
       return s.followers[0]?.behind_records === 0;
     });
+  }, 60_000);
+
+  it("marks the copied records in the list answers the screens are built from, not the shore's own", async () => {
+    const lowering = (
+      await ok(ship, shipAdmin, 'POST', '/lowerings', {
+        lowering_id: 'S0493',
+        start_ts: '2026-01-01T00:00:00.000Z',
+        stop_ts: '2029-12-31T00:00:00.000Z',
+        lowering_location: 'Kane FZ',
+        lowering_tags: [],
+        lowering_additional_meta: { lowering_description: 'on both sides' },
+      })
+    ).insertedId!;
+    const shipEvent = await logEvent('LISTED');
+    await waitFor('the lowering and event on shore', async () => {
+      const db = shore.ctx.database.db;
+      const l = await db.selectFrom('lowerings').select('id').where('id', '=', lowering).executeTakeFirst();
+      const e = await db.selectFrom('events').select('id').where('id', '=', shipEvent).executeTakeFirst();
+      return l && e;
+    });
+    const own = (await ok(shore, shoreAdmin, 'POST', '/events', { event_value: 'SHORE_OWN', event_free_text: '' }))
+      .insertedId!;
+    const origin = { ship_id: shipId, ship_name: 'Falkor (too)' };
+    type Listed = { id: string; origin?: unknown };
+    const list = async (t: TestApp, token: string, url: string) => {
+      const res = await t.api('GET', url, { token });
+      expect(res.statusCode, `${url}: ${res.body}`).toBe(200);
+      return res.json() as Listed[];
+    };
+    const cruise = (await list(shore, shoreAdmin, '/cruises')).find((c) => c.origin)!;
+    expect(cruise.origin).toEqual(origin);
+    for (const url of ['/lowerings', `/lowerings/bycruise/${cruise.id}`]) {
+      expect((await list(shore, shoreAdmin, url)).find((l) => l.id === lowering)?.origin, url).toEqual(origin);
+    }
+    for (const url of [
+      '/events',
+      `/events/bycruise/${cruise.id}`,
+      `/events/bylowering/${lowering}`,
+      '/event_exports',
+      `/event_exports/bycruise/${cruise.id}`,
+      '/event_exports?completeness=true',
+      '/events?limit=5&sort=newest',
+    ]) {
+      const events = await list(shore, shoreAdmin, url);
+      expect(events.find((e) => e.id === shipEvent)?.origin, url).toEqual(origin);
+      // The shore's own event carries none.
+      const mine = events.find((e) => e.id === own);
+      if (mine) expect(mine, url).not.toHaveProperty('origin');
+    }
+    expect((await list(shore, shoreAdmin, '/events')).find((e) => e.id === own)).toBeDefined();
+    // The Event Details window reads one event with its aux data.
+    expect((await shore.api('GET', `/event_exports/${shipEvent}`, { token: shoreAdmin })).json()).toMatchObject({
+      origin,
+    });
+    expect((await shore.api('GET', `/event_exports/${own}`, { token: shoreAdmin })).json()).not.toHaveProperty(
+      'origin',
+    );
+    // CSV stays as stock clients read it.
+    const csv = await shore.api('GET', '/events?format=csv', { token: shoreAdmin });
+    expect(csv.body).not.toContain('origin');
+    expect(csv.body).not.toContain('Falkor (too)');
+    // On the ship, which follows no ship, nothing is marked.
+    for (const url of ['/cruises', '/lowerings', '/events', '/event_exports']) {
+      for (const r of await list(ship, shipAdmin, url)) expect(r, url).not.toHaveProperty('origin');
+    }
+    // The shore's own event goes again: the tests below compare both sides' tables.
+    await ok(shore, shoreAdmin, 'DELETE', `/events/${own}`);
+  }, 60_000);
+
+  it("bulk deletes on shore take only the shore's own records; a copied record's files are refused", async () => {
+    const readOnly = { statusCode: 403, message: shipRecordReadOnlyMessage('Falkor (too)') };
+    const copied = async (table: 'events' | 'cruises' | 'lowerings') =>
+      (await shore.ctx.database.db.selectFrom(table).select('id').execute()).map((r) => r.id);
+    const shipEvents = await copied('events');
+    const [shipCruise] = await copied('cruises');
+    const [shipLowering] = await copied('lowerings');
+    expect(shipEvents.length).toBeGreaterThan(0);
+    const own = async () =>
+      (await ok(shore, shoreAdmin, 'POST', '/events', { event_value: 'SHORE_OWN', event_free_text: '' })).insertedId!;
+
+    // The filtered bulk delete: the shore's own match goes, the copies stay and are counted apart.
+    const mine = await own();
+    const bulk = await shore.api('DELETE', '/events', { token: shoreAdmin });
+    expect(bulk.statusCode).toBe(200);
+    expect(bulk.json()).toEqual({ deletedCount: 1, keptFromShips: shipEvents.length });
+    expect((await copied('events')).sort()).toEqual([...shipEvents].sort());
+    expect((await shore.api('GET', `/events/${mine}`, { token: shoreAdmin })).statusCode).toBe(404);
+
+    // The wipe: the same.
+    await own();
+    expect((await shore.api('DELETE', '/events/all', { token: shoreAdmin })).statusCode).toBe(204);
+    expect((await copied('events')).sort()).toEqual([...shipEvents].sort());
+
+    // Cruises and lowerings: the shore's own go, the ship's stay.
+    await ok(shore, shoreAdmin, 'POST', '/cruises', {
+      cruise_id: 'SHORE1',
+      start_ts: '2020-01-01T00:00:00.000Z',
+      stop_ts: '2020-02-01T00:00:00.000Z',
+      cruise_location: 'Harbour',
+      cruise_tags: [],
+      cruise_additional_meta: { cruise_name: 'Shore', cruise_vessel: 'none', cruise_pi: 'PI' },
+    });
+    await ok(shore, shoreAdmin, 'POST', '/lowerings', {
+      lowering_id: 'SHORE1-1',
+      start_ts: '2020-01-02T00:00:00.000Z',
+      stop_ts: '2020-01-03T00:00:00.000Z',
+      lowering_location: 'Harbour',
+      lowering_tags: [],
+      lowering_additional_meta: { lowering_description: 'shore' },
+    });
+    expect((await shore.api('DELETE', '/lowerings/all', { token: shoreAdmin })).statusCode).toBe(204);
+    expect((await shore.api('DELETE', '/cruises/all', { token: shoreAdmin })).statusCode).toBe(204);
+    expect(await copied('cruises')).toEqual([shipCruise]);
+    expect(await copied('lowerings')).toEqual([shipLowering]);
+
+    // A copied record's files and pictures are the ship's: uploads and deletes are refused.
+    const file = multipart([{ name: 'file', filename: 'notes.txt', contentType: 'text/plain', data: 'notes' }]);
+    const picture = multipart([
+      { name: 'filepond', filename: 'pic.png', contentType: 'image/png', data: imageBytes(64, 1) },
+    ]);
+    const files = '/sealog-server/files';
+    const refused = [
+      await shore.app.inject({
+        method: 'POST',
+        url: `${files}/cruises/${shipCruise}`,
+        headers: { authorization: `Bearer ${shoreAdmin}`, ...file.headers },
+        payload: file.payload,
+      }),
+      await shore.app.inject({
+        method: 'POST',
+        url: `${files}/lowerings/filepond/process/${shipLowering}`,
+        headers: { authorization: `Bearer ${shoreAdmin}`, ...picture.headers },
+        payload: picture.payload,
+      }),
+      await shore.app.inject({
+        method: 'DELETE',
+        url: `${files}/lowerings/${shipLowering}/notes.txt`,
+        headers: { authorization: `Bearer ${shoreAdmin}` },
+      }),
+      await shore.app.inject({
+        method: 'POST',
+        url: `${files}/images/filepond/process/${shipEvents[0]}`,
+        headers: { authorization: `Bearer ${shoreAdmin}`, ...picture.headers },
+        payload: picture.payload,
+      }),
+      await shore.app.inject({
+        method: 'DELETE',
+        url: `${files}/images/${shipEvents[0]}_0123456789abcdef.png`,
+        headers: { authorization: `Bearer ${shoreAdmin}` },
+      }),
+    ];
+    for (const res of refused) expect({ statusCode: res.statusCode, message: res.json().message }).toEqual(readOnly);
   }, 60_000);
 
   it('converges exactly after the link is cut and restored: events, edits, deletes, aux data, files', async () => {

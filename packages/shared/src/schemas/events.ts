@@ -83,7 +83,11 @@ export type CreateEventResponse = z.infer<typeof createEventResponseSchema>;
 export const eventCountSchema = z.object({ events: z.number().check(z.int(), z.minimum(0)) });
 export type EventCount = z.infer<typeof eventCountSchema>;
 
-export const bulkDeleteEventsResponseSchema = z.object({ deletedCount: z.number().check(z.int(), z.minimum(0)) });
+export const bulkDeleteEventsResponseSchema = z.object({
+  deletedCount: z.number().check(z.int(), z.minimum(0)),
+  /** On a shore: matching events copied from a ship, left out (docs/ship-to-shore.md#bulk-deletes-on-shore). */
+  keptFromShips: z.optional(z.number().check(z.int(), z.minimum(0))),
+});
 
 /**
  * How long after creating an event its author may still delete it without being an admin or an

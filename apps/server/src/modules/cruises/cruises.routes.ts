@@ -16,6 +16,7 @@ import type { AppContext } from '../../context.js';
 import { caller } from '../../plugins/auth.js';
 import type { ApiInstance } from '../../plugins/types.js';
 import { sendRecordRead } from '../records/record-read.js';
+import { withOrigins } from '../sync/record-origins.js';
 import { CruisesService, type CruiseRead } from './cruises.service.js';
 
 /**
@@ -52,7 +53,7 @@ export function cruisesRoutes(app: ApiInstance, ctx: AppContext): void {
         response: { 200: jsonOrCsv(z.array(cruiseSchema), 'the cruises') },
       },
     },
-    async (req, reply) => send(reply, await service.list(caller(req), req.query)),
+    async (req, reply) => send(reply, await withOrigins(ctx, 'cruise', await service.list(caller(req), req.query))),
   );
 
   // Literal segments win over parameters, as in Sealog.

@@ -1,3 +1,4 @@
+import { followsShips } from '../sync/record-origins.js';
 import { sql, type RawBuilder } from 'kysely';
 import {
   EventCsvWriter,
@@ -92,7 +93,7 @@ export class EventExportsService {
       // completeness is judged per chunk.
       const rows = this.queries.rows(resolved, { order: 'asc', offset: query.offset, limit: query.limit });
       const renav = this.ctx.config.renav;
-      let items = this.queries.items(rows, { aux: true, ids: recordIds });
+      let items = this.queries.items(rows, { aux: true, ids: recordIds, origins: query.format !== 'csv' });
       if (query.use_renav) items = mapChunks(items, (i) => preferRenav(i, renav));
       if (!completeness) {
         return query.format === 'csv' ? eventCsvOutput(items) : jsonArrayOutput(mapChunks(items, eventJson));
@@ -102,14 +103,18 @@ export class EventExportsService {
         ? eventCsvOutput(mapChunks(judged, completenessAsAux))
         : jsonArrayOutput(mapChunks(judged, completenessJson));
     }
-    const fast = !this.queries.search.rowCheck(resolved) && !(page.limit !== undefined && page.limit <= pageMax);
+    // On a shore, JSON marks the events copied from a ship: by the items path, which looks up their origins.
+    const fast =
+      !this.queries.search.rowCheck(resolved) &&
+      !(page.limit !== undefined && page.limit <= pageMax) &&
+      (query.format === 'csv' || !(await followsShips(this.ctx)));
     if (fast && query.format !== 'csv') return jsonRunsOutput(this.jsonRuns(resolved, page, recordIds));
     if (fast && page.offset === 0 && page.limit === undefined) {
       const header = await this.csvHeader(resolved, recordIds);
       if (header) return csvLinesOutput(header, this.csvLines(resolved, header, recordIds));
     }
     const rows = this.queries.rows(resolved, { order: 'asc', offset: query.offset, limit: query.limit });
-    const items = this.queries.items(rows, { aux: true, ids: recordIds });
+    const items = this.queries.items(rows, { aux: true, ids: recordIds, origins: query.format !== 'csv' });
     return query.format === 'csv' ? eventCsvOutput(items) : jsonArrayOutput(mapChunks(items, eventJson));
   }
 

@@ -58,6 +58,8 @@ export interface EventItem {
   /** Present for exports: all aux records of the event, in id order. */
   aux?: readonly AuxRow[] | undefined;
   ids: RecordIdFields;
+  /** The ship a copied event came from (JSON lists on a shore, docs/ship-to-shore.md#read-only-on-shore). */
+  origin?: { ship_id: string; ship_name: string } | undefined;
 }
 
 /** Stored JSON list text, or `[]` if a row ever held something else. */
@@ -84,7 +86,7 @@ export function eventJson(item: EventItem): string {
       : `,"aux_data":[${item.aux.map((a) => `{"data_source":${str(a.data_source)},"data_array":${rawArray(a.data_array)}}`).join(',')}]`;
   return (
     `{"event_author":${str(row.event_author)},"ts":"${toIso(row.ts)}","event_value":${str(row.event_value)},` +
-    `"event_options":${rawArray(row.event_options)},"event_free_text":${str(row.event_free_text)}${aux},"id":${str(row.id)}${recordIdsJson(item.ids)}}`
+    `"event_options":${rawArray(row.event_options)},"event_free_text":${str(row.event_free_text)}${aux},"id":${str(row.id)}${recordIdsJson(item.ids)}${item.origin ? `,"origin":${JSON.stringify(item.origin)}` : ''}}`
   );
 }
 

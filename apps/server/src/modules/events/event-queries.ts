@@ -5,6 +5,7 @@ import type { AuthContext } from '../../plugins/auth.js';
 import { canOpenRecord, viewerOf } from '../access/access.rules.js';
 import type { EventAccess } from '../access/event-access.js';
 import { EventAuxDataRepository, type AuxRow } from '../event-aux-data/event-aux-data.repository.js';
+import { recordOrigins } from '../sync/record-origins.js';
 import { loweringCompletenessSettings } from '../completeness/completeness-settings.js';
 import { buildEventFilter, globalWindow, type EventFilter, type FilterQuery, type TimeWindow } from './event-filter.js';
 import type { ChunkSource, EventItem } from './event-output.js';
@@ -133,15 +134,22 @@ export class EventQueries {
   }
 
   /** Rows → items with their record ids (when asked) and, for exports, all their aux records. */
-  items(source: ChunkSource<EventRow>, opts: { aux: boolean; ids: RecordIds | null }): ChunkSource<EventItem> {
-    const auxRepo = new EventAuxDataRepository(this.ctx.database.db);
+  items(
+    source: ChunkSource<EventRow>,
+    opts: { aux: boolean; ids: RecordIds | null; origins?: boolean },
+  ): ChunkSource<EventItem> {
+    const ctx = this.ctx;
+    const auxRepo = new EventAuxDataRepository(ctx.database.db);
     return async function* () {
       for await (const rows of source()) {
-        const byEvent = opts.aux ? groupByEvent(await auxRepo.listByEventIds(rows.map((r) => r.id))) : null;
+        const ids = rows.map((r) => r.id);
+        const byEvent = opts.aux ? groupByEvent(await auxRepo.listByEventIds(ids)) : null;
+        const origins = opts.origins ? await recordOrigins(ctx, 'event', ids) : null;
         yield rows.map((row) => ({
           row,
           ...(byEvent ? { aux: byEvent.get(row.id) ?? [] } : {}),
           ids: opts.ids?.for(row.ts) ?? {},
+          ...(origins?.has(row.id) ? { origin: origins.get(row.id) } : {}),
         }));
       }
     };

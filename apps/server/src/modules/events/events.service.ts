@@ -25,7 +25,7 @@ import { GroupCommit, writeBatch } from '../../db/group-commit.js';
 import { AppError } from '../../lib/app-error.js';
 import { parseJson } from '../../lib/json.js';
 import type { AuthContext } from '../../plugins/auth.js';
-import type { EventAccess } from '../access/event-access.js';
+import { EventAccess } from '../access/event-access.js';
 import { EventAuxDataRepository } from '../event-aux-data/event-aux-data.repository.js';
 import { AuditRepository } from '../audit/audit.repository.js';
 import { attachmentFileExists, removeAttachmentsOfEvents, removeOrphanAttachments } from '../files/attachment-files.js';
@@ -53,6 +53,7 @@ import { EventQueries, eventChunks, type EventScope } from './event-queries.js';
 import { EventSearch, type EventRow } from './event-search.js';
 import { EventsRepository } from './events.repository.js';
 import { RecordIds } from './record-windows.repository.js';
+import { copiedIds, followsShips } from '../sync/record-origins.js';
 
 const parseOptions = (text: string) => parseJson<EventOption[]>(text, []);
 
@@ -133,7 +134,11 @@ export class EventsService {
       limit: query.limit,
     });
     // Unlike Sealog, format and add_record_ids apply with a datasource filter too.
-    const items = this.queries.items(rows, { aux: false, ids: await this.queries.recordIds(query.add_record_ids) });
+    const items = this.queries.items(rows, {
+      aux: false,
+      ids: await this.queries.recordIds(query.add_record_ids),
+      origins: query.format !== 'csv',
+    });
     return query.format === 'csv' ? eventCsvOutput(items) : jsonArrayOutput(mapChunks(items, eventJson));
   }
 
@@ -288,7 +293,11 @@ export class EventsService {
   }
 
   /** DELETE /events: the events GET /events would list (filters, sort, offset, limit), with their aux data. No publish. */
-  async bulkDelete(caller: AuthContext, query: EventListQuery, access: EventAccess): Promise<{ deletedCount: number }> {
+  async bulkDelete(
+    caller: AuthContext,
+    query: EventListQuery,
+    access: EventAccess,
+  ): Promise<{ deletedCount: number; keptFromShips?: number }> {
     const pictures: string[] = [];
     const filter = buildEventFilter(query, globalWindow(), 'substring', access);
     await this.queries.addCompleteness(filter, query);
@@ -298,13 +307,23 @@ export class EventsService {
       const events = new EventsRepository(trx);
       const aux = new EventAuxDataRepository(trx);
       let deletedCount = 0;
+      let keptFromShips = 0;
       // Keyset chunks: rows already deleted lie behind the cursor, so deleting as we go is safe.
       const chunks = eventChunks(search, resolved, {
         order: query.sort === 'newest' ? 'desc' : 'asc',
         offset: query.offset,
         limit: query.limit,
       });
-      for await (const rows of chunks()) {
+      for await (const all of chunks()) {
+        // On a shore, events copied from a ship are left out (docs/ship-to-shore.md#bulk-deletes-on-shore).
+        const copied = await copiedIds(
+          this.ctx,
+          trx,
+          'event',
+          all.map((r) => r.id),
+        );
+        const rows = copied.size === 0 ? all : all.filter((r) => !copied.has(r.id));
+        keptFromShips += copied.size;
         const ids = rows.map((r) => r.id);
         const auxRows = await aux.listByEventIds(ids);
         await aux.deleteByEventIds(ids);
@@ -323,7 +342,7 @@ export class EventsService {
           });
         }
       }
-      return { deletedCount };
+      return keptFromShips > 0 ? { deletedCount, keptFromShips } : { deletedCount };
     });
     await removeAttachmentsOfEvents(this.ctx.paths.images, pictures);
     return result;
@@ -331,6 +350,12 @@ export class EventsService {
 
   /** DELETE /events/all: every event and aux record. No publish (Sealog). */
   async removeAll(caller: AuthContext): Promise<void> {
+    // A shore keeps the events it copied from its ships: its own go, as by a bulk delete of all
+    // (docs/ship-to-shore.md#bulk-deletes-on-shore).
+    if (await followsShips(this.ctx)) {
+      await this.bulkDelete(caller, {}, EventAccess.everything);
+      return;
+    }
     await this.db.transaction().execute(async (trx) => {
       const repo = new EventsRepository(trx);
       const count = await repo.count();

@@ -15,6 +15,7 @@ import type { RecordKind } from '../access/access.repository.js';
 import { eventAccess } from '../access/event-access.js';
 import { CruisesService } from '../cruises/cruises.service.js';
 import { LoweringsService } from '../lowerings/lowerings.service.js';
+import { assertNotCopied } from '../sync/record-origins.js';
 import { attachmentNamePattern } from './attachment-files.js';
 import { EventAttachmentsService } from './event-attachments.service.js';
 import { maxFilesPerUpload, RecordFilesService, uploadTooLarge } from './files.service.js';
@@ -164,6 +165,7 @@ export async function filesRoutes(app: ApiInstance, ctx: AppContext): Promise<vo
           async (req, reply) => {
             const { id } = req.params;
             await service.assertOpenable(caller(req), id, 'edit');
+            await assertNotCopied(ctx, kind, id);
             assertMultipart(req);
             let uploadId: string | undefined;
             try {
@@ -210,6 +212,7 @@ export async function filesRoutes(app: ApiInstance, ctx: AppContext): Promise<vo
           async (req, reply) => {
             const { id, name } = recordFilePath(req);
             await service.assertOpenable(caller(req), id, 'edit');
+            await assertNotCopied(ctx, kind, id);
             if (await files.deleteFile(kind, id, name))
               await recordChange(
                 ctx.database.db,
@@ -229,6 +232,7 @@ export async function filesRoutes(app: ApiInstance, ctx: AppContext): Promise<vo
           async (req, reply) => {
             const { id } = req.params;
             await service.assertOpenable(caller(req), id, 'edit');
+            await assertNotCopied(ctx, kind, id);
             assertMultipart(req);
             const uploadIds: string[] = [];
             try {

@@ -20,6 +20,7 @@ import type { ApiInstance } from '../../plugins/types.js';
 import { eventAccess } from '../access/event-access.js';
 import { GisExportsService } from '../gis-exports/gis-exports.service.js';
 import { sendRecordRead } from '../records/record-read.js';
+import { withOrigins } from '../sync/record-origins.js';
 import { LoweringsService, type LoweringRead } from './lowerings.service.js';
 
 /**
@@ -55,7 +56,7 @@ export function loweringsRoutes(app: ApiInstance, ctx: AppContext): void {
         response: { 200: jsonOrCsv(z.array(loweringSchema), 'the lowerings') },
       },
     },
-    async (req, reply) => send(reply, await service.list(caller(req), req.query)),
+    async (req, reply) => send(reply, await withOrigins(ctx, 'lowering', await service.list(caller(req), req.query))),
   );
 
   app.delete(
@@ -78,7 +79,8 @@ export function loweringsRoutes(app: ApiInstance, ctx: AppContext): void {
         response: { 200: jsonOrCsv(z.array(loweringSchema), 'the lowerings') },
       },
     },
-    async (req, reply) => send(reply, await service.byCruise(caller(req), req.params.id, req.query)),
+    async (req, reply) =>
+      send(reply, await withOrigins(ctx, 'lowering', await service.byCruise(caller(req), req.params.id, req.query))),
   );
 
   app.get('/lowerings/byevent/:id', oneRecord(idParamsSchema), async (req, reply) =>

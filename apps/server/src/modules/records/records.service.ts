@@ -25,6 +25,7 @@ import {
   type RecordWireOptions,
 } from './records.repository.js';
 import { EventAccess } from '../access/event-access.js';
+import { copiedIds } from '../sync/record-origins.js';
 
 export type RecordRead<W> = { kind: 'json'; body: W | W[] } | { kind: 'csv'; body: string };
 
@@ -475,10 +476,23 @@ export class RecordsService<K extends RecordKind, W extends WsRecord> {
   }
 
   async removeAll(caller: AuthContext): Promise<void> {
+    let kept = new Set<string>();
+    let removed: string[] = [];
     await this.ctx.database.db.transaction().execute(async (trx) => {
       const repo = this.repo(trx);
-      const records = await repo.list({ order: 'asc' });
-      await repo.deleteAll();
+      const all = await repo.list({ order: 'asc' });
+      // On a shore, records copied from a ship are left out (docs/ship-to-shore.md#bulk-deletes-on-shore).
+      const copied = await copiedIds(
+        this.ctx,
+        trx,
+        this.kind,
+        all.map((r) => r.id),
+      );
+      const records = copied.size === 0 ? all : all.filter((r) => !copied.has(r.id));
+      if (copied.size === 0) await repo.deleteAll();
+      else for (const record of records) await repo.delete(record.id);
+      kept = copied;
+      removed = records.map((r) => r.id);
       for (const record of records) {
         await recordChange(trx, caller, {
           action: 'bulk_delete',
@@ -488,7 +502,8 @@ export class RecordsService<K extends RecordKind, W extends WsRecord> {
         });
       }
     });
-    await this.files.removeAll(this.kind);
+    if (kept.size === 0) await this.files.removeAll(this.kind);
+    else for (const id of removed) await this.files.removeFolder(this.kind, id);
   }
 
   /** Pushes for the other kind's records touched by a create or update (the cross-pushes of docs/wire.md#channels). */

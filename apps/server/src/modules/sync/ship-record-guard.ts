@@ -27,6 +27,7 @@ const originRoutes: Array<[string, string]> = [
   ['/cruises/:id', 'cruise'],
   ['/lowerings/:id', 'lowering'],
   ['/events/:id', 'event'],
+  ['/event_exports/:id', 'event'],
 ];
 
 const pendingComment = new WeakMap<FastifyRequest, { shipId: string; eventId: string; text: string; author: string }>();
@@ -72,7 +73,8 @@ export function shipRecordGuard(app: ApiInstance, ctx: AppContext): void {
     throw new AppError('FORBIDDEN', shipRecordReadOnlyMessage(origin.name));
   });
 
-  // Single-record reads of a ship's cruise, lowering or event say where it came from.
+  // Single-record reads of a ship's cruise, lowering or event say where it came from (the list
+  // answers look up theirs per page: record-origins.ts).
   app.addHook('onSend', async (req, reply, payload) => {
     if (req.method !== 'GET' || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
     if (!String(reply.getHeader('content-type') ?? '').startsWith('application/json')) return payload;
