@@ -257,7 +257,13 @@ describe.each(engines)('fuzz on %s', (engine) => {
   beforeAll(async () => {
     const command = `${JSON.stringify(process.execPath)} -e 0 {id}`;
     const t = await createTestApp(engine, { externalCalls: { exportCruise: command, exportLowering: command } });
-    const tables = (await t.ctx.database.db.introspection.getTables()).map((tb) => tb.name).sort();
+    // A ship notes when a shore follower last read its change feed (its status page shows it): the
+    // one row a read may write (docs/ship-to-shore.md).
+    const readBookkeeping = new Set(['sync_followers']);
+    const tables = (await t.ctx.database.db.introspection.getTables())
+      .map((tb) => tb.name)
+      .filter((name) => !readBookkeeping.has(name))
+      .sort();
     w = {
       t,
       tokens: {},
