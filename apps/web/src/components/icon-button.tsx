@@ -45,3 +45,25 @@ export function IconButton({
     </button>
   );
 }
+
+/**
+ * A management row's Edit and Delete icons for one named record ("checklist Pre-dive", "ship
+ * Falkor"): edit in the warning colour and delete in the danger colour, as every management table
+ * shows them.
+ */
+export function EditDeleteButtons({
+  record,
+  onEdit,
+  onDelete,
+}: {
+  record: string;
+  onEdit: () => void;
+  onDelete: () => void;
+}) {
+  return (
+    <>
+      <IconButton icon="bi-pencil-fill" label={`Edit ${record}`} className="text-warning" onClick={onEdit} />
+      <IconButton icon="bi-trash-fill" label={`Delete ${record}`} className="text-danger" onClick={onDelete} />
+    </>
+  );
+}

@@ -17,7 +17,7 @@ import {
 import { errorMessage } from '../../api/client';
 import { ErrorAlert, SuccessAlert } from '../../components/alerts';
 import { ConfirmModal } from '../../components/confirm-modal';
-import { IconButton } from '../../components/icon-button';
+import { EditDeleteButtons } from '../../components/icon-button';
 import { ManagementLayout } from '../../components/management-screen';
 import { FormCard } from '../../components/record-form';
 import { RoleGate } from '../../components/role-gate';
@@ -357,17 +357,10 @@ function ChecklistsTable({
                   </ul>
                 </td>
                 <td className="text-nowrap">
-                  <IconButton
-                    icon="bi-pencil-fill"
-                    label={`Edit checklist ${c.name}`}
-                    className="text-primary"
-                    onClick={() => onEdit(c)}
-                  />
-                  <IconButton
-                    icon="bi-trash-fill"
-                    label={`Delete checklist ${c.name}`}
-                    className="text-danger"
-                    onClick={() => onDelete(c)}
+                  <EditDeleteButtons
+                    record={`checklist ${c.name}`}
+                    onEdit={() => onEdit(c)}
+                    onDelete={() => onDelete(c)}
                   />
                 </td>
               </tr>

@@ -1,7 +1,7 @@
 import { Badge, Card, Table } from 'react-bootstrap';
 import { shipStateLabels, type Ship, type ShipState } from '@bathylog/shared';
 import { ErrorAlert } from '../../components/alerts';
-import { IconButton } from '../../components/icon-button';
+import { EditDeleteButtons } from '../../components/icon-button';
 import { EmptyText, LoadingText, statusTexts } from '../../components/status-text';
 import { formatAgo, formatBytes, formatUtc } from '../../lib/format';
 import { useEntityNames } from '../../lib/settings';
@@ -123,17 +123,10 @@ export function ShipsTable({ ships, loading, error, selectedId, onEdit, onDelete
                   <div>{count(ship.records.files)} files</div>
                 </td>
                 <td className="text-center text-nowrap">
-                  <IconButton
-                    icon="bi-pencil-fill"
-                    label={`Edit ship ${ship.name}`}
-                    className="text-warning"
-                    onClick={() => onEdit(ship)}
-                  />
-                  <IconButton
-                    icon="bi-trash-fill"
-                    label={`Delete ship ${ship.name}`}
-                    className="text-danger"
-                    onClick={() => onDelete(ship)}
+                  <EditDeleteButtons
+                    record={`ship ${ship.name}`}
+                    onEdit={() => onEdit(ship)}
+                    onDelete={() => onDelete(ship)}
                   />
                 </td>
               </tr>
