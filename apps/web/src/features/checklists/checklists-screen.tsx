@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Button, Card, Col, Form, Row, Table } from 'react-bootstrap';
+import { Button, Col, Form, Row, Table } from 'react-bootstrap';
 import { useQueryClient } from '@tanstack/react-query';
 import {
   capabilityRoles,
@@ -18,10 +18,11 @@ import { errorMessage } from '../../api/client';
 import { ErrorAlert, SuccessAlert } from '../../components/alerts';
 import { ConfirmModal } from '../../components/confirm-modal';
 import { EditDeleteButtons } from '../../components/icon-button';
+import { ListCard } from '../../components/list-card';
 import { ManagementLayout } from '../../components/management-screen';
 import { FormCard } from '../../components/record-form';
 import { RoleGate } from '../../components/role-gate';
-import { EmptyText, LoadingText, statusTexts } from '../../components/status-text';
+import { EmptyText } from '../../components/status-text';
 import {
   checklistKeys,
   createChecklist,
@@ -64,6 +65,30 @@ const blankDraft = (): Draft => ({
   items: [{ label: '', kind: 'manual' }],
 });
 
+/** One small labelled input of the condition editor. */
+function SmallField({
+  id,
+  label,
+  value,
+  onChange,
+  ...input
+}: {
+  id: string;
+  label: string;
+  value: string | number;
+  onChange: (value: string) => void;
+  type?: 'number';
+  min?: number;
+  step?: 'any';
+}) {
+  return (
+    <Form.Group className="mb-2" controlId={id}>
+      <Form.Label className="small mb-0">{label}</Form.Label>
+      <Form.Control size="sm" value={value} onChange={(e) => onChange(e.target.value)} {...input} />
+    </Form.Group>
+  );
+}
+
 /** The condition fields of an automatic item. */
 function ConditionFields({
   index,
@@ -92,67 +117,57 @@ function ConditionFields({
         </Form.Select>
       </Form.Group>
       {condition.type === 'custom_var' && (
-        <Row className="g-2 mb-2">
+        <Row className="g-2">
           <Col>
-            <Form.Group controlId={id('var-name')}>
-              <Form.Label className="small mb-0">Custom var</Form.Label>
-              <Form.Control
-                size="sm"
-                value={condition.name}
-                onChange={(e) => onChange({ ...condition, name: e.target.value })}
-              />
-            </Form.Group>
+            <SmallField
+              id={id('var-name')}
+              label="Custom var"
+              value={condition.name}
+              onChange={(v) => onChange({ ...condition, name: v })}
+            />
           </Col>
           <Col>
-            <Form.Group controlId={id('var-equals')}>
-              <Form.Label className="small mb-0">Equals</Form.Label>
-              <Form.Control
-                size="sm"
-                value={condition.equals}
-                onChange={(e) => onChange({ ...condition, equals: e.target.value })}
-              />
-            </Form.Group>
+            <SmallField
+              id={id('var-equals')}
+              label="Equals"
+              value={condition.equals}
+              onChange={(v) => onChange({ ...condition, equals: v })}
+            />
           </Col>
         </Row>
       )}
       {condition.type === 'aux_fresh' && (
-        <Row className="g-2 mb-2">
+        <Row className="g-2">
           <Col>
-            <Form.Group controlId={id('data-source')}>
-              <Form.Label className="small mb-0">Data source</Form.Label>
-              <Form.Control
-                size="sm"
-                value={condition.data_source}
-                onChange={(e) => onChange({ ...condition, data_source: e.target.value })}
-              />
-            </Form.Group>
+            <SmallField
+              id={id('data-source')}
+              label="Data source"
+              value={condition.data_source}
+              onChange={(v) => onChange({ ...condition, data_source: v })}
+            />
           </Col>
           <Col>
-            <Form.Group controlId={id('max-age')}>
-              <Form.Label className="small mb-0">Newer than (seconds)</Form.Label>
-              <Form.Control
-                size="sm"
-                type="number"
-                min={1}
-                value={condition.max_age_seconds}
-                onChange={(e) => onChange({ ...condition, max_age_seconds: Math.round(Number(e.target.value)) })}
-              />
-            </Form.Group>
+            <SmallField
+              id={id('max-age')}
+              label="Newer than (seconds)"
+              value={condition.max_age_seconds}
+              onChange={(v) => onChange({ ...condition, max_age_seconds: Math.round(Number(v)) })}
+              type="number"
+              min={1}
+            />
           </Col>
         </Row>
       )}
       {condition.type === 'free_disk' && (
-        <Form.Group className="mb-2" controlId={id('min-gb')}>
-          <Form.Label className="small mb-0">At least (GB free)</Form.Label>
-          <Form.Control
-            size="sm"
-            type="number"
-            min={0}
-            step="any"
-            value={condition.min_bytes / 1e9}
-            onChange={(e) => onChange({ ...condition, min_bytes: Math.round(Number(e.target.value) * 1e9) })}
-          />
-        </Form.Group>
+        <SmallField
+          id={id('min-gb')}
+          label="At least (GB free)"
+          value={condition.min_bytes / 1e9}
+          onChange={(v) => onChange({ ...condition, min_bytes: Math.round(Number(v) * 1e9) })}
+          type="number"
+          min={0}
+          step="any"
+        />
       )}
     </>
   );
@@ -315,60 +330,53 @@ function ChecklistsTable({
   onDelete: (c: Checklist) => void;
 }) {
   return (
-    <Card className="mb-3">
-      <Card.Header as="h2" className="h6 mb-0 py-2" id="checklists-title">
-        Checklists
-      </Card.Header>
-      {loading ? (
-        <Card.Body>
-          <LoadingText text={statusTexts.loading} />
-        </Card.Body>
-      ) : checklists.length === 0 ? (
-        <Card.Body>
-          <EmptyText>No checklists found! Add one with the form.</EmptyText>
-        </Card.Body>
-      ) : (
-        <Table responsive size="sm" className="mb-0 align-middle" aria-labelledby="checklists-title">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Phase</th>
-              <th scope="col">Items</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
+    <ListCard
+      title="Checklists"
+      titleId="checklists-title"
+      loading={loading}
+      empty={checklists.length === 0}
+      emptyText="No checklists found! Add one with the form."
+    >
+      <Table responsive size="sm" className="mb-0 align-middle" aria-labelledby="checklists-title">
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Phase</th>
+            <th scope="col">Items</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {checklists.map((c) => (
+            <tr key={c.id} data-testid={`checklist-row-${c.name}`}>
+              <td>{c.name}</td>
+              <td>{checklistPhaseLabels[c.phase]}</td>
+              <td className="small">
+                <ul className="list-unstyled mb-0">
+                  {c.items.map((i) => (
+                    <li key={i.id}>
+                      {i.label}
+                      {i.kind === 'auto' && (
+                        <span className="text-body-secondary"> (automatic: {describeCondition(i.condition)})</span>
+                      )}
+                    </li>
+                  ))}
+                </ul>
+              </td>
+              <td className="text-nowrap">
+                <EditDeleteButtons
+                  record={`checklist ${c.name}`}
+                  onEdit={() => onEdit(c)}
+                  onDelete={() => onDelete(c)}
+                />
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {checklists.map((c) => (
-              <tr key={c.id} data-testid={`checklist-row-${c.name}`}>
-                <td>{c.name}</td>
-                <td>{checklistPhaseLabels[c.phase]}</td>
-                <td className="small">
-                  <ul className="list-unstyled mb-0">
-                    {c.items.map((i) => (
-                      <li key={i.id}>
-                        {i.label}
-                        {i.kind === 'auto' && (
-                          <span className="text-body-secondary"> (automatic: {describeCondition(i.condition)})</span>
-                        )}
-                      </li>
-                    ))}
-                  </ul>
-                </td>
-                <td className="text-nowrap">
-                  <EditDeleteButtons
-                    record={`checklist ${c.name}`}
-                    onEdit={() => onEdit(c)}
-                    onDelete={() => onDelete(c)}
-                  />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
-      )}
-    </Card>
+          ))}
+        </tbody>
+      </Table>
+    </ListCard>
   );
 }
 

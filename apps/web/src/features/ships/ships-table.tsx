@@ -1,8 +1,7 @@
-import { Badge, Card, Table } from 'react-bootstrap';
+import { Badge, Table } from 'react-bootstrap';
 import { shipStateLabels, type Ship, type ShipState } from '@bathylog/shared';
-import { ErrorAlert } from '../../components/alerts';
 import { EditDeleteButtons } from '../../components/icon-button';
-import { EmptyText, LoadingText, statusTexts } from '../../components/status-text';
+import { ListCard } from '../../components/list-card';
 import { formatAgo, formatBytes, formatUtc } from '../../lib/format';
 import { useEntityNames } from '../../lib/settings';
 
@@ -58,82 +57,72 @@ export function ShipsTable({ ships, loading, error, selectedId, onEdit, onDelete
   const now = Date.now();
   const names = useEntityNames();
   return (
-    <Card className="mb-3">
-      <Card.Header as="h2" className="h6 mb-0" id="ships-title">
-        Ships Followed
-      </Card.Header>
-      {error ? (
-        <Card.Body>
-          <ErrorAlert className="mb-0" message={error} />
-        </Card.Body>
-      ) : loading ? (
-        <Card.Body>
-          <LoadingText text={statusTexts.loading} />
-        </Card.Body>
-      ) : ships.length === 0 ? (
-        <Card.Body>
-          <EmptyText>No ships found! Add one with the form.</EmptyText>
-        </Card.Body>
-      ) : (
-        <Table responsive size="sm" className="mb-0 align-middle" aria-labelledby="ships-title">
-          <thead>
-            <tr>
-              <th scope="col">Ship</th>
-              <th scope="col">Last Contact</th>
-              <th scope="col">Behind</th>
-              <th scope="col">Queued</th>
-              <th scope="col">Copied</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
+    <ListCard
+      title="Ships Followed"
+      titleId="ships-title"
+      error={error}
+      loading={loading}
+      empty={ships.length === 0}
+      emptyText="No ships found! Add one with the form."
+    >
+      <Table responsive size="sm" className="mb-0 align-middle" aria-labelledby="ships-title">
+        <thead>
+          <tr>
+            <th scope="col">Ship</th>
+            <th scope="col">Last Contact</th>
+            <th scope="col">Behind</th>
+            <th scope="col">Queued</th>
+            <th scope="col">Copied</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {ships.map((ship) => (
+            <tr
+              key={ship.id}
+              data-testid={`ship-row-${ship.name}`}
+              className={ship.id === selectedId ? 'table-active' : undefined}
+            >
+              <td>
+                <span className="me-2">{ship.name}</span>
+                <ShipStateBadge state={ship.state} />
+                <div className="small text-break">{ship.url}</div>
+                {ship.bandwidth_kbps !== null && <div className="small">cap {count(ship.bandwidth_kbps)} kbit/s</div>}
+                {ship.last_error && <div className="small text-break text-danger-emphasis">{ship.last_error}</div>}
+              </td>
+              <td className="small">
+                <LastContact at={ship.last_contact} now={now} />
+              </td>
+              <td className="small text-nowrap">
+                {count(ship.behind_records)} records
+                <div>{formatBytes(ship.behind_bytes)}</div>
+              </td>
+              <td className="small text-nowrap">
+                {count(ship.queued_files)} files
+                <div>{formatBytes(ship.queued_bytes)}</div>
+              </td>
+              <td className="small text-nowrap">
+                {count(ship.records.cruises)} {names.cruises}
+                <div>
+                  {count(ship.records.lowerings)} {names.lowerings}
+                </div>
+                <div>{count(ship.records.events)} events</div>
+                <div>{count(ship.records.aux_data)} aux data</div>
+                <div>{count(ship.records.files)} files</div>
+              </td>
+              <td className="text-center text-nowrap">
+                <EditDeleteButtons
+                  record={`ship ${ship.name}`}
+                  onEdit={() => onEdit(ship)}
+                  onDelete={() => onDelete(ship)}
+                />
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {ships.map((ship) => (
-              <tr
-                key={ship.id}
-                data-testid={`ship-row-${ship.name}`}
-                className={ship.id === selectedId ? 'table-active' : undefined}
-              >
-                <td>
-                  <span className="me-2">{ship.name}</span>
-                  <ShipStateBadge state={ship.state} />
-                  <div className="small text-break">{ship.url}</div>
-                  {ship.bandwidth_kbps !== null && <div className="small">cap {count(ship.bandwidth_kbps)} kbit/s</div>}
-                  {ship.last_error && <div className="small text-break text-danger-emphasis">{ship.last_error}</div>}
-                </td>
-                <td className="small">
-                  <LastContact at={ship.last_contact} now={now} />
-                </td>
-                <td className="small text-nowrap">
-                  {count(ship.behind_records)} records
-                  <div>{formatBytes(ship.behind_bytes)}</div>
-                </td>
-                <td className="small text-nowrap">
-                  {count(ship.queued_files)} files
-                  <div>{formatBytes(ship.queued_bytes)}</div>
-                </td>
-                <td className="small text-nowrap">
-                  {count(ship.records.cruises)} {names.cruises}
-                  <div>
-                    {count(ship.records.lowerings)} {names.lowerings}
-                  </div>
-                  <div>{count(ship.records.events)} events</div>
-                  <div>{count(ship.records.aux_data)} aux data</div>
-                  <div>{count(ship.records.files)} files</div>
-                </td>
-                <td className="text-center text-nowrap">
-                  <EditDeleteButtons
-                    record={`ship ${ship.name}`}
-                    onEdit={() => onEdit(ship)}
-                    onDelete={() => onDelete(ship)}
-                  />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
-      )}
-    </Card>
+          ))}
+        </tbody>
+      </Table>
+    </ListCard>
   );
 }
