@@ -5,8 +5,11 @@ import type { DB } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import { internalChannels } from '../../realtime/internal-channels.js';
 
-/** The record types a list answer marks with `origin` (docs/ship-to-shore.md#read-only-on-shore). */
-export type OriginRecordType = 'cruise' | 'lowering' | 'event';
+/**
+ * The record types copied from a ship whose origin is looked up (docs/ship-to-shore.md#read-only-on-shore):
+ * answers mark cruises, lowerings and events; the read-only rule also guards aux data and templates.
+ */
+export type OriginRecordType = 'cruise' | 'lowering' | 'event' | 'event_aux_data' | 'event_template';
 
 /** Ids per lookup: well under every engine's bound-parameter limit. */
 const idsPerQuery = 900;
@@ -35,6 +38,15 @@ export async function followsShips(ctx: AppContext, db: Kysely<DB> = ctx.databas
   const row = await db.selectFrom('sync_ships').select('id').limit(1).executeTakeFirst();
   known.set(ctx, { any: row !== undefined, at: ctx.now() });
   return row !== undefined;
+}
+
+/** The ship one record was copied from, if any (none looked up on a server that follows no ship). */
+export async function recordOrigin(
+  ctx: AppContext,
+  type: OriginRecordType,
+  id: string,
+): Promise<RecordOrigin | undefined> {
+  return (await recordOrigins(ctx, type, [id.toLowerCase()])).get(id.toLowerCase());
 }
 
 /**

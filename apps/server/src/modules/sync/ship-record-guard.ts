@@ -12,9 +12,10 @@ import { AppError } from '../../lib/app-error.js';
 import { parseJson } from '../../lib/json.js';
 import type { ApiInstance } from '../../plugins/types.js';
 import { internalChannels } from '../../realtime/internal-channels.js';
+import { recordOrigin, type OriginRecordType } from './record-origins.js';
 
 /** The routes that change one record, by route pattern (after the API prefix), and its record type. */
-const guardedRoutes: Record<string, string> = {
+const guardedRoutes: Record<string, OriginRecordType> = {
   '/cruises/:id': 'cruise',
   '/lowerings/:id': 'lowering',
   '/events/:id': 'event',
@@ -23,7 +24,7 @@ const guardedRoutes: Record<string, string> = {
 };
 
 /** The single-record reads that carry `origin`. */
-const originRoutes: Array<[string, string]> = [
+const originRoutes: Array<[string, OriginRecordType]> = [
   ['/cruises/:id', 'cruise'],
   ['/lowerings/:id', 'lowering'],
   ['/events/:id', 'event'],
@@ -44,15 +45,9 @@ export function shipRecordGuard(app: ApiInstance, ctx: AppContext): void {
     const type = Object.entries(guardedRoutes).find(([p]) => pattern.endsWith(p))?.[1];
     const id = (req.params as { id?: unknown } | undefined)?.id;
     if (!type || typeof id !== 'string') return;
-    const db = ctx.database.db;
-    const origin = await db
-      .selectFrom('sync_origins')
-      .innerJoin('sync_ships', 'sync_ships.id', 'sync_origins.ship_id')
-      .select(['sync_ships.id', 'sync_ships.name'])
-      .where('sync_origins.record_type', '=', type)
-      .where('sync_origins.record_id', '=', id.toLowerCase())
-      .executeTakeFirst();
+    const origin = await recordOrigin(ctx, type, id);
     if (!origin) return;
+    const db = ctx.database.db;
     if (type === 'event' && req.method === 'PATCH' && req.auth) {
       const existing = await db.selectFrom('events').selectAll().where('id', '=', id.toLowerCase()).executeTakeFirst();
       const body = req.body as UpdateEvent;
@@ -65,12 +60,17 @@ export function shipRecordGuard(app: ApiInstance, ctx: AppContext): void {
           (o) => o.event_option_name === eventCommentOptionName,
         )?.event_option_value;
         if (typeof text === 'string' && text.trim() !== '') {
-          pendingComment.set(req, { shipId: origin.id, eventId: existing.id, text, author: req.auth.user.username });
+          pendingComment.set(req, {
+            shipId: origin.ship_id,
+            eventId: existing.id,
+            text,
+            author: req.auth.user.username,
+          });
         }
         return;
       }
     }
-    throw new AppError('FORBIDDEN', shipRecordReadOnlyMessage(origin.name));
+    throw new AppError('FORBIDDEN', shipRecordReadOnlyMessage(origin.ship_name));
   });
 
   // Single-record reads of a ship's cruise, lowering or event say where it came from (the list
@@ -82,17 +82,11 @@ export function shipRecordGuard(app: ApiInstance, ctx: AppContext): void {
     const type = originRoutes.find(([p]) => pattern.endsWith(p))?.[1];
     const id = (req.params as { id?: unknown } | undefined)?.id;
     if (!type || typeof id !== 'string') return payload;
-    const origin = await ctx.database.db
-      .selectFrom('sync_origins')
-      .innerJoin('sync_ships', 'sync_ships.id', 'sync_origins.ship_id')
-      .select(['sync_ships.id', 'sync_ships.name'])
-      .where('sync_origins.record_type', '=', type)
-      .where('sync_origins.record_id', '=', id.toLowerCase())
-      .executeTakeFirst();
+    const origin = await recordOrigin(ctx, type, id);
     if (!origin) return payload;
     const body = parseJson<unknown>(payload, null);
     if (typeof body !== 'object' || body === null || Array.isArray(body)) return payload;
-    return JSON.stringify({ ...body, origin: { ship_id: origin.id, ship_name: origin.name } });
+    return JSON.stringify({ ...body, origin });
   });
 
   // Queued once the comment is stored here, before the answer leaves (an acknowledged comment is
