@@ -1,4 +1,4 @@
-import { uniqueName } from './support/api';
+import { createLowering, uniqueName } from './support/api';
 import { test, expect } from './support/fixtures';
 import { expectAccessible } from './support/axe';
 
@@ -23,14 +23,11 @@ test('a checklist run: an automatic item turns green live, a skip needs a reason
   const setAsnap = (value: 'On' | 'Off') => adminApi.patch(`custom_vars/${asnap!.id}`, { custom_var_value: value });
   await setAsnap('Off');
   const hour = 3600_000;
-  await adminApi.post('lowerings', {
+  await createLowering(adminApi, {
     lowering_id: loweringId,
     start_ts: new Date(Date.now() - hour).toISOString(),
     stop_ts: new Date(Date.now() + hour).toISOString(),
     lowering_location: 'Checklist test',
-    lowering_tags: [],
-    lowering_hidden: false,
-    lowering_additional_meta: { lowering_description: '' },
   });
 
   try {

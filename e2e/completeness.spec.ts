@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import type { LogEvent } from '@bathylog/shared';
-import { apiLogin, type ApiClient } from './support/api';
+import { type ApiClient, apiLogin, createLowering } from './support/api';
 import { expectAccessible } from './support/axe';
 import { test, expect } from './support/fixtures';
 import { repoRoot, startServer, type StartedServer } from './support/server';
@@ -42,14 +42,11 @@ test.describe('data completeness on a server of its own', () => {
     admin = await apiLogin('admin', 'demo', server.url);
     // Only events logged during a dive are judged: a dive under way now.
     const hour = 3600_000;
-    await admin.post('lowerings', {
+    await createLowering(admin, {
       lowering_id: 'LIVE1',
       start_ts: new Date(Date.now() - hour).toISOString(),
       stop_ts: new Date(Date.now() + 6 * hour).toISOString(),
       lowering_location: 'Completeness test',
-      lowering_tags: [],
-      lowering_hidden: false,
-      lowering_additional_meta: { lowering_description: '' },
     });
   });
 

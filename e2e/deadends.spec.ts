@@ -1,6 +1,6 @@
 import type { Page, Response } from '@playwright/test';
 import { emptyListHeader, messages } from '@bathylog/shared';
-import { apiLogin, apiPrefix, createUser, uniqueName } from './support/api';
+import { apiLogin, apiPrefix, createLowering, createUser, uniqueName } from './support/api';
 import { expectAccessible } from './support/axe';
 import { test, expect } from './support/fixtures';
 import { startServer } from './support/server';
@@ -208,15 +208,12 @@ test.describe('review links and homes', () => {
   }
 
   test('replay shows "No images found" only where a picture was expected', async ({ page, adminApi }) => {
+    // A lowering around this one event only: other specs log events on the same server meanwhile.
     const now = Date.now();
-    const lowering = await adminApi.post<{ insertedId: string }>('lowerings', {
+    const lowering = await createLowering(adminApi, {
       lowering_id: uniqueName('NOIMG').toUpperCase(),
-      start_ts: new Date(now - 60_000).toISOString(),
-      stop_ts: new Date(now + 60_000).toISOString(),
-      lowering_location: '',
-      lowering_tags: [],
-      lowering_hidden: false,
-      lowering_additional_meta: {},
+      start_ts: new Date(now - 1).toISOString(),
+      stop_ts: new Date(now + 1).toISOString(),
     });
     const value = `PLAIN_${now.toString(36).toUpperCase()}`;
     await adminApi.post('events', {
@@ -225,11 +222,11 @@ test.describe('review links and homes', () => {
       event_free_text: '',
       ts: new Date(now).toISOString(),
     });
-    await page.goto(`/review_replay/${lowering.insertedId}`);
+    await page.goto(`/review_replay/${lowering}`);
     await expect(page.getByTestId('review-event-header')).toContainText(value);
     await expect(page.getByTestId('replay-data-cards').getByText('Loading...')).toHaveCount(0);
     await expect(page.getByText('No images found')).toHaveCount(0);
-    await adminApi.del(`lowerings/${lowering.insertedId}`);
+    await adminApi.del(`lowerings/${lowering}`);
   });
 });
 

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import type { Cruise, Lowering } from '@bathylog/shared';
-import { apiLogin, createUser, type ApiClient } from './support/api';
+import { type ApiClient, apiLogin, createLowering, createUser } from './support/api';
 import { expectAccessible } from './support/axe';
 import { test, expect } from './support/fixtures';
 import { startServer, type StartedServer } from './support/server';
@@ -186,16 +186,12 @@ test.describe.serial('dive report with access control', () => {
     const member = await createUser(admin, { roles: ['event_watcher'] });
     const o = await createUser(admin, { roles: ['event_watcher'] });
     outsider = await apiLogin(o.username, o.password, server.url);
-    lowering = (
-      await admin.post<{ insertedId: string }>('lowerings', {
-        lowering_id: 'SECRET1',
-        start_ts: '2023-03-14T00:00:00.000Z',
-        stop_ts: '2023-03-15T00:00:00.000Z',
-        lowering_location: 'Kane FZ',
-        lowering_additional_meta: {},
-        lowering_tags: [],
-      })
-    ).insertedId;
+    lowering = await createLowering(admin, {
+      lowering_id: 'SECRET1',
+      start_ts: '2023-03-14T00:00:00.000Z',
+      stop_ts: '2023-03-15T00:00:00.000Z',
+      lowering_location: 'Kane FZ',
+    });
     await admin.patch(`lowerings/${lowering}/permissions`, { add: [member.id] });
   });
 

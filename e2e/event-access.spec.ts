@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { apiLogin, createUser, type ApiClient } from './support/api';
+import { type ApiClient, apiLogin, createLowering, createUser } from './support/api';
 import { test, expect } from './support/fixtures';
 import { startServer, type StartedServer } from './support/server';
 import { sessionOn } from './support/session';
@@ -39,16 +39,12 @@ test.describe.serial('event access on a server with access control', () => {
       cruise_additional_meta: { cruise_vessel: 'R/V Falkor (too)', cruise_pi: 'Dr. Who' },
       cruise_tags: [],
     });
-    lowering = (
-      await admin.post<{ insertedId: string }>('lowerings', {
-        lowering_id: 'S0001',
-        start_ts: '2023-03-14T00:00:00.000Z',
-        stop_ts: '2023-03-15T00:00:00.000Z',
-        lowering_location: 'Kane FZ',
-        lowering_additional_meta: {},
-        lowering_tags: [],
-      })
-    ).insertedId;
+    lowering = await createLowering(admin, {
+      lowering_id: 'S0001',
+      start_ts: '2023-03-14T00:00:00.000Z',
+      stop_ts: '2023-03-15T00:00:00.000Z',
+      lowering_location: 'Kane FZ',
+    });
     await admin.patch(`lowerings/${lowering}/permissions`, { add: [m.id] });
     const { insertedId } = await admin.post<{ insertedId: string }>('events', {
       event_value: 'FRAMEGRAB',

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
-import { createUser } from './support/api';
+import { createLowering, createUser } from './support/api';
 import { repoRoot } from './support/server';
 import { useSessionOf } from './support/session';
 import { test, expect } from './support/fixtures';
@@ -403,14 +403,10 @@ test.describe('review exports and comments', () => {
   test('a comment added from a review list shows up in the console history', async ({ page, adminApi }) => {
     // A lowering around this one event only: other specs log events on the same server meanwhile.
     const now = Date.now();
-    const lowering = await adminApi.post<{ insertedId: string }>('lowerings', {
+    const lowering = await createLowering(adminApi, {
       lowering_id: `RV${(now % 1e6).toString(36)}`,
       start_ts: new Date(now - 1).toISOString(),
       stop_ts: new Date(now + 1).toISOString(),
-      lowering_location: '',
-      lowering_tags: [],
-      lowering_hidden: false,
-      lowering_additional_meta: {},
     });
     const value = `REVIEWED_${now.toString(36).toUpperCase()}`;
     await adminApi.post('events', {
@@ -419,7 +415,7 @@ test.describe('review exports and comments', () => {
       event_free_text: '',
       ts: new Date(now).toISOString(),
     });
-    await page.goto(`/review_replay/${lowering.insertedId}`);
+    await page.goto(`/review_replay/${lowering}`);
     await expect(header(page)).toContainText(value);
     await activeLine(page).getByRole('button', { name: 'Add Comment' }).click();
     await page.getByRole('dialog', { name: 'Add/Update Comment' }).getByRole('textbox').fill('Seen in review');

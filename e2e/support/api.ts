@@ -100,3 +100,18 @@ export async function createUser(
   const res = await admin.post<{ insertedId: string }>('users', user);
   return { ...user, id: res.insertedId };
 }
+
+/** Creates a lowering through POST /lowerings as admin (an empty description, no tags); returns its id. */
+export async function createLowering(
+  admin: ApiClient,
+  lowering: { lowering_id: string; start_ts: string; stop_ts: string; lowering_location?: string },
+): Promise<string> {
+  const res = await admin.post<{ insertedId: string }>('lowerings', {
+    lowering_location: '',
+    lowering_tags: [],
+    lowering_hidden: false,
+    lowering_additional_meta: {},
+    ...lowering,
+  });
+  return res.insertedId;
+}
