@@ -346,6 +346,12 @@ test('review replay, map (markers, popup, layers, milestones chart) and gallery 
   await page.goto(`${server.url}/review_gallery/${loweringId}`);
   await expect(page.getByText("window.__xss='cameraName", { exact: false }).first()).toBeVisible();
   await expectClean(page, dialogs, 'review gallery');
+
+  // The dive report: the map's permanent milestone labels, the tables of events and milestones.
+  await page.goto(`${server.url}/report/lowering/${loweringId}`);
+  await expect(page.getByText("window.__xss='eventValue0'", { exact: false }).first()).toBeVisible();
+  await expect(page.locator('.leaflet-container').first()).toBeVisible();
+  await expectClean(page, dialogs, 'dive report');
 });
 
 test('management screens, the audit trail and the API documentation show stored text as text', async ({ page }) => {
