@@ -18,6 +18,21 @@ let ok = true;
 /** Names of failed tests, repeated beside the summary so the tail of a long log says what failed. */
 const failures = [];
 
+/** The opening lines of a failure's messages, indented under its name: a CI log keeps only its tail. */
+function firstLines(messages, max = 12) {
+  const lines = (messages ?? [])
+    .join('\n')
+    .replace(/\u001b\[[0-9;]*m/g, '') // eslint-disable-line no-control-regex -- colour codes in a log
+    .split('\n')
+    .filter((l) => l.trim());
+  return lines.length
+    ? `\n${lines
+        .slice(0, max)
+        .map((l) => `      ${l.slice(0, 400)}`)
+        .join('\n')}`
+    : '';
+}
+
 function run(cmd, args, env = {}) {
   const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
   return r.status === 0;
@@ -34,7 +49,8 @@ if (!only || only === 'unit') {
     skipped += r.numPendingTests + (r.numTodoTests ?? 0);
     for (const file of r.testResults)
       for (const t of file.assertionResults)
-        if (t.status === 'failed') failures.push(`vitest ${path.relative(root, file.name)} › ${t.fullName}`);
+        if (t.status === 'failed')
+          failures.push(`vitest ${path.relative(root, file.name)} › ${t.fullName}${firstLines(t.failureMessages)}`);
   } else ok = false;
 }
 
@@ -90,10 +106,13 @@ function collectPlaywright(suites, trail = []) {
     const names = suite.title && !suite.title.endsWith('.ts') ? [...trail, suite.title] : trail;
     for (const spec of suite.specs ?? []) {
       const failedAll = (spec.tests ?? []).some((t) => t.status === 'unexpected');
+      const errors = (spec.tests ?? []).flatMap((t) =>
+        (t.results ?? []).flatMap((r) => (r.errors ?? []).map((e) => e.message ?? '')),
+      );
       const retried = (spec.tests ?? []).some((t) => t.status === 'flaky');
       if (failedAll || retried)
         failures.push(
-          `playwright ${spec.file}:${spec.line} › ${[...names, spec.title].join(' › ')}${retried ? ' (passed on retry)' : ''}`,
+          `playwright ${spec.file}:${spec.line} › ${[...names, spec.title].join(' › ')}${retried ? ' (passed on retry)' : ''}${firstLines(errors.slice(0, 1))}`,
         );
     }
     collectPlaywright(suite.suites ?? [], names);
