@@ -32,11 +32,23 @@ export function decodeCursor(raw: string | undefined): Cursor {
     return { kind: 'snapshot', resume: feedStart, type: 0, last: snapshotOrder.length - 1, key: '' };
   }
   const parts = raw.split('.');
-  const num = (s: string | undefined) => (s !== undefined && /^\d{1,20}$/.test(s) ? s : null);
-  if (parts[0] === 'c' && parts.length === 3 && num(parts[1]) && num(parts[2])) {
+  // Positions are what a feed handed out: a transaction id (PostgreSQL's xid8, below 2^64) and an
+  // audit sequence number (a bigint JavaScript counts exactly); anything larger is not a cursor.
+  const num = (s: string | undefined, max: bigint) =>
+    s !== undefined && /^\d{1,20}$/.test(s) && BigInt(s) <= max ? s : null;
+  const xid = (s: string | undefined) => num(s, 2n ** 64n - 1n);
+  const count = (s: string | undefined) => num(s, BigInt(Number.MAX_SAFE_INTEGER));
+  if (parts[0] === 'c' && parts.length === 3 && xid(parts[1]) && count(parts[2])) {
     return { kind: 'stream', at: { xid: parts[1]!, seq: Number(parts[2]) } };
   }
-  if (parts[0] === 's' && parts.length === 6 && num(parts[1]) && num(parts[2]) && num(parts[3]) && num(parts[4])) {
+  if (
+    parts[0] === 's' &&
+    parts.length === 6 &&
+    xid(parts[1]) &&
+    count(parts[2]) &&
+    count(parts[3]) &&
+    count(parts[4])
+  ) {
     const type = Number(parts[3]);
     const last = Number(parts[4]);
     if (type < snapshotOrder.length && last < snapshotOrder.length && /^[A-Za-z0-9_-]*$/.test(parts[5]!)) {

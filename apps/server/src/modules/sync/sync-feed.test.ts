@@ -62,10 +62,20 @@ describe.each(engines)('the change feed on %s', (engine) => {
     // Each change's seq is a cursor: resuming from the first gives the second only.
     expect((await drain(admin, next.all[0]!.seq)).all.map((c) => c.record_id)).toEqual([ids[1]]);
 
-    expect((await t.api('GET', '/sync/changes?after=nonsense', { token: admin })).json()).toMatchObject({
-      statusCode: 400,
-      error: 'Bad Request',
-    });
+    // Not a cursor: words, and positions beyond what a feed hands out (a sequence number past 2^53,
+    // a transaction id past 2^64) are refused with the cursor named, never a database error.
+    for (const after of [
+      'nonsense',
+      'c.1.99999999999999999999',
+      'c.18446744073709551616.1',
+      's.0.9007199254740993.0.5.',
+    ]) {
+      expect((await t.api('GET', `/sync/changes?after=${after}`, { token: admin })).json()).toEqual({
+        statusCode: 400,
+        error: 'Bad Request',
+        message: `Invalid cursor: ${after}`,
+      });
+    }
   });
 
   it('copies an import again (one audit row without ids), then goes on', async () => {
