@@ -1,47 +1,26 @@
 /**
  * Ship-to-shore benchmark (docs/ship-to-shore.md): a shore server follows a ship holding the demo
- * dive S0492 (4,540 events, their navigation and frame-grab aux records, one JPEG per frame-grab
- * file they name) over an emulated thin link: a TCP proxy at 256 kbit/s each way with 600 ms
+ * cruise as `npm start` loads it (dive S0492: 4,540 events, 5,381 aux records, the frame grabs of its
+ * photo and sample events) over an emulated thin link: a TCP proxy at 256 kbit/s each way with 600 ms
  * round trips, the ship's cap set to the same 256 kbit/s. Measures the time until every event is on
  * shore, until every thumbnail, until every image (checked by SHA-256), the bytes that crossed the
  * link, and then how long one new event takes to arrive. Writes bench/results/ship-to-shore.json.
  * Not a test: it asserts nothing.
  *
- * Env: BENCH_KBIT (256), BENCH_RTT_MS (600), BENCH_IMAGE_WIDTH (640).
+ * Env: BENCH_KBIT (256), BENCH_RTT_MS (600).
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import sharp from 'sharp';
-import { createTestApp } from '../apps/server/test/test-app.js';
-import { loadDemoLowering } from '../apps/server/test/table-fixtures.js';
+import { createTestApp, type TestApp } from '../apps/server/test/test-app.js';
+import { loadDemo } from '../apps/server/src/seed/demo.js';
 import { TcpProxy } from '../apps/server/test/tcp-proxy.js';
 import { log, resultsDir, sleep } from './support.js';
 
 const kbit = Number(process.env.BENCH_KBIT ?? 256);
 const rttMs = Number(process.env.BENCH_RTT_MS ?? 600);
-const imageWidth = Number(process.env.BENCH_IMAGE_WIDTH ?? 640);
 
 const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
-
-async function frameGrab(n: number): Promise<Buffer> {
-  const width = imageWidth;
-  const height = Math.round((width * 9) / 16);
-  const raw = Buffer.alloc(width * height * 3);
-  let seed = n * 2654435761;
-  for (let i = 0; i < raw.length; i += 3) {
-    seed = (seed * 1103515245 + 12345) >>> 0;
-    const x = (i / 3) % width;
-    const y = Math.floor(i / 3 / width);
-    const noise = seed >>> 27;
-    raw[i] = (x + n * 7 + noise) & 0xff;
-    raw[i + 1] = (y * 2 + noise) & 0xff;
-    raw[i + 2] = (90 + ((x * y) >> 8) + noise) & 0xff;
-  }
-  return sharp(raw, { raw: { width, height, channels: 3 } })
-    .jpeg({ quality: 80 })
-    .toBuffer();
-}
 
 async function main(): Promise<void> {
   const ship = await createTestApp('sqlite', { sync: { pollIntervalMs: 2000 } });
@@ -53,28 +32,36 @@ async function main(): Promise<void> {
   });
   await proxy.listen();
   try {
-    log('loading S0492 on the ship');
-    const dive = await loadDemoLowering(ship.ctx.database.db);
-    const names = new Set<string>();
-    const auxRows = await ship.ctx.database.db
-      .selectFrom('event_aux_data')
-      .select('data_array')
-      .where('data_source', '=', 'framegrabber')
-      .execute();
-    for (const row of auxRows) {
-      for (const item of JSON.parse(row.data_array) as Array<{ data_value: string }>) {
-        if (item.data_value.endsWith('.jpg')) names.add(path.basename(item.data_value));
-      }
-    }
-    let imageBytes = 0;
-    let i = 0;
-    for (const name of names) {
-      const jpeg = await frameGrab(i++);
-      imageBytes += jpeg.length;
-      writeFileSync(path.join(ship.ctx.paths.images, name), jpeg);
-    }
-    const auxCount = dive.auxCount;
-    log(`${dive.events.length} events, ${auxCount} aux records, ${names.size} frame grabs (${imageBytes} bytes)`);
+    log('loading the demo cruise (dive S0492) on the ship');
+    const loaded = await loadDemo(ship.ctx);
+    const db = ship.ctx.database.db;
+    const total = async (app: TestApp, table: 'events' | 'event_aux_data') =>
+      Number(
+        (
+          await app.ctx.database.db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const eventCount = await total(ship, 'events');
+    const auxCount = await total(ship, 'event_aux_data');
+    const names = new Set(readdirSync(ship.ctx.paths.images).filter((n) => n.endsWith('.jpg')));
+    const imageBytes = [...names].reduce((sum, n) => sum + statSync(path.join(ship.ctx.paths.images, n)).size, 0);
+    const dive = await db.selectFrom('lowerings').select(['start_ts', 'stop_ts']).executeTakeFirstOrThrow();
+    const diveEvents = Number(
+      (
+        await db
+          .selectFrom('events')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('ts', '>=', dive.start_ts)
+          .where('ts', '<=', dive.stop_ts)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+    log(
+      `${eventCount} events (${loaded.events} loaded), ${auxCount} aux records, ${names.size} frame grabs (${imageBytes} bytes)`,
+    );
 
     const admin = await ship.login('admin', 'demo');
     const { key } = (
@@ -88,22 +75,14 @@ async function main(): Promise<void> {
     });
     if (res.statusCode !== 201) throw new Error(`add ship: ${res.statusCode} ${res.body}`);
 
-    const count = async (table: 'events' | 'event_aux_data') =>
-      Number(
-        (
-          await shore.ctx.database.db
-            .selectFrom(table)
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
+    const count = (table: 'events' | 'event_aux_data') => total(shore, table);
     const thumbs = path.join(shore.ctx.paths.images, '.thumbnails', '320');
     const marks: Record<string, number | null> = { events: null, aux_data: null, thumbnails: null, images: null };
     const limit = started + 30 * 60_000;
     let lastReached = '';
     while (Date.now() < limit && Object.values(marks).some((v) => v === null)) {
       const t = (Date.now() - started) / 1000;
-      if (marks.events === null && (await count('events')) >= dive.events.length) marks.events = t;
+      if (marks.events === null && (await count('events')) >= eventCount) marks.events = t;
       if (marks.aux_data === null && (await count('event_aux_data')) >= auxCount) marks.aux_data = t;
       if (marks.thumbnails === null && existsSync(thumbs) && readdirSync(thumbs).length >= names.size) {
         marks.thumbnails = t;
@@ -157,12 +136,12 @@ async function main(): Promise<void> {
       measured_at: new Date().toISOString(),
       link: { kbit_per_s: kbit, rtt_ms: rttMs, cap_kbit_per_s: kbit },
       dive: {
-        events: dive.events.length,
+        events: eventCount,
+        events_in_dive: diveEvents,
         aux_records: auxCount,
         frame_grabs: names.size,
         frame_grab_bytes: imageBytes,
-        image_width: imageWidth,
-        note: 'S0492 events as distributed; navigation aux records are synthetic (one per event) plus the frame-grab records of SAMPLE and FRAMEGRAB events',
+        note: 'the demo cruise as npm start loads it: S0492 events and the cruise aux records as distributed, generated navigation for every dive event, two 640x360 frame grabs per photo and sample event',
       },
       seconds_until: marks,
       bytes_over_link: bytes,

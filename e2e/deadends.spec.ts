@@ -260,9 +260,16 @@ test.describe('following others live', () => {
     await expect(page.getByRole('button', { name, exact: true })).toBeVisible();
     // From now on the template list never answers: only the push itself can change the buttons.
     await page.route(`**${apiPrefix}/event_templates**`, () => undefined);
-    const renamed = `${name}x`;
-    await adminApi.patch(`event_templates/${made.insertedId}`, { event_name: renamed });
-    await expect(page.getByRole('button', { name: renamed, exact: true })).toBeVisible();
+    // The console subscribes once its page has loaded; a rename sent before that is not heard. Rename
+    // again (a new name each time) until a push shows: the refetch never answers, so any new name on
+    // a button came by the push.
+    let renamed = name;
+    let tries = 0;
+    await expect(async () => {
+      renamed = `${name}x${++tries}`;
+      await adminApi.patch(`event_templates/${made.insertedId}`, { event_name: renamed });
+      await expect(page.getByRole('button', { name: renamed, exact: true })).toBeVisible({ timeout: 2000 });
+    }).toPass({ timeout: 20_000 });
     await adminApi.del(`event_templates/${made.insertedId}`);
     await expect(page.getByRole('button', { name: renamed, exact: true })).toHaveCount(0);
     await context.close();

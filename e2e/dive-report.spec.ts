@@ -147,7 +147,9 @@ test.describe('dive report', () => {
     const card = page.locator('section[aria-labelledby="lowering-card-title"]');
     await expect(card.getByRole('heading')).toHaveText('Lowering: S0492');
     const summary = card.getByTestId('lowering-metrics');
-    await expect(summary).toContainText('Max depth:');
+    // The record's Max Depth (its stats) and the depth measured from the nav data are told apart.
+    await expect(card).toContainText('Max Depth:');
+    await expect(summary).toContainText('Max depth (nav data):');
     await expect(summary).toContainText('Samples:');
     await summary.getByRole('button', { name: 'Dive metrics' }).click();
     await expect(summary.getByRole('table')).toContainText('Category: ASNAP');

@@ -416,6 +416,21 @@ describe.each(engines)('ship to shore, shore on %s', (engine) => {
     expect(audit.entries[0]).toMatchObject({ action: 'comment', actor_name: 'admin (shore)' });
     // And it comes back: both sides agree.
     await waitFor('the comment back on shore, equal on both', async () => sameEvents());
+
+    // Removing it on shore removes it on the ship too (else the ship's copy would bring it back).
+    const removed = await shore.api('PATCH', `/events/${id}`, { token: shoreAdmin, body: { event_options: [] } });
+    expect(removed.statusCode).toBe(204);
+    await waitFor('the comment gone on the ship', async () => {
+      const e = (await ship.api('GET', `/events/${id}`, { token: shipAdmin })).json() as {
+        event_options: Array<{ event_option_name: string }>;
+      };
+      return !e.event_options.some((o) => o.event_option_name === 'event_comment');
+    });
+    await waitFor('no comment on either side', async () => sameEvents());
+    expect(
+      ((await shore.api('GET', `/events/${id}`, { token: shoreAdmin })).json() as { event_options: unknown[] })
+        .event_options,
+    ).toEqual([]);
   }, 60_000);
 
   it('refuses a wrong key, a revoked key and a non-admin user', async () => {

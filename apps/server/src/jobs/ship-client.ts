@@ -20,6 +20,12 @@ export interface ShipResponse {
 }
 
 const requestTimeoutMs = 60_000;
+/**
+ * An answer's status line and headers, taken with the request before it is sent (and settled when
+ * it has arrived): with several requests in flight, headers booked only afterwards would all pass
+ * on top of the cap at once.
+ */
+const answerHeaderAllowance = 1024;
 
 /**
  * One request to a ship, its bytes counted against the follower's bucket: the expected size is
@@ -44,7 +50,8 @@ export async function shipRequest(
     `${req.method} ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\n`.length +
     Object.entries(headers).reduce((n, [k, v]) => n + k.length + v.length + 4, 2) +
     (payload?.length ?? 0);
-  await bucket.take(requestBytes + req.expect, signal);
+  const taken = requestBytes + answerHeaderAllowance + req.expect;
+  await bucket.take(taken, signal);
   const client = url.protocol === 'https:' ? https : http;
   return new Promise<ShipResponse>((resolve, reject) => {
     const request = client.request(url, { method: req.method, headers, signal, timeout: requestTimeoutMs }, (res) => {
@@ -58,7 +65,7 @@ export async function shipRequest(
       res.on('end', () => {
         const headerBytes = res.rawHeaders.reduce((n, h) => n + h.length + 2, 20);
         const wireBytes = requestBytes + headerBytes + raw;
-        bucket.debit(wireBytes - requestBytes - req.expect);
+        bucket.settle(wireBytes - taken);
         let body = Buffer.concat(chunks);
         try {
           const encoding = res.headers['content-encoding'];

@@ -15,6 +15,8 @@ import { ShipHttpError, shipRequest } from './ship-client.js';
 const largePage = 512 * 1024;
 const largeChunk = 4 * 1024 * 1024;
 const maxBackoffMs = 60_000;
+/** Files fetched at once (thumbnails, or whole files each in ranged chunks). */
+const filesAtOnce = 4;
 
 /**
  * Follows one ship (docs/ship-to-shore.md#the-shore): sends the comments waiting for it, asks for
@@ -194,34 +196,49 @@ export class ShipFollower {
     return page;
   }
 
-  /** Fetches queued files for about one poll interval (then changes are asked for again). */
+  /**
+   * Fetches queued files for about one poll interval (then changes are asked for again): a few at
+   * once, so a long round trip does not leave the link idle between small files (each request still
+   * waits for its share of the cap). Thumbnails all come before any whole file.
+   */
   private async fetchFiles(ship: ShipRow): Promise<void> {
     const until = Date.now() + Math.max(1000, this.ctx.config.sync.pollIntervalMs);
     const db = this.ctx.database.db;
     while (!this.stopped && Date.now() < until) {
-      const next = await db
+      const queued = await db
         .selectFrom('sync_file_queue')
         .selectAll()
         .where('ship_id', '=', ship.id)
         .orderBy('priority')
         .orderBy('added_at')
         .orderBy('path')
-        .limit(1)
-        .executeTakeFirst();
-      if (!next) return;
-      const finished =
-        next.priority === thumbnailPriority
-          ? await this.fetchThumbnail(ship, next)
-          : await this.fetchChunk(ship, next, until);
-      if (finished) {
+        .limit(filesAtOnce * 2)
+        .execute();
+      if (queued.length === 0) return;
+      // One kind at a time, and one version of a path at a time (a newer one waits its turn).
+      const batch: typeof queued = [];
+      for (const item of queued) {
+        if (item.priority !== queued[0]!.priority || batch.some((b) => b.path === item.path)) continue;
+        if (batch.length < filesAtOnce) batch.push(item);
+      }
+      const results = await Promise.allSettled(
+        batch.map((item) =>
+          item.priority === thumbnailPriority ? this.fetchThumbnail(ship, item) : this.fetchChunk(ship, item, until),
+        ),
+      );
+      for (const [i, result] of results.entries()) {
+        if (result.status !== 'fulfilled' || !result.value) continue;
+        const item = batch[i]!;
         await db
           .deleteFrom('sync_file_queue')
           .where('ship_id', '=', ship.id)
-          .where('path', '=', next.path)
-          .where('priority', '=', next.priority)
-          .where('sha256', '=', next.sha256)
+          .where('path', '=', item.path)
+          .where('priority', '=', item.priority)
+          .where('sha256', '=', item.sha256)
           .execute();
       }
+      const failed = results.find((r) => r.status === 'rejected');
+      if (failed) throw failed.reason;
     }
   }
 

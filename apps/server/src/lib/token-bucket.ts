@@ -1,7 +1,7 @@
 /**
- * A token bucket over bytes: `take(n)` waits until the bytes fit the rate, `debit(n)` books bytes
- * that went over what was taken. The bucket holds at most a quarter second of bytes, so in any
- * window of T seconds at most rate × (T + 0.25) bytes pass, plus whatever one debit overshoots.
+ * A token bucket over bytes: `take(n)` waits until the bytes fit the rate, `settle(n)` books what
+ * passed beyond (or short of) what was taken. The bucket holds at most a quarter second of bytes, so in any
+ * window of T seconds at most rate × (T + 0.25) bytes pass, plus whatever one answer brings beyond what was taken.
  */
 export class TokenBucket {
   private tokens: number;
@@ -35,10 +35,14 @@ export class TokenBucket {
     if (this.tokens < 0) await sleep((-this.tokens / this.rate) * 1000, signal);
   }
 
-  debit(n: number): void {
-    if (this.rate === null || n <= 0) return;
+  /**
+   * Books the difference between what was taken and what passed: more is debited, less is given
+   * back (never beyond a full bucket).
+   */
+  settle(n: number): void {
+    if (this.rate === null || n === 0) return;
     this.refill();
-    this.tokens -= n;
+    this.tokens = Math.min(this.capacity, this.tokens - n);
   }
 }
 

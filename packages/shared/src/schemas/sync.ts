@@ -48,7 +48,8 @@ export const syncCommentMaxLength = 10_000;
 /** POST sync/comments: a comment written on shore, for the ship's event. */
 export const syncCommentSchema = z.strictObject({
   event_id: z.string().check(z.regex(/^[0-9a-fA-F]{24}$/, 'must be a 24-character hex id')),
-  text: z.string().check(z.minLength(1), z.maxLength(syncCommentMaxLength)),
+  /** The comment; empty text removes the event's comment. */
+  text: z.string().check(z.maxLength(syncCommentMaxLength)),
   author: z.string().check(z.minLength(1), z.maxLength(200)),
 });
 export type SyncComment = z.infer<typeof syncCommentSchema>;

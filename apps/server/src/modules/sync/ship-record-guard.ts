@@ -56,10 +56,14 @@ export function shipRecordGuard(app: ApiInstance, ctx: AppContext): void {
         body &&
         isCommentOnlyChange({ ...existing, event_options: parseJson<EventOption[]>(existing.event_options, []) }, body)
       ) {
-        const text = body.event_options?.find(
-          (o) => o.event_option_name === eventCommentOptionName,
-        )?.event_option_value;
-        if (typeof text === 'string' && text.trim() !== '') {
+        const commentOf = (options: EventOption[] | undefined) => {
+          const value = options?.find((o) => o.event_option_name === eventCommentOptionName)?.event_option_value;
+          return typeof value === 'string' && value.trim() !== '' ? value : '';
+        };
+        const before = commentOf(parseJson<EventOption[]>(existing.event_options, []));
+        const text = body.event_options === undefined ? before : commentOf(body.event_options);
+        // A new comment travels as its text; a removed one as empty text (the ship removes its comment).
+        if (text.trim() !== before.trim()) {
           pendingComment.set(req, {
             shipId: origin.ship_id,
             eventId: existing.id,

@@ -65,7 +65,8 @@ export class SyncShipService {
       const options = parseJson<EventOption[]>(existing.event_options, []).filter(
         (o) => o.event_option_name !== eventCommentOptionName,
       );
-      options.push({ event_option_name: eventCommentOptionName, event_option_value: body.text });
+      if (body.text.trim() !== '')
+        options.push({ event_option_name: eventCommentOptionName, event_option_value: body.text });
       const patch = { event_options: JSON.stringify(options) };
       await trx.updateTable('events').set(patch).where('id', '=', id).execute();
       const updated = toWireEvent({ ...existing, ...patch, ts: Number(existing.ts) });

@@ -82,7 +82,7 @@ export function LoweringCard({ lowering, onExportError }: { lowering: Lowering; 
         {aborted && <Line label="Aborted">{formatListDateTime(aborted)}</Line>}
         {depth !== null && <Line label="Max Depth">{depth}</Line>}
         {box !== null && <Line label="Bounding Box">{box}</Line>}
-        {!embargo && <LoweringMetricsSection loweringId={lowering.id} />}
+        {!embargo && <LoweringMetricsSection loweringId={lowering.id} recordHasDepth={depth !== null} />}
         <div className="mt-2">
           {!embargo && <RecordFiles kind="lowering" recordId={lowering.id} files={meta.lowering_files} />}
         </div>
@@ -95,7 +95,7 @@ export function LoweringCard({ lowering, onExportError }: { lowering: Lowering; 
  * The dive's metrics on the card (docs/review-and-gis.md#dive-metrics): a compact summary, the
  * full table behind "Dive metrics", and the link to the printable dive report.
  */
-function LoweringMetricsSection({ loweringId }: { loweringId: string }) {
+function LoweringMetricsSection({ loweringId, recordHasDepth }: { loweringId: string; recordHasDepth: boolean }) {
   const metrics = useLoweringMetrics(loweringId);
   const [open, setOpen] = useState(false);
   const tableId = 'lowering-metrics-table';
@@ -126,7 +126,11 @@ function LoweringMetricsSection({ loweringId }: { loweringId: string }) {
           </div>
           <div className="ms-3">
             {metricsSummaryItems(metrics.data).map((item) => (
-              <Line key={item.label} label={item.label}>
+              // The record's own "Max Depth" (its stats) sits above; the measured one says where it comes from.
+              <Line
+                key={item.label}
+                label={recordHasDepth && item.label === 'Max depth' ? 'Max depth (nav data)' : item.label}
+              >
                 {item.value}
               </Line>
             ))}

@@ -86,9 +86,12 @@ export function LoweringReportScreen({ loweringId }: { loweringId: string }) {
 
   const markers = useMemo<DiveMapMarker[]>(() => {
     const points = track.data?.points ?? [];
-    return milestones.flatMap((m) => {
+    // Labels left and right in turn: a dive starts and ends near one spot (launch and recovery) and
+    // goes down and up near another, and neighbours in time never print over each other.
+    return milestones.flatMap((m, i) => {
       const p = pointNear(points, m.ts);
-      return p ? [{ id: m.key, lat: p.lat, lon: p.lon, title: m.label, permanent: true }] : [];
+      const labelSide = i % 2 === 0 ? ('left' as const) : ('right' as const);
+      return p ? [{ id: m.key, lat: p.lat, lon: p.lon, title: m.label, permanent: true, labelSide }] : [];
     });
   }, [track.data, milestones]);
 

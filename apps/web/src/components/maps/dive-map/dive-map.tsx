@@ -24,6 +24,8 @@ export interface DiveMapMarker extends MapPosition {
   title?: string;
   /** The title stays shown (a printed map's milestone labels). */
   permanent?: boolean;
+  /** Where the title stands beside the marker (default above). */
+  labelSide?: 'top' | 'bottom' | 'left' | 'right';
 }
 
 export interface DiveMapProps {
@@ -230,7 +232,11 @@ export function DiveMap({
         bubblingMouseEvents: false,
       });
       // Leaflet reads a string as HTML: the title (an event's stored value) goes in as text.
-      if (m.title) circle.bindTooltip(textElement(m.title), { direction: 'top', permanent: m.permanent ?? false });
+      if (m.title)
+        circle.bindTooltip(textElement(m.title), {
+          direction: m.labelSide ?? 'top',
+          permanent: m.permanent ?? false,
+        });
       circle.on('click', () => onMarkerClickRef.current?.(m.id));
       p.markers.addLayer(circle);
       if (selected) circle.bringToFront();
