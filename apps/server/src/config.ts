@@ -199,6 +199,8 @@ export const configSchema = z.strictObject({
     .strictObject({
       bandwidthKbps: int(1).nullable().default(null),
       pollIntervalMs: int(50).default(2000),
+      /** The longest a caught-up follower's request waits on this server for the next change. */
+      maxWaitSeconds: int(0).default(25),
     })
     .prefault({}),
   asnap: z
@@ -332,6 +334,7 @@ function fromEnv(env: Env): Record<string, unknown> {
     ['BATHYLOG_BACKUP_INTERVAL_MINUTES', 'backups.intervalMinutes'],
     ['BATHYLOG_BACKUP_KEEP', 'backups.keep'],
     ['BATHYLOG_SYNC_BANDWIDTH_KBPS', 'sync.bandwidthKbps'],
+    ['BATHYLOG_SYNC_MAX_WAIT_SECONDS', 'sync.maxWaitSeconds'],
     ['BATHYLOG_ASNAP_ENABLED', 'asnap.enabled'],
     ['BATHYLOG_ASNAP_INTERVAL', 'asnap.intervalSeconds'],
     ['BATHYLOG_ASNAP_EXTERNAL_QUIET', 'asnap.externalQuietSeconds'],

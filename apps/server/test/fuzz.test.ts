@@ -256,7 +256,11 @@ describe.each(engines)('fuzz on %s', (engine) => {
 
   beforeAll(async () => {
     const command = `${JSON.stringify(process.execPath)} -e 0 {id}`;
-    const t = await createTestApp(engine, { externalCalls: { exportCruise: command, exportLowering: command } });
+    // A change feed asked to wait for a change answers at once here: thousands of requests, no waits.
+    const t = await createTestApp(engine, {
+      externalCalls: { exportCruise: command, exportLowering: command },
+      sync: { maxWaitSeconds: 0 },
+    });
     // A ship notes when a shore follower last read its change feed (its status page shows it): the
     // one row a read may write (docs/ship-to-shore.md).
     const readBookkeeping = new Set(['sync_followers']);

@@ -484,6 +484,65 @@ describe.each(engines)('ship to shore, shore on %s', (engine) => {
   }, 60_000);
 });
 
+describe('a caught-up shore', () => {
+  it('hears of a ship change at once by waiting on the ship, not by polling; a comment cuts the wait short', async () => {
+    // The shore polls only once a minute: only a request held open on the ship brings the change soon.
+    const ship = await createTestApp('sqlite', { sync });
+    const shore = await createTestApp('sqlite', { sync: { pollIntervalMs: 60_000 } });
+    await ship.app.listen({ port: 0, host: '127.0.0.1' });
+    const proxy = new TcpProxy((ship.app.server.address() as { port: number }).port);
+    await proxy.listen();
+    try {
+      const shipAdmin = await ship.login('admin', 'demo');
+      const { key } = (
+        await ship.api('POST', '/device_keys', { token: shipAdmin, body: { name: 'shore', roles: ['event_watcher'] } })
+      ).json() as { key: string };
+      const logEvent = async (value: string) =>
+        (
+          (await ship.api('POST', '/events', { token: shipAdmin, body: { event_value: value } })).json() as {
+            insertedId: string;
+          }
+        ).insertedId;
+      const onShore = (id: string) =>
+        shore.ctx.database.db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
+      const first = await logEvent('FIRST');
+      const shoreAdmin = await shore.login('admin', 'demo');
+      const added = await shore.api('POST', '/ships', {
+        token: shoreAdmin,
+        body: { name: 'Falkor (too)', url: proxy.url, key },
+      });
+      expect(added.statusCode).toBe(201);
+      await waitFor('the first event on shore', () => onShore(first));
+      // Let the shore's next request reach the ship and wait there.
+      await new Promise((r) => setTimeout(r, 500));
+      const live = await logEvent('LIVE');
+      await waitFor('the live event on shore', () => onShore(live), 10_000);
+
+      // A comment written on shore while the shore waits on the ship goes out at once.
+      await new Promise((r) => setTimeout(r, 500));
+      const comment = await shore.api('PATCH', `/events/${live}`, {
+        token: shoreAdmin,
+        body: { event_options: [{ event_option_name: 'event_comment', event_option_value: 'From shore' }] },
+      });
+      expect(comment.statusCode).toBe(204);
+      await waitFor(
+        'the comment on the ship',
+        async () => {
+          const e = (await ship.api('GET', `/events/${live}`, { token: shipAdmin })).json() as {
+            event_options: Array<{ event_option_name: string; event_option_value: string }>;
+          };
+          return e.event_options.some((o) => o.event_option_value === 'From shore');
+        },
+        10_000,
+      );
+    } finally {
+      await shore.close();
+      await proxy.close();
+      await ship.close();
+    }
+  }, 60_000);
+});
+
 describe('the bandwidth cap', () => {
   it('is never exceeded, measured at the proxy', async () => {
     const ship = await createTestApp('sqlite', { sync });

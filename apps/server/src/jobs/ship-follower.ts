@@ -17,6 +17,11 @@ const largeChunk = 4 * 1024 * 1024;
 const maxBackoffMs = 60_000;
 /** Files fetched at once (thumbnails, or whole files each in ranged chunks). */
 const filesAtOnce = 4;
+/**
+ * How long a caught-up follower asks the ship to wait for the next change: below the ship's own
+ * limit and well below the time links and proxies keep a quiet connection.
+ */
+const waitSeconds = 20;
 
 /**
  * Follows one ship (docs/ship-to-shore.md#the-shore): sends the comments waiting for it, asks for
@@ -31,6 +36,8 @@ export class ShipFollower {
   private rate: number | null;
   private done: Promise<void> | null = null;
   private lastAnnounced = '';
+  /** Whether the ship waits for changes when asked to (false once it refused the parameter). */
+  private longPoll = true;
 
   constructor(
     private readonly ctx: AppContext,
@@ -71,6 +78,7 @@ export class ShipFollower {
 
   private async run(): Promise<void> {
     let backoff = this.ctx.config.sync.pollIntervalMs;
+    let caughtUp = false;
     while (!this.stopped) {
       const ship = await this.ctx.database.db
         .selectFrom('sync_ships')
@@ -86,7 +94,9 @@ export class ShipFollower {
       }
       try {
         await this.sendComments(ship);
-        const page = await this.fetchPage(ship);
+        const asked = Date.now();
+        const page = await this.fetchPage(ship, caughtUp);
+        const waited = caughtUp && this.longPoll ? Date.now() - asked : 0;
         backoff = this.ctx.config.sync.pollIntervalMs;
         const queued = await this.queuedCount();
         await this.setState(
@@ -101,14 +111,26 @@ export class ShipFollower {
           },
           page.changes.length > 0,
         );
+        caughtUp = !page.more && queued === 0;
         if (page.more) continue;
         if (queued > 0) {
           await this.fetchFiles(ship);
           continue;
         }
-        await this.pause(this.ctx.config.sync.pollIntervalMs);
+        // A request that waited on the ship for a change was the pause; one answered at once was not.
+        if (page.changes.length === 0) await this.pause(this.ctx.config.sync.pollIntervalMs - waited);
       } catch (err) {
         if (this.stopped) return;
+        // Woken while waiting on the ship (a comment to send, the ship's row changed): go round again.
+        if (this.wake.signal.aborted) {
+          this.wake = new AbortController();
+          continue;
+        }
+        // A ship from before waiting was added refuses the parameter: poll it as before.
+        if (caughtUp && this.longPoll && err instanceof ShipHttpError && err.status === 400) {
+          this.longPoll = false;
+          continue;
+        }
         const refused = err instanceof ShipHttpError && (err.status === 401 || err.status === 403);
         const message = err instanceof Error ? err.message : String(err);
         await this.setState(ship, { state: refused ? 'refused' : 'offline', last_error: message }, false).catch(
@@ -178,16 +200,23 @@ export class ShipFollower {
     }
   }
 
-  private async fetchPage(ship: ShipRow): Promise<SyncChangesPage> {
+  /** The next page of changes; once caught up, the ship holds the request until there is one. */
+  private async fetchPage(ship: ShipRow, caughtUp: boolean): Promise<SyncChangesPage> {
     // Compressed JSON is a fraction of max_bytes; the rest of what arrives is booked after.
     const maxBytes = this.rate === null ? largePage : Math.max(4096, this.chunk * 8);
-    const query = new URLSearchParams({ max_bytes: String(maxBytes), ...(ship.cursor ? { after: ship.cursor } : {}) });
+    const wait = caughtUp && this.longPoll;
+    const query = new URLSearchParams({
+      max_bytes: String(maxBytes),
+      ...(ship.cursor ? { after: ship.cursor } : {}),
+      ...(wait ? { wait: String(waitSeconds) } : {}),
+    });
+    if (this.wake.signal.aborted) this.wake = new AbortController();
     const res = await shipRequest(
       ship.url,
       ship.device_key,
       this.bucket,
       { method: 'GET', path: `/sync/changes?${query}`, expect: Math.min(this.chunk, 1024) },
-      this.abort.signal,
+      wait ? AbortSignal.any([this.abort.signal, this.wake.signal]) : this.abort.signal,
     );
     const page = JSON.parse(res.body.toString('utf8')) as SyncChangesPage;
     if (!Array.isArray(page.changes) || typeof page.next !== 'string')

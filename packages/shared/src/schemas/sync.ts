@@ -12,6 +12,8 @@ export type SyncRecordType = (typeof syncRecordTypes)[number];
 export const syncChangesQuerySchema = z.strictObject({
   after: z.optional(z.string().check(z.maxLength(200))),
   max_bytes: z.optional(z.coerce.number().check(z.int(), z.minimum(1024), z.maximum(16 * 1024 * 1024))),
+  /** Seconds to wait for a change when there is none yet (the server caps it). */
+  wait: z.optional(z.coerce.number().check(z.int(), z.minimum(0), z.maximum(60))),
 });
 
 export const syncChangeSchema = z.object({

@@ -89,9 +89,14 @@ export class ShipsService {
     };
   }
 
-  /** Tells the shore's followers and the admins' status channel that a ship changed. */
-  async announce(id: string): Promise<void> {
+  /** The ship's row changed: its follower reads it again, and its entry is published. */
+  private async changed(id: string): Promise<void> {
     this.ctx.bus.publish(internalChannels.shipsChanged, { shipId: id });
+    await this.announce(id);
+  }
+
+  /** Publishes the ship's entry (its follower's state moved). */
+  async announce(id: string): Promise<void> {
     const row = await this.db.selectFrom('sync_ships').selectAll().where('id', '=', id).executeTakeFirst();
     if (row) this.ctx.bus.publish('ships', await this.toShip(row));
   }
@@ -122,7 +127,7 @@ export class ShipsService {
         new_value: { name: row.name, url: row.url, bandwidth_kbps: row.bandwidth_kbps },
       });
     });
-    await this.announce(row.id);
+    await this.changed(row.id);
     return this.toShip(row);
   }
 
@@ -159,7 +164,7 @@ export class ShipsService {
         });
       });
     }
-    await this.announce(id);
+    await this.changed(id);
     return this.get(id);
   }
 

@@ -78,6 +78,36 @@ describe.each(engines)('the change feed on %s', (engine) => {
     }
   });
 
+  it('a caught-up follower asking to wait is answered by the next change, or empty when none came', async () => {
+    t = await createTestApp(engine);
+    const admin = await t.login('admin', 'demo');
+    const head = (await drain(admin)).cursor!;
+    let answered = false;
+    const held = t
+      .api('GET', `/sync/changes?after=${head}&wait=20`, { token: admin })
+      .then((res) => ((answered = true), res));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(answered).toBe(false);
+    const id = (
+      (await t.api('POST', '/events', { token: admin, body: { event_value: 'WHILE_WAITING' } })).json() as {
+        insertedId: string;
+      }
+    ).insertedId;
+    const res = await held;
+    expect(res.statusCode).toBe(200);
+    const p = res.json() as SyncChangesPage;
+    expect(p.changes.map((c) => [c.op, c.record_id])).toEqual([['upsert', id]]);
+
+    // Nothing comes: an empty page at the head once the wait is over.
+    const quiet = await t.api('GET', `/sync/changes?after=${p.next}&wait=1`, { token: admin });
+    expect((quiet.json() as SyncChangesPage).changes).toEqual([]);
+    // The wait is bounded.
+    expect((await t.api('GET', `/sync/changes?after=${p.next}&wait=61`, { token: admin })).json()).toMatchObject({
+      statusCode: 400,
+      error: 'Bad Request',
+    });
+  });
+
   it('copies an import again (one audit row without ids), then goes on', async () => {
     t = await createTestApp(engine);
     const admin = await t.login('admin', 'demo');

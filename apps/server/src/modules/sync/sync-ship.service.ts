@@ -1,4 +1,12 @@
-import { eventCommentOptionName, toIso, type EventOption, type SyncComment, type SyncStatus } from '@bathylog/shared';
+import {
+  eventCommentOptionName,
+  toIso,
+  type EventOption,
+  type SyncChangesPage,
+  type SyncComment,
+  type SyncStatus,
+  type WsChannel,
+} from '@bathylog/shared';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { parseJson } from '../../lib/json.js';
@@ -6,6 +14,26 @@ import type { AuthContext } from '../../plugins/auth.js';
 import { recordChange } from '../audit/audit.js';
 import { toWireEvent } from '../events/event-output.js';
 import { SyncFeedService } from './sync-feed.service.js';
+
+/** Channels whose messages mean the feed may have grown (docs/ship-to-shore.md#waiting-for-changes). */
+const feedChannels: readonly WsChannel[] = [
+  'newEvents',
+  'updateEvents',
+  'deleteEvents',
+  'newEventAuxData',
+  'updateEventAuxData',
+  'deleteEventAuxData',
+  'newEventTemplates',
+  'updateEventTemplates',
+  'deleteEventTemplates',
+  'newCruises',
+  'updateCruises',
+  'newLowerings',
+  'updateLowerings',
+];
+/** After a change is heard, the feed is read again this often for a while (a commit may still be on its way). */
+const recheckMs = 200;
+const recheckForMs = 2000;
 
 /**
  * The ship side besides the feed: who follows (each shore's device key, its cursor and last
@@ -27,6 +55,53 @@ export class SyncShipService {
       .values(row)
       .onConflict((oc) => oc.column('key_id').doUpdateSet({ cursor: row.cursor, last_contact: row.last_contact }))
       .execute();
+  }
+
+  /**
+   * The changes after `after`; when there are none, waits up to `waitMs` for one (a message on a
+   * record channel, then the feed read again) so a follower hears of it at once without polling.
+   */
+  async changes(
+    after: string | undefined,
+    maxBytes: number | undefined,
+    waitMs: number,
+    signal: AbortSignal,
+  ): Promise<SyncChangesPage> {
+    if (waitMs <= 0) return this.feed.changes(after, maxBytes);
+    const deadline = Date.now() + waitMs;
+    let heardAt = 0;
+    let wake: (() => void) | null = null;
+    // Listening before the first read: a change committed meanwhile is not missed.
+    const offs = feedChannels.map((channel) =>
+      this.ctx.bus.subscribe(channel, () => {
+        heardAt = Date.now();
+        wake?.();
+      }),
+    );
+    try {
+      let page = await this.feed.changes(after, maxBytes);
+      while (page.changes.length === 0 && !page.more && !signal.aborted && Date.now() < deadline) {
+        // Heard of a change lately: look again soon; otherwise sleep until the next one.
+        const recent = heardAt > 0 && Date.now() - heardAt < recheckForMs;
+        const ms = Math.min(deadline - Date.now(), recent ? recheckMs : deadline - Date.now());
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            clearTimeout(timer);
+            signal.removeEventListener('abort', done);
+            wake = null;
+            resolve();
+          };
+          const timer = setTimeout(done, ms);
+          signal.addEventListener('abort', done, { once: true });
+          if (!recent) wake = done;
+        });
+        if (signal.aborted) break;
+        page = await this.feed.changes(after, maxBytes);
+      }
+      return page;
+    } finally {
+      for (const off of offs) off();
+    }
   }
 
   async status(): Promise<SyncStatus> {

@@ -54,12 +54,15 @@ export function syncRoutes(app: ApiInstance, ctx: AppContext): void {
         summary: 'Changes after a cursor (device keys and admins)',
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const auth = caller(req);
       assertFollower(auth);
-      const page = await ship.feed.changes(req.query.after, req.query.max_bytes);
       await ship.noteFollower(auth, req.query.after);
-      return page;
+      // A follower that is caught up may ask to wait for the next change (bounded by the server).
+      const waitMs = Math.min(req.query.wait ?? 0, ctx.config.sync.maxWaitSeconds) * 1000;
+      const gone = new AbortController();
+      reply.raw.once('close', () => gone.abort());
+      return ship.changes(req.query.after, req.query.max_bytes, waitMs, gone.signal);
     },
   );
 
