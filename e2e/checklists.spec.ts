@@ -106,3 +106,22 @@ test('a checklist run: an automatic item turns green live, a skip needs a reason
     await setAsnap('Off');
   }
 });
+
+test('the lowering card says how far its checklists are and opens them', async ({ page, adminApi }) => {
+  const demoLoweringId = '6410e4e06594c9977675e47a';
+  const cruise = (await adminApi.get<Array<{ id: string; cruise_id: string }>>('cruises')).find(
+    (c) => c.cruise_id === 'FKt230303',
+  )!;
+  await page.goto(`/cruise_menu?cruise=${cruise.id}&lowering=${demoLoweringId}`);
+  const line = page.getByTestId('lowering-checklists');
+  // The demo's pre-dive and post-dive checklists, each with its progress.
+  await expect(line).toContainText(/Pre-dive: (\d+ of \d+ done|complete)/);
+  await expect(line).toContainText(/Post-dive: (\d+ of \d+ done|complete)/);
+  await line.getByRole('button', { name: 'Open checklists' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Checklists: S0492' });
+  await expect(dialog.getByTestId('checklist-run-Pre-dive')).toBeVisible();
+  await expect(dialog.getByTestId('checklist-run-Post-dive')).toBeVisible();
+  await expectAccessible(page);
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+});

@@ -22,22 +22,35 @@ export function currentLowering(lowerings: readonly LoweringChoice[], now = Date
 }
 
 /** The console's checklists: the current lowering's runs (another lowering may be chosen). Lazily loaded. */
-export function ChecklistsModal({ show, onHide }: { show: boolean; onHide: () => void }) {
+export function ChecklistsModal({
+  show,
+  onHide,
+  lowering,
+}: {
+  show: boolean;
+  onHide: () => void;
+  /** This lowering's runs only (the lowering card), without the choice of another. */
+  lowering?: { id: string; lowering_id: string };
+}) {
   const names = useEntityNames();
   const lowerings = useQuery({
     queryKey: ['checklists', 'lowerings'],
     queryFn: ({ signal }) => getList<LoweringChoice>('lowerings', { signal }),
-    enabled: show,
+    enabled: show && !lowering,
   });
   const [chosen, setChosen] = useState<string | null>(null);
   const list = lowerings.data ?? [];
-  const loweringId = chosen ?? currentLowering(list)?.id ?? null;
+  const loweringId = lowering?.id ?? chosen ?? currentLowering(list)?.id ?? null;
   const ordered = [...list].sort((a, b) => Date.parse(b.start_ts) - Date.parse(a.start_ts));
   return (
     <Modal show={show} onHide={onHide} size="lg" aria-labelledby="checklists-modal-title">
-      <ModalHeader id="checklists-modal-title">Checklists</ModalHeader>
+      <ModalHeader id="checklists-modal-title">
+        {lowering ? `Checklists: ${lowering.lowering_id}` : 'Checklists'}
+      </ModalHeader>
       <Modal.Body>
-        {lowerings.isPending ? (
+        {lowering ? (
+          <ChecklistRuns loweringId={lowering.id} />
+        ) : lowerings.isPending ? (
           <LoadingText text={statusTexts.loading} />
         ) : list.length === 0 ? (
           <EmptyText>

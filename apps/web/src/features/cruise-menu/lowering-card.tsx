@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Button, Card, Collapse } from 'react-bootstrap';
 import { Link } from 'react-router';
 import {
@@ -9,6 +9,8 @@ import {
   loweringMaxDepth,
   loweringSummaryText,
   phaseDurations,
+  checklistRunSatisfied,
+  type ChecklistRun,
   type Lowering,
 } from '@bathylog/shared';
 import { embargoText, useArchiveMode } from '../../lib/archive';
@@ -18,9 +20,14 @@ import { CopyButton } from '../../domain/records/components/copy-button';
 import { FromShip } from '../../domain/records/components/from-ship';
 import { RecordFiles } from '../../domain/records/components/record-files';
 import { useLoweringMetrics } from '../../domain/lowerings/metrics-api';
+import { useChecklistRuns } from '../../domain/checklists/checklists-api';
 import { DiveMetricsTable, metricsSummaryItems } from '../../domain/lowerings/metrics-table';
 import { Line } from './cruise-card';
 import { ReviewMenu } from './review-menu';
+
+const ChecklistsModal = lazy(async () => ({
+  default: (await import('../../domain/checklists/checklists-modal')).ChecklistsModal,
+}));
 
 /** The selected lowering (docs/screens.md#lowering-card): times, phases, stats, files, review and export. */
 export function LoweringCard({ lowering, onExportError }: { lowering: Lowering; onExportError: (m: string) => void }) {
@@ -32,7 +39,8 @@ export function LoweringCard({ lowering, onExportError }: { lowering: Lowering; 
   const box = loweringBoundingBox(lowering);
   const headingId = 'lowering-card-title';
   // An embargoed dive reaches the archive visitor as a stub: nothing to review or export yet.
-  const embargo = useArchiveMode() ? embargoText(lowering.lowering_embargo_until) : null;
+  const archive = useArchiveMode();
+  const embargo = archive ? embargoText(lowering.lowering_embargo_until) : null;
   return (
     <Card className="mb-3" as="section" aria-labelledby={headingId}>
       <Card.Header className="d-flex align-items-center">
@@ -82,6 +90,7 @@ export function LoweringCard({ lowering, onExportError }: { lowering: Lowering; 
         {aborted && <Line label="Aborted">{formatListDateTime(aborted)}</Line>}
         {depth !== null && <Line label="Max Depth">{depth}</Line>}
         {box !== null && <Line label="Bounding Box">{box}</Line>}
+        {!embargo && !archive && <LoweringChecklists lowering={lowering} />}
         {!embargo && <LoweringMetricsSection loweringId={lowering.id} recordHasDepth={depth !== null} />}
         <div className="mt-2">
           {!embargo && <RecordFiles kind="lowering" recordId={lowering.id} files={meta.lowering_files} />}
@@ -139,6 +148,45 @@ function LoweringMetricsSection({ loweringId, recordHasDepth }: { loweringId: st
             <div id={tableId}>{open && <DiveMetricsTable figures={metrics.data} caption="Dive metrics" />}</div>
           </Collapse>
         </>
+      )}
+    </div>
+  );
+}
+
+/** How far a run is: "complete", or how many of its items are done. */
+function runProgress(run: ChecklistRun): string {
+  if (run.state === 'complete') return 'complete';
+  const done = run.items.filter((item) => checklistRunSatisfied([item])).length;
+  return `${done} of ${run.items.length} done`;
+}
+
+/** The lowering's checklist runs in one line, live, with the runs themselves a click away. */
+function LoweringChecklists({ lowering }: { lowering: Lowering }) {
+  const runs = useChecklistRuns(lowering.id);
+  const [open, setOpen] = useState(false);
+  if (runs.isPending || (runs.data && runs.data.length === 0)) return null;
+  return (
+    <div className="mt-2" data-testid="lowering-checklists">
+      <strong>Checklists:</strong>{' '}
+      {runs.isError ? (
+        <span className="text-danger">could not be read.</span>
+      ) : (
+        <>
+          {runs.data.map((run, i) => (
+            <span key={run.id}>
+              {i > 0 && ' · '}
+              {run.name}: {runProgress(run)}
+            </span>
+          ))}
+          <Button variant="link" size="sm" className="p-0 ms-2 align-baseline" onClick={() => setOpen(true)}>
+            Open checklists
+          </Button>
+        </>
+      )}
+      {open && (
+        <Suspense fallback={null}>
+          <ChecklistsModal show onHide={() => setOpen(false)} lowering={lowering} />
+        </Suspense>
       )}
     </div>
   );

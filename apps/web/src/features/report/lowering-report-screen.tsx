@@ -31,6 +31,7 @@ import {
   type Completeness,
 } from './report-api';
 import { Field, ReportSection, ReportToolbar, SectionState } from './report-parts';
+import { milestoneLabelSides } from './milestone-labels';
 import './report.css';
 
 /** The track point nearest in time to `ts` (points in time order); null for an empty track. */
@@ -86,13 +87,12 @@ export function LoweringReportScreen({ loweringId }: { loweringId: string }) {
 
   const markers = useMemo<DiveMapMarker[]>(() => {
     const points = track.data?.points ?? [];
-    // Labels left and right in turn: a dive starts and ends near one spot (launch and recovery) and
-    // goes down and up near another, and neighbours in time never print over each other.
-    return milestones.flatMap((m, i) => {
+    const placed = milestones.flatMap((m) => {
       const p = pointNear(points, m.ts);
-      const labelSide = i % 2 === 0 ? ('left' as const) : ('right' as const);
-      return p ? [{ id: m.key, lat: p.lat, lon: p.lon, title: m.label, permanent: true, labelSide }] : [];
+      return p ? [{ id: m.key, lat: p.lat, lon: p.lon, title: m.label, permanent: true }] : [];
     });
+    const sides = milestoneLabelSides(placed, points);
+    return placed.map((m, i) => ({ ...m, labelSide: sides[i]! }));
   }, [track.data, milestones]);
 
   if (lowering.isPending) return <LoadingText />;

@@ -236,6 +236,10 @@ export function DiveMap({
         circle.bindTooltip(textElement(m.title), {
           direction: m.labelSide ?? 'top',
           permanent: m.permanent ?? false,
+          // A label above or below clears the half-height of labels beside neighbouring markers.
+          ...(m.permanent && (m.labelSide === 'top' || m.labelSide === 'bottom')
+            ? { offset: L.point(0, m.labelSide === 'top' ? -10 : 10) }
+            : {}),
         });
       circle.on('click', () => onMarkerClickRef.current?.(m.id));
       p.markers.addLayer(circle);
