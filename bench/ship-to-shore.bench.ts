@@ -12,9 +12,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { createTestApp, type TestApp } from '../apps/server/test/test-app.js';
+import { tableCount } from '../apps/server/test/table-fixtures.js';
 import { loadDemo } from '../apps/server/src/seed/demo.js';
-import { TcpProxy } from '../apps/server/test/tcp-proxy.js';
+import { startShipAndShore } from '../apps/server/test/ship-and-shore.js';
 import { log, resultsDir, sleep } from './support.js';
 
 const kbit = Number(process.env.BENCH_KBIT ?? 256);
@@ -23,29 +23,14 @@ const rttMs = Number(process.env.BENCH_RTT_MS ?? 600);
 const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
 async function main(): Promise<void> {
-  const ship = await createTestApp('sqlite', { sync: { pollIntervalMs: 2000 } });
-  const shore = await createTestApp('sqlite', { sync: { pollIntervalMs: 2000 } });
-  await ship.app.listen({ port: 0, host: '127.0.0.1' });
-  const proxy = new TcpProxy((ship.app.server.address() as { port: number }).port, {
-    delayMs: rttMs / 2,
-    rateBytes: (kbit * 1000) / 8,
-  });
-  await proxy.listen();
+  const both = await startShipAndShore({ proxy: { delayMs: rttMs / 2, rateBytes: (kbit * 1000) / 8 } });
+  const { ship, shore, proxy, shipAdmin: admin, shoreAdmin, key } = both;
   try {
     log('loading the demo cruise (dive S0492) on the ship');
     const loaded = await loadDemo(ship.ctx);
     const db = ship.ctx.database.db;
-    const total = async (app: TestApp, table: 'events' | 'event_aux_data') =>
-      Number(
-        (
-          await app.ctx.database.db
-            .selectFrom(table)
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
-    const eventCount = await total(ship, 'events');
-    const auxCount = await total(ship, 'event_aux_data');
+    const eventCount = await tableCount(ship, 'events');
+    const auxCount = await tableCount(ship, 'event_aux_data');
     const names = new Set(readdirSync(ship.ctx.paths.images).filter((n) => n.endsWith('.jpg')));
     const imageBytes = [...names].reduce((sum, n) => sum + statSync(path.join(ship.ctx.paths.images, n)).size, 0);
     const dive = await db.selectFrom('lowerings').select(['start_ts', 'stop_ts']).executeTakeFirstOrThrow();
@@ -63,11 +48,6 @@ async function main(): Promise<void> {
       `${eventCount} events (${loaded.events} loaded), ${auxCount} aux records, ${names.size} frame grabs (${imageBytes} bytes)`,
     );
 
-    const admin = await ship.login('admin', 'demo');
-    const { key } = (
-      await ship.api('POST', '/device_keys', { token: admin, body: { name: 'shore', roles: ['event_watcher'] } })
-    ).json() as { key: string };
-    const shoreAdmin = await shore.login('admin', 'demo');
     const started = Date.now();
     const res = await shore.api('POST', '/ships', {
       token: shoreAdmin,
@@ -75,10 +55,10 @@ async function main(): Promise<void> {
     });
     if (res.statusCode !== 201) throw new Error(`add ship: ${res.statusCode} ${res.body}`);
 
-    const count = (table: 'events' | 'event_aux_data') => total(shore, table);
+    const count = (table: 'events' | 'event_aux_data') => tableCount(shore, table);
     const thumbs = path.join(shore.ctx.paths.images, '.thumbnails', '320');
     const marks: Record<string, number | null> = { events: null, aux_data: null, thumbnails: null, images: null };
-    const limit = started + 30 * 60_000;
+    const limit = started + 45 * 60_000;
     let lastReached = '';
     while (Date.now() < limit && Object.values(marks).some((v) => v === null)) {
       const t = (Date.now() - started) / 1000;
@@ -154,9 +134,7 @@ async function main(): Promise<void> {
     writeFileSync(path.join(resultsDir, 'ship-to-shore.json'), `${JSON.stringify(result, null, 2)}\n`);
     log(JSON.stringify(result, null, 2));
   } finally {
-    await shore.close();
-    await proxy.close();
-    await ship.close();
+    await both.close();
   }
 }
 

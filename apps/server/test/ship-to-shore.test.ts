@@ -3,8 +3,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { shipRecordReadOnlyMessage, type Ship } from '@bathylog/shared';
-import { createTestApp, engines, type TestApp } from './test-app.js';
-import { TcpProxy } from './tcp-proxy.js';
+import { engines, type TestApp } from './test-app.js';
+import type { TcpProxy } from './tcp-proxy.js';
+import { startShipAndShore, type ShipAndShore } from './ship-and-shore.js';
 import { multipart } from './api-fixtures.js';
 
 /**
@@ -82,27 +83,13 @@ describe.each(engines)('ship to shore, shore on %s', (engine) => {
     return JSON.stringify(a) === JSON.stringify(b);
   };
 
+  let both: ShipAndShore;
   beforeAll(async () => {
-    ship = await createTestApp('sqlite', { sync });
-    await ship.app.listen({ port: 0, host: '127.0.0.1' });
-    const shipPort = (ship.app.server.address() as { port: number }).port;
-    proxy = new TcpProxy(shipPort);
-    await proxy.listen();
-    shore = await createTestApp(engine, { sync });
-    shipAdmin = await ship.login('admin', 'demo');
-    shoreAdmin = await shore.login('admin', 'demo');
-    const created = (
-      await ship.api('POST', '/device_keys', { token: shipAdmin, body: { name: 'shore', roles: ['event_watcher'] } })
-    ).json() as { key: string; id: string };
-    key = created.key;
-    keyId = created.id;
+    both = await startShipAndShore({ ship: { sync }, shore: { engine, config: { sync } } });
+    ({ ship, shore, proxy, shipAdmin, shoreAdmin, key, keyId } = both);
   }, 60_000);
 
-  afterAll(async () => {
-    await shore?.close();
-    await proxy?.close();
-    await ship?.close();
-  });
+  afterAll(async () => both?.close());
 
   afterEach(() => proxy.restore());
 
@@ -487,16 +474,9 @@ describe.each(engines)('ship to shore, shore on %s', (engine) => {
 describe('a caught-up shore', () => {
   it('hears of a ship change at once by waiting on the ship, not by polling; a comment cuts the wait short', async () => {
     // The shore polls only once a minute: only a request held open on the ship brings the change soon.
-    const ship = await createTestApp('sqlite', { sync });
-    const shore = await createTestApp('sqlite', { sync: { pollIntervalMs: 60_000 } });
-    await ship.app.listen({ port: 0, host: '127.0.0.1' });
-    const proxy = new TcpProxy((ship.app.server.address() as { port: number }).port);
-    await proxy.listen();
+    const both = await startShipAndShore({ ship: { sync }, shore: { config: { sync: { pollIntervalMs: 60_000 } } } });
+    const { ship, shore, proxy, shipAdmin, shoreAdmin, key } = both;
     try {
-      const shipAdmin = await ship.login('admin', 'demo');
-      const { key } = (
-        await ship.api('POST', '/device_keys', { token: shipAdmin, body: { name: 'shore', roles: ['event_watcher'] } })
-      ).json() as { key: string };
       const logEvent = async (value: string) =>
         (
           (await ship.api('POST', '/events', { token: shipAdmin, body: { event_value: value } })).json() as {
@@ -506,7 +486,6 @@ describe('a caught-up shore', () => {
       const onShore = (id: string) =>
         shore.ctx.database.db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
       const first = await logEvent('FIRST');
-      const shoreAdmin = await shore.login('admin', 'demo');
       const added = await shore.api('POST', '/ships', {
         token: shoreAdmin,
         body: { name: 'Falkor (too)', url: proxy.url, key },
@@ -536,25 +515,16 @@ describe('a caught-up shore', () => {
         10_000,
       );
     } finally {
-      await shore.close();
-      await proxy.close();
-      await ship.close();
+      await both.close();
     }
   }, 60_000);
 });
 
 describe('the bandwidth cap', () => {
   it('is never exceeded, measured at the proxy', async () => {
-    const ship = await createTestApp('sqlite', { sync });
-    const shore = await createTestApp('sqlite', { sync });
-    await ship.app.listen({ port: 0, host: '127.0.0.1' });
-    const proxy = new TcpProxy((ship.app.server.address() as { port: number }).port);
-    await proxy.listen();
+    const both = await startShipAndShore({ ship: { sync }, shore: { config: { sync } } });
+    const { ship, shore, proxy, shipAdmin: admin, shoreAdmin, key } = both;
     try {
-      const admin = await ship.login('admin', 'demo');
-      const { key } = (
-        await ship.api('POST', '/device_keys', { token: admin, body: { name: 'shore', roles: ['event_watcher'] } })
-      ).json() as { key: string };
       // ~150 kB of files and events.
       for (let i = 0; i < 3; i++) {
         writeFileSync(path.join(ship.ctx.paths.images, `cap_${i}.jpg`), imageBytes(45_000, i + 10));
@@ -567,7 +537,6 @@ describe('the bandwidth cap', () => {
         expect(res.statusCode).toBe(201);
       }
       const kbps = 128; // 16,000 bytes/s
-      const shoreAdmin = await shore.login('admin', 'demo');
       const started = Date.now();
       const res = await shore.api('POST', '/ships', {
         token: shoreAdmin,
@@ -602,9 +571,7 @@ describe('the bandwidth cap', () => {
         expect(proxy.bytesBetween(t, t + 2000)).toBeLessThanOrEqual(rate * 2.25 + 2000);
       }
     } finally {
-      await shore.close();
-      await proxy.close();
-      await ship.close();
+      await both.close();
     }
   }, 90_000);
 });

@@ -198,3 +198,12 @@ export async function insertEvent(
     .execute();
   return id;
 }
+
+/** How many rows a table of a server holds. */
+export async function tableCount(app: Pick<TestApp, 'ctx'>, table: keyof DB): Promise<number> {
+  const row = await app.ctx.database.db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

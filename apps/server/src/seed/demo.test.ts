@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import jpeg from 'jpeg-js';
 import { createTestApp, engines, type TestApp } from '../../test/test-app.js';
+import { tableCount } from '../../test/table-fixtures.js';
 import {
   defaultDemoDir,
   demoFiles,
@@ -44,19 +45,6 @@ const expected = {
   templates: 76,
   framegrabEvents: 330,
 };
-
-const count = async (
-  app: TestApp,
-  table: 'users' | 'cruises' | 'lowerings' | 'events' | 'event_aux_data' | 'event_templates',
-) =>
-  Number(
-    (
-      await app.ctx.database.db
-        .selectFrom(table)
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
 
 const values = (dataArray: string) =>
   Object.fromEntries(
@@ -101,13 +89,13 @@ describe.each(engines)('demo loader on %s', (engine) => {
   });
 
   it('loads the cruise, the dive, both event files, the templates and the users', async () => {
-    expect(await count(app, 'users')).toBe(expected.users);
-    expect(await count(app, 'cruises')).toBe(expected.cruises);
-    expect(await count(app, 'lowerings')).toBe(expected.lowerings);
-    expect(await count(app, 'events')).toBe(expected.events);
-    expect(await count(app, 'event_templates')).toBe(expected.templates);
+    expect(await tableCount(app, 'users')).toBe(expected.users);
+    expect(await tableCount(app, 'cruises')).toBe(expected.cruises);
+    expect(await tableCount(app, 'lowerings')).toBe(expected.lowerings);
+    expect(await tableCount(app, 'events')).toBe(expected.events);
+    expect(await tableCount(app, 'event_templates')).toBe(expected.templates);
     // 511 vessel navigation records + one vehicle fix per dive event + one frame-grab record per photo/sample event.
-    expect(await count(app, 'event_aux_data')).toBe(511 + 4540 + expected.framegrabEvents);
+    expect(await tableCount(app, 'event_aux_data')).toBe(511 + 4540 + expected.framegrabEvents);
 
     const db = app.ctx.database.db;
     const cruise = await db.selectFrom('cruises').selectAll().executeTakeFirstOrThrow();
@@ -352,12 +340,12 @@ describe.each(engines)('demo loader on %s', (engine) => {
 
     const counts = await loadDemo(app.ctx);
     expect(counts).toEqual({ users: 0, cruises: 0, lowerings: 0, events: 0, auxData: 0, templates: 0, images: 0 });
-    expect(await count(app, 'users')).toBe(expected.users);
-    expect(await count(app, 'events')).toBe(expected.events);
-    expect(await count(app, 'event_aux_data')).toBe(511 + 4540 + expected.framegrabEvents);
-    expect(await count(app, 'event_templates')).toBe(expected.templates);
-    expect(await count(app, 'cruises')).toBe(1);
-    expect(await count(app, 'lowerings')).toBe(1);
+    expect(await tableCount(app, 'users')).toBe(expected.users);
+    expect(await tableCount(app, 'events')).toBe(expected.events);
+    expect(await tableCount(app, 'event_aux_data')).toBe(511 + 4540 + expected.framegrabEvents);
+    expect(await tableCount(app, 'event_templates')).toBe(expected.templates);
+    expect(await tableCount(app, 'cruises')).toBe(1);
+    expect(await tableCount(app, 'lowerings')).toBe(1);
 
     expect(
       (await db.selectFrom('users').select('fullname').where('username', '=', 'pi').executeTakeFirstOrThrow()).fullname,
@@ -403,6 +391,6 @@ describe.each(engines)('demo loader on %s', (engine) => {
     await db.deleteFrom('events').where('id', '=', '6410f20b6594c9977675e47b').execute();
     const counts = await loadDemo(app.ctx);
     expect(counts).toMatchObject({ events: 1, auxData: 1 });
-    expect(await count(app, 'events')).toBe(expected.events);
+    expect(await tableCount(app, 'events')).toBe(expected.events);
   });
 });

@@ -5,7 +5,7 @@ import {
   type SyncChangesPage,
   type SyncComment,
   type SyncStatus,
-  type WsChannel,
+  wsChannels,
 } from '@bathylog/shared';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
@@ -15,22 +15,11 @@ import { recordChange } from '../audit/audit.js';
 import { toWireEvent } from '../events/event-output.js';
 import { SyncFeedService } from './sync-feed.service.js';
 
-/** Channels whose messages mean the feed may have grown (docs/ship-to-shore.md#waiting-for-changes). */
-const feedChannels: readonly WsChannel[] = [
-  'newEvents',
-  'updateEvents',
-  'deleteEvents',
-  'newEventAuxData',
-  'updateEventAuxData',
-  'deleteEventAuxData',
-  'newEventTemplates',
-  'updateEventTemplates',
-  'deleteEventTemplates',
-  'newCruises',
-  'updateCruises',
-  'newLowerings',
-  'updateLowerings',
-];
+/**
+ * Channels whose messages mean the feed may have grown (docs/ship-to-shore.md#waiting-for-changes):
+ * every record channel (new, update, delete). One too many only costs a read of the feed.
+ */
+const feedChannels = wsChannels.filter((channel) => /^(new|update|delete)[A-Z]/.test(channel));
 /** After a change is heard, the feed is read again this often for a while (a commit may still be on its way). */
 const recheckMs = 200;
 const recheckForMs = 2000;

@@ -1,0 +1,56 @@
+import type { ConfigInput } from '../src/config.js';
+import { createTestApp, type TestApp } from './test-app.js';
+import { TcpProxy, type ProxyOptions } from './tcp-proxy.js';
+
+export interface ShipAndShore {
+  ship: TestApp;
+  shore: TestApp;
+  /** Between the two: the shore reaches the ship at `proxy.url`. */
+  proxy: TcpProxy;
+  shipAdmin: string;
+  shoreAdmin: string;
+  /** A device key the ship's admin made for the shore (event_watcher). */
+  key: string;
+  keyId: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A ship listening behind a TCP proxy (which can cut the link, slow it and count its bytes) and a
+ * shore that may follow it (docs/ship-to-shore.md), with an admin session on each and a device key
+ * for the shore.
+ */
+export async function startShipAndShore(
+  opts: {
+    shore?: { engine?: 'sqlite' | 'postgres'; config?: ConfigInput };
+    ship?: ConfigInput;
+    proxy?: ProxyOptions;
+  } = {},
+): Promise<ShipAndShore> {
+  const ship = await createTestApp('sqlite', opts.ship ?? {});
+  await ship.app.listen({ port: 0, host: '127.0.0.1' });
+  const proxy = new TcpProxy((ship.app.server.address() as { port: number }).port, opts.proxy ?? {});
+  await proxy.listen();
+  const shore = await createTestApp(opts.shore?.engine ?? 'sqlite', opts.shore?.config ?? {});
+  const shipAdmin = await ship.login('admin', 'demo');
+  const shoreAdmin = await shore.login('admin', 'demo');
+  const made = await ship.api('POST', '/device_keys', {
+    token: shipAdmin,
+    body: { name: 'shore', roles: ['event_watcher'] },
+  });
+  const { key, id: keyId } = made.json() as { key: string; id: string };
+  return {
+    ship,
+    shore,
+    proxy,
+    shipAdmin,
+    shoreAdmin,
+    key,
+    keyId,
+    async close() {
+      await shore.close();
+      await proxy.close();
+      await ship.close();
+    },
+  };
+}
