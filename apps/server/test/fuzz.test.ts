@@ -286,9 +286,10 @@ describe.each(engines)('fuzz on %s', (engine) => {
       externalCalls: { exportCruise: command, exportLowering: command },
       sync: { maxWaitSeconds: 0 },
     });
-    // A ship notes when a shore follower last read its change feed (its status page shows it): the
-    // one row a read may write (docs/ship-to-shore.md).
-    const readBookkeeping = new Set(['sync_followers']);
+    // Bookkeeping a read may write (docs/ship-to-shore.md): a ship notes when a shore follower last
+    // read its change feed (its status page shows it), and caches the checksums of the files the
+    // feed names (a cache, computed again when missing, as thumbnails are).
+    const readBookkeeping = new Set(['sync_followers', 'sync_file_hashes']);
     // This server's own tables: on PostgreSQL the introspection lists every schema of the database,
     // and other suites (running beside this one, or left over from a run that was killed) have theirs.
     const ownSchema = t.ctx.database.dialect === 'postgres' ? (t.ctx.database.schema ?? 'public') : undefined;
