@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import { mkdir, open, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { Selectable } from 'kysely';
 import { defaultThumbnailWidth, type SyncChangesPage } from '@bathylog/shared';
 import type { AppContext } from '../context.js';
+import type { DB } from '../db/schema.js';
 import { sleep, TokenBucket } from '../lib/token-bucket.js';
 import { internalChannels } from '../realtime/internal-channels.js';
 import { thumbnailCachePath } from '../modules/files/thumbnails.js';
@@ -227,48 +229,58 @@ export class ShipFollower {
 
   /**
    * Fetches queued files for about one poll interval (then changes are asked for again): a few at
-   * once, so a long round trip does not leave the link idle between small files (each request still
-   * waits for its share of the cap). Thumbnails all come before any whole file.
+   * once, each next one started as soon as one ends, so a long round trip does not leave the link
+   * idle between small files (each request still waits for its share of the cap). Thumbnails all
+   * come before any whole file; two versions of one path are never fetched together.
    */
   private async fetchFiles(ship: ShipRow): Promise<void> {
     const until = Date.now() + Math.max(1000, this.ctx.config.sync.pollIntervalMs);
     const db = this.ctx.database.db;
-    while (!this.stopped && Date.now() < until) {
-      const queued = await db
-        .selectFrom('sync_file_queue')
-        .selectAll()
-        .where('ship_id', '=', ship.id)
-        .orderBy('priority')
-        .orderBy('added_at')
-        .orderBy('path')
-        .limit(filesAtOnce * 2)
-        .execute();
-      if (queued.length === 0) return;
-      // One kind at a time, and one version of a path at a time (a newer one waits its turn).
-      const batch: typeof queued = [];
-      for (const item of queued) {
-        if (item.priority !== queued[0]!.priority || batch.some((b) => b.path === item.path)) continue;
-        if (batch.length < filesAtOnce) batch.push(item);
-      }
-      const results = await Promise.allSettled(
-        batch.map((item) =>
-          item.priority === thumbnailPriority ? this.fetchThumbnail(ship, item) : this.fetchChunk(ship, item, until),
-        ),
-      );
-      for (const [i, result] of results.entries()) {
-        if (result.status !== 'fulfilled' || !result.value) continue;
-        const item = batch[i]!;
-        await db
-          .deleteFrom('sync_file_queue')
+    const active = new Map<string, Promise<void>>();
+    let failure: { reason: unknown } | null = null;
+    const start = (item: Selectable<DB['sync_file_queue']>) => {
+      const fetched =
+        item.priority === thumbnailPriority ? this.fetchThumbnail(ship, item) : this.fetchChunk(ship, item, until);
+      const done = fetched
+        .then(async (finished) => {
+          if (!finished) return;
+          await db
+            .deleteFrom('sync_file_queue')
+            .where('ship_id', '=', ship.id)
+            .where('path', '=', item.path)
+            .where('priority', '=', item.priority)
+            .where('sha256', '=', item.sha256)
+            .execute();
+        })
+        .catch((reason: unknown) => {
+          failure ??= { reason };
+        })
+        .finally(() => active.delete(item.path));
+      active.set(item.path, done);
+    };
+    while (!this.stopped && failure === null && Date.now() < until) {
+      if (active.size < filesAtOnce) {
+        // The queue still holds the files under way (an entry goes once its file is in place).
+        const queued = await db
+          .selectFrom('sync_file_queue')
+          .selectAll()
           .where('ship_id', '=', ship.id)
-          .where('path', '=', item.path)
-          .where('priority', '=', item.priority)
-          .where('sha256', '=', item.sha256)
+          .orderBy('priority')
+          .orderBy('added_at')
+          .orderBy('path')
+          .limit(filesAtOnce * 3)
           .execute();
+        const first = queued[0]?.priority;
+        for (const item of queued) {
+          if (active.size >= filesAtOnce) break;
+          if (item.priority === first && !active.has(item.path)) start(item);
+        }
       }
-      const failed = results.find((r) => r.status === 'rejected');
-      if (failed) throw failed.reason;
+      if (active.size === 0) break;
+      await Promise.race(active.values());
     }
+    await Promise.all(active.values());
+    if (failure) throw (failure as { reason: unknown }).reason;
   }
 
   private async fetchThumbnail(ship: ShipRow, item: { path: string; sha256: string }): Promise<boolean> {

@@ -17,6 +17,7 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { caller, type AuthContext } from '../../plugins/auth.js';
 import { fileResponse, noContent } from '../../plugins/response-schemas.js';
+import { internalChannels } from '../../realtime/internal-channels.js';
 import type { ApiInstance } from '../../plugins/types.js';
 import { thumbnailOf, thumbnailWidthOf } from '../files/thumbnails.js';
 import { absoluteFilePath } from './sync-files.js';
@@ -60,9 +61,18 @@ export function syncRoutes(app: ApiInstance, ctx: AppContext): void {
       await ship.noteFollower(auth, req.query.after);
       // A follower that is caught up may ask to wait for the next change (bounded by the server).
       const waitMs = Math.min(req.query.wait ?? 0, ctx.config.sync.maxWaitSeconds) * 1000;
+      // The wait ends early when the follower went away, or its key (or user) was revoked meanwhile:
+      // its next request is then refused at once.
       const gone = new AbortController();
       reply.raw.once('close', () => gone.abort());
-      return ship.changes(req.query.after, req.query.max_bytes, waitMs, gone.signal);
+      const offRevoked = ctx.bus.subscribe(internalChannels.revoked, (r) => {
+        if ('keyId' in r ? r.keyId === auth.key?.id : r.userId === auth.user.id) gone.abort();
+      });
+      try {
+        return await ship.changes(req.query.after, req.query.max_bytes, waitMs, gone.signal);
+      } finally {
+        offRevoked();
+      }
     },
   );
 
