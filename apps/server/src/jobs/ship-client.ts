@@ -21,11 +21,13 @@ export interface ShipResponse {
 
 const requestTimeoutMs = 60_000;
 /**
- * An answer's status line and headers, taken with the request before it is sent (and settled when
- * it has arrived): with several requests in flight, headers booked only afterwards would all pass
- * on top of the cap at once.
+ * An answer's status line and headers are taken with the request before it is sent (what came on
+ * top is booked when it has arrived): with several requests in flight, headers booked only
+ * afterwards would all pass on top of the cap at once. The size taken is what the last answer on
+ * the same bucket (the same ship) brought; 1 KiB before the first.
  */
-const answerHeaderAllowance = 1024;
+const answerHeaderBytes = new WeakMap<TokenBucket, number>();
+const firstAnswerHeaderGuess = 1024;
 
 /**
  * One request to a ship, its bytes counted against the follower's bucket: the expected size is
@@ -50,7 +52,7 @@ export async function shipRequest(
     `${req.method} ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\n`.length +
     Object.entries(headers).reduce((n, [k, v]) => n + k.length + v.length + 4, 2) +
     (payload?.length ?? 0);
-  const taken = requestBytes + answerHeaderAllowance + req.expect;
+  const taken = requestBytes + (answerHeaderBytes.get(bucket) ?? firstAnswerHeaderGuess) + req.expect;
   await bucket.take(taken, signal);
   const client = url.protocol === 'https:' ? https : http;
   return new Promise<ShipResponse>((resolve, reject) => {
@@ -64,6 +66,7 @@ export async function shipRequest(
       res.on('error', reject);
       res.on('end', () => {
         const headerBytes = res.rawHeaders.reduce((n, h) => n + h.length + 2, 20);
+        answerHeaderBytes.set(bucket, headerBytes);
         const wireBytes = requestBytes + headerBytes + raw;
         bucket.settle(wireBytes - taken);
         let body = Buffer.concat(chunks);

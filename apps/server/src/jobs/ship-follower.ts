@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { mkdir, open, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Selectable } from 'kysely';
@@ -40,6 +41,14 @@ export class ShipFollower {
   private lastAnnounced = '';
   /** Whether the ship waits for changes when asked to (false once it refused the parameter). */
   private longPoll = true;
+  /** Files being fetched, by path: a pool beside the change requests (see fillFiles). */
+  private readonly files = new Map<string, Promise<void>>();
+  /** The first error of a file fetch, handed to the loop (the ship is then offline). */
+  private fileFailure: { reason: unknown } | null = null;
+  private filling: Promise<void> | null = null;
+  private fillAgain = false;
+  /** The last page left no records to fetch: the ship is followed once the files are in too. */
+  private recordsCaughtUp = false;
 
   constructor(
     private readonly ctx: AppContext,
@@ -48,6 +57,8 @@ export class ShipFollower {
   ) {
     this.rate = rate;
     this.bucket = new TokenBucket(rate);
+    // Every request in flight (files a few at once, each in several ranges) listens for the stop.
+    setMaxListeners(filesAtOnce * 4 + 16, this.abort.signal);
   }
 
   private get ships() {
@@ -67,6 +78,7 @@ export class ShipFollower {
     this.abort.abort();
     this.wake.abort();
     await this.done;
+    await Promise.allSettled([this.filling, ...this.files.values()]);
   }
 
   private get stopped(): boolean {
@@ -95,6 +107,11 @@ export class ShipFollower {
         this.bucket = new TokenBucket(rate);
       }
       try {
+        if (this.fileFailure) {
+          const { reason } = this.fileFailure;
+          this.fileFailure = null;
+          throw reason;
+        }
         await this.sendComments(ship);
         const asked = Date.now();
         const page = await this.fetchPage(ship, caughtUp);
@@ -113,12 +130,12 @@ export class ShipFollower {
           },
           page.changes.length > 0,
         );
-        caughtUp = !page.more && queued === 0;
+        // Files follow beside the change requests; once the records are in, the next request waits
+        // on the ship for a change while the files go on.
+        if (queued > 0) this.fillFiles(ship);
+        caughtUp = !page.more;
+        this.recordsCaughtUp = caughtUp;
         if (page.more) continue;
-        if (queued > 0) {
-          await this.fetchFiles(ship);
-          continue;
-        }
         // A request that waited on the ship for a change was the pause; one answered at once was not.
         if (page.changes.length === 0) await this.pause(this.ctx.config.sync.pollIntervalMs - waited);
       } catch (err) {
@@ -228,59 +245,84 @@ export class ShipFollower {
   }
 
   /**
-   * Fetches queued files for about one poll interval (then changes are asked for again): a few at
-   * once, each next one started as soon as one ends, so a long round trip does not leave the link
-   * idle between small files (each request still waits for its share of the cap). Thumbnails all
-   * come before any whole file; two versions of one path are never fetched together.
+   * Keeps a few queued files being fetched at once, each next one started as soon as one ends, so a
+   * long round trip does not leave the link idle between small files (every request still waits
+   * for its share of the cap). Thumbnails all come before any whole file; two versions of one path
+   * are never fetched together. Runs beside the change requests until the queue is empty or a fetch
+   * fails (the loop then hears of it).
    */
-  private async fetchFiles(ship: ShipRow): Promise<void> {
-    const until = Date.now() + Math.max(1000, this.ctx.config.sync.pollIntervalMs);
-    const db = this.ctx.database.db;
-    const active = new Map<string, Promise<void>>();
-    let failure: { reason: unknown } | null = null;
-    const start = (item: Selectable<DB['sync_file_queue']>) => {
-      const fetched =
-        item.priority === thumbnailPriority ? this.fetchThumbnail(ship, item) : this.fetchChunk(ship, item, until);
-      const done = fetched
-        .then(async (finished) => {
-          if (!finished) return;
-          await db
-            .deleteFrom('sync_file_queue')
-            .where('ship_id', '=', ship.id)
-            .where('path', '=', item.path)
-            .where('priority', '=', item.priority)
-            .where('sha256', '=', item.sha256)
-            .execute();
-        })
-        .catch((reason: unknown) => {
-          failure ??= { reason };
-        })
-        .finally(() => active.delete(item.path));
-      active.set(item.path, done);
-    };
-    while (!this.stopped && failure === null && Date.now() < until) {
-      if (active.size < filesAtOnce) {
-        // The queue still holds the files under way (an entry goes once its file is in place).
-        const queued = await db
-          .selectFrom('sync_file_queue')
-          .selectAll()
-          .where('ship_id', '=', ship.id)
-          .orderBy('priority')
-          .orderBy('added_at')
-          .orderBy('path')
-          .limit(filesAtOnce * 3)
-          .execute();
-        const first = queued[0]?.priority;
-        for (const item of queued) {
-          if (active.size >= filesAtOnce) break;
-          if (item.priority === first && !active.has(item.path)) start(item);
-        }
-      }
-      if (active.size === 0) break;
-      await Promise.race(active.values());
+  private fillFiles(ship: ShipRow): void {
+    if (this.filling) {
+      this.fillAgain = true;
+      return;
     }
-    await Promise.all(active.values());
-    if (failure) throw (failure as { reason: unknown }).reason;
+    this.filling = this.topUpFiles(ship)
+      .catch((reason: unknown) => {
+        this.fileFailure ??= { reason };
+      })
+      .finally(() => {
+        this.filling = null;
+        if (this.fillAgain) {
+          this.fillAgain = false;
+          this.fillFiles(ship);
+        }
+      });
+  }
+
+  private async topUpFiles(ship: ShipRow): Promise<void> {
+    if (this.stopped || this.fileFailure || this.files.size >= filesAtOnce) return;
+    const db = this.ctx.database.db;
+    // The queue still holds the files under way (an entry goes once its file is in place).
+    const queued = await db
+      .selectFrom('sync_file_queue')
+      .selectAll()
+      .where('ship_id', '=', ship.id)
+      .orderBy('priority')
+      .orderBy('added_at')
+      .orderBy('path')
+      .limit(filesAtOnce * 3)
+      .execute();
+    if (queued.length === 0) {
+      if (this.files.size === 0) await this.filesDone(ship);
+      return;
+    }
+    const first = queued[0]!.priority;
+    for (const item of queued) {
+      if (this.files.size >= filesAtOnce) break;
+      if (item.priority === first && !this.files.has(item.path)) this.startFile(ship, item);
+    }
+  }
+
+  private startFile(ship: ShipRow, item: Selectable<DB['sync_file_queue']>): void {
+    const fetched = item.priority === thumbnailPriority ? this.fetchThumbnail(ship, item) : this.fetchChunk(ship, item);
+    const done = fetched
+      .then(async (finished) => {
+        if (!finished) return;
+        await this.ctx.database.db
+          .deleteFrom('sync_file_queue')
+          .where('ship_id', '=', ship.id)
+          .where('path', '=', item.path)
+          .where('priority', '=', item.priority)
+          .where('sha256', '=', item.sha256)
+          .execute();
+      })
+      .catch((reason: unknown) => {
+        if (this.stopped) return;
+        this.fileFailure ??= { reason };
+        // The loop may be waiting on the ship: wake it to hear of the failure.
+        this.poke();
+      })
+      .finally(() => {
+        this.files.delete(item.path);
+        this.fillFiles(ship);
+      });
+    this.files.set(item.path, done);
+  }
+
+  /** Every queued file is in: once the records are too, the ship is followed. */
+  private async filesDone(ship: ShipRow): Promise<void> {
+    if (!this.recordsCaughtUp || this.stopped) return;
+    await this.setState(ship, { state: 'following' }, true);
   }
 
   private async fetchThumbnail(ship: ShipRow, item: { path: string; sha256: string }): Promise<boolean> {
@@ -315,18 +357,14 @@ export class ShipFollower {
   }
 
   /** Fetches ranged chunks of a file into `<file>.sync-part`; true once it is in place, verified. */
-  private async fetchChunk(
-    ship: ShipRow,
-    item: { path: string; sha256: string; size: number },
-    until: number,
-  ): Promise<boolean> {
+  private async fetchChunk(ship: ShipRow, item: { path: string; sha256: string; size: number }): Promise<boolean> {
     const abs = absoluteFilePath(this.ctx, item.path);
     if (!abs) return true;
     const size = Number(item.size);
     const part = `${abs}.${item.sha256.slice(0, 12)}.sync-part`;
     await mkdir(path.dirname(abs), { recursive: true });
     let have = (await stat(part).catch(() => null))?.size ?? 0;
-    while (have < size && !this.stopped && Date.now() < until) {
+    while (have < size && !this.stopped) {
       // Several ranges in flight (each taken from the bucket before it is sent) hide the link's
       // round trip; they are written in order, the contiguous ones that arrived.
       const ranges: Array<[number, number]> = [];

@@ -1,6 +1,6 @@
 /**
  * A token bucket over bytes: `take(n)` waits until the bytes fit the rate, `settle(n)` books what
- * passed beyond (or short of) what was taken. The bucket holds at most a quarter second of bytes, so in any
+ * passed beyond what was taken. The bucket holds at most a quarter second of bytes, so in any
  * window of T seconds at most rate × (T + 0.25) bytes pass, plus whatever one answer brings beyond what was taken.
  */
 export class TokenBucket {
@@ -36,13 +36,13 @@ export class TokenBucket {
   }
 
   /**
-   * Books the difference between what was taken and what passed: more is debited, less is given
-   * back (never beyond a full bucket).
+   * Books bytes that passed beyond what was taken. What was taken and not used is not given back:
+   * with many requests in flight, the give-backs would all land in one window, above the rate.
    */
   settle(n: number): void {
-    if (this.rate === null || n === 0) return;
+    if (this.rate === null || n <= 0) return;
     this.refill();
-    this.tokens = Math.min(this.capacity, this.tokens - n);
+    this.tokens -= n;
   }
 }
 
