@@ -24,10 +24,12 @@ const sha = (file: string) => createHash('sha256').update(readFileSync(file)).di
 
 async function main(): Promise<void> {
   const both = await startShipAndShore({ proxy: { delayMs: rttMs / 2, rateBytes: (kbit * 1000) / 8 } });
-  const { ship, shore, proxy, shipAdmin: admin, shoreAdmin, key } = both;
+  const { ship, shore, proxy, shoreAdmin, key } = both;
   try {
     log('loading the demo cruise (dive S0492) on the ship');
     const loaded = await loadDemo(ship.ctx);
+    // The demo's users replace the ship's (sessions from before the load end): log in after it.
+    const admin = await ship.login('admin', 'demo');
     const db = ship.ctx.database.db;
     const eventCount = await tableCount(ship, 'events');
     const auxCount = await tableCount(ship, 'event_aux_data');

@@ -65,23 +65,36 @@ export class TcpProxy {
     this.sockets.add(client);
     this.sockets.add(upstream);
     const pipe = (from: net.Socket, to: net.Socket) => {
+      // One queue a direction, delivered strictly in order by one timer: timers of different
+      // lengths due in the same millisecond may fire in any order, and a stream must not.
+      const queue: Array<{ at: number; chunk: Buffer }> = [];
       let busyUntil = 0;
+      let timer: NodeJS.Timeout | null = null;
+      let ended = false;
+      const pump = () => {
+        timer = null;
+        const now = Date.now();
+        while (queue.length > 0 && queue[0]!.at <= now) {
+          const { chunk } = queue.shift()!;
+          if (to.destroyed) continue;
+          this.samples.push([now, chunk.length]);
+          to.write(chunk);
+        }
+        if (queue.length > 0) timer = setTimeout(pump, queue[0]!.at - now);
+        else if (ended && !to.destroyed) to.end();
+      };
       from.on('data', (chunk: Buffer) => {
         const now = Date.now();
         const rate = this.opts.rateBytes;
-        const start = Math.max(now, busyUntil);
-        const sendAt = rate ? start + (chunk.length / rate) * 1000 : now;
+        const sendAt = rate ? Math.max(now, busyUntil) + (chunk.length / rate) * 1000 : now;
         busyUntil = sendAt;
-        const at = sendAt + (this.opts.delayMs ?? 0);
-        const deliver = () => {
-          if (to.destroyed) return;
-          this.samples.push([Date.now(), chunk.length]);
-          to.write(chunk);
-        };
-        if (at <= now) deliver();
-        else setTimeout(deliver, at - now);
+        queue.push({ at: sendAt + (this.opts.delayMs ?? 0), chunk });
+        if (!timer) pump();
       });
-      from.on('end', () => setTimeout(() => to.end(), Math.max(0, busyUntil - Date.now()) + (this.opts.delayMs ?? 0)));
+      from.on('end', () => {
+        ended = true;
+        if (!timer) pump();
+      });
       from.on('error', () => to.destroy());
       from.on('close', () => {
         this.sockets.delete(from);

@@ -47,6 +47,8 @@ export class ShipFollower {
   private fileFailure: { reason: unknown } | null = null;
   private filling: Promise<void> | null = null;
   private fillAgain = false;
+  /** What the last change page brought over the link (the next is taken from the cap at this size). */
+  private lastPageBytes = 1024;
   /** The last page left no records to fetch: the ship is followed once the files are in too. */
   private recordsCaughtUp = false;
 
@@ -221,9 +223,10 @@ export class ShipFollower {
 
   /** The next page of changes; once caught up, the ship holds the request until there is one. */
   private async fetchPage(ship: ShipRow, caughtUp: boolean): Promise<SyncChangesPage> {
-    // Compressed JSON is a fraction of max_bytes; the rest of what arrives is booked after.
-    const maxBytes = this.rate === null ? largePage : Math.max(4096, this.chunk * 8);
     const wait = caughtUp && this.longPoll;
+    // A waiting request mostly brings an event or two: a small page (more follow at once). A page is
+    // taken from the cap at the size the last one came (compressed); what came on top is booked after.
+    const maxBytes = wait ? 4096 : this.rate === null ? largePage : Math.max(4096, this.chunk * 8);
     const query = new URLSearchParams({
       max_bytes: String(maxBytes),
       ...(ship.cursor ? { after: ship.cursor } : {}),
@@ -234,9 +237,10 @@ export class ShipFollower {
       ship.url,
       ship.device_key,
       this.bucket,
-      { method: 'GET', path: `/sync/changes?${query}`, expect: Math.min(this.chunk, 1024) },
+      { method: 'GET', path: `/sync/changes?${query}`, expect: Math.min(maxBytes, this.lastPageBytes) },
       wait ? AbortSignal.any([this.abort.signal, this.wake.signal]) : this.abort.signal,
     );
+    this.lastPageBytes = Math.max(1024, res.wireBytes);
     const page = JSON.parse(res.body.toString('utf8')) as SyncChangesPage;
     if (!Array.isArray(page.changes) || typeof page.next !== 'string')
       throw new Error('The ship answered no change page');
