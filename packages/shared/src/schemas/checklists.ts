@@ -185,11 +185,14 @@ export interface ChecklistRunMessage {
   run: ChecklistRun;
 }
 
-/** Whether a run may complete: every manual item done or skipped, every automatic one holding or skipped. */
+/** Whether an item is out of the way: skipped, a manual item done, an automatic one done or holding. */
+export function checklistItemSatisfied(i: ChecklistRunItem): boolean {
+  return i.state === 'skipped' || (i.kind === 'manual' ? i.state === 'done' : i.state === 'done' || i.ok === true);
+}
+
+/** Whether a run may complete: every item satisfied (checklistItemSatisfied). */
 export function checklistRunSatisfied(items: readonly ChecklistRunItem[]): boolean {
-  return items.every(
-    (i) => i.state === 'skipped' || (i.kind === 'manual' ? i.state === 'done' : i.state === 'done' || i.ok === true),
-  );
+  return items.every(checklistItemSatisfied);
 }
 
 /** A condition in words (the run panel and the management table). */

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Badge, Button, Card, Form, ListGroup, Modal } from 'react-bootstrap';
 import {
+  checklistItemSatisfied,
   checklistMessages,
   checklistPhaseLabels,
   checklistSystemActor,
@@ -172,7 +173,7 @@ function RunCard({ run }: { run: ChecklistRun }) {
   };
   const safeTick = (item: ChecklistRunItem, state: 'done' | 'open') =>
     void tick(item, state).catch((err: unknown) => setError(errorMessage(err)));
-  const remaining = run.items.filter((i) => i.state === 'open' && !(i.kind === 'auto' && i.ok === true)).length;
+  const remaining = run.items.filter((i) => !checklistItemSatisfied(i)).length;
   const titleId = `checklist-run-${run.id}-title`;
   return (
     <Card className="mb-3" data-testid={`checklist-run-${run.name}`} aria-labelledby={titleId} as="section">

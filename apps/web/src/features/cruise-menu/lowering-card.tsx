@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { useState } from 'react';
 import { Button, Card, Collapse } from 'react-bootstrap';
 import { Link } from 'react-router';
 import {
@@ -9,7 +9,7 @@ import {
   loweringMaxDepth,
   loweringSummaryText,
   phaseDurations,
-  checklistRunSatisfied,
+  checklistItemSatisfied,
   type ChecklistRun,
   type Lowering,
 } from '@bathylog/shared';
@@ -21,13 +21,10 @@ import { FromShip } from '../../domain/records/components/from-ship';
 import { RecordFiles } from '../../domain/records/components/record-files';
 import { useLoweringMetrics } from '../../domain/lowerings/metrics-api';
 import { useChecklistRuns } from '../../domain/checklists/checklists-api';
+import { LazyChecklistsModal } from '../../domain/checklists/lazy-checklists-modal';
 import { DiveMetricsTable, metricsSummaryItems } from '../../domain/lowerings/metrics-table';
 import { Line } from './cruise-card';
 import { ReviewMenu } from './review-menu';
-
-const ChecklistsModal = lazy(async () => ({
-  default: (await import('../../domain/checklists/checklists-modal')).ChecklistsModal,
-}));
 
 /** The selected lowering (docs/screens.md#lowering-card): times, phases, stats, files, review and export. */
 export function LoweringCard({ lowering, onExportError }: { lowering: Lowering; onExportError: (m: string) => void }) {
@@ -156,7 +153,7 @@ function LoweringMetricsSection({ loweringId, recordHasDepth }: { loweringId: st
 /** How far a run is: "complete", or how many of its items are done. */
 function runProgress(run: ChecklistRun): string {
   if (run.state === 'complete') return 'complete';
-  const done = run.items.filter((item) => checklistRunSatisfied([item])).length;
+  const done = run.items.filter(checklistItemSatisfied).length;
   return `${done} of ${run.items.length} done`;
 }
 
@@ -183,11 +180,7 @@ function LoweringChecklists({ lowering }: { lowering: Lowering }) {
           </Button>
         </>
       )}
-      {open && (
-        <Suspense fallback={null}>
-          <ChecklistsModal show onHide={() => setOpen(false)} lowering={lowering} />
-        </Suspense>
-      )}
+      {open && <LazyChecklistsModal show onHide={() => setOpen(false)} lowering={lowering} />}
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { useState } from 'react';
 import { Button } from 'react-bootstrap';
 import { useQueryClient } from '@tanstack/react-query';
 import { capabilityRoles, type EventTemplate, type Role } from '@bathylog/shared';
@@ -12,6 +12,7 @@ import { useAuth } from '../../lib/auth';
 import { useSettings } from '../../lib/settings';
 import { checkAttachments } from '../../domain/events/api/attachments';
 import { useEventWindow } from '../../domain/events/api/event-window';
+import { LazyChecklistsModal } from '../../domain/checklists/lazy-checklists-modal';
 import { EventHistory } from './components/event-history';
 import { FreeTextInput } from './components/free-text-input';
 import { TemplateButtons } from './components/template-buttons';
@@ -22,11 +23,6 @@ import './event-log.css';
 export const loggerRoles: Role[] = capabilityRoles.eventLogging;
 /** Who sees the history. */
 export const historyRoles: Role[] = capabilityRoles.eventHistory;
-
-// The checklists dialog is its own chunk, fetched when first opened.
-const ChecklistsModal = lazy(async () => ({
-  default: (await import('../../domain/checklists/checklists-modal')).ChecklistsModal,
-}));
 
 /** The console's Checklists button and its dialog (docs/checklists.md#in-the-web-client). */
 function ChecklistsButton() {
@@ -47,11 +43,7 @@ function ChecklistsButton() {
           Checklists
         </Button>
       </div>
-      {opened && (
-        <Suspense fallback={<LoadingText text={statusTexts.loading} />}>
-          <ChecklistsModal show={show} onHide={() => setShow(false)} />
-        </Suspense>
-      )}
+      {opened && <LazyChecklistsModal show={show} onHide={() => setShow(false)} />}
     </>
   );
 }
