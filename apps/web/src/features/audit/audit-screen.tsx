@@ -25,6 +25,7 @@ import {
   type AuditFilter,
   type AuditRecordType,
 } from './lib/audit-filter';
+import { TableHead } from '../../components/table-head';
 
 const pageSize = 25;
 
@@ -156,18 +157,7 @@ function AuditTable({
 }) {
   return (
     <Table responsive size="sm" className="mb-0 align-middle small" aria-labelledby="audit-title">
-      <thead>
-        <tr>
-          <th scope="col">When (UTC)</th>
-          <th scope="col">Who</th>
-          <th scope="col">Action</th>
-          <th scope="col">Record</th>
-          <th scope="col">Changes</th>
-          <th scope="col">
-            <span className="visually-hidden">Actions</span>
-          </th>
-        </tr>
-      </thead>
+      <TableHead columns={['When (UTC)', 'Who', 'Action', 'Record', 'Changes']} />
       <tbody>
         {entries.map((entry) => (
           <tr key={entry.seq} data-testid="audit-row">

@@ -31,6 +31,7 @@ import {
   useChecklists,
 } from '../../domain/checklists/checklists-api';
 import { useLoggedReadError } from '../../lib/read-errors';
+import { TableHead } from '../../components/table-head';
 
 const conditionTypeLabels: Record<ChecklistConditionType, string> = {
   custom_var: 'Custom var has a value',
@@ -338,16 +339,7 @@ function ChecklistsTable({
       emptyText="No checklists found! Add one with the form."
     >
       <Table responsive size="sm" className="mb-0 align-middle" aria-labelledby="checklists-title">
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Phase</th>
-            <th scope="col">Items</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead columns={['Name', 'Phase', 'Items']} />
         <tbody>
           {checklists.map((c) => (
             <tr key={c.id} data-testid={`checklist-row-${c.name}`}>

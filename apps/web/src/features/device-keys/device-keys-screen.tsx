@@ -19,6 +19,7 @@ import { RoleGate } from '../../components/role-gate';
 import { EmptyText, LoadingText, statusTexts } from '../../components/status-text';
 import { formatUtc } from '../../lib/format';
 import { readFailure, useLoggedReadError } from '../../lib/read-errors';
+import { TableHead } from '../../components/table-head';
 
 function keyStatus(key: DeviceKey, now: number): { label: string; className: string } {
   if (key.revoked) return { label: 'Revoked', className: '' };
@@ -58,19 +59,7 @@ function DeviceKeysTable({
         </Card.Body>
       ) : (
         <Table responsive size="sm" className="mb-0 align-middle" aria-labelledby="device-keys-title">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Roles</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last Used</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Status</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={['Name', 'Roles', 'Created', 'Last Used', 'Expires', 'Status']} />
           <tbody>
             {keys.map((key) => {
               const status = keyStatus(key, now);

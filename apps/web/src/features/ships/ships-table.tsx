@@ -4,6 +4,7 @@ import { EditDeleteButtons } from '../../components/icon-button';
 import { ListCard } from '../../components/list-card';
 import { formatAgo, formatBytes, formatUtc } from '../../lib/format';
 import { useEntityNames } from '../../lib/settings';
+import { TableHead } from '../../components/table-head';
 
 /**
  * Each state's colour and a text colour that keeps AA contrast on it in the theme; the badge
@@ -66,18 +67,7 @@ export function ShipsTable({ ships, loading, error, selectedId, onEdit, onDelete
       emptyText="No ships found! Add one with the form."
     >
       <Table responsive size="sm" className="mb-0 align-middle" aria-labelledby="ships-title">
-        <thead>
-          <tr>
-            <th scope="col">Ship</th>
-            <th scope="col">Last Contact</th>
-            <th scope="col">Behind</th>
-            <th scope="col">Queued</th>
-            <th scope="col">Copied</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead columns={['Ship', 'Last Contact', 'Behind', 'Queued', 'Copied']} />
         <tbody>
           {ships.map((ship) => (
             <tr
