@@ -23,9 +23,9 @@ async function openShips(page: Page) {
   await expect(page.getByRole('heading', { name: 'Ships Followed' })).toBeVisible();
 }
 
-/** A read-only device key created on the ship by its admin, as the screen's help text says. */
-async function watcherKey(shipAdmin: ApiClient, name: string): Promise<string> {
-  const created = await shipAdmin.post<{ key: string }>('device_keys', { name, roles: ['event_watcher'] });
+/** A shore follower key created on the ship by its admin, as the screen's help text says. */
+async function followerKey(shipAdmin: ApiClient, name: string): Promise<string> {
+  const created = await shipAdmin.post<{ key: string }>('device_keys', { name, roles: ['full_follower'] });
   return created.key;
 }
 
@@ -34,7 +34,7 @@ test('an admin opens Ship to Shore: the form says what is missing, the followers
   await expect(page.getByRole('heading', { name: 'This Server as a Ship' })).toBeVisible();
   await expect(page.getByText('No shore server follows this server.')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Adding a Ship' })).toBeVisible();
-  await expect(page.getByText(/creates a key for this shore server with only the event_watcher role/)).toBeVisible();
+  await expect(page.getByText(/creates a key for this shore server with a shore follower right/)).toBeVisible();
 
   const form = page.getByRole('form', { name: 'Add Ship' });
   await expect(form.getByLabel('Device Key')).toHaveAttribute('type', 'password');
@@ -87,7 +87,7 @@ test.describe('following a ship', () => {
   }) => {
     const name = uniqueName('Ship ');
     const keyName = uniqueName('shore');
-    const key = await watcherKey(shipAdmin, keyName);
+    const key = await followerKey(shipAdmin, keyName);
     await openShips(page);
 
     const form = page.getByRole('form', { name: 'Add Ship' });
@@ -197,7 +197,7 @@ test.describe('records copied from a ship', () => {
       cruise_tags: [],
     });
     await shipAdmin.post('events', { event_value: 'FISH', ts: '2023-03-14T12:00:00.000Z' });
-    await shoreAdmin.post('ships', { name: shipName, url: ship!.url, key: await watcherKey(shipAdmin, 'shore') });
+    await shoreAdmin.post('ships', { name: shipName, url: ship!.url, key: await followerKey(shipAdmin, 'shore') });
 
     type Copied = { id: string; cruise_id: string; origin?: { ship_name: string } };
     let cruise: Copied | undefined;

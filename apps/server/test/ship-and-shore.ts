@@ -9,7 +9,7 @@ export interface ShipAndShore {
   proxy: TcpProxy;
   shipAdmin: string;
   shoreAdmin: string;
-  /** A device key the ship's admin made for the shore (event_watcher). */
+  /** A device key the ship's admin made for the shore (`full_follower`: it copies everything). */
   key: string;
   keyId: string;
   close(): Promise<void>;
@@ -36,7 +36,7 @@ export async function startShipAndShore(
   const shoreAdmin = await shore.login('admin', 'demo');
   const made = await ship.api('POST', '/device_keys', {
     token: shipAdmin,
-    body: { name: 'shore', roles: ['event_watcher'] },
+    body: { name: 'shore', roles: ['full_follower'] },
   });
   const { key, id: keyId } = made.json() as { key: string; id: string };
   return {

@@ -400,7 +400,7 @@ describe.each(engines)('ship to shore, shore on %s', (engine) => {
     const audit = (await ship.api('GET', `/audit?record_id=${id}`, { token: shipAdmin })).json() as {
       entries: Array<{ action: string; actor_name: string }>;
     };
-    expect(audit.entries[0]).toMatchObject({ action: 'comment', actor_name: 'admin (shore)' });
+    expect(audit.entries[0]).toMatchObject({ action: 'comment', actor_name: 'admin (via shore)', actor_kind: 'key' });
     // And it comes back: both sides agree.
     await waitFor('the comment back on shore, equal on both', async () => sameEvents());
 

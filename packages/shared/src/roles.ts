@@ -141,6 +141,36 @@ export function isGuestAccount(user: { username: string; roles: readonly string[
   return user.roles.includes('guest') && user.roles.every((r) => guestAccountRoles.includes(r));
 }
 
+/**
+ * Rights only a device key holds: following this server as a shore does
+ * (docs/ship-to-shore.md#access). No user role grants them and they add no scope, so a key
+ * reads the change feed, its files, and sends comments only when an admin gave it one of these on
+ * purpose. `follower` reads what the key may read under the event-access rule (a key is on no
+ * access list, so with access control on: the open records and the events outside restricted
+ * ones); `full_follower` reads everything, restricted records included, and nothing more.
+ */
+export const followRoles = ['follower', 'full_follower'] as const;
+export type FollowRole = (typeof followRoles)[number];
+
+/** The roles a device key may hold: every user role, and the follow rights. */
+export const deviceKeyRoles = [...roles, ...followRoles] as const;
+export type DeviceKeyRole = (typeof deviceKeyRoles)[number];
+
+/** How the Device Keys screen names each follow right. */
+export const followRoleLabels: Record<FollowRole, string> = {
+  follower: 'Shore follower: copies what a reader may read',
+  full_follower: 'Shore follower: copies everything, restricted records too',
+};
+
+/**
+ * What a device key may follow: nothing, what its reads allow (`readable`: the event-access rule,
+ * which an `admin` key passes everywhere), or `everything`.
+ */
+export function followRightOf(keyRoles: readonly string[]): 'none' | 'readable' | 'everything' {
+  if (keyRoles.includes('full_follower')) return 'everything';
+  return keyRoles.includes('follower') ? 'readable' : 'none';
+}
+
 /** Usernames that can never be deleted (docs/roles-and-access.md#protected-users). */
 export const protectedUsernames = ['admin', 'guest', 'pi'] as const;
 

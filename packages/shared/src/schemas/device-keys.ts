@@ -1,14 +1,14 @@
 import { z } from 'zod/mini';
-import { roles } from '../roles.js';
+import { deviceKeyRoles } from '../roles.js';
 import { isoTimestampSchema } from './common.js';
 
 /** Device keys (docs/roles-and-access.md#device-keys): named keys for devices and bots, each with its own roles. */
 export const deviceKeyNameMaxLength = 50;
 
-/** POST device_keys: a name, the roles the key grants, an optional expiry (ISO-8601). */
+/** POST device_keys: a name, the roles the key grants (a follow right among them), an optional expiry (ISO-8601). */
 export const createDeviceKeySchema = z.strictObject({
   name: z.string().check(z.trim(), z.minLength(1), z.maxLength(deviceKeyNameMaxLength)),
-  roles: z.array(z.enum(roles)).check(z.minLength(1)),
+  roles: z.array(z.enum(deviceKeyRoles)).check(z.minLength(1)),
   expires: z.optional(z.nullable(isoTimestampSchema)),
 });
 export type CreateDeviceKey = z.input<typeof createDeviceKeySchema>;

@@ -1,9 +1,11 @@
 import type { SyncChange, SyncChangesPage } from '@bathylog/shared';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { DB } from '../../db/schema.js';
 import { badRequest } from '../../lib/app-error.js';
 import { parseJson } from '../../lib/json.js';
+import { excludedTs } from '../access/event-access.js';
+import type { FeedReader } from './feed-reader.js';
 import { allFilePaths, baseName, fileRecord, ownedFilePath } from './sync-files.js';
 import { feedStart, SyncFeedRepository, type FeedAuditRow, type FeedPosition } from './sync-feed.repository.js';
 import { isTableType, snapshotOrder, syncTables, type TableRecordType } from './sync-records.js';
@@ -96,7 +98,12 @@ export class SyncFeedService {
     return { records, bytes: tail.bytes + (records - tail.records) * 400 };
   }
 
-  async changes(after: string | undefined, maxBytes = defaultPageBytes): Promise<SyncChangesPage> {
+  /**
+   * The page after `after`, holding only what `reader` may read
+   * (docs/security.md#device-keys-and-the-change-feed): a record it may not read is left out of a
+   * snapshot and answered as a deletion in the stream, as a missing record would be.
+   */
+  async changes(reader: FeedReader, after: string | undefined, maxBytes = defaultPageBytes): Promise<SyncChangesPage> {
     let cursor = decodeCursor(after);
     if (after === undefined || after === '' || after === '0') {
       // A first follow: the snapshot resumes the stream where the trail is now.
@@ -120,10 +127,11 @@ export class SyncFeedService {
       const c: Cursor = cursor;
       if (c.kind === 'snapshot') {
         const type = snapshotOrder[c.type]!;
-        const { items, done } = await this.snapshotBatch(type, c.key);
+        const { items, done } = await this.snapshotBatch(reader, type, c.key);
         for (const item of items) {
           if (full) break;
-          add([item.change], { ...c, key: item.key });
+          // A record the reader may not read still moves the cursor past it.
+          add(item.change ? [item.change] : [], { ...c, key: item.key });
         }
         if (!full && done) {
           add([], c.type < c.last ? { ...c, type: c.type + 1, key: '' } : { kind: 'stream', at: c.resume });
@@ -144,7 +152,7 @@ export class SyncFeedService {
             exhausted = false;
             break;
           }
-          add(await this.expand(row), { kind: 'stream', at });
+          add(await this.expand(reader, row), { kind: 'stream', at });
         }
       }
     }
@@ -156,34 +164,44 @@ export class SyncFeedService {
   }
 
   private async snapshotBatch(
+    reader: FeedReader,
     type: (typeof snapshotOrder)[number],
     after: string,
-  ): Promise<{ items: Array<{ key: string; change: SyncChange }>; done: boolean }> {
+  ): Promise<{ items: Array<{ key: string; change: SyncChange | null }>; done: boolean }> {
     if (type === 'file') {
       const paths = (await allFilePaths(this.ctx)).filter((p) => p > after).slice(0, rowBatch);
-      const items: Array<{ key: string; change: SyncChange }> = [];
+      const items: Array<{ key: string; change: SyncChange | null }> = [];
       for (const p of paths) {
-        const record = await fileRecord(this.ctx, p);
-        if (record) items.push({ key: p, change: upsert('file', p, { ...record }) });
+        const record = (await reader.mayReadFile(p)) ? await fileRecord(this.ctx, p) : null;
+        items.push({ key: p, change: record ? upsert('file', p, { ...record }) : null });
       }
       return { items, done: paths.length < rowBatch };
     }
     const spec = syncTables[type];
-    const rows = (await this.db
+    // Events the reader may not see are left out in SQL (the ts index), as every event list does.
+    const hidden = type === 'event' && !reader.everything ? excludedTs(sql.ref('ts'), reader.access.excluded) : null;
+    let query = this.db
       .selectFrom(spec.table)
       .select(spec.columns as never)
-      .where('id', '>', after)
-      .orderBy('id')
-      .limit(rowBatch)
-      .execute()) as Array<Record<string, unknown> & { id: string }>;
-    return {
-      items: rows.map((r) => ({ key: r.id, change: upsert(type, r.id, normalise(r)) })),
-      done: rows.length < rowBatch,
-    };
+      .where('id', '>', after);
+    if (hidden) query = query.where(hidden);
+    const rows = (await query.orderBy('id').limit(rowBatch).execute()) as Array<
+      Record<string, unknown> & { id: string }
+    >;
+    const seen =
+      type === 'event_aux_data' && !reader.everything
+        ? await reader.visibleEvents(rows.map((r) => String(r.event_id)))
+        : null;
+    const items: Array<{ key: string; change: SyncChange | null }> = [];
+    for (const r of rows) {
+      const readable = seen ? seen.has(String(r.event_id)) : type === 'event' || (await reader.mayRead(type, r));
+      items.push({ key: r.id, change: readable ? upsert(type, r.id, normalise(r)) : null });
+    }
+    return { items, done: rows.length < rowBatch };
   }
 
   /** The changes one audit row stands for: the record as it is now (or its deletion), and files. */
-  private async expand(row: FeedAuditRow): Promise<SyncChange[]> {
+  private async expand(reader: FeedReader, row: FeedAuditRow): Promise<SyncChange[]> {
     const type = row.record_type;
     if (type === 'event' && row.action === 'wipe') return [del('event', '*')];
     if (type === 'file') {
@@ -191,13 +209,18 @@ export class SyncFeedService {
       const files = Array.isArray(value.files) ? value.files.filter((f): f is string => typeof f === 'string') : [];
       if (!row.record_id || !value.record_type) return [];
       const out: SyncChange[] = [];
-      for (const name of files) out.push(await this.fileChange(ownedFilePath(value.record_type, row.record_id, name)));
+      for (const name of files) {
+        const rel = ownedFilePath(value.record_type, row.record_id, name);
+        if (await reader.mayReadFile(rel)) out.push(await this.fileChange(rel));
+      }
       return out;
     }
     if (!isTableType(type) || !row.record_id) return [];
     const current = await this.current(type, row.record_id);
-    if (!current) return [del(type, row.record_id)];
+    // A record the reader may not read (any more) is answered as a missing one: gone.
+    if (!current || !(await reader.mayRead(type, current))) return [del(type, row.record_id)];
     const out = [upsert(type, row.record_id, current)];
+    // The reader sees this aux record's event, so the frame grabs it names are the reader's too.
     if (type === 'event_aux_data') out.push(...(await this.framegrabs(String(current.data_array))));
     return out;
   }

@@ -13,6 +13,7 @@ import { parseJson } from '../../lib/json.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { recordChange } from '../audit/audit.js';
 import { toWireEvent } from '../events/event-output.js';
+import type { FeedReader } from './feed-reader.js';
 import { SyncFeedService } from './sync-feed.service.js';
 
 /**
@@ -51,12 +52,13 @@ export class SyncShipService {
    * record channel, then the feed read again) so a follower hears of it at once without polling.
    */
   async changes(
+    reader: FeedReader,
     after: string | undefined,
     maxBytes: number | undefined,
     waitMs: number,
     signal: AbortSignal,
   ): Promise<SyncChangesPage> {
-    if (waitMs <= 0) return this.feed.changes(after, maxBytes);
+    if (waitMs <= 0) return this.feed.changes(reader, after, maxBytes);
     const deadline = Date.now() + waitMs;
     let heardAt = 0;
     let wake: (() => void) | null = null;
@@ -68,7 +70,7 @@ export class SyncShipService {
       }),
     );
     try {
-      let page = await this.feed.changes(after, maxBytes);
+      let page = await this.feed.changes(reader, after, maxBytes);
       while (page.changes.length === 0 && !page.more && !signal.aborted && Date.now() < deadline) {
         // Heard of a change lately: look again soon; otherwise sleep until the next one.
         const recent = heardAt > 0 && Date.now() - heardAt < recheckForMs;
@@ -85,7 +87,7 @@ export class SyncShipService {
           if (!recent) wake = done;
         });
         if (signal.aborted) break;
-        page = await this.feed.changes(after, maxBytes);
+        page = await this.feed.changes(reader, after, maxBytes);
       }
       return page;
     } finally {
@@ -118,14 +120,19 @@ export class SyncShipService {
 
   /**
    * A comment written on shore: it becomes the event's comment here, as the Event Details comment
-   * does, recorded in the audit trail under the shore user's name.
+   * does, on an event the follower may read (another is answered as a missing one). The audit
+   * trail records the key (or admin) that sent it as the actor, named `<shore user> (via <key>)`:
+   * the shore names its user, the ship vouches only for the key
+   * (docs/security.md#device-keys-and-the-change-feed).
    */
-  async comment(caller: AuthContext, body: SyncComment): Promise<void> {
+  async comment(caller: AuthContext, reader: FeedReader, body: SyncComment): Promise<void> {
     const id = body.event_id.toLowerCase();
-    const by = { ...caller, user: { ...caller.user, username: `${body.author} (shore)` } };
+    const by = { ...caller, user: { ...caller.user, username: shoreAuthor(caller, body.author) } };
     const event = await this.ctx.database.db.transaction().execute(async (trx) => {
       const existing = await trx.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
-      if (!existing) throw new AppError('NOT_FOUND', `No event record found for id: ${id}`);
+      if (!existing || !reader.access.maySee(Number(existing.ts))) {
+        throw new AppError('NOT_FOUND', `No event record found for id: ${id}`);
+      }
       const options = parseJson<EventOption[]>(existing.event_options, []).filter(
         (o) => o.event_option_name !== eventCommentOptionName,
       );
@@ -145,4 +152,9 @@ export class SyncShipService {
     });
     this.ctx.bus.publish('updateEvents', event);
   }
+}
+
+/** The audit trail's name for a comment from shore: the shore's user, through the key (or admin) that sent it. */
+export function shoreAuthor(caller: AuthContext, author: string): string {
+  return `${author} (via ${caller.user.username})`;
 }

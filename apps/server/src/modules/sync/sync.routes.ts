@@ -15,11 +15,12 @@ import {
 } from '@bathylog/shared';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
-import { caller, type AuthContext } from '../../plugins/auth.js';
+import { caller } from '../../plugins/auth.js';
 import { fileResponse, noContent } from '../../plugins/response-schemas.js';
 import { internalChannels } from '../../realtime/internal-channels.js';
 import type { ApiInstance } from '../../plugins/types.js';
 import { thumbnailOf, thumbnailWidthOf } from '../files/thumbnails.js';
+import { FeedReader } from './feed-reader.js';
 import { absoluteFilePath } from './sync-files.js';
 import { SyncShipService } from './sync-ship.service.js';
 import { ShipsService } from './ships.service.js';
@@ -28,13 +29,6 @@ const fileQuery = z.strictObject({ width: z.optional(z.coerce.number().check(z.i
 const shaParams = z.strictObject({
   sha256: z.string().check(z.regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 (64 hex digits)')),
 });
-
-/** The feed is for device keys (the shore's) and admins (docs/ship-to-shore.md#access). */
-function assertFollower(auth: AuthContext): void {
-  if (!auth.key && !auth.isAdmin) {
-    throw new AppError('FORBIDDEN', 'Only a device key or an admin may follow this server');
-  }
-}
 
 /** Ship-to-shore replication (docs/ship-to-shore.md): the feed a ship serves, the ships a shore follows. */
 export function syncRoutes(app: ApiInstance, ctx: AppContext): void {
@@ -52,12 +46,12 @@ export function syncRoutes(app: ApiInstance, ctx: AppContext): void {
         querystring: syncChangesQuerySchema,
         tags,
         response: { 200: syncChangesPageSchema },
-        summary: 'Changes after a cursor (device keys and admins)',
+        summary: 'Changes after a cursor (device keys with a shore follower right, and admins)',
       },
     },
     async (req, reply) => {
       const auth = caller(req);
-      assertFollower(auth);
+      const reader = await FeedReader.of(ctx, auth);
       await ship.noteFollower(auth, req.query.after);
       // A follower that is caught up may ask to wait for the next change (bounded by the server).
       const waitMs = Math.min(req.query.wait ?? 0, ctx.config.sync.maxWaitSeconds) * 1000;
@@ -69,7 +63,7 @@ export function syncRoutes(app: ApiInstance, ctx: AppContext): void {
         if ('keyId' in r ? r.keyId === auth.key?.id : r.userId === auth.user.id) gone.abort();
       });
       try {
-        return await ship.changes(req.query.after, req.query.max_bytes, waitMs, gone.signal);
+        return await ship.changes(reader, req.query.after, req.query.max_bytes, waitMs, gone.signal);
       } finally {
         offRevoked();
       }
@@ -93,13 +87,15 @@ export function syncRoutes(app: ApiInstance, ctx: AppContext): void {
       },
     },
     async (req, reply) => {
-      assertFollower(caller(req));
+      const reader = await FeedReader.of(ctx, caller(req));
       const rows = await ctx.database.db
         .selectFrom('sync_file_hashes')
         .select(['path', 'size'])
         .where('sha256', '=', req.params.sha256)
         .execute();
       for (const row of rows) {
+        // A file the reader may not read is answered as a missing one.
+        if (!(await reader.mayReadFile(row.path))) continue;
         const abs = absoluteFilePath(ctx, row.path);
         const info = abs ? await stat(abs).catch(() => null) : null;
         if (!abs || !info?.isFile()) continue;
@@ -136,8 +132,7 @@ export function syncRoutes(app: ApiInstance, ctx: AppContext): void {
     },
     async (req, reply) => {
       const auth = caller(req);
-      assertFollower(auth);
-      await ship.comment(auth, req.body);
+      await ship.comment(auth, await FeedReader.of(ctx, auth), req.body);
       return reply.code(201).send();
     },
   );

@@ -19,7 +19,7 @@ function readFailure(error: unknown): string {
   return error && !isApiError(error, 404) ? errorMessage(error) : '';
 }
 
-/** How to connect a ship: the read-only device key comes from the ship's own Device Keys screen. */
+/** How to connect a ship: the follower device key comes from the ship's own Device Keys screen. */
 function HowToAddShip() {
   return (
     <Card className="mb-3">
@@ -29,8 +29,9 @@ function HowToAddShip() {
       <Card.Body className="small">
         <ol className="ps-3 mb-2">
           <li>
-            On the ship, an admin opens System Management → Device Keys and creates a key for this shore server with
-            only the <strong>event_watcher</strong> role: it reads, it never writes.
+            On the ship, an admin opens System Management → Device Keys and creates a key for this shore server with a
+            shore follower right and no other role: it copies what the right allows (everything, or only what a reader
+            may read), and writes nothing but comments.
           </li>
           <li>Here, add the ship with its address (e.g. https://ship.example.org) and that key.</li>
         </ol>
