@@ -40,6 +40,8 @@ test('an admin creates a key shown once, sees it used, and revokes it', async ({
   const headers = { authorization: `Bearer ${key}` };
   expect((await api.get(`${apiPrefix}/events/count`, { headers })).status()).toBe(200);
   expect((await api.get(`${apiPrefix}/users`, { headers })).status()).toBe(403);
+  // Without a follow right it does not follow this server.
+  expect((await api.get(`${apiPrefix}/sync/changes`, { headers })).status()).toBe(403);
 
   await page.reload();
   await expect(row).not.toContainText('Never used');
@@ -57,5 +59,32 @@ test('an admin creates a key shown once, sees it used, and revokes it', async ({
   const refused = await api.get(`${apiPrefix}/events/count`, { headers });
   expect(refused.status()).toBe(401);
   expect((await refused.json()) as { message: string }).toMatchObject({ message: 'This device key has been revoked' });
+  await api.dispose();
+});
+
+test('an admin gives a key the shore follower right on purpose, and the list says so', async ({ page }) => {
+  const name = uniqueName('shore');
+  await page.goto('/device_keys');
+  const form = page.getByRole('form', { name: 'Create Device Key' });
+  await form.getByLabel('Name').fill(name);
+  await form.getByLabel('event_logger').uncheck();
+  await expect(form.getByText('Must select at least one role or a follow right')).toBeVisible();
+  await expect(form.getByRole('button', { name: 'Create Key' })).toBeDisabled();
+  const follow = form.getByRole('group', { name: 'Ship to Shore' });
+  await expect(follow.getByLabel('Does not follow this server')).toBeChecked();
+  await follow.getByLabel('Shore follower: copies everything, restricted records too').check();
+  await form.getByRole('button', { name: 'Create Key' }).click();
+  const key = await page.getByRole('textbox', { name: `New device key for ${name}` }).inputValue();
+
+  const row = page.getByTestId(`device-key-row-${name}`);
+  await expect(row).toContainText('Shore follower: copies everything, restricted records too');
+  await expectAccessible(page);
+
+  // It may follow (asked for a file by a checksum nothing has: 404, not 403), and reads nothing else.
+  // Not the feed itself: this server would list the key as a follower in other specs' screens.
+  const api = await request.newContext({ baseURL: serverUrl() });
+  const headers = { authorization: `Bearer ${key}` };
+  expect((await api.get(`${apiPrefix}/sync/files/${'0'.repeat(64)}`, { headers })).status()).toBe(404);
+  expect((await api.get(`${apiPrefix}/events/count`, { headers })).status()).toBe(403);
   await api.dispose();
 });

@@ -5,8 +5,12 @@ import {
   parseUtcInput,
   capabilityRoles,
   deviceKeyNameMaxLength,
+  followRightOf,
+  followRoleLabels,
+  followRoles,
   roles as allRoles,
   type DeviceKey,
+  type FollowRole,
   type Role,
 } from '@bathylog/shared';
 import { errorMessage } from '../../api/client';
@@ -20,6 +24,12 @@ import { EmptyText, LoadingText, statusTexts } from '../../components/status-tex
 import { formatUtc } from '../../lib/format';
 import { readFailure, useLoggedReadError } from '../../lib/read-errors';
 import { TableHead } from '../../components/table-head';
+
+/** The follow right a key holds, as the screen names it (docs/screens.md#device-keys). */
+function followLabel(key: DeviceKey): string | null {
+  const right = followRightOf(key.roles);
+  return right === 'none' ? null : followRoleLabels[right === 'everything' ? 'full_follower' : 'follower'];
+}
 
 function keyStatus(key: DeviceKey, now: number): { label: string; className: string } {
   if (key.revoked) return { label: 'Revoked', className: '' };
@@ -69,7 +79,10 @@ function DeviceKeysTable({
                     {key.name}
                     <div className="small font-monospace">{key.key_prefix}…</div>
                   </td>
-                  <td className="small">{key.roles.join(', ')}</td>
+                  <td className="small">
+                    {key.roles.filter((r) => !(followRoles as readonly string[]).includes(r)).join(', ')}
+                    {followLabel(key) && <div className="fw-bold">{followLabel(key)}</div>}
+                  </td>
                   <td className="small">
                     {formatUtc(key.created)}
                     <div>by {key.created_by}</div>
@@ -117,6 +130,7 @@ function DeviceKeysTable({
 function CreateDeviceKeyForm({ onCreated }: { onCreated: () => Promise<unknown> }) {
   const [name, setName] = useState('');
   const [chosen, setChosen] = useState<Role[]>(['event_logger']);
+  const [follow, setFollow] = useState<FollowRole | null>(null);
   const [expires, setExpires] = useState('');
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
@@ -124,21 +138,24 @@ function CreateDeviceKeyForm({ onCreated }: { onCreated: () => Promise<unknown> 
   const nameMissing = name.trim() === '';
   const expiresAt = expires.trim() ? parseUtcInput(expires, 'end') : undefined;
   const expiresBad = expiresAt === null;
+  // A shore's key needs no other role: the follow right alone lets it copy and comment.
+  const noRight = chosen.length === 0 && follow === null;
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (nameMissing || chosen.length === 0 || expiresAt === null) return;
+    if (nameMissing || noRight || expiresAt === null) return;
     setBusy(true);
     setError('');
     try {
       const res = await createDeviceKey({
         name: name.trim(),
-        roles: chosen,
+        roles: follow ? [...chosen, follow] : chosen,
         ...(expiresAt !== undefined ? { expires: new Date(expiresAt).toISOString() } : {}),
       });
       setCreated({ name: res.name, key: res.key });
       setName('');
       setExpires('');
+      setFollow(null);
       await onCreated();
     } catch (err) {
       setError(errorMessage(err));
@@ -190,7 +207,33 @@ function CreateDeviceKeyForm({ onCreated }: { onCreated: () => Promise<unknown> 
                 }
               />
             ))}
-            {chosen.length === 0 && <div className="small text-danger">Must select at least one role</div>}
+            {noRight && <div className="small text-danger">Must select at least one role or a follow right</div>}
+          </fieldset>
+          <fieldset className="mb-2" aria-describedby="device-key-follow-help">
+            <legend className="form-label fs-6">Ship to Shore</legend>
+            <Form.Check
+              type="radio"
+              name="device-key-follow"
+              id="device-key-follow-none"
+              label="Does not follow this server"
+              checked={follow === null}
+              onChange={() => setFollow(null)}
+            />
+            {followRoles.map((role) => (
+              <Form.Check
+                key={role}
+                type="radio"
+                name="device-key-follow"
+                id={`device-key-follow-${role}`}
+                label={followRoleLabels[role]}
+                checked={follow === role}
+                onChange={() => setFollow(role)}
+              />
+            ))}
+            <Form.Text id="device-key-follow-help">
+              For a shore server that follows this ship: it copies the cruises, lowerings, events and files the right
+              allows and sends back comments. A reader&apos;s copy leaves out cruises and lowerings with an access list.
+            </Form.Text>
           </fieldset>
           <Form.Group className="mb-3" controlId="device-key-expires">
             <Form.Label>Expires (UTC, optional)</Form.Label>
@@ -207,7 +250,7 @@ function CreateDeviceKeyForm({ onCreated }: { onCreated: () => Promise<unknown> 
             />
           </Form.Group>
           <div className="d-flex justify-content-end">
-            <Button type="submit" size="sm" variant="primary" disabled={busy || nameMissing || chosen.length === 0}>
+            <Button type="submit" size="sm" variant="primary" disabled={busy || nameMissing || noRight}>
               Create Key
             </Button>
           </div>
