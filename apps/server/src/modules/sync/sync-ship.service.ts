@@ -50,15 +50,17 @@ export class SyncShipService {
   /**
    * The changes after `after`; when there are none, waits up to `waitMs` for one (a message on a
    * record channel, then the feed read again) so a follower hears of it at once without polling.
+   * What the follower may read is asked again at each read (`readerOf`), so a record restricted
+   * while it waits is already left out of the page that answers it.
    */
   async changes(
-    reader: FeedReader,
+    readerOf: () => Promise<FeedReader>,
     after: string | undefined,
     maxBytes: number | undefined,
     waitMs: number,
     signal: AbortSignal,
   ): Promise<SyncChangesPage> {
-    if (waitMs <= 0) return this.feed.changes(reader, after, maxBytes);
+    if (waitMs <= 0) return this.feed.changes(await readerOf(), after, maxBytes);
     const deadline = Date.now() + waitMs;
     let heardAt = 0;
     let wake: (() => void) | null = null;
@@ -70,7 +72,7 @@ export class SyncShipService {
       }),
     );
     try {
-      let page = await this.feed.changes(reader, after, maxBytes);
+      let page = await this.feed.changes(await readerOf(), after, maxBytes);
       while (page.changes.length === 0 && !page.more && !signal.aborted && Date.now() < deadline) {
         // Heard of a change lately: look again soon; otherwise sleep until the next one.
         const recent = heardAt > 0 && Date.now() - heardAt < recheckForMs;
@@ -87,7 +89,7 @@ export class SyncShipService {
           if (!recent) wake = done;
         });
         if (signal.aborted) break;
-        page = await this.feed.changes(reader, after, maxBytes);
+        page = await this.feed.changes(await readerOf(), after, maxBytes);
       }
       return page;
     } finally {

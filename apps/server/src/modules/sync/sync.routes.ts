@@ -51,7 +51,8 @@ export function syncRoutes(app: ApiInstance, ctx: AppContext): void {
     },
     async (req, reply) => {
       const auth = caller(req);
-      const reader = await FeedReader.of(ctx, auth);
+      // Refused before anything is noted; asked again at each read of a waiting request.
+      await FeedReader.of(ctx, auth);
       await ship.noteFollower(auth, req.query.after);
       // A follower that is caught up may ask to wait for the next change (bounded by the server).
       const waitMs = Math.min(req.query.wait ?? 0, ctx.config.sync.maxWaitSeconds) * 1000;
@@ -63,7 +64,13 @@ export function syncRoutes(app: ApiInstance, ctx: AppContext): void {
         if ('keyId' in r ? r.keyId === auth.key?.id : r.userId === auth.user.id) gone.abort();
       });
       try {
-        return await ship.changes(reader, req.query.after, req.query.max_bytes, waitMs, gone.signal);
+        return await ship.changes(
+          () => FeedReader.of(ctx, auth),
+          req.query.after,
+          req.query.max_bytes,
+          waitMs,
+          gone.signal,
+        );
       } finally {
         offRevoked();
       }
