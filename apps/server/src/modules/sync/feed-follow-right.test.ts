@@ -19,8 +19,10 @@ describe.each(engines)('the follow right on %s (access control on)', (engine) =>
   let memberId: string;
   let secretEvent: string;
   let openEvent: string;
-  const keys: Record<'logger' | 'adminKey' | 'follower' | 'full', { key: string; id: string; name: string }> =
-    {} as never;
+  const keys: Record<
+    'logger' | 'adminKey' | 'follower' | 'full' | 'adminFollower',
+    { key: string; id: string; name: string }
+  > = {} as never;
 
   const postEvent = async (body: Record<string, unknown>) => {
     const res = await t.api('POST', '/events', { token: admin, body });
@@ -99,6 +101,7 @@ describe.each(engines)('the follow right on %s (access control on)', (engine) =>
     keys.adminKey = await makeKey('Admin script', ['admin']);
     keys.follower = await makeKey('Reader shore', ['follower']);
     keys.full = await makeKey('Archive shore', ['full_follower']);
+    keys.adminFollower = await makeKey('Admin shore', ['admin', 'follower']);
   });
   afterAll(() => t?.close());
 
@@ -161,6 +164,18 @@ describe.each(engines)('the follow right on %s (access control on)', (engine) =>
       ['upsert', openEvent, 'OPENEVENT2'],
     ]);
     expect(next.text).not.toContain('SECRET');
+
+    // A record given an access list leaves the follower's copy the same way; opened again, it comes back.
+    const permissions = async (body: object) => {
+      const res = await t.api('PATCH', `/cruises/${openCruise}/permissions`, { token: admin, body });
+      expect(res.statusCode).toBe(204);
+    };
+    await permissions({ add: [memberId] });
+    const closed = await drain(keys.follower.key, next.cursor);
+    expect(closed.all.map((c) => [c.op, c.record_id, c.record])).toEqual([['delete', openCruise, null]]);
+    await permissions({ remove: [memberId] });
+    const reopened = await drain(keys.follower.key, closed.cursor);
+    expect(reopened.all.map((c) => [c.op, c.record_id])).toEqual([['upsert', openCruise]]);
   });
 
   it('a follower comments only on events it may read; the audit trail names the shore user through the key', async () => {
@@ -198,8 +213,8 @@ describe.each(engines)('the follow right on %s (access control on)', (engine) =>
     ]);
   });
 
-  it('a full follower key, and an admin, get everything, restricted records and their files included', async () => {
-    for (const token of [keys.full.key, admin]) {
+  it('a full follower key, an admin follower key and an admin get everything, restricted records and files included', async () => {
+    for (const token of [keys.full.key, keys.adminFollower.key, admin]) {
       const { all, text } = await drain(token);
       expect(new Set(ids(all, 'cruise'))).toEqual(new Set([restrictedCruise, openCruise]));
       expect(ids(all, 'lowering')).toEqual([restrictedLowering]);
