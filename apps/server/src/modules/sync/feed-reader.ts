@@ -6,6 +6,7 @@ import type { AuthContext } from '../../plugins/auth.js';
 import { canOpenRecord, viewerOf } from '../access/access.rules.js';
 import { EventAccess } from '../access/event-access.js';
 import { mayViewImage } from '../files/image-access.js';
+import { SyncFeedRepository } from './sync-feed.repository.js';
 import type { TableRecordType } from './sync-records.js';
 
 /**
@@ -23,7 +24,11 @@ export class FeedReader {
     readonly access: EventAccess,
     /** Reads every record without asking (full followers, admins, access control off). */
     readonly everything: boolean,
-  ) {}
+  ) {
+    this.repo = new SyncFeedRepository(ctx.database);
+  }
+
+  private readonly repo: SyncFeedRepository;
 
   /** The reader of a request, or 403 for a caller without the follow right. */
   static async of(ctx: AppContext, caller: AuthContext): Promise<FeedReader> {
@@ -71,18 +76,10 @@ export class FeedReader {
     return canOpenRecord(viewerOf(this.caller), { hidden, accessList }, this.ctx.config.useAccessControl);
   }
 
-  /** Of these event ids, those of events the reader may see (one query). */
+  /** Of these event ids, those of events the reader may see. */
   async visibleEvents(ids: readonly string[]): Promise<Set<string>> {
     const out = new Set<string>();
-    const unique = [...new Set(ids)];
-    for (let i = 0; i < unique.length; i += 500) {
-      const rows = await this.ctx.database.db
-        .selectFrom('events')
-        .select(['id', 'ts'])
-        .where('id', 'in', unique.slice(i, i + 500))
-        .execute();
-      for (const r of rows) if (this.everything || this.access.maySee(Number(r.ts))) out.add(r.id);
-    }
+    for (const [id, ts] of await this.repo.eventTimes(ids)) if (this.everything || this.access.maySee(ts)) out.add(id);
     return out;
   }
 
@@ -96,19 +93,10 @@ export class FeedReader {
     const [area, owner, name] = rel.split('/');
     if (area === 'images' && owner) return mayViewImage(this.ctx, this.access, ['images', owner]);
     if ((area !== 'cruises' && area !== 'lowerings') || !owner || !name) return false;
-    const db = this.ctx.database.db;
-    const row =
-      area === 'cruises'
-        ? await db
-            .selectFrom('cruises')
-            .select(['cruise_hidden', 'cruise_access_list'])
-            .where('id', '=', owner)
-            .executeTakeFirst()
-        : await db
-            .selectFrom('lowerings')
-            .select(['lowering_hidden', 'lowering_access_list'])
-            .where('id', '=', owner)
-            .executeTakeFirst();
-    return row ? this.mayOpen(area === 'cruises' ? 'cruise' : 'lowering', row) : false;
+    const kind = area === 'cruises' ? 'cruise' : 'lowering';
+    const row = await this.repo.recordAccess(kind, owner);
+    return row
+      ? this.mayOpen(kind, { [`${kind}_hidden`]: row.hidden, [`${kind}_access_list`]: row.accessList })
+      : false;
   }
 }

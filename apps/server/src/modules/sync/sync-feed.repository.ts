@@ -98,4 +98,40 @@ export class SyncFeedRepository {
       .executeTakeFirst();
     return { records: Number(row?.n ?? 0), bytes: Number(row?.bytes ?? 0) };
   }
+
+  /** The ts of each of these events that exists, by id (in chunks the drivers accept). */
+  async eventTimes(ids: readonly string[]): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    const unique = [...new Set(ids)];
+    for (let i = 0; i < unique.length; i += 500) {
+      const rows = await this.db
+        .selectFrom('events')
+        .select(['id', 'ts'])
+        .where('id', 'in', unique.slice(i, i + 500))
+        .execute();
+      for (const r of rows) out.set(r.id, Number(r.ts));
+    }
+    return out;
+  }
+
+  /** A cruise's or lowering's hidden flag and access list (as stored), or undefined when there is none. */
+  async recordAccess(
+    kind: 'cruise' | 'lowering',
+    id: string,
+  ): Promise<{ hidden: number; accessList: string } | undefined> {
+    if (kind === 'cruise') {
+      const row = await this.db
+        .selectFrom('cruises')
+        .select(['cruise_hidden', 'cruise_access_list'])
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return row && { hidden: row.cruise_hidden, accessList: row.cruise_access_list };
+    }
+    const row = await this.db
+      .selectFrom('lowerings')
+      .select(['lowering_hidden', 'lowering_access_list'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row && { hidden: row.lowering_hidden, accessList: row.lowering_access_list };
+  }
 }
