@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   capabilityRoles,
+  followRightOf,
   hasAnyRole,
   hasAnyScope,
   isGuestAccount,
@@ -134,5 +135,15 @@ describe('capability roles', () => {
     expect(isGuestAccount({ username: 'boss', roles: ['guest', 'admin'], disabled: false })).toBe(false);
     expect(isGuestAccount({ username: 'v3', roles: ['guest', 'event_logger'], disabled: false })).toBe(false);
     expect(isGuestAccount({ username: 'guest', roles: ['admin'], disabled: false })).toBe(false);
+  });
+});
+
+describe('the follow right', () => {
+  it('is only given on purpose: no user role, admin included, implies it, and it grants no scope', () => {
+    expect(followRightOf(['admin', 'event_watcher', 'event_logger', 'cruise_manager'])).toBe('none');
+    expect(followRightOf(['follower'])).toBe('readable');
+    expect(followRightOf(['follower', 'full_follower'])).toBe('everything');
+    expect(followRightOf(['full_follower'])).toBe('everything');
+    expect(scopesForRoles(['follower', 'full_follower'])).toEqual([]);
   });
 });
