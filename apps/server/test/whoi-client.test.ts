@@ -25,6 +25,39 @@ const renavData = (eventId: string) => ({
 });
 
 describe.each(engines)('WHOI client routes on %s', (engine) => {
+  describe('browsing the public archive anonymously', () => {
+    let t: TestApp;
+    let admin: string;
+
+    beforeAll(async () => {
+      t = await createTestApp(engine, { publicArchive: true });
+      admin = await t.login('admin', 'demo');
+      await createCruise(t, admin, { cruise_id: 'OPEN-C', cruise_public: true });
+    });
+    afterAll(() => t?.close());
+
+    it('reads `Authorization: undefined` as no token where anonymous reading is allowed, and nowhere else', async () => {
+      const anonymous = await t.api('GET', '/cruises');
+      expect(anonymous.statusCode, anonymous.body).toBe(200);
+      expect(anonymous.body).toContain('OPEN-C');
+      // What the WHOI client sends when nobody is signed in, and its look-alikes.
+      for (const header of ['undefined', 'Bearer undefined', 'Bearer null', 'Bearer ']) {
+        const res = await t.api('GET', '/cruises', { headers: { authorization: header } });
+        expect(res.statusCode, header).toBe(200);
+        expect(res.body).toBe(anonymous.body);
+      }
+      // A route that admits no visitor, and a real but wrong token, are refused as before.
+      expect((await t.api('GET', '/users', { headers: { authorization: 'undefined' } })).statusCode).toBe(401);
+      expect((await t.api('GET', '/cruises', { headers: { authorization: 'Bearer not-a-token' } })).statusCode).toBe(
+        401,
+      );
+      expect(
+        (await t.api('POST', '/events', { headers: { authorization: 'undefined' }, body: { event_value: 'X' } }))
+          .statusCode,
+      ).toBe(401);
+    });
+  });
+
   describe('without access control', () => {
     let t: TestApp;
     let admin: string;

@@ -87,6 +87,8 @@ function forCreate(kind: Kind, record: Record<string, unknown>): Record<string, 
     delete copy.aux_data;
     delete copy.cruise_id;
     delete copy.lowering_id;
+    // History, not live logging, however recent (docs/wire.md#live-or-imported).
+    copy.publish = false;
   }
   if (kind === 'cruises' || kind === 'lowerings') {
     const meta = `${kind.slice(0, -1)}_additional_meta`;
