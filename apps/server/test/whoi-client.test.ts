@@ -193,14 +193,18 @@ describe.each(engines)('WHOI client routes on %s', (engine) => {
         start_ts: '2024-02-01T00:00:00.000Z',
         stop_ts: '2024-02-01T06:00:00.000Z',
       });
-      const [inside] = await insertEvents(t.ctx.database.db, [{ ts: '2024-02-01T01:00:00.000Z', event_value: 'MAPFIX' }]);
+      const [inside] = await insertEvents(t.ctx.database.db, [
+        { ts: '2024-02-01T01:00:00.000Z', event_value: 'MAPFIX' },
+      ]);
       await insertAux(t.ctx.database.db, [navData(inside!, 5), renavData(inside!)]);
       const query = '?datasource=vehicleRealtimeNavData';
       const byName = await t.api('GET', `/event_aux_data/bylowering/MAP-0492${query}`, { token: watcher });
       expect(byName.statusCode, byName.body).toBe(200);
       const byId = await t.api('GET', `/event_aux_data/bylowering/${lowering}${query}`, { token: watcher });
       expect(byName.json()).toEqual(byId.json());
-      expect(byName.json()).toEqual([expect.objectContaining({ event_id: inside, data_source: 'vehicleRealtimeNavData' })]);
+      expect(byName.json()).toEqual([
+        expect.objectContaining({ event_id: inside, data_source: 'vehicleRealtimeNavData' }),
+      ]);
       // A name no lowering has is the route's own not-found; the id form is unchanged.
       expect((await t.api('GET', '/event_aux_data/bylowering/NOPE-1', { token: watcher })).json()).toEqual(
         error(404, 'lowering not found for that id'),

@@ -46,9 +46,7 @@ export const queryIntSchema = (min: number) =>
       .number()
       .check(
         z.int(),
-        min === 0
-          ? z.refine((n: number) => n >= 0, { message: 'must be zero or more' })
-          : z.minimum(min),
+        min === 0 ? z.refine((n: number) => n >= 0, { message: 'must be zero or more' }) : z.minimum(min),
       ),
   );
 
