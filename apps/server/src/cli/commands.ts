@@ -80,8 +80,8 @@ const postPath: Record<Kind, string> = {
   'aux-data': '/event_aux_data',
 };
 
-/** Fields an export carries that a create does not take. */
-function forCreate(kind: Kind, record: Record<string, unknown>): Record<string, unknown> {
+/** The create body for one exported record: without the fields a create does not take; events marked not live. */
+export function forCreate(kind: Kind, record: Record<string, unknown>): Record<string, unknown> {
   const copy = { ...record };
   if (kind === 'events') {
     delete copy.aux_data;
