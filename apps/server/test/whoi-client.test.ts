@@ -25,6 +25,39 @@ const renavData = (eventId: string) => ({
 });
 
 describe.each(engines)('WHOI client routes on %s', (engine) => {
+  describe('browsing the public archive anonymously', () => {
+    let t: TestApp;
+    let admin: string;
+
+    beforeAll(async () => {
+      t = await createTestApp(engine, { publicArchive: true });
+      admin = await t.login('admin', 'demo');
+      await createCruise(t, admin, { cruise_id: 'OPEN-C', cruise_public: true });
+    });
+    afterAll(() => t?.close());
+
+    it('reads `Authorization: undefined` as no token where anonymous reading is allowed, and nowhere else', async () => {
+      const anonymous = await t.api('GET', '/cruises');
+      expect(anonymous.statusCode, anonymous.body).toBe(200);
+      expect(anonymous.body).toContain('OPEN-C');
+      // What the WHOI client sends when nobody is signed in, and its look-alikes.
+      for (const header of ['undefined', 'Bearer undefined', 'Bearer null', 'Bearer ']) {
+        const res = await t.api('GET', '/cruises', { headers: { authorization: header } });
+        expect(res.statusCode, header).toBe(200);
+        expect(res.body).toBe(anonymous.body);
+      }
+      // A route that admits no visitor, and a real but wrong token, are refused as before.
+      expect((await t.api('GET', '/users', { headers: { authorization: 'undefined' } })).statusCode).toBe(401);
+      expect((await t.api('GET', '/cruises', { headers: { authorization: 'Bearer not-a-token' } })).statusCode).toBe(
+        401,
+      );
+      expect(
+        (await t.api('POST', '/events', { headers: { authorization: 'undefined' }, body: { event_value: 'X' } }))
+          .statusCode,
+      ).toBe(401);
+    });
+  });
+
   describe('without access control', () => {
     let t: TestApp;
     let admin: string;
@@ -153,6 +186,31 @@ describe.each(engines)('WHOI client routes on %s', (engine) => {
         (await t.api('GET', `/event_exports/bylowering/${lowering}?use_renav=sometimes`, { token: watcher })).json(),
       ).toEqual(error(400, '"use_renav" must be a boolean'));
     });
+
+    it('GET event_aux_data/bylowering/{lowering_id} reads a lowering by its name, as the WHOI map asks', async () => {
+      const lowering = await createLowering(t, admin, {
+        lowering_id: 'MAP-0492',
+        start_ts: '2024-02-01T00:00:00.000Z',
+        stop_ts: '2024-02-01T06:00:00.000Z',
+      });
+      const [inside] = await insertEvents(t.ctx.database.db, [
+        { ts: '2024-02-01T01:00:00.000Z', event_value: 'MAPFIX' },
+      ]);
+      await insertAux(t.ctx.database.db, [navData(inside!, 5), renavData(inside!)]);
+      const query = '?datasource=vehicleRealtimeNavData';
+      const byName = await t.api('GET', `/event_aux_data/bylowering/MAP-0492${query}`, { token: watcher });
+      expect(byName.statusCode, byName.body).toBe(200);
+      const byId = await t.api('GET', `/event_aux_data/bylowering/${lowering}${query}`, { token: watcher });
+      expect(byName.json()).toEqual(byId.json());
+      expect(byName.json()).toEqual([
+        expect.objectContaining({ event_id: inside, data_source: 'vehicleRealtimeNavData' }),
+      ]);
+      // A name no lowering has is the route's own not-found; the id form is unchanged.
+      expect((await t.api('GET', '/event_aux_data/bylowering/NOPE-1', { token: watcher })).json()).toEqual(
+        error(404, 'lowering not found for that id'),
+      );
+      expect((await t.api('GET', '/event_aux_data/bylowering/MAP-0492')).statusCode).toBe(401);
+    });
   });
 
   describe('with access control', () => {
@@ -188,6 +246,7 @@ describe.each(engines)('WHOI client routes on %s', (engine) => {
       for (const [url, byId] of [
         ['/lowerings/byloweringid/SECRET-L', `/lowerings/${lowering}`],
         ['/cruises/bycruiseid/SECRET-C', null],
+        ['/event_aux_data/bylowering/SECRET-L', `/event_aux_data/bylowering/${lowering}`],
       ] as const) {
         const refused = await t.api('GET', url, { token: outsider.token });
         expect(refused.statusCode, url).toBe(401);

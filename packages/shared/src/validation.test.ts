@@ -100,6 +100,11 @@ describe('formatZodError: Joi-style messages naming the field', () => {
     const q = z.strictObject({ limit: z.optional(queryIntSchema(1)), hidden: z.optional(queryBooleanSchema) });
     expect(message(q, { limit: '0' })).toBe('"limit" must be greater than or equal to 1');
     expect(message(q, { limit: 'ten' })).toBe('"limit" must be a number');
+    expect(message(q, { limit: '-3' })).toBe('"limit" must be greater than or equal to 1');
+    const paged = z.strictObject({ offset: z.optional(queryIntSchema(0)) });
+    expect(message(paged, { offset: '-1' })).toBe('"offset" must be zero or more');
+    expect(message(paged, { offset: 'x' })).toBe('"offset" must be a number');
+    expect(paged.parse({ offset: '0' })).toEqual({ offset: 0 });
     expect(message(q, { hidden: 'maybe' })).toBe('"hidden" must be a boolean');
     expect(q.parse({ limit: '10', hidden: 'True' })).toEqual({ limit: 10, hidden: true });
     expect(q.parse({ hidden: 'FALSE' })).toEqual({ hidden: false });

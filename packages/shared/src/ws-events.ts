@@ -42,3 +42,13 @@ export const publishWindowMs = 120_000;
 export function shouldPublish(ts: number, publish: boolean | undefined, now = Date.now()): boolean {
   return publish !== false && Math.abs(now - ts) < publishWindowMs;
 }
+
+/**
+ * A new event (POST events) is live when its sender says so with an explicit `publish: true`, at
+ * any time: a console's event sent late from its offline queue, or back-dated, is still live logging.
+ * Without `publish` the window of now decides, as in Sealog, so importers that post old events one
+ * by one stay quiet; `false` is never published (docs/wire.md#live-or-imported).
+ */
+export function publishesNewEvent(ts: number, publish: boolean | undefined, now = Date.now()): boolean {
+  return publish === true || shouldPublish(ts, publish, now);
+}

@@ -80,13 +80,15 @@ const postPath: Record<Kind, string> = {
   'aux-data': '/event_aux_data',
 };
 
-/** Fields an export carries that a create does not take. */
-function forCreate(kind: Kind, record: Record<string, unknown>): Record<string, unknown> {
+/** The create body for one exported record: without the fields a create does not take; events marked not live. */
+export function forCreate(kind: Kind, record: Record<string, unknown>): Record<string, unknown> {
   const copy = { ...record };
   if (kind === 'events') {
     delete copy.aux_data;
     delete copy.cruise_id;
     delete copy.lowering_id;
+    // History, not live logging, however recent (docs/wire.md#live-or-imported).
+    copy.publish = false;
   }
   if (kind === 'cruises' || kind === 'lowerings') {
     const meta = `${kind.slice(0, -1)}_additional_meta`;

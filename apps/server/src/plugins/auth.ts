@@ -115,6 +115,14 @@ export function tokenFromRequest(request: Pick<FastifyRequest, 'query' | 'header
 }
 
 /**
+ * False for what clients without a token put in its place: the WHOI client browsing anonymously
+ * sends `Authorization: undefined`, others `Bearer null` or nothing after the scheme.
+ */
+function isCredential(token: string | undefined): token is string {
+  return token !== undefined && token !== '' && token !== 'undefined' && token !== 'null';
+}
+
+/**
  * Whether the request would be authenticated by the browser's session cookie: it carries the
  * cookie and neither `?token=` nor an Authorization header, which take precedence over it.
  */
@@ -373,7 +381,10 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext): void {
 
     const hook: onRequestHookHandler = (request, _reply, done) => {
       const isWrite = mayWrite && writeMethods.has(request.method);
-      const token = mode ? tokenFromRequest(request) : undefined;
+      let token = mode ? tokenFromRequest(request) : undefined;
+      // Where anonymous reading is allowed, a header that names no credential names no caller
+      // (docs/sealog-clients.md#anonymous-browsing); elsewhere it is refused like any bad token.
+      if ((admitsVisitor || mode === 'optional') && !isCredential(token)) token = undefined;
       if (admitsVisitor && !token) {
         archiveVisitor(ctx).then((visitor) => {
           request.auth = visitor;

@@ -233,6 +233,25 @@ describe.each(engines)('realtime channels on %s', (engine) => {
     expect(w.pubs(wsPath('newEvents')).map((p) => (p as { event_value: string }).event_value)).toEqual(['FISH']);
   });
 
+  it('publishes a late or back-dated event its sender marks live, and keeps unmarked old events quiet', async () => {
+    const w = await subscriber(users.tokens.event_watcher!, ['newEvents']);
+    // Typed three minutes ago, sent when the link came back; then one back-dated by a day.
+    const lateTs = new Date(Date.now() - 180_000).toISOString();
+    const backdatedTs = new Date(Date.now() - 86_400_000).toISOString();
+    const bodies = [
+      { event_value: 'LATE', ts: lateTs, publish: true },
+      { event_value: 'IMPORTED', ts: lateTs },
+      { event_value: 'BACKDATED', ts: backdatedTs, publish: true },
+      { event_value: 'QUIET', ts: lateTs, publish: false },
+    ];
+    for (const body of bodies) expect((await t.api('POST', '/events', { token: guest, body })).statusCode).toBe(201);
+    await barrier(w);
+    expect(w.pubs(wsPath('newEvents')).map((p) => p as { event_value: string; ts: string })).toEqual([
+      expect.objectContaining({ event_value: 'LATE', ts: lateTs }),
+      expect.objectContaining({ event_value: 'BACKDATED', ts: backdatedTs }),
+    ]);
+  });
+
   it('publishes aux data created, replaced, updated and deleted through the REST API', async () => {
     const channels: WsChannel[] = ['newEventAuxData', 'updateEventAuxData', 'deleteEventAuxData'];
     const w = await subscriber(users.tokens.event_watcher!, channels);

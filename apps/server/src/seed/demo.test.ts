@@ -298,13 +298,17 @@ describe.each(engines)('demo loader on %s', (engine) => {
       expect(pairs.map((p) => p.data_name)).toEqual(['camera_name', 'filename', 'camera_name', 'filename']);
       expect([pairs[0]!.data_value, pairs[2]!.data_value]).toEqual(['Main Cam', 'Science Cam']);
       for (const p of [pairs[1]!, pairs[3]!]) {
-        expect(path.isAbsolute(p.data_value)).toBe(true);
-        expect(path.dirname(p.data_value)).toBe(app.ctx.paths.images);
-        expect(p.data_value).toMatch(/\.jpg$/);
-        files.add(p.data_value);
+        // Relative to the images folder: a bare file name.
+        expect(p.data_value).toMatch(/^[^/\\]+\.jpg$/);
+        files.add(path.join(app.ctx.paths.images, p.data_value));
       }
     }
     expect(files.size).toBe(expected.framegrabEvents * 2);
+    // What the stock and WHOI clients request: `files/images/` followed by the stored value.
+    const first = (JSON.parse(rows[0]!.data_array) as Array<{ data_value: string }>)[1]!.data_value;
+    const served = await app.app.inject({ method: 'GET', url: `/sealog-server/files/images/${first}` });
+    expect(served.statusCode).toBe(200);
+    expect(served.headers['content-type']).toBe('image/jpeg');
     for (const file of files) {
       const head = readFileSync(file).subarray(0, 3);
       expect([...head], file).toEqual([0xff, 0xd8, 0xff]);
@@ -335,7 +339,10 @@ describe.each(engines)('demo loader on %s', (engine) => {
         .where('data_source', '=', framegrabDataSource)
         .executeTakeFirstOrThrow()
     ).data_array;
-    const picture = (JSON.parse(images) as Array<{ data_value: string }>)[1]!.data_value;
+    const picture = path.join(
+      app.ctx.paths.images,
+      (JSON.parse(images) as Array<{ data_value: string }>)[1]!.data_value,
+    );
     const mtime = statSync(picture).mtimeMs;
 
     const counts = await loadDemo(app.ctx);

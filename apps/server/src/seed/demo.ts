@@ -327,11 +327,9 @@ export async function loadDemo(ctx: AppContext, opts: LoadDemoOptions = {}): Pro
     const dataArray: Array<{ data_name: string; data_value: string }> = [];
     for (const camera of demoCameras) {
       const file = `${lowering.lowering_id}_${camera.replace(/\s+/g, '')}_${stamp}.jpg`;
-      // Absolute paths under the images folder, as the Sealog frame-grab inserter writes them.
-      dataArray.push(
-        { data_name: 'camera_name', data_value: camera },
-        { data_name: 'filename', data_value: path.join(ctx.paths.images, file) },
-      );
+      // Relative to the images folder, as the Sealog inserters store them: the stock and WHOI
+      // clients ask for `files/images/<data_value>` as it stands (docs/sealog-clients.md#frame-grab-paths).
+      dataArray.push({ data_name: 'camera_name', data_value: camera }, { data_name: 'filename', data_value: file });
       pictures.push({ file, camera, eventId: e.id, ts });
     }
     auxRows.push({

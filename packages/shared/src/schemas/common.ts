@@ -40,8 +40,14 @@ export const queryBooleanSchema = z.pipe(
 /** Query integers from decimal strings. */
 export const queryIntSchema = (min: number) =>
   z.pipe(
-    z.pipe(z.string().check(z.regex(/^\d+$/, { message: 'must be a number' })), z.transform(Number)),
-    z.number().check(z.int(), z.minimum(min)),
+    // A minus sign still reads as a number, so `offset=-1` is told its bound, not that it is no number.
+    z.pipe(z.string().check(z.regex(/^-?\d+$/, { message: 'must be a number' })), z.transform(Number)),
+    z
+      .number()
+      .check(
+        z.int(),
+        min === 0 ? z.refine((n: number) => n >= 0, { message: 'must be zero or more' }) : z.minimum(min),
+      ),
   );
 
 /** A query key that may be repeated: one string or many, always an array after parsing. */

@@ -45,7 +45,7 @@ export type LogEvent = z.infer<typeof eventSchema>;
 
 const eventOptionsField = z.array(eventOptionSchema);
 
-/** POST /events. `publish` is not stored: false keeps the event off the live channels. */
+/** POST /events. `publish` is not stored: false keeps the event off the live channels, true puts it on them whatever its time (docs/wire.md#live-or-imported). */
 export const createEventSchema = z.strictObject({
   id: z.optional(objectIdSchema),
   event_author: z.optional(z.string().check(z.minLength(1), z.maxLength(100))),

@@ -116,6 +116,11 @@ export const recordFormatQuerySchema = z.strictObject({ format: z.optional(recor
 const humanIdSchema = z.string().check(z.minLength(1), z.maxLength(100));
 /** `GET lowerings/byloweringid/{lowering_id}` (WHOI client): a dive by its human id such as `S0492`. */
 export const loweringIdParamsSchema = z.strictObject({ lowering_id: humanIdSchema });
+/**
+ * `GET event_aux_data/bylowering/{id}`: a lowering by its database id or, as the WHOI client's map
+ * asks, by its human id (`S0492`).
+ */
+export const loweringRefParamsSchema = z.strictObject({ id: humanIdSchema });
 /** `GET cruises/bycruiseid/{cruise_id}` (WHOI client): a cruise by its human id. */
 export const cruiseIdParamsSchema = z.strictObject({ cruise_id: humanIdSchema });
 

@@ -202,7 +202,7 @@ describe.each(engines)('cruises API on %s', (engine) => {
 
     it.each([
       ['limit=0', '"limit" must be greater than or equal to 1'],
-      ['offset=-1', '"offset" must be a number'],
+      ['offset=-1', '"offset" must be zero or more'],
       ['hidden=maybe', '"hidden" must be a boolean'],
       ['startTS=not-a-date', '"startTS" must be a valid date'],
       ['startTS=2022-02-01T00:00:00Z&stopTS=2022-01-01T00:00:00Z', '"stopTS" must not be before "startTS"'],

@@ -6,6 +6,7 @@ import {
   eventAuxDataSchema,
   idParamsSchema,
   insertResultSchema,
+  loweringRefParamsSchema,
   updateEventAuxDataSchema,
 } from '@bathylog/shared';
 import { noContent } from '../../plugins/response-schemas.js';
@@ -39,7 +40,8 @@ export function eventAuxDataRoutes(app: ApiInstance, ctx: AppContext): void {
       {
         config: read,
         schema: {
-          params: idParamsSchema,
+          // The WHOI map names the lowering by its human id (docs/sealog-clients.md#whoi-client-routes).
+          params: kind === 'lowering' ? loweringRefParamsSchema : idParamsSchema,
           querystring: auxDataByRecordQuerySchema,
           tags,
           response: { 200: z.array(eventAuxDataSchema) },

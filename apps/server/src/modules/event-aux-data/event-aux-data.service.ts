@@ -173,7 +173,11 @@ export class EventAuxDataService {
     query: AuxDataByRecordQuery,
     access: EventAccess,
   ): Promise<Output> {
-    const record = await this.queries.record(caller, kind, id, recordNotFound[kind](id));
+    const notFound = recordNotFound[kind](id);
+    const record =
+      kind === 'lowering'
+        ? await this.queries.recordByIdOrName(caller, kind, id, notFound)
+        : await this.queries.record(caller, kind, id, notFound);
     return this.auxOfFilteredEvents(query, { lo: record.start_ts, hi: record.stop_ts }, access);
   }
 

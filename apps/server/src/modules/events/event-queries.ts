@@ -1,5 +1,6 @@
 import { setImmediate } from 'node:timers/promises';
 import type { AppContext } from '../../context.js';
+import { isObjectId } from '@bathylog/shared';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { canOpenRecord, viewerOf } from '../access/access.rules.js';
@@ -69,6 +70,9 @@ export function keysetWalk<T>(
   };
 }
 
+const notAuthorized = (kind: RecordKind) =>
+  new AppError('UNAUTHORIZED', `User not authorized to retrieve this ${kind}`);
+
 /** Which events a list route covers: all of them (1970..now) or one cruise's or lowering's window. */
 export type EventScope = { kind: 'all' } | { kind: RecordKind; id: string };
 
@@ -84,12 +88,41 @@ export class EventQueries {
   async record(caller: AuthContext, kind: RecordKind, id: string, notFound: AppError): Promise<RecordWindow> {
     const record = await new RecordWindowsRepository(this.ctx.database.db).find(kind, id);
     if (!record) throw notFound;
-    // Reading a record's events follows the rule for opening the record by id (modules/access):
-    // admins always; without access control every reader; with it, members of a non-empty list.
-    if (!canOpenRecord(viewerOf(caller), { ...record, ref: { kind, id } }, this.ctx.config.useAccessControl)) {
-      throw new AppError('UNAUTHORIZED', `User not authorized to retrieve this ${kind}`);
-    }
+    if (!this.mayOpen(caller, kind, record)) throw notAuthorized(kind);
     return record;
+  }
+
+  /**
+   * The record a route names by its database id or, as the WHOI map does, by its human id
+   * (`S0492`): then the earliest of that name the caller may open, as `lowerings/byloweringid`
+   * answers (docs/sealog-clients.md#whoi-client-routes).
+   */
+  async recordByIdOrName(
+    caller: AuthContext,
+    kind: RecordKind,
+    idOrName: string,
+    notFound: AppError,
+  ): Promise<RecordWindow> {
+    const repo = new RecordWindowsRepository(this.ctx.database.db);
+    const id = idOrName.toLowerCase();
+    if (isObjectId(idOrName) && (await repo.find(kind, id))) return this.record(caller, kind, id, notFound);
+    const named = await repo.findByHumanId(kind, idOrName);
+    if (named.length === 0) throw notFound;
+    const record = named.find((r) => this.mayOpen(caller, kind, r));
+    if (!record) throw notAuthorized(kind);
+    return record;
+  }
+
+  /**
+   * Reading a record's events follows the rule for opening the record by id (modules/access):
+   * admins always; without access control every reader; with it, members of a non-empty list.
+   */
+  private mayOpen(caller: AuthContext, kind: RecordKind, record: RecordWindow): boolean {
+    return canOpenRecord(
+      viewerOf(caller),
+      { ...record, ref: { kind, id: record.id } },
+      this.ctx.config.useAccessControl,
+    );
   }
 
   async window(caller: AuthContext, scope: EventScope, notFound: AppError): Promise<TimeWindow> {

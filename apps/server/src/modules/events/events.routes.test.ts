@@ -188,7 +188,7 @@ describe.each(engines)('events API on %s', (engine) => {
       const cases: Array<[string, string]> = [
         ['limit=0', '"limit" must be greater than or equal to 1'],
         ['limit=x', '"limit" must be a number'],
-        ['offset=-1', '"offset" must be a number'],
+        ['offset=-1', '"offset" must be zero or more'],
         ['startTS=yesterday', '"startTS" must be a valid ISO 8601 date'],
         [`startTS=${at(5)}&stopTS=${at(1)}`, '"stopTS" must be later than "startTS"'],
         ['format=xml', '"format" must be one of [json, csv]'],

@@ -6,7 +6,7 @@ import {
   isCommentOnlyChange,
   mayChangeEvent,
   mayDeleteEvent,
-  shouldPublish,
+  publishesNewEvent,
   type CreateEvent,
   type CreateEventResponse,
   type EventGetQuery,
@@ -192,7 +192,7 @@ export class EventsService {
         throw new AppError('BAD_REQUEST', messages.duplicateEvent);
       throw err;
     }
-    if (shouldPublish(row.ts, body.publish)) this.ctx.bus.publish('newEvents', event);
+    if (publishesNewEvent(row.ts, body.publish)) this.ctx.bus.publish('newEvents', event);
     return { acknowledged: true, insertedId: row.id, insertedEvent: event };
   }
 

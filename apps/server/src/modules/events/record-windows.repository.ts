@@ -22,30 +22,47 @@ export class RecordWindowsRepository {
   constructor(private readonly db: Kysely<DB> | Transaction<DB>) {}
 
   async find(kind: RecordKind, id: string): Promise<RecordWindow | undefined> {
+    return (await this.findWhere(kind, 'id', id))[0];
+  }
+
+  /** The records with a human id (`S0492`), earliest start first. */
+  async findByHumanId(kind: RecordKind, humanId: string): Promise<RecordWindow[]> {
+    return this.findWhere(kind, 'human', humanId);
+  }
+
+  private async findWhere(kind: RecordKind, by: 'id' | 'human', value: string): Promise<RecordWindow[]> {
     if (kind === 'cruise') {
-      const row = await this.db.selectFrom('cruises').selectAll().where('id', '=', id).executeTakeFirst();
-      return (
-        row && {
-          id: row.id,
-          humanId: row.cruise_id,
-          start_ts: Number(row.start_ts),
-          stop_ts: Number(row.stop_ts),
-          hidden: !!row.cruise_hidden,
-          accessList: parseJson<string[]>(row.cruise_access_list, []),
-        }
-      );
-    }
-    const row = await this.db.selectFrom('lowerings').selectAll().where('id', '=', id).executeTakeFirst();
-    return (
-      row && {
+      const rows = await this.db
+        .selectFrom('cruises')
+        .selectAll()
+        .where(by === 'id' ? 'id' : 'cruise_id', '=', value)
+        .orderBy('start_ts')
+        .orderBy('id')
+        .execute();
+      return rows.map((row) => ({
         id: row.id,
-        humanId: row.lowering_id,
+        humanId: row.cruise_id,
         start_ts: Number(row.start_ts),
         stop_ts: Number(row.stop_ts),
-        hidden: !!row.lowering_hidden,
-        accessList: parseJson<string[]>(row.lowering_access_list, []),
-      }
-    );
+        hidden: !!row.cruise_hidden,
+        accessList: parseJson<string[]>(row.cruise_access_list, []),
+      }));
+    }
+    const rows = await this.db
+      .selectFrom('lowerings')
+      .selectAll()
+      .where(by === 'id' ? 'id' : 'lowering_id', '=', value)
+      .orderBy('start_ts')
+      .orderBy('id')
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      humanId: row.lowering_id,
+      start_ts: Number(row.start_ts),
+      stop_ts: Number(row.stop_ts),
+      hidden: !!row.lowering_hidden,
+      accessList: parseJson<string[]>(row.lowering_access_list, []),
+    }));
   }
 
   /** The lowerings lying wholly inside [lo, hi] (a cruise's lowerings), earliest start first. */

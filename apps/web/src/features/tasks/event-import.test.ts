@@ -3,7 +3,7 @@ import { createEventAuxDataSchema, createEventSchema } from '@bathylog/shared';
 import { auxDataImportBody, eventImportBody } from './event-import';
 
 describe('event and aux-data import bodies', () => {
-  it('sends an exported event with its id, time and author, without the export-only fields', () => {
+  it('sends an exported event with its id, time and author, marked not live, without the export-only fields', () => {
     const record = {
       id: '64025492c476e18a7cfc4ed2',
       ts: '2023-03-03T17:00:00.000Z',
@@ -16,8 +16,10 @@ describe('event and aux-data import bodies', () => {
     };
     const body = eventImportBody(record);
     expect(Object.keys(body).sort()).toEqual(
-      ['event_author', 'event_free_text', 'event_options', 'event_value', 'id', 'ts'].sort(),
+      ['event_author', 'event_free_text', 'event_options', 'event_value', 'id', 'publish', 'ts'].sort(),
     );
+    // An imported event is history: it never reaches the live consoles, however recent.
+    expect(body.publish).toBe(false);
     expect(createEventSchema.safeParse(body).success).toBe(true);
   });
 

@@ -23,9 +23,12 @@ export const eventImportFields = [
 ] as const;
 export const auxDataImportFields = ['id', 'event_id', 'data_source', 'data_array'] as const;
 
-/** The POST /events body for one record of an event export file. */
+/**
+ * The POST /events body for one record of an event export file: marked not live, so even a file of
+ * recent events stays off the consoles (docs/wire.md#live-or-imported).
+ */
 export function eventImportBody(record: ImportRecord): ImportRecord {
-  return pick(record, eventImportFields);
+  return { ...pick(record, eventImportFields), publish: false };
 }
 
 /** The POST /event_aux_data body for one record of an aux-data export file. */

@@ -21,7 +21,10 @@ export async function sendQueuedEvent(op: QueuedOp): Promise<SendResult> {
   if (!readSession()) return { status: 'retry', message: 'Not logged in' };
   try {
     if (op.kind === 'create') {
-      const response = await createEvent({ ...(op.body as object), id: op.eventId } as Parameters<
+      // Live logging, however late the link lets it arrive: other consoles and the scripts on
+      // newEvents get it too (docs/wire.md#live-or-imported). Set at send time, so events queued
+      // by an earlier version of the client are marked as well.
+      const response = await createEvent({ ...(op.body as object), id: op.eventId, publish: true } as Parameters<
         typeof createEvent
       >[0]);
       return { status: 'sent', response };
