@@ -103,7 +103,7 @@ export class DiveMetricsService {
         const reading = readAuxPosition({ data_array: parseJson<AuxArray>(r.data_array, []) });
         if (!reading.ok) continue;
         const { lat, lon, depth } = reading.position;
-        if (depth !== null) folder.depth({ depth });
+        if (depth !== null) folder.depth({ ts: Number(r.ts), depth });
         if (lat !== null && lon !== null) folder.point({ ts: Number(r.ts), lat, lon });
       }
       return { source, figures: folder.result() };

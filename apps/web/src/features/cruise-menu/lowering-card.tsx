@@ -85,10 +85,10 @@ export function LoweringCard({ lowering, onExportError }: { lowering: Lowering; 
           </Line>
         ))}
         {aborted && <Line label="Aborted">{formatListDateTime(aborted)}</Line>}
-        {depth !== null && <Line label="Max Depth">{depth}</Line>}
+        {depth !== null && <Line label="Max depth (lowering record)">{depth}</Line>}
         {box !== null && <Line label="Bounding Box">{box}</Line>}
         {!embargo && !archive && <LoweringChecklists lowering={lowering} />}
-        {!embargo && <LoweringMetricsSection loweringId={lowering.id} recordHasDepth={depth !== null} />}
+        {!embargo && <LoweringMetricsSection loweringId={lowering.id} />}
         <div className="mt-2">
           {!embargo && <RecordFiles kind="lowering" recordId={lowering.id} files={meta.lowering_files} />}
         </div>
@@ -101,7 +101,7 @@ export function LoweringCard({ lowering, onExportError }: { lowering: Lowering; 
  * The dive's metrics on the card (docs/review-and-gis.md#dive-metrics): a compact summary, the
  * full table behind "Dive metrics", and the link to the printable dive report.
  */
-function LoweringMetricsSection({ loweringId, recordHasDepth }: { loweringId: string; recordHasDepth: boolean }) {
+function LoweringMetricsSection({ loweringId }: { loweringId: string }) {
   const metrics = useLoweringMetrics(loweringId);
   const [open, setOpen] = useState(false);
   const tableId = 'lowering-metrics-table';
@@ -132,11 +132,7 @@ function LoweringMetricsSection({ loweringId, recordHasDepth }: { loweringId: st
           </div>
           <div className="ms-3">
             {metricsSummaryItems(metrics.data).map((item) => (
-              // The record's own "Max Depth" (its stats) sits above; the measured one says where it comes from.
-              <Line
-                key={item.label}
-                label={recordHasDepth && item.label === 'Max depth' ? 'Max depth (nav data)' : item.label}
-              >
+              <Line key={item.label} label={item.label}>
                 {item.value}
               </Line>
             ))}

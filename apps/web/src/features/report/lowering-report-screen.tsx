@@ -3,6 +3,7 @@ import { Table } from 'react-bootstrap';
 import {
   formatDuration,
   formatListDateTime,
+  loweringMaxDepth,
   milestoneFields,
   milestoneValuesOf,
   thumbnailUrl,
@@ -105,6 +106,7 @@ export function LoweringReportScreen({ loweringId }: { loweringId: string }) {
   }
   const back = cruise.data ? cruiseMenuPath({ cruiseId: cruise.data.id, loweringId }) : '/cruise_menu';
   const meta = l.lowering_additional_meta;
+  const recordDepth = loweringMaxDepth(l);
   return (
     <div className="report-page" data-testid="dive-report">
       <ReportToolbar back={back} backLabel={`Back to ${names.cruises}`} />
@@ -120,6 +122,7 @@ export function LoweringReportScreen({ loweringId }: { loweringId: string }) {
             <Field label="Location">{l.lowering_location}</Field>
             <Field label="Started">{formatListDateTime(l.start_ts)}</Field>
             <Field label="Ended">{formatListDateTime(l.stop_ts)}</Field>
+            <Field label="Max depth (lowering record)">{recordDepth === null ? '' : `${recordDepth} m`}</Field>
             <Field label="Tags">{l.lowering_tags.join(', ')}</Field>
             <Field label="Description">
               {meta.lowering_description ? <div className="report-description">{meta.lowering_description}</div> : ''}
