@@ -6,6 +6,8 @@ import {
   distanceMethod,
   filteredTrackLength,
   haversineMetres,
+  milestoneFramegrab,
+  milestoneFramegrabWindowText,
   metricRows,
   metricsCsv,
   sumFigures,
@@ -162,6 +164,19 @@ describe('dive metrics rules', () => {
         `filtered track: ${trackFilter.medianSeconds} s median, ${trackFilter.stepMetres} m steps`,
       );
     });
+  });
+
+  it('a frame grab belongs to a milestone only within 2 min of it, the nearest winning; otherwise none', () => {
+    const at = Date.UTC(2023, 2, 14, 23, 45, 16);
+    const grab = (offsetSeconds: number) => ({ ts: new Date(at + offsetSeconds * 1000).toISOString() });
+    expect(milestoneFramegrabWindowText).toBe('within 2 min');
+    // The picture taken 1 h 40 min later is not the milestone's.
+    expect(milestoneFramegrab([grab(6000)], at)).toBeNull();
+    expect(milestoneFramegrab([], at)).toBeNull();
+    expect(milestoneFramegrab([grab(-121), grab(121)], at)).toBeNull();
+    expect(milestoneFramegrab([grab(-120)], at)).toEqual(grab(-120));
+    expect(milestoneFramegrab([grab(-90), grab(30), grab(100)], at)).toEqual(grab(30));
+    expect(milestoneFramegrab([grab(-20), grab(30)], at)).toEqual(grab(-20));
   });
 
   it('the bottom span needs both milestones, in order', () => {

@@ -186,6 +186,38 @@ export class TrackFolder {
   }
 }
 
+/**
+ * A frame grab belongs to a milestone only when it was taken within this many seconds of it, either
+ * side; the nearest one wins, and a milestone without one has none (docs/review-and-gis.md#dive-report).
+ */
+export const milestoneFramegrabWindowSeconds = 120;
+
+/** The window's words, as the report states it: "within 2 min". */
+export const milestoneFramegrabWindowText = `within ${milestoneFramegrabWindowSeconds / 60} min`;
+
+/** The [from, to] epoch ms within which a frame grab may belong to a milestone at `ts`. */
+export function milestoneFramegrabWindow(ts: number): { from: number; to: number } {
+  const half = milestoneFramegrabWindowSeconds * 1000;
+  return { from: ts - half, to: ts + half };
+}
+
+/** The event (with an image) taken nearest the milestone at `ts` within its window; null when none. */
+export function milestoneFramegrab<E extends { ts: string }>(events: readonly E[], ts: number): E | null {
+  const { from, to } = milestoneFramegrabWindow(ts);
+  let best: E | null = null;
+  let bestGap = Infinity;
+  for (const e of events) {
+    const t = Date.parse(e.ts);
+    if (!(t >= from && t <= to)) continue;
+    const gap = Math.abs(t - ts);
+    if (gap < bestGap) {
+      best = e;
+      bestGap = gap;
+    }
+  }
+  return best;
+}
+
 /** The on-bottom span of a lowering from its configured milestones (descent[1] → ascent[0]). */
 export function bottomSpanOf(
   lowering: LoweringTimes,

@@ -10,6 +10,7 @@ import {
   loweringSummaryText,
   phaseDurations,
   checklistItemSatisfied,
+  checklistRunWasRun,
   type ChecklistRun,
   type Lowering,
 } from '@bathylog/shared';
@@ -20,7 +21,7 @@ import { CopyButton } from '../../domain/records/components/copy-button';
 import { FromShip } from '../../domain/records/components/from-ship';
 import { RecordFiles } from '../../domain/records/components/record-files';
 import { useLoweringMetrics } from '../../domain/lowerings/metrics-api';
-import { useChecklistRuns } from '../../domain/checklists/checklists-api';
+import { useChecklistRuns, useChecklists } from '../../domain/checklists/checklists-api';
 import { LazyChecklistsModal } from '../../domain/checklists/lazy-checklists-modal';
 import { DiveMetricsTable, metricsSummaryItems } from '../../domain/lowerings/metrics-table';
 import { Line } from './cruise-card';
@@ -153,11 +154,19 @@ function runProgress(run: ChecklistRun): string {
   return `${done} of ${run.items.length} done`;
 }
 
-/** The lowering's checklist runs in one line, live, with the runs themselves a click away. */
+/**
+ * The lowering's checklist runs in one line, live, with the runs themselves a click away. Only runs
+ * someone ran count (docs/checklists.md#the-lowering-card): showing the card starts no run, and a
+ * run only started says nothing about the dive.
+ */
 function LoweringChecklists({ lowering }: { lowering: Lowering }) {
-  const runs = useChecklistRuns(lowering.id);
+  const runs = useChecklistRuns(lowering.id, { start: false });
+  const definitions = useChecklists();
   const [open, setOpen] = useState(false);
-  if (runs.isPending || (runs.data && runs.data.length === 0)) return null;
+  if (runs.isPending || definitions.isPending) return null;
+  const ran = runs.data?.filter(checklistRunWasRun) ?? [];
+  // No checklist defined and none run: nothing to say or open.
+  if (ran.length === 0 && definitions.data?.length === 0) return null;
   return (
     <div className="mt-2" data-testid="lowering-checklists">
       <strong>Checklists:</strong>{' '}
@@ -165,12 +174,14 @@ function LoweringChecklists({ lowering }: { lowering: Lowering }) {
         <span className="text-danger">could not be read.</span>
       ) : (
         <>
-          {runs.data.map((run, i) => (
-            <span key={run.id}>
-              {i > 0 && ' · '}
-              {run.name}: {runProgress(run)}
-            </span>
-          ))}
+          {ran.length === 0
+            ? 'none run'
+            : ran.map((run, i) => (
+                <span key={run.id}>
+                  {i > 0 && ' · '}
+                  {run.name}: {runProgress(run)}
+                </span>
+              ))}
           <Button variant="link" size="sm" className="p-0 ms-2 align-baseline" onClick={() => setOpen(true)}>
             Open checklists
           </Button>
