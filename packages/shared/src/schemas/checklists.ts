@@ -185,6 +185,12 @@ export const tickChecklistItemSchema = z.strictObject({
 });
 export type TickChecklistItem = z.infer<typeof tickChecklistItemSchema>;
 
+/**
+ * The event_value of the event the server logs when a checklist run completes (docs/checklists.md#events-logged).
+ * Bookkeeping of what people did in the app: it needs no aux data (docs/completeness.md#states).
+ */
+export const checklistEventValue = 'CHECKLIST';
+
 /** The checklists channel's message: the run as it now stands. */
 export interface ChecklistRunMessage {
   lowering_id: string;

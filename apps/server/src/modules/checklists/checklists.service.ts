@@ -1,4 +1,5 @@
 import {
+  checklistEventValue,
   checklistMessages,
   checklistPhaseLabels,
   checklistPhases,
@@ -36,7 +37,6 @@ import {
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** The event value of a checklist's completion event (docs/checklists.md#events-logged). */
-export const checklistEventValue = 'CHECKLIST';
 
 export function toWireChecklist(c: ChecklistRecord): Checklist {
   return {
