@@ -104,6 +104,16 @@ test.describe('dive report', () => {
         await expect(section).toContainText('Not recorded for this dive');
     }
 
+    // A frame grab belongs to a milestone only when taken within 2 min of it: S0492 has none near
+    // Off Deck or On Deck (the first picture is an hour and a half later), one near Off Bottom.
+    const strip = report.getByTestId('report-thumbnails');
+    await expect(strip.getByRole('heading')).toHaveText('Frame grabs at milestones (within 2 min) and samples');
+    const captions = strip.locator('figcaption');
+    await expect(captions.first()).toHaveText('Off Deck — none within 2 min');
+    await expect(captions.nth(3)).toHaveText('Off Bottom — 07:34:46');
+    await expect(strip.getByRole('img', { name: 'Off Bottom — 07:34:46' })).toBeVisible();
+    await expect(captions.nth(5)).toHaveText('On Deck — none within 2 min');
+
     // The thumbnails strip: server thumbnails only (w=), loaded lazily.
     const thumbs = report.getByTestId('report-thumbnails').locator('img');
     await expect(thumbs.first()).toBeVisible();
