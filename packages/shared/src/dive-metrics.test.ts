@@ -242,7 +242,16 @@ describe('dive metrics rules', () => {
     expect(lines[0]).toBe('"metric","value","unit"');
     expect(lines[1]).toBe('"max_depth",,"m"');
     expect(lines).toContain('"samples_by_value.=X",1,"count"');
-    const l = { ...f, id: 'x', lowering_id: 'L1', start_ts: '', stop_ts: '', position_source: null, sample_values: [] };
+    const l = {
+      ...f,
+      id: 'x',
+      lowering_id: 'L1',
+      start_ts: '',
+      stop_ts: '',
+      position_source: null,
+      sample_values: [],
+      distance_method: '',
+    };
     const csv = cruiseMetricsCsv({ id: 'c', cruise_id: 'C', lowerings: [l as LoweringMetrics], totals: f }).split('\n');
     expect(csv[0]).toBe('"lowering_id","metric","value","unit"');
     expect(csv).toContain('"L1","events_total",3,"count"');

@@ -56,6 +56,8 @@ export const loweringMetricsSchema = z.extend(diveFiguresSchema, {
   position_source: z.nullable(z.string()),
   /** the configured sample event values (BATHYLOG_SAMPLE_EVENT_VALUES) */
   sample_values: z.array(z.string()),
+  /** how `bottom_distance` is measured, in words (`distanceMethod`) */
+  distance_method: z.string(),
 });
 export type LoweringMetrics = z.infer<typeof loweringMetricsSchema>;
 

@@ -96,7 +96,12 @@ describe.each(engines)('dive metrics API on %s', (engine) => {
     expect(res.statusCode).toBe(200);
     const m = res.json();
     const at = (k: string) => Date.parse(ms[k]!);
-    expect(m).toMatchObject({ id: demo.loweringId, lowering_id: 'S0492', position_source: 'vehicleRealtimeNavData' });
+    expect(m).toMatchObject({
+      id: demo.loweringId,
+      lowering_id: 'S0492',
+      position_source: 'vehicleRealtimeNavData',
+      distance_method: 'filtered track: 120 s median, 15 m steps',
+    });
     expect(m.durations).toEqual([
       { stage: 'Deck-to-Deck', seconds: (hi - lo) / 1000 },
       { stage: 'Deployment', seconds: (at('lowering_descending') - lo) / 1000 },

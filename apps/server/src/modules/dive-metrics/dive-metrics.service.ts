@@ -1,5 +1,6 @@
 import {
   bottomSpanOf,
+  distanceMethod,
   readAuxPosition,
   samplesOf,
   stageDurationsOf,
@@ -83,6 +84,7 @@ export class DiveMetricsService {
       stop_ts: times.stop_ts,
       position_source: track.source,
       sample_values: [...sampleValues],
+      distance_method: distanceMethod,
       durations: stageDurationsOf(times, settings),
       ...track.figures,
       events_total: Object.values(byCategory).reduce((a, b) => a + b, 0),
