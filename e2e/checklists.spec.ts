@@ -107,21 +107,51 @@ test('a checklist run: an automatic item turns green live, a skip needs a reason
   }
 });
 
-test('the lowering card says how far its checklists are and opens them', async ({ page, adminApi }) => {
-  const demoLoweringId = '6410e4e06594c9977675e47a';
-  const cruise = (await adminApi.get<Array<{ id: string; cruise_id: string }>>('cruises')).find(
-    (c) => c.cruise_id === 'FKt230303',
-  )!;
-  await page.goto(`/cruise_menu?cruise=${cruise.id}&lowering=${demoLoweringId}`);
-  const line = page.getByTestId('lowering-checklists');
-  // The demo's pre-dive and post-dive checklists, each with its progress.
-  await expect(line).toContainText(/Pre-dive: (\d+ of \d+ done|complete)/);
-  await expect(line).toContainText(/Post-dive: (\d+ of \d+ done|complete)/);
-  await line.getByRole('button', { name: 'Open checklists' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Checklists: S0492' });
-  await expect(dialog.getByTestId('checklist-run-Pre-dive')).toBeVisible();
-  await expect(dialog.getByTestId('checklist-run-Post-dive')).toBeVisible();
-  await expectAccessible(page);
-  await page.keyboard.press('Escape');
-  await expect(dialog).toHaveCount(0);
+test('the lowering card shows only checklists that were run, starts none, and opens them', async ({
+  page,
+  adminApi,
+}) => {
+  // A dive from years ago, run before anyone defined checklists: it had none.
+  const cruiseId = uniqueName('CK').toUpperCase().slice(0, 12);
+  const { insertedId: cruise } = await adminApi.post<{ insertedId: string }>('cruises', {
+    cruise_id: cruiseId,
+    start_ts: '2021-05-01T00:00:00.000Z',
+    stop_ts: '2021-05-10T00:00:00.000Z',
+    cruise_location: '',
+    cruise_additional_meta: {},
+    cruise_tags: [],
+    cruise_hidden: false,
+  });
+  const lowering = await createLowering(adminApi, {
+    lowering_id: uniqueName('CKL').toUpperCase().slice(0, 12),
+    start_ts: '2021-05-02T10:00:00.000Z',
+    stop_ts: '2021-05-02T18:00:00.000Z',
+  });
+  try {
+    await page.goto(`/cruise_menu?cruise=${cruise}&lowering=${lowering}`);
+    const line = page.getByTestId('lowering-checklists');
+    await expect(line).toContainText(/^Checklists: none run/);
+    await expect(line.getByRole('button', { name: 'Open checklists' })).toBeVisible();
+    // Showing the card started no run.
+    expect(await adminApi.get<unknown[]>(`lowerings/${lowering}/checklists?start=false`)).toEqual([]);
+
+    // Someone runs the demo's pre-dive checklist and ticks one item: that run shows, with its progress.
+    const run = await adminApi.post<{ id: string }>(`lowerings/${lowering}/checklists`, {
+      checklist_id: '5f00c0ec0000000000000001',
+    });
+    await adminApi.patch(`lowerings/${lowering}/checklists/${run.id}/items/cameras`, { state: 'done' });
+    await page.reload();
+    await expect(line).toContainText(/^Checklists: Pre-dive: \d of 5 done/);
+    await expect(line).not.toContainText('Post-dive');
+
+    await line.getByRole('button', { name: 'Open checklists' }).click();
+    const dialog = page.getByRole('dialog', { name: /^Checklists: / });
+    await expect(dialog.getByTestId('checklist-run-Pre-dive')).toBeVisible();
+    await expectAccessible(page);
+    await page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
+  } finally {
+    await adminApi.del(`lowerings/${lowering}`);
+    await adminApi.del(`cruises/${cruise}`);
+  }
 });

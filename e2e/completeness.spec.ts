@@ -79,11 +79,22 @@ test.describe('data completeness on a server of its own', () => {
     await expect(footerLine(page)).toHaveText(`Newest event missing: ${nav}`);
     await expect(footerLine(page)).toHaveAttribute('aria-live', 'polite');
     await expect(warning(page)).toBeVisible();
-    await expect(warning(page)).toContainText(`An event was logged without ${nav}.`);
+    // The warning says which event: its value and time, as the list shows them.
+    const { ts } = await admin.get<{ ts: string }>(`events/${first.insertedId}`);
+    await expect(warning(page)).toContainText(
+      `NO_NAV_1 at ${ts.slice(0, 10)} ${ts.slice(11, 19)} UTC was logged without ${nav}.`,
+    );
+    await page.setViewportSize({ width: 1400, height: 900 });
     await page.screenshot({ path: 'e2e/test-results/completeness-footer.png' });
     await expectAccessible(page);
-    await warning(page).getByRole('button', { name: 'Close warning' }).click();
+    // A click opens that event.
+    await warning(page).getByRole('button', { name: 'Open event' }).click();
     await expect(warning(page)).toBeHidden();
+    const details = page.getByRole('dialog', { name: 'Event Details:' });
+    await expect(details.getByTestId('event-details-header')).toContainText('NO_NAV_1');
+    await expect(details.getByTestId('event-details-header')).toContainText(ts);
+    await page.keyboard.press('Escape');
+    await expect(details).toHaveCount(0);
 
     // A second event without navigation: the line says so again, the warning does not come back.
     const second = await admin.post<{ insertedId: string }>('events', { event_value: 'NO_NAV_2' });

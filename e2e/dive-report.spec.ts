@@ -54,20 +54,33 @@ test.describe('dive report', () => {
     await expect(header.getByRole('row', { name: /^Cruise/ })).toContainText('FKt230303');
     await expect(header.getByRole('row', { name: /Location/ })).toContainText(lowering.lowering_location);
     await expect(header.getByRole('row', { name: /Description/ })).toContainText('Launch target location');
+    // The record's own max depth (its stats), named apart from the navigation's below.
+    await expect(header.getByRole('row', { name: /^Max depth \(lowering record\)/ })).toContainText('2011.54 m');
 
     // The metrics, checked against the API's own figures.
     const metrics = await adminApi.get<{
       events_total: number;
       samples_total: number;
       events_by_category: Record<string, number>;
+      max_depth: number;
+      bottom_mean_depth: number;
+      bottom_distance: number;
     }>(`lowerings/${demoLoweringId}/metrics`);
     const table = report.getByTestId('report-metrics');
     await expect(table.getByRole('row', { name: /^Events \d+$/ })).toHaveText(`Events${metrics.events_total}`);
     await expect(table.getByRole('row', { name: /^Samples \d+$/ })).toHaveText(`Samples${metrics.samples_total}`);
     expect(metrics.samples_total).toBeGreaterThan(0);
     await expect(table.getByRole('row', { name: /^Duration: On Bottom/ })).toContainText('hour');
-    await expect(table.getByRole('row', { name: /^Max depth/ })).toContainText(' m');
-    await expect(table.getByRole('row', { name: /^Distance on bottom/ })).toContainText(/\d( k)?m$/);
+    // Each depth names where it comes from; the distance names its method.
+    await expect(table.getByRole('row', { name: /^Max depth/ })).toHaveText(
+      `Max depth (navigation)${metrics.max_depth.toFixed(1)} m`,
+    );
+    await expect(table.getByRole('row', { name: /^Mean depth on bottom/ })).toHaveText(
+      `Mean depth on bottom (navigation)${metrics.bottom_mean_depth.toFixed(1)} m`,
+    );
+    await expect(table.getByRole('row', { name: /^Distance on bottom/ })).toHaveText(
+      `Distance on bottom (filtered track: 120 s median, 15 m steps)${(metrics.bottom_distance / 1000).toFixed(2)} km`,
+    );
 
     // The milestones table: Off Deck, the four set milestones, On Deck.
     const milestones = report.getByTestId('report-milestones').locator('tbody tr');
@@ -90,6 +103,16 @@ test.describe('dive report', () => {
       if ((await section.locator('table').count()) === 0)
         await expect(section).toContainText('Not recorded for this dive');
     }
+
+    // A frame grab belongs to a milestone only when taken within 2 min of it: S0492 has none near
+    // Off Deck or On Deck (the first picture is an hour and a half later), one near Off Bottom.
+    const strip = report.getByTestId('report-thumbnails');
+    await expect(strip.getByRole('heading')).toHaveText('Frame grabs at milestones (within 2 min) and samples');
+    const captions = strip.locator('figcaption');
+    await expect(captions.first()).toHaveText('Off Deck — none within 2 min');
+    await expect(captions.nth(3)).toHaveText('Off Bottom — 07:34:46');
+    await expect(strip.getByRole('img', { name: 'Off Bottom — 07:34:46' })).toBeVisible();
+    await expect(captions.nth(5)).toHaveText('On Deck — none within 2 min');
 
     // The thumbnails strip: server thumbnails only (w=), loaded lazily.
     const thumbs = report.getByTestId('report-thumbnails').locator('img');
@@ -147,9 +170,10 @@ test.describe('dive report', () => {
     const card = page.locator('section[aria-labelledby="lowering-card-title"]');
     await expect(card.getByRole('heading')).toHaveText('Lowering: S0492');
     const summary = card.getByTestId('lowering-metrics');
-    // The record's Max Depth (its stats) and the depth measured from the nav data are told apart.
-    await expect(card).toContainText('Max Depth:');
-    await expect(summary).toContainText('Max depth (nav data):');
+    // The record's max depth (its stats) and the depth measured from the nav data are told apart.
+    await expect(card).toContainText('Max depth (lowering record): 2011.54');
+    await expect(summary).toContainText('Max depth (navigation):');
+    await expect(summary).toContainText('Distance on bottom (filtered track: 120 s median, 15 m steps):');
     await expect(summary).toContainText('Samples:');
     await summary.getByRole('button', { name: 'Dive metrics' }).click();
     await expect(summary.getByRole('table')).toContainText('Category: ASNAP');

@@ -21,13 +21,20 @@ export type StageDuration = z.infer<typeof stageDurationSchema>;
 /** The figures of one dive (no identity): what a cruise sums too. */
 export const diveFiguresSchema = z.object({
   durations: z.array(stageDurationSchema),
-  /** metres; null without depth data */
+  /** metres, the deepest navigation depth reading (not the record's stats); null without depth data */
   max_depth: z.nullable(z.number()),
-  /** metres, the mean of every depth reading in the lowering; null without depth data */
+  /** metres, the mean of every navigation depth reading of the whole dive (surface and descent too) */
   mean_depth: z.nullable(z.number()),
   /** how many depth readings the depth figures come from */
   depth_readings: z.number(),
-  /** metres travelled between the on-bottom and off-bottom milestones; null when either is unset */
+  /** metres, the mean of the depth readings between the on-bottom and off-bottom milestones */
+  bottom_mean_depth: z.nullable(z.number()),
+  /** how many depth readings the on-bottom mean comes from */
+  bottom_depth_readings: z.number(),
+  /**
+   * metres travelled between the on-bottom and off-bottom milestones along the filtered track
+   * (`trackFilter`); null when either milestone is unset
+   */
   bottom_distance: z.nullable(z.number()),
   events_total: z.number(),
   events_by_category: countsSchema,
@@ -49,6 +56,8 @@ export const loweringMetricsSchema = z.extend(diveFiguresSchema, {
   position_source: z.nullable(z.string()),
   /** the configured sample event values (BATHYLOG_SAMPLE_EVENT_VALUES) */
   sample_values: z.array(z.string()),
+  /** how `bottom_distance` is measured, in words (`distanceMethod`) */
+  distance_method: z.string(),
 });
 export type LoweringMetrics = z.infer<typeof loweringMetricsSchema>;
 
@@ -74,39 +83,141 @@ export function haversineMetres(a: { lat: number; lon: number }, b: { lat: numbe
   return 2 * earthRadiusM * Math.asin(Math.min(1, Math.sqrt(h)));
 }
 
-/** Folds a dive's track into its depth and distance figures, one point at a time. */
+/**
+ * How the distance on bottom is measured (docs/review-and-gis.md#distance-on-bottom). Raw USBL
+ * fixes scatter by metres every few seconds; summing them adds that scatter as if the vehicle had
+ * travelled it (S0492: 29.5 km of raw steps for a 2.6 km transect). So the track is filtered first:
+ * each fix is replaced by the median latitude and longitude of the fixes within
+ * `medianSeconds` centred on it (an outlier among them moves nothing), and the filtered track is
+ * walked in steps of at least `stepMetres`: a position counts once it is that far from the last
+ * one counted, so a vehicle holding station adds nothing however its fixes wander.
+ */
+export const trackFilter = { medianSeconds: 120, stepMetres: 15 } as const;
+
+/** The method beside the figure: "filtered track: 120 s median, 15 m steps". */
+export const distanceMethod = `filtered track: ${trackFilter.medianSeconds} s median, ${trackFilter.stepMetres} m steps`;
+
+function median(values: number[]): number {
+  values.sort((a, b) => a - b);
+  const mid = values.length >> 1;
+  return values.length % 2 === 1 ? values[mid]! : (values[mid - 1]! + values[mid]!) / 2;
+}
+
+/** The track after the running median of `trackFilter` (points in time order). */
+export function medianFilteredTrack<P extends { ts: number; lat: number; lon: number }>(
+  points: readonly P[],
+  windowMs = trackFilter.medianSeconds * 1000,
+): Array<{ ts: number; lat: number; lon: number }> {
+  const half = windowMs / 2;
+  const out: Array<{ ts: number; lat: number; lon: number }> = [];
+  let lo = 0;
+  let hi = 0;
+  for (const p of points) {
+    while (points[lo]!.ts < p.ts - half) lo += 1;
+    while (hi < points.length && points[hi]!.ts <= p.ts + half) hi += 1;
+    const window = points.slice(lo, hi);
+    out.push({ ts: p.ts, lat: median(window.map((q) => q.lat)), lon: median(window.map((q) => q.lon)) });
+  }
+  return out;
+}
+
+/**
+ * The length in metres of a track (points in time order) by the `trackFilter` method: the running
+ * median, then steps of at least `stepMetres`.
+ */
+export function filteredTrackLength(
+  points: ReadonlyArray<{ ts: number; lat: number; lon: number }>,
+  filter: { medianSeconds: number; stepMetres: number } = trackFilter,
+): number {
+  const smooth = medianFilteredTrack(points, filter.medianSeconds * 1000);
+  let length = 0;
+  let last = smooth[0];
+  for (const p of smooth) {
+    const d = haversineMetres(last!, p);
+    if (d < filter.stepMetres) continue;
+    length += d;
+    last = p;
+  }
+  return length;
+}
+
+/** Folds a dive's track into its depth and distance figures, one reading at a time (time order). */
 export class TrackFolder {
   private max: number | null = null;
   private sum = 0;
   private n = 0;
-  private distance = 0;
-  private last: { lat: number; lon: number } | null = null;
+  private bottomSum = 0;
+  private bottomN = 0;
+  private readonly bottomPoints: Array<{ ts: number; lat: number; lon: number }> = [];
 
   constructor(
     /** epoch ms of the on-bottom and off-bottom milestones; null when unset */
     private readonly bottom: { from: number; to: number } | null,
   ) {}
 
-  depth(d: Pick<DepthPoint, 'depth'>): void {
+  private onBottom(ts: number): boolean {
+    return this.bottom !== null && ts >= this.bottom.from && ts <= this.bottom.to;
+  }
+
+  depth(d: Pick<DepthPoint, 'ts' | 'depth'>): void {
     if (this.max === null || d.depth > this.max) this.max = d.depth;
     this.sum += d.depth;
     this.n += 1;
+    if (this.onBottom(d.ts)) {
+      this.bottomSum += d.depth;
+      this.bottomN += 1;
+    }
   }
 
   point(p: Pick<TrackPoint, 'ts' | 'lat' | 'lon'>): void {
-    if (!this.bottom || p.ts < this.bottom.from || p.ts > this.bottom.to) return;
-    if (this.last) this.distance += haversineMetres(this.last, p);
-    this.last = { lat: p.lat, lon: p.lon };
+    if (this.onBottom(p.ts)) this.bottomPoints.push({ ts: p.ts, lat: p.lat, lon: p.lon });
   }
 
-  result(): Pick<DiveFigures, 'max_depth' | 'mean_depth' | 'depth_readings' | 'bottom_distance'> {
+  result(): Pick<
+    DiveFigures,
+    'max_depth' | 'mean_depth' | 'depth_readings' | 'bottom_mean_depth' | 'bottom_depth_readings' | 'bottom_distance'
+  > {
     return {
       max_depth: this.max,
       mean_depth: this.n === 0 ? null : this.sum / this.n,
       depth_readings: this.n,
-      bottom_distance: this.bottom ? this.distance : null,
+      bottom_mean_depth: this.bottomN === 0 ? null : this.bottomSum / this.bottomN,
+      bottom_depth_readings: this.bottomN,
+      bottom_distance: this.bottom ? filteredTrackLength(this.bottomPoints) : null,
     };
   }
+}
+
+/**
+ * A frame grab belongs to a milestone only when it was taken within this many seconds of it, either
+ * side; the nearest one wins, and a milestone without one has none (docs/review-and-gis.md#dive-report).
+ */
+export const milestoneFramegrabWindowSeconds = 120;
+
+/** The window's words, as the report states it: "within 2 min". */
+export const milestoneFramegrabWindowText = `within ${milestoneFramegrabWindowSeconds / 60} min`;
+
+/** The [from, to] epoch ms within which a frame grab may belong to a milestone at `ts`. */
+export function milestoneFramegrabWindow(ts: number): { from: number; to: number } {
+  const half = milestoneFramegrabWindowSeconds * 1000;
+  return { from: ts - half, to: ts + half };
+}
+
+/** The event (with an image) taken nearest the milestone at `ts` within its window; null when none. */
+export function milestoneFramegrab<E extends { ts: string }>(events: readonly E[], ts: number): E | null {
+  const { from, to } = milestoneFramegrabWindow(ts);
+  let best: E | null = null;
+  let bestGap = Infinity;
+  for (const e of events) {
+    const t = Date.parse(e.ts);
+    if (!(t >= from && t <= to)) continue;
+    const gap = Math.abs(t - ts);
+    if (gap < bestGap) {
+      best = e;
+      bestGap = gap;
+    }
+  }
+  return best;
 }
 
 /** The on-bottom span of a lowering from its configured milestones (descent[1] → ascent[0]). */
@@ -145,8 +256,9 @@ function addCounts(into: Record<string, number>, from: Record<string, number>): 
 }
 
 /**
- * A cruise's sums: durations added per stage, the deepest depth, the mean over every depth
- * reading of the dives (weighted by their readings), distances and counts added.
+ * A cruise's sums: durations added per stage, the deepest depth, the means over every depth
+ * reading of the dives and over their on-bottom readings (weighted by their readings), distances
+ * and counts added.
  */
 export function sumFigures(dives: readonly DiveFigures[]): DiveFigures {
   const out: DiveFigures = {
@@ -154,6 +266,8 @@ export function sumFigures(dives: readonly DiveFigures[]): DiveFigures {
     max_depth: null,
     mean_depth: null,
     depth_readings: 0,
+    bottom_mean_depth: null,
+    bottom_depth_readings: 0,
     bottom_distance: null,
     events_total: 0,
     events_by_category: {},
@@ -165,11 +279,14 @@ export function sumFigures(dives: readonly DiveFigures[]): DiveFigures {
   };
   const stages = new Map<string, number>();
   let depthSum = 0;
+  let bottomDepthSum = 0;
   for (const d of dives) {
     for (const s of d.durations) stages.set(s.stage, (stages.get(s.stage) ?? 0) + s.seconds);
     if (d.max_depth !== null && (out.max_depth === null || d.max_depth > out.max_depth)) out.max_depth = d.max_depth;
     if (d.mean_depth !== null) depthSum += d.mean_depth * d.depth_readings;
     out.depth_readings += d.depth_readings;
+    if (d.bottom_mean_depth !== null) bottomDepthSum += d.bottom_mean_depth * d.bottom_depth_readings;
+    out.bottom_depth_readings += d.bottom_depth_readings;
     if (d.bottom_distance !== null) out.bottom_distance = (out.bottom_distance ?? 0) + d.bottom_distance;
     out.events_total += d.events_total;
     addCounts(out.events_by_category, d.events_by_category);
@@ -181,6 +298,7 @@ export function sumFigures(dives: readonly DiveFigures[]): DiveFigures {
   }
   out.durations = [...stages].map(([stage, seconds]) => ({ stage, seconds }));
   out.mean_depth = out.depth_readings > 0 ? depthSum / out.depth_readings : null;
+  out.bottom_mean_depth = out.bottom_depth_readings > 0 ? bottomDepthSum / out.bottom_depth_readings : null;
   return out;
 }
 
@@ -196,7 +314,7 @@ const sortedCounts = (counts: Record<string, number>) =>
 
 /**
  * The figures as rows, in the order the table and the CSV show them: `duration.<stage>` (s),
- * `max_depth`, `mean_depth`, `bottom_distance` (m), then the counts, `<group>.<name>` per name
+ * `max_depth`, `mean_depth`, `bottom_mean_depth`, `bottom_distance` (m), then the counts, `<group>.<name>` per name
  * (most first).
  */
 export function metricRows(f: DiveFigures): MetricRow[] {
@@ -204,6 +322,7 @@ export function metricRows(f: DiveFigures): MetricRow[] {
   rows.push(
     { metric: 'max_depth', value: f.max_depth, unit: 'm' },
     { metric: 'mean_depth', value: f.mean_depth, unit: 'm' },
+    { metric: 'bottom_mean_depth', value: f.bottom_mean_depth, unit: 'm' },
     { metric: 'bottom_distance', value: f.bottom_distance, unit: 'm' },
     { metric: 'events_total', value: f.events_total, unit: 'count' },
   );

@@ -109,6 +109,8 @@ export type WsRecord = { id?: string; _id?: string } & Record<string, unknown>;
 /** An event's data completeness changed (docs/completeness.md#websocket). */
 export interface WsCompleteness {
   event_id: string;
+  /** The event's value, so a warning can say which event it is. */
+  event_value: string;
   /** The lowering whose window holds the event, or null. */
   lowering_id: string | null;
   ts: string;

@@ -165,6 +165,12 @@ export type ChecklistRun = z.infer<typeof checklistRunSchema>;
 
 export const startChecklistRunSchema = z.strictObject({ checklist_id: objectIdSchema });
 
+/**
+ * `GET lowerings/{id}/checklists?start=false`: list the runs the lowering has and start none (the
+ * lowering card, which must not start runs on an old dive just by showing it).
+ */
+export const checklistRunsQuerySchema = z.object({ start: z.optional(z.enum(['true', 'false'])) });
+
 export const checklistRunParamsSchema = z.strictObject({ id: objectIdSchema, run_id: objectIdSchema });
 export const checklistItemParamsSchema = z.strictObject({
   id: objectIdSchema,
@@ -179,6 +185,12 @@ export const tickChecklistItemSchema = z.strictObject({
 });
 export type TickChecklistItem = z.infer<typeof tickChecklistItemSchema>;
 
+/**
+ * The event_value of the event the server logs when a checklist run completes (docs/checklists.md#events-logged).
+ * Bookkeeping of what people did in the app: it needs no aux data (docs/completeness.md#states).
+ */
+export const checklistEventValue = 'CHECKLIST';
+
 /** The checklists channel's message: the run as it now stands. */
 export interface ChecklistRunMessage {
   lowering_id: string;
@@ -188,6 +200,15 @@ export interface ChecklistRunMessage {
 /** Whether an item is out of the way: skipped, a manual item done, an automatic one done or holding. */
 export function checklistItemSatisfied(i: ChecklistRunItem): boolean {
   return i.state === 'skipped' || (i.kind === 'manual' ? i.state === 'done' : i.state === 'done' || i.ok === true);
+}
+
+/**
+ * Whether a run was run: complete, or some item ticked or skipped by someone. A run only started
+ * (reading a lowering's checklists starts them) holds nothing anyone did, and its automatic items
+ * say how the data stand now, not then: it is not progress (docs/checklists.md#the-lowering-card).
+ */
+export function checklistRunWasRun(run: { state: string; items: ReadonlyArray<{ state: string }> }): boolean {
+  return run.state === 'complete' || run.items.some((i) => i.state !== 'open');
 }
 
 /** Whether a run may complete: every item satisfied (checklistItemSatisfied). */

@@ -162,6 +162,28 @@ describe.each(engines)('checklists API on %s', (engine) => {
     );
   });
 
+  it('start=false lists only the runs a lowering has and starts none (an old dive shown on its card)', async () => {
+    const old = await createLowering(t, admin, {
+      lowering_id: 'OLD1',
+      start_ts: '2023-03-14T22:00:00.000Z',
+      stop_ts: '2023-03-15T08:00:00.000Z',
+    });
+    const existing = async () => {
+      const res = await t.api('GET', `/lowerings/${old}/checklists?start=false`, { token: watcher });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json() as ChecklistRun[];
+    };
+    expect(await existing()).toEqual([]);
+    expect(await existing()).toEqual([]);
+    // Reading without it still starts them, and then they are listed.
+    const started = await runs(logger, old);
+    expect(started.length).toBeGreaterThan(0);
+    expect((await existing()).map((r) => r.id)).toEqual(started.map((r) => r.id));
+    const bad = await t.api('GET', `/lowerings/${old}/checklists?start=maybe`, { token: watcher });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ statusCode: 400, error: 'Bad Request' });
+  });
+
   it('POST starts a run of a checklist for another lowering (201) and refuses an unknown checklist', async () => {
     const other = await createLowering(t, admin, { lowering_id: 'S0493' });
     const started = await t.api('POST', `/lowerings/${other}/checklists`, {

@@ -2,6 +2,7 @@ import { z } from 'zod/mini';
 import {
   checklistItemParamsSchema,
   checklistRunSchema,
+  checklistRunsQuerySchema,
   checklistSchema,
   createChecklistSchema,
   idParamsSchema,
@@ -65,8 +66,16 @@ export function checklistsRoutes(app: ApiInstance, ctx: AppContext): void {
 
   app.get(
     '/lowerings/:id/checklists',
-    { config: read, schema: { params: idParamsSchema, tags, response: { 200: z.array(checklistRunSchema) } } },
-    (req) => service.runsOf(caller(req), req.params.id),
+    {
+      config: read,
+      schema: {
+        params: idParamsSchema,
+        querystring: checklistRunsQuerySchema,
+        tags,
+        response: { 200: z.array(checklistRunSchema) },
+      },
+    },
+    (req) => service.runsOf(caller(req), req.params.id, { start: req.query.start !== 'false' }),
   );
 
   app.post(

@@ -1,4 +1,5 @@
 import {
+  checklistEventValue,
   checklistMessages,
   checklistPhaseLabels,
   checklistPhases,
@@ -36,7 +37,6 @@ import {
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** The event value of a checklist's completion event (docs/checklists.md#events-logged). */
-export const checklistEventValue = 'CHECKLIST';
 
 export function toWireChecklist(c: ChecklistRecord): Checklist {
   return {
@@ -181,16 +181,20 @@ export class ChecklistsService {
 
   /**
    * The runs of a lowering, one per definition: a definition without a run gets one now (reading
-   * starts them). Completed runs of deleted definitions are listed too. In phase order, then the
-   * definitions' order.
+   * starts them), unless `start` is false (only the runs it has). Completed runs of deleted
+   * definitions are listed too. In phase order, then the definitions' order.
    */
-  async runsOf(caller: AuthContext, loweringId: string): Promise<ChecklistRun[]> {
+  async runsOf(
+    caller: AuthContext,
+    loweringId: string,
+    opts: { start: boolean } = { start: true },
+  ): Promise<ChecklistRun[]> {
     await this.lowerings.assertOpenable(caller, loweringId, 'retrieve');
     const repo = this.repo;
     const definitions = await repo.list();
     let runs = await repo.runsOfLowering(loweringId);
     const missing = definitions.filter((d) => !runs.some((r) => r.checklist_id === d.id));
-    if (missing.length > 0) {
+    if (opts.start && missing.length > 0) {
       for (const d of missing) {
         await repo.insertRunIfMissing({
           id: newObjectId(),

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.js';
+import type { TsWindow } from '../access/event-access.js';
 import { CompletenessRepository } from './completeness.repository.js';
 import { completenessSettings, type CompletenessSettings } from './completeness.rules.js';
 
@@ -9,4 +10,47 @@ export async function loweringCompletenessSettings(
 ): Promise<CompletenessSettings> {
   const lowering = loweringId ? await new CompletenessRepository(ctx.database.db).lowering(loweringId) : undefined;
   return completenessSettings(ctx.config, lowering?.lowering_additional_meta);
+}
+
+/**
+ * How the events of [lo, hi] are judged when no one lowering is asked for (the global and cruise
+ * lists): only events inside a dive, each by the settings of the dive holding it (the latest-starting
+ * one where dives overlap, as the watcher judges them), so a list says what the footer, the lane and
+ * the summary say (docs/completeness.md#states). Dives of the same sources share one rule.
+ */
+export async function diveCompletenessRules(
+  ctx: AppContext,
+  lo: number,
+  hi: number,
+): Promise<Array<{ settings: CompletenessSettings; windows: TsWindow[] }>> {
+  const lowerings = await new CompletenessRepository(ctx.database.db).loweringsOverlapping(lo, hi);
+  const rules = new Map<string, { settings: CompletenessSettings; windows: TsWindow[] }>();
+  // Latest start first: each dive keeps only the part of its window no later-starting dive holds.
+  const taken: TsWindow[] = [];
+  for (const l of lowerings) {
+    const settings = completenessSettings(ctx.config, l.lowering_additional_meta);
+    const own = subtract({ lo: Math.max(lo, l.start_ts), hi: Math.min(hi, l.stop_ts) }, taken);
+    taken.push({ lo: l.start_ts, hi: l.stop_ts });
+    if (settings.sources.length === 0 || own.length === 0) continue;
+    const key = settings.sources.join('\n');
+    const rule = rules.get(key) ?? { settings, windows: [] };
+    rule.windows.push(...own);
+    rules.set(key, rule);
+  }
+  return [...rules.values()];
+}
+
+/** The parts of `w` outside every window of `cut` (inclusive bounds, epoch ms). */
+function subtract(w: TsWindow, cut: readonly TsWindow[]): TsWindow[] {
+  let parts = w.lo <= w.hi ? [w] : [];
+  for (const c of cut) {
+    parts = parts.flatMap((p) => {
+      if (c.hi < p.lo || c.lo > p.hi) return [p];
+      const out: TsWindow[] = [];
+      if (c.lo > p.lo) out.push({ lo: p.lo, hi: c.lo - 1 });
+      if (c.hi < p.hi) out.push({ lo: c.hi + 1, hi: p.hi });
+      return out;
+    });
+  }
+  return parts;
 }

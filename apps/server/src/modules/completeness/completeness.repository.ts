@@ -6,6 +6,7 @@ import { excludedTs, type TsWindow } from '../access/event-access.js';
 export interface CompletenessRow {
   id: string;
   ts: number;
+  event_value: string;
   data_source: string | null;
   aged: string | null;
 }
@@ -31,7 +32,7 @@ export class CompletenessRepository {
     hidden: readonly TsWindow[] = [],
   ): Promise<CompletenessRow[]> {
     const visible = excludedTs(sql.ref('e.ts'), hidden) ?? sql<boolean>`1 = 1`;
-    const rows = await sql<CompletenessRow>`SELECT e.id, e.ts, ${this.auxColumns(sources)}
+    const rows = await sql<CompletenessRow>`SELECT e.id, e.ts, e.event_value, ${this.auxColumns(sources)}
       WHERE e.ts >= ${window.lo} AND e.ts <= ${window.hi} AND ${visible} ORDER BY e.ts, e.id`.execute(this.db);
     return rows.rows.map((r) => ({ ...r, ts: Number(r.ts) }));
   }
@@ -39,7 +40,7 @@ export class CompletenessRepository {
   /** The same rows for the given events. */
   async eventRows(eventIds: readonly string[], sources: readonly string[]): Promise<CompletenessRow[]> {
     if (eventIds.length === 0) return [];
-    const rows = await sql<CompletenessRow>`SELECT e.id, e.ts, ${this.auxColumns(sources)}
+    const rows = await sql<CompletenessRow>`SELECT e.id, e.ts, e.event_value, ${this.auxColumns(sources)}
       WHERE e.id IN (${sql.join(eventIds)}) ORDER BY e.ts, e.id`.execute(this.db);
     return rows.rows.map((r) => ({ ...r, ts: Number(r.ts) }));
   }

@@ -148,6 +148,57 @@ describe.each(engines)('data completeness on %s', (engine) => {
     expect(bad.json()).toMatchObject({ statusCode: 400, error: 'Bad Request' });
   });
 
+  it('one meaning everywhere: between dives nothing is required, a CHECKLIST needs no aux data, a dive judges by its own sources', async () => {
+    const db = t.ctx.database.db;
+    // A second dive that requires navigation only.
+    const navOnly = await insertLowering(db, {
+      lowering_id: 'S0493',
+      start_ts: '2023-03-16T00:00:00.000Z',
+      stop_ts: '2023-03-16T06:00:00.000Z',
+      accessList: [watcher.id],
+    });
+    await db
+      .updateTable('lowerings')
+      .set({ lowering_additional_meta: JSON.stringify({ required_aux_sources: [nav] }) })
+      .where('id', '=', navOnly)
+      .execute();
+    const [onDeck, checklist, navOnlyComplete, navOnlyBare] = await insertEvents(db, [
+      { ts: '2023-03-15T09:00:00.000Z', event_value: 'ON_DECK' },
+      { ts: '2023-03-14T23:05:00.000Z', event_value: 'CHECKLIST', event_author: 'jsmith' },
+      { ts: '2023-03-16T01:00:00.000Z', event_value: 'FISH' },
+      { ts: '2023-03-16T01:01:00.000Z', event_value: 'FISH' },
+    ]);
+    await insertAux(db, [navData(navOnlyComplete!, 2)]);
+    try {
+      const ids_ = async (path: string) =>
+        ((await t.api('GET', path, { token: watcher.token })).json() as Array<{ id: string }>).map((e) => e.id);
+      const expected = [ids.noGrab, ids.stale, ids.none, navOnlyBare];
+      expect(await ids_('/events?completeness=incomplete')).toEqual(expected);
+      expect((await t.api('GET', '/events/count?completeness=incomplete', { token: watcher.token })).json()).toEqual({
+        events: expected.length,
+      });
+      expect(await ids_(`/events/bylowering/${lowering}?completeness=incomplete`)).toEqual([
+        ids.noGrab,
+        ids.stale,
+        ids.none,
+      ]);
+      expect(await ids_(`/events/bylowering/${navOnly}?completeness=incomplete`)).toEqual([navOnlyBare]);
+      // The summary and the watcher say the same of the CHECKLIST event.
+      const summary = (
+        await t.api('GET', `/lowerings/${lowering}/completeness?events=true`, { token: watcher.token })
+      ).json() as CompletenessSummary;
+      expect(summary.events?.find((e) => e.id === checklist)).toMatchObject({ state: 'complete', missing: [] });
+      expect(summary.incomplete_event_ids).not.toContain(checklist);
+      const pushed = await new CompletenessService(t.ctx).refresh([checklist!, onDeck!]);
+      expect(pushed.map((p) => [p.event_id, p.state])).toEqual([[checklist, 'complete']]);
+    } finally {
+      for (const id of [onDeck, checklist, navOnlyComplete, navOnlyBare]) {
+        expect((await t.api('DELETE', `/events/${id}`, { token: admin })).statusCode).toBe(204);
+      }
+      await db.deleteFrom('lowerings').where('id', '=', navOnly).execute();
+    }
+  });
+
   it('exports carry a completeness field (JSON) or columns (CSV) when asked', async () => {
     const json = await t.api('GET', `/event_exports/bylowering/${lowering}?completeness=true`, { token: admin });
     expect(json.statusCode).toBe(200);
@@ -273,7 +324,8 @@ describe.each(engines)('data completeness on %s', (engine) => {
       const pending = await until('pending', of('pending'));
       expect(pending).toMatchObject({ lowering_id: liveLowering, missing: [nav, grab], stale: [] });
       const incomplete = await until('incomplete', of('incomplete'));
-      expect(incomplete).toMatchObject({ lowering_id: liveLowering, missing: [nav, grab] });
+      // The push says which event it is: its value beside its time.
+      expect(incomplete).toMatchObject({ lowering_id: liveLowering, event_value: 'LIVE_EVENT', missing: [nav, grab] });
 
       // The navigation arrives late, then the frame grab: the event is complete, and late.
       for (const body of [navData(eventId, 3), grabData(eventId)]) {

@@ -1,4 +1,4 @@
-import type { CompletenessState } from '@bathylog/shared';
+import { checklistEventValue, type CompletenessState } from '@bathylog/shared';
 import type { Config } from '../../config.js';
 import { parseJson } from '../../lib/json.js';
 
@@ -51,6 +51,14 @@ export function dataAgeOf(dataArray: string | null | undefined): number | null {
 }
 
 /**
+ * Event values the server logs as bookkeeping of what people did in the app (a checklist's
+ * completion): no aux data is required of them, so they are always complete and never raise the
+ * alarm (docs/completeness.md#states). ASNAP is not among them: a snapshot exists to record the
+ * aux data, and one without it is the gap the alarm is for.
+ */
+export const exemptEventValues: readonly string[] = [checklistEventValue];
+
+/**
  * One event's state from its present required sources (source → data_age or null): complete when
  * every source is there and none is stale; otherwise pending within the grace period after the
  * event's time, incomplete after it.
@@ -60,7 +68,9 @@ export function judge(
   present: ReadonlyMap<string, number | null>,
   settings: CompletenessSettings,
   now: number,
+  eventValue: string,
 ): Judgement {
+  if (exemptEventValues.includes(eventValue)) return { state: 'complete', missing: [], stale: [] };
   const missing = settings.sources.filter((s) => !present.has(s));
   const stale = settings.sources.filter((s) => {
     const age = present.get(s);

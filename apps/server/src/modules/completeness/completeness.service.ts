@@ -22,6 +22,7 @@ import {
 interface Judged extends Judgement {
   id: string;
   ts: number;
+  value: string;
   late: boolean;
   lowering_id: string | null;
   /** Whether any source is required for this event (completeness on). */
@@ -31,12 +32,12 @@ interface Judged extends Judgement {
 /** Groups rows (already in event order) into events with their present sources and data ages. */
 function byEvent(
   rows: readonly CompletenessRow[],
-): Array<{ id: string; ts: number; present: Map<string, number | null> }> {
-  const out: Array<{ id: string; ts: number; present: Map<string, number | null> }> = [];
+): Array<{ id: string; ts: number; value: string; present: Map<string, number | null> }> {
+  const out: Array<{ id: string; ts: number; value: string; present: Map<string, number | null> }> = [];
   let last: (typeof out)[number] | undefined;
   for (const row of rows) {
     if (!last || last.id !== row.id) {
-      last = { id: row.id, ts: row.ts, present: new Map() };
+      last = { id: row.id, ts: row.ts, value: row.event_value, present: new Map() };
       out.push(last);
     }
     if (row.data_source !== null) last.present.set(row.data_source, dataAgeOf(row.aged));
@@ -102,7 +103,7 @@ export class CompletenessService {
     };
     const events: EventCompleteness[] = [];
     for (const e of byEvent(rows)) {
-      const j = judge(e.ts, e.present, settings, now);
+      const j = judge(e.ts, e.present, settings, now, e.value);
       const late = j.state === 'complete' && marks.has(e.id);
       summary.events_total += 1;
       if (j.state === 'complete') summary.events_complete += 1;
@@ -162,11 +163,12 @@ export class CompletenessService {
     const out: Judged[] = [];
     for (const group of groups.values()) {
       for (const e of byEvent(await repo.eventRows(group.ids, group.settings.sources))) {
-        const j = judge(e.ts, e.present, group.settings, now);
+        const j = judge(e.ts, e.present, group.settings, now, e.value);
         out.push({
           ...j,
           id: e.id,
           ts: e.ts,
+          value: e.value,
           late: j.state === 'complete' && marks.has(e.id),
           lowering_id: group.lowering,
           applies: group.settings.sources.length > 0,
@@ -248,6 +250,7 @@ export class CompletenessService {
   private publish(judged: readonly Judged[]): WsCompleteness[] {
     const payloads = judged.map((j): WsCompleteness => ({
       event_id: j.id,
+      event_value: j.value,
       lowering_id: j.lowering_id,
       ts: new Date(j.ts).toISOString(),
       state: j.state,

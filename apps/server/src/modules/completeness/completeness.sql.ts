@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Dialect } from '../../db/database.js';
-import type { CompletenessSettings } from './completeness.rules.js';
+import { exemptEventValues, type CompletenessSettings } from './completeness.rules.js';
 
 /**
  * The SQL twin of `judge` (completeness.rules.ts) for one event row: true when the event is
@@ -11,12 +11,13 @@ export function incompleteCondition(
   settings: CompletenessSettings,
   eventId: RawBuilder<unknown>,
   ts: RawBuilder<unknown>,
+  eventValue: RawBuilder<unknown>,
   now: number,
 ): RawBuilder<boolean> {
   if (settings.sources.length === 0) return sql<boolean>`1 = 0`;
   const sources = sql.join(settings.sources);
   const stale = staleCondition(dialect, sql.ref('ca.data_array'), settings.maxAgeSeconds);
-  return sql<boolean>`(${ts} <= ${now - settings.graceMs} AND (
+  return sql<boolean>`(${ts} <= ${now - settings.graceMs} AND ${eventValue} NOT IN (${sql.join(exemptEventValues)}) AND (
     (SELECT count(*) FROM event_aux_data ca WHERE ca.event_id = ${eventId} AND ca.data_source IN (${sources})) < ${settings.sources.length}
     OR EXISTS (SELECT 1 FROM event_aux_data ca WHERE ca.event_id = ${eventId} AND ca.data_source IN (${sources}) AND ${stale})))`;
 }

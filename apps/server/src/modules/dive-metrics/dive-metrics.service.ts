@@ -1,5 +1,6 @@
 import {
   bottomSpanOf,
+  distanceMethod,
   readAuxPosition,
   samplesOf,
   stageDurationsOf,
@@ -83,6 +84,7 @@ export class DiveMetricsService {
       stop_ts: times.stop_ts,
       position_source: track.source,
       sample_values: [...sampleValues],
+      distance_method: distanceMethod,
       durations: stageDurationsOf(times, settings),
       ...track.figures,
       events_total: Object.values(byCategory).reduce((a, b) => a + b, 0),
@@ -103,7 +105,7 @@ export class DiveMetricsService {
         const reading = readAuxPosition({ data_array: parseJson<AuxArray>(r.data_array, []) });
         if (!reading.ok) continue;
         const { lat, lon, depth } = reading.position;
-        if (depth !== null) folder.depth({ depth });
+        if (depth !== null) folder.depth({ ts: Number(r.ts), depth });
         if (lat !== null && lon !== null) folder.point({ ts: Number(r.ts), lat, lon });
       }
       return { source, figures: folder.result() };

@@ -22,8 +22,11 @@ export interface EventFilter {
   datasourceMatch: 'substring' | 'exact';
   /** ts windows the caller may not see inside [lo, hi] (modules/access/event-access.ts), merged. */
   excluded: TsWindow[];
-  /** `completeness=incomplete`: only events incomplete at `now` under these settings (docs/completeness.md#event-lists). */
-  incomplete: { settings: CompletenessSettings; now: number } | null;
+  /**
+   * `completeness=incomplete`: only events incomplete at `now` (docs/completeness.md#event-lists),
+   * each rule judging the events within its windows (null: every event of the list) by its settings.
+   */
+  incomplete: { rules: Array<{ settings: CompletenessSettings; windows: TsWindow[] | null }>; now: number } | null;
 }
 
 export interface FilterQuery {

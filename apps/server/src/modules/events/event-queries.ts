@@ -7,7 +7,7 @@ import { canOpenRecord, viewerOf } from '../access/access.rules.js';
 import type { EventAccess } from '../access/event-access.js';
 import { EventAuxDataRepository, type AuxRow } from '../event-aux-data/event-aux-data.repository.js';
 import { recordOrigins } from '../sync/record-origins.js';
-import { loweringCompletenessSettings } from '../completeness/completeness-settings.js';
+import { diveCompletenessRules, loweringCompletenessSettings } from '../completeness/completeness-settings.js';
 import { buildEventFilter, globalWindow, type EventFilter, type FilterQuery, type TimeWindow } from './event-filter.js';
 import type { ChunkSource, EventItem } from './event-output.js';
 import { EventSearch, type EventRow, type ResolvedFilter, type SortOrder } from './event-search.js';
@@ -148,10 +148,16 @@ export class EventQueries {
     return this.search.resolve(filter);
   }
 
-  /** Sets the filter's `incomplete` condition when the query asks for `completeness=incomplete`. */
+  /**
+   * Sets the filter's `incomplete` condition when the query asks for `completeness=incomplete`: a
+   * lowering's list by its settings, any other list by the dives holding its events.
+   */
   async addCompleteness(filter: EventFilter, query: FilterQuery, loweringId?: string): Promise<void> {
     if (query.completeness !== 'incomplete') return;
-    filter.incomplete = { settings: await loweringCompletenessSettings(this.ctx, loweringId), now: this.ctx.now() };
+    const rules = loweringId
+      ? [{ settings: await loweringCompletenessSettings(this.ctx, loweringId), windows: null }]
+      : await diveCompletenessRules(this.ctx, filter.lo, filter.hi);
+    filter.incomplete = { rules, now: this.ctx.now() };
   }
 
   /** The matching events as chunks (see `eventChunks`). */

@@ -312,6 +312,7 @@ export class EventSearch {
       resolved,
       c.id,
       sql`(SELECT xe.ts FROM events xe WHERE xe.id = ${c.id})`,
+      c.value,
     );
     if (incomplete) parts.push(incomplete);
     return parts.length > 0 ? (sql.join(parts, sql` AND `) as RawBuilder<boolean>) : null;
@@ -328,14 +329,29 @@ export class EventSearch {
     return null;
   }
 
-  /** `completeness=incomplete` (docs/completeness.md#event-lists), or null. */
+  /**
+   * `completeness=incomplete` (docs/completeness.md#event-lists), or null: incomplete under the
+   * settings of the dive holding the event; an event outside every dive is never incomplete.
+   */
   private incompleteCondition(
     resolved: ResolvedFilter,
     eventId: RawBuilder<unknown>,
     ts: RawBuilder<unknown>,
+    value: RawBuilder<unknown>,
   ): RawBuilder<boolean> | null {
     const rule = resolved.filter.incomplete;
-    return rule ? incompleteCondition(this.dialect, rule.settings, eventId, ts, rule.now) : null;
+    if (!rule) return null;
+    const each = rule.rules.flatMap(({ settings, windows }) => {
+      if (windows?.length === 0) return [];
+      const judged = incompleteCondition(this.dialect, settings, eventId, ts, value, rule.now);
+      if (!windows) return [judged];
+      const inside = sql.join(
+        windows.map((w) => sql`(${ts} >= ${w.lo} AND ${ts} <= ${w.hi})`),
+        sql` OR `,
+      );
+      return [sql<boolean>`((${inside}) AND ${judged})`];
+    });
+    return each.length === 0 ? sql<boolean>`1 = 0` : this.anyOf(each);
   }
 
   /**
@@ -387,7 +403,7 @@ export class EventSearch {
       parts.push(this.anyOf(filter.freetext.map((t) => this.contains(c.freeText, t))));
     const datasource = this.datasourceCondition(resolved, c.id);
     if (datasource) parts.push(datasource);
-    const incomplete = this.incompleteCondition(resolved, c.id, c.ts);
+    const incomplete = this.incompleteCondition(resolved, c.id, c.ts, c.value);
     if (incomplete) parts.push(incomplete);
     return sql.join(parts, sql` AND `) as RawBuilder<boolean>;
   }
@@ -440,7 +456,7 @@ export class EventSearch {
     if (filter.freetext.length > 0) joined.push(this.anyOf(filter.freetext.map((t) => this.contains(c.freeText, t))));
     const datasource = this.datasourceCondition(resolved, c.id);
     if (datasource) parts.push(datasource);
-    const incomplete = this.incompleteCondition(resolved, c.id, c.ts);
+    const incomplete = this.incompleteCondition(resolved, c.id, c.ts, c.value);
     if (incomplete) parts.push(incomplete);
     const where = sql.join([...parts, ...joined], sql` AND `);
     return joined.length > 0

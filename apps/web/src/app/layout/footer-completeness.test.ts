@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { WsCompleteness } from '@bathylog/shared';
 import { completenessText } from '../../api/completeness';
 import { lanePositions } from '../../features/review/components/completeness-lane';
-import { mayWarn, newerOrSame, warningIntervalMs } from './footer-completeness';
+import { mayWarn, newerOrSame, warningIntervalMs, warningText } from './footer-completeness';
 
 const nav = 'vehicleRealtimeNavData';
 const push = (event_id: string, ts: string): WsCompleteness => ({
   event_id,
+  event_value: 'FISH',
   ts,
   lowering_id: null,
   state: 'incomplete',
@@ -24,6 +25,15 @@ describe("the footer's completeness line", () => {
       `Newest event missing: ${nav}, framegrab`,
     );
     expect(completenessText({ state: 'incomplete', missing: [], stale: [nav] })).toBe(`Newest event stale: ${nav}`);
+  });
+
+  it('the warning names the event by its value and time, and what it lacks', () => {
+    expect(warningText(push('e1', '2023-03-14T23:01:05.479Z'))).toBe(
+      `FISH at 2023-03-14 23:01:05 UTC was logged without ${nav}.`,
+    );
+    expect(warningText({ ...push('e1', '2023-03-14T23:01:05.479Z'), missing: [], stale: [nav] })).toBe(
+      `FISH at 2023-03-14 23:01:05 UTC was logged without fresh ${nav}.`,
+    );
   });
 
   it('warns at most once every three minutes', () => {

@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Toast, ToastContainer } from 'react-bootstrap';
+import { Button, Toast, ToastContainer } from 'react-bootstrap';
 import type { NewestCompleteness, WsCompleteness } from '@bathylog/shared';
 import { completenessKeys, completenessText, getNewestCompleteness } from '../../api/completeness';
 import { useSubscription } from '../../api/use-realtime';
+import { LazyEventDetailsModal } from '../../domain/events/components/lazy-event-details-modal';
 
 /** The missing-data warning shows at most once in this many milliseconds (per tab). */
 export const warningIntervalMs = 3 * 60_000;
@@ -25,10 +26,20 @@ export function newerOrSame(current: Newest | null | undefined, pushed: WsComple
 }
 
 /**
+ * The warning's words: which event (its value and its time, UTC to the second) lacks what, e.g.
+ * "FISH at 2023-03-14 23:01:05 UTC was logged without vehicleRealtimeNavData."
+ */
+export function warningText(w: Pick<WsCompleteness, 'event_value' | 'ts' | 'missing' | 'stale'>): string {
+  const lacking = [...w.missing, ...w.stale.map((s) => `fresh ${s}`)].join(', ');
+  const at = Number.isNaN(Date.parse(w.ts)) ? w.ts : `${w.ts.slice(0, 10)} ${w.ts.slice(11, 19)} UTC`;
+  return `${w.event_value} at ${at} was logged without ${lacking}.`;
+}
+
+/**
  * Whether the newest event carries its required aux data (docs/completeness.md#the-footer):
  * "Newest event complete" or "Newest event missing: …", kept live from /ws/status/completeness,
- * with a warning naming the missing sources at most once every three minutes. Nothing shows while
- * completeness is off (no required sources).
+ * with a warning naming the event and its missing sources at most once every three minutes (a click
+ * opens the event). Nothing shows while completeness is off (no required sources).
  */
 export function FooterCompleteness() {
   const queryClient = useQueryClient();
@@ -38,6 +49,7 @@ export function FooterCompleteness() {
     retry: false,
   });
   const [warning, setWarning] = useState<WsCompleteness | null>(null);
+  const [opened, setOpened] = useState<string | null>(null);
 
   useSubscription('completeness', (pushed) => {
     queryClient.setQueryData<NewestCompleteness>(completenessKeys.newest(), (old) => {
@@ -73,11 +85,26 @@ export function FooterCompleteness() {
             <strong className="me-auto">Aux data missing</strong>
           </Toast.Header>
           <Toast.Body className="text-dark">
-            {warning &&
-              `An event was logged without ${[...warning.missing, ...warning.stale.map((s) => `fresh ${s}`)].join(', ')}.`}
+            {warning && (
+              <>
+                {warningText(warning)}{' '}
+                <Button
+                  variant="link"
+                  size="sm"
+                  className="p-0 align-baseline text-dark"
+                  onClick={() => {
+                    setOpened(warning.event_id);
+                    setWarning(null);
+                  }}
+                >
+                  Open event
+                </Button>
+              </>
+            )}
           </Toast.Body>
         </Toast>
       </ToastContainer>
+      {opened && <LazyEventDetailsModal eventId={opened} onHide={() => setOpened(null)} />}
     </>
   );
 }

@@ -18,6 +18,8 @@ export const checklistKeys = {
   all: ['checklists'] as const,
   definitions: () => [...checklistKeys.all, 'definitions'] as const,
   runs: (loweringId: string) => [...checklistKeys.all, 'runs', loweringId] as const,
+  /** Only the runs the lowering has (none started by reading): under `runs`, so a pushed run reaches both. */
+  existingRuns: (loweringId: string) => [...checklistKeys.runs(loweringId), 'existing'] as const,
 };
 
 export async function getChecklists(signal?: AbortSignal): Promise<Checklist[]> {
@@ -36,8 +38,13 @@ export async function deleteChecklist(id: string): Promise<void> {
   await api.delete(`checklists/${id}`);
 }
 
-export async function getChecklistRuns(loweringId: string, signal?: AbortSignal): Promise<ChecklistRun[]> {
-  return z.array(checklistRunSchema).parse(await getList(`lowerings/${loweringId}/checklists`, { signal }));
+export async function getChecklistRuns(
+  loweringId: string,
+  signal?: AbortSignal,
+  opts: { start: boolean } = { start: true },
+): Promise<ChecklistRun[]> {
+  const path = `lowerings/${loweringId}/checklists${opts.start ? '' : '?start=false'}`;
+  return z.array(checklistRunSchema).parse(await getList(path, { signal }));
 }
 
 export async function tickChecklistItem(
@@ -58,7 +65,7 @@ export function useChecklists() {
 export function useStoreRun() {
   const queryClient = useQueryClient();
   return (run: ChecklistRun) =>
-    queryClient.setQueryData<ChecklistRun[]>(checklistKeys.runs(run.lowering_id), (runs) => {
+    queryClient.setQueriesData<ChecklistRun[]>({ queryKey: checklistKeys.runs(run.lowering_id) }, (runs) => {
       if (!runs) return runs;
       const at = runs.findIndex((r) => r.id === run.id);
       if (at === -1) return [...runs, run];
@@ -66,8 +73,11 @@ export function useStoreRun() {
     });
 }
 
-/** The runs of a lowering, kept live by the checklists channel. */
-export function useChecklistRuns(loweringId: string | null) {
+/**
+ * The runs of a lowering, kept live by the checklists channel. Reading starts the runs it lacks;
+ * with `start: false` only the runs it has are read (docs/checklists.md#the-lowering-card).
+ */
+export function useChecklistRuns(loweringId: string | null, opts: { start: boolean } = { start: true }) {
   const store = useStoreRun();
   useSubscription(
     'checklists',
@@ -77,8 +87,8 @@ export function useChecklistRuns(loweringId: string | null) {
     { enabled: loweringId !== null },
   );
   return useQuery({
-    queryKey: checklistKeys.runs(loweringId ?? ''),
-    queryFn: ({ signal }) => getChecklistRuns(loweringId!, signal),
+    queryKey: opts.start ? checklistKeys.runs(loweringId ?? '') : checklistKeys.existingRuns(loweringId ?? ''),
+    queryFn: ({ signal }) => getChecklistRuns(loweringId!, signal, opts),
     enabled: loweringId !== null,
   });
 }

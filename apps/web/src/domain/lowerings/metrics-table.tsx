@@ -1,5 +1,6 @@
 import { Table } from 'react-bootstrap';
 import {
+  distanceMethod,
   formatDepth,
   formatDistance,
   formatDuration,
@@ -8,10 +9,17 @@ import {
   type MetricRow,
 } from '@bathylog/shared';
 
+// Each figure says what it is measured from: the navigation's depths are not the record's stats
+// (its "Max depth (lowering record)"), and a distance is only as good as its method
+// (docs/review-and-gis.md#dive-metrics).
+const maxDepthLabel = 'Max depth (navigation)';
+const distanceLabel = `Distance on bottom (${distanceMethod})`;
+
 const fixedLabels: Record<string, string> = {
-  max_depth: 'Max depth',
-  mean_depth: 'Mean depth',
-  bottom_distance: 'Distance on bottom',
+  max_depth: maxDepthLabel,
+  mean_depth: 'Mean depth, whole dive (navigation)',
+  bottom_mean_depth: 'Mean depth on bottom (navigation)',
+  bottom_distance: distanceLabel,
   events_total: 'Events',
   samples_total: 'Samples',
   framegrabs_total: 'Frame grabs',
@@ -83,13 +91,17 @@ export function DiveMetricsTable({
   );
 }
 
+/** The labels of the compact summary, in its order (a table's column heads). */
+export const metricsSummaryLabels = ['Duration', maxDepthLabel, distanceLabel, 'Samples'] as const;
+
 /** The compact summary: total duration, max depth, distance on bottom, samples. */
 export function metricsSummaryItems(f: DiveFigures): Array<{ label: string; value: string }> {
   const total = f.durations.find((d) => d.stage === 'Deck-to-Deck');
-  return [
-    { label: 'Duration', value: total ? formatDuration(total.seconds * 1000) : '—' },
-    { label: 'Max depth', value: f.max_depth === null ? '—' : formatDepth(f.max_depth) },
-    { label: 'Distance on bottom', value: f.bottom_distance === null ? '—' : formatDistance(f.bottom_distance) },
-    { label: 'Samples', value: String(f.samples_total) },
+  const values = [
+    total ? formatDuration(total.seconds * 1000) : '—',
+    f.max_depth === null ? '—' : formatDepth(f.max_depth),
+    f.bottom_distance === null ? '—' : formatDistance(f.bottom_distance),
+    String(f.samples_total),
   ];
+  return metricsSummaryLabels.map((label, i) => ({ label, value: values[i]! }));
 }

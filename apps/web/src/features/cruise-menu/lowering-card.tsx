@@ -10,6 +10,7 @@ import {
   loweringSummaryText,
   phaseDurations,
   checklistItemSatisfied,
+  checklistRunWasRun,
   type ChecklistRun,
   type Lowering,
 } from '@bathylog/shared';
@@ -20,7 +21,7 @@ import { CopyButton } from '../../domain/records/components/copy-button';
 import { FromShip } from '../../domain/records/components/from-ship';
 import { RecordFiles } from '../../domain/records/components/record-files';
 import { useLoweringMetrics } from '../../domain/lowerings/metrics-api';
-import { useChecklistRuns } from '../../domain/checklists/checklists-api';
+import { useChecklistRuns, useChecklists } from '../../domain/checklists/checklists-api';
 import { LazyChecklistsModal } from '../../domain/checklists/lazy-checklists-modal';
 import { DiveMetricsTable, metricsSummaryItems } from '../../domain/lowerings/metrics-table';
 import { Line } from './cruise-card';
@@ -85,10 +86,10 @@ export function LoweringCard({ lowering, onExportError }: { lowering: Lowering; 
           </Line>
         ))}
         {aborted && <Line label="Aborted">{formatListDateTime(aborted)}</Line>}
-        {depth !== null && <Line label="Max Depth">{depth}</Line>}
+        {depth !== null && <Line label="Max depth (lowering record)">{depth}</Line>}
         {box !== null && <Line label="Bounding Box">{box}</Line>}
         {!embargo && !archive && <LoweringChecklists lowering={lowering} />}
-        {!embargo && <LoweringMetricsSection loweringId={lowering.id} recordHasDepth={depth !== null} />}
+        {!embargo && <LoweringMetricsSection loweringId={lowering.id} />}
         <div className="mt-2">
           {!embargo && <RecordFiles kind="lowering" recordId={lowering.id} files={meta.lowering_files} />}
         </div>
@@ -101,7 +102,7 @@ export function LoweringCard({ lowering, onExportError }: { lowering: Lowering; 
  * The dive's metrics on the card (docs/review-and-gis.md#dive-metrics): a compact summary, the
  * full table behind "Dive metrics", and the link to the printable dive report.
  */
-function LoweringMetricsSection({ loweringId, recordHasDepth }: { loweringId: string; recordHasDepth: boolean }) {
+function LoweringMetricsSection({ loweringId }: { loweringId: string }) {
   const metrics = useLoweringMetrics(loweringId);
   const [open, setOpen] = useState(false);
   const tableId = 'lowering-metrics-table';
@@ -132,11 +133,7 @@ function LoweringMetricsSection({ loweringId, recordHasDepth }: { loweringId: st
           </div>
           <div className="ms-3">
             {metricsSummaryItems(metrics.data).map((item) => (
-              // The record's own "Max Depth" (its stats) sits above; the measured one says where it comes from.
-              <Line
-                key={item.label}
-                label={recordHasDepth && item.label === 'Max depth' ? 'Max depth (nav data)' : item.label}
-              >
+              <Line key={item.label} label={item.label}>
                 {item.value}
               </Line>
             ))}
@@ -157,11 +154,19 @@ function runProgress(run: ChecklistRun): string {
   return `${done} of ${run.items.length} done`;
 }
 
-/** The lowering's checklist runs in one line, live, with the runs themselves a click away. */
+/**
+ * The lowering's checklist runs in one line, live, with the runs themselves a click away. Only runs
+ * someone ran count (docs/checklists.md#the-lowering-card): showing the card starts no run, and a
+ * run only started says nothing about the dive.
+ */
 function LoweringChecklists({ lowering }: { lowering: Lowering }) {
-  const runs = useChecklistRuns(lowering.id);
+  const runs = useChecklistRuns(lowering.id, { start: false });
+  const definitions = useChecklists();
   const [open, setOpen] = useState(false);
-  if (runs.isPending || (runs.data && runs.data.length === 0)) return null;
+  if (runs.isPending || definitions.isPending) return null;
+  const ran = runs.data?.filter(checklistRunWasRun) ?? [];
+  // No checklist defined and none run: nothing to say or open.
+  if (ran.length === 0 && definitions.data?.length === 0) return null;
   return (
     <div className="mt-2" data-testid="lowering-checklists">
       <strong>Checklists:</strong>{' '}
@@ -169,12 +174,14 @@ function LoweringChecklists({ lowering }: { lowering: Lowering }) {
         <span className="text-danger">could not be read.</span>
       ) : (
         <>
-          {runs.data.map((run, i) => (
-            <span key={run.id}>
-              {i > 0 && ' · '}
-              {run.name}: {runProgress(run)}
-            </span>
-          ))}
+          {ran.length === 0
+            ? 'none run'
+            : ran.map((run, i) => (
+                <span key={run.id}>
+                  {i > 0 && ' · '}
+                  {run.name}: {runProgress(run)}
+                </span>
+              ))}
           <Button variant="link" size="sm" className="p-0 ms-2 align-baseline" onClick={() => setOpen(true)}>
             Open checklists
           </Button>

@@ -71,6 +71,8 @@ vi.mock('../../domain/lowerings/metrics-api', () => ({
       max_depth: 2011.5,
       mean_depth: 1173.8,
       depth_readings: 3,
+      bottom_mean_depth: 2011.5,
+      bottom_depth_readings: 1,
       bottom_distance: null,
       events_total: 4,
       events_by_category: { SAMPLE: 1, ASNAP: 1, VEHICLE: 1, FREE_FORM: 1 },
@@ -148,8 +150,13 @@ describe('MilestonesModal', () => {
     const table = within(screen.getByTestId('milestones-metrics')).getByRole('table');
     const row = (name: RegExp) => within(table).getByRole('row', { name });
     expect(row(/^Duration: Deployment/).textContent).toBe('Duration: Deployment14 minutes');
-    expect(row(/^Max depth/).textContent).toBe('Max depth2011.5 m');
-    expect(row(/^Distance on bottom/).textContent).toBe('Distance on bottom—');
+    // Each depth names its source and extent, the distance its method.
+    expect(row(/^Max depth/).textContent).toBe('Max depth (navigation)2011.5 m');
+    expect(row(/^Mean depth, whole dive/).textContent).toBe('Mean depth, whole dive (navigation)1173.8 m');
+    expect(row(/^Mean depth on bottom/).textContent).toBe('Mean depth on bottom (navigation)2011.5 m');
+    expect(row(/^Distance on bottom/).textContent).toBe(
+      'Distance on bottom (filtered track: 120 s median, 15 m steps)—',
+    );
     expect(row(/^Samples/).textContent).toBe('Samples1');
   });
 

@@ -7,7 +7,7 @@ import { LoadingText } from '../../components/status-text';
 import { useEntityNames } from '../../lib/settings';
 import { cruiseMenuPath } from '../../domain/cruises/cruise-menu-link';
 import { useCruiseMetrics } from '../../domain/lowerings/metrics-api';
-import { DiveMetricsTable, metricsSummaryItems } from '../../domain/lowerings/metrics-table';
+import { DiveMetricsTable, metricsSummaryItems, metricsSummaryLabels } from '../../domain/lowerings/metrics-table';
 import { useReportCruise } from './report-api';
 import { Field, ReportSection, ReportToolbar, SectionState } from './report-parts';
 import './report.css';
@@ -30,7 +30,6 @@ export function CruiseReportScreen({ cruiseId }: { cruiseId: string }) {
   }
   const c = cruise.data;
   const meta = c.cruise_additional_meta;
-  const summaryLabels = ['Duration', 'Max depth', 'Distance on bottom', 'Samples'];
   return (
     <div className="report-page" data-testid="cruise-report">
       <ReportToolbar back={cruiseMenuPath({ cruiseId, loweringId: null })} backLabel={`Back to ${names.cruises}`} />
@@ -59,7 +58,7 @@ export function CruiseReportScreen({ cruiseId }: { cruiseId: string }) {
                 <thead>
                   <tr>
                     <th scope="col">{names.Lowering}</th>
-                    {summaryLabels.map((label) => (
+                    {metricsSummaryLabels.map((label) => (
                       <th key={label} scope="col" className="text-end">
                         {label}
                       </th>

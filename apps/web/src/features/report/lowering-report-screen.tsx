@@ -3,7 +3,10 @@ import { Table } from 'react-bootstrap';
 import {
   formatDuration,
   formatListDateTime,
+  checklistRunWasRun,
+  loweringMaxDepth,
   milestoneFields,
+  milestoneFramegrabWindowText,
   milestoneValuesOf,
   thumbnailUrl,
   type ExportedEvent,
@@ -105,6 +108,7 @@ export function LoweringReportScreen({ loweringId }: { loweringId: string }) {
   }
   const back = cruise.data ? cruiseMenuPath({ cruiseId: cruise.data.id, loweringId }) : '/cruise_menu';
   const meta = l.lowering_additional_meta;
+  const recordDepth = loweringMaxDepth(l);
   return (
     <div className="report-page" data-testid="dive-report">
       <ReportToolbar back={back} backLabel={`Back to ${names.cruises}`} />
@@ -120,6 +124,7 @@ export function LoweringReportScreen({ loweringId }: { loweringId: string }) {
             <Field label="Location">{l.lowering_location}</Field>
             <Field label="Started">{formatListDateTime(l.start_ts)}</Field>
             <Field label="Ended">{formatListDateTime(l.stop_ts)}</Field>
+            <Field label="Max depth (lowering record)">{recordDepth === null ? '' : `${recordDepth} m`}</Field>
             <Field label="Tags">{l.lowering_tags.join(', ')}</Field>
             <Field label="Description">
               {meta.lowering_description ? <div className="report-description">{meta.lowering_description}</div> : ''}
@@ -235,8 +240,10 @@ function ChecklistsSection({ loweringId }: { loweringId: string }) {
   return (
     <ReportSection title="Checklists" id="checklists">
       <SectionState query={checklists}>
-        {(runs: ChecklistRun[]) =>
-          runs.length === 0 ? (
+        {(all: ChecklistRun[]) => {
+          // A run only started (nobody ticked it) records nothing about the dive.
+          const runs = all.filter(checklistRunWasRun);
+          return runs.length === 0 ? (
             <p className="text-secondary mb-0">Not recorded for this dive</p>
           ) : (
             runs.map((run) => (
@@ -269,8 +276,8 @@ function ChecklistsSection({ loweringId }: { loweringId: string }) {
                 </tbody>
               </Table>
             ))
-          )
-        }
+          );
+        }}
       </SectionState>
     </ReportSection>
   );
@@ -314,10 +321,14 @@ function CompletenessSection({ loweringId }: { loweringId: string }) {
 interface StripItem {
   key: string;
   caption: string;
-  url: string;
+  /** null: no frame grab within the milestone's window */
+  url: string | null;
 }
 
-/** Thumbnails (never the originals) of the first image at each milestone and of every sample event. */
+/**
+ * Thumbnails (never the originals): at each milestone the frame grab taken nearest it within the
+ * shared window, or a plain "none"; then every sample event's.
+ */
 function ThumbnailStrip({
   loweringId,
   milestones,
@@ -333,15 +344,25 @@ function ThumbnailStrip({
     milestones.map((m) => m.iso),
     sampleValues,
   );
-  const items: StripItem[] = [];
-  const add = (event: ExportedEvent, caption: string) => {
-    const card = imageCards(event.aux_data, settings)[0];
-    if (card) items.push({ key: `${caption}-${event.id}`, caption, url: thumbnailUrl(card.url, 320) });
+  const imageOf = (event: ExportedEvent | null) => {
+    const card = event ? imageCards(event.aux_data, settings)[0] : undefined;
+    return card ? thumbnailUrl(card.url, 320) : null;
   };
-  strip.atMilestones.forEach((e, i) => e && add(e, `${milestones[i]!.label} — ${e.ts.slice(11, 19)}`));
-  for (const e of strip.samples) add(e, `${e.event_value} — ${e.ts.slice(11, 19)}`);
+  const items: StripItem[] = milestones.map((m, i) => {
+    const e = strip.atMilestones[i] ?? null;
+    const url = imageOf(e);
+    return {
+      key: `milestone-${m.key}`,
+      caption: url && e ? `${m.label} — ${e.ts.slice(11, 19)}` : `${m.label} — none ${milestoneFramegrabWindowText}`,
+      url,
+    };
+  });
+  for (const e of strip.samples) {
+    const url = imageOf(e);
+    if (url) items.push({ key: `sample-${e.id}`, caption: `${e.event_value} — ${e.ts.slice(11, 19)}`, url });
+  }
   return (
-    <ReportSection title="Frame grabs at milestones and samples" id="thumbnails">
+    <ReportSection title={`Frame grabs at milestones (${milestoneFramegrabWindowText}) and samples`} id="thumbnails">
       {strip.pending ? (
         <LoadingText />
       ) : strip.error ? (
@@ -352,7 +373,11 @@ function ThumbnailStrip({
         <div className="report-strip">
           {items.map((item) => (
             <figure key={item.key}>
-              <img src={item.url} alt={item.caption} loading="lazy" width={320} height={180} />
+              {item.url ? (
+                <img src={item.url} alt={item.caption} loading="lazy" width={320} height={180} />
+              ) : (
+                <div className="report-strip-none text-secondary">No frame grab</div>
+              )}
               <figcaption>{item.caption}</figcaption>
             </figure>
           ))}

@@ -1,6 +1,8 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { z } from 'zod/mini';
 import {
+  milestoneFramegrab,
+  milestoneFramegrabWindow,
   cruiseSchema,
   exportedEventSchema,
   loweringSchema,
@@ -112,10 +114,11 @@ export function useCompleteness(id: string) {
   });
 }
 
+/** The checklists as run: reading them for the report starts none (docs/checklists.md#the-lowering-card). */
 export function useChecklists(id: string) {
   return useQuery({
     queryKey: reportKeys.section(id, 'checklists'),
-    queryFn: ({ signal }) => optional(`lowerings/${id}/checklists`, z.array(checklistRunSchema), signal),
+    queryFn: ({ signal }) => optional(`lowerings/${id}/checklists?start=false`, z.array(checklistRunSchema), signal),
     retry: false,
   });
 }
@@ -136,17 +139,21 @@ async function imageEvents(
 }
 
 /**
- * The events of the thumbnail strip: the first event with an image at or after each milestone,
- * and every event of the sample values. Small reads (one event per milestone), for a thin link.
+ * The events of the thumbnail strip: at each milestone, the event with an image taken nearest it
+ * within the shared window (none outside it), and every event of the sample values. Small reads
+ * (the images of a few minutes per milestone), for a thin link.
  */
 export function useStripEvents(loweringId: string, milestoneTimes: readonly string[], sampleValues: readonly string[]) {
   const settings = useSettings();
   const sources = settings.imagesAuxDataSources;
   const milestones = useQueries({
     queries: milestoneTimes.map((ts) => ({
-      queryKey: reportKeys.thumbs(loweringId, `at-${ts}`),
-      queryFn: ({ signal }: { signal: AbortSignal }) =>
-        imageEvents(loweringId, sources, { startTS: ts, limit: 1 }, signal),
+      queryKey: reportKeys.thumbs(loweringId, `near-${ts}`),
+      queryFn: async ({ signal }: { signal: AbortSignal }) => {
+        const { from, to } = milestoneFramegrabWindow(Date.parse(ts));
+        const query = { startTS: new Date(from).toISOString(), stopTS: new Date(to).toISOString(), limit: 200 };
+        return milestoneFramegrab(await imageEvents(loweringId, sources, query, signal), Date.parse(ts));
+      },
     })),
   });
   const samples = useQuery({
@@ -157,7 +164,7 @@ export function useStripEvents(loweringId: string, milestoneTimes: readonly stri
   return {
     pending: milestones.some((q) => q.isPending) || samples.isPending,
     error: milestones.find((q) => q.isError)?.error ?? samples.error,
-    atMilestones: milestones.map((q) => q.data?.[0] ?? null),
+    atMilestones: milestones.map((q) => q.data ?? null),
     // The server's value filter also matches longer values ("Photo - Rock Sample"): keep exact ones.
     samples: (samples.data ?? []).filter((e) => sampleValues.includes(e.event_value)),
   };
