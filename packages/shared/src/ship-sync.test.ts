@@ -39,6 +39,8 @@ const ship: Ship = {
   queued_files: 0,
   queued_bytes: 0,
   records: { cruises: 1, lowerings: 2, events: 3, aux_data: 4, files: 5 },
+  refused_changes: 0,
+  refusals: [],
 };
 
 describe('the ship form', () => {

@@ -27,6 +27,8 @@ const ship: Ship = {
   queued_files: 3,
   queued_bytes: 1536,
   records: { cruises: 1, lowerings: 2, events: 3, aux_data: 4, files: 5 },
+  refused_changes: 0,
+  refusals: [],
 };
 
 function table(ships: Ship[], extra: Partial<Parameters<typeof ShipsTable>[0]> = {}) {
