@@ -1,5 +1,7 @@
 import {
+  isOtherShipHost,
   newObjectId,
+  shipFormMessages,
   shipStates,
   toIso,
   type CreateShip,
@@ -21,14 +23,7 @@ export type ShipRow = Selectable<SyncShipsTable>;
 /** Refused changes shown with a ship's status (the newest). */
 const refusalsShown = 10;
 
-export const keyNeededMessage =
-  "A new address needs the ship's key again: the stored key is only sent to the ship it was given for";
-
-/** Scheme, host and port: where the stored key is sent. */
-function hostOf(url: string): string {
-  const u = new URL(url);
-  return `${u.protocol}//${u.host}`;
-}
+export const keyNeededMessage = shipFormMessages.keyNeeded;
 
 const originTypes = {
   cruise: 'cruises',
@@ -173,7 +168,7 @@ export class ShipsService {
     if (body.url !== undefined) {
       this.checkUrl(body.url);
       // The stored key goes only to the host it was given for: another host must be given it anew.
-      if (body.key === undefined && hostOf(body.url) !== hostOf(existing.url)) {
+      if (body.key === undefined && isOtherShipHost(existing.url, body.url)) {
         throw new AppError('BAD_REQUEST', keyNeededMessage);
       }
     }
