@@ -161,7 +161,13 @@ export class ShipFollower {
         if (queued > 0) this.fillFiles(ship);
         caughtUp = !page.more;
         this.recordsCaughtUp = caughtUp;
-        if (page.more) continue;
+        if (page.more && page.changes.length > 0) continue;
+        // "More" with nothing in it is asked again after a pause, not at once: a ship answering
+        // so forever would otherwise keep the shore busy asking.
+        if (page.more) {
+          await this.pause(this.ctx.config.sync.pollIntervalMs);
+          continue;
+        }
         // A request that waited on the ship for a change was the pause; one answered at once was not.
         if (page.changes.length === 0) await this.pause(this.ctx.config.sync.pollIntervalMs - waited);
       } catch (err) {

@@ -49,8 +49,8 @@ export const syncPageEnvelopeSchema = z.object({
   next: syncCursorSchema,
   more: z.boolean(),
   head: syncCursorSchema,
-  head_bytes_behind: z.optional(z.number()),
-  head_records_behind: z.optional(z.number()),
+  head_bytes_behind: z.optional(z.number().check(z.int(), z.minimum(0))),
+  head_records_behind: z.optional(z.number().check(z.int(), z.minimum(0))),
 });
 export type SyncPageEnvelope = z.infer<typeof syncPageEnvelopeSchema>;
 

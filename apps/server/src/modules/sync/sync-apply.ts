@@ -200,19 +200,20 @@ async function applyFile(
   const abs = absoluteFilePath(ctx, rel);
   if (!abs) throw new Refused('Not a file path the shore keeps');
   const owner = await ownerOf(trx, 'file', rel);
-  // A cruise's or lowering's file belongs to that record: only its ship's records take files.
-  const [area, ownerId] = rel.split('/');
-  if (area === 'cruises' || area === 'lowerings') {
-    const recordOwner = await ownerOf(trx, area === 'cruises' ? 'cruise' : 'lowering', ownerId ?? '');
-    if (recordOwner !== shipId) throw new Refused(notThisShipsRecord);
-  }
   if (change.op === 'delete') {
+    // Its own file it may delete (also after the cruise or lowering it was in went first).
     if (owner === undefined && !(await stat(abs).catch(() => null))) return;
     if (owner !== shipId) throw new Refused(notThisShipsRecord);
     await trx.deleteFrom('sync_file_queue').where('ship_id', '=', shipId).where('path', '=', rel).execute();
     await trx.deleteFrom('sync_origins').where('record_type', '=', 'file').where('record_id', '=', rel).execute();
     removed.push(rel);
     return;
+  }
+  // A cruise's or lowering's file belongs to that record: only its ship's records take files.
+  const [area, ownerId] = rel.split('/');
+  if (area === 'cruises' || area === 'lowerings') {
+    const recordOwner = await ownerOf(trx, area === 'cruises' ? 'cruise' : 'lowering', ownerId ?? '');
+    if (recordOwner !== shipId) throw new Refused(notThisShipsRecord);
   }
   const record = change.record as unknown as Partial<SyncFileRecord> | null;
   if (typeof record?.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(record.sha256)) {
