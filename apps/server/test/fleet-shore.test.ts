@@ -4,7 +4,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Ship } from '@bathylog/shared';
-import { notThisShipsRecord } from '../src/modules/sync/sync-apply.js';
+import { notThisShipsRecord, storeFailed } from '../src/modules/sync/sync-apply.js';
 import { engines, type TestApp } from './test-app.js';
 import { startShipAndShore, type ShipAndShore } from './ship-and-shore.js';
 import { HostileShip } from './hostile-ship.js';
@@ -334,6 +334,17 @@ describe.each(engines)('a shore following an honest and a hostile ship, shore on
           data_array: { a: 1 },
         }),
       ],
+      [
+        true,
+        change('upsert', 'cruise', newId(12), {
+          ...(await own('cruises', ownCruise)),
+          id: newId(12),
+          cruise_public: null,
+        }),
+      ],
+      // Text PostgreSQL cannot hold (a NUL character): there the database refuses that one record
+      // and the page goes on; SQLite stores it as the ship's own event.
+      [engine === 'postgres', change('upsert', 'event', newId(13), event(newId(13), { event_free_text: 'a\u0000b' }))],
       [true, { seq: 'h.bogus', op: 'upsert', record_type: 'bogus', record_id: newId(11), record: {} }],
       [true, { nonsense: true }],
     ];
@@ -406,7 +417,10 @@ describe.each(engines)('a shore following an honest and a hostile ship, shore on
     expect((await row('events', hostileEvent))?.event_value).toBe('HOSTILE_EDITED');
     expect(await row('event_aux_data', hostileAux)).toBeDefined();
     // Everything else is as it was.
-    expect(await shoreState([hostileEvent, hostileAux, 'images/hostile_grab.jpg'])).toEqual(before);
+    expect(await shoreState([hostileEvent, hostileAux, newId(13), 'images/hostile_grab.jpg'])).toEqual(before);
+    if (engine === 'postgres') {
+      expect(refusals).toContainEqual({ record_type: 'event', record_id: newId(13), reason: storeFailed });
+    }
 
     // Every event reads (no malformed record reached the tables), and the shore's admin still
     // changes the shore's own records.

@@ -32,7 +32,8 @@ const recordRow = <K extends string>(kind: K) =>
     [`${kind}_hidden`]: flag,
     [`${kind}_access_list`]: text,
     [`${kind}_additional_meta`]: text,
-    [`${kind}_public`]: z.optional(z.nullable(flag)),
+    // A cruise is public or not; a lowering may also inherit (null).
+    [`${kind}_public`]: z.optional(kind === 'lowering' ? z.nullable(flag) : flag),
     [`${kind}_embargo_until`]: z.optional(z.nullable(epochMs)),
   });
 
