@@ -30,7 +30,10 @@ export interface Refusal {
   reason: string;
 }
 
-/** Thrown while checking a change: the change is left out, the page goes on. */
+/**
+ * Thrown while checking a change, always before it wrote anything (so no savepoint is needed):
+ * the change is left out, the page goes on.
+ */
 class Refused extends Error {}
 
 /** The refusals kept per ship, newest first (older ones are only counted). */
