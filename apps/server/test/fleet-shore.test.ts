@@ -373,6 +373,20 @@ describe.each(engines)('a shore following an honest and a hostile ship, shore on
       if (s.name === 'Hostile' && s.last_error) errors.push(s.last_error);
     });
     await ok(shore, shoreAdmin, 'POST', '/ships', { name: 'Hostile', url: hostile.url, key: 'bl_any' });
+    // A file queued for the hostile ship over the honest ship's frame grab (as a shore upgraded
+    // from a release without the origin rule may hold) is dropped, never fetched.
+    const hostileId = (await shipNamed('Hostile')).id;
+    await shore.ctx.database.db
+      .insertInto('sync_file_queue')
+      .values({
+        ship_id: hostileId,
+        path: 'images/grab_a.jpg',
+        sha256: sha(hostileImage),
+        size: hostileImage.length,
+        priority: 1,
+        added_at: Date.now(),
+      })
+      .execute();
     // The shore answers while it is attacked.
     for (let i = 0; i < 5; i++) {
       const res = await shore.api('GET', '/events', { token: shoreAdmin });

@@ -342,7 +342,15 @@ export class ShipFollower {
   }
 
   private startFile(ship: ShipRow, item: Selectable<DB['sync_file_queue']>): void {
-    const fetched = item.priority === thumbnailPriority ? this.fetchThumbnail(ship, item) : this.fetchChunk(ship, item);
+    const fetched = this.ownsFile(ship, item.path).then((owns) =>
+      // A file queued that is not (or no longer) the ship's is dropped, never fetched over the
+      // shore's own or another ship's (docs/security.md#a-followed-ship).
+      !owns
+        ? true
+        : item.priority === thumbnailPriority
+          ? this.fetchThumbnail(ship, item)
+          : this.fetchChunk(ship, item),
+    );
     const done = fetched
       .then(async (finished) => {
         if (!finished) return;
@@ -365,6 +373,16 @@ export class ShipFollower {
         this.fillFiles(ship);
       });
     this.files.set(item.path, done);
+  }
+
+  private async ownsFile(ship: ShipRow, rel: string): Promise<boolean> {
+    const origin = await this.ctx.database.db
+      .selectFrom('sync_origins')
+      .select('ship_id')
+      .where('record_type', '=', 'file')
+      .where('record_id', '=', rel)
+      .executeTakeFirst();
+    return origin?.ship_id === ship.id;
   }
 
   /** Every queued file is in: once the records are too, the ship is followed. */
