@@ -101,6 +101,8 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Starte
       BATHYLOG_ADMIN_PASSWORD: 'demo',
       // Every test seeds from 127.0.0.1: the per-address write limit would throttle the suite.
       BATHYLOG_RATE_LIMIT_PER_ADDRESS: '0',
+      // Ship and shore both listen on 127.0.0.1, an address a shore refuses for a ship by default.
+      BATHYLOG_SYNC_ALLOW_PRIVATE_HOSTS: 'true',
       BATHYLOG_CONFIG: configFile,
       LOG_LEVEL: process.env.E2E_SERVER_LOG_LEVEL ?? 'warn',
       DATABASE_URL: '',

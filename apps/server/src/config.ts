@@ -201,6 +201,11 @@ export const configSchema = z.strictObject({
       pollIntervalMs: int(50).default(2000),
       /** The longest a caught-up follower's request waits on this server for the next change. */
       maxWaitSeconds: int(0).default(25),
+      /**
+       * Whether a ship's address may be loopback or link-local (this machine, cloud metadata):
+       * refused by default (docs/security.md#a-followed-ship); tests and benches on one machine allow it.
+       */
+      allowPrivateHosts: bool.default(false),
     })
     .prefault({}),
   asnap: z
@@ -335,6 +340,7 @@ function fromEnv(env: Env): Record<string, unknown> {
     ['BATHYLOG_BACKUP_KEEP', 'backups.keep'],
     ['BATHYLOG_SYNC_BANDWIDTH_KBPS', 'sync.bandwidthKbps'],
     ['BATHYLOG_SYNC_MAX_WAIT_SECONDS', 'sync.maxWaitSeconds'],
+    ['BATHYLOG_SYNC_ALLOW_PRIVATE_HOSTS', 'sync.allowPrivateHosts'],
     ['BATHYLOG_ASNAP_ENABLED', 'asnap.enabled'],
     ['BATHYLOG_ASNAP_INTERVAL', 'asnap.intervalSeconds'],
     ['BATHYLOG_ASNAP_EXTERNAL_QUIET', 'asnap.externalQuietSeconds'],

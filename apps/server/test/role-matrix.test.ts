@@ -1295,7 +1295,7 @@ const rows: Row[] = [
     request: (fx) => ({
       method: 'POST',
       url: `${api}/ships`,
-      body: { name: `S${fx.next()}`, url: 'http://127.0.0.1:9', key: 'k', bandwidth_kbps: 1 },
+      body: { name: `S${fx.next()}`, url: 'http://192.0.2.9:9', key: 'k', bandwidth_kbps: 1 },
     }),
   },
   {
@@ -1304,7 +1304,7 @@ const rows: Row[] = [
     request: async (fx) => {
       const ship = await adminCall(fx, 'POST', '/ships', {
         name: `S${fx.next()}`,
-        url: 'http://127.0.0.1:9',
+        url: 'http://192.0.2.9:9',
         key: 'k',
       });
       return { method: 'PATCH', url: `${api}/ships/${ship.id as string}`, body: { enabled: false } };
@@ -1316,7 +1316,7 @@ const rows: Row[] = [
     request: async (fx) => {
       const ship = await adminCall(fx, 'POST', '/ships', {
         name: `S${fx.next()}`,
-        url: 'http://127.0.0.1:9',
+        url: 'http://192.0.2.9:9',
         key: 'k',
       });
       return { method: 'DELETE', url: `${api}/ships/${ship.id as string}` };

@@ -16,6 +16,14 @@ export interface ShipAndShore {
 }
 
 /**
+ * A shore's configuration for tests: its ships listen on 127.0.0.1, which a shore refuses by
+ * default (docs/security.md#a-followed-ship).
+ */
+export function shoreConfig(config: ConfigInput = {}): ConfigInput {
+  return { ...config, sync: { allowPrivateHosts: true, ...config.sync } };
+}
+
+/**
  * A ship listening behind a TCP proxy (which can cut the link, slow it and count its bytes) and a
  * shore that may follow it (docs/ship-to-shore.md), with an admin session on each and a device key
  * for the shore.
@@ -31,7 +39,7 @@ export async function startShipAndShore(
   await ship.app.listen({ port: 0, host: '127.0.0.1' });
   const proxy = new TcpProxy((ship.app.server.address() as { port: number }).port, opts.proxy ?? {});
   await proxy.listen();
-  const shore = await createTestApp(opts.shore?.engine ?? 'sqlite', opts.shore?.config ?? {});
+  const shore = await createTestApp(opts.shore?.engine ?? 'sqlite', shoreConfig(opts.shore?.config));
   const shipAdmin = await ship.login('admin', 'demo');
   const shoreAdmin = await shore.login('admin', 'demo');
   const made = await ship.api('POST', '/device_keys', {

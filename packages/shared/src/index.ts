@@ -41,3 +41,4 @@ export * from './schemas/misc.js';
 export * from './schemas/checklists.js';
 export * from './dive-metrics.js';
 export * from './schemas/sync.js';
+export * from './schemas/sync-records.js';

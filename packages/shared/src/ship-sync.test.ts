@@ -3,6 +3,7 @@ import {
   emptyShipForm,
   fromShipText,
   shipCreateBody,
+  shipFormMessages,
   shipFormSchema,
   shipToForm,
   shipUpdateBody,
@@ -18,8 +19,8 @@ import {
 import { cruiseSchema } from './schemas/cruises.js';
 import { eventSchema } from './schemas/events.js';
 
-function problems(form: ShipFormValues, editing = false): Record<string, string> {
-  const result = shipFormSchema(editing).safeParse(form);
+function problems(form: ShipFormValues, editing = false, storedUrl?: string): Record<string, string> {
+  const result = shipFormSchema(editing, storedUrl).safeParse(form);
   if (result.success) return {};
   return Object.fromEntries(result.error.issues.map((i) => [String(i.path[0]), i.message]));
 }
@@ -39,6 +40,8 @@ const ship: Ship = {
   queued_files: 0,
   queued_bytes: 0,
   records: { cruises: 1, lowerings: 2, events: 3, aux_data: 4, files: 5 },
+  refused_changes: 0,
+  refusals: [],
 };
 
 describe('the ship form', () => {
@@ -76,6 +79,17 @@ describe('the ship form', () => {
       bandwidth_kbps: null,
       enabled: false,
     });
+  });
+
+  it('asks for the key again when the address moves to another host', () => {
+    const form = shipToForm(ship);
+    const keyNeeded = { key: shipFormMessages.keyNeeded };
+    for (const url of ['https://other.example.org', 'http://ship.example.org', 'https://ship.example.org:8443']) {
+      expect(problems({ ...form, url }, true, ship.url), url).toEqual(keyNeeded);
+      expect(problems({ ...form, url, key: 'bk_new' }, true, ship.url), url).toEqual({});
+    }
+    // The same host under another path keeps its key.
+    expect(problems({ ...form, url: 'https://ship.example.org/ship' }, true, ship.url)).toEqual({});
   });
 
   it('sends bodies the server accepts', () => {

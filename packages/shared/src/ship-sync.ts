@@ -28,7 +28,27 @@ export const shipFormMessages = {
   required: 'Required',
   invalidUrl: 'Must be an http:// or https:// address',
   invalidBandwidth: 'Must be a whole number of kbit/s, 1 or more',
+  /** The stored key is only sent to the host it was given for (docs/security.md#a-followed-ship). */
+  keyNeeded: "A new address needs the ship's key again: the stored key is only sent to the ship it was given for",
 } as const;
+
+/** Scheme, host and port of an address (where its key is sent), or null for no http(s) address. */
+function hostOf(url: string): string | null {
+  try {
+    const u = new URL(url.trim());
+    return `${u.protocol}//${u.host}`;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether a ship's new address is another host (scheme, host or port) than the one its stored key
+ * was given for: the key must then be given again.
+ */
+export function isOtherShipHost(storedUrl: string, newUrl: string): boolean {
+  return hostOf(storedUrl) !== hostOf(newUrl);
+}
 
 /** What the add/edit form holds: text as typed; an empty key on edit keeps the stored one. */
 export interface ShipFormValues {
@@ -50,10 +70,11 @@ function isHttpUrl(text: string): boolean {
 }
 
 /**
- * The form's rules; `editing` makes the key optional (blank keeps the one the shore holds). All
- * problems are reported at once, each under its field.
+ * The form's rules; `editing` makes the key optional (blank keeps the one the shore holds) unless
+ * the address moves to another host than `storedUrl`. All problems are reported at once, each
+ * under its field.
  */
-export function shipFormSchema(editing: boolean) {
+export function shipFormSchema(editing: boolean, storedUrl?: string) {
   return z
     .object({
       name: z.string(),
@@ -71,6 +92,15 @@ export function shipFormSchema(editing: boolean) {
         if (form.url.trim() === '') fail('url', m.required);
         else if (!isHttpUrl(form.url.trim())) fail('url', m.invalidUrl);
         if (!editing && form.key.trim() === '') fail('key', m.required);
+        if (
+          editing &&
+          storedUrl !== undefined &&
+          form.key.trim() === '' &&
+          isHttpUrl(form.url.trim()) &&
+          isOtherShipHost(storedUrl, form.url)
+        ) {
+          fail('key', m.keyNeeded);
+        }
         const bw = form.bandwidth_kbps.trim();
         if (bw !== '' && !/^[1-9]\d*$/.test(bw)) fail('bandwidth_kbps', m.invalidBandwidth);
       }),

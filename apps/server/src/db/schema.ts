@@ -192,6 +192,8 @@ export interface SyncShipsTable {
   behind_records: number;
   behind_bytes: number;
   created_at: number;
+  /** Changes the ship sent that the shore refused, in all (migration 022). */
+  refused_count: Generated<number>;
 }
 
 /** Shore: the ship each copied record came from. */
@@ -199,6 +201,16 @@ export interface SyncOriginsTable {
   record_type: string;
   record_id: string;
   ship_id: string;
+}
+
+/** Shore: a change a ship sent that the shore refused (migration 022), the latest per ship. */
+export interface SyncRefusalsTable {
+  id: string;
+  ship_id: string;
+  at: number;
+  record_type: string;
+  record_id: string;
+  reason: string;
 }
 
 /** Shore: a file (or its thumbnail, priority 0) still to fetch from a ship. */
@@ -256,4 +268,5 @@ export interface DB {
   sync_comment_queue: SyncCommentQueueTable;
   sync_followers: SyncFollowersTable;
   sync_file_hashes: SyncFileHashesTable;
+  sync_refusals: SyncRefusalsTable;
 }

@@ -1,15 +1,30 @@
 import http from 'node:http';
 import https from 'node:https';
 import zlib from 'node:zlib';
+import { isRefusedShipIp, refusedShipAddressMessage, shipLookup } from '../lib/ship-address.js';
 import type { TokenBucket } from '../lib/token-bucket.js';
 
+/**
+ * The ship answered an error status. The message the shore shows is generic (the answer's status
+ * and text are not reflected, docs/security.md#a-followed-ship); `detail` is for the server log.
+ */
 export class ShipHttpError extends Error {
   constructor(
     readonly status: number,
-    message: string,
+    readonly detail: string,
   ) {
-    super(message);
+    super(status === 401 || status === 403 ? 'The ship refused the key' : 'The ship answered with an error');
   }
+}
+
+/** What the shore says of a ship's answer it would not take; safe to show as it is. */
+export class ShipAnswerError extends Error {}
+
+/** The message a ship's failure is shown with: the shore's own, never the text of a socket error. */
+export function shownShipError(err: unknown): string {
+  if (err instanceof ShipHttpError || err instanceof ShipAnswerError) return err.message;
+  if ((err as { code?: unknown } | null)?.code === 'EREFUSEDADDRESS') return refusedShipAddressMessage;
+  return 'The ship cannot be reached';
 }
 
 export interface ShipResponse {
@@ -20,6 +35,10 @@ export interface ShipResponse {
 }
 
 const requestTimeoutMs = 60_000;
+/** An error answer is read this far at most (its text is only logged). */
+const errorBodyBytes = 64 * 1024;
+/** Compression may make incompressible bytes a little larger than they were. */
+const compressionSlack = 64 * 1024;
 /**
  * An answer's status line and headers are taken with the request before it is sent (what came on
  * top is booked when it has arrived): with several requests in flight, headers booked only
@@ -37,10 +56,25 @@ export async function shipRequest(
   base: string,
   key: string,
   bucket: TokenBucket,
-  req: { method: 'GET' | 'POST'; path: string; body?: unknown; range?: [number, number]; expect: number },
-  signal?: AbortSignal,
+  req: {
+    method: 'GET' | 'POST';
+    path: string;
+    body?: unknown;
+    range?: [number, number];
+    expect: number;
+    /**
+     * The most the answer may bring, as sent and once inflated: a larger one is cut off and
+     * refused, so a small compressed answer cannot fill the shore's memory.
+     */
+    maxBytes: number;
+  },
+  signal: AbortSignal | undefined,
+  opts: { allowPrivateHosts: boolean },
 ): Promise<ShipResponse> {
   const url = new URL(`/sealog-server/api/v1${req.path}`, `${base}/`);
+  if (!opts.allowPrivateHosts && (url.hostname === 'localhost' || isRefusedShipIp(url.hostname))) {
+    throw new ShipAnswerError(refusedShipAddressMessage);
+  }
   const payload = req.body === undefined ? null : Buffer.from(JSON.stringify(req.body));
   const headers: Record<string, string> = {
     authorization: `Bearer ${key}`,
@@ -56,46 +90,92 @@ export async function shipRequest(
   await bucket.take(taken, signal);
   const client = url.protocol === 'https:' ? https : http;
   return new Promise<ShipResponse>((resolve, reject) => {
-    const request = client.request(url, { method: req.method, headers, signal, timeout: requestTimeoutMs }, (res) => {
-      const chunks: Buffer[] = [];
-      let raw = 0;
-      res.on('data', (chunk: Buffer) => {
-        raw += chunk.length;
-        chunks.push(chunk);
-      });
-      res.on('error', reject);
-      res.on('end', () => {
-        const headerBytes = res.rawHeaders.reduce((n, h) => n + h.length + 2, 20);
-        answerHeaderBytes.set(bucket, headerBytes);
-        const wireBytes = requestBytes + headerBytes + raw;
-        bucket.settle(wireBytes - taken);
-        let body = Buffer.concat(chunks);
-        try {
-          const encoding = res.headers['content-encoding'];
-          if (encoding === 'gzip') body = zlib.gunzipSync(body);
-          else if (encoding === 'deflate') body = zlib.inflateSync(body);
-          else if (encoding === 'br') body = zlib.brotliDecompressSync(body);
-        } catch (err) {
-          reject(err as Error);
-          return;
-        }
+    let settled = false;
+    const request = client.request(
+      url,
+      {
+        method: req.method,
+        headers,
+        signal,
+        timeout: requestTimeoutMs,
+        ...(opts.allowPrivateHosts ? {} : { lookup: shipLookup }),
+      },
+      (res) => {
         const status = res.statusCode ?? 0;
-        if (status >= 400) {
-          let message = `The ship answered ${status}`;
-          try {
-            const parsed = JSON.parse(body.toString('utf8')) as { message?: unknown };
-            if (typeof parsed.message === 'string') message = `The ship answered ${status}: ${parsed.message}`;
-          } catch {
-            // not JSON
+        const failed = status >= 400;
+        const limit = failed ? errorBodyBytes : req.maxBytes;
+        const chunks: Buffer[] = [];
+        let raw = 0;
+        let inflated = 0;
+        const fail = (err: Error) => {
+          if (settled) return;
+          settled = true;
+          decoder?.destroy();
+          request.destroy();
+          reject(err);
+        };
+        const tooLarge = () => fail(new ShipAnswerError('The ship answered more than was asked for'));
+        const take = (chunk: Buffer) => {
+          inflated += chunk.length;
+          if (inflated > limit) tooLarge();
+          else chunks.push(chunk);
+        };
+        const encoding = res.headers['content-encoding'];
+        const decoder =
+          encoding === 'gzip'
+            ? zlib.createGunzip()
+            : encoding === 'deflate'
+              ? zlib.createInflate()
+              : encoding === 'br'
+                ? zlib.createBrotliDecompress()
+                : null;
+        const finish = () => {
+          if (settled) return;
+          settled = true;
+          const headerBytes = res.rawHeaders.reduce((n, h) => n + h.length + 2, 20);
+          answerHeaderBytes.set(bucket, headerBytes);
+          const wireBytes = requestBytes + headerBytes + raw;
+          bucket.settle(wireBytes - taken);
+          const body = Buffer.concat(chunks);
+          if (failed) {
+            let detail = `HTTP ${status}`;
+            try {
+              const parsed = JSON.parse(body.toString('utf8')) as { message?: unknown };
+              if (typeof parsed.message === 'string') detail = `HTTP ${status}: ${parsed.message.slice(0, 500)}`;
+            } catch {
+              // not JSON
+            }
+            reject(new ShipHttpError(status, detail));
+            return;
           }
-          reject(new ShipHttpError(status, message));
+          resolve({ status, body, wireBytes });
+        };
+        if (Number(res.headers['content-length'] ?? 0) > limit + compressionSlack) {
+          tooLarge();
           return;
         }
-        resolve({ status, body, wireBytes });
-      });
+        decoder?.on('data', take);
+        decoder?.on('error', () => fail(new ShipAnswerError('The ship answered with a broken compression')));
+        decoder?.on('end', finish);
+        res.on('data', (chunk: Buffer) => {
+          raw += chunk.length;
+          if (raw > limit + compressionSlack) tooLarge();
+          else if (decoder) decoder.write(chunk);
+          else take(chunk);
+        });
+        res.on('error', fail);
+        res.on('end', () => {
+          if (decoder) decoder.end();
+          else finish();
+        });
+      },
+    );
+    request.on('timeout', () => request.destroy(new ShipAnswerError('The ship did not answer in time')));
+    request.on('error', (err) => {
+      if (settled) return;
+      settled = true;
+      reject(err);
     });
-    request.on('timeout', () => request.destroy(new Error('The ship did not answer in time')));
-    request.on('error', reject);
     request.end(payload ?? undefined);
   });
 }

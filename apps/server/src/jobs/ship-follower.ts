@@ -3,7 +3,7 @@ import { setMaxListeners } from 'node:events';
 import { mkdir, open, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Selectable } from 'kysely';
-import { defaultThumbnailWidth, type SyncChangesPage } from '@bathylog/shared';
+import { defaultThumbnailWidth, syncPageEnvelopeSchema, type SyncPageEnvelope } from '@bathylog/shared';
 import type { AppContext } from '../context.js';
 import type { DB } from '../db/schema.js';
 import { sleep, TokenBucket } from '../lib/token-bucket.js';
@@ -12,7 +12,7 @@ import { thumbnailCachePath } from '../modules/files/thumbnails.js';
 import { ShipsService, type ShipRow } from '../modules/sync/ships.service.js';
 import { applyChanges, thumbnailPriority } from '../modules/sync/sync-apply.js';
 import { absoluteFilePath } from '../modules/sync/sync-files.js';
-import { ShipHttpError, shipRequest } from './ship-client.js';
+import { ShipAnswerError, ShipHttpError, shipRequest, shownShipError } from './ship-client.js';
 
 /** Uncapped pages and file chunks are this large; a cap makes them smaller (a quarter second each). */
 const largePage = 512 * 1024;
@@ -25,6 +25,20 @@ const filesAtOnce = 4;
  * limit and well below the time links and proxies keep a quiet connection.
  */
 const waitSeconds = 20;
+/** Comments' acknowledgements and errors are small. */
+const smallAnswer = 64 * 1024;
+/** A thumbnail is a small JPEG. */
+const thumbnailAllowance = 4 * 1024 * 1024;
+
+/**
+ * The most a change page asked with `max_bytes` may bring, as sent and inflated: the page plus one
+ * record past it (a page holds at least one change), a record being at most what the API takes in
+ * one request (the body limit; JSON escapes can make its text several times longer)
+ * (docs/ship-to-shore.md#the-shore).
+ */
+export function pageAllowance(maxBytes: number, bodyLimitMb: number): number {
+  return 4 * maxBytes + 8 * Math.round(bodyLimitMb * 1024 * 1024);
+}
 
 /**
  * Follows one ship (docs/ship-to-shore.md#the-shore): sends the comments waiting for it, asks for
@@ -65,6 +79,16 @@ export class ShipFollower {
 
   private get ships() {
     return new ShipsService(this.ctx);
+  }
+
+  private request(
+    ship: ShipRow,
+    req: Parameters<typeof shipRequest>[3],
+    signal: AbortSignal | undefined,
+  ): ReturnType<typeof shipRequest> {
+    return shipRequest(ship.url, ship.device_key, this.bucket, req, signal, {
+      allowPrivateHosts: this.ctx.config.sync.allowPrivateHosts,
+    });
   }
 
   start(): void {
@@ -137,7 +161,13 @@ export class ShipFollower {
         if (queued > 0) this.fillFiles(ship);
         caughtUp = !page.more;
         this.recordsCaughtUp = caughtUp;
-        if (page.more) continue;
+        if (page.more && page.changes.length > 0) continue;
+        // "More" with nothing in it is asked again after a pause, not at once: a ship answering
+        // so forever would otherwise keep the shore busy asking.
+        if (page.more) {
+          await this.pause(this.ctx.config.sync.pollIntervalMs);
+          continue;
+        }
         // A request that waited on the ship for a change was the pause; one answered at once was not.
         if (page.changes.length === 0) await this.pause(this.ctx.config.sync.pollIntervalMs - waited);
       } catch (err) {
@@ -153,7 +183,11 @@ export class ShipFollower {
           continue;
         }
         const refused = err instanceof ShipHttpError && (err.status === 401 || err.status === 403);
-        const message = err instanceof Error ? err.message : String(err);
+        const message = shownShipError(err);
+        this.ctx.log.warn(
+          { shipId: this.shipId, err: err instanceof ShipHttpError ? err.detail : String(err) },
+          'a followed ship failed',
+        );
         await this.setState(ship, { state: refused ? 'refused' : 'offline', last_error: message }, false).catch(
           () => undefined,
         );
@@ -201,15 +235,14 @@ export class ShipFollower {
     for (const c of comments) {
       const body = { event_id: c.event_id, text: c.text, author: c.author };
       try {
-        await shipRequest(
-          ship.url,
-          ship.device_key,
-          this.bucket,
+        await this.request(
+          ship,
           {
             method: 'POST',
             path: '/sync/comments',
             body,
             expect: 300,
+            maxBytes: smallAnswer,
           },
           this.abort.signal,
         );
@@ -222,7 +255,7 @@ export class ShipFollower {
   }
 
   /** The next page of changes; once caught up, the ship holds the request until there is one. */
-  private async fetchPage(ship: ShipRow, caughtUp: boolean): Promise<SyncChangesPage> {
+  private async fetchPage(ship: ShipRow, caughtUp: boolean): Promise<SyncPageEnvelope> {
     const wait = caughtUp && this.longPoll;
     // A waiting request mostly brings an event or two: a small page (more follow at once). A page is
     // taken from the cap at the size the last one came (compressed); what came on top is booked after.
@@ -233,17 +266,28 @@ export class ShipFollower {
       ...(wait ? { wait: String(waitSeconds) } : {}),
     });
     if (this.wake.signal.aborted) this.wake = new AbortController();
-    const res = await shipRequest(
-      ship.url,
-      ship.device_key,
-      this.bucket,
-      { method: 'GET', path: `/sync/changes?${query}`, expect: Math.min(maxBytes, this.lastPageBytes) },
+    const res = await this.request(
+      ship,
+      {
+        method: 'GET',
+        path: `/sync/changes?${query}`,
+        expect: Math.min(maxBytes, this.lastPageBytes),
+        maxBytes: pageAllowance(maxBytes, this.ctx.config.bodyLimitMb),
+      },
       wait ? AbortSignal.any([this.abort.signal, this.wake.signal]) : this.abort.signal,
     );
     this.lastPageBytes = Math.max(1024, res.wireBytes);
-    const page = JSON.parse(res.body.toString('utf8')) as SyncChangesPage;
-    if (!Array.isArray(page.changes) || typeof page.next !== 'string')
-      throw new Error('The ship answered no change page');
+    // The envelope is checked here (a page without one is not applied, and its cursor never
+    // stored); each change is checked on its own when applied, so one bad record stops nothing else.
+    let json: unknown;
+    try {
+      json = JSON.parse(res.body.toString('utf8'));
+    } catch {
+      json = null;
+    }
+    const parsed = syncPageEnvelopeSchema.safeParse(json);
+    if (!parsed.success) throw new ShipAnswerError('The ship answered no change page');
+    const page = parsed.data;
     await applyChanges(this.ctx, ship, page.changes, page.next);
     return page;
   }
@@ -298,7 +342,15 @@ export class ShipFollower {
   }
 
   private startFile(ship: ShipRow, item: Selectable<DB['sync_file_queue']>): void {
-    const fetched = item.priority === thumbnailPriority ? this.fetchThumbnail(ship, item) : this.fetchChunk(ship, item);
+    const fetched = this.ownsFile(ship, item.path).then((owns) =>
+      // A file queued that is not (or no longer) the ship's is dropped, never fetched over the
+      // shore's own or another ship's (docs/security.md#a-followed-ship).
+      !owns
+        ? true
+        : item.priority === thumbnailPriority
+          ? this.fetchThumbnail(ship, item)
+          : this.fetchChunk(ship, item),
+    );
     const done = fetched
       .then(async (finished) => {
         if (!finished) return;
@@ -323,6 +375,16 @@ export class ShipFollower {
     this.files.set(item.path, done);
   }
 
+  private async ownsFile(ship: ShipRow, rel: string): Promise<boolean> {
+    const origin = await this.ctx.database.db
+      .selectFrom('sync_origins')
+      .select('ship_id')
+      .where('record_type', '=', 'file')
+      .where('record_id', '=', rel)
+      .executeTakeFirst();
+    return origin?.ship_id === ship.id;
+  }
+
   /** Every queued file is in: once the records are too, the ship is followed. */
   private async filesDone(ship: ShipRow): Promise<void> {
     if (!this.recordsCaughtUp || this.stopped) return;
@@ -333,11 +395,14 @@ export class ShipFollower {
     const abs = absoluteFilePath(this.ctx, item.path);
     if (!abs || !item.path.startsWith('images/')) return true;
     try {
-      const res = await shipRequest(
-        ship.url,
-        ship.device_key,
-        this.bucket,
-        { method: 'GET', path: `/sync/files/${item.sha256}?width=${defaultThumbnailWidth}`, expect: this.chunk },
+      const res = await this.request(
+        ship,
+        {
+          method: 'GET',
+          path: `/sync/files/${item.sha256}?width=${defaultThumbnailWidth}`,
+          expect: this.chunk,
+          maxBytes: thumbnailAllowance,
+        },
         this.abort.signal,
       );
       const target = thumbnailCachePath(path.dirname(abs), path.basename(abs), defaultThumbnailWidth);
@@ -379,11 +444,15 @@ export class ShipFollower {
       }
       const results = await Promise.allSettled(
         ranges.map((range) =>
-          shipRequest(
-            ship.url,
-            ship.device_key,
-            this.bucket,
-            { method: 'GET', path: `/sync/files/${item.sha256}`, range, expect: range[1] - range[0] + 1 },
+          this.request(
+            ship,
+            {
+              method: 'GET',
+              path: `/sync/files/${item.sha256}`,
+              range,
+              expect: range[1] - range[0] + 1,
+              maxBytes: range[1] - range[0] + 1,
+            },
             this.abort.signal,
           ),
         ),

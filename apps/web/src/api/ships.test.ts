@@ -17,6 +17,8 @@ const ship = (id: string, state: Ship['state']): Ship => ({
   queued_files: 0,
   queued_bytes: 0,
   records: { cruises: 0, lowerings: 0, events: 0, aux_data: 0, files: 0 },
+  refused_changes: 0,
+  refusals: [],
 });
 
 describe('mergeShip (a ships channel push into the cached list)', () => {

@@ -8,9 +8,12 @@ import { z } from 'zod/mini';
 export const syncRecordTypes = ['cruise', 'lowering', 'event', 'event_aux_data', 'event_template', 'file'] as const;
 export type SyncRecordType = (typeof syncRecordTypes)[number];
 
+/** A feed cursor: opaque to the shore, and never longer than a ship takes back in `after`. */
+export const syncCursorSchema = z.string().check(z.maxLength(200));
+
 /** GET sync/changes: after a cursor (absent: from the start), pages of at most `max_bytes` (before compression). */
 export const syncChangesQuerySchema = z.strictObject({
-  after: z.optional(z.string().check(z.maxLength(200))),
+  after: z.optional(syncCursorSchema),
   max_bytes: z.optional(z.coerce.number().check(z.int(), z.minimum(1024), z.maximum(16 * 1024 * 1024))),
   /** Seconds to wait for a change when there is none yet (the server caps it). */
   wait: z.optional(z.coerce.number().check(z.int(), z.minimum(0), z.maximum(60))),
@@ -35,6 +38,21 @@ export const syncChangesPageSchema = z.object({
   head_records_behind: z.optional(z.number()),
 });
 export type SyncChangesPage = z.infer<typeof syncChangesPageSchema>;
+
+/**
+ * A page as the shore reads it: the envelope checked (a page without one is not applied and its
+ * cursor never stored), each change left to be checked on its own, so one malformed change is
+ * refused without holding up the rest (docs/ship-to-shore.md#refused-changes).
+ */
+export const syncPageEnvelopeSchema = z.object({
+  changes: z.array(z.unknown()),
+  next: syncCursorSchema,
+  more: z.boolean(),
+  head: syncCursorSchema,
+  head_bytes_behind: z.optional(z.number().check(z.int(), z.minimum(0))),
+  head_records_behind: z.optional(z.number().check(z.int(), z.minimum(0))),
+});
+export type SyncPageEnvelope = z.infer<typeof syncPageEnvelopeSchema>;
 
 /** A file record of the feed: where it lives under the data folder, its checksum and size. */
 export interface SyncFileRecord {
@@ -76,6 +94,15 @@ export type SyncStatus = z.infer<typeof syncStatusSchema>;
 export const shipStates = ['following', 'catching_up', 'offline', 'refused', 'paused'] as const;
 export type ShipState = (typeof shipStates)[number];
 
+/** A change a ship sent that the shore refused (docs/ship-to-shore.md#refused-changes). */
+export const shipRefusalSchema = z.object({
+  at: z.string(),
+  record_type: z.string(),
+  record_id: z.string(),
+  reason: z.string(),
+});
+export type ShipRefusal = z.infer<typeof shipRefusalSchema>;
+
 /** A followed ship as the shore's admins see it (never its key). */
 export const shipSchema = z.object({
   id: z.string(),
@@ -98,6 +125,9 @@ export const shipSchema = z.object({
     aux_data: z.number(),
     files: z.number(),
   }),
+  /** Changes refused in all, and the latest (newest first). */
+  refused_changes: z.number(),
+  refusals: z.array(shipRefusalSchema),
 });
 export type Ship = z.infer<typeof shipSchema>;
 

@@ -43,6 +43,7 @@ const frozen: Record<Dialect, Record<string, string>> = {
     '020-aux-completeness': '661698a254eb8709',
     '021-checklists': 'a141800f670a8dac',
     '022-relative-demo-framegrabs': '2bcdbf7e3a437ec9',
+    '023-sync-refusals': 'f2f706db41e483fe',
   },
   postgres: {
     '001-initial': 'abded546b17b4501',
@@ -65,6 +66,7 @@ const frozen: Record<Dialect, Record<string, string>> = {
     '020-aux-completeness': '661698a254eb8709',
     '021-checklists': 'a141800f670a8dac',
     '022-relative-demo-framegrabs': '70f08a008cc93b5f',
+    '023-sync-refusals': 'f2f706db41e483fe',
   },
 };
 

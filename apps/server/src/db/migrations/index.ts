@@ -20,6 +20,7 @@ import * as m019 from './019-ship-to-shore.js';
 import * as m020 from './020-aux-completeness.js';
 import * as m021 from './021-checklists.js';
 import * as m022 from './022-relative-demo-framegrabs.js';
+import * as m023 from './023-sync-refusals.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -48,6 +49,7 @@ const ordered: Array<[string, DialectMigration]> = [
   ['020-aux-completeness', m020],
   ['021-checklists', m021],
   ['022-relative-demo-framegrabs', m022],
+  ['023-sync-refusals', m023],
 ];
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

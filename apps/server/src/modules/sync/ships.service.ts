@@ -1,5 +1,7 @@
 import {
+  isOtherShipHost,
   newObjectId,
+  shipFormMessages,
   shipStates,
   toIso,
   type CreateShip,
@@ -11,11 +13,17 @@ import type { Selectable } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { SyncShipsTable } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
+import { isRefusedShipUrl, refusedShipAddressMessage } from '../../lib/ship-address.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { internalChannels } from '../../realtime/internal-channels.js';
 import { recordChange } from '../audit/audit.js';
 
 export type ShipRow = Selectable<SyncShipsTable>;
+
+/** Refused changes shown with a ship's status (the newest). */
+const refusalsShown = 10;
+
+export const keyNeededMessage = shipFormMessages.keyNeeded;
 
 const originTypes = {
   cruise: 'cruises',
@@ -70,6 +78,14 @@ export class ShipsService {
       const key = originTypes[c.record_type as keyof typeof originTypes];
       if (key) records[key] = Number(c.n);
     }
+    const refusals = await this.db
+      .selectFrom('sync_refusals')
+      .select(['at', 'record_type', 'record_id', 'reason'])
+      .where('ship_id', '=', r.id)
+      .orderBy('at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(refusalsShown)
+      .execute();
     const state = (shipStates as readonly string[]).includes(r.state) ? (r.state as ShipState) : 'offline';
     return {
       id: r.id,
@@ -86,7 +102,21 @@ export class ShipsService {
       queued_files: Number(queued?.n ?? 0),
       queued_bytes: Number(queued?.bytes ?? 0),
       records,
+      refused_changes: Number(r.refused_count ?? 0),
+      refusals: refusals.map((f) => ({
+        at: toIso(Number(f.at)),
+        record_type: f.record_type,
+        record_id: f.record_id,
+        reason: f.reason,
+      })),
     };
+  }
+
+  /** A ship's address on loopback or link-local is refused unless the configuration allows it. */
+  private checkUrl(url: string): void {
+    if (!this.ctx.config.sync.allowPrivateHosts && isRefusedShipUrl(url)) {
+      throw new AppError('BAD_REQUEST', refusedShipAddressMessage);
+    }
   }
 
   /** The ship's row changed: its follower reads it again, and its entry is published. */
@@ -102,6 +132,7 @@ export class ShipsService {
   }
 
   async create(caller: AuthContext, body: CreateShip): Promise<Ship> {
+    this.checkUrl(body.url);
     const row: ShipRow = {
       id: newObjectId(),
       name: body.name,
@@ -117,6 +148,7 @@ export class ShipsService {
       behind_records: 0,
       behind_bytes: 0,
       created_at: this.ctx.now(),
+      refused_count: 0,
     };
     await this.db.transaction().execute(async (trx) => {
       await trx.insertInto('sync_ships').values(row).execute();
@@ -133,6 +165,13 @@ export class ShipsService {
 
   async update(caller: AuthContext, id: string, body: UpdateShip): Promise<Ship> {
     const existing = await this.row(id);
+    if (body.url !== undefined) {
+      this.checkUrl(body.url);
+      // The stored key goes only to the host it was given for: another host must be given it anew.
+      if (body.key === undefined && isOtherShipHost(existing.url, body.url)) {
+        throw new AppError('BAD_REQUEST', keyNeededMessage);
+      }
+    }
     const patch: Partial<ShipRow> = {
       ...(body.name !== undefined ? { name: body.name } : {}),
       ...(body.url !== undefined ? { url: body.url.replace(/\/+$/, '') } : {}),
@@ -175,7 +214,9 @@ export class ShipsService {
       await trx.deleteFrom('sync_ships').where('id', '=', id).execute();
       await trx.deleteFrom('sync_file_queue').where('ship_id', '=', id).execute();
       await trx.deleteFrom('sync_comment_queue').where('ship_id', '=', id).execute();
+      // Its records become the shore's own: no other ship may change them (docs/security.md#a-followed-ship).
       await trx.deleteFrom('sync_origins').where('ship_id', '=', id).execute();
+      await trx.deleteFrom('sync_refusals').where('ship_id', '=', id).execute();
       await recordChange(trx, caller, {
         action: 'delete',
         record_type: 'ship',

@@ -34,7 +34,7 @@ export function ShipForm({ ship, onSaved }: ShipFormProps) {
     handleSubmit,
     reset,
     formState: { errors, isDirty, isSubmitting },
-  } = useForm<ShipFormValues>({ resolver: zodResolver(shipFormSchema(!!ship)), defaultValues: initial });
+  } = useForm<ShipFormValues>({ resolver: zodResolver(shipFormSchema(!!ship, ship?.url)), defaultValues: initial });
 
   const onSubmit = handleSubmit((form) =>
     alerts.save(async () => {

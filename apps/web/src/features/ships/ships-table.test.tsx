@@ -27,6 +27,8 @@ const ship: Ship = {
   queued_files: 3,
   queued_bytes: 1536,
   records: { cruises: 1, lowerings: 2, events: 3, aux_data: 4, files: 5 },
+  refused_changes: 0,
+  refusals: [],
 };
 
 function table(ships: Ship[], extra: Partial<Parameters<typeof ShipsTable>[0]> = {}) {
@@ -57,6 +59,35 @@ describe('ShipsTable', () => {
     fireEvent.click(row.getByRole('button', { name: 'Delete ship Falkor (too)' }));
     expect(onEdit).toHaveBeenCalledWith(ship);
     expect(onDelete).toHaveBeenCalledWith(ship);
+  });
+
+  it('shows the changes the shore refused from a ship, with their reasons, as text', () => {
+    table([ship]);
+    expect(screen.queryByTestId('ship-refusals')).toBeNull();
+    cleanup();
+    const reason = "The record is not this ship's: the shore's own, or another ship's";
+    table([
+      {
+        ...ship,
+        refused_changes: 1234,
+        refusals: [
+          { at: '2026-03-03T12:00:00.000Z', record_type: 'cruise', record_id: '5981f167212b348aed7fa9f5', reason },
+          {
+            at: '2026-03-03T11:00:00.000Z',
+            record_type: 'event',
+            record_id: '<img src=x onerror=alert(1)>',
+            reason: '"ts" must be a valid ISO 8601 date',
+          },
+        ],
+      },
+    ]);
+    const refusals = within(screen.getByTestId('ship-refusals'));
+    expect(refusals.getByText('1,234 changes refused')).toBeTruthy();
+    const items = refusals.getAllByRole('listitem').map((li) => li.textContent);
+    expect(items[0]).toContain(`cruise 5981f167212b348aed7fa9f5: ${reason}`);
+    // What a ship sent is shown as text, never as markup.
+    expect(items[1]).toContain('event <img src=x onerror=alert(1)>: "ts" must be a valid ISO 8601 date');
+    expect(screen.getByTestId('ship-refusals').querySelector('img')).toBeNull();
   });
 
   it('has its empty, loading and failed states', () => {

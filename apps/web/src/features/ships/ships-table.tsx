@@ -40,6 +40,29 @@ export function LastContact({ at, now }: { at: string | null; now: number }) {
 
 const count = (n: number) => n.toLocaleString('en-US');
 
+/**
+ * The changes the shore refused from this ship (docs/ship-to-shore.md#refused-changes): how many,
+ * and the latest with their reasons, folded away.
+ */
+export function ShipRefusals({ ship }: { ship: Ship }) {
+  if (ship.refused_changes === 0) return null;
+  const n = ship.refused_changes;
+  return (
+    <details className="small" data-testid="ship-refusals">
+      <summary className="text-danger-emphasis">
+        {count(n)} {n === 1 ? 'change' : 'changes'} refused
+      </summary>
+      <ul className="mb-0 ps-3">
+        {ship.refusals.map((r, i) => (
+          <li key={i} className="text-break">
+            {r.record_type} {r.record_id}: {r.reason} <span className="text-nowrap">({formatUtc(r.at)})</span>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
 export interface ShipsTableProps {
   ships: Ship[];
   loading: boolean;
@@ -81,6 +104,7 @@ export function ShipsTable({ ships, loading, error, selectedId, onEdit, onDelete
                 <div className="small text-break">{ship.url}</div>
                 {ship.bandwidth_kbps !== null && <div className="small">cap {count(ship.bandwidth_kbps)} kbit/s</div>}
                 {ship.last_error && <div className="small text-break text-danger-emphasis">{ship.last_error}</div>}
+                <ShipRefusals ship={ship} />
               </td>
               <td className="small">
                 <LastContact at={ship.last_contact} now={now} />
