@@ -201,6 +201,19 @@ export interface SyncOriginsTable {
   ship_id: string;
 }
 
+/** Shore: a ship no longer followed, whose copied records stay read-only under its name. */
+export interface SyncFormerShipsTable {
+  id: string;
+  name: string;
+  removed_at: number;
+}
+
+/** The event whose aux record first named an image file (frame grabs): the image is served with it alone. */
+export interface ImageOwnersTable {
+  name: string;
+  event_id: string;
+}
+
 /** Shore: a file (or its thumbnail, priority 0) still to fetch from a ship. */
 export interface SyncFileQueueTable {
   ship_id: string;
@@ -252,6 +265,8 @@ export interface DB {
   checklist_runs: ChecklistRunsTable;
   sync_ships: SyncShipsTable;
   sync_origins: SyncOriginsTable;
+  sync_former_ships: SyncFormerShipsTable;
+  image_owners: ImageOwnersTable;
   sync_file_queue: SyncFileQueueTable;
   sync_comment_queue: SyncCommentQueueTable;
   sync_followers: SyncFollowersTable;

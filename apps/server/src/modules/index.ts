@@ -21,14 +21,15 @@ import { backupsRoutes } from './backups/backups.routes.js';
 import { checklistsRoutes } from './checklists/checklists.routes.js';
 import { completenessRoutes } from './completeness/completeness.routes.js';
 import { syncRoutes } from './sync/sync.routes.js';
-import { shipRecordGuard } from './sync/ship-record-guard.js';
+import { copiedEventComments, shipOriginHooks } from './sync/ship-origin-hooks.js';
+import type { OriginExceptions } from '../origins/origin-guard.js';
 import { userCallers } from './users/user-callers.js';
 import { deviceKeyCallers } from './device-keys/device-key-callers.js';
 
 /** Every REST module, registered under /sealog-server/api/v1. One line per resource. */
 export const apiModules: Array<(app: ApiInstance, ctx: AppContext) => void> = [
-  // First: its hooks keep records copied from a ship read-only on every route registered after it.
-  shipRecordGuard,
+  // First: its hooks mark copied records in reads and queue comments on them for every route after it.
+  shipOriginHooks,
   authRoutes,
   usersRoutes,
   cruisesRoutes,
@@ -55,3 +56,8 @@ export const callerStore: CallerStore = {
   ...deviceKeyCallers,
   archiveView: async (db, now) => ArchiveView.of(await archiveRecords(db), now),
 };
+
+/** The changes the read-only rule allows on records copied from a ship (origins/origin-guard.ts). */
+export function originExceptions(ctx: AppContext): OriginExceptions {
+  return copiedEventComments(ctx);
+}

@@ -42,6 +42,7 @@ const frozen: Record<Dialect, Record<string, string>> = {
     '019-ship-to-shore': 'd0a50a6763808128',
     '020-aux-completeness': '661698a254eb8709',
     '021-checklists': 'a141800f670a8dac',
+    '022-origins-and-image-owners-shore-guard': '8a9bcb63420e1ca8',
   },
   postgres: {
     '001-initial': 'abded546b17b4501',
@@ -63,6 +64,7 @@ const frozen: Record<Dialect, Record<string, string>> = {
     '019-ship-to-shore': '6cc76976f26ab2be',
     '020-aux-completeness': '661698a254eb8709',
     '021-checklists': 'a141800f670a8dac',
+    '022-origins-and-image-owners-shore-guard': '57b237f3736fbf18',
   },
 };
 

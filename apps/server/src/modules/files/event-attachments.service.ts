@@ -1,4 +1,3 @@
-import { assertNotCopied } from '../sync/record-origins.js';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { lstat, mkdir, open, rename, rm } from 'node:fs/promises';
@@ -59,8 +58,6 @@ export class EventAttachmentsService {
         `Only the event's author, admins and event managers can ${action} pictures ${action === 'attach' ? 'to' : 'from'} this event`,
       );
     }
-    // A copied event's pictures belong to the ship.
-    await assertNotCopied(this.ctx, 'event', event.id);
     return event;
   }
 
