@@ -153,6 +153,7 @@ export class EventAttachmentsService {
           ],
         },
         access,
+        { attachments: true },
       );
       await recordChange(this.ctx.database.db, caller, fileChange('upload', owner(eventId), [stored]));
       return stored;
@@ -219,12 +220,13 @@ export class EventAttachmentsService {
     if (row && listed) {
       const rest = withoutAttachment(items, names);
       const service = new EventAuxDataService(this.ctx);
-      if (attachedNames(rest).length === 0) await service.remove(caller, row.id, access);
+      if (attachedNames(rest).length === 0) await service.remove(caller, row.id, access, { attachments: true });
       else
         await service.create(
           caller,
           { event_id: eventId, data_source: eventAttachmentsDataSource, data_array: rest },
           access,
+          { attachments: true },
         );
     }
     if (info?.isFile()) await removeAttachmentFiles(this.ctx.paths.images, [name]);
