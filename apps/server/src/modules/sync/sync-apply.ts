@@ -3,6 +3,7 @@ import { shouldPublish, type SyncChange, type SyncFileRecord } from '@bathylog/s
 import type { Kysely, Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { DB } from '../../db/schema.js';
+import { claimImages } from '../../db/sql/image-owners.js';
 import { CruisesService } from '../cruises/cruises.service.js';
 import { toWireAux, toWireEvent } from '../events/event-output.js';
 import { EventTemplatesService } from '../event-templates/event-templates.service.js';
@@ -180,6 +181,8 @@ async function applyRecord(
   const { id: _id, ...rest } = row;
   if (existed) await db.updateTable(spec.table).set(rest).where('id', '=', change.record_id).execute();
   else await db.insertInto(spec.table).values(row).execute();
+  // Frame grabs a copied record names first are its event's (docs/security.md#who-may-change-an-events-data).
+  if (type === 'event_aux_data') await claimImages(trx, String(row.event_id), row.data_array);
   await setOrigin(trx, shipId, type, change.record_id);
   const isNew = !existed;
   return async () => publishUpsert(ctx, type, change.record_id, row, isNew);
