@@ -2,7 +2,8 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newObjectId, shipRecordReadOnlyMessage } from '@bathylog/shared';
+import { newObjectId, shipRecordReadOnlyMessage, type SyncChange } from '@bathylog/shared';
+import { applyChanges } from '../src/modules/sync/sync-apply.js';
 import { registerOriginGuard } from '../src/origins/origin-guard.js';
 import { internalChannels } from '../src/realtime/internal-channels.js';
 import type { AppContext } from '../src/context.js';
@@ -369,6 +370,51 @@ describe.each(engines)('records copied from a ship, on %s', (engine) => {
     const own = (await ok(json('POST', `${api}/events`, { event_value: 'OWN' }))).insertedId as string;
     const got = await call(json('PATCH', `${api}/events/${own}`, { event_value: 'STILL OURS' }));
     expect(got.statusCode).toBe(204);
+
+    // Nor does another ship: its changes to the removed ship's records are left out.
+    const other = newObjectId();
+    await t.ctx.database.db
+      .insertInto('sync_ships')
+      .values({
+        id: other,
+        name: 'Other ship',
+        url: 'http://other.invalid',
+        device_key: 'k',
+        enabled: 0,
+        state: 'paused',
+        behind_records: 0,
+        behind_bytes: 0,
+        created_at: Date.now(),
+      })
+      .execute();
+    const change = (
+      record_type: SyncChange['record_type'],
+      record_id: string,
+      record: Record<string, unknown> | null,
+    ) => ({ seq: '1', op: record ? 'upsert' : 'delete', record_type, record_id, record }) as SyncChange;
+    const event = (await t.ctx.database.db
+      .selectFrom('events')
+      .selectAll()
+      .where('id', '=', copies.event)
+      .executeTakeFirstOrThrow()) as Record<string, unknown>;
+    const newAux = newObjectId();
+    await applyChanges(
+      t.ctx,
+      { id: other },
+      [
+        change('event', copies.event, { ...event, event_value: 'TAKEN OVER' }),
+        change('event_aux_data', newAux, {
+          id: newAux,
+          event_id: copies.event,
+          data_source: 'otherNav',
+          data_array: '[]',
+        }),
+        change('event_aux_data', copies.aux, null),
+        change('cruise', copies.cruise, null),
+      ],
+      'next',
+    );
+    expect(await copiedState()).toEqual(before);
   });
 });
 

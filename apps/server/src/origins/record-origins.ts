@@ -83,6 +83,25 @@ export async function recordOrigins(
   return out;
 }
 
+/**
+ * Whether a record (read in `db`, the applying transaction) was copied from a ship other than
+ * `shipId`, followed or no longer followed: that ship's records are no other ship's to change.
+ */
+export async function copiedFromAnotherShip(
+  db: Kysely<DB>,
+  shipId: string,
+  type: OriginRecordType,
+  id: string,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('sync_origins')
+    .select('ship_id')
+    .where('record_type', '=', type)
+    .where('record_id', '=', id)
+    .executeTakeFirst();
+  return row !== undefined && row.ship_id !== shipId;
+}
+
 /** `,"origin":{…}` to close an event's pre-serialised JSON with, or '' for the server's own record. */
 export function originJson(origin: RecordOrigin | undefined): string {
   return origin ? `,"origin":${JSON.stringify({ ship_id: origin.ship_id, ship_name: origin.ship_name })}` : '';

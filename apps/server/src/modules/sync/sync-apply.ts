@@ -4,6 +4,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { DB } from '../../db/schema.js';
 import { claimImages } from '../../db/sql/image-owners.js';
+import { copiedFromAnotherShip } from '../../origins/record-origins.js';
 import { CruisesService } from '../cruises/cruises.service.js';
 import { toWireAux, toWireEvent } from '../events/event-output.js';
 import { EventTemplatesService } from '../event-templates/event-templates.service.js';
@@ -116,6 +117,11 @@ async function applyRecord(
 ): Promise<Publication | null> {
   const spec = syncTables[type];
   const db = trx as unknown as Kysely<Record<string, Record<string, unknown>>>;
+  // Another ship's copies (one followed, or one no longer followed) are not this ship's to change,
+  // nor are its events' aux data (docs/ship-to-shore.md#read-only-on-shore).
+  if (change.record_id !== '*' && (await copiedFromAnotherShip(trx, shipId, type, change.record_id))) return null;
+  const eventOf = type === 'event_aux_data' ? change.record?.event_id : undefined;
+  if (typeof eventOf === 'string' && (await copiedFromAnotherShip(trx, shipId, 'event', eventOf))) return null;
   if (change.op === 'delete') {
     if (type === 'event' && change.record_id === '*') {
       // A wipe on the ship: every event (and aux record) that came from it.
