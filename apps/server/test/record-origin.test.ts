@@ -7,7 +7,7 @@ import { applyChanges } from '../src/modules/sync/sync-apply.js';
 import { registerOriginGuard } from '../src/origins/origin-guard.js';
 import { internalChannels } from '../src/realtime/internal-channels.js';
 import type { AppContext } from '../src/context.js';
-import { createCruise, createLowering, filepondBody, multipart } from './api-fixtures.js';
+import { createCruise, createLowering, createUser, filepondBody, multipart } from './api-fixtures.js';
 import { createTestApp, engines, type TestApp } from './test-app.js';
 
 /**
@@ -418,10 +418,67 @@ describe.each(engines)('records copied from a ship, on %s', (engine) => {
   });
 });
 
+describe.each(engines)('a copied event the caller may not see, on %s', (engine) => {
+  it('is answered as a missing one, never as read-only (which would tell that it exists)', async () => {
+    const t = await createTestApp(engine, { useAccessControl: true });
+    try {
+      const admin = await t.login('admin', 'demo');
+      const member = await createUser(t, admin, 'member', ['event_watcher']);
+      const outsider = (await createUser(t, admin, 'outsider', ['event_manager'])).token;
+      const cruise = await createCruise(t, admin, { cruise_id: 'HIDDEN1' });
+      await t.api('PATCH', `/cruises/${cruise}/permissions`, { token: admin, body: { add: [member.id] } });
+      const made = await t.api('POST', '/events', {
+        token: admin,
+        body: { event_value: 'COPIED', ts: '2023-03-15T00:00:00.000Z' },
+      });
+      const event = (made.json() as { insertedId: string }).insertedId;
+      const shipId = newObjectId();
+      const db = t.ctx.database.db;
+      await db
+        .insertInto('sync_ships')
+        .values({
+          id: shipId,
+          name: shipName,
+          url: 'http://ship.invalid',
+          device_key: 'k',
+          enabled: 0,
+          state: 'paused',
+          behind_records: 0,
+          behind_bytes: 0,
+          created_at: Date.now(),
+        })
+        .execute();
+      await db.insertInto('sync_origins').values({ record_type: 'event', record_id: event, ship_id: shipId }).execute();
+      t.ctx.bus.publish(internalChannels.shipsChanged, { shipId });
+      const missing = newObjectId();
+      const answers = async (id: string) => [
+        (await t.api('PATCH', `/events/${id}`, { token: outsider, body: { event_value: 'X' } })).json(),
+        (
+          await t.api('POST', '/event_aux_data', {
+            token: outsider,
+            body: { event_id: id, data_source: 'nav', data_array: [] },
+          })
+        ).json(),
+      ];
+      const hidden = await answers(event);
+      const none = await answers(missing);
+      expect(JSON.stringify(hidden).replaceAll(event, missing)).toBe(JSON.stringify(none));
+      // An admin, who sees it, is told it is read-only.
+      const seen = await t.api('PATCH', `/events/${event}`, { token: admin, body: { event_value: 'X' } });
+      expect((seen.json() as { message: string }).message).toBe(shipRecordReadOnlyMessage(shipName));
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('the origin declaration', () => {
   it('is required of every write route: a server with a route that lacks it does not start', async () => {
     const app = Fastify();
-    registerOriginGuard(app, {} as AppContext, { comment: () => Promise.resolve(false) });
+    registerOriginGuard(app, {} as AppContext, {
+      comment: () => Promise.resolve(false),
+      hidden: () => Promise.resolve(false),
+    });
     expect(() => app.post('/sealog-server/api/v1/anything', async () => ({}))).toThrow(/config\.origin/);
     app.post('/sealog-server/api/v1/declared', { config: { origin: 'none' } }, async () => ({}));
     app.get('/sealog-server/api/v1/read', async () => ({}));

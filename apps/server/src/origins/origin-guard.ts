@@ -53,6 +53,12 @@ export interface OriginExceptions {
    * owns the comments queue remembers it to send to the ship.
    */
   comment(request: FastifyRequest, origin: RecordOrigin, eventId: string): Promise<boolean>;
+  /**
+   * Whether the caller may not see this record (an event, or an aux record, outside the caller's
+   * event access): it is then left to the handler, which answers as for a missing one, so the
+   * read-only answer never tells that a hidden record exists.
+   */
+  hidden(request: FastifyRequest, type: OriginRecordType, id: string): Promise<boolean>;
 }
 
 function field(value: unknown, key: string): string | undefined {
@@ -120,7 +126,7 @@ export function registerOriginGuard(app: FastifyInstance, ctx: AppContext, excep
           const id = await idOf(request, check.id);
           if (!id) continue;
           const found = await originOf(ctx, check.type, id);
-          if (!found) continue;
+          if (!found || (await exceptions.hidden(request, check.type, id))) continue;
           if (check.except === 'comment' && (await exceptions.comment(request, found, id))) continue;
           throw new AppError('FORBIDDEN', shipRecordReadOnlyMessage(found.ship_name));
         }

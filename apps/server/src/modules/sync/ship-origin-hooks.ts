@@ -29,7 +29,7 @@ const pendingComment = new WeakMap<FastifyRequest, { shipId: string; eventId: st
  * event's comment, stored here and queued to travel to the ship
  * (docs/ship-to-shore.md#comments-from-shore).
  */
-export function copiedEventComments(ctx: AppContext): OriginExceptions {
+export function copiedEventComments(ctx: AppContext): Pick<OriginExceptions, 'comment'> {
   return {
     async comment(req: FastifyRequest, origin: RecordOrigin, eventId: string): Promise<boolean> {
       if (req.method !== 'PATCH' || !req.auth) return false;
