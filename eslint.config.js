@@ -107,23 +107,28 @@ const serverImportZones = [
   },
   {
     target: `${server}/lib`,
-    from: [...serverDirs('plugins', 'modules', 'realtime', 'db', 'seed', 'context.ts'), ...serverRoots],
+    from: [...serverDirs('plugins', 'origins', 'modules', 'realtime', 'db', 'seed', 'context.ts'), ...serverRoots],
     message: 'lib/ is the bottom layer: it imports no plugin, module, realtime, db or app code.',
   },
   {
     target: `${server}/db`,
-    from: [...serverDirs('plugins', 'modules', 'realtime', 'seed', 'context.ts'), ...serverRoots],
+    from: [...serverDirs('plugins', 'origins', 'modules', 'realtime', 'seed', 'context.ts'), ...serverRoots],
     message: 'db/ is below the modules: modules register what db/ runs for them (db/write-worker-thread.ts).',
   },
   {
     target: `${server}/plugins`,
-    from: [...serverDirs('modules', 'realtime', 'seed'), ...serverRoots],
+    from: [...serverDirs('origins', 'modules', 'realtime', 'seed'), ...serverRoots],
     message: 'plugins/ is below the modules: a module registers what a plugin needs from it.',
   },
   {
     target: `${server}/realtime`,
-    from: [...serverDirs('modules', 'seed'), ...serverRoots],
+    from: [...serverDirs('origins', 'modules', 'seed'), ...serverRoots],
     message: 'realtime/ is below the modules: modules publish on the bus; jobs are started by the app (jobs/).',
+  },
+  {
+    target: `${server}/origins`,
+    from: [...serverDirs('modules', 'seed'), ...serverRoots],
+    message: 'origins/ (where a record came from) is below the modules: a module registers what the guard allows.',
   },
   {
     target: `${server}/modules`,

@@ -299,6 +299,7 @@ test.describe('users as cruise_manager', () => {
       'event_manager',
       'event_logger',
       'power_logger',
+      'aux_data_inserter',
       'event_watcher',
       'guest',
     ]);

@@ -15,7 +15,8 @@ import type { AppContext } from './context.js';
 import { migrateToLatest, openDatabase, type Database } from './db/database.js';
 import { Mailer } from './lib/mailer.js';
 import { serverRoot } from './lib/paths.js';
-import { apiModules, callerStore } from './modules/index.js';
+import { apiModules, callerStore, originExceptions } from './modules/index.js';
+import { registerOriginGuard } from './origins/origin-guard.js';
 import { miscRoutes } from './modules/misc/misc.routes.js';
 import { filesRoutes } from './modules/files/files.routes.js';
 import { registerEventAccess } from './modules/access/event-access.js';
@@ -210,6 +211,7 @@ export async function buildApp(
   app.get('/sealog-server/swagger.json', { schema: { hide: true } }, async () => app.swagger());
   registerAuth(app, ctx);
   registerEventAccess(app, ctx);
+  registerOriginGuard(app, ctx, originExceptions(ctx));
   registerHeavyReads(app, ctx, apiPrefix);
 
   miscRoutes(app, ctx);

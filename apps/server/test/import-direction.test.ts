@@ -29,6 +29,8 @@ describe('server import direction', () => {
     ['db/ imports a module', 'apps/server/src/db/x.ts', '../modules/events/event-create-writer.js'],
     ['plugins/ imports a repository', 'apps/server/src/plugins/x.ts', '../modules/users/users.repository.js'],
     ['lib/ imports db/', 'apps/server/src/lib/x.ts', '../db/database.js'],
+    ['origins/ imports a module', 'apps/server/src/origins/x.ts', '../modules/sync/ships.service.js'],
+    ['plugins/ imports origins/', 'apps/server/src/plugins/x.ts', '../origins/record-origins.js'],
     ['a module imports a background job', 'apps/server/src/modules/events/x.ts', '../../jobs/asnap.js'],
     [
       'runtime code imports a migration',
@@ -47,6 +49,7 @@ describe('server import direction', () => {
 
   it.each([
     ['a module imports a plugin', 'apps/server/src/modules/events/x.ts', '../../plugins/auth.js'],
+    ['a module imports origins/', 'apps/server/src/modules/events/x.ts', '../../origins/record-origins.js'],
     ['a module imports its own repository', 'apps/server/src/modules/users/x.ts', './users.repository.js'],
     ["a module imports another's service", 'apps/server/src/modules/audit/x.ts', '../events/events.service.js'],
     ['a migration imports shared SQL', 'apps/server/src/db/migrations/099-x.ts', '../sql/event-search.js'],

@@ -27,6 +27,11 @@ const everyone = (ok: number): Statuses => [ok, ok, ok, ok, ok, ok, ok, 401, 401
 const templateReaders = (ok: number): Statuses => [ok, ok, ok, ok, ok, 403, ok, 401, 401];
 /** write_events: all but event_watcher. */
 const eventWriters = (ok: number): Statuses => [ok, ok, ok, ok, ok, 403, ok, 401, 401];
+/**
+ * Aux data of someone else's event (docs/security.md#who-may-change-an-events-data): admins, event
+ * managers (the demo guest is one) and aux-data inserters; other event writers only on their own events.
+ */
+const auxChangers = (ok: number): Statuses => [ok, 403, ok, 403, 403, 403, ok, 401, 401];
 /** write_event_templates: admin, cruise_manager, template_manager. */
 const templateWriters = (ok: number): Statuses => [ok, ok, 403, ok, 403, 403, 403, 401, 401];
 /** write_cruises / write_lowerings: admin and cruise_manager. */
@@ -211,6 +216,17 @@ const newCruise = (fx: Fixture) => newId(fx, '/cruises', cruiseBody(fx));
 const newLowering = (fx: Fixture) => newId(fx, '/lowerings', loweringBody(fx));
 const newEvent = (fx: Fixture, extra: Record<string, unknown> = {}) =>
   newId(fx, '/events', { event_value: 'MATRIX', ts: iso(Date.now() - hour), publish: false, ...extra });
+/** An event the caller logged itself (callers who cannot log get one of the admin's). */
+async function ownEvent(fx: Fixture, caller: MatrixCaller): Promise<string> {
+  const token = tokenOf(fx, caller);
+  const mayLog = token && !['event_watcher', 'disabled'].includes(caller);
+  const res = await fx.t.api('POST', '/events', {
+    token: mayLog ? token : fx.admin,
+    body: { event_value: 'MINE', publish: false },
+  });
+  if (res.statusCode !== 201) throw new Error(`fixture own event: ${res.statusCode} ${res.body}`);
+  return (res.json() as { insertedId: string }).insertedId;
+}
 const newAux = async (fx: Fixture) =>
   newId(fx, '/event_aux_data', {
     event_id: await newEvent(fx),
@@ -632,8 +648,8 @@ const rows: Row[] = [
     request: (fx) => ({ method: 'GET', url: `${api}/event_aux_data/${fx.aux}` }),
   },
   {
-    name: 'POST /event_aux_data',
-    expect: eventWriters(201),
+    name: "POST /event_aux_data (someone else's event)",
+    expect: auxChangers(201),
     request: async (fx) => ({
       method: 'POST',
       url: `${api}/event_aux_data`,
@@ -645,8 +661,21 @@ const rows: Row[] = [
     }),
   },
   {
-    name: 'PATCH /event_aux_data/{id}',
-    expect: eventWriters(204),
+    name: 'POST /event_aux_data (own event)',
+    expect: eventWriters(201),
+    request: async (fx, caller) => ({
+      method: 'POST',
+      url: `${api}/event_aux_data`,
+      body: {
+        event_id: await ownEvent(fx, caller),
+        data_source: 'vehicleRealtimeNavData',
+        data_array: [{ data_name: 'depth', data_value: 1012.5, data_uom: 'm' }],
+      },
+    }),
+  },
+  {
+    name: "PATCH /event_aux_data/{id} (someone else's event)",
+    expect: auxChangers(204),
     request: async (fx) => ({
       method: 'PATCH',
       url: `${api}/event_aux_data/${await newAux(fx)}`,
@@ -654,8 +683,8 @@ const rows: Row[] = [
     }),
   },
   {
-    name: 'DELETE /event_aux_data/{id}',
-    expect: eventWriters(204),
+    name: "DELETE /event_aux_data/{id} (someone else's event)",
+    expect: auxChangers(204),
     request: async (fx) => ({ method: 'DELETE', url: `${api}/event_aux_data/${await newAux(fx)}` }),
   },
 

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Kysely } from 'kysely';
 import { newObjectId, parseIsoTimestamp } from '@bathylog/shared';
 import type { DB } from '../src/db/schema.js';
+import { claimImages } from '../src/db/sql/image-owners.js';
 import type { TestApp } from './test-app.js';
 
 /**
@@ -112,6 +113,8 @@ export async function insertAux(db: Kysely<DB>, aux: readonly AuxFixture[]): Pro
     data_array: JSON.stringify(a.data_array),
   }));
   await inChunks(rows, 500, (chunk) => db.insertInto('event_aux_data').values(chunk).execute());
+  // As the server's writes do: the images a record names first are its event's.
+  for (const r of rows) await claimImages(db, r.event_id, r.data_array);
   return rows.map((r) => r.id);
 }
 

@@ -6,6 +6,7 @@ export const roles = [
   'template_manager',
   'event_logger',
   'power_logger',
+  'aux_data_inserter',
   'event_watcher',
   'guest',
 ] as const;
@@ -36,6 +37,9 @@ const roleScopes: Record<Exclude<Role, 'admin'>, Scope[]> = {
   // Sealog 2.4's power_logger: an event_logger who also uses admin-only templates
   // (`capabilityRoles.adminOnlyTemplates`; docs/sealog-clients.md#the-power_logger-role).
   power_logger: ['read_events', 'write_events', 'read_event_templates', 'read_cruises', 'read_lowerings'],
+  // The scripts a deployment runs to add navigation, sensor data and frame grabs to the events
+  // others log (docs/security.md#who-may-change-an-events-data): they read events and write aux data.
+  aux_data_inserter: ['read_events', 'write_events', 'read_cruises', 'read_lowerings'],
   event_manager: ['read_events', 'write_events', 'read_event_templates', 'read_cruises', 'read_lowerings'],
   template_manager: [
     'read_events',
@@ -93,6 +97,11 @@ export const capabilityRoles = {
   deleteAnyEvent: ['admin', 'event_manager'],
   /** Changing any event beyond its comment (others only the events they created: rules/event-changes.ts). */
   changeAnyEvent: ['admin', 'event_manager'],
+  /**
+   * Adding, changing or deleting any event's aux data (others only that of the events they
+   * created): the aux-data inserters a deployment names by this role (rules/event-changes.ts).
+   */
+  changeAnyAuxData: ['admin', 'event_manager', 'aux_data_inserter'],
   /** Attaching pictures to, or removing them from, any event (others only to their own). */
   attachToAnyEvent: ['admin', 'event_manager'],
   /** Event Templates entry and screen. */

@@ -192,7 +192,7 @@ export interface SyncShipsTable {
   behind_records: number;
   behind_bytes: number;
   created_at: number;
-  /** Changes the ship sent that the shore refused, in all (migration 022). */
+  /** Changes the ship sent that the shore refused, in all (migration 023). */
   refused_count: Generated<number>;
 }
 
@@ -203,7 +203,7 @@ export interface SyncOriginsTable {
   ship_id: string;
 }
 
-/** Shore: a change a ship sent that the shore refused (migration 022), the latest per ship. */
+/** Shore: a change a ship sent that the shore refused (migration 023), the latest per ship. */
 export interface SyncRefusalsTable {
   id: string;
   ship_id: string;
@@ -211,6 +211,19 @@ export interface SyncRefusalsTable {
   record_type: string;
   record_id: string;
   reason: string;
+}
+
+/** Shore: a ship no longer followed, whose copied records stay read-only under its name. */
+export interface SyncFormerShipsTable {
+  id: string;
+  name: string;
+  removed_at: number;
+}
+
+/** The event whose aux record first named an image file (frame grabs): the image is served with it alone. */
+export interface ImageOwnersTable {
+  name: string;
+  event_id: string;
 }
 
 /** Shore: a file (or its thumbnail, priority 0) still to fetch from a ship. */
@@ -264,6 +277,8 @@ export interface DB {
   checklist_runs: ChecklistRunsTable;
   sync_ships: SyncShipsTable;
   sync_origins: SyncOriginsTable;
+  sync_former_ships: SyncFormerShipsTable;
+  image_owners: ImageOwnersTable;
   sync_file_queue: SyncFileQueueTable;
   sync_comment_queue: SyncCommentQueueTable;
   sync_followers: SyncFollowersTable;

@@ -21,14 +21,17 @@ import { backupsRoutes } from './backups/backups.routes.js';
 import { checklistsRoutes } from './checklists/checklists.routes.js';
 import { completenessRoutes } from './completeness/completeness.routes.js';
 import { syncRoutes } from './sync/sync.routes.js';
-import { shipRecordGuard } from './sync/ship-record-guard.js';
+import { copiedEventComments, shipOriginHooks } from './sync/ship-origin-hooks.js';
+import type { OriginExceptions } from '../origins/origin-guard.js';
+import { EventAuxDataRepository } from './event-aux-data/event-aux-data.repository.js';
+import { EventsRepository } from './events/events.repository.js';
 import { userCallers } from './users/user-callers.js';
 import { deviceKeyCallers } from './device-keys/device-key-callers.js';
 
 /** Every REST module, registered under /sealog-server/api/v1. One line per resource. */
 export const apiModules: Array<(app: ApiInstance, ctx: AppContext) => void> = [
-  // First: its hooks keep records copied from a ship read-only on every route registered after it.
-  shipRecordGuard,
+  // First: its hooks mark copied records in reads and queue comments on them for every route after it.
+  shipOriginHooks,
   authRoutes,
   usersRoutes,
   cruisesRoutes,
@@ -55,3 +58,19 @@ export const callerStore: CallerStore = {
   ...deviceKeyCallers,
   archiveView: async (db, now) => ArchiveView.of(await archiveRecords(db), now),
 };
+
+/** The changes the read-only rule allows on records copied from a ship (origins/origin-guard.ts). */
+export function originExceptions(ctx: AppContext): OriginExceptions {
+  return {
+    ...copiedEventComments(ctx),
+    // A hidden event (or its aux record) is answered as missing by its route, never as read-only.
+    async hidden(request, type, id) {
+      const access = request.eventAccess;
+      if (!access || access.seesEverything || (type !== 'event' && type !== 'event_aux_data')) return false;
+      const db = ctx.database.db;
+      const eventId = type === 'event' ? id : (await new EventAuxDataRepository(db).findById(id))?.event_id;
+      const event = eventId ? await new EventsRepository(db).findById(eventId) : undefined;
+      return !event || !access.maySee(event.ts);
+    },
+  };
+}

@@ -7,9 +7,16 @@ export interface RouteEntry {
   url: string;
   /**
    * The route's `config` (`auth`, `scopes`, `access`: how it stands to event data,
-   * modules/access/event-access.ts; `archive`: it admits the anonymous archive visitor).
+   * modules/access/event-access.ts; `archive`: it admits the anonymous archive visitor; `origin`:
+   * how a write route stands to records copied from a ship, origins/origin-guard.ts).
    */
-  config: { auth?: boolean | 'optional'; scopes?: readonly string[]; access?: string; archive?: true };
+  config: {
+    auth?: boolean | 'optional';
+    scopes?: readonly string[];
+    access?: string;
+    archive?: true;
+    origin?: unknown;
+  };
   schema: FastifySchema | undefined;
 }
 

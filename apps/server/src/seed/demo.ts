@@ -12,6 +12,7 @@ import { hashPassword } from '../lib/passwords.js';
 import { FramegrabRenderer } from './demo-images.js';
 import { boundingBoxFromStats, diveTimeline, DiveTrack, navDataArray, type NavFix } from './demo-navigation.js';
 import { serverRoot } from '../lib/paths.js';
+import { claimImages } from '../db/sql/image-owners.js';
 
 /**
  * Demo mode: the real cruise FKt230303 of R/V Falkor (too) and its dive S0492 (apps/server/demo,
@@ -356,6 +357,8 @@ export async function loadDemo(ctx: AppContext, opts: LoadDemoOptions = {}): Pro
     counts.lowerings = await insertAbsent(trx, 'lowerings', [loweringRow as Insertable<DB['lowerings']>]);
     counts.events = await insertAbsent(trx, 'events', [...diveRows, ...cruiseEvents.map(eventRow)]);
     counts.auxData = await insertAbsent(trx, 'event_aux_data', auxRows);
+    // The dive's frame grabs belong to the events whose records name them (db/sql/image-owners.ts).
+    for (const a of auxRows) await claimImages(trx, a.event_id, a.data_array);
     counts.templates = await insertAbsent(trx, 'event_templates', [...templates.values()].map(templateRow));
     if (firstLoad) await insertDemoChecklists(trx, startedAt);
   });

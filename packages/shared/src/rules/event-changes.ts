@@ -34,6 +34,20 @@ export function mayChangeEvent(actor: EventActor, event: EventCreator): boolean 
   return managesAnyEvent(actor.roles) || createdEvent(actor, event);
 }
 
+/**
+ * Whether the actor may add, change or delete an event's aux data (position, depth, frame grabs:
+ * they change the map, the dive figures and the exports as much as the event does): whoever may
+ * change the event beyond its comment, and the aux-data inserters a deployment runs
+ * (`aux_data_inserter`, docs/security.md#who-may-change-an-events-data).
+ */
+export function mayChangeAuxData(actor: EventActor, event: EventCreator): boolean {
+  return hasAnyRole(actor.roles, capabilityRoles.changeAnyAuxData) || createdEvent(actor, event);
+}
+
+/** The refusal when `mayChangeAuxData` says no. */
+export const auxDataChangeRefused =
+  'Only admins, event managers, aux-data inserters and whoever created this event can change its aux data';
+
 /** When an event was created, from its ObjectId (its first four bytes are the creation second). */
 export function eventIdTime(id: string): number {
   return Number.parseInt(id.slice(0, 8), 16) * 1000;

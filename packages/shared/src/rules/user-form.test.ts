@@ -88,6 +88,7 @@ describe('roles a viewer may grant', () => {
       'template_manager',
       'event_logger',
       'power_logger',
+      'aux_data_inserter',
       'event_watcher',
       'guest',
     ]);
@@ -97,6 +98,7 @@ describe('roles a viewer may grant', () => {
       'template_manager',
       'event_logger',
       'power_logger',
+      'aux_data_inserter',
       'event_watcher',
       'guest',
     ]);

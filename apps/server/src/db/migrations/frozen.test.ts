@@ -44,6 +44,7 @@ const frozen: Record<Dialect, Record<string, string>> = {
     '021-checklists': 'a141800f670a8dac',
     '022-relative-demo-framegrabs': '2bcdbf7e3a437ec9',
     '023-sync-refusals': 'f2f706db41e483fe',
+    '024-origins-and-image-owners': '8a9bcb63420e1ca8',
   },
   postgres: {
     '001-initial': 'abded546b17b4501',
@@ -67,6 +68,7 @@ const frozen: Record<Dialect, Record<string, string>> = {
     '021-checklists': 'a141800f670a8dac',
     '022-relative-demo-framegrabs': '70f08a008cc93b5f',
     '023-sync-refusals': 'f2f706db41e483fe',
+    '024-origins-and-image-owners': '57b237f3736fbf18',
   },
 };
 

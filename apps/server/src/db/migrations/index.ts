@@ -21,6 +21,7 @@ import * as m020 from './020-aux-completeness.js';
 import * as m021 from './021-checklists.js';
 import * as m022 from './022-relative-demo-framegrabs.js';
 import * as m023 from './023-sync-refusals.js';
+import * as m024 from './024-origins-and-image-owners.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -50,6 +51,7 @@ const ordered: Array<[string, DialectMigration]> = [
   ['021-checklists', m021],
   ['022-relative-demo-framegrabs', m022],
   ['023-sync-refusals', m023],
+  ['024-origins-and-image-owners', m024],
 ];
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -30,7 +30,7 @@ export function authRoutes(app: ApiInstance, ctx: AppContext): void {
 
   app.post(
     '/auth/register',
-    { schema: { body: registerSchema, tags, response: { 201: insertResultSchema } } },
+    { config: { origin: 'none' }, schema: { body: registerSchema, tags, response: { 201: insertResultSchema } } },
     async (req, reply) => {
       const insertedId = await service.register(req.body, req.ip, routeOf(req));
       return reply.code(201).send({ acknowledged: true, insertedId });
@@ -41,7 +41,7 @@ export function authRoutes(app: ApiInstance, ctx: AppContext): void {
   // HttpOnly cookie set here.
   app.post(
     '/auth/login',
-    { schema: { body: loginSchema, tags, response: { 200: loginResponseSchema } } },
+    { config: { origin: 'none' }, schema: { body: loginSchema, tags, response: { 200: loginResponseSchema } } },
     async (req, reply) => {
       const session = await service.login(req.body, req.ip, routeOf(req));
       setSessionCookies(req, reply, ctx.config, session);
@@ -51,10 +51,14 @@ export function authRoutes(app: ApiInstance, ctx: AppContext): void {
 
   // Ends the browser session: the cookies go. Tokens held elsewhere stay valid (sign out everywhere
   // ends those).
-  app.post('/auth/logout', { schema: { tags, response: { 204: noContent } } }, async (req, reply) => {
-    clearSessionCookies(req, reply, ctx.config);
-    return reply.code(204).send();
-  });
+  app.post(
+    '/auth/logout',
+    { config: { origin: 'none' }, schema: { tags, response: { 204: noContent } } },
+    async (req, reply) => {
+      clearSessionCookies(req, reply, ctx.config);
+      return reply.code(204).send();
+    },
+  );
 
   app.get(
     '/auth/validate',
@@ -64,7 +68,10 @@ export function authRoutes(app: ApiInstance, ctx: AppContext): void {
 
   app.post(
     '/auth/forgotPassword',
-    { schema: { body: forgotPasswordSchema, tags, response: { 200: forgotPasswordResponseSchema } } },
+    {
+      config: { origin: 'none' },
+      schema: { body: forgotPasswordSchema, tags, response: { 200: forgotPasswordResponseSchema } },
+    },
     async (req) => ({
       statusCode: 200,
       message: await service.forgotPassword(req.body, req.ip, requestOrigin(req)),
@@ -73,7 +80,7 @@ export function authRoutes(app: ApiInstance, ctx: AppContext): void {
 
   app.patch(
     '/auth/resetPassword',
-    { schema: { body: resetPasswordSchema, tags, response: { 204: noContent } } },
+    { config: { origin: 'none' }, schema: { body: resetPasswordSchema, tags, response: { 204: noContent } } },
     async (req, reply) => {
       await service.resetPassword(req.body, req.ip, routeOf(req));
       return reply.code(204).send();
@@ -86,7 +93,10 @@ export function authRoutes(app: ApiInstance, ctx: AppContext): void {
 
   app.patch(
     '/auth/profile',
-    { config: { auth: true }, schema: { body: updateProfileSchema, tags, response: { 204: noContent } } },
+    {
+      config: { auth: true, origin: 'none' },
+      schema: { body: updateProfileSchema, tags, response: { 204: noContent } },
+    },
     async (req, reply) => {
       await service.updateProfile(caller(req), req.body);
       return reply.code(204).send();
@@ -105,7 +115,7 @@ export function authRoutes(app: ApiInstance, ctx: AppContext): void {
   // caller, this one included.
   app.post(
     '/auth/signOutEverywhere',
-    { config: { auth: true }, schema: { tags, response: { 204: noContent } } },
+    { config: { auth: true, origin: 'none' }, schema: { tags, response: { 204: noContent } } },
     async (req, reply) => {
       const auth = caller(req);
       await users.signOutEverywhere(auth, auth.user.id);

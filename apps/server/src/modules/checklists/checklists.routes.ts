@@ -23,8 +23,10 @@ import { ChecklistsService } from './checklists.service.js';
 export function checklistsRoutes(app: ApiInstance, ctx: AppContext): void {
   const service = new ChecklistsService(ctx);
   const read = { auth: true, scopes: ['admin', 'read_lowerings'] } as const;
-  const tick = { auth: true, scopes: ['admin', 'write_events'] } as const;
+  // Checklists and their runs are each server's own: they change no record copied from a ship.
+  const tick = { auth: true, scopes: ['admin', 'write_events'], origin: 'none' } as const;
   const admin = { auth: true, scopes: ['admin'] } as const;
+  const adminWrite = { ...admin, origin: 'none' } as const;
   const tags = ['checklists'];
 
   app.get('/checklists', { config: read, schema: { tags, response: { 200: z.array(checklistSchema) } } }, () =>
@@ -39,14 +41,14 @@ export function checklistsRoutes(app: ApiInstance, ctx: AppContext): void {
 
   app.post(
     '/checklists',
-    { config: admin, schema: { body: createChecklistSchema, tags, response: { 201: checklistSchema } } },
+    { config: adminWrite, schema: { body: createChecklistSchema, tags, response: { 201: checklistSchema } } },
     async (req, reply) => reply.code(201).send(await service.create(caller(req), req.body)),
   );
 
   app.patch(
     '/checklists/:id',
     {
-      config: admin,
+      config: adminWrite,
       schema: { params: idParamsSchema, body: updateChecklistSchema, tags, response: { 204: noContent } },
     },
     async (req, reply) => {
@@ -57,7 +59,7 @@ export function checklistsRoutes(app: ApiInstance, ctx: AppContext): void {
 
   app.delete(
     '/checklists/:id',
-    { config: admin, schema: { params: idParamsSchema, tags, response: { 204: noContent } } },
+    { config: adminWrite, schema: { params: idParamsSchema, tags, response: { 204: noContent } } },
     async (req, reply) => {
       await service.remove(caller(req), req.params.id);
       return reply.code(204).send();

@@ -16,7 +16,7 @@ import type { AppContext } from '../../context.js';
 import { caller } from '../../plugins/auth.js';
 import type { ApiInstance } from '../../plugins/types.js';
 import { sendRecordRead } from '../records/record-read.js';
-import { withOrigins } from '../sync/record-origins.js';
+import { withOrigins } from '../../origins/record-origins.js';
 import { CruisesService, type CruiseRead } from './cruises.service.js';
 
 /**
@@ -30,6 +30,8 @@ export function cruisesRoutes(app: ApiInstance, ctx: AppContext): void {
   const read = { auth: true, scopes: ['admin', 'read_cruises'], archive: true } as const;
   const write = { auth: true, scopes: ['admin', 'write_cruises'] } as const;
   const admin = { auth: true, scopes: ['admin'] } as const;
+  /** The cruise the request names: a copy from a ship is read-only here (origins/origin-guard.ts). */
+  const own = { type: 'cruise', id: 'params.id' } as const;
   const tags = ['cruises'];
   const send = (reply: FastifyReply, result: CruiseRead) => sendRecordRead(reply, result);
   /** The options of a read answering one cruise, as JSON or (format=csv) CSV, found by `params`. */
@@ -57,10 +59,14 @@ export function cruisesRoutes(app: ApiInstance, ctx: AppContext): void {
   );
 
   // Literal segments win over parameters, as in Sealog.
-  app.delete('/cruises/all', { config: admin, schema: { tags, response: { 204: noContent } } }, async (req, reply) => {
-    await service.removeAll(caller(req));
-    return reply.code(204).send();
-  });
+  app.delete(
+    '/cruises/all',
+    { config: { ...admin, origin: 'bulk' }, schema: { tags, response: { 204: noContent } } },
+    async (req, reply) => {
+      await service.removeAll(caller(req));
+      return reply.code(204).send();
+    },
+  );
 
   app.get('/cruises/bycruiseid/:cruise_id', oneRecord(cruiseIdParamsSchema), async (req, reply) =>
     send(reply, await service.getByRecordId(caller(req), req.params.cruise_id, req.query.format)),
@@ -91,7 +97,10 @@ export function cruisesRoutes(app: ApiInstance, ctx: AppContext): void {
 
   app.post(
     '/cruises',
-    { config: admin, schema: { body: createCruiseSchema, tags, response: { 201: insertResultSchema } } },
+    {
+      config: { ...admin, origin: 'none' },
+      schema: { body: createCruiseSchema, tags, response: { 201: insertResultSchema } },
+    },
     async (req, reply) => {
       const insertedId = await service.create(caller(req), req.body);
       return reply.code(201).send({ acknowledged: true, insertedId });
@@ -100,7 +109,10 @@ export function cruisesRoutes(app: ApiInstance, ctx: AppContext): void {
 
   app.patch(
     '/cruises/:id',
-    { config: write, schema: { params: idParamsSchema, body: updateCruiseSchema, tags, response: { 204: noContent } } },
+    {
+      config: { ...write, origin: own },
+      schema: { params: idParamsSchema, body: updateCruiseSchema, tags, response: { 204: noContent } },
+    },
     async (req, reply) => {
       await service.update(caller(req), req.params.id, req.body);
       return reply.code(204).send();
@@ -109,7 +121,10 @@ export function cruisesRoutes(app: ApiInstance, ctx: AppContext): void {
 
   app.patch(
     '/cruises/:id/permissions',
-    { config: admin, schema: { params: idParamsSchema, body: permissionsSchema, tags, response: { 204: noContent } } },
+    {
+      config: { ...admin, origin: own },
+      schema: { params: idParamsSchema, body: permissionsSchema, tags, response: { 204: noContent } },
+    },
     async (req, reply) => {
       await service.setPermissions(caller(req), req.params.id, req.body);
       return reply.code(204).send();
@@ -118,7 +133,7 @@ export function cruisesRoutes(app: ApiInstance, ctx: AppContext): void {
 
   app.delete(
     '/cruises/:id',
-    { config: admin, schema: { params: idParamsSchema, tags, response: { 204: noContent } } },
+    { config: { ...admin, origin: own }, schema: { params: idParamsSchema, tags, response: { 204: noContent } } },
     async (req, reply) => {
       await service.remove(caller(req), req.params.id);
       return reply.code(204).send();

@@ -13,7 +13,7 @@ const listQuery = z.strictObject({ name: z.optional(queryListSchema) });
 export function customVarsRoutes(app: ApiInstance, ctx: AppContext): void {
   const service = new CustomVarsService(ctx);
   const read = { auth: true, scopes: ['admin', 'read_events'] } as const;
-  const write = { auth: true, scopes: ['admin', 'write_events'] } as const;
+  const write = { auth: true, scopes: ['admin', 'write_events'], origin: 'none' } as const;
   const tags = ['custom_vars'];
 
   app.get(

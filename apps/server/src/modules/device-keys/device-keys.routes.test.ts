@@ -160,7 +160,7 @@ describe.each(engines)('device keys on %s', (engine) => {
       [
         { name: 'x', roles: ['superuser'] },
         400,
-        '"roles[0]" must be one of [admin, cruise_manager, event_manager, template_manager, event_logger, power_logger, event_watcher, guest, follower, full_follower]',
+        '"roles[0]" must be one of [admin, cruise_manager, event_manager, template_manager, event_logger, power_logger, aux_data_inserter, event_watcher, guest, follower, full_follower]',
       ],
       [{ name: 'x', roles: ['event_logger'], expires: 'soon' }, 400, '"expires" must be a valid ISO 8601 date'],
       [

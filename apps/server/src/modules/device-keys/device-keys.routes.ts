@@ -18,14 +18,17 @@ export function deviceKeysRoutes(app: ApiInstance, ctx: AppContext): void {
 
   app.post(
     '/device_keys',
-    { config: admin, schema: { body: createDeviceKeySchema, tags, response: { 201: createdDeviceKeySchema } } },
+    {
+      config: { ...admin, origin: 'none' },
+      schema: { body: createDeviceKeySchema, tags, response: { 201: createdDeviceKeySchema } },
+    },
     async (req, reply) => reply.code(201).send(await service.create(caller(req), req.body)),
   );
 
   // Revokes the key; the record stays listed (who revoked it, when).
   app.delete(
     '/device_keys/:id',
-    { config: admin, schema: { params: idParamsSchema, tags, response: { 204: noContent } } },
+    { config: { ...admin, origin: 'none' }, schema: { params: idParamsSchema, tags, response: { 204: noContent } } },
     async (req, reply) => {
       await service.revoke(caller(req), req.params.id);
       return reply.code(204).send();

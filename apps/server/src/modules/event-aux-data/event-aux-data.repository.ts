@@ -1,5 +1,6 @@
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { DB, EventAuxDataTable } from '../../db/schema.js';
+import { claimImages } from '../../db/sql/image-owners.js';
 import { excludedTs, type TsWindow } from '../access/event-access.js';
 
 export type AuxRow = EventAuxDataTable;
@@ -105,13 +106,18 @@ export class EventAuxDataRepository {
     return result.rows.map((r) => String(r.detail ?? r['QUERY PLAN'] ?? JSON.stringify(r))).join('\n');
   }
 
+  /** Stores a record; the images it names first are its event's from now on (db/sql/image-owners.ts). */
   async insert(row: AuxRow): Promise<void> {
     await this.db.insertInto('event_aux_data').values(row).execute();
+    await claimImages(this.db, row.event_id, row.data_array);
   }
 
   async update(id: string, patch: Partial<Omit<AuxRow, 'id'>>): Promise<void> {
     if (Object.keys(patch).length === 0) return;
     await this.db.updateTable('event_aux_data').set(patch).where('id', '=', id).execute();
+    if (patch.data_array === undefined) return;
+    const eventId = patch.event_id ?? (await this.findById(id))?.event_id;
+    if (eventId) await claimImages(this.db, eventId, patch.data_array);
   }
 
   async delete(id: string): Promise<number> {

@@ -443,11 +443,18 @@ describe.each(engines)('event aux data API on %s', (engine) => {
       ] as const) {
         expect((await get(`/event_aux_data/${auxId}`, users.tokens[who])).statusCode, who).toBe(200);
       }
-      for (const who of ['cruise_manager', 'event_manager', 'template_manager', 'event_logger', 'guest'] as const) {
+      // Someone else's event (here one of unknown creator): admins, event managers (the demo guest is one).
+      for (const who of ['event_manager', 'guest'] as const) {
         expect(
           (await post({ event_id: eventId, data_source: who, data_array: [] }, users.tokens[who])).statusCode,
           who,
         ).toBe(201);
+      }
+      for (const who of ['cruise_manager', 'template_manager', 'event_logger'] as const) {
+        expect(
+          (await post({ event_id: eventId, data_source: who, data_array: [] }, users.tokens[who])).statusCode,
+          who,
+        ).toBe(403);
       }
       expect(
         (await post({ event_id: eventId, data_source: 'w', data_array: [] }, users.tokens.event_watcher)).statusCode,
@@ -465,6 +472,73 @@ describe.each(engines)('event aux data API on %s', (engine) => {
       ).toBe(403);
       expect((await t.api('GET', '/event_aux_data')).statusCode).toBe(401);
       expect((await get('/event_aux_data', users.tokens.disabled)).statusCode).toBe(401);
+    });
+
+    it("follows the event's change rule: a logger changes only its own events' aux data", async () => {
+      const logger = users.tokens.event_logger!;
+      const mine = (await t.api('POST', '/events', { token: logger, body: { event_value: 'MINE' } })).json() as {
+        insertedId: string;
+      };
+      const theirs = await liveEvent();
+      const theirAux = (
+        (await post({ event_id: theirs, data_source: 'vehicleRealtimeNavData', data_array: nav })).json() as {
+          insertedId: string;
+        }
+      ).insertedId;
+      const before = (await get(`/event_aux_data/${theirAux}`)).json();
+      const refused = {
+        statusCode: 403,
+        error: 'Forbidden',
+        message:
+          'Only admins, event managers, aux-data inserters and whoever created this event can change its aux data',
+      };
+      const tries = [
+        // New navigation for someone else's event, as an upsert over its record and as a new source.
+        () => post({ event_id: theirs, data_source: 'vehicleRealtimeNavData', data_array: [] }, logger),
+        () => post({ event_id: theirs, data_source: 'myNav', data_array: nav }, logger),
+        () => post({ id: theirAux, event_id: mine.insertedId, data_source: 'x', data_array: [] }, logger),
+        () => t.api('PATCH', `/event_aux_data/${theirAux}`, { token: logger, body: { data_array: [] } }),
+        () => t.api('DELETE', `/event_aux_data/${theirAux}`, { token: logger }),
+      ];
+      for (const attempt of tries) {
+        const res = await attempt();
+        expect(res.json()).toEqual(refused);
+      }
+      expect((await get(`/event_aux_data/${theirAux}`)).json()).toEqual(before);
+      expect((await get(`/event_aux_data?eventID=${theirs}`)).json()).toHaveLength(1);
+
+      // Its own event's aux data: written, changed, not moved onto someone else's event, deleted.
+      const own = await post({ event_id: mine.insertedId, data_source: 'myNav', data_array: nav }, logger);
+      expect(own.statusCode).toBe(201);
+      const ownId = (own.json() as { insertedId: string }).insertedId;
+      const patchOwn = (body: unknown) => t.api('PATCH', `/event_aux_data/${ownId}`, { token: logger, body });
+      expect((await patchOwn({ data_array: [{ data_name: 'depth', data_value: '5' }] })).statusCode).toBe(204);
+      expect((await patchOwn({ event_id: theirs })).json()).toEqual(refused);
+      expect((await t.api('DELETE', `/event_aux_data/${ownId}`, { token: logger })).statusCode).toBe(204);
+    });
+
+    it('lets a device key named an aux-data inserter write any event’s aux data; a logging key only its own', async () => {
+      const theirs = await liveEvent();
+      const key = async (roles: string[]) =>
+        (
+          (
+            await t.api('POST', '/device_keys', { token: admin, body: { name: `k-${newObjectId()}`, roles } })
+          ).json() as {
+            key: string;
+          }
+        ).key;
+      const inserter = await key(['aux_data_inserter']);
+      const loggerKey = await key(['event_logger']);
+      const body = { ...framegrabData(theirs, 1) };
+      expect((await post(body, inserter)).statusCode).toBe(201);
+      const replaced = await post({ ...body, data_array: [] }, inserter);
+      expect(replaced.statusCode).toBe(204);
+      expect((await post({ ...body, data_source: 'other' }, loggerKey)).statusCode).toBe(403);
+      // The key's own event: the logging key writes its aux data.
+      const own = (await t.api('POST', '/events', { token: loggerKey, body: { event_value: 'KEY' } })).json() as {
+        insertedId: string;
+      };
+      expect((await post({ ...body, event_id: own.insertedId }, loggerKey)).statusCode).toBe(201);
     });
   });
 });

@@ -61,7 +61,14 @@ export function eventAuxDataRoutes(app: ApiInstance, ctx: AppContext): void {
   app.post(
     '/event_aux_data',
     {
-      config: write,
+      // The event it is for, and the record a client id names (which the upsert would replace).
+      config: {
+        ...write,
+        origin: [
+          { type: 'event', id: 'body.event_id' },
+          { type: 'event_aux_data', id: 'body.id' },
+        ],
+      },
       schema: { body: createEventAuxDataSchema, tags, response: { 201: insertResultSchema, 204: noContent } },
     },
     async (req, reply) => {
@@ -74,7 +81,14 @@ export function eventAuxDataRoutes(app: ApiInstance, ctx: AppContext): void {
   app.patch(
     '/event_aux_data/:id',
     {
-      config: write,
+      // The record, and the event it would move to.
+      config: {
+        ...write,
+        origin: [
+          { type: 'event_aux_data', id: 'params.id' },
+          { type: 'event', id: 'body.event_id' },
+        ],
+      },
       schema: { params: idParamsSchema, body: updateEventAuxDataSchema, tags, response: { 204: noContent } },
     },
     async (req, reply) => {
@@ -85,7 +99,10 @@ export function eventAuxDataRoutes(app: ApiInstance, ctx: AppContext): void {
 
   app.delete(
     '/event_aux_data/:id',
-    { config: write, schema: { params: idParamsSchema, tags, response: { 204: noContent } } },
+    {
+      config: { ...write, origin: { type: 'event_aux_data', id: 'params.id' } },
+      schema: { params: idParamsSchema, tags, response: { 204: noContent } },
+    },
     async (req, reply) => {
       await service.remove(caller(req), req.params.id, eventAccess(req));
       return reply.code(204).send();

@@ -1,4 +1,6 @@
 import {
+  auxDataChangeRefused,
+  mayChangeAuxData,
   mergeAuxDataArrays,
   newObjectId,
   shouldPublish,
@@ -28,6 +30,11 @@ import { auxTextCondition } from './aux-data-search.js';
 import { EventAuxDataRepository, type AuxRow } from './event-aux-data.repository.js';
 
 const chunkSize = 1000;
+
+/** `attachments`: the write comes from the attachments service, which checked its own rule. */
+interface WriteOptions {
+  attachments?: boolean;
+}
 
 /** The not-found answers of the by-record routes, spelt as Sealog spells them (docs/wire.md#event-aux-data). */
 const recordNotFound: Record<RecordKind, (id: string) => AppError> = {
@@ -194,6 +201,22 @@ export class EventAuxDataService {
     return (await this.visibleEvent(row.event_id, access)) ? row : undefined;
   }
 
+  /**
+   * Aux data follows its event's change rule (docs/security.md#who-may-change-an-events-data):
+   * admins, event managers, aux-data inserters and the event's creator. Checked for every event a
+   * change touches (the record's, and the one it moves to). `attachments`: the attachments
+   * service checked its own rule for the event's pictures record.
+   */
+  private async assertMayChange(caller: AuthContext, eventIds: readonly string[], opts: WriteOptions): Promise<void> {
+    if (caller.isAdmin || opts.attachments) return;
+    const events = new EventsRepository(this.ctx.database.db);
+    for (const id of new Set(eventIds)) {
+      const event = await events.findById(id);
+      if (!mayChangeAuxData(caller.user, { created_by: event?.created_by ?? null }))
+        throw new AppError('FORBIDDEN', auxDataChangeRefused);
+    }
+  }
+
   async get(id: string, access: EventAccess): Promise<EventAuxData> {
     const row = await this.visibleRecord(id, access);
     if (!row) throw new AppError('NOT_FOUND', `No record found for id: ${id}`);
@@ -209,10 +232,12 @@ export class EventAuxDataService {
     caller: AuthContext,
     body: CreateEventAuxData,
     access: EventAccess,
+    opts: WriteOptions = {},
   ): Promise<{ insertedId: string } | null> {
     const repo = this.repo;
     const event = await this.visibleEvent(body.event_id, access);
     if (!event) throw eventNotFound();
+    await this.assertMayChange(caller, [event.id], opts);
     const dataArray = JSON.stringify(body.data_array ?? []);
     const live = shouldPublish(event.ts, true);
 
@@ -238,6 +263,7 @@ export class EventAuxDataService {
       if (byId) {
         // A record id of an event the caller may not see is not theirs to take over.
         if (!access.seesEverything && !(await this.visibleEvent(byId.event_id, access))) throw eventNotFound();
+        await this.assertMayChange(caller, [byId.event_id], opts);
         const holder = await repo.findByEventAndSource(body.event_id, body.data_source);
         if (holder && holder.id !== byId.id) throw pairTaken();
         return replace(byId, { event_id: body.event_id, data_source: body.data_source, data_array: dataArray });
@@ -279,6 +305,7 @@ export class EventAuxDataService {
     if (!existing) throw new AppError('NOT_FOUND', `No record found for id: ${id}`);
     if (body.event_id !== undefined && !(await this.visibleEvent(body.event_id, access))) throw eventNotFound();
     const eventId = body.event_id ?? existing.event_id;
+    await this.assertMayChange(caller, [existing.event_id, eventId], {});
     const dataSource = body.data_source ?? existing.data_source;
     if (eventId !== existing.event_id || dataSource !== existing.data_source) {
       const holder = await repo.findByEventAndSource(eventId, dataSource);
@@ -316,8 +343,10 @@ export class EventAuxDataService {
     this.ctx.bus.publish('updateEventAuxData', toWireAux(updated));
   }
 
-  async remove(caller: AuthContext, id: string, access: EventAccess): Promise<void> {
-    if (!(await this.visibleRecord(id, access))) throw new AppError('NOT_FOUND', `No record found for id: ${id}`);
+  async remove(caller: AuthContext, id: string, access: EventAccess, opts: WriteOptions = {}): Promise<void> {
+    const visible = await this.visibleRecord(id, access);
+    if (!visible) throw new AppError('NOT_FOUND', `No record found for id: ${id}`);
+    await this.assertMayChange(caller, [visible.event_id], opts);
     const existing = await this.ctx.database.db.transaction().execute(async (trx) => {
       const repo = new EventAuxDataRepository(trx);
       const found = await repo.findById(id);

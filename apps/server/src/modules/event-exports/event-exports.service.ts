@@ -1,4 +1,4 @@
-import { followsShips } from '../sync/record-origins.js';
+import { followsShips } from '../../origins/record-origins.js';
 import { sql, type RawBuilder } from 'kysely';
 import {
   EventCsvWriter,

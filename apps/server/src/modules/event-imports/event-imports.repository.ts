@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB, EventAuxDataTable, EventsTable } from '../../db/schema.js';
+import { claimImages } from '../../db/sql/image-owners.js';
 
 export interface ImportRows {
   events: EventsTable[];
@@ -37,6 +38,7 @@ export class EventImportsRepository {
         .values(aux.slice(i, i + auxPerInsert))
         .execute();
     }
+    for (const a of aux) await claimImages(this.db, a.event_id, a.data_array);
     return inserted.size;
   }
 }

@@ -31,6 +31,8 @@ export function eventTemplatesRoutes(app: ApiInstance, ctx: AppContext): void {
   const service = new EventTemplatesService(ctx);
   const read = { auth: true, scopes: ['admin', 'read_event_templates'] } as const;
   const write = { auth: true, scopes: ['admin', 'write_event_templates'] } as const;
+  /** The template the request names: a copy from a ship is read-only here (origins/origin-guard.ts). */
+  const own = { ...write, origin: { type: 'event_template', id: 'params.id' } } as const;
   const tags = ['event_templates'];
 
   app.get(
@@ -42,7 +44,7 @@ export function eventTemplatesRoutes(app: ApiInstance, ctx: AppContext): void {
   // Literal segment before the parameter route, as DELETE /cruises/all.
   app.delete(
     '/event_templates/all',
-    { config: write, schema: { tags, response: { 204: noContent } } },
+    { config: { ...write, origin: 'bulk' }, schema: { tags, response: { 204: noContent } } },
     async (req, reply) => {
       await service.removeAllNonSystem(caller(req));
       return reply.code(204).send();
@@ -57,7 +59,10 @@ export function eventTemplatesRoutes(app: ApiInstance, ctx: AppContext): void {
 
   app.post(
     '/event_templates',
-    { config: write, schema: { body: createEventTemplateSchema, tags, response: { 201: insertResultSchema } } },
+    {
+      config: { ...write, origin: 'none' },
+      schema: { body: createEventTemplateSchema, tags, response: { 201: insertResultSchema } },
+    },
     async (req, reply) => {
       const insertedId = await service.create(caller(req), req.body);
       return reply.code(201).send({ acknowledged: true, insertedId });
@@ -67,7 +72,7 @@ export function eventTemplatesRoutes(app: ApiInstance, ctx: AppContext): void {
   app.patch(
     '/event_templates/:id',
     {
-      config: write,
+      config: own,
       schema: { params: idParamsSchema, body: updateEventTemplateSchema, tags, response: { 204: noContent } },
     },
     async (req, reply) => {
@@ -78,7 +83,7 @@ export function eventTemplatesRoutes(app: ApiInstance, ctx: AppContext): void {
 
   app.delete(
     '/event_templates/:id',
-    { config: write, schema: { params: idParamsSchema, tags, response: { 204: noContent } } },
+    { config: own, schema: { params: idParamsSchema, tags, response: { 204: noContent } } },
     async (req, reply) => {
       await service.remove(caller(req), req.params.id);
       return reply.code(204).send();

@@ -11,6 +11,7 @@ import { AppError } from '../../lib/app-error.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { recordChange } from '../audit/audit.js';
 import { EventTemplatesRepository, type EventTemplateRecord } from './event-templates.repository.js';
+import { copiedIds } from '../../origins/record-origins.js';
 
 /**
  * The wire shape. `disabled` only for admins, never in websocket pushes
@@ -203,7 +204,15 @@ export class EventTemplatesService {
   async removeAllNonSystem(caller: AuthContext): Promise<number> {
     const deleted = await this.ctx.database.db.transaction().execute(async (trx) => {
       const repo = new EventTemplatesRepository(trx);
-      const doomed = await repo.list({ systemTemplate: false, usableByNonAdmin: !caller.isAdmin });
+      const listed = await repo.list({ systemTemplate: false, usableByNonAdmin: !caller.isAdmin });
+      // On a shore, templates copied from a ship are left out (docs/ship-to-shore.md#bulk-deletes-on-shore).
+      const copied = await copiedIds(
+        this.ctx,
+        trx,
+        'event_template',
+        listed.map((t) => t.id),
+      );
+      const doomed = copied.size === 0 ? listed : listed.filter((t) => !copied.has(t.id));
       await repo.deleteMany(doomed.map((t) => t.id));
       for (const t of doomed) {
         await recordChange(trx, caller, {

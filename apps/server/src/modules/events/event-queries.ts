@@ -6,7 +6,7 @@ import type { AuthContext } from '../../plugins/auth.js';
 import { canOpenRecord, viewerOf } from '../access/access.rules.js';
 import type { EventAccess } from '../access/event-access.js';
 import { EventAuxDataRepository, type AuxRow } from '../event-aux-data/event-aux-data.repository.js';
-import { recordOrigins } from '../sync/record-origins.js';
+import { recordOrigins } from '../../origins/record-origins.js';
 import { diveCompletenessRules, loweringCompletenessSettings } from '../completeness/completeness-settings.js';
 import { buildEventFilter, globalWindow, type EventFilter, type FilterQuery, type TimeWindow } from './event-filter.js';
 import type { ChunkSource, EventItem } from './event-output.js';

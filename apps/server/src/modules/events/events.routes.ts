@@ -94,13 +94,20 @@ export function eventsRoutes(app: ApiInstance, ctx: AppContext): void {
 
   app.post(
     '/events',
-    { config: write, schema: { body: createEventSchema, tags, response: { 201: createEventResponseSchema } } },
+    {
+      config: { ...write, origin: 'none' },
+      schema: { body: createEventSchema, tags, response: { 201: createEventResponseSchema } },
+    },
     async (req, reply) => reply.code(201).send(await service.create(caller(req), req.body, eventAccess(req))),
   );
 
   app.patch(
     '/events/:id',
-    { config: write, schema: { params: idParamsSchema, body: updateEventSchema, tags, response: { 204: noContent } } },
+    {
+      // A copied event's comment alone may change here; it travels to the ship.
+      config: { ...write, origin: { type: 'event', id: 'params.id', except: 'comment' } },
+      schema: { params: idParamsSchema, body: updateEventSchema, tags, response: { 204: noContent } },
+    },
     async (req, reply) => {
       await service.update(caller(req), req.params.id, req.body, eventAccess(req));
       return reply.code(204).send();
@@ -111,7 +118,7 @@ export function eventsRoutes(app: ApiInstance, ctx: AppContext): void {
   // bulk delete, which scripts use. Serve both.
   app.delete(
     '/events/all',
-    { config: adminOnly, schema: { tags, response: { 204: noContent } } },
+    { config: { ...adminOnly, origin: 'bulk' }, schema: { tags, response: { 204: noContent } } },
     async (req, reply) => {
       await service.removeAll(caller(req));
       return reply.code(204).send();
@@ -121,7 +128,7 @@ export function eventsRoutes(app: ApiInstance, ctx: AppContext): void {
   app.delete(
     '/events',
     {
-      config: adminOnly,
+      config: { ...adminOnly, origin: 'bulk' },
       schema: { querystring: eventListQuerySchema, tags, response: { 200: bulkDeleteEventsResponseSchema } },
     },
     (req) => service.bulkDelete(caller(req), req.query, eventAccess(req)),
@@ -129,7 +136,10 @@ export function eventsRoutes(app: ApiInstance, ctx: AppContext): void {
 
   app.delete(
     '/events/:id',
-    { config: write, schema: { params: idParamsSchema, tags, response: { 204: noContent } } },
+    {
+      config: { ...write, origin: { type: 'event', id: 'params.id' } },
+      schema: { params: idParamsSchema, tags, response: { 204: noContent } },
+    },
     async (req, reply) => {
       await service.remove(caller(req), req.params.id, eventAccess(req));
       return reply.code(204).send();

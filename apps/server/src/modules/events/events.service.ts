@@ -53,7 +53,7 @@ import { EventQueries, eventChunks, type EventScope } from './event-queries.js';
 import { EventSearch, type EventRow } from './event-search.js';
 import { EventsRepository } from './events.repository.js';
 import { RecordIds } from './record-windows.repository.js';
-import { copiedIds, followsShips } from '../sync/record-origins.js';
+import { copiedIds, followsShips } from '../../origins/record-origins.js';
 
 const parseOptions = (text: string) => parseJson<EventOption[]>(text, []);
 

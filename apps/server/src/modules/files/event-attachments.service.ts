@@ -1,4 +1,3 @@
-import { assertNotCopied } from '../sync/record-origins.js';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { lstat, mkdir, open, rename, rm } from 'node:fs/promises';
@@ -59,8 +58,6 @@ export class EventAttachmentsService {
         `Only the event's author, admins and event managers can ${action} pictures ${action === 'attach' ? 'to' : 'from'} this event`,
       );
     }
-    // A copied event's pictures belong to the ship.
-    await assertNotCopied(this.ctx, 'event', event.id);
     return event;
   }
 
@@ -156,6 +153,7 @@ export class EventAttachmentsService {
           ],
         },
         access,
+        { attachments: true },
       );
       await recordChange(this.ctx.database.db, caller, fileChange('upload', owner(eventId), [stored]));
       return stored;
@@ -222,12 +220,13 @@ export class EventAttachmentsService {
     if (row && listed) {
       const rest = withoutAttachment(items, names);
       const service = new EventAuxDataService(this.ctx);
-      if (attachedNames(rest).length === 0) await service.remove(caller, row.id, access);
+      if (attachedNames(rest).length === 0) await service.remove(caller, row.id, access, { attachments: true });
       else
         await service.create(
           caller,
           { event_id: eventId, data_source: eventAttachmentsDataSource, data_array: rest },
           access,
+          { attachments: true },
         );
     }
     if (info?.isFile()) await removeAttachmentFiles(this.ctx.paths.images, [name]);

@@ -15,7 +15,6 @@ import type { RecordKind } from '../access/access.repository.js';
 import { eventAccess } from '../access/event-access.js';
 import { CruisesService } from '../cruises/cruises.service.js';
 import { LoweringsService } from '../lowerings/lowerings.service.js';
-import { assertNotCopied } from '../sync/record-origins.js';
 import { attachmentNamePattern } from './attachment-files.js';
 import { EventAttachmentsService } from './event-attachments.service.js';
 import { maxFilesPerUpload, RecordFilesService, uploadTooLarge } from './files.service.js';
@@ -61,6 +60,28 @@ function requestSegments(req: FastifyRequest): string[] {
   const segments = safeSegments(raw);
   if (!segments) throw new AppError('BAD_REQUEST', 'Invalid file path');
   return segments;
+}
+
+/** The stored (or original) picture name a FilePond revert names: its body, as text or JSON text. */
+function revertedName(req: FastifyRequest): string {
+  const body = typeof req.body === 'string' ? req.body.trim() : '';
+  if (!body.startsWith('"')) return body;
+  try {
+    return String(JSON.parse(body));
+  } catch {
+    // Not JSON after all: checked as it is.
+    return body;
+  }
+}
+
+/** An attachment delete's `images/<name>` or `images/<event id>/<name>`; any other shape is not found. */
+function attachmentPath(req: FastifyRequest): { name: string; eventId: string | undefined } {
+  const segments = requestSegments(req);
+  const name = segments.at(-1) ?? '';
+  const eventId = segments.length === 2 ? segments[0] : undefined;
+  if (segments.length > 2 || (eventId !== undefined && !isObjectId(eventId)))
+    throw new AppError('NOT_FOUND', `No attachment found: ${segments.join('/')}`);
+  return { name, eventId };
 }
 
 /** `<record id>/<file name>`, the only shape of a record file path; anything else is not found. */
@@ -144,6 +165,10 @@ export async function filesRoutes(app: ApiInstance, ctx: AppContext): Promise<vo
           scopes: ['admin', `write_${plural}` as 'write_cruises' | 'write_lowerings'],
           access: 'record',
         } as const;
+        // A copied record's files are the ship's (docs/ship-to-shore.md#read-only-on-shore); a
+        // pending upload (revert) belongs to no record yet.
+        const byParam = { ...write, origin: { type: kind, id: 'params.id' } } as const;
+        const byPath = { ...write, origin: { type: kind, id: 'path.record' } } as const;
         const tags = ['files'];
         const service = services[kind];
 
@@ -161,11 +186,10 @@ export async function filesRoutes(app: ApiInstance, ctx: AppContext): Promise<vo
 
         scope.post(
           `/${plural}/filepond/process/:id`,
-          { config: write, schema: { params: idParamsSchema, tags, response: { 201: uploadIdResponse } } },
+          { config: byParam, schema: { params: idParamsSchema, tags, response: { 201: uploadIdResponse } } },
           async (req, reply) => {
             const { id } = req.params;
             await service.assertOpenable(caller(req), id, 'edit');
-            await assertNotCopied(ctx, kind, id);
             assertMultipart(req);
             let uploadId: string | undefined;
             try {
@@ -191,7 +215,7 @@ export async function filesRoutes(app: ApiInstance, ctx: AppContext): Promise<vo
 
         scope.delete(
           `/${plural}/filepond/revert`,
-          { config: write, schema: { tags, response: { 204: noContent } } },
+          { config: { ...write, origin: 'none' }, schema: { tags, response: { 204: noContent } } },
           async (req, reply) => {
             let body = typeof req.body === 'string' ? req.body.trim() : '';
             if (body.startsWith('"')) {
@@ -208,11 +232,10 @@ export async function filesRoutes(app: ApiInstance, ctx: AppContext): Promise<vo
 
         scope.delete(
           `/${plural}/*`,
-          { config: write, schema: { tags, response: { 204: noContent } } },
+          { config: byPath, schema: { tags, response: { 204: noContent } } },
           async (req, reply) => {
             const { id, name } = recordFilePath(req);
             await service.assertOpenable(caller(req), id, 'edit');
-            await assertNotCopied(ctx, kind, id);
             if (await files.deleteFile(kind, id, name))
               await recordChange(
                 ctx.database.db,
@@ -228,11 +251,10 @@ export async function filesRoutes(app: ApiInstance, ctx: AppContext): Promise<vo
         // All files are received first, then moved in together, so a failed request stores nothing.
         scope.post(
           `/${plural}/:id`,
-          { config: write, schema: { params: idParamsSchema, tags, response: { 201: storedFilesSchema } } },
+          { config: byParam, schema: { params: idParamsSchema, tags, response: { 201: storedFilesSchema } } },
           async (req, reply) => {
             const { id } = req.params;
             await service.assertOpenable(caller(req), id, 'edit');
-            await assertNotCopied(ctx, kind, id);
             assertMultipart(req);
             const uploadIds: string[] = [];
             try {
@@ -262,10 +284,14 @@ export async function filesRoutes(app: ApiInstance, ctx: AppContext): Promise<vo
       // Event attachments (Sealog 2.4): FilePond's process stores the picture at once and answers
       // its stored name; revert (with that name as the body) removes it again.
       const writeEvents = { auth: true, scopes: ['admin', 'write_events'], access: 'events' } as const;
+      // A copied event's pictures are the ship's (docs/ship-to-shore.md#read-only-on-shore): each
+      // route names the event whose picture it changes.
+      const attachmentEvent = async (req: FastifyRequest, name: string, eventId?: string) =>
+        (await attachments.resolve(name, eventAccess(req), eventId))?.eventId;
       scope.post(
         '/images/filepond/process/:id',
         {
-          config: writeEvents,
+          config: { ...writeEvents, origin: { type: 'event', id: 'params.id' } },
           schema: { params: idParamsSchema, tags: ['files'], response: { 201: uploadIdResponse } },
         },
         async (req, reply) => {
@@ -292,16 +318,12 @@ export async function filesRoutes(app: ApiInstance, ctx: AppContext): Promise<vo
       );
       scope.delete(
         '/images/filepond/revert',
-        { config: writeEvents, schema: { tags: ['files'], response: { 204: noContent } } },
+        {
+          config: { ...writeEvents, origin: { type: 'event', id: (req) => attachmentEvent(req, revertedName(req)) } },
+          schema: { tags: ['files'], response: { 204: noContent } },
+        },
         async (req, reply) => {
-          let body = typeof req.body === 'string' ? req.body.trim() : '';
-          if (body.startsWith('"')) {
-            try {
-              body = String(JSON.parse(body));
-            } catch {
-              // Not JSON after all: checked as it is.
-            }
-          }
+          const body = revertedName(req);
           // A picture the record lists by its original name (vehicle client) is found by it too.
           const found = attachmentNamePattern.test(body) ? null : await attachments.resolve(body, eventAccess(req));
           if (found) await attachments.remove(caller(req), found.stored, eventAccess(req), body);
@@ -313,13 +335,21 @@ export async function filesRoutes(app: ApiInstance, ctx: AppContext): Promise<vo
       // the name stored or (vehicle client) the original one; only an attachment, never a frame grab.
       scope.delete(
         '/images/*',
-        { config: writeEvents, schema: { tags: ['files'], response: { 204: noContent } } },
+        {
+          config: {
+            ...writeEvents,
+            origin: {
+              type: 'event',
+              id: (req) => {
+                const { name, eventId } = attachmentPath(req);
+                return attachmentEvent(req, name, eventId);
+              },
+            },
+          },
+          schema: { tags: ['files'], response: { 204: noContent } },
+        },
         async (req, reply) => {
-          const segments = requestSegments(req);
-          const name = segments.at(-1) ?? '';
-          const eventId = segments.length === 2 ? segments[0] : undefined;
-          if (segments.length > 2 || (eventId !== undefined && !isObjectId(eventId)))
-            throw new AppError('NOT_FOUND', `No attachment found: ${segments.join('/')}`);
+          const { name, eventId } = attachmentPath(req);
           const found = await attachments.resolve(name, eventAccess(req), eventId);
           if (!found) throw new AppError('NOT_FOUND', `No attachment found: ${name}`);
           await attachments.remove(

@@ -20,7 +20,7 @@ import type { ApiInstance } from '../../plugins/types.js';
 import { eventAccess } from '../access/event-access.js';
 import { GisExportsService } from '../gis-exports/gis-exports.service.js';
 import { sendRecordRead } from '../records/record-read.js';
-import { withOrigins } from '../sync/record-origins.js';
+import { withOrigins } from '../../origins/record-origins.js';
 import { LoweringsService, type LoweringRead } from './lowerings.service.js';
 
 /**
@@ -33,6 +33,8 @@ export function loweringsRoutes(app: ApiInstance, ctx: AppContext): void {
   const read = { auth: true, scopes: ['admin', 'read_lowerings'], archive: true } as const;
   const write = { auth: true, scopes: ['admin', 'write_lowerings'] } as const;
   const admin = { auth: true, scopes: ['admin'] } as const;
+  /** The lowering the request names: a copy from a ship is read-only here (origins/origin-guard.ts). */
+  const own = { type: 'lowering', id: 'params.id' } as const;
   const tags = ['lowerings'];
   const send = (reply: FastifyReply, result: LoweringRead) => sendRecordRead(reply, result);
   /** The options of a read answering one lowering, as JSON or (format=csv) CSV, found by `params`. */
@@ -61,7 +63,7 @@ export function loweringsRoutes(app: ApiInstance, ctx: AppContext): void {
 
   app.delete(
     '/lowerings/all',
-    { config: admin, schema: { tags, response: { 204: noContent } } },
+    { config: { ...admin, origin: 'bulk' }, schema: { tags, response: { 204: noContent } } },
     async (req, reply) => {
       await service.removeAll(caller(req));
       return reply.code(204).send();
@@ -108,7 +110,10 @@ export function loweringsRoutes(app: ApiInstance, ctx: AppContext): void {
 
   app.post(
     '/lowerings',
-    { config: admin, schema: { body: createLoweringSchema, tags, response: { 201: insertResultSchema } } },
+    {
+      config: { ...admin, origin: 'none' },
+      schema: { body: createLoweringSchema, tags, response: { 201: insertResultSchema } },
+    },
     async (req, reply) => {
       const insertedId = await service.create(caller(req), req.body);
       return reply.code(201).send({ acknowledged: true, insertedId });
@@ -118,7 +123,7 @@ export function loweringsRoutes(app: ApiInstance, ctx: AppContext): void {
   app.patch(
     '/lowerings/:id',
     {
-      config: write,
+      config: { ...write, origin: own },
       schema: { params: idParamsSchema, body: updateLoweringSchema, tags, response: { 204: noContent } },
     },
     async (req, reply) => {
@@ -129,7 +134,10 @@ export function loweringsRoutes(app: ApiInstance, ctx: AppContext): void {
 
   app.patch(
     '/lowerings/:id/permissions',
-    { config: admin, schema: { params: idParamsSchema, body: permissionsSchema, tags, response: { 204: noContent } } },
+    {
+      config: { ...admin, origin: own },
+      schema: { params: idParamsSchema, body: permissionsSchema, tags, response: { 204: noContent } },
+    },
     async (req, reply) => {
       await service.setPermissions(caller(req), req.params.id, req.body);
       return reply.code(204).send();
@@ -138,7 +146,7 @@ export function loweringsRoutes(app: ApiInstance, ctx: AppContext): void {
 
   app.delete(
     '/lowerings/:id',
-    { config: admin, schema: { params: idParamsSchema, tags, response: { 204: noContent } } },
+    { config: { ...admin, origin: own }, schema: { params: idParamsSchema, tags, response: { 204: noContent } } },
     async (req, reply) => {
       await service.remove(caller(req), req.params.id);
       return reply.code(204).send();

@@ -25,7 +25,7 @@ import {
   type RecordWireOptions,
 } from './records.repository.js';
 import { EventAccess } from '../access/event-access.js';
-import { copiedIds } from '../sync/record-origins.js';
+import { copiedIds } from '../../origins/record-origins.js';
 
 export type RecordRead<W> = { kind: 'json'; body: W | W[] } | { kind: 'csv'; body: string };
 

@@ -207,15 +207,21 @@ export class ShipsService {
     return this.get(id);
   }
 
-  /** Stops following; the records already copied stay, as the shore's own (editable) records. */
+  /**
+   * Stops following. The records already copied stay read-only, still marked as the ship's under
+   * its name (docs/ship-to-shore.md#read-only-on-shore): no other ship and nobody here changes them.
+   */
   async remove(caller: AuthContext, id: string): Promise<void> {
     const existing = await this.row(id);
     await this.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('sync_ships').where('id', '=', id).execute();
       await trx.deleteFrom('sync_file_queue').where('ship_id', '=', id).execute();
       await trx.deleteFrom('sync_comment_queue').where('ship_id', '=', id).execute();
-      // Its records become the shore's own: no other ship may change them (docs/security.md#a-followed-ship).
-      await trx.deleteFrom('sync_origins').where('ship_id', '=', id).execute();
+      await trx
+        .insertInto('sync_former_ships')
+        .values({ id, name: existing.name, removed_at: this.ctx.now() })
+        .onConflict((oc) => oc.column('id').doUpdateSet({ name: existing.name }))
+        .execute();
       await trx.deleteFrom('sync_refusals').where('ship_id', '=', id).execute();
       await recordChange(trx, caller, {
         action: 'delete',

@@ -10,6 +10,7 @@ import {
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { DB } from '../../db/schema.js';
+import { claimImages } from '../../db/sql/image-owners.js';
 import { CruisesService } from '../cruises/cruises.service.js';
 import { toWireAux, toWireEvent } from '../events/event-output.js';
 import { EventTemplatesService } from '../event-templates/event-templates.service.js';
@@ -338,6 +339,8 @@ async function applyRecord(
   const { id: _id, ...rest } = row;
   if (existing) await db.updateTable(spec.table).set(rest).where('id', '=', id).execute();
   else await db.insertInto(spec.table).values(row).execute();
+  // Frame grabs a copied record names first are its event's (docs/security.md#who-may-change-an-events-data).
+  if (type === 'event_aux_data') await claimImages(trx, String(row.event_id), row.data_array);
   await setOrigin(trx, shipId, type, id);
   const isNew = !existing;
   return async () => publishUpsert(ctx, type, id, row, isNew);

@@ -134,7 +134,8 @@ export function syncRoutes(app: ApiInstance, ctx: AppContext): void {
   app.post(
     '/sync/comments',
     {
-      config: authed,
+      // On the ship: a comment on the ship's own event (docs/ship-to-shore.md#comments-from-shore).
+      config: { ...authed, origin: 'none' },
       schema: { body: syncCommentSchema, tags, response: { 201: noContent }, summary: 'A comment written on shore' },
     },
     async (req, reply) => {
@@ -152,19 +153,22 @@ export function syncRoutes(app: ApiInstance, ctx: AppContext): void {
 
   app.post(
     '/ships',
-    { config: admin, schema: { body: createShipSchema, tags, response: { 201: shipSchema } } },
+    { config: { ...admin, origin: 'none' }, schema: { body: createShipSchema, tags, response: { 201: shipSchema } } },
     async (req, reply) => reply.code(201).send(await ships.create(caller(req), req.body)),
   );
 
   app.patch(
     '/ships/:id',
-    { config: admin, schema: { params: idParamsSchema, body: updateShipSchema, tags, response: { 200: shipSchema } } },
+    {
+      config: { ...admin, origin: 'none' },
+      schema: { params: idParamsSchema, body: updateShipSchema, tags, response: { 200: shipSchema } },
+    },
     async (req) => ships.update(caller(req), req.params.id, req.body),
   );
 
   app.delete(
     '/ships/:id',
-    { config: admin, schema: { params: idParamsSchema, tags, response: { 204: noContent } } },
+    { config: { ...admin, origin: 'none' }, schema: { params: idParamsSchema, tags, response: { 204: noContent } } },
     async (req, reply) => {
       await ships.remove(caller(req), req.params.id);
       return reply.code(204).send();

@@ -28,7 +28,8 @@ const listQuery = z.strictObject({
 export function usersRoutes(app: ApiInstance, ctx: AppContext): void {
   const service = new UsersService(ctx);
   const read = { auth: true, scopes: ['admin', 'read_users'] } as const;
-  const write = { auth: true, scopes: ['admin', 'write_users'] } as const;
+  // Users are each server's own: no route here changes a record copied from a ship.
+  const write = { auth: true, scopes: ['admin', 'write_users'], origin: 'none' } as const;
 
   app.get(
     '/users',
@@ -76,7 +77,7 @@ export function usersRoutes(app: ApiInstance, ctx: AppContext): void {
   app.patch(
     '/users/:id',
     {
-      config: { auth: true },
+      config: { auth: true, origin: 'none' },
       schema: { params: idParamsSchema, body: updateUserSchema, tags: ['users'], response: { 204: noContent } },
     },
     async (req, reply) => {
@@ -107,7 +108,10 @@ export function usersRoutes(app: ApiInstance, ctx: AppContext): void {
 
   app.post(
     '/users/:id/signOutEverywhere',
-    { config: { auth: true }, schema: { params: idParamsSchema, tags: ['users'], response: { 204: noContent } } },
+    {
+      config: { auth: true, origin: 'none' },
+      schema: { params: idParamsSchema, tags: ['users'], response: { 204: noContent } },
+    },
     async (req, reply) => {
       await service.signOutEverywhere(caller(req), req.params.id);
       return reply.code(204).send();

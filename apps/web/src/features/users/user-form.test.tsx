@@ -58,6 +58,7 @@ describe('UserForm', () => {
       'event_manager',
       'event_logger',
       'power_logger',
+      'aux_data_inserter',
       'event_watcher',
       'guest',
     ]);

@@ -29,6 +29,7 @@ const roleOrder: Role[] = [
   'event_manager',
   'event_logger',
   'power_logger',
+  'aux_data_inserter',
   'event_watcher',
   'guest',
 ];
@@ -50,6 +51,11 @@ function roleInfo(role: Role, names: EntityNames): { label: string; description:
       return { label: 'Event Logger', description: 'Ability to submit new events.' };
     case 'power_logger':
       return { label: 'Power Logger', description: 'Ability to submit new events from admin_only templates.' };
+    case 'aux_data_inserter':
+      return {
+        label: 'Aux Data Inserter',
+        description: 'Ability to add navigation, sensor data and frame grabs to any event (inserter scripts).',
+      };
     case 'event_watcher':
       return { label: 'Event Watcher', description: 'Ability to view events.' };
     case 'guest':

@@ -1,13 +1,16 @@
-import { shipRecordReadOnlyMessage, type RecordOrigin } from '@bathylog/shared';
+import type { RecordOrigin } from '@bathylog/shared';
 import type { Kysely } from 'kysely';
-import type { AppContext } from '../../context.js';
-import type { DB } from '../../db/schema.js';
-import { AppError } from '../../lib/app-error.js';
-import { internalChannels } from '../../realtime/internal-channels.js';
+import type { AppContext } from '../context.js';
+import type { DB } from '../db/schema.js';
+import { internalChannels } from '../realtime/internal-channels.js';
 
 /**
- * The record types copied from a ship whose origin is looked up (docs/ship-to-shore.md#read-only-on-shore):
- * answers mark cruises, lowerings and events; the read-only rule also guards aux data and templates.
+ * A record's origin: this server, or the ship it was copied from (docs/ship-to-shore.md#read-only-on-shore).
+ * The ship-to-shore follower records each copy in `sync_origins`; this layer, below the modules,
+ * answers where a record came from and guards every route that changes one (origin-guard.ts).
+ *
+ * The record types whose origin is looked up: answers mark cruises, lowerings and events; the
+ * read-only rule also guards aux data and templates.
  */
 export type OriginRecordType = 'cruise' | 'lowering' | 'event' | 'event_aux_data' | 'event_template';
 
@@ -25,8 +28,9 @@ const known = new WeakMap<AppContext, ShipsKnown>();
 const listening = new WeakSet<AppContext>();
 
 /**
- * Whether this server follows any ship: a server that follows none (a ship's own console) skips
- * every origin lookup. Remembered per server, forgotten when the ships change.
+ * Whether this server follows any ship or holds records copied from one (those of a ship it no
+ * longer follows stay read-only): a server that does neither (a ship's own console) skips every
+ * origin lookup. Remembered per server, forgotten when the ships change.
  */
 export async function followsShips(ctx: AppContext, db: Kysely<DB> = ctx.database.db): Promise<boolean> {
   if (!listening.has(ctx)) {
@@ -35,9 +39,11 @@ export async function followsShips(ctx: AppContext, db: Kysely<DB> = ctx.databas
   }
   const seen = known.get(ctx);
   if (seen && (seen.any || ctx.now() - seen.at < noShipsTtlMs)) return seen.any;
-  const row = await db.selectFrom('sync_ships').select('id').limit(1).executeTakeFirst();
-  known.set(ctx, { any: row !== undefined, at: ctx.now() });
-  return row !== undefined;
+  const any =
+    (await db.selectFrom('sync_ships').select('id').limit(1).executeTakeFirst()) !== undefined ||
+    (await db.selectFrom('sync_origins').select('ship_id').limit(1).executeTakeFirst()) !== undefined;
+  known.set(ctx, { any, at: ctx.now() });
+  return any;
 }
 
 /** The ship one record was copied from, if any (none looked up on a server that follows no ship). */
@@ -61,14 +67,18 @@ export async function recordOrigins(
   const out = new Map<string, RecordOrigin>();
   if (ids.length === 0 || !(await followsShips(ctx))) return out;
   for (let i = 0; i < ids.length; i += idsPerQuery) {
+    // A ship no longer followed keeps its records read-only under the name it had (sync_former_ships).
     const rows = await ctx.database.db
       .selectFrom('sync_origins')
-      .innerJoin('sync_ships', 'sync_ships.id', 'sync_origins.ship_id')
-      .select(['sync_origins.record_id', 'sync_ships.id', 'sync_ships.name'])
+      .leftJoin('sync_ships', 'sync_ships.id', 'sync_origins.ship_id')
+      .leftJoin('sync_former_ships', 'sync_former_ships.id', 'sync_origins.ship_id')
+      .select(['sync_origins.record_id', 'sync_origins.ship_id', 'sync_ships.name', 'sync_former_ships.name as former'])
       .where('sync_origins.record_type', '=', type)
       .where('sync_origins.record_id', 'in', ids.slice(i, i + idsPerQuery))
       .execute();
-    for (const r of rows) out.set(r.record_id, { ship_id: r.id, ship_name: r.name });
+    for (const r of rows) {
+      out.set(r.record_id, { ship_id: r.ship_id, ship_name: r.name ?? r.former ?? 'a ship no longer followed' });
+    }
   }
   return out;
 }
@@ -118,13 +128,4 @@ export async function copiedIds(
     for (const r of rows) out.add(r.record_id);
   }
   return out;
-}
-
-/**
- * Refuses a change of a record copied from a ship (its files, its pictures) with the read-only
- * message naming the ship (docs/ship-to-shore.md#read-only-on-shore).
- */
-export async function assertNotCopied(ctx: AppContext, type: OriginRecordType, id: string): Promise<void> {
-  const origin = (await recordOrigins(ctx, type, [id.toLowerCase()])).get(id.toLowerCase());
-  if (origin) throw new AppError('FORBIDDEN', shipRecordReadOnlyMessage(origin.ship_name));
 }
