@@ -453,7 +453,7 @@ describe.each(engines)('a shore following an honest and a hostile ship, shore on
     await waitFor('the honest ship still followed', async () => row('events', live));
   }, 120_000);
 
-  it("leaves a deleted ship's records to the shore: no other ship may change them", async () => {
+  it("keeps a deleted ship's records read-only: no other ship, and no shore user, may change them", async () => {
     const honest = await shipNamed('Honest');
     expect((await shore.api('DELETE', `/ships/${honest.id}`, { token: shoreAdmin })).statusCode).toBe(204);
     const before = await shoreState();
@@ -476,8 +476,9 @@ describe.each(engines)('a shore following an honest and a hostile ship, shore on
     });
     expect(after.refused_changes).toBe(hostileBefore.refused_changes + 3);
     expect(await shoreState()).toEqual(before);
-    // The shore's admin may change them now.
+    // They stay the removed ship's copies, read-only here too.
     const edit = await shore.api('PATCH', `/events/${shipEvent}`, { token: shoreAdmin, body: { event_value: 'MINE' } });
-    expect(edit.statusCode).toBe(204);
+    expect(edit.statusCode).toBe(403);
+    expect(await shoreState()).toEqual(before);
   }, 60_000);
 });

@@ -91,16 +91,24 @@ describe.each(engines)('set-based insert triggers on %s', (engine) => {
       { id: ids[6], ts: 6000, event_value: 'FISH', event_free_text: 'ÉCHO' },
     ]);
     // One statement: nav twice (a new shape), frame grabs, a record without data; then a known shape.
-    await insertAux(db, [
-      { ...navData(ids[0]!, 1), id: auxIds[0] },
-      { ...navData(ids[1]!, 2), id: auxIds[1] },
-      { ...framegrabData(ids[1]!, 2), id: auxIds[2] },
-      { id: auxIds[3], event_id: ids[2]!, data_source: 'empty', data_array: [] },
-    ]);
-    await insertAux(db, [
-      { ...navData(ids[4]!, 3), id: auxIds[4] },
-      { id: auxIds[5], event_id: ids[6]!, data_source: 'ctd', data_array: [{ data_name: 'temp', data_value: 4.2 }] },
-    ]);
+    await insertAux(
+      db,
+      [
+        { ...navData(ids[0]!, 1), id: auxIds[0] },
+        { ...navData(ids[1]!, 2), id: auxIds[1] },
+        { ...framegrabData(ids[1]!, 2), id: auxIds[2] },
+        { id: auxIds[3], event_id: ids[2]!, data_source: 'empty', data_array: [] },
+      ],
+      { owners: false },
+    );
+    await insertAux(
+      db,
+      [
+        { ...navData(ids[4]!, 3), id: auxIds[4] },
+        { id: auxIds[5], event_id: ids[6]!, data_source: 'ctd', data_array: [{ data_name: 'temp', data_value: 4.2 }] },
+      ],
+      { owners: false },
+    );
   };
   const edit = async (database: Database) => {
     const { db } = database;

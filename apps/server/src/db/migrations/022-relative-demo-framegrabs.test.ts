@@ -67,7 +67,7 @@ describe.each(engines)('migration 022 (relative demo frame grabs) on %s', (engin
       data_source: grabs,
       data_array: [{ data_name: 'filename', data_value: 'S0493_MainCam_20230315_101010000.jpg' }],
     };
-    const ids = await insertAux(database.db, [demo, vessel, own, relative]);
+    const ids = await insertAux(database.db, [demo, vessel, own, relative], { owners: false });
     const stored = async () => {
       const rows = await database.db.selectFrom('event_aux_data').select(['id', 'data_array']).execute();
       const byId = new Map(rows.map((r) => [r.id, JSON.parse(r.data_array) as unknown]));
