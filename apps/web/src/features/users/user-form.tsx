@@ -120,10 +120,12 @@ export function UserForm({ user, viewer, onSaved, onBlankChange }: UserFormProps
         await onSaved({ id, created: true });
       }
     });
-  const onSubmit = handleSubmit((form) => {
-    if (isSelf && isAdmin && !form.roles.includes('admin')) setDropOwnAdmin(form);
-    else return save(form);
-  });
+  const onSubmit = alerts.submit(
+    handleSubmit((form) => {
+      if (isSelf && isAdmin && !form.roles.includes('admin')) setDropOwnAdmin(form);
+      else return save(form);
+    }),
+  );
 
   return (
     <FormCard title={user ? 'Update User' : 'Add User'} onSubmit={onSubmit}>
