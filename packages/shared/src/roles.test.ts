@@ -6,6 +6,7 @@ import {
   isGuestAccount,
   isProtectedUsername,
   mayUseAdminOnlyTemplates,
+  roleLabel,
   scopesForRoles,
 } from './roles.js';
 
@@ -134,5 +135,19 @@ describe('capability roles', () => {
     expect(isGuestAccount({ username: 'boss', roles: ['guest', 'admin'], disabled: false })).toBe(false);
     expect(isGuestAccount({ username: 'v3', roles: ['guest', 'event_logger'], disabled: false })).toBe(false);
     expect(isGuestAccount({ username: 'guest', roles: ['admin'], disabled: false })).toBe(false);
+  });
+});
+
+describe('roleLabel', () => {
+  it('reads as users know it, with the configured word for a cruise', () => {
+    expect(roleLabel('admin')).toBe('Admin');
+    expect(roleLabel('cruise_manager')).toBe('Cruise Manager');
+    expect(roleLabel('cruise_manager', 'Expedition')).toBe('Expedition Manager');
+    expect(roleLabel('event_logger')).toBe('Event Logger');
+    expect(roleLabel('power_logger')).toBe('Power Logger');
+  });
+
+  it('gives a role without its own words a label, never the raw id', () => {
+    expect(roleLabel('shore_follower')).toBe('Shore Follower');
   });
 });

@@ -5,6 +5,7 @@ import {
   parseUtcInput,
   capabilityRoles,
   deviceKeyNameMaxLength,
+  roleLabel,
   roles as allRoles,
   type DeviceKey,
   type Role,
@@ -18,6 +19,7 @@ import { IconButton } from '../../components/icon-button';
 import { RoleGate } from '../../components/role-gate';
 import { EmptyText, LoadingText, statusTexts } from '../../components/status-text';
 import { formatUtc } from '../../lib/format';
+import { useEntityNames } from '../../lib/settings';
 import { readFailure, useLoggedReadError } from '../../lib/read-errors';
 import { TableHead } from '../../components/table-head';
 
@@ -40,6 +42,7 @@ function DeviceKeysTable({
   onRevoke: (k: DeviceKey) => void;
 }) {
   const now = Date.now();
+  const names = useEntityNames();
   return (
     <Card className="mb-3">
       <Card.Header as="h2" className="h6 mb-0" id="device-keys-title">
@@ -69,7 +72,7 @@ function DeviceKeysTable({
                     {key.name}
                     <div className="small font-monospace">{key.key_prefix}…</div>
                   </td>
-                  <td className="small">{key.roles.join(', ')}</td>
+                  <td className="small">{key.roles.map((role) => roleLabel(role, names.Cruise)).join(', ')}</td>
                   <td className="small">
                     {formatUtc(key.created)}
                     <div>by {key.created_by}</div>
@@ -117,6 +120,7 @@ function DeviceKeysTable({
 function CreateDeviceKeyForm({ onCreated }: { onCreated: () => Promise<unknown> }) {
   const [name, setName] = useState('');
   const [chosen, setChosen] = useState<Role[]>(['event_logger']);
+  const names = useEntityNames();
   const [expires, setExpires] = useState('');
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
@@ -183,7 +187,7 @@ function CreateDeviceKeyForm({ onCreated }: { onCreated: () => Promise<unknown> 
               <Form.Check
                 key={role}
                 id={`device-key-role-${role}`}
-                label={role}
+                label={roleLabel(role, names.Cruise)}
                 checked={chosen.includes(role)}
                 onChange={(e) =>
                   setChosen((prev) => (e.target.checked ? [...prev, role] : prev.filter((r) => r !== role)))
