@@ -84,6 +84,7 @@ function CruisesAdmin() {
           cruise={selected}
           isAdmin
           onSaved={state.refresh}
+          others={all}
         />
       }
     />
