@@ -105,6 +105,28 @@ test.describe('typed times', () => {
     await expect(card.getByLabel('Stop Date/Time (UTC)')).toHaveValue(`${now} 23:59:59.999`);
   });
 
+  test("a review screen's calendar opens on the dive's month; a month and year jump by keyboard", async ({
+    page,
+    adminApi,
+  }) => {
+    await page.goto(`/review_replay/${await s0492Id(adminApi)}`);
+    const card = filterCard(page);
+    await card.getByRole('button', { name: 'Choose date and time (UTC)' }).first().click();
+    const picker = page.getByRole('dialog', { name: 'Choose date and time (UTC)' });
+    // The empty Start opens on the dive's first day (2023-03-14), whatever today is.
+    await expect(picker.getByRole('grid', { name: 'March 2023' })).toBeVisible();
+    await expect(picker.getByRole('button', { name: '14 March 2023', exact: true })).toBeFocused();
+    await expectAccessible(page, '[role="dialog"]');
+    // Any month and year by keyboard: the month list, then the year box.
+    await picker.getByRole('combobox', { name: 'Month' }).focus();
+    await page.keyboard.press('ArrowDown');
+    await expect(picker.getByRole('grid', { name: 'April 2023' })).toBeVisible();
+    await picker.getByRole('spinbutton', { name: 'Year' }).fill('2019');
+    await expect(picker.getByRole('grid', { name: 'April 2019' })).toBeVisible();
+    await picker.getByRole('button', { name: 'Set' }).click();
+    await expect(card.getByLabel('Start Date/Time (UTC)')).toHaveValue('2019-04-14 00:00:00');
+  });
+
   test('a lowering saved with a date alone spans the whole day; the calendar fills the form', async ({
     page,
     adminApi,

@@ -18,7 +18,7 @@ test('an admin creates a key shown once, sees it used, and revokes it', async ({
   const form = page.getByRole('form', { name: 'Create Device Key' });
   await expect(form.getByRole('button', { name: 'Create Key' })).toBeDisabled();
   await form.getByLabel('Name').fill(name);
-  await expect(form.getByLabel('event_logger')).toBeChecked();
+  await expect(form.getByLabel('Event Logger', { exact: true })).toBeChecked();
   await form.getByRole('button', { name: 'Create Key' }).click();
   const shown = page.getByRole('textbox', { name: `New device key for ${name}` });
   await expect(shown).toBeVisible();
@@ -27,7 +27,9 @@ test('an admin creates a key shown once, sees it used, and revokes it', async ({
   expect(key).toMatch(/^bk_[A-Za-z0-9_-]{43}$/);
 
   const row = page.getByTestId(`device-key-row-${name}`);
-  await expect(row).toContainText('event_logger');
+  // Roles read as on the user form, not as their ids.
+  await expect(row).toContainText('Event Logger');
+  await expect(row).not.toContainText('event_logger');
   await expect(row).toContainText('by admin');
   await expect(row).toContainText('Never');
   await expect(row).toContainText('Active');

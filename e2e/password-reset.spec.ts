@@ -46,7 +46,7 @@ test('forgot password → the mailed link → a new password → log in with it'
   await page.getByLabel('Password', { exact: true }).fill('newpassword');
   await page.getByLabel('Confirm Password').fill('newpassword');
   await page.getByLabel('Confirm Password').press('Enter');
-  await expect(page.getByRole('status')).toHaveText('Success! Password Reset');
+  await expect(page.getByRole('status')).toHaveText('Sweet! Password Reset');
   await page.getByRole('button', { name: 'Back to Login' }).click();
 
   await page.getByPlaceholder('Username').fill(user.username);

@@ -59,6 +59,12 @@ test('a new password follows the registration and reset rules: at least 8 charac
   await loginViaUi(page, user.username, user.password);
   await page.goto('/profile');
   await expect(page.getByLabel('Username')).toHaveValue(user.username);
+  // A save that worked, then one the form refuses: the green "User updated" must not stay beside
+  // the refusal, or the user believes the short password was saved.
+  await page.getByLabel('Full Name').fill('Renamed Person');
+  await page.getByRole('button', { name: 'Update' }).click();
+  const success = page.getByRole('status').filter({ hasText: 'Success!' });
+  await expect(success).toHaveText('Success! User updated');
   const patches: string[] = [];
   page.on('request', (r) => {
     if (r.url().endsWith('/auth/profile') && r.method() === 'PATCH') patches.push(r.postData() ?? '');
@@ -67,6 +73,7 @@ test('a new password follows the registration and reset rules: at least 8 charac
   await page.getByLabel('Confirm Password').fill('abcde');
   await page.getByRole('button', { name: 'Update' }).click();
   await expect(page.getByText('Password must be 8 characters or more')).toBeVisible();
+  await expect(success).toHaveCount(0);
   await page.getByLabel('Password', { exact: true }).fill('abcd efgh');
   await page.getByLabel('Confirm Password').fill('abcd efgh');
   await page.getByRole('button', { name: 'Update' }).click();

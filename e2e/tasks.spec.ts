@@ -169,7 +169,12 @@ test.describe('tasks on a server of their own', () => {
   test('an import file that is not JSON, or holds no records, says what is wrong', async ({
     page,
     context,
+    consoleErrors,
   }, testInfo) => {
+    // The unreadable file is also logged to the console, on purpose.
+    consoleErrors.allow(/broken\.json is not valid JSON/);
+    const logged: string[] = [];
+    page.on('console', (msg) => logged.push(msg.text()));
     const broken = testInfo.outputPath('broken.json');
     writeFileSync(broken, '[{"id": "64025492c476e18a7cfc0001", "event_value": "CUT OFF"');
     const empty = testInfo.outputPath('empty.json');
@@ -179,6 +184,7 @@ test.describe('tasks on a server of their own', () => {
     const dialog = await openTask(page, 'Import Event Records', 'Import Event Records');
     await dialog.getByTestId('import-file-input').setInputFiles(broken);
     await expect(dialog.getByRole('alert')).toContainText('broken.json is not valid JSON:');
+    expect(logged.filter((line) => line.startsWith('broken.json is not valid JSON:'))).toHaveLength(1);
     await expect(dialog.getByTestId('import-imported')).toHaveText('0');
     await dialog.getByTestId('import-file-input').setInputFiles(empty);
     await expect(dialog.getByRole('alert')).toHaveText('empty.json holds no records to import.');

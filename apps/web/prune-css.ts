@@ -30,12 +30,18 @@ const variantPrefixes = [
   'text',
   'text-bg',
 ];
-const breakpoints = ['sm', 'md', 'lg', 'xl', 'xxl'];
 
 /**
- * Every word of a source file, each joined to the variant prefixes; react-bootstrap's
- * `${bsPrefix}-dialog` joined to the file's words (its prefix is a literal there: 'modal'); and the
- * grid classes of `<Col md={6}>`.
+ * The grid's classes, all of them: react-bootstrap's `<Col>` and `<Row>` build them from props
+ * (`xl={{ span: 5, offset: 1 }}` → `col-xl-5 offset-xl-1`, `md={listWidth.md}` → a number known
+ * only at run time), which no reading of the sources finds reliably; a dropped one moves a screen
+ * silently. About 3 kB of gzip.
+ */
+const gridClasses = /^(col|offset|order|row-cols)(-(sm|md|lg|xl|xxl))?(-[\w]+)?$/;
+
+/**
+ * Every word of a source file, each joined to the variant prefixes; and react-bootstrap's
+ * `${bsPrefix}-dialog` joined to the file's words (its prefix is a literal there: 'modal').
  */
 function extract(content: string): string[] {
   const found = content.match(/[\w-]+/g) ?? [];
@@ -44,10 +50,6 @@ function extract(content: string): string[] {
   const bases = found.filter((w) => /^[a-z]/.test(w));
   for (const suffix of suffixes) for (const base of bases) words.add(`${base}${suffix}`);
   for (const word of found) for (const prefix of variantPrefixes) words.add(`${prefix}-${word}`);
-  for (const [, bp, value] of content.matchAll(/\b(xs|sm|md|lg|xl|xxl)=\{?["']?([\w-]+)/g)) {
-    const infix = breakpoints.includes(bp!) ? `-${bp}` : '';
-    words.add(`col${infix}-${value}`).add(`row-cols${infix}-${value}`).add(`col${infix}`);
-  }
   return [...words];
 }
 
@@ -128,7 +130,7 @@ export function pruneCss(webRoot: string) {
     defaultExtractor: extract,
     safelist: {
       // Set on <body> or by Popper / transitions at run time.
-      standard: ['modal-open', 'show', 'showing', 'fade', 'collapsing', 'collapse-horizontal'],
+      standard: ['modal-open', 'show', 'showing', 'fade', 'collapsing', 'collapse-horizontal', gridClasses],
       greedy: [/tooltip/],
     },
   }) as unknown as { OnceExit: (root: CssRoot, helpers: unknown) => Promise<void> };

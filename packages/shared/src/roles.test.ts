@@ -7,6 +7,7 @@ import {
   isGuestAccount,
   isProtectedUsername,
   mayUseAdminOnlyTemplates,
+  roleLabel,
   scopesForRoles,
 } from './roles.js';
 
@@ -145,5 +146,19 @@ describe('the follow right', () => {
     expect(followRightOf(['follower', 'full_follower'])).toBe('everything');
     expect(followRightOf(['full_follower'])).toBe('everything');
     expect(scopesForRoles(['follower', 'full_follower'])).toEqual([]);
+  });
+});
+
+describe('roleLabel', () => {
+  it('reads as users know it, with the configured word for a cruise', () => {
+    expect(roleLabel('admin')).toBe('Admin');
+    expect(roleLabel('cruise_manager')).toBe('Cruise Manager');
+    expect(roleLabel('cruise_manager', 'Expedition')).toBe('Expedition Manager');
+    expect(roleLabel('event_logger')).toBe('Event Logger');
+    expect(roleLabel('power_logger')).toBe('Power Logger');
+  });
+
+  it('gives a role without its own words a label, never the raw id', () => {
+    expect(roleLabel('shore_follower')).toBe('Shore Follower');
   });
 });

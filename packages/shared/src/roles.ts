@@ -13,6 +13,26 @@ export const roles = [
 
 export type Role = (typeof roles)[number];
 
+/**
+ * How a role reads on every screen (user form, device keys): the words users know, the cruise
+ * manager with the configured word for a cruise. A role without its own words reads as its id in
+ * words ("power_logger" → "Power Logger"), never as the raw id.
+ */
+export function roleLabel(role: string, cruiseWord = 'Cruise'): string {
+  switch (role) {
+    case 'admin':
+      return 'Admin';
+    case 'cruise_manager':
+      return `${cruiseWord} Manager`;
+    default:
+      return role
+        .split('_')
+        .filter(Boolean)
+        .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+        .join(' ');
+  }
+}
+
 export const scopes = [
   'admin',
   'read_events',

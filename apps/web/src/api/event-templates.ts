@@ -6,7 +6,7 @@ import {
   type UpdateEventTemplate,
 } from '@bathylog/shared';
 import { z } from 'zod/mini';
-import { api, getList } from './client';
+import { api, getList, isApiError } from './client';
 
 /** Event template calls (docs/wire.md#event-templates). */
 export const eventTemplateKeys = {
@@ -27,6 +27,20 @@ export async function getEventTemplates(signal?: AbortSignal): Promise<EventTemp
 export async function createEventTemplate(body: CreateEventTemplate | Record<string, unknown>): Promise<string> {
   const res = await api.post<{ insertedId: string }>('event_templates', body);
   return res.insertedId;
+}
+
+/**
+ * Whether a template with this id is stored (the import asks before it posts). A 4xx (not found,
+ * an id the server cannot read) is "no"; anything else is thrown.
+ */
+export async function eventTemplateExists(id: string): Promise<boolean> {
+  try {
+    await api.get(`event_templates/${encodeURIComponent(id)}`);
+    return true;
+  } catch (err) {
+    if (isApiError(err) && err.statusCode >= 400 && err.statusCode < 500 && err.statusCode !== 429) return false;
+    throw err;
+  }
 }
 
 /** PATCH without the id; `event_options` replaces the whole list. */

@@ -43,11 +43,13 @@ export async function getLowering(id: string, signal?: AbortSignal): Promise<Low
   return loweringSchema.parse(await api.get(`lowerings/${id}`, { signal }));
 }
 
-/** The cruise covering now (asked as `startTS` = `stopTS` = now), or null. */
-export async function getActiveCruise(signal?: AbortSignal): Promise<Cruise | null> {
+/**
+ * Every cruise covering now (asked as `startTS` = `stopTS` = now), newest start first: more than
+ * one when their dates overlap.
+ */
+export async function getActiveCruises(signal?: AbortSignal): Promise<Cruise[]> {
   const now = new Date().toISOString();
-  const [first] = await getCruises({ startTS: now, stopTS: now }, signal);
-  return first ?? null;
+  return getCruises({ startTS: now, stopTS: now }, signal);
 }
 
 export type RecordKind = 'cruise' | 'lowering';

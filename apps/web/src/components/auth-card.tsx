@@ -1,7 +1,7 @@
 import type { FormEventHandler, ReactNode } from 'react';
 import { Button, Card, Col, Form, Row } from 'react-bootstrap';
 import { Link, useNavigate } from 'react-router';
-import { ErrorAlert, SuccessAlert } from './alerts';
+import { ErrorAlert, InfoAlert, SuccessAlert } from './alerts';
 
 /**
  * The centred card the public auth screens share. With `aside` (the login screen's configured
@@ -51,6 +51,8 @@ export interface AuthFormCardProps {
   formLabel?: string;
   /** The last attempt's failure. */
   error: string;
+  /** A message that is not a failure (why the last session ended); shown until the next attempt. */
+  message?: string;
   /** Closes the failure; without it the alert stays until the next attempt. */
   onCloseError?: () => void;
   onSubmit: FormEventHandler<HTMLFormElement>;
@@ -72,6 +74,7 @@ export function AuthFormCard({
   title,
   formLabel = title,
   error,
+  message,
   onCloseError,
   onSubmit,
   submit,
@@ -86,6 +89,7 @@ export function AuthFormCard({
       {done ?? (
         <>
           <ErrorAlert message={error} onClose={onCloseError} />
+          <InfoAlert message={message} />
           <Form noValidate onSubmit={onSubmit} aria-label={formLabel}>
             {children}
             <div className={secondary ? 'd-grid gap-2' : 'd-grid'}>
@@ -103,12 +107,15 @@ export function AuthFormCard({
   );
 }
 
-/** The panel that replaces a finished form (registration, password reset): Success! and Back to Login. */
-export function AuthSuccessCard({ title, message }: { title: string; message: string }) {
+/**
+ * The panel that replaces a finished form (registration, password reset): Success! (or the
+ * screen's own word) and Back to Login.
+ */
+export function AuthSuccessCard({ title, message, prefix }: { title: string; message: string; prefix?: string }) {
   const navigate = useNavigate();
   return (
     <AuthCard title={title}>
-      <SuccessAlert message={message} />
+      <SuccessAlert message={message} prefix={prefix} />
       <div className="d-grid">
         <Button variant="primary" onClick={() => navigate('/login')} autoFocus>
           Back to Login

@@ -26,6 +26,8 @@ export type DateTimeInputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'ty
   mode?: DateTimeMode;
   /** The end of a range: the calendar's time starts at 23:59:59.999 when the field is empty. */
   edge?: TimeEdge;
+  /** Where the calendar of an empty field opens (ISO): the record's start or end; today without it. */
+  near?: string;
   size?: 'sm';
   /** The field's message, inside the group so it shows under the field and its button. */
   feedback?: ReactNode;
@@ -46,7 +48,7 @@ function typeInto(input: HTMLInputElement, text: string) {
  * messages stay with the form that uses it.
  */
 export const DateTimeInput = forwardRef(function DateTimeInput(
-  { mode = 'datetime', edge = 'start', size, feedback, disabled, readOnly, ...input }: DateTimeInputProps,
+  { mode = 'datetime', edge = 'start', near, size, feedback, disabled, readOnly, ...input }: DateTimeInputProps,
   ref: Ref<HTMLInputElement>,
 ) {
   const field = useRef<HTMLInputElement | null>(null);
@@ -95,6 +97,7 @@ export const DateTimeInput = forwardRef(function DateTimeInput(
             mode={mode}
             edge={edge}
             value={field.current?.value ?? ''}
+            near={near}
             label={`Choose ${what} (UTC)`}
             anchor={button}
             onPick={(text) => {

@@ -18,6 +18,8 @@ const months = [
   'December',
 ];
 const weekdays = ['Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa', 'Su'];
+const minYear = 1900;
+const maxYear = 2200;
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 
 /** `YYYY-MM-DD` of a UTC day start. */
@@ -47,13 +49,15 @@ function clockOf(ms: number): Clock {
 
 /**
  * The calendar of a date/time field (docs/screens.md#date-and-time-fields): a month grid in UTC
- * (arrow keys move a day or a week, Page Up/Down a month, Home/End the week's ends; Enter picks),
- * hour, minute and second boxes, Now, Cancel and Set. Esc closes and returns to the field's button.
+ * (arrow keys move a day or a week, Page Up/Down a month, Shift+Page Up/Down a year, Home/End the
+ * week's ends; Enter picks), a month list and a year box to jump anywhere, hour, minute and second
+ * boxes, Now, Cancel and Set. Esc closes and returns to the field's button.
  */
 export function DateTimePopover({
   mode,
   edge,
   value,
+  near,
   label,
   anchor,
   onPick,
@@ -62,6 +66,8 @@ export function DateTimePopover({
   mode: 'date' | 'datetime';
   edge: TimeEdge;
   value: string;
+  /** Where an empty field's calendar opens (ISO; the record's start or end); today without it. */
+  near?: string;
   label: string;
   anchor: RefObject<HTMLElement | null>;
   onPick: (text: string) => void;
@@ -73,12 +79,17 @@ export function DateTimePopover({
   const [initial] = useState(() => {
     const parsed = parseUtcInput(value, edge);
     if (parsed !== null) return { day: dayOf(parsed), clock: clockOf(parsed) };
-    const today = dayOf(Date.now());
-    return { day: today, clock: clockOf(edge === 'end' ? today + dayMs - 1 : today) };
+    // An empty field opens where the record is (a dive of March 2023 is not 40 clicks back from
+    // today), at the start or the end of that day as the field's edge asks.
+    const nearMs = near ? Date.parse(near) : NaN;
+    const start = Number.isNaN(nearMs) ? dayOf(Date.now()) : dayOf(nearMs);
+    return { day: start, clock: clockOf(edge === 'end' ? start + dayMs - 1 : start) };
   });
   const [day, setDay] = useState(initial.day);
   const [clock, setClock] = useState<Clock>(initial.clock);
   const [moved, setMoved] = useState(0);
+  /** The year box while it holds something that is not a year yet (typing "20" of "2023"). */
+  const [yearText, setYearText] = useState<string | null>(null);
 
   // Opens on the chosen day; after each key move the focus follows the day.
   useEffect(() => {
@@ -130,6 +141,11 @@ export function DateTimePopover({
   };
 
   const d = new Date(day);
+  /** The same day of the month (or the month's last) in another month and year. */
+  const jump = (year: number, toMonth: number) => {
+    const last = new Date(Date.UTC(year, toMonth + 1, 0)).getUTCDate();
+    setDay(Date.UTC(year, toMonth, Math.min(d.getUTCDate(), last)));
+  };
   const first = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
   const lead = (new Date(first).getUTCDay() + 6) % 7;
   const start = first - lead * dayMs;
@@ -170,7 +186,7 @@ export function DateTimePopover({
         }
       }}
     >
-      <div className="d-flex justify-content-between align-items-center mb-1">
+      <div className="d-flex align-items-center gap-1 mb-1">
         <button
           type="button"
           className="btn btn-sm btn-link"
@@ -179,9 +195,40 @@ export function DateTimePopover({
         >
           <i className="bi bi-chevron-left" aria-hidden="true" />
         </button>
-        <span id={`${id}-month`} className="fw-bold small" aria-live="polite">
+        {/* A jump to any month and year, by mouse or keyboard (the arrows of a select and a
+            number box); the grid keeps its name, read out as it changes. */}
+        <span id={`${id}-month`} className="visually-hidden" aria-live="polite">
           {title}
         </span>
+        <select
+          className="form-select form-select-sm dt-month"
+          aria-label="Month"
+          value={month}
+          onChange={(e) => jump(d.getUTCFullYear(), Number(e.currentTarget.value))}
+        >
+          {months.map((name, i) => (
+            <option key={name} value={i}>
+              {name}
+            </option>
+          ))}
+        </select>
+        <input
+          className="form-control form-control-sm dt-year"
+          type="number"
+          aria-label="Year"
+          min={minYear}
+          max={maxYear}
+          value={yearText ?? d.getUTCFullYear()}
+          onChange={(e) => {
+            const text = e.currentTarget.value;
+            const year = Number.parseInt(text, 10);
+            if (/^\d{4}$/.test(text) && year >= minYear && year <= maxYear) {
+              setYearText(null);
+              jump(year, month);
+            } else setYearText(text);
+          }}
+          onBlur={() => setYearText(null)}
+        />
         <button
           type="button"
           className="btn btn-sm btn-link"

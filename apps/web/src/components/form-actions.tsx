@@ -6,6 +6,9 @@ import { ErrorAlert, SuccessAlert } from './alerts';
 /**
  * The failure and success texts of a form's last save, as FormActions shows them. `save` clears
  * both, runs the work and shows its failure (the server's message); the work sets the success.
+ * `submit` wraps the form's submit handler so every press clears them first, a press the form's
+ * own validation stops too: a green "User updated" left beside a refused password would read as
+ * saved.
  */
 export function useFormAlerts() {
   const [error, setError] = useState('');
@@ -25,6 +28,14 @@ export function useFormAlerts() {
     },
     [clear],
   );
+  const submit = useCallback(
+    <E,>(handler: (event?: E) => Promise<void>) =>
+      (event?: E) => {
+        clear();
+        return handler(event);
+      },
+    [clear],
+  );
   return useMemo(
     () => ({
       error,
@@ -33,10 +44,11 @@ export function useFormAlerts() {
       setMessage,
       clear,
       save,
+      submit,
       onCloseError: () => setError(''),
       onCloseMessage: () => setMessage(''),
     }),
-    [error, message, clear, save],
+    [error, message, clear, save, submit],
   );
 }
 

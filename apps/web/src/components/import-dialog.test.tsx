@@ -93,4 +93,19 @@ describe('ImportDialog', () => {
     expect(text('import-errors')).toBe('0');
     expect(screen.queryByTestId('import-log')).toBeNull();
   });
+
+  it('a file that is not JSON: a message in the dialog and the same line in the console', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const importRecord = vi.fn(async (): Promise<ImportOutcome> => 'imported');
+    render(<ImportDialog show title="Import" onHide={() => {}} importRecord={importRecord} />);
+    fireEvent.change(screen.getByTestId('import-file-input'), {
+      target: { files: [new File(['[{"id": "1"'], 'broken.json', { type: 'application/json' })] },
+    });
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('broken.json is not valid JSON:');
+    expect(logged).toHaveBeenCalledTimes(1);
+    expect(String(logged.mock.calls[0]![0])).toBe(alert.textContent);
+    expect(importRecord).not.toHaveBeenCalled();
+    logged.mockRestore();
+  });
 });

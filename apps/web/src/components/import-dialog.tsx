@@ -134,8 +134,11 @@ export function ImportDialog<T>({
       json = JSON.parse(await file.text());
     } catch (err) {
       // Said in the dialog, with the parser's words (they name the position): a file that silently
-      // does nothing looks like an import that worked.
-      setFileError(`${file.name} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
+      // does nothing looks like an import that worked. The same line goes to the console, where an
+      // admin scripting imports or reading a bug report looks.
+      const problem = `${file.name} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`;
+      console.error(problem);
+      setFileError(problem);
       return;
     }
     const records = toRecords(json);

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Button, Col, Row } from 'react-bootstrap';
 import { ErrorAlert } from './alerts';
 import { ConfirmModal } from './confirm-modal';
@@ -114,6 +114,8 @@ export interface SystemSplitListOptions<T extends { id: string }> {
   refresh: () => Promise<unknown>;
   /** "user", "event template": "delete this {word}?", "delete all non-system {word}s?". */
   word: string;
+  /** How a record is named when it goes away under the form (a username, a button name). */
+  name?: (item: T) => string;
 }
 
 /**
@@ -122,8 +124,11 @@ export interface SystemSplitListOptions<T extends { id: string }> {
  * gone), a fresh add form, the pending delete or delete-all and its confirmation, the import.
  */
 export function useSystemSplitList<T extends { id: string }>(options: SystemSplitListOptions<T>) {
-  const { items, loaded, isSystem, remove, removeAll, refresh, word } = options;
+  const { items, loaded, isSystem, remove, removeAll, refresh, word, name } = options;
   const [selectedId, setSelectedId] = useState<string | null>(null);
+  /** The record in the form went away (another admin deleted it): said, not silently dropped. */
+  const [gone, setGone] = useState('');
+  const lastSelected = useRef<T | null>(null);
   const [formKey, setFormKey] = useState(0);
   const [formBlank, setFormBlank] = useState(true);
   const [importing, setImporting] = useState(false);
@@ -134,8 +139,18 @@ export function useSystemSplitList<T extends { id: string }>(options: SystemSpli
   const selected = all.find((item) => item.id === selectedId) ?? null;
 
   useEffect(() => {
-    if (selectedId && loaded && !selected) setSelectedId(null);
-  }, [selectedId, selected, loaded]);
+    if (selected) lastSelected.current = selected;
+  }, [selected]);
+  useEffect(() => {
+    if (selectedId && loaded && !selected) {
+      const was = lastSelected.current;
+      const named = was && was.id === selectedId && name ? ` ${name(was)}` : '';
+      setGone(
+        `The ${word}${named} was deleted by someone else while you were editing it; changes in the form were not saved.`,
+      );
+      setSelectedId(null);
+    }
+  }, [selectedId, selected, loaded, name, word]);
 
   const confirmation = useConfirmedAction<DeleteRequest<T>>(async (request) => {
     if (request.kind === 'delete') {
@@ -175,16 +190,23 @@ export function useSystemSplitList<T extends { id: string }>(options: SystemSpli
     formKey: `${selected?.id ?? 'new'}-${formKey}`,
     onBlankChange: setFormBlank,
     addDisabled: !selected && formBlank,
-    edit,
+    edit: (item: T) => {
+      setGone('');
+      edit(item);
+    },
     startAdd: () => {
+      setGone('');
       setSelectedId(null);
       // A fresh add form: remount it even when already in add mode.
       setFormKey((k) => k + 1);
     },
     askDelete: (item: T) => confirmation.ask({ kind: 'delete', item }),
     askDeleteAll: () => confirmation.ask({ kind: 'deleteAll' }),
-    error: confirmation.error,
-    clearError: confirmation.clearError,
+    error: confirmation.error || gone,
+    clearError: () => {
+      confirmation.clearError();
+      setGone('');
+    },
     confirmModal,
     importing,
     setImporting,

@@ -177,23 +177,25 @@ export function useRecordForm<V extends FieldValues>(options: RecordFormOptions<
     setUploadKey((k) => k + 1);
   };
 
-  const onSubmit = form.handleSubmit((values) =>
-    alerts.save(async () => {
-      if (editing) {
-        await update(values, uploads);
-        alerts.setMessage(`${word} updated`);
-        setInitial(values);
-        form.reset(values);
-        dropUploads();
-      } else {
-        await create(values);
-        alerts.setMessage(`${word} created`);
-        const fresh = blank();
-        setInitial(fresh);
-        form.reset(fresh);
-      }
-      await onSaved();
-    }),
+  const onSubmit = alerts.submit(
+    form.handleSubmit((values) =>
+      alerts.save(async () => {
+        if (editing) {
+          await update(values, uploads);
+          alerts.setMessage(`${word} updated`);
+          setInitial(values);
+          form.reset(values);
+          dropUploads();
+        } else {
+          await create(values);
+          alerts.setMessage(`${word} created`);
+          const fresh = blank();
+          setInitial(fresh);
+          form.reset(fresh);
+        }
+        await onSaved();
+      }),
+    ),
   );
 
   /** What the record form's foot takes: alerts, uploads, Reset Values and the submit state. */

@@ -1,10 +1,14 @@
-import { createContext, useContext, useMemo, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useMemo, type ReactNode } from 'react';
 import { entityNames, type ClientSettings } from '@bathylog/shared';
 
 /** Runtime settings from the server, loaded once at start (see app/app.tsx). */
 const SettingsContext = createContext<ClientSettings | null>(null);
 
+/** Provides the settings; the browser tab reads the configured header title, as the header does. */
 export function SettingsProvider({ settings, children }: { settings: ClientSettings; children: ReactNode }) {
+  useEffect(() => {
+    document.title = settings.headerTitle;
+  }, [settings.headerTitle]);
   return <SettingsContext.Provider value={settings}>{children}</SettingsContext.Provider>;
 }
 

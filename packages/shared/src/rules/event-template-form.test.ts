@@ -47,7 +47,8 @@ describe('event template form rules', () => {
   it('checks the categories comma list', () => {
     expect(isValidCsvList('')).toBe(true);
     expect(isValidCsvList('a, b ,c')).toBe(true);
-    for (const bad of ['a,,b', 'a,', ',a', ' , ']) {
+    expect(isValidCsvList('"deep sea", biology')).toBe(true);
+    for (const bad of ['a,,b', 'a,', ',a', ' , ', '"deep sea, biology', 'biology, geo"logy']) {
       expect(isValidCsvList(bad), bad).toBe(false);
       expect(errors(form({ template_categories: bad }))).toEqual({ template_categories: 'Invalid csv list' });
     }

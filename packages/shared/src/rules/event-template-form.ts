@@ -38,10 +38,14 @@ export function splitCsvList(text: string): string[] {
     .filter((s) => s !== '');
 }
 
-/** A comma list is valid when empty, or when no item between commas is blank (`a,,b`, `a,` are not). */
+/**
+ * A comma list is valid when empty, or when no item between commas is blank (`a,,b`, `a,` are not)
+ * and no item has an unbalanced double quote (`"deep sea`): a quote left open is a typing slip that
+ * would otherwise be stored as part of the word.
+ */
 export function isValidCsvList(text: string): boolean {
   if (text.trim() === '') return true;
-  return text.split(',').every((s) => s.trim() !== '');
+  return text.split(',').every((s) => s.trim() !== '' && (s.match(/"/g) ?? []).length % 2 === 0);
 }
 
 /** One option as the form edits it: the values list is the comma text of the textarea. */

@@ -80,7 +80,7 @@ describe('clipboard summaries', () => {
         'Deck-to-Deck: 6 hours 0 minutes',
         'Recovery:     1 hour 0 minutes',
         '',
-        'Aborted: 2024-01-01 04:30',
+        'Aborted: 2024-01-01T04:30:00.000Z',
         '',
         'Max Depth:    12m',
       ].join('\n'),

@@ -1,4 +1,4 @@
-import { formatDuration, formatListDateTime, formatSlashDate } from '../duration.js';
+import { formatDuration, formatSlashDate } from '../duration.js';
 import { phaseDurations, type MilestoneSettings, type PhaseName } from './milestones.js';
 import type { Cruise } from '../schemas/cruises.js';
 import type { Lowering } from '../schemas/lowerings.js';
@@ -119,7 +119,8 @@ export function loweringSummaryText(
   }
   lines.push('');
   const aborted = loweringAbortedAt(lowering, milestones);
-  if (aborted) lines.push(`Aborted: ${formatListDateTime(aborted)}`, '');
+  // As stored, like every other time in this text: one format a report can parse.
+  if (aborted) lines.push(`Aborted: ${aborted}`, '');
   const depth = loweringMaxDepth(lowering);
   if (depth !== null) lines.push(`${label('Max Depth:', d)}${depth}m`);
   const box = loweringBoundingBox(lowering);

@@ -31,6 +31,13 @@ describe('export command lines', () => {
     ]);
     expect(substituteRecord(['export.sh', '-v'], { id: 'S0492', uid: 'x' })).toEqual(['export.sh', '-v', 'S0492']);
     expect(displayCommand(['export', '-L', 'S 0492'])).toBe('export -L "S 0492"');
+    // Paths show by their file name: no server folder (a temporary one) is echoed to the admin.
+    expect(displayCommand(['/usr/bin/node', '/tmp/bathylog-export-x1/export script.js', '-o', './out/', 'S0492'])).toBe(
+      'node "export script.js" -o ./out/ S0492',
+    );
+    expect(displayCommand(['./venv/bin/python', './misc/sealog_data_export.py', '-L', 'S0492'])).toBe(
+      'python sealog_data_export.py -L S0492',
+    );
   });
 
   it('substitutes {id} only as a whole argument; inside other text it is refused', () => {

@@ -72,7 +72,16 @@ export function recordEnvironment(kind: 'cruise' | 'lowering', ids: { id: string
   return { BATHYLOG_RECORD_KIND: kind, BATHYLOG_RECORD_ID: ids.id, BATHYLOG_RECORD_UID: ids.uid };
 }
 
-/** How the command is shown in "Executing …": words joined, quoted where they hold spaces. */
+/**
+ * How the command is shown in "Executing …" to the admin who started it: words joined, quoted where
+ * they hold spaces, and a word that is a path (absolute, or relative with a folder) shown by its
+ * file name alone. The server's folders (a temporary folder, the install path) are none of the
+ * screen's business and change from run to run; the program and its arguments are what the admin
+ * recognises.
+ */
 export function displayCommand(words: string[]): string {
-  return words.map((w) => (w === '' || /[\s"'\\]/.test(w) ? JSON.stringify(w) : w)).join(' ');
+  return words
+    .map((w) => (/^(\/|\.{1,2}\/|[A-Za-z]:[\\/])/.test(w) && !/[\\/]$/.test(w) ? w.split(/[\\/]/).pop()! : w))
+    .map((w) => (w === '' || /[\s"'\\]/.test(w) ? JSON.stringify(w) : w))
+    .join(' ');
 }

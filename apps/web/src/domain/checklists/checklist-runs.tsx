@@ -49,12 +49,15 @@ function RunItem({
   run,
   item,
   busy,
+  pending,
   onTick,
   onSkip,
 }: {
   run: ChecklistRun;
   item: ChecklistRunItem;
   busy: boolean;
+  /** The state a tick sent for this item asks for, until the server answers. */
+  pending: 'done' | 'open' | undefined;
   onTick: (item: ChecklistRunItem, state: 'done' | 'open') => void;
   onSkip: (item: ChecklistRunItem) => void;
 }) {
@@ -64,13 +67,20 @@ function RunItem({
     <ListGroup.Item data-testid={`checklist-item-${item.id}`} className="d-flex align-items-start gap-2">
       <div className="flex-grow-1">
         {item.kind === 'manual' ? (
-          <Form.Check
-            id={id}
-            label={item.label}
-            checked={item.state === 'done'}
-            disabled={!open || busy || item.state === 'skipped'}
-            onChange={(e) => onTick(item, e.target.checked ? 'done' : 'open')}
-          />
+          <>
+            <Form.Check
+              id={id}
+              label={item.label}
+              checked={(pending ?? item.state) === 'done'}
+              disabled={!open || busy || pending !== undefined || item.state === 'skipped'}
+              onChange={(e) => onTick(item, e.target.checked ? 'done' : 'open')}
+            />
+            {pending !== undefined && (
+              <div className="small text-body-secondary" role="status">
+                Saving…
+              </div>
+            )}
+          </>
         ) : (
           <div>
             <span className={item.state === 'skipped' ? 'text-decoration-line-through' : ''}>{item.label}</span>{' '}
@@ -171,15 +181,36 @@ function RunCard({ run }: { run: ChecklistRun }) {
       setBusy(false);
     }
   };
-  const safeTick = (item: ChecklistRunItem, state: 'done' | 'open') =>
-    void tick(item, state).catch((err: unknown) => setError(errorMessage(err)));
+  // A manual tick shows at once, marked as saving, and cannot be clicked again until the server
+  // answers (on a slow link a second click would send the opposite); a refusal puts the box back
+  // and says why.
+  const [pending, setPending] = useState<Record<string, 'done' | 'open'>>({});
+  const settle = (itemId: string) =>
+    setPending((p) => Object.fromEntries(Object.entries(p).filter(([key]) => key !== itemId)));
+  const tickManual = (item: ChecklistRunItem, state: 'done' | 'open') => {
+    setError('');
+    setPending((p) => ({ ...p, [item.id]: state }));
+    tickChecklistItem(run, item.id, { state })
+      .then(store, (err: unknown) =>
+        setError(`"${item.label}" was not ${state === 'done' ? 'ticked' : 'unticked'}: ${errorMessage(err)}`),
+      )
+      .finally(() => settle(item.id));
+  };
+  const safeTick = (item: ChecklistRunItem, state: 'done' | 'open') => {
+    if (item.kind === 'manual' && item.state !== 'skipped') tickManual(item, state);
+    else void tick(item, state).catch((err: unknown) => setError(errorMessage(err)));
+  };
   const remaining = run.items.filter((i) => !checklistItemSatisfied(i)).length;
   const titleId = `checklist-run-${run.id}-title`;
   return (
     <Card className="mb-3" data-testid={`checklist-run-${run.name}`} aria-labelledby={titleId} as="section">
       <Card.Header className="d-flex align-items-center gap-2 py-2">
         <h3 className="h6 mb-0 me-auto" id={titleId}>
-          {run.name} <span className="text-body-secondary fw-normal">({checklistPhaseLabels[run.phase]})</span>
+          {run.name}
+          {/* The phase beside the name, unless the name already says it ("Pre-dive (Pre-dive)"). */}
+          {run.name.trim().toLowerCase() !== checklistPhaseLabels[run.phase].toLowerCase() && (
+            <span className="text-body-secondary fw-normal"> ({checklistPhaseLabels[run.phase]})</span>
+          )}
         </h3>
         {run.state === 'complete' ? (
           <Badge bg="success" text="dark" data-testid="run-state">
@@ -194,7 +225,15 @@ function RunCard({ run }: { run: ChecklistRun }) {
       <ErrorAlert message={error} onClose={() => setError('')} className="m-2" />
       <ListGroup variant="flush">
         {run.items.map((item) => (
-          <RunItem key={item.id} run={run} item={item} busy={busy} onTick={safeTick} onSkip={setSkipping} />
+          <RunItem
+            key={item.id}
+            run={run}
+            item={item}
+            busy={busy}
+            pending={pending[item.id]}
+            onTick={safeTick}
+            onSkip={setSkipping}
+          />
         ))}
       </ListGroup>
       {run.state === 'complete' && (

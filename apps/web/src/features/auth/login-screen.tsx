@@ -79,8 +79,10 @@ export function LoginScreen() {
   const auth = useAuth();
   const settings = useSettings();
   const captcha = useCaptcha();
-  // Why the last session ended (expired, signed out everywhere), from the server's message.
-  const [error, setError] = useState(takeSessionEndMessage);
+  // Why the last session ended (roles changed, expired, signed out everywhere), from the server: a
+  // message, not a failure; an attempt replaces it (docs/screens.md#login).
+  const [message, setMessage] = useState(takeSessionEndMessage);
+  const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
   const { register, handleSubmit, errors } = useLoginFields();
 
@@ -89,6 +91,7 @@ export function LoginScreen() {
     async (input: LoginInput) => {
       setBusy(true);
       setError('');
+      setMessage('');
       try {
         await login({ ...input, reCaptcha: await captcha() });
         // Success: the route guard sends the user home.
@@ -120,6 +123,7 @@ export function LoginScreen() {
       title="Please Sign In"
       formLabel="Login"
       error={error}
+      message={message}
       onSubmit={onSubmit}
       submit={{ label: 'Login', disabled: busy }}
       secondary={

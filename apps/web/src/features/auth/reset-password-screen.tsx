@@ -36,7 +36,7 @@ export function ResetPasswordScreen() {
     }
   });
 
-  if (done) return <AuthSuccessCard title="Reset Password" message="Password Reset" />;
+  if (done) return <AuthSuccessCard title="Reset Password" message="Password Reset" prefix="Sweet!" />;
 
   return (
     <AuthFormCard

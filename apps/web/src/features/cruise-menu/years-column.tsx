@@ -41,6 +41,18 @@ function CruiseList({
 }
 
 /**
+ * "Year: 2023", in the accordion's headers and in the single year's card alike: one size of
+ * heading text (body size) whichever of the two a crew sees.
+ */
+function YearLabel({ year, open }: { year: number; open: boolean }) {
+  return (
+    <span data-testid="year-label">
+      Year: <span className={open ? 'text-warning' : 'text-primary'}>{year}</span>
+    </span>
+  );
+}
+
+/**
  * The years column (docs/screens.md#years-and-selection): an accordion, newest year on top and one open at a
  * time, when there are several years; a single open card otherwise. "Fetching..." while loading,
  * "No {cruises} found!" when there are none.
@@ -74,8 +86,8 @@ export function YearsColumn({
     const [only] = years;
     return (
       <Card className="mb-3" as="section" aria-label={`Year: ${only!.year}`}>
-        <Card.Header>
-          Year: <span className="text-warning">{only!.year}</span>
+        <Card.Header as="h2" className="fs-6 fw-normal lh-base mb-0">
+          <YearLabel year={only!.year} open />
         </Card.Header>
         <Card.Body className="py-2">
           <CruiseList cruises={only!.cruises} selectedCruiseId={selectedCruiseId} onSelectCruise={onSelectCruise} />
@@ -94,9 +106,7 @@ export function YearsColumn({
       {years.map((group) => (
         <Accordion.Item key={group.year} eventKey={String(group.year)}>
           <Accordion.Header as="h2">
-            <span className="small">
-              Year: <span className={openYear === group.year ? 'text-warning' : 'text-primary'}>{group.year}</span>
-            </span>
+            <YearLabel year={group.year} open={openYear === group.year} />
           </Accordion.Header>
           <Accordion.Body className="py-2">
             <CruiseList cruises={group.cruises} selectedCruiseId={selectedCruiseId} onSelectCruise={onSelectCruise} />

@@ -1,3 +1,4 @@
+import { Alert } from 'react-bootstrap';
 import { useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
@@ -7,7 +8,9 @@ import {
   cruiseToForm,
   cruiseUpdateBody,
   emptyCruiseForm,
+  formatIsoDate,
   isNonStandardId,
+  parseUtcInput,
   recordFormMessages,
   type Cruise,
   type CruiseFormValues,
@@ -24,13 +27,32 @@ export interface CruiseFormProps {
   cruise: Cruise | null;
   isAdmin: boolean;
   onSaved: () => Promise<unknown>;
+  /** The other cruises, to warn when the dates typed overlap theirs (the admin's screen has them). */
+  others?: readonly Cruise[];
+}
+
+/**
+ * The cruises whose dates share a day with the typed range (start and stop as the form holds
+ * them; a date alone covers the whole day). Overlapping cruises are allowed (a transit and a
+ * science leg) but make "the cruise active now" ambiguous for cruise managers.
+ */
+export function overlappingCruises(
+  start: string,
+  stop: string,
+  others: readonly Cruise[],
+  self: string | null,
+): Cruise[] {
+  const from = parseUtcInput(start, 'start');
+  const to = parseUtcInput(stop, 'end');
+  if (from === null || to === null || to < from) return [];
+  return others.filter((c) => c.id !== self && Date.parse(c.start_ts) <= to && Date.parse(c.stop_ts) >= from);
 }
 
 /**
  * The add/update form of /cruises (docs/screens.md#cruise-form). A cruise
  * manager edits only the active cruise, with the ID, vessel, PI, dates and ports disabled.
  */
-export function CruiseForm({ cruise, isAdmin, onSaved }: CruiseFormProps) {
+export function CruiseForm({ cruise, isAdmin, onSaved, others = [] }: CruiseFormProps) {
   const names = useEntityNames();
   const settings = useSettings();
   const W = names.Cruise;
@@ -46,6 +68,8 @@ export function CruiseForm({ cruise, isAdmin, onSaved }: CruiseFormProps) {
     onSaved,
   });
   const id = useWatch({ control: form.control, name: 'cruise_id' });
+  const [start, stop] = useWatch({ control: form.control, name: ['start_ts', 'stop_ts'] });
+  const overlaps = overlappingCruises(start ?? '', stop ?? '', others, cruise?.id ?? null);
   const warning = isNonStandardId(id ?? '', settings.cruiseIdRegex) ? recordFormMessages.nonStandardId : undefined;
   const specs: FieldSpec<CruiseFormValues>[] = [
     recordFields.id('cruise_id', `${W} ID`, settings.cruiseIdPlaceholder ?? 'i.e. CS2001', warning),
@@ -116,6 +140,15 @@ export function CruiseForm({ cruise, isAdmin, onSaved }: CruiseFormProps) {
         idPrefix="cruise-form"
         locked={!isAdmin}
       />
+      {overlaps.length > 0 && (
+        <Alert variant="warning" className="small py-2" data-testid="cruise-overlap">
+          These dates overlap{' '}
+          {overlaps
+            .map((c) => `${c.cruise_id} (${formatIsoDate(c.start_ts)} → ${formatIsoDate(c.stop_ts)})`)
+            .join(', ')}
+          . On the days both cover, {names.cruise} managers choose which {names.cruise} they manage.
+        </Alert>
+      )}
       <RecordFormFoot
         kind="cruise"
         record={cruise ? { id: cruise.id, files: cruise.cruise_additional_meta.cruise_files } : null}

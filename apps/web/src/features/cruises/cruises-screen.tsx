@@ -2,7 +2,8 @@ import { useMemo } from 'react';
 import { Col, Row } from 'react-bootstrap';
 import { useQuery } from '@tanstack/react-query';
 import { capabilityRoles, cruiseSummaryText, formatIsoDate, matchesCruiseSearch, type Cruise } from '@bathylog/shared';
-import { getActiveCruise, getCruises, recordKeys } from '../../api/records';
+import { getCruises, recordKeys } from '../../api/records';
+import { ActiveCruiseChoice, useActiveCruise } from '../../domain/records/components/active-cruise';
 import { RoleGate } from '../../components/role-gate';
 import { LoadingText, statusTexts } from '../../components/status-text';
 import { useAuth } from '../../lib/auth';
@@ -83,6 +84,7 @@ function CruisesAdmin() {
           cruise={selected}
           isAdmin
           onSaved={state.refresh}
+          others={all}
         />
       }
     />
@@ -93,17 +95,15 @@ function CruisesAdmin() {
 function ActiveCruiseEditor() {
   const names = useEntityNames();
   const state = useRecordManagement('cruise');
-  const active = useQuery({
-    queryKey: recordKeys.cruises({ active: 'now' }),
-    queryFn: ({ signal }) => getActiveCruise(signal),
-  });
+  const active = useActiveCruise();
   useLoggedReadError(active.error, names.cruises);
   if (active.isPending) return <LoadingText text={statusTexts.loading} />;
-  if (!active.data) return <div className="text-center p-4 text-secondary">{noActiveCruiseMessage}</div>;
+  if (!active.chosen) return <div className="text-center p-4 text-secondary">{noActiveCruiseMessage}</div>;
   return (
     <Row>
       <Col sm={12} md={{ span: 8, offset: 2 }} xl={{ span: 6, offset: 3 }}>
-        <CruiseForm key={active.data.id} cruise={active.data} isAdmin={false} onSaved={state.refresh} />
+        <ActiveCruiseChoice active={active} />
+        <CruiseForm key={active.chosen.id} cruise={active.chosen} isAdmin={false} onSaved={state.refresh} />
       </Col>
     </Row>
   );

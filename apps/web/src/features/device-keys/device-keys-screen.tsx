@@ -8,6 +8,7 @@ import {
   followRightOf,
   followRoleLabels,
   followRoles,
+  roleLabel,
   roles as allRoles,
   type DeviceKey,
   type FollowRole,
@@ -22,6 +23,7 @@ import { IconButton } from '../../components/icon-button';
 import { RoleGate } from '../../components/role-gate';
 import { EmptyText, LoadingText, statusTexts } from '../../components/status-text';
 import { formatUtc } from '../../lib/format';
+import { useEntityNames } from '../../lib/settings';
 import { readFailure, useLoggedReadError } from '../../lib/read-errors';
 import { TableHead } from '../../components/table-head';
 
@@ -50,6 +52,7 @@ function DeviceKeysTable({
   onRevoke: (k: DeviceKey) => void;
 }) {
   const now = Date.now();
+  const names = useEntityNames();
   return (
     <Card className="mb-3">
       <Card.Header as="h2" className="h6 mb-0" id="device-keys-title">
@@ -80,7 +83,10 @@ function DeviceKeysTable({
                     <div className="small font-monospace">{key.key_prefix}…</div>
                   </td>
                   <td className="small">
-                    {key.roles.filter((r) => !(followRoles as readonly string[]).includes(r)).join(', ')}
+                    {key.roles
+                      .filter((r) => !(followRoles as readonly string[]).includes(r))
+                      .map((role) => roleLabel(role, names.Cruise))
+                      .join(', ')}
                     {followLabel(key) && <div className="fw-bold">{followLabel(key)}</div>}
                   </td>
                   <td className="small">
@@ -131,6 +137,7 @@ function CreateDeviceKeyForm({ onCreated }: { onCreated: () => Promise<unknown> 
   const [name, setName] = useState('');
   const [chosen, setChosen] = useState<Role[]>(['event_logger']);
   const [follow, setFollow] = useState<FollowRole | null>(null);
+  const names = useEntityNames();
   const [expires, setExpires] = useState('');
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
@@ -200,7 +207,7 @@ function CreateDeviceKeyForm({ onCreated }: { onCreated: () => Promise<unknown> 
               <Form.Check
                 key={role}
                 id={`device-key-role-${role}`}
-                label={role}
+                label={roleLabel(role, names.Cruise)}
                 checked={chosen.includes(role)}
                 onChange={(e) =>
                   setChosen((prev) => (e.target.checked ? [...prev, role] : prev.filter((r) => r !== role)))

@@ -322,27 +322,29 @@ export function EventTemplateForm({ template, isAdmin, onSaved, onBlankChange }:
     onBlankChange?.(blank);
   }, [blank, onBlankChange]);
 
-  const onSubmit = handleSubmit((form) => {
-    const body = templateFromForm(form);
-    return alerts.save(async () => {
-      if (template) {
-        // An emptied colour field clears the stored colour.
-        await updateEventTemplate(template.id, { ...body, event_button_color: body.event_button_color ?? null });
-        alerts.setMessage('Event Template updated');
-        const { event_button_color: color, ...saved } = body;
-        const next: EventTemplate = { ...template, ...saved };
-        if (color) next.event_button_color = color;
-        else delete next.event_button_color;
-        reset(templateToForm(next));
-        await onSaved({ id: template.id, created: false });
-      } else {
-        const id = await createEventTemplate(body);
-        alerts.setMessage('Event Template created');
-        reset(templateToForm());
-        await onSaved({ id, created: true });
-      }
-    });
-  });
+  const onSubmit = alerts.submit(
+    handleSubmit((form) => {
+      const body = templateFromForm(form);
+      return alerts.save(async () => {
+        if (template) {
+          // An emptied colour field clears the stored colour.
+          await updateEventTemplate(template.id, { ...body, event_button_color: body.event_button_color ?? null });
+          alerts.setMessage('Event Template updated');
+          const { event_button_color: color, ...saved } = body;
+          const next: EventTemplate = { ...template, ...saved };
+          if (color) next.event_button_color = color;
+          else delete next.event_button_color;
+          reset(templateToForm(next));
+          await onSaved({ id: template.id, created: false });
+        } else {
+          const id = await createEventTemplate(body);
+          alerts.setMessage('Event Template created');
+          reset(templateToForm());
+          await onSaved({ id, created: true });
+        }
+      });
+    }),
+  );
 
   const title = template ? 'Update Event Template' : 'Add Event Template';
 

@@ -24,6 +24,7 @@ import { importTemplateRecord } from './template-list';
 import { TemplatesTable, type TemplateRowActions } from './templates-table';
 
 const isSystemTemplate = (t: EventTemplate) => t.system_template;
+const templateName = (t: EventTemplate) => t.event_name;
 
 function EventTemplatesAdmin() {
   const auth = useAuth();
@@ -43,6 +44,7 @@ function EventTemplatesAdmin() {
     removeAll: deleteAllNonSystemEventTemplates,
     refresh,
     word: 'event template',
+    name: templateName,
   });
 
   // System templates are edited and deleted by admins only (docs/screens.md#event-templates).

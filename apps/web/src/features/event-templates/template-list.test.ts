@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createEventTemplateSchema } from '@bathylog/shared';
-import { matchesTemplateSearch, templateImportBody } from './template-list';
+import { importTemplateRecord, matchesTemplateSearch, templateImportBody } from './template-list';
 
 describe('template search', () => {
   const t = { event_name: 'CTD Tow-Yo', event_value: 'CTD', template_categories: ['equipment', 'water column'] };
@@ -72,5 +72,42 @@ describe('template import of Sealog 2.4 fields', () => {
     expect(body.event_button_color).toBe('#ffcc00');
     expect((body.event_options as Array<Record<string, unknown>>)[1]!.event_option_visibility).toEqual(rule);
     expect(createEventTemplateSchema.safeParse(body).success).toBe(true);
+  });
+});
+
+describe('template import', () => {
+  afterEach(() => vi.unstubAllGlobals());
+  const record = { id: '5dac67d6a78d2f4ec028551e', event_name: 'Cruise Status', event_value: 'CRUISE' };
+  const json = (status: number, body: unknown) =>
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+  /** Answers GET with `stored` (200) or 404, POST with 201; returns what was asked. */
+  function serve(stored: boolean) {
+    const asked: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init?: RequestInit) => {
+        const method = init?.method ?? 'GET';
+        asked.push(`${method} ${String(url).replace(/^.*\/api\/v1\//, '')}`);
+        if (method === 'GET')
+          return stored
+            ? json(200, { ...record, template_categories: [], event_options: [] })
+            : json(404, { statusCode: 404, error: 'Not Found', message: 'No record found' });
+        return json(201, { insertedId: record.id });
+      }),
+    );
+    return asked;
+  }
+
+  it('asks whether the id exists first, and skips a stored one without posting it', async () => {
+    const asked = serve(true);
+    expect(await importTemplateRecord(record)).toBe('skipped');
+    expect(asked).toEqual([`GET event_templates/${record.id}`]);
+  });
+
+  it('posts a template whose id is not stored', async () => {
+    const asked = serve(false);
+    expect(await importTemplateRecord(record)).toBe('imported');
+    expect(asked).toEqual([`GET event_templates/${record.id}`, 'POST event_templates']);
   });
 });

@@ -1,5 +1,5 @@
 import { messages, type EventTemplate } from '@bathylog/shared';
-import { createEventTemplate } from '../../api/event-templates';
+import { createEventTemplate, eventTemplateExists } from '../../api/event-templates';
 import { isApiError } from '../../api/client';
 import type { ImportOutcome } from '../../components/import-dialog';
 
@@ -60,10 +60,12 @@ export function templateImportBody(record: Record<string, unknown>): Record<stri
 }
 
 /**
- * Template import (docs/screens.md#template-import): an id that already exists ("duplicate template")
- * is skipped.
+ * Template import (docs/screens.md#template-import): a record whose id is already stored is
+ * skipped without being posted; one the server still finds a duplicate of ("duplicate template",
+ * stored in the meantime) is skipped too.
  */
 export async function importTemplateRecord(record: Record<string, unknown>): Promise<ImportOutcome> {
+  if (typeof record.id === 'string' && record.id !== '' && (await eventTemplateExists(record.id))) return 'skipped';
   try {
     await createEventTemplate(templateImportBody(record));
     return 'imported';

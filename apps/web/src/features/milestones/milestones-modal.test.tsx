@@ -247,6 +247,8 @@ describe('MilestonesModal', () => {
     renderModal();
     fireEvent.click(screen.getByRole('button', { name: 'Tweak!' }));
     const form = screen.getByRole('form', { name: 'Tweak milestones and stats' });
+    // The label reads "Off Deck (UTC)", its required mark after it, not inside.
+    expect(within(form).getByText('Off Deck (UTC)').tagName).toBe('LABEL');
     // Typing fires `input`, which onChange follows on React and on Preact's compat layer alike.
     fireEvent.input(within(form).getByRole('textbox', { name: 'North' }), { target: { value: '75' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Done' }));

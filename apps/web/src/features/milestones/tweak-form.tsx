@@ -10,6 +10,7 @@ import {
   type StatsValues,
 } from '@bathylog/shared';
 import { DateTimeInput } from '../../components/date-time-input';
+import { FieldLabel } from '../../components/form-field';
 
 /** How the Tweak form shows a time: UTC with milliseconds (docs/screens.md#tweak-form). */
 export const tweakTimeFormat = 'YYYY-MM-DD HH:mm:ss.SSS';
@@ -102,10 +103,9 @@ export function TweakForm({
             const error = shown(f.key);
             return (
               <Form.Group key={f.key} controlId={id} className="mb-2">
-                <Form.Label className="mb-0 small">
-                  {f.label}
-                  {required && <span aria-hidden="true"> *</span>} (UTC)
-                </Form.Label>
+                <FieldLabel small required={required}>
+                  {f.label} (UTC)
+                </FieldLabel>
                 <DateTimeInput
                   size="sm"
                   className="font-monospace"

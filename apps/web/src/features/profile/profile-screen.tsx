@@ -105,14 +105,16 @@ export function ProfileScreen() {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: authKeys.all }),
   });
 
-  const onSubmit = handleSubmit((values) =>
-    alerts.save(async () => {
-      await update.mutateAsync(profileUpdateBody(values));
-      // Show what is stored now (a blank username was not sent, so it comes back).
-      const fresh = queryClient.getQueryData<Profile>(authKeys.profile(auth.sessionKey));
-      if (fresh) reset(formValues(fresh));
-      alerts.setMessage('User updated');
-    }),
+  const onSubmit = alerts.submit(
+    handleSubmit((values) =>
+      alerts.save(async () => {
+        await update.mutateAsync(profileUpdateBody(values));
+        // Show what is stored now (a blank username was not sent, so it comes back).
+        const fresh = queryClient.getQueryData<Profile>(authKeys.profile(auth.sessionKey));
+        if (fresh) reset(formValues(fresh));
+        alerts.setMessage('User updated');
+      }),
+    ),
   );
 
   if (!profile) return <LoadingText text={statusTexts.loading} />;

@@ -36,19 +36,21 @@ export function ShipForm({ ship, onSaved }: ShipFormProps) {
     formState: { errors, isDirty, isSubmitting },
   } = useForm<ShipFormValues>({ resolver: zodResolver(shipFormSchema(!!ship, ship?.url)), defaultValues: initial });
 
-  const onSubmit = handleSubmit((form) =>
-    alerts.save(async () => {
-      if (ship) {
-        await updateShip(ship.id, shipUpdateBody(form));
-        alerts.setMessage('Ship updated');
-        reset({ ...form, key: '' });
-      } else {
-        await createShip(shipCreateBody(form), form.enabled);
-        alerts.setMessage('Ship added');
-        reset(emptyShipForm());
-      }
-      await onSaved();
-    }),
+  const onSubmit = alerts.submit(
+    handleSubmit((form) =>
+      alerts.save(async () => {
+        if (ship) {
+          await updateShip(ship.id, shipUpdateBody(form));
+          alerts.setMessage('Ship updated');
+          reset({ ...form, key: '' });
+        } else {
+          await createShip(shipCreateBody(form), form.enabled);
+          alerts.setMessage('Ship added');
+          reset(emptyShipForm());
+        }
+        await onSaved();
+      }),
+    ),
   );
 
   const idPrefix = 'ship-form';

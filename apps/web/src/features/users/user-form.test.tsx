@@ -4,7 +4,10 @@ import { clientSettingsSchema, type User } from '@bathylog/shared';
 import { SettingsProvider } from '../../lib/settings';
 import { UserForm } from './user-form';
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
 
 const settings = clientSettingsSchema.parse({ customCruiseName: ['expedition', 'expeditions'] });
 
@@ -89,5 +92,22 @@ describe('UserForm', () => {
     // Typing fires `input`, which onChange follows on React and on Preact's compat layer alike.
     fireEvent.input(screen.getByLabelText('Full Name'), { target: { value: 'Someone' } });
     await vi.waitFor(() => expect(onBlankChange).toHaveBeenLastCalledWith(false));
+  });
+
+  it('clears the last "User updated" when a later attempt fails the form\'s own checks', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(null, { status: 204 })),
+    );
+    renderForm({ user: stored, viewer: { id: 'me', roles: ['admin'] } });
+    fireEvent.input(screen.getByLabelText('Full Name'), { target: { value: 'Scientist Two' } });
+    fireEvent.click(await screen.findByRole('button', { name: 'Update' }));
+    expect((await screen.findByRole('status')).textContent).toContain('User updated');
+    // A too-short password: the form refuses it before anything is sent.
+    fireEvent.input(screen.getByLabelText('Password', { exact: true }), { target: { value: 'abc' } });
+    fireEvent.input(screen.getByLabelText('Confirm Password'), { target: { value: 'abc' } });
+    fireEvent.click(await screen.findByRole('button', { name: 'Update' }));
+    await vi.waitFor(() => expect(screen.queryByRole('status')).toBeNull());
+    expect(screen.queryByText(/User updated/)).toBeNull();
   });
 });

@@ -10,6 +10,7 @@ import {
   userFormSchema,
   userToForm,
   userUpdateBody,
+  roleLabel,
   type Role,
   type User,
   type UserFormValues,
@@ -35,31 +36,29 @@ const roleOrder: Role[] = [
 ];
 
 function roleInfo(role: Role, names: EntityNames): { label: string; description: string } {
+  const label = roleLabel(role, names.Cruise);
   switch (role) {
     case 'admin':
-      return { label: 'Admin', description: 'Basically God-like' };
+      return { label, description: 'Basically God-like' };
     case 'cruise_manager':
-      return {
-        label: `${names.Cruise} Manager`,
-        description: `Ability to edit ${names.cruises} and ${names.lowerings}.`,
-      };
+      return { label, description: `Ability to edit ${names.cruises} and ${names.lowerings}.` };
     case 'template_manager':
-      return { label: 'Template Manager', description: 'Ability to edit event templates.' };
+      return { label, description: 'Ability to edit event templates.' };
     case 'event_manager':
-      return { label: 'Event Manager', description: `Ability to review events independent of ${names.lowerings}.` };
+      return { label, description: `Ability to review events independent of ${names.lowerings}.` };
     case 'event_logger':
-      return { label: 'Event Logger', description: 'Ability to submit new events.' };
+      return { label, description: 'Ability to submit new events.' };
     case 'power_logger':
-      return { label: 'Power Logger', description: 'Ability to submit new events from admin_only templates.' };
+      return { label, description: 'Ability to submit new events from admin_only templates.' };
     case 'aux_data_inserter':
       return {
-        label: 'Aux Data Inserter',
+        label,
         description: 'Ability to add navigation, sensor data and frame grabs to any event (inserter scripts).',
       };
     case 'event_watcher':
-      return { label: 'Event Watcher', description: 'Ability to view events.' };
+      return { label, description: 'Ability to view events.' };
     case 'guest':
-      return { label: 'Guest', description: 'Offered on the login page as a guest account; views events.' };
+      return { label, description: 'Offered on the login page as a guest account; views events.' };
   }
 }
 
@@ -126,10 +125,12 @@ export function UserForm({ user, viewer, onSaved, onBlankChange }: UserFormProps
         await onSaved({ id, created: true });
       }
     });
-  const onSubmit = handleSubmit((form) => {
-    if (isSelf && isAdmin && !form.roles.includes('admin')) setDropOwnAdmin(form);
-    else return save(form);
-  });
+  const onSubmit = alerts.submit(
+    handleSubmit((form) => {
+      if (isSelf && isAdmin && !form.roles.includes('admin')) setDropOwnAdmin(form);
+      else return save(form);
+    }),
+  );
 
   return (
     <FormCard title={user ? 'Update User' : 'Add User'} onSubmit={onSubmit}>

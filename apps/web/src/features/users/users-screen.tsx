@@ -27,6 +27,8 @@ export const usersPageSize = 6;
 
 const isSystemUser = (user: User) => user.system_user;
 
+const userName = (user: User) => user.username;
+
 function UsersAdmin() {
   const auth = useAuth();
   const settings = useSettings();
@@ -48,6 +50,7 @@ function UsersAdmin() {
     removeAll: deleteAllNonSystemUsers,
     refresh,
     word: 'user',
+    name: userName,
   });
 
   const actionsFor = useCallback(

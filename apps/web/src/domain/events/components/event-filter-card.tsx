@@ -68,6 +68,7 @@ export function EventFilterCard({
                   <DateTimeInput
                     size="sm"
                     edge={f.key === 'stop' ? 'end' : 'start'}
+                    near={f.key === 'stop' ? bounds().max : bounds().min}
                     placeholder={f.placeholder}
                     value={form[f.key]}
                     isInvalid={!!errors?.[f.key]}
