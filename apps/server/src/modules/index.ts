@@ -53,5 +53,5 @@ export const apiModules: Array<(app: ApiInstance, ctx: AppContext) => void> = [
 export const callerStore: CallerStore = {
   ...userCallers,
   ...deviceKeyCallers,
-  archiveView: async (db, now) => ArchiveView.of(await archiveRecords(db), now),
+  archiveView: async (db, now, member) => ArchiveView.of(await archiveRecords(db), now, member),
 };

@@ -141,6 +141,9 @@ export class AccessListsRepository {
 
 /** Every cruise and lowering as the archive rule reads them (modules/access/archive.ts). */
 export async function archiveRecords(db: Kysely<DB> | Transaction<DB>): Promise<ArchiveRecord[]> {
+  // Copied records are named in sync_origins (ship-to-shore); the archive closes those with a list.
+  const copied = (kind: RecordKind, table: 'cruises' | 'lowerings') =>
+    sql<SqlBool>`exists (select 1 from sync_origins o where o.record_type = ${kind} and o.record_id = ${sql.ref(`${table}.id`)})`;
   const cruises = await db
     .selectFrom('cruises')
     .select([
@@ -150,6 +153,8 @@ export async function archiveRecords(db: Kysely<DB> | Transaction<DB>): Promise<
       'cruise_hidden as hidden',
       'cruise_public as pub',
       'cruise_embargo_until as until',
+      'cruise_access_list as list',
+      copied('cruise', 'cruises').as('copied'),
     ])
     .execute();
   const lowerings = await db
@@ -161,16 +166,22 @@ export async function archiveRecords(db: Kysely<DB> | Transaction<DB>): Promise<
       'lowering_hidden as hidden',
       'lowering_public as pub',
       'lowering_embargo_until as until',
+      'lowering_access_list as list',
+      copied('lowering', 'lowerings').as('copied'),
     ])
     .execute();
-  const of = (kind: RecordKind) => (r: (typeof cruises)[number] | (typeof lowerings)[number]) => ({
-    kind,
-    id: r.id,
-    start: Number(r.start_ts),
-    stop: Number(r.stop_ts),
-    hidden: !!r.hidden,
-    isPublic: r.pub === null ? null : !!r.pub,
-    embargoUntil: r.until === null ? null : Number(r.until),
-  });
+  const of =
+    (kind: RecordKind) =>
+    (r: (typeof cruises)[number] | (typeof lowerings)[number]): ArchiveRecord => ({
+      kind,
+      id: r.id,
+      start: Number(r.start_ts),
+      stop: Number(r.stop_ts),
+      hidden: !!r.hidden,
+      isPublic: r.pub === null ? null : !!r.pub,
+      embargoUntil: r.until === null ? null : Number(r.until),
+      accessList: parseJson<string[]>(r.list, []),
+      copied: !!r.copied,
+    });
   return [...cruises.map(of('cruise')), ...lowerings.map(of('lowering'))];
 }

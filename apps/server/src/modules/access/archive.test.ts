@@ -10,6 +10,8 @@ const record = (
   hidden: false,
   isPublic: null,
   embargoUntil: null,
+  accessList: [],
+  copied: false,
   ...over,
 });
 

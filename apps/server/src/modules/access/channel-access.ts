@@ -1,10 +1,12 @@
 import { hasAnyScope, mayUseAdminOnlyTemplates, type Scope, type WsChannel } from '@bathylog/shared';
 import type { AppContext } from '../../context.js';
 import { parseJson } from '../../lib/json.js';
-import type { AuthContext } from '../../plugins/auth.js';
+import { readsArchive, type AuthContext } from '../../plugins/auth.js';
 import type { ChannelAccess } from '../../realtime/channel-access.js';
+import { archiveRecords, type RecordKind } from './access.repository.js';
 import type { AccessFields } from './access.rules.js';
-import { mayOpenAll } from './event-access.js';
+import { ArchiveView } from './archive.js';
+import { EventAccess, mayOpenAll } from './event-access.js';
 
 /**
  * Who may receive what on the socket. Subscribing needs the channel's read scope (the same scopes
@@ -68,6 +70,27 @@ export interface RecordVisibility {
   accessList: string[];
   /** Event and aux payloads: the cruises and lowerings whose window holds the event's ts. */
   containing?: AccessFields[];
+  /** The published cruise or lowering, or the event's time: what the archive rule looks at. */
+  ref?: { kind: RecordKind; id: string } | { ts: number };
+  /**
+   * With the archive on: the archive view of a subscriber who reads the archive (`readsArchive`),
+   * undefined for others. Records are read once per publication, views made once per member.
+   */
+  archiveFor?: (auth: AuthContext) => ArchiveView | undefined;
+}
+
+/** The archive views of one publication's subscribers, from one read of the records. */
+async function archiveViews(ctx: AppContext): Promise<(auth: AuthContext) => ArchiveView | undefined> {
+  const records = await archiveRecords(ctx.database.db);
+  const now = ctx.now();
+  const views = new Map<string | null, ArchiveView>();
+  return (auth) => {
+    if (!readsArchive(ctx.config, auth)) return undefined;
+    const member = auth.key ? null : auth.user.id;
+    let view = views.get(member);
+    if (!view) views.set(member, (view = ArchiveView.of(records, now, member)));
+    return view;
+  };
 }
 
 const flag = (v: unknown) => v === true || v === 1 || v === '1' || v === 'true';
@@ -98,8 +121,27 @@ export async function recordVisibility(
 ): Promise<RecordVisibility | undefined> {
   if (!rule.record) return undefined;
   const p = (typeof payload === 'object' && payload !== null ? payload : {}) as Record<string, unknown>;
-  if (rule.record === 'event' || rule.record === 'aux') return eventVisibility(ctx, rule.record, p);
   const id = rule.idKey ? (typeof p[rule.idKey] === 'string' ? (p[rule.idKey] as string) : undefined) : recordId(p);
+  const visibility = await plainVisibility(ctx, rule, p, id);
+  if (!ctx.config.publicArchive || rule.record === 'template') return visibility;
+  // Archive readers receive by the archive rule: it needs the record, or the event's time.
+  const base = visibility ?? { missing: false, hidden: false, adminOnly: false, accessList: [] };
+  const ref =
+    rule.record === 'event' || rule.record === 'aux'
+      ? base.ref
+      : id !== undefined
+        ? { kind: rule.record, id }
+        : undefined;
+  return { ...base, ...(ref ? { ref } : {}), archiveFor: await archiveViews(ctx) };
+}
+
+async function plainVisibility(
+  ctx: AppContext,
+  rule: ChannelRule,
+  p: Record<string, unknown>,
+  id: string | undefined,
+): Promise<RecordVisibility | undefined> {
+  if (rule.record === 'event' || rule.record === 'aux') return eventVisibility(ctx, rule.record, p);
   const db = ctx.database.db;
   if (rule.record === 'template') {
     if ('admin_only' in p) return { missing: false, hidden: false, adminOnly: flag(p.admin_only), accessList: [] };
@@ -142,7 +184,7 @@ async function eventVisibility(
   kind: 'event' | 'aux',
   p: Record<string, unknown>,
 ): Promise<RecordVisibility | undefined> {
-  if (!ctx.config.useAccessControl) return undefined;
+  if (!ctx.config.useAccessControl && !ctx.config.publicArchive) return undefined;
   const db = ctx.database.db;
   let ts: number | undefined;
   if (kind === 'event') {
@@ -152,6 +194,8 @@ async function eventVisibility(
     ts = event ? Number(event.ts) : undefined;
   }
   if (ts === undefined || Number.isNaN(ts)) return { missing: true, hidden: true, adminOnly: false, accessList: [] };
+  if (!ctx.config.useAccessControl)
+    return { missing: false, hidden: false, adminOnly: false, accessList: [], ref: { ts } };
   const holding = async (kind: 'cruise' | 'lowering') =>
     (
       await db
@@ -167,6 +211,7 @@ async function eventVisibility(
     adminOnly: false,
     accessList: [],
     containing: [...(await holding('cruise')), ...(await holding('lowering'))],
+    ref: { ts },
   };
 }
 
@@ -179,7 +224,17 @@ export function mayReceive(
 ): boolean {
   if (!maySubscribe(auth, channel)) return false;
   if (auth.isAdmin || !visibility) return true;
-  if (visibility.missing || visibility.hidden) return false;
+  if (visibility.missing) return false;
+  const archive = visibility.archiveFor?.(auth);
+  if (archive) {
+    // What the archive reader could read over REST: an open record (a stub's payload would carry
+    // what its stub leaves out), an event it may see. Access lists are in the view already.
+    const ref = visibility.ref;
+    if (!ref) return false;
+    if ('ts' in ref) return EventAccess.of(archive.hiddenWindows()).maySee(ref.ts);
+    return archive.state(ref.kind, ref.id) === 'open';
+  }
+  if (visibility.hidden) return false;
   if (visibility.adminOnly && !mayUseAdminOnlyTemplates(auth.user.roles)) return false;
   if (visibility.containing) return mayOpenAll(auth, visibility.containing, useAccessControl);
   const rule = channelRules[channel];

@@ -312,12 +312,30 @@ export class RecordsService<K extends RecordKind, W extends WsRecord> {
     return out;
   }
 
+  /**
+   * Publishing to the internet (making a record public, moving or lifting its embargo) is
+   * admin-only, like hiding and access lists (docs/public-archive.md#who-may-publish): a cruise
+   * manager may send the stored values back unchanged, as a form does.
+   */
+  private assertMayPublish(
+    caller: AuthContext,
+    archive: Record<string, unknown>,
+    stored: Record<string, unknown>,
+  ): void {
+    if (caller.isAdmin) return;
+    const changed = Object.keys(archive).filter((key) => archive[key] !== stored[key]);
+    if (changed.length > 0) {
+      throw new AppError('FORBIDDEN', `Only admins can publish a ${this.kind} or change its embargo`);
+    }
+  }
+
   async create(caller: AuthContext, body: CreateRecord<K>): Promise<string> {
     const c = this.col;
     const sent = body as unknown as Record<string, unknown>;
     const accessList = sent[c.accessList] as string[] | undefined;
     this.assertAccessListAllowed(accessList);
     const archive = this.archiveFields(sent);
+    this.assertMayPublish(caller, archive, { [c.isPublic]: this.kind === 'cruise' ? false : null, [c.embargo]: null });
     assertTimeOrder(body.start_ts, body.stop_ts);
     await this.assertUsers(accessList, `${c.accessList} includes invalid user IDs`);
     const meta: Record<string, unknown> = { ...(sent[c.meta] as Record<string, unknown>) };
@@ -385,6 +403,7 @@ export class RecordsService<K extends RecordKind, W extends WsRecord> {
       if (sentAccessList !== undefined && !sameList(sentAccessList, stored[c.accessList] as string[])) {
         throw new AppError('FORBIDDEN', `Only admins can change the ${this.kind} access list`);
       }
+      this.assertMayPublish(caller, archive, stored);
     }
     assertTimeOrder(body.start_ts ?? before.start_ts, body.stop_ts ?? before.stop_ts);
     await this.assertUsers(sentAccessList, `${c.accessList} include invalid user IDs`);
