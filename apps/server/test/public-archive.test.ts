@@ -385,6 +385,11 @@ describe.each(engines.flatMap((e) => [[e, false] as const, [e, true] as const]))
         }
         expect(leaks).toEqual([]);
         expect(writes).toEqual([]);
+        // An image answers bytes no marker is found in: its status says it.
+        for (const name of ['secret_grab.png', 'hidden_grab.png', 'hidden_grab.png?w=160']) {
+          const image = await anonymous(fx.t, 'GET', `${files}/images/${name}`, undefined, token);
+          expect(image.statusCode, name).toBe(404);
+        }
         // The sweep was made as the reader all along.
         if (token) expect((await fx.t.api('GET', '/cruises', { token })).statusCode).toBe(200);
         // The closed data is all still there for the admin.

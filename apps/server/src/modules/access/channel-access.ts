@@ -1,9 +1,10 @@
+import { sql } from 'kysely';
 import { hasAnyScope, mayUseAdminOnlyTemplates, type Scope, type WsChannel } from '@bathylog/shared';
 import type { AppContext } from '../../context.js';
 import { parseJson } from '../../lib/json.js';
 import { readsArchive, type AuthContext } from '../../plugins/auth.js';
 import type { ChannelAccess } from '../../realtime/channel-access.js';
-import { archiveRecords, type RecordKind } from './access.repository.js';
+import { archiveRecords, copiedRecord, shipRestriction, type RecordKind } from './access.repository.js';
 import type { AccessFields } from './access.rules.js';
 import { ArchiveView } from './archive.js';
 import { EventAccess, mayOpenAll } from './event-access.js';
@@ -70,6 +71,8 @@ export interface RecordVisibility {
   accessList: string[];
   /** Event and aux payloads: the cruises and lowerings whose window holds the event's ts. */
   containing?: AccessFields[];
+  /** A copied cruise or lowering with an access list: admins only. */
+  shipRestricted?: boolean;
   /** The published cruise or lowering, or the event's time: what the archive rule looks at. */
   ref?: { kind: RecordKind; id: string } | { ts: number };
   /**
@@ -152,11 +155,14 @@ async function plainVisibility(
     return { missing: false, hidden: false, adminOnly: row ? flag(row.admin_only) : false, accessList: [] };
   }
   // Cruises and lowerings: the same facts under the kind's column names.
-  const kind = rule.record;
+  const kind = rule.record as RecordKind;
   const hiddenKey = `${kind}_hidden`;
   const fromPayload = listOf(p[`${kind}_access_list`]);
   if (!rule.idKey && hiddenKey in p && (fromPayload || !ctx.config.useAccessControl)) {
-    return { missing: false, hidden: flag(p[hiddenKey]), adminOnly: false, accessList: fromPayload ?? [] };
+    const accessList = fromPayload ?? [];
+    const base = { missing: false, hidden: flag(p[hiddenKey]), adminOnly: false, accessList };
+    // Without access control the payload carries no list: the row says whether a copy is restricted.
+    return id ? withShipRestriction(ctx, kind, id, base, !fromPayload) : base;
   }
   const row = id
     ? ((await db
@@ -166,25 +172,45 @@ async function plainVisibility(
         .executeTakeFirst()) as Record<string, unknown> | undefined)
     : undefined;
   if (!row) return { missing: true, hidden: true, adminOnly: false, accessList: [] };
-  return {
+  const base = {
     missing: false,
     hidden: flag(row[hiddenKey]),
     adminOnly: false,
     accessList: listOf(row[`${kind}_access_list`]) ?? [],
   };
+  return id ? withShipRestriction(ctx, kind, id, base, false) : base;
+}
+
+/** Adds `shipRestricted` for a copied cruise or lowering with an access list. */
+async function withShipRestriction(
+  ctx: AppContext,
+  kind: RecordKind,
+  id: string,
+  visibility: RecordVisibility,
+  readList: boolean,
+): Promise<RecordVisibility> {
+  let accessList = visibility.accessList;
+  if (readList) {
+    const row = (await ctx.database.db
+      .selectFrom(kind === 'cruise' ? 'cruises' : 'lowerings')
+      .select(`${kind}_access_list as list`)
+      .where('id', '=', id)
+      .executeTakeFirst()) as { list: string } | undefined;
+    accessList = listOf(row?.list) ?? [];
+  }
+  const { shipRestricted } = await shipRestriction(ctx.database.db, kind, id, { accessList });
+  return shipRestricted ? { ...visibility, shipRestricted } : visibility;
 }
 
 /**
  * An event or aux-data payload: the records holding its event's time. An aux payload names its
- * event; one whose event is gone (or a payload without a time) goes to admins only. Nothing is read
- * without access control, where every reader receives them.
+ * event; one whose event is gone (or a payload without a time) goes to admins only.
  */
 async function eventVisibility(
   ctx: AppContext,
   kind: 'event' | 'aux',
   p: Record<string, unknown>,
 ): Promise<RecordVisibility | undefined> {
-  if (!ctx.config.useAccessControl && !ctx.config.publicArchive) return undefined;
   const db = ctx.database.db;
   let ts: number | undefined;
   if (kind === 'event') {
@@ -194,17 +220,20 @@ async function eventVisibility(
     ts = event ? Number(event.ts) : undefined;
   }
   if (ts === undefined || Number.isNaN(ts)) return { missing: true, hidden: true, adminOnly: false, accessList: [] };
-  if (!ctx.config.useAccessControl)
-    return { missing: false, hidden: false, adminOnly: false, accessList: [], ref: { ts } };
-  const holding = async (kind: 'cruise' | 'lowering') =>
-    (
-      await db
-        .selectFrom(kind === 'cruise' ? 'cruises' : 'lowerings')
-        .select(`${kind}_access_list as list`)
-        .where('start_ts', '<=', ts)
-        .where('stop_ts', '>=', ts)
-        .execute()
-    ).map((r) => ({ hidden: false, accessList: listOf(r.list) ?? [] }));
+  // With access control off only copied records with a list restrict (`shipRestricted`).
+  const holding = async (kind: 'cruise' | 'lowering') => {
+    const table = kind === 'cruise' ? 'cruises' : 'lowerings';
+    const rows = await db
+      .selectFrom(table)
+      .select([`${kind}_access_list as list`, copiedRecord(kind, sql.ref(`${table}.id`)).as('copied')])
+      .where('start_ts', '<=', ts)
+      .where('stop_ts', '>=', ts)
+      .execute();
+    return rows.map((r) => {
+      const accessList = listOf(r.list) ?? [];
+      return { hidden: false, accessList, shipRestricted: !!r.copied && accessList.length > 0 };
+    });
+  };
   return {
     missing: false,
     hidden: false,
@@ -234,7 +263,7 @@ export function mayReceive(
     if ('ts' in ref) return EventAccess.of(archive.hiddenWindows()).maySee(ref.ts);
     return archive.state(ref.kind, ref.id) === 'open';
   }
-  if (visibility.hidden) return false;
+  if (visibility.hidden || visibility.shipRestricted) return false;
   if (visibility.adminOnly && !mayUseAdminOnlyTemplates(auth.user.roles)) return false;
   if (visibility.containing) return mayOpenAll(auth, visibility.containing, useAccessControl);
   const rule = channelRules[channel];

@@ -3,7 +3,7 @@ import type { FastifyContextConfig, FastifyInstance, FastifyRequest, preHandlerH
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthContext } from '../../plugins/auth.js';
-import { jsonListContains } from './access.repository.js';
+import { copiedRecord, jsonListContains } from './access.repository.js';
 import { canOpenRecord, viewerOf, type AccessFields } from './access.rules.js';
 
 /**
@@ -104,16 +104,20 @@ export class EventAccess {
 
 /** The windows of every cruise and lowering whose access list shuts the caller out. */
 async function accessListWindows(ctx: AppContext, caller: AuthContext | null): Promise<TsWindow[]> {
-  if (!ctx.config.useAccessControl || caller?.isAdmin) return [];
+  if (caller?.isAdmin) return [];
   const { db, dialect } = ctx.database;
-  // A record restricts when its list is non-empty and lacks the caller (`canOpenRecord`).
+  // A record restricts when its list is non-empty and lacks the caller (`canOpenRecord`), or, copied
+  // from a ship, when its list is non-empty at all, with access control on or off.
   const restricted = async (kind: 'cruise' | 'lowering') => {
     const list = `${kind}_access_list` as const;
+    const table = kind === 'cruise' ? 'cruises' : 'lowerings';
     const member = caller ? jsonListContains(dialect, list, caller.user.id) : sql<boolean>`1 = 0`;
+    const copied = copiedRecord(kind, sql.ref(`${table}.id`));
+    const shutOut = ctx.config.useAccessControl ? sql<boolean>`(not ${member} or ${copied})` : copied;
     const rows = await db
-      .selectFrom(kind === 'cruise' ? 'cruises' : 'lowerings')
+      .selectFrom(table)
       .select(['start_ts', 'stop_ts'])
-      .where(sql<boolean>`${sql.ref(list)} <> '[]' and not ${member}`)
+      .where(sql<boolean>`${sql.ref(list)} <> '[]' and ${shutOut}`)
       .execute();
     return rows.map((r) => ({ lo: Number(r.start_ts), hi: Number(r.stop_ts) }));
   };

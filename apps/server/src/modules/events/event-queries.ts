@@ -2,6 +2,7 @@ import { setImmediate } from 'node:timers/promises';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthContext } from '../../plugins/auth.js';
+import { shipRestriction } from '../access/access.repository.js';
 import { canOpenRecord, viewerOf } from '../access/access.rules.js';
 import type { EventAccess } from '../access/event-access.js';
 import { EventAuxDataRepository, type AuxRow } from '../event-aux-data/event-aux-data.repository.js';
@@ -86,7 +87,8 @@ export class EventQueries {
     if (!record) throw notFound;
     // Reading a record's events follows the rule for opening the record by id (modules/access):
     // admins always; without access control every reader; with it, members of a non-empty list.
-    if (!canOpenRecord(viewerOf(caller), { ...record, ref: { kind, id } }, this.ctx.config.useAccessControl)) {
+    const fields = await shipRestriction(this.ctx.database.db, kind, id, { ...record, ref: { kind, id } });
+    if (!canOpenRecord(viewerOf(caller), fields, this.ctx.config.useAccessControl)) {
       throw new AppError('UNAUTHORIZED', `User not authorized to retrieve this ${kind}`);
     }
     return record;

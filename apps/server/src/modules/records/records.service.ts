@@ -5,7 +5,7 @@ import type { DB } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { fileChange, recordChange } from '../audit/audit.js';
-import { AccessListsRepository, type RecordKind } from '../access/access.repository.js';
+import { AccessListsRepository, shipRestriction, type RecordKind } from '../access/access.repository.js';
 import { canOpenRecord, viewerOf } from '../access/access.rules.js';
 import {
   assertQueryWindow,
@@ -140,13 +140,14 @@ export class RecordsService<K extends RecordKind, W extends WsRecord> {
     return record as unknown as Record<string, unknown>;
   }
 
-  private accessOf(record: RecordOf<K>) {
+  private async accessOf(record: RecordOf<K>) {
     const f = this.fields(record);
-    return {
+    const fields = {
       hidden: f[this.col.hidden] as boolean,
       accessList: f[this.col.accessList] as string[],
       ref: { kind: this.kind, id: record.id },
     };
+    return shipRestriction(this.ctx.database.db, this.kind, record.id, fields);
   }
 
   /**
@@ -235,16 +236,16 @@ export class RecordsService<K extends RecordKind, W extends WsRecord> {
   ): Promise<RecordOf<K>> {
     const record = await this.repo().findById(id);
     if (!record) throw new AppError(missing, notFoundFor(id).message);
-    if (!this.opens(caller, record, stubs)) {
+    if (!(await this.opens(caller, record, stubs))) {
       throw new AppError('UNAUTHORIZED', `User not authorized to ${action} this ${this.kind}`);
     }
     return record;
   }
 
   /** Whether the caller may open the record (`stubs`: an embargoed one opens as its archive stub). */
-  private opens(caller: AuthContext, record: RecordOf<K>, stubs: boolean): boolean {
+  private async opens(caller: AuthContext, record: RecordOf<K>, stubs: boolean): Promise<boolean> {
     if (stubs && caller.archive?.state(this.kind, record.id) === 'stub') return true;
-    return canOpenRecord(viewerOf(caller), this.accessOf(record), this.accessControl);
+    return canOpenRecord(viewerOf(caller), await this.accessOf(record), this.accessControl);
   }
 
   async get(caller: AuthContext, id: string, format?: 'json' | 'csv'): Promise<RecordRead<W>> {
@@ -259,7 +260,8 @@ export class RecordsService<K extends RecordKind, W extends WsRecord> {
   async getByRecordId(caller: AuthContext, recordId: string, format?: 'json' | 'csv'): Promise<RecordRead<W>> {
     const records = await this.repo().list({ recordId, order: 'asc' });
     if (records.length === 0) throw new AppError('NOT_FOUND', `No record found for ${this.col.id}: ${recordId}`);
-    const record = records.find((r) => this.opens(caller, r, true));
+    let record: RecordOf<K> | undefined;
+    for (const r of records) if (!record && (await this.opens(caller, r, true))) record = r;
     if (!record) throw new AppError('UNAUTHORIZED', `User not authorized to retrieve this ${this.kind}`);
     return this.read(caller, [record], format, true);
   }
