@@ -122,7 +122,8 @@ export function CruiseForm({ cruise, isAdmin, onSaved }: CruiseFormProps) {
         title={W}
         {...foot}
       />
-      {cruise && (
+      {/* Publishing is admin-only (docs/public-archive.md#who-may-publish). */}
+      {cruise && isAdmin && (
         <ArchiveSettings
           key={cruise.id}
           kind="cruise"
