@@ -16,6 +16,8 @@ import { EventAccess, mayOpenAll } from './event-access.js';
  * them (hidden, or not on the access list when access control is on). Event and aux-data
  * payloads follow the event rule (event-access.ts): with access control on, a
  * non-admin receives one only when they may open every cruise and lowering holding its event's ts.
+ * With the public archive on, an archive reader receives only what its archive view opens
+ * (archive.ts); a ship's restricted copy reaches admins only.
  */
 export interface ChannelRule {
   /** The subscriber needs one of these scopes; empty = any authenticated user. */

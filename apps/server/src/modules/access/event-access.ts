@@ -16,8 +16,9 @@ import { canOpenRecord, viewerOf, type AccessFields } from './access.rules.js';
  * follow their event.
  *
  * Lists apply this in SQL as ts-range exclusions (`excludedTs`), one per restricted window, merged;
- * single records are checked with `maySee`. Admins, and everyone without access control, get no
- * exclusion at all.
+ * single records are checked with `maySee`. Admins get no exclusion at all; without access control
+ * nor archive, others are excluded only from copies of a ship's restricted records
+ * (docs/public-archive.md#records-from-a-ship).
  */
 export interface TsWindow {
   lo: number;
