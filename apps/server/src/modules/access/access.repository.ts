@@ -168,8 +168,12 @@ export class AccessListsRepository {
 
 /** Every cruise and lowering as the archive rule reads them (modules/access/archive.ts). */
 export async function archiveRecords(db: Kysely<DB> | Transaction<DB>): Promise<ArchiveRecord[]> {
-  // Copied records are named in sync_origins (ship-to-shore); the archive closes those with a list.
-  const copied = (kind: RecordKind, table: 'cruises' | 'lowerings') => copiedRecord(kind, sql.ref(`${table}.id`));
+  // Copied records are named in sync_origins (ship-to-shore) with their ship; the archive closes
+  // those with a list, and a closed cruise's time is opened only by dives of its own origin.
+  const origin = (kind: RecordKind, table: 'cruises' | 'lowerings') =>
+    sql<
+      string | null
+    >`(select o.ship_id from sync_origins o where o.record_type = ${kind} and o.record_id = ${sql.ref(`${table}.id`)})`;
   const cruises = await db
     .selectFrom('cruises')
     .select([
@@ -180,7 +184,7 @@ export async function archiveRecords(db: Kysely<DB> | Transaction<DB>): Promise<
       'cruise_public as pub',
       'cruise_embargo_until as until',
       'cruise_access_list as list',
-      copied('cruise', 'cruises').as('copied'),
+      origin('cruise', 'cruises').as('origin'),
     ])
     .execute();
   const lowerings = await db
@@ -193,7 +197,7 @@ export async function archiveRecords(db: Kysely<DB> | Transaction<DB>): Promise<
       'lowering_public as pub',
       'lowering_embargo_until as until',
       'lowering_access_list as list',
-      copied('lowering', 'lowerings').as('copied'),
+      origin('lowering', 'lowerings').as('origin'),
     ])
     .execute();
   const of =
@@ -207,7 +211,8 @@ export async function archiveRecords(db: Kysely<DB> | Transaction<DB>): Promise<
       isPublic: r.pub === null ? null : !!r.pub,
       embargoUntil: r.until === null ? null : Number(r.until),
       accessList: parseJson<string[]>(r.list, []),
-      copied: !!r.copied,
+      copied: r.origin !== null,
+      origin: r.origin,
     });
   return [...cruises.map(of('cruise')), ...lowerings.map(of('lowering'))];
 }

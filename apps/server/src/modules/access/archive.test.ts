@@ -96,4 +96,18 @@ describe('archive rule', () => {
       );
     }
   });
+
+  it("on a fleet shore, another ship's public dive does not publish a private cruise's time (it is dark there)", () => {
+    const records = [
+      // Ship A's private cruise and ship B's public cruise and dive, at sea the same week.
+      record({ kind: 'cruise', id: 'a', start: 0, stop: 1000, isPublic: false, copied: true, origin: 'A' }),
+      record({ kind: 'cruise', id: 'b', start: 0, stop: 1000, isPublic: true, copied: true, origin: 'B' }),
+      record({ kind: 'lowering', id: 'b-dive', start: 100, stop: 200, copied: true, origin: 'B' }),
+      // This server's own public dive inside its own private cruise still opens.
+      record({ kind: 'cruise', id: 'own', start: 2000, stop: 3000, isPublic: false }),
+      record({ kind: 'lowering', id: 'own-dive', start: 2100, stop: 2200, isPublic: true }),
+    ];
+    const events = EventAccess.of(ArchiveView.of(records, 0).hiddenWindows());
+    expect([150, 500, 2150, 2500].map((ts) => events.maySee(ts))).toEqual([false, false, true, false]);
+  });
 });

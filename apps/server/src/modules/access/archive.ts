@@ -35,6 +35,8 @@ export interface ArchiveRecord {
   accessList: readonly string[];
   /** Copied from a followed ship (a row in sync_origins): its access list names the ship's users. */
   copied: boolean;
+  /** The ship it was copied from (its id in sync_origins); null or absent: made on this server. */
+  origin?: string | null;
 }
 
 /** The setting in force for a record. */
@@ -161,19 +163,30 @@ export class ArchiveView {
   /**
    * The times whose events the visitor may not see (merged windows, for `EventAccess`). An event
    * inside any lowering is seen when every lowering holding it is open; an event inside cruises
-   * only, when every cruise holding it is open; an event outside every record never.
+   * only, when every cruise holding it is open; an event outside every record never. A closed
+   * cruise's time is opened only by lowerings of its own origin: on a fleet shore another ship's
+   * public dive in the same week must not publish this cruise's events with it.
    */
   hiddenWindows(): TsWindow[] {
-    const windows = (kind: RecordKind, open: boolean) =>
-      [...this.entries.values()]
+    const entries = [...this.entries.values()];
+    const windows = (kind: RecordKind, open: boolean, origin?: string | null) =>
+      entries
         .filter((e) => e.record.kind === kind && (e.state === 'open') === open)
+        .filter((e) => origin === undefined || (e.record.origin ?? null) === origin)
         .map((e) => ({ lo: e.record.start, hi: e.record.stop }));
     const lowerings = [...windows('lowering', true), ...windows('lowering', false)];
     const everyRecord = [...windows('cruise', true), ...windows('cruise', false), ...lowerings];
+    const origins = new Set(entries.map((e) => e.record.origin ?? null));
+    const closedCruises = [...origins].flatMap((origin) =>
+      subtractWindows(windows('cruise', false, origin), [
+        ...windows('lowering', true, origin),
+        ...windows('lowering', false, origin),
+      ]),
+    );
     return mergeWindows([
       ...subtractWindows([{ lo: farPast, hi: farFuture }], everyRecord),
       ...windows('lowering', false),
-      ...subtractWindows(windows('cruise', false), lowerings),
+      ...closedCruises,
     ]);
   }
 }
