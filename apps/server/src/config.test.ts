@@ -37,6 +37,15 @@ describe('configuration', () => {
     expect(config.client.headerTitle).toBe('Sealog for Jason');
   });
 
+  it('grants no role the whole server under the public archive unless told; an unknown role stops start-up', () => {
+    expect(loadConfig({}).archiveReaderRoles).toEqual([]);
+    expect(loadConfig({ BATHYLOG_ARCHIVE_READER_ROLES: 'cruise_manager, event_manager' }).archiveReaderRoles).toEqual([
+      'cruise_manager',
+      'event_manager',
+    ]);
+    expect(() => loadConfig({ BATHYLOG_ARCHIVE_READER_ROLES: 'curator' })).toThrow(/archiveReaderRoles/);
+  });
+
   it('demo mode brings demo client settings that the file and environment can still override', () => {
     expect(loadConfig({ BATHYLOG_MODE: 'demo' }).client.defaultVessel).toBe('R/V Falkor (too)');
     expect(loadConfig({ BATHYLOG_MODE: 'demo', BATHYLOG_HEADER_TITLE: 'Mine' }).client.headerTitle).toBe('Mine');

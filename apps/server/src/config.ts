@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
-import { clientSettingsSchema, configureZodMessages, pathLabel } from '@bathylog/shared';
+import { clientSettingsSchema, configureZodMessages, pathLabel, roles } from '@bathylog/shared';
 
 /**
  * One typed configuration object. Sources, later wins: defaults, the JSON file named by
@@ -62,6 +62,12 @@ export const configSchema = z.strictObject({
     .prefault({}),
   /** The public archive: anonymous visitors browse public cruises and dives read-only (docs/public-archive.md). */
   publicArchive: bool.default(false),
+  /**
+   * With the archive on, the roles whose holders read as they would without it (access lists
+   * decide); every other non-admin caller reads the archive (docs/public-archive.md#who-reads-the-archive).
+   * None by default: the guest and self-registered users must never be granted by a default.
+   */
+  archiveReaderRoles: z.array(z.enum(roles)).default([]),
   registration: z
     .strictObject({
       disabled: bool.default(false),
@@ -304,6 +310,7 @@ function fromEnv(env: Env): Record<string, unknown> {
     ['BATHYLOG_PUBLIC_URL', 'publicUrl'],
     ['BATHYLOG_ACCESS_CONTROL', 'useAccessControl'],
     ['BATHYLOG_PUBLIC_ARCHIVE', 'publicArchive'],
+    ['BATHYLOG_ARCHIVE_READER_ROLES', 'archiveReaderRoles', list],
     ['BATHYLOG_REGISTRATION_DISABLED', 'registration.disabled'],
     ['BATHYLOG_REGISTRATION_ROLES', 'registration.roles', list],
     ['RECAPTCHA_SECRET', 'reCaptchaSecret'],

@@ -56,7 +56,7 @@ export const apiModules: Array<(app: ApiInstance, ctx: AppContext) => void> = [
 export const callerStore: CallerStore = {
   ...userCallers,
   ...deviceKeyCallers,
-  archiveView: async (db, now) => ArchiveView.of(await archiveRecords(db), now),
+  archiveView: async (db, now, member) => ArchiveView.of(await archiveRecords(db), now, member),
 };
 
 /** The changes the read-only rule allows on records copied from a ship (origins/origin-guard.ts). */

@@ -24,8 +24,12 @@ export interface CallerStore {
   /** The device key with this hash, revoked and expired ones included. */
   deviceKey(db: Kysely<DB>, hash: string): Promise<DeviceKeyRecord | undefined>;
   markKeyUsed(db: Kysely<DB>, id: string, at: number, address: string | null): Promise<void>;
-  /** Every cruise's and lowering's archive state at `now` (epoch ms), for the archive visitor. */
-  archiveView(db: Kysely<DB>, now: number): Promise<ArchiveView>;
+  /**
+   * Every cruise's and lowering's archive state at `now` (epoch ms) for an archive reader; `member`
+   * is a signed-in user's id (their access lists open records to them), null for the visitor and
+   * device keys.
+   */
+  archiveView(db: Kysely<DB>, now: number, member: string | null): Promise<ArchiveView>;
 }
 
 /**
@@ -56,8 +60,9 @@ export interface AuthContext {
   /** The route called (`PATCH /sealog-server/api/v1/events/:id`), for the audit trail. */
   route?: string;
   /**
-   * Set for the anonymous archive visitor (no token, archive on): every record's archive state at
-   * the time of the request, which the access rule follows (modules/access/archive.ts).
+   * Set for an archive reader (the anonymous visitor, and with the archive on every caller that
+   * `readsArchive`): every record's archive state for this caller at the time of the request, which
+   * the access rule follows (modules/access/archive.ts).
    */
   archive?: ArchiveView;
 }
@@ -164,11 +169,33 @@ export function standInCaller(
 }
 
 /**
+ * Whether a signed-in caller reads the public archive rather than the whole server
+ * (docs/public-archive.md#who-reads-the-archive): with the archive on, everyone but admins and the
+ * holders of a role the deployment grants (`archiveReaderRoles`). Device keys always do: a key is
+ * a bot on no access list, and a role copied onto a key must not open what the archive closes.
+ */
+export function readsArchive(
+  config: Pick<AppContext['config'], 'publicArchive' | 'archiveReaderRoles'>,
+  auth: AuthContext,
+): boolean {
+  if (!config.publicArchive || auth.isAdmin) return false;
+  if (auth.key) return true;
+  return !auth.user.roles.some((r) => (config.archiveReaderRoles as readonly string[]).includes(r));
+}
+
+/** Marks a signed-in archive reader with its archive view (`readsArchive`); others unchanged. */
+export async function withArchive(ctx: AppContext, auth: AuthContext): Promise<AuthContext> {
+  if (auth.archive || !readsArchive(ctx.config, auth)) return auth;
+  auth.archive = await ctx.callers.archiveView(ctx.database.db, ctx.now(), auth.key ? null : auth.user.id);
+  return auth;
+}
+
+/**
  * The anonymous archive visitor of one request: no roles, no scopes, and the archive state of
  * every record as of now (the server clock), so an embargo that has passed is open at once.
  */
 export async function archiveVisitor(ctx: AppContext): Promise<AuthContext> {
-  const view = await ctx.callers.archiveView(ctx.database.db, ctx.now());
+  const view = await ctx.callers.archiveView(ctx.database.db, ctx.now(), null);
   const visitor = standInCaller(
     {
       id: 'archive-visitor',
@@ -351,6 +378,7 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext): void {
       throw new Error(`${methods.join(',')} ${route.url}: only reads admit the archive visitor`);
     }
     const admitsVisitor = config?.archive === true && ctx.config.publicArchive;
+    const archiveOn = ctx.config.publicArchive;
 
     /** What follows authentication; true when it is complete without waiting. */
     const authorize = (request: FastifyRequest, auth: AuthContext, isWrite: boolean): boolean => {
@@ -398,15 +426,18 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext): void {
       } catch (err) {
         return done(err as Error);
       }
-      if (ready) return done();
+      const archiveReader = request.auth && archiveOn && readsArchive(ctx.config, request.auth);
+      if (ready && !archiveReader) return done();
       void (async () => {
-        // Not in the caches, or a session due for renewal (then `request.auth` is set).
+        // Not in the caches, or a session due for renewal (then `request.auth` is set), or an
+        // archive reader whose view is read now.
         let auth = request.auth;
         if (!auth) {
           auth = await authenticateToken(ctx, token, request.ip);
-          if (authorize(request, auth, isWrite)) return;
+          ready = authorize(request, auth, isWrite);
         }
-        auth.renewedToken = await issueSession(ctx, auth.user);
+        if (archiveOn) await withArchive(ctx, auth);
+        if (!ready) auth.renewedToken = await issueSession(ctx, auth.user);
       })().then(() => done(), done);
     };
     if (Array.isArray(route.onRequest)) route.onRequest = [...route.onRequest, hook];

@@ -37,10 +37,37 @@ export function listedForCondition(
     return ids.length === 0 ? sql<SqlBool>`1 = 0` : sql<SqlBool>`id in (${sql.join(ids)})`;
   }
   const hidden = sql.ref(`${kind}_hidden`);
-  if (!useAccessControl) return sql<SqlBool>`${hidden} = 0`;
   const list = sql.ref(`${kind}_access_list`);
+  // A copied record with a list is for admins only (`shipRestricted` in access.rules.ts).
+  const notShipRestricted = sql<SqlBool>`(${list} = '[]' or not ${copiedRecord(kind, sql.ref('id'))})`;
+  if (!useAccessControl) return sql<SqlBool>`(${hidden} = 0 and ${notShipRestricted})`;
   const member = jsonListContains(dialect, `${kind}_access_list`, viewer.userId);
-  return sql<SqlBool>`(${member} or (${hidden} = 0 and ${list} = '[]'))`;
+  return sql<SqlBool>`(${notShipRestricted} and (${member} or (${hidden} = 0 and ${list} = '[]')))`;
+}
+
+/** True when the record (its id column given) was copied from a followed ship (sync_origins). */
+export function copiedRecord(kind: RecordKind, id: RawBuilder<unknown>): RawBuilder<SqlBool> {
+  return sql<SqlBool>`exists (select 1 from sync_origins o where o.record_type = ${kind} and o.record_id = ${id})`;
+}
+
+/**
+ * The record with its ship restriction read (`AccessFields.shipRestricted`): a copied record with a
+ * non-empty access list. Reads the database only for a record that has a list.
+ */
+export async function shipRestriction<F extends { accessList: readonly string[] }>(
+  db: Kysely<DB> | Transaction<DB>,
+  kind: RecordKind,
+  id: string,
+  fields: F,
+): Promise<F & { shipRestricted: boolean }> {
+  if (fields.accessList.length === 0) return { ...fields, shipRestricted: false };
+  const row = await db
+    .selectFrom('sync_origins')
+    .select('ship_id')
+    .where('record_type', '=', kind)
+    .where('record_id', '=', id)
+    .executeTakeFirst();
+  return { ...fields, shipRestricted: row !== undefined };
 }
 
 /** Adds and removes user ids in an access list, keeping order and never duplicating an id. */
@@ -141,6 +168,12 @@ export class AccessListsRepository {
 
 /** Every cruise and lowering as the archive rule reads them (modules/access/archive.ts). */
 export async function archiveRecords(db: Kysely<DB> | Transaction<DB>): Promise<ArchiveRecord[]> {
+  // Copied records are named in sync_origins (ship-to-shore) with their ship; the archive closes
+  // those with a list, and a closed cruise's time is opened only by dives of its own origin.
+  const origin = (kind: RecordKind, table: 'cruises' | 'lowerings') =>
+    sql<
+      string | null
+    >`(select o.ship_id from sync_origins o where o.record_type = ${kind} and o.record_id = ${sql.ref(`${table}.id`)})`;
   const cruises = await db
     .selectFrom('cruises')
     .select([
@@ -150,6 +183,8 @@ export async function archiveRecords(db: Kysely<DB> | Transaction<DB>): Promise<
       'cruise_hidden as hidden',
       'cruise_public as pub',
       'cruise_embargo_until as until',
+      'cruise_access_list as list',
+      origin('cruise', 'cruises').as('origin'),
     ])
     .execute();
   const lowerings = await db
@@ -161,16 +196,23 @@ export async function archiveRecords(db: Kysely<DB> | Transaction<DB>): Promise<
       'lowering_hidden as hidden',
       'lowering_public as pub',
       'lowering_embargo_until as until',
+      'lowering_access_list as list',
+      origin('lowering', 'lowerings').as('origin'),
     ])
     .execute();
-  const of = (kind: RecordKind) => (r: (typeof cruises)[number] | (typeof lowerings)[number]) => ({
-    kind,
-    id: r.id,
-    start: Number(r.start_ts),
-    stop: Number(r.stop_ts),
-    hidden: !!r.hidden,
-    isPublic: r.pub === null ? null : !!r.pub,
-    embargoUntil: r.until === null ? null : Number(r.until),
-  });
+  const of =
+    (kind: RecordKind) =>
+    (r: (typeof cruises)[number] | (typeof lowerings)[number]): ArchiveRecord => ({
+      kind,
+      id: r.id,
+      start: Number(r.start_ts),
+      stop: Number(r.stop_ts),
+      hidden: !!r.hidden,
+      isPublic: r.pub === null ? null : !!r.pub,
+      embargoUntil: r.until === null ? null : Number(r.until),
+      accessList: parseJson<string[]>(r.list, []),
+      copied: r.origin !== null,
+      origin: r.origin,
+    });
   return [...cruises.map(of('cruise')), ...lowerings.map(of('lowering'))];
 }

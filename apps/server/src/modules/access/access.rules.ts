@@ -28,6 +28,12 @@ export interface AccessFields {
   accessList: readonly string[];
   /** Which record it is: the archive rule goes by the record's archive state. */
   ref?: { kind: RecordKind; id: string };
+  /**
+   * Copied from a followed ship with a non-empty access list (`shipRestriction`): the list names
+   * the ship's users, so here only admins open it, whatever the access-control setting
+   * (docs/public-archive.md#records-from-a-ship).
+   */
+  shipRestricted?: boolean;
 }
 
 export function viewerOf(caller: AuthContext): Viewer {
@@ -37,7 +43,9 @@ export function viewerOf(caller: AuthContext): Viewer {
 /** May the viewer open the record by id (GET, bump, PATCH, its files)? */
 export function canOpenRecord(viewer: Viewer, record: AccessFields, useAccessControl: boolean): boolean {
   if (viewer.archive) return !!record.ref && viewer.archive.state(record.ref.kind, record.ref.id) === 'open';
-  if (viewer.isAdmin || !useAccessControl) return true;
+  if (viewer.isAdmin) return true;
+  if (record.shipRestricted) return false;
+  if (!useAccessControl) return true;
   return record.accessList.length === 0 || record.accessList.includes(viewer.userId);
 }
 
@@ -45,6 +53,7 @@ export function canOpenRecord(viewer: Viewer, record: AccessFields, useAccessCon
 export function isListedFor(viewer: Viewer, record: AccessFields, useAccessControl: boolean): boolean {
   if (viewer.archive) return !!record.ref && viewer.archive.state(record.ref.kind, record.ref.id) !== 'closed';
   if (viewer.isAdmin) return true;
+  if (record.shipRestricted) return false;
   if (!useAccessControl) return !record.hidden;
   if (record.accessList.includes(viewer.userId)) return true;
   return !record.hidden && record.accessList.length === 0;

@@ -10,6 +10,8 @@ const record = (
   hidden: false,
   isPublic: null,
   embargoUntil: null,
+  accessList: [],
+  copied: false,
   ...over,
 });
 
@@ -57,5 +59,55 @@ describe('archive rule', () => {
     expect([2150, 2500].map(seen)).toEqual([true, false]);
     // Outside every record: never.
     expect([-1, 1500, 5050, 9000].map(seen)).toEqual([false, false, false, false]);
+  });
+
+  it('a hidden cruise closes the dives that inherit from it; access lists open records to their members', () => {
+    const records = [
+      record({ kind: 'cruise', id: 'hidden', start: 0, stop: 1000, isPublic: true, hidden: true, accessList: ['m'] }),
+      record({ kind: 'lowering', id: 'later', start: 100, stop: 200 }),
+      record({ kind: 'lowering', id: 'own', start: 300, stop: 400, isPublic: true }),
+      record({ kind: 'lowering', id: 'listed', start: 500, stop: 600, isPublic: false, accessList: ['n'] }),
+    ];
+    const ids = ['hidden', 'later', 'own', 'listed'];
+    const states = (member: string | null) =>
+      ids.map((id) => ArchiveView.of(records, 0, member).state(id === 'hidden' ? 'cruise' : 'lowering', id));
+    expect(states(null)).toEqual(['closed', 'closed', 'open', 'closed']);
+    // The cruise's member opens it and the dive that inherits from it, not another's listed dive.
+    expect(states('m')).toEqual(['open', 'open', 'open', 'closed']);
+    expect(states('n')).toEqual(['closed', 'closed', 'open', 'open']);
+    const seen = (member: string | null) => {
+      const events = EventAccess.of(ArchiveView.of(records, 0, member).hiddenWindows());
+      return [150, 350, 550].map((ts) => events.maySee(ts));
+    };
+    expect(seen(null)).toEqual([false, true, false]);
+    expect(seen('m')).toEqual([true, true, false]);
+  });
+
+  it('a copy from a ship with an access list is closed to everyone, its members and the public included', () => {
+    const records = [
+      record({ kind: 'cruise', id: 'ship', start: 0, stop: 1000, isPublic: true, accessList: ['m'], copied: true }),
+      record({ kind: 'lowering', id: 'dive', start: 100, stop: 200 }),
+      record({ kind: 'cruise', id: 'open-copy', start: 2000, stop: 3000, isPublic: true, copied: true }),
+    ];
+    for (const member of [null, 'm']) {
+      const view = ArchiveView.of(records, 0, member);
+      expect([view.state('cruise', 'ship'), view.state('lowering', 'dive'), view.state('cruise', 'open-copy')]).toEqual(
+        ['closed', 'closed', 'open'],
+      );
+    }
+  });
+
+  it("on a fleet shore, another ship's public dive does not publish a private cruise's time (it is dark there)", () => {
+    const records = [
+      // Ship A's private cruise and ship B's public cruise and dive, at sea the same week.
+      record({ kind: 'cruise', id: 'a', start: 0, stop: 1000, isPublic: false, copied: true, origin: 'A' }),
+      record({ kind: 'cruise', id: 'b', start: 0, stop: 1000, isPublic: true, copied: true, origin: 'B' }),
+      record({ kind: 'lowering', id: 'b-dive', start: 100, stop: 200, copied: true, origin: 'B' }),
+      // This server's own public dive inside its own private cruise still opens.
+      record({ kind: 'cruise', id: 'own', start: 2000, stop: 3000, isPublic: false }),
+      record({ kind: 'lowering', id: 'own-dive', start: 2100, stop: 2200, isPublic: true }),
+    ];
+    const events = EventAccess.of(ArchiveView.of(records, 0).hiddenWindows());
+    expect([150, 500, 2150, 2500].map((ts) => events.maySee(ts))).toEqual([false, false, true, false]);
   });
 });

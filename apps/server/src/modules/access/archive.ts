@@ -2,18 +2,22 @@ import type { RecordKind } from './access.repository.js';
 import { mergeWindows, type TsWindow } from './event-access.js';
 
 /**
- * The public archive's reader: the anonymous archive visitor (docs/public-archive.md). With the
- * archive on, a request without a token on a route that admits the visitor (`config.archive`)
- * reads as this visitor. What it may see follows from each record's archive setting alone, read at
- * request time against the server clock (`AppContext.now`), so an embargo opens by itself:
+ * The public archive's readers (docs/public-archive.md#who-reads-the-archive). With the archive on,
+ * a request without a token on a route that admits the visitor (`config.archive`) reads as the
+ * anonymous visitor, and so does every signed-in caller that is neither an admin nor granted by
+ * role (the guest, self-registered users, device keys): plugins/auth.ts decides. What they see
+ * follows from each record's archive setting, read at request time against the server clock
+ * (`AppContext.now`), so an embargo opens by itself, and from the record's access list, which
+ * opens it to the users it names:
  *
- * - closed: not public, or hidden. Not listed; opening it, its files or its events is refused.
+ * - closed: not public, or hidden, or copied from a ship with an access list. Not listed; opening
+ *   it, its files or its events is refused.
  * - stub: public but embargoed (now < embargo end). Listed and opened as a stub (id, name, dates
  *   and the date it opens); nothing of its files or events.
  * - open: public, embargo passed or none. Read like any reader does, without access lists.
  *
  * A lowering's setting is its own when it sets one (`lowering_public` not null), otherwise its
- * cruise's (the latest-starting cruise whose window holds it; none: closed).
+ * cruise's (the latest-starting cruise whose window holds it; none, or a hidden one: closed).
  */
 export type ArchiveState = 'closed' | 'stub' | 'open';
 
@@ -27,6 +31,12 @@ export interface ArchiveRecord {
   /** A lowering's null: inherits its cruise's setting. */
   isPublic: boolean | null;
   embargoUntil: number | null;
+  /** The user ids of its access list. */
+  accessList: readonly string[];
+  /** Copied from a followed ship (a row in sync_origins): its access list names the ship's users. */
+  copied: boolean;
+  /** The ship it was copied from (its id in sync_origins); null or absent: made on this server. */
+  origin?: string | null;
 }
 
 /** The setting in force for a record. */
@@ -44,19 +54,48 @@ function cruiseOf(lowering: ArchiveRecord, cruises: readonly ArchiveRecord[]): A
   return best;
 }
 
+/**
+ * A copied record with an access list is restricted to this server's admins whatever its archive
+ * setting: the ship's user ids mean nothing here (docs/public-archive.md#records-from-a-ship).
+ */
+function shipRestricted(record: ArchiveRecord): boolean {
+  return record.copied && record.accessList.length > 0;
+}
+
 export function effectiveSetting(record: ArchiveRecord, cruises: readonly ArchiveRecord[]): ArchiveSetting {
   if (record.kind === 'cruise' || record.isPublic !== null) {
     return { isPublic: record.isPublic === true, embargoUntil: record.embargoUntil };
   }
   const cruise = cruiseOf(record, cruises);
-  return cruise
-    ? { isPublic: cruise.isPublic === true, embargoUntil: cruise.embargoUntil }
-    : { isPublic: false, embargoUntil: null };
+  // A hidden or ship-restricted cruise closes every lowering that inherits from it, whenever that
+  // lowering was made (hiding marks only the lowerings inside it at that moment).
+  if (!cruise || cruise.hidden || shipRestricted(cruise)) return { isPublic: false, embargoUntil: null };
+  return { isPublic: cruise.isPublic === true, embargoUntil: cruise.embargoUntil };
 }
 
 export function archiveState(hidden: boolean, setting: ArchiveSetting, now: number): ArchiveState {
   if (hidden || !setting.isPublic) return 'closed';
   return setting.embargoUntil !== null && now < setting.embargoUntil ? 'stub' : 'open';
+}
+
+/**
+ * The record's state for a caller: a user on its access list (or, for a lowering that inherits,
+ * on its cruise's) opens it whatever the archive says; everyone else gets the archive state.
+ */
+function stateFor(
+  record: ArchiveRecord,
+  setting: ArchiveSetting,
+  cruise: ArchiveRecord | undefined,
+  now: number,
+  member: string | null,
+): ArchiveState {
+  if (shipRestricted(record)) return 'closed';
+  if (member !== null) {
+    if (record.accessList.includes(member)) return 'open';
+    const inherits = record.kind === 'lowering' && record.isPublic === null;
+    if (inherits && cruise && !shipRestricted(cruise) && cruise.accessList.includes(member)) return 'open';
+  }
+  return archiveState(record.hidden, setting, now);
 }
 
 /** The lowest and highest times a window may name (JavaScript's date range). */
@@ -89,12 +128,18 @@ interface Entry {
 export class ArchiveView {
   private constructor(private readonly entries: ReadonlyMap<string, Entry>) {}
 
-  static of(records: readonly ArchiveRecord[], now: number): ArchiveView {
+  /**
+   * `member`: the user id of a signed-in caller who reads the archive (their access lists open
+   * records to them); null for the anonymous visitor and device keys, who are on no list.
+   */
+  static of(records: readonly ArchiveRecord[], now: number, member: string | null = null): ArchiveView {
     const cruises = records.filter((r) => r.kind === 'cruise');
     const entries = new Map<string, Entry>();
     for (const record of records) {
       const setting = effectiveSetting(record, cruises);
-      entries.set(`${record.kind}:${record.id}`, { record, setting, state: archiveState(record.hidden, setting, now) });
+      const cruise = record.kind === 'lowering' ? cruiseOf(record, cruises) : undefined;
+      const state = stateFor(record, setting, cruise, now, member);
+      entries.set(`${record.kind}:${record.id}`, { record, setting, state });
     }
     return new ArchiveView(entries);
   }
@@ -118,19 +163,30 @@ export class ArchiveView {
   /**
    * The times whose events the visitor may not see (merged windows, for `EventAccess`). An event
    * inside any lowering is seen when every lowering holding it is open; an event inside cruises
-   * only, when every cruise holding it is open; an event outside every record never.
+   * only, when every cruise holding it is open; an event outside every record never. A closed
+   * cruise's time is opened only by lowerings of its own origin: on a fleet shore another ship's
+   * public dive in the same week must not publish this cruise's events with it.
    */
   hiddenWindows(): TsWindow[] {
-    const windows = (kind: RecordKind, open: boolean) =>
-      [...this.entries.values()]
+    const entries = [...this.entries.values()];
+    const windows = (kind: RecordKind, open: boolean, origin?: string | null) =>
+      entries
         .filter((e) => e.record.kind === kind && (e.state === 'open') === open)
+        .filter((e) => origin === undefined || (e.record.origin ?? null) === origin)
         .map((e) => ({ lo: e.record.start, hi: e.record.stop }));
     const lowerings = [...windows('lowering', true), ...windows('lowering', false)];
     const everyRecord = [...windows('cruise', true), ...windows('cruise', false), ...lowerings];
+    const origins = new Set(entries.map((e) => e.record.origin ?? null));
+    const closedCruises = [...origins].flatMap((origin) =>
+      subtractWindows(windows('cruise', false, origin), [
+        ...windows('lowering', true, origin),
+        ...windows('lowering', false, origin),
+      ]),
+    );
     return mergeWindows([
       ...subtractWindows([{ lo: farPast, hi: farFuture }], everyRecord),
       ...windows('lowering', false),
-      ...subtractWindows(windows('cruise', false), lowerings),
+      ...closedCruises,
     ]);
   }
 }

@@ -1,10 +1,13 @@
+import { sql } from 'kysely';
 import { hasAnyScope, mayUseAdminOnlyTemplates, type Scope, type WsChannel } from '@bathylog/shared';
 import type { AppContext } from '../../context.js';
 import { parseJson } from '../../lib/json.js';
-import type { AuthContext } from '../../plugins/auth.js';
+import { readsArchive, type AuthContext } from '../../plugins/auth.js';
 import type { ChannelAccess } from '../../realtime/channel-access.js';
+import { archiveRecords, copiedRecord, shipRestriction, type RecordKind } from './access.repository.js';
 import type { AccessFields } from './access.rules.js';
-import { mayOpenAll } from './event-access.js';
+import { ArchiveView } from './archive.js';
+import { EventAccess, mayOpenAll } from './event-access.js';
 
 /**
  * Who may receive what on the socket. Subscribing needs the channel's read scope (the same scopes
@@ -13,6 +16,8 @@ import { mayOpenAll } from './event-access.js';
  * them (hidden, or not on the access list when access control is on). Event and aux-data
  * payloads follow the event rule (event-access.ts): with access control on, a
  * non-admin receives one only when they may open every cruise and lowering holding its event's ts.
+ * With the public archive on, an archive reader receives only what its archive view opens
+ * (archive.ts); a ship's restricted copy reaches admins only.
  */
 export interface ChannelRule {
   /** The subscriber needs one of these scopes; empty = any authenticated user. */
@@ -68,6 +73,29 @@ export interface RecordVisibility {
   accessList: string[];
   /** Event and aux payloads: the cruises and lowerings whose window holds the event's ts. */
   containing?: AccessFields[];
+  /** A copied cruise or lowering with an access list: admins only. */
+  shipRestricted?: boolean;
+  /** The published cruise or lowering, or the event's time: what the archive rule looks at. */
+  ref?: { kind: RecordKind; id: string } | { ts: number };
+  /**
+   * With the archive on: the archive view of a subscriber who reads the archive (`readsArchive`),
+   * undefined for others. Records are read once per publication, views made once per member.
+   */
+  archiveFor?: (auth: AuthContext) => ArchiveView | undefined;
+}
+
+/** The archive views of one publication's subscribers, from one read of the records. */
+async function archiveViews(ctx: AppContext): Promise<(auth: AuthContext) => ArchiveView | undefined> {
+  const records = await archiveRecords(ctx.database.db);
+  const now = ctx.now();
+  const views = new Map<string | null, ArchiveView>();
+  return (auth) => {
+    if (!readsArchive(ctx.config, auth)) return undefined;
+    const member = auth.key ? null : auth.user.id;
+    let view = views.get(member);
+    if (!view) views.set(member, (view = ArchiveView.of(records, now, member)));
+    return view;
+  };
 }
 
 const flag = (v: unknown) => v === true || v === 1 || v === '1' || v === 'true';
@@ -98,8 +126,27 @@ export async function recordVisibility(
 ): Promise<RecordVisibility | undefined> {
   if (!rule.record) return undefined;
   const p = (typeof payload === 'object' && payload !== null ? payload : {}) as Record<string, unknown>;
-  if (rule.record === 'event' || rule.record === 'aux') return eventVisibility(ctx, rule.record, p);
   const id = rule.idKey ? (typeof p[rule.idKey] === 'string' ? (p[rule.idKey] as string) : undefined) : recordId(p);
+  const visibility = await plainVisibility(ctx, rule, p, id);
+  if (!ctx.config.publicArchive || rule.record === 'template') return visibility;
+  // Archive readers receive by the archive rule: it needs the record, or the event's time.
+  const base = visibility ?? { missing: false, hidden: false, adminOnly: false, accessList: [] };
+  const ref =
+    rule.record === 'event' || rule.record === 'aux'
+      ? base.ref
+      : id !== undefined
+        ? { kind: rule.record, id }
+        : undefined;
+  return { ...base, ...(ref ? { ref } : {}), archiveFor: await archiveViews(ctx) };
+}
+
+async function plainVisibility(
+  ctx: AppContext,
+  rule: ChannelRule,
+  p: Record<string, unknown>,
+  id: string | undefined,
+): Promise<RecordVisibility | undefined> {
+  if (rule.record === 'event' || rule.record === 'aux') return eventVisibility(ctx, rule.record, p);
   const db = ctx.database.db;
   if (rule.record === 'template') {
     if ('admin_only' in p) return { missing: false, hidden: false, adminOnly: flag(p.admin_only), accessList: [] };
@@ -110,11 +157,14 @@ export async function recordVisibility(
     return { missing: false, hidden: false, adminOnly: row ? flag(row.admin_only) : false, accessList: [] };
   }
   // Cruises and lowerings: the same facts under the kind's column names.
-  const kind = rule.record;
+  const kind = rule.record as RecordKind;
   const hiddenKey = `${kind}_hidden`;
   const fromPayload = listOf(p[`${kind}_access_list`]);
   if (!rule.idKey && hiddenKey in p && (fromPayload || !ctx.config.useAccessControl)) {
-    return { missing: false, hidden: flag(p[hiddenKey]), adminOnly: false, accessList: fromPayload ?? [] };
+    const accessList = fromPayload ?? [];
+    const base = { missing: false, hidden: flag(p[hiddenKey]), adminOnly: false, accessList };
+    // Without access control the payload carries no list: the row says whether a copy is restricted.
+    return id ? withShipRestriction(ctx, kind, id, base, !fromPayload) : base;
   }
   const row = id
     ? ((await db
@@ -124,25 +174,45 @@ export async function recordVisibility(
         .executeTakeFirst()) as Record<string, unknown> | undefined)
     : undefined;
   if (!row) return { missing: true, hidden: true, adminOnly: false, accessList: [] };
-  return {
+  const base = {
     missing: false,
     hidden: flag(row[hiddenKey]),
     adminOnly: false,
     accessList: listOf(row[`${kind}_access_list`]) ?? [],
   };
+  return id ? withShipRestriction(ctx, kind, id, base, false) : base;
+}
+
+/** Adds `shipRestricted` for a copied cruise or lowering with an access list. */
+async function withShipRestriction(
+  ctx: AppContext,
+  kind: RecordKind,
+  id: string,
+  visibility: RecordVisibility,
+  readList: boolean,
+): Promise<RecordVisibility> {
+  let accessList = visibility.accessList;
+  if (readList) {
+    const row = (await ctx.database.db
+      .selectFrom(kind === 'cruise' ? 'cruises' : 'lowerings')
+      .select(`${kind}_access_list as list`)
+      .where('id', '=', id)
+      .executeTakeFirst()) as { list: string } | undefined;
+    accessList = listOf(row?.list) ?? [];
+  }
+  const { shipRestricted } = await shipRestriction(ctx.database.db, kind, id, { accessList });
+  return shipRestricted ? { ...visibility, shipRestricted } : visibility;
 }
 
 /**
  * An event or aux-data payload: the records holding its event's time. An aux payload names its
- * event; one whose event is gone (or a payload without a time) goes to admins only. Nothing is read
- * without access control, where every reader receives them.
+ * event; one whose event is gone (or a payload without a time) goes to admins only.
  */
 async function eventVisibility(
   ctx: AppContext,
   kind: 'event' | 'aux',
   p: Record<string, unknown>,
 ): Promise<RecordVisibility | undefined> {
-  if (!ctx.config.useAccessControl) return undefined;
   const db = ctx.database.db;
   let ts: number | undefined;
   if (kind === 'event') {
@@ -152,21 +222,27 @@ async function eventVisibility(
     ts = event ? Number(event.ts) : undefined;
   }
   if (ts === undefined || Number.isNaN(ts)) return { missing: true, hidden: true, adminOnly: false, accessList: [] };
-  const holding = async (kind: 'cruise' | 'lowering') =>
-    (
-      await db
-        .selectFrom(kind === 'cruise' ? 'cruises' : 'lowerings')
-        .select(`${kind}_access_list as list`)
-        .where('start_ts', '<=', ts)
-        .where('stop_ts', '>=', ts)
-        .execute()
-    ).map((r) => ({ hidden: false, accessList: listOf(r.list) ?? [] }));
+  // With access control off only copied records with a list restrict (`shipRestricted`).
+  const holding = async (kind: 'cruise' | 'lowering') => {
+    const table = kind === 'cruise' ? 'cruises' : 'lowerings';
+    const rows = await db
+      .selectFrom(table)
+      .select([`${kind}_access_list as list`, copiedRecord(kind, sql.ref(`${table}.id`)).as('copied')])
+      .where('start_ts', '<=', ts)
+      .where('stop_ts', '>=', ts)
+      .execute();
+    return rows.map((r) => {
+      const accessList = listOf(r.list) ?? [];
+      return { hidden: false, accessList, shipRestricted: !!r.copied && accessList.length > 0 };
+    });
+  };
   return {
     missing: false,
     hidden: false,
     adminOnly: false,
     accessList: [],
     containing: [...(await holding('cruise')), ...(await holding('lowering'))],
+    ref: { ts },
   };
 }
 
@@ -179,7 +255,17 @@ export function mayReceive(
 ): boolean {
   if (!maySubscribe(auth, channel)) return false;
   if (auth.isAdmin || !visibility) return true;
-  if (visibility.missing || visibility.hidden) return false;
+  if (visibility.missing) return false;
+  const archive = visibility.archiveFor?.(auth);
+  if (archive) {
+    // What the archive reader could read over REST: an open record (a stub's payload would carry
+    // what its stub leaves out), an event it may see. Access lists are in the view already.
+    const ref = visibility.ref;
+    if (!ref) return false;
+    if ('ts' in ref) return EventAccess.of(archive.hiddenWindows()).maySee(ref.ts);
+    return archive.state(ref.kind, ref.id) === 'open';
+  }
+  if (visibility.hidden || visibility.shipRestricted) return false;
   if (visibility.adminOnly && !mayUseAdminOnlyTemplates(auth.user.roles)) return false;
   if (visibility.containing) return mayOpenAll(auth, visibility.containing, useAccessControl);
   const rule = channelRules[channel];

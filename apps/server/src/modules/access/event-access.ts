@@ -3,7 +3,7 @@ import type { FastifyContextConfig, FastifyInstance, FastifyRequest, preHandlerH
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthContext } from '../../plugins/auth.js';
-import { jsonListContains } from './access.repository.js';
+import { copiedRecord, jsonListContains } from './access.repository.js';
 import { canOpenRecord, viewerOf, type AccessFields } from './access.rules.js';
 
 /**
@@ -16,8 +16,9 @@ import { canOpenRecord, viewerOf, type AccessFields } from './access.rules.js';
  * follow their event.
  *
  * Lists apply this in SQL as ts-range exclusions (`excludedTs`), one per restricted window, merged;
- * single records are checked with `maySee`. Admins, and everyone without access control, get no
- * exclusion at all.
+ * single records are checked with `maySee`. Admins get no exclusion at all; without access control
+ * nor archive, others are excluded only from copies of a ship's restricted records
+ * (docs/public-archive.md#records-from-a-ship).
  */
 export interface TsWindow {
   lo: number;
@@ -40,34 +41,29 @@ export class EventAccess {
   private constructor(
     /** The caller's hidden ts windows, merged and sorted; empty: the caller sees every event. */
     readonly excluded: readonly TsWindow[],
+    /**
+     * Where the caller may not log or move an event: the access-list windows. An archive reader
+     * sees less than it may write (a ship's device key logs into a dive the archive has not
+     * published), so its reads and writes differ; for every other caller they are the same.
+     */
+    private readonly unwritable: readonly TsWindow[] = excluded,
   ) {}
 
   /** A caller that sees every event (admins, the server itself, access control off). */
   static readonly everything = new EventAccess([]);
 
-  static of(windows: readonly TsWindow[]): EventAccess {
+  static of(windows: readonly TsWindow[], unwritable?: readonly TsWindow[]): EventAccess {
+    if (unwritable !== undefined) return new EventAccess(mergeWindows(windows), mergeWindows(unwritable));
     return windows.length === 0 ? EventAccess.everything : new EventAccess(mergeWindows(windows));
   }
 
   /** The access of a caller: the windows of every cruise and lowering they may not open. */
   static async for(ctx: AppContext, caller: AuthContext | null): Promise<EventAccess> {
-    // The archive visitor sees only the events of open archive records (archive.ts), whatever the
-    // access-control setting.
-    if (caller?.archive) return EventAccess.of(caller.archive.hiddenWindows());
-    if (!ctx.config.useAccessControl || caller?.isAdmin) return EventAccess.everything;
-    const { db, dialect } = ctx.database;
-    // A record restricts when its list is non-empty and lacks the caller (`canOpenRecord`).
-    const restricted = async (kind: 'cruise' | 'lowering') => {
-      const list = `${kind}_access_list` as const;
-      const member = caller ? jsonListContains(dialect, list, caller.user.id) : sql<boolean>`1 = 0`;
-      const rows = await db
-        .selectFrom(kind === 'cruise' ? 'cruises' : 'lowerings')
-        .select(['start_ts', 'stop_ts'])
-        .where(sql<boolean>`${sql.ref(list)} <> '[]' and not ${member}`)
-        .execute();
-      return rows.map((r) => ({ lo: Number(r.start_ts), hi: Number(r.stop_ts) }));
-    };
-    return EventAccess.of([...(await restricted('cruise')), ...(await restricted('lowering'))]);
+    // An archive reader (the anonymous visitor, and with the archive on every caller neither admin
+    // nor granted by role) sees only the events of records open to it (archive.ts), whatever the
+    // access-control setting; it writes under the access lists as before.
+    if (caller?.archive) return EventAccess.of(caller.archive.hiddenWindows(), await accessListWindows(ctx, caller));
+    return EventAccess.of(await accessListWindows(ctx, caller));
   }
 
   get seesEverything(): boolean {
@@ -99,12 +95,34 @@ export class EventAccess {
     return { lo: from, hi: to };
   }
 
-  /** Refuses a new or moved event whose ts the caller may not see. */
+  /** Refuses a new or moved event whose ts lies in a record the caller may not write in. */
   assertMayWriteAt(ts: number): void {
-    if (!this.maySee(ts)) {
+    if (this.unwritable.some((w) => ts >= w.lo && ts <= w.hi)) {
       throw new AppError('FORBIDDEN', 'The event time lies within a cruise or lowering you may not open');
     }
   }
+}
+
+/** The windows of every cruise and lowering whose access list shuts the caller out. */
+async function accessListWindows(ctx: AppContext, caller: AuthContext | null): Promise<TsWindow[]> {
+  if (caller?.isAdmin) return [];
+  const { db, dialect } = ctx.database;
+  // A record restricts when its list is non-empty and lacks the caller (`canOpenRecord`), or, copied
+  // from a ship, when its list is non-empty at all, with access control on or off.
+  const restricted = async (kind: 'cruise' | 'lowering') => {
+    const list = `${kind}_access_list` as const;
+    const table = kind === 'cruise' ? 'cruises' : 'lowerings';
+    const member = caller ? jsonListContains(dialect, list, caller.user.id) : sql<boolean>`1 = 0`;
+    const copied = copiedRecord(kind, sql.ref(`${table}.id`));
+    const shutOut = ctx.config.useAccessControl ? sql<boolean>`(not ${member} or ${copied})` : copied;
+    const rows = await db
+      .selectFrom(table)
+      .select(['start_ts', 'stop_ts'])
+      .where(sql<boolean>`${sql.ref(list)} <> '[]' and ${shutOut}`)
+      .execute();
+    return rows.map((r) => ({ lo: Number(r.start_ts), hi: Number(r.stop_ts) }));
+  };
+  return [...(await restricted('cruise')), ...(await restricted('lowering'))];
 }
 
 /**

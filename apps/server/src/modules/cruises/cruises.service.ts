@@ -5,6 +5,7 @@ import type { DB } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { AccessListsRepository } from '../access/access.repository.js';
+import { shipRestriction } from '../access/access.repository.js';
 import { viewerOf } from '../access/access.rules.js';
 import { LoweringsRepository } from '../lowerings/lowerings.repository.js';
 import { toWireLowering } from '../lowerings/lowerings.wire.js';
@@ -37,6 +38,9 @@ export class CruisesService extends RecordsService<'cruise', Cruise> {
     if (!lowering) throw new AppError('BAD_REQUEST', `No lowering record found for id: ${loweringId}`);
     // The visitor asks only about lowerings it is shown.
     if (caller.archive?.state('lowering', lowering.id) === 'closed') throw noRecords();
+    const fields = { hidden: lowering.lowering_hidden, accessList: lowering.lowering_access_list };
+    const restricted = await shipRestriction(this.ctx.database.db, 'lowering', lowering.id, fields);
+    if (restricted.shipRestricted && !caller.isAdmin) throw noRecords();
     const cruise = await this.repo().findContaining(
       lowering.start_ts,
       lowering.stop_ts,

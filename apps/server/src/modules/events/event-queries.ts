@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import { isObjectId } from '@bathylog/shared';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthContext } from '../../plugins/auth.js';
+import { shipRestriction } from '../access/access.repository.js';
 import { canOpenRecord, viewerOf } from '../access/access.rules.js';
 import type { EventAccess } from '../access/event-access.js';
 import { EventAuxDataRepository, type AuxRow } from '../event-aux-data/event-aux-data.repository.js';
@@ -88,7 +89,7 @@ export class EventQueries {
   async record(caller: AuthContext, kind: RecordKind, id: string, notFound: AppError): Promise<RecordWindow> {
     const record = await new RecordWindowsRepository(this.ctx.database.db).find(kind, id);
     if (!record) throw notFound;
-    if (!this.mayOpen(caller, kind, record)) throw notAuthorized(kind);
+    if (!(await this.mayOpen(caller, kind, record))) throw notAuthorized(kind);
     return record;
   }
 
@@ -108,21 +109,25 @@ export class EventQueries {
     if (isObjectId(idOrName) && (await repo.find(kind, id))) return this.record(caller, kind, id, notFound);
     const named = await repo.findByHumanId(kind, idOrName);
     if (named.length === 0) throw notFound;
-    const record = named.find((r) => this.mayOpen(caller, kind, r));
-    if (!record) throw notAuthorized(kind);
-    return record;
+    for (const record of named) if (await this.mayOpen(caller, kind, record)) return record;
+    throw notAuthorized(kind);
   }
 
   /**
    * Reading a record's events follows the rule for opening the record by id (modules/access):
    * admins always; without access control every reader; with it, members of a non-empty list.
    */
-  private mayOpen(caller: AuthContext, kind: RecordKind, record: RecordWindow): boolean {
-    return canOpenRecord(
-      viewerOf(caller),
-      { ...record, ref: { kind, id: record.id } },
-      this.ctx.config.useAccessControl,
-    );
+  /**
+   * Reading a record's events follows the rule for opening the record by id (modules/access):
+   * admins always; without access control every reader; with it, members of a non-empty list; a
+   * restricted copy from a ship, shore admins only.
+   */
+  private async mayOpen(caller: AuthContext, kind: RecordKind, record: RecordWindow): Promise<boolean> {
+    const fields = await shipRestriction(this.ctx.database.db, kind, record.id, {
+      ...record,
+      ref: { kind, id: record.id },
+    });
+    return canOpenRecord(viewerOf(caller), fields, this.ctx.config.useAccessControl);
   }
 
   async window(caller: AuthContext, scope: EventScope, notFound: AppError): Promise<TimeWindow> {

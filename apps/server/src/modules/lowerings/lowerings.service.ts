@@ -2,6 +2,7 @@ import { loweringsToCsv, type Lowering, type LoweringListQuery } from '@bathylog
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthContext } from '../../plugins/auth.js';
+import { shipRestriction } from '../access/access.repository.js';
 import { canOpenRecord, viewerOf } from '../access/access.rules.js';
 import { CruisesRepository } from '../cruises/cruises.repository.js';
 import { toWireCruise } from '../cruises/cruises.wire.js';
@@ -37,14 +38,12 @@ export class LoweringsService extends RecordsService<'lowering', Lowering> {
     // The visitor may list the dives of an embargoed cruise too: they are stubs, or open where
     // a dive sets its own setting.
     const stub = caller.archive?.state('cruise', cruise.id) === 'stub';
-    if (
-      !stub &&
-      !canOpenRecord(
-        viewerOf(caller),
-        { hidden: cruise.cruise_hidden, accessList: cruise.cruise_access_list, ref: { kind: 'cruise', id: cruise.id } },
-        this.accessControl,
-      )
-    ) {
+    const fields = await shipRestriction(this.ctx.database.db, 'cruise', cruise.id, {
+      hidden: cruise.cruise_hidden,
+      accessList: cruise.cruise_access_list,
+      ref: { kind: 'cruise' as const, id: cruise.id },
+    });
+    if (!stub && !canOpenRecord(viewerOf(caller), fields, this.accessControl)) {
       throw new AppError('UNAUTHORIZED', 'User not authorized to retrieve this cruise');
     }
     const inside = (v: number | undefined) => v !== undefined && v >= cruise.start_ts && v <= cruise.stop_ts;

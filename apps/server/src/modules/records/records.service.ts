@@ -5,7 +5,7 @@ import type { DB } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { fileChange, recordChange } from '../audit/audit.js';
-import { AccessListsRepository, type RecordKind } from '../access/access.repository.js';
+import { AccessListsRepository, shipRestriction, type RecordKind } from '../access/access.repository.js';
 import { canOpenRecord, viewerOf } from '../access/access.rules.js';
 import {
   assertQueryWindow,
@@ -140,13 +140,14 @@ export class RecordsService<K extends RecordKind, W extends WsRecord> {
     return record as unknown as Record<string, unknown>;
   }
 
-  private accessOf(record: RecordOf<K>) {
+  private async accessOf(record: RecordOf<K>) {
     const f = this.fields(record);
-    return {
+    const fields = {
       hidden: f[this.col.hidden] as boolean,
       accessList: f[this.col.accessList] as string[],
       ref: { kind: this.kind, id: record.id },
     };
+    return shipRestriction(this.ctx.database.db, this.kind, record.id, fields);
   }
 
   /**
@@ -235,16 +236,16 @@ export class RecordsService<K extends RecordKind, W extends WsRecord> {
   ): Promise<RecordOf<K>> {
     const record = await this.repo().findById(id);
     if (!record) throw new AppError(missing, notFoundFor(id).message);
-    if (!this.opens(caller, record, stubs)) {
+    if (!(await this.opens(caller, record, stubs))) {
       throw new AppError('UNAUTHORIZED', `User not authorized to ${action} this ${this.kind}`);
     }
     return record;
   }
 
   /** Whether the caller may open the record (`stubs`: an embargoed one opens as its archive stub). */
-  private opens(caller: AuthContext, record: RecordOf<K>, stubs: boolean): boolean {
+  private async opens(caller: AuthContext, record: RecordOf<K>, stubs: boolean): Promise<boolean> {
     if (stubs && caller.archive?.state(this.kind, record.id) === 'stub') return true;
-    return canOpenRecord(viewerOf(caller), this.accessOf(record), this.accessControl);
+    return canOpenRecord(viewerOf(caller), await this.accessOf(record), this.accessControl);
   }
 
   async get(caller: AuthContext, id: string, format?: 'json' | 'csv'): Promise<RecordRead<W>> {
@@ -259,7 +260,8 @@ export class RecordsService<K extends RecordKind, W extends WsRecord> {
   async getByRecordId(caller: AuthContext, recordId: string, format?: 'json' | 'csv'): Promise<RecordRead<W>> {
     const records = await this.repo().list({ recordId, order: 'asc' });
     if (records.length === 0) throw new AppError('NOT_FOUND', `No record found for ${this.col.id}: ${recordId}`);
-    const record = records.find((r) => this.opens(caller, r, true));
+    let record: RecordOf<K> | undefined;
+    for (const r of records) if (!record && (await this.opens(caller, r, true))) record = r;
     if (!record) throw new AppError('UNAUTHORIZED', `User not authorized to retrieve this ${this.kind}`);
     return this.read(caller, [record], format, true);
   }
@@ -312,12 +314,30 @@ export class RecordsService<K extends RecordKind, W extends WsRecord> {
     return out;
   }
 
+  /**
+   * Publishing to the internet (making a record public, moving or lifting its embargo) is
+   * admin-only, like hiding and access lists (docs/public-archive.md#who-may-publish): a cruise
+   * manager may send the stored values back unchanged, as a form does.
+   */
+  private assertMayPublish(
+    caller: AuthContext,
+    archive: Record<string, unknown>,
+    stored: Record<string, unknown>,
+  ): void {
+    if (caller.isAdmin) return;
+    const changed = Object.keys(archive).filter((key) => archive[key] !== stored[key]);
+    if (changed.length > 0) {
+      throw new AppError('FORBIDDEN', `Only admins can publish a ${this.kind} or change its embargo`);
+    }
+  }
+
   async create(caller: AuthContext, body: CreateRecord<K>): Promise<string> {
     const c = this.col;
     const sent = body as unknown as Record<string, unknown>;
     const accessList = sent[c.accessList] as string[] | undefined;
     this.assertAccessListAllowed(accessList);
     const archive = this.archiveFields(sent);
+    this.assertMayPublish(caller, archive, { [c.isPublic]: this.kind === 'cruise' ? false : null, [c.embargo]: null });
     assertTimeOrder(body.start_ts, body.stop_ts);
     await this.assertUsers(accessList, `${c.accessList} includes invalid user IDs`);
     const meta: Record<string, unknown> = { ...(sent[c.meta] as Record<string, unknown>) };
@@ -385,6 +405,7 @@ export class RecordsService<K extends RecordKind, W extends WsRecord> {
       if (sentAccessList !== undefined && !sameList(sentAccessList, stored[c.accessList] as string[])) {
         throw new AppError('FORBIDDEN', `Only admins can change the ${this.kind} access list`);
       }
+      this.assertMayPublish(caller, archive, stored);
     }
     assertTimeOrder(body.start_ts ?? before.start_ts, body.stop_ts ?? before.stop_ts);
     await this.assertUsers(sentAccessList, `${c.accessList} include invalid user IDs`);

@@ -155,7 +155,8 @@ export function CruiseForm({ cruise, isAdmin, onSaved, others = [] }: CruiseForm
         title={W}
         {...foot}
       />
-      {cruise && (
+      {/* Publishing is admin-only (docs/public-archive.md#who-may-publish). */}
+      {cruise && isAdmin && (
         <ArchiveSettings
           key={cruise.id}
           kind="cruise"

@@ -99,7 +99,8 @@ export function LoweringForm({ lowering, isAdmin, onSaved, milestonesButton }: L
         {...foot}
         leading={lowering ? milestonesButton : undefined}
       />
-      {lowering && (
+      {/* Publishing is admin-only (docs/public-archive.md#who-may-publish). */}
+      {lowering && isAdmin && (
         <ArchiveSettings
           key={lowering.id}
           kind="lowering"
