@@ -257,13 +257,6 @@ function pathsFor(fx: Fixture, url: string): string[] {
   return ids.map((id) => url.replace(/:[A-Za-z_]+/g, id));
 }
 
-/**
- * The ship-to-shore change feed, which replicates everything to a follower: who may follow is the
- * follow right's rule (docs/ship-to-shore.md#access), not the archive's, so a plain device key is
- * left out here.
- */
-const followerRoutes = ['/sealog-server/api/v1/sync/changes', '/sealog-server/api/v1/sync/files/:sha256'];
-
 /** The list queries that would find the embargoed data if a route leaked it. */
 const listQueries = [
   '',
@@ -354,8 +347,7 @@ describe.each(engines.flatMap((e) => [[e, false] as const, [e, true] as const]))
           (r) =>
             r.url.startsWith('/sealog-server') &&
             // Would end the reader's session and turn the rest of the sweep into 401s.
-            !(token && r.url.endsWith('/auth/signOutEverywhere')) &&
-            !(reader === 'deviceKey' && followerRoutes.includes(r.url)),
+            !(token && r.url.endsWith('/auth/signOutEverywhere')),
         );
         expect(routes.length).toBeGreaterThan(50);
         const leaks: string[] = [];
