@@ -1,5 +1,6 @@
+import { filteredTrackLength, haversineMetres } from '@bathylog/shared';
 import { describe, expect, it } from 'vitest';
-import { boundingBoxFromStats, diveTimeline, DiveTrack, navDataArray } from './demo-navigation.js';
+import { boundingBoxFromStats, diveTimeline, DiveTrack, navDataArray, plannedBottomPath } from './demo-navigation.js';
 
 const t = (iso: string) => Date.parse(iso);
 const box = boundingBoxFromStats([23.551409, -45.133938, 23.547893, -45.150482]);
@@ -127,6 +128,40 @@ describe('DiveTrack', () => {
     const start = track.at(timeline.onBottom + 60_000);
     const end = track.at(timeline.offBottom - 60_000);
     expect(end.longitude - start.longitude).toBeGreaterThan((box.east - box.west) * 0.4);
+  });
+
+  // Fixes every 5 s on the bottom, as a USBL gives them.
+  const bottomFixes = () => {
+    const out: Array<{ ts: number; lat: number; lon: number }> = [];
+    for (let ts = timeline.onBottom; ts <= timeline.offBottom; ts += 5_000) {
+      const f = track.at(ts);
+      out.push({ ts, lat: f.latitude, lon: f.longitude });
+    }
+    return out;
+  };
+
+  it("flies a path on the bottom whose filtered length is about the dive plan's 2.6 km", () => {
+    const length = filteredTrackLength(bottomFixes());
+    expect(length).toBeGreaterThan(0.85 * plannedBottomPath);
+    expect(length).toBeLessThan(1.1 * plannedBottomPath);
+  });
+
+  it('carries USBL-like noise: a few metres of scatter and an occasional outlier', () => {
+    const fixes = bottomFixes();
+    // Distance of each fix from the midpoint of its neighbours: the path moves < 1 m in 5 s, so
+    // this is the noise alone.
+    const scatter = fixes.slice(1, -1).map((p, i) => {
+      const a = fixes[i]!;
+      const b = fixes[i + 2]!;
+      return haversineMetres(p, { lat: (a.lat + b.lat) / 2, lon: (a.lon + b.lon) / 2 });
+    });
+    const sorted = [...scatter].sort((x, y) => x - y);
+    const medianScatter = sorted[sorted.length >> 1]!;
+    expect(medianScatter).toBeGreaterThan(1);
+    expect(medianScatter).toBeLessThan(8);
+    const outliers = scatter.filter((d) => d > 20).length;
+    expect(outliers).toBeGreaterThan(0);
+    expect(outliers).toBeLessThan(scatter.length * 0.05);
   });
 
   it('writes values as strings with their units, like the Sealog inserters', () => {

@@ -2,9 +2,11 @@ import { gaussian, seededRandom, Wander } from './demo-random.js';
 
 /**
  * A generated, deterministic vehicle track for the demo dive (the real navigation is not in the
- * demo data): at the surface until descending, down to near the maximum depth by on-bottom, a
- * smooth wander across the dive's bounding box a few metres above the seafloor, and back up
- * after off-bottom to the surface by on-surface.
+ * demo data; its aux data holds only the ship's position in port): at the surface until
+ * descending, down to near the maximum depth by on-bottom, a smooth survey path across the dive's
+ * bounding box a few metres above the seafloor, and back up after off-bottom to the surface by
+ * on-surface. Each fix carries USBL-like noise (a few metres, now and then an outlier), as real
+ * vehicle navigation does, so the dive figures see what a filter must cope with.
  */
 
 /** Lowering `stats.bounding_box` is [north, east, south, west] in decimal degrees. */
@@ -113,12 +115,93 @@ export function diveTimeline(
 const metresPerDegreeLat = 111_132;
 const stepMs = 5_000;
 
+/**
+ * The true length of the path flown on the bottom: S0492's dive plan gives 2.6 km from the launch
+ * point to its last waypoint.
+ */
+export const plannedBottomPath = 2_600;
+
+/** USBL fix noise: a few metres of scatter, and about one fix in 150 thrown tens of metres off. */
+const fixNoiseSigma = 3;
+const outlierChance = 1 / 150;
+const outlierRange = [25, 60] as const;
+
+interface Point {
+  x: number;
+  y: number;
+}
+
+/**
+ * A survey path through `corners` (metres in the box), weaving gently either side of each leg
+ * (the pilots keep visual contact with the scarp) so its whole length is `length` when the box
+ * allows; returns the position at fraction `f` of that length, travelled at an even pace.
+ */
+function surveyPath(corners: readonly Point[], length: number, lo: Point, hi: Point): (f: number) => Point {
+  const wavelength = 180;
+  const base: Array<Point & { nx: number; ny: number; s: number }> = [];
+  let s = 0;
+  for (let i = 1; i < corners.length; i++) {
+    const a = corners[i - 1]!;
+    const b = corners[i]!;
+    const leg = Math.hypot(b.x - a.x, b.y - a.y);
+    const n = Math.max(1, Math.ceil(leg));
+    for (let k = i === 1 ? 0 : 1; k <= n; k++) {
+      const f = k / n;
+      base.push({ x: lerp(a.x, b.x, f), y: lerp(a.y, b.y, f), nx: -(b.y - a.y) / leg, ny: (b.x - a.x) / leg, s });
+      s += leg / n;
+    }
+  }
+  const weave = (amplitude: number) => {
+    const points = base.map((p) => {
+      // Taper the weave to nothing at the start and the end, so the path begins and ends on them.
+      const edge = Math.min(1, p.s / wavelength, (s - p.s) / wavelength);
+      const offset = amplitude * edge * Math.sin((2 * Math.PI * p.s) / wavelength);
+      return { x: clamp(p.x + p.nx * offset, lo.x, hi.x), y: clamp(p.y + p.ny * offset, lo.y, hi.y) };
+    });
+    const along = [0];
+    for (let i = 1; i < points.length; i++) {
+      along.push(along[i - 1]! + Math.hypot(points[i]!.x - points[i - 1]!.x, points[i]!.y - points[i - 1]!.y));
+    }
+    return { points, along, total: along[along.length - 1]! };
+  };
+  // The weave's amplitude that gives the wanted length (bisection; the length grows with it).
+  let low = 0;
+  let high = 0;
+  let path = weave(0);
+  if (path.total < length) {
+    high = 200;
+    for (let i = 0; i < 40; i++) {
+      const mid = (low + high) / 2;
+      if (weave(mid).total < length) low = mid;
+      else high = mid;
+    }
+    path = weave(low);
+  }
+  const { points, along, total } = path;
+  return (f: number) => {
+    const target = clamp(f, 0, 1) * total;
+    let i = 0;
+    let j = along.length - 1;
+    while (j - i > 1) {
+      const m = (i + j) >> 1;
+      if (along[m]! <= target) i = m;
+      else j = m;
+    }
+    const span = along[j]! - along[i]! || 1;
+    const g = clamp((target - along[i]!) / span, 0, 1);
+    return { x: lerp(points[i]!.x, points[j]!.x, g), y: lerp(points[i]!.y, points[j]!.y, g) };
+  };
+}
+
 interface GridPoint {
   x: number;
   y: number;
   depth: number;
   seafloor: number;
   heading: number;
+  /** the USBL fix's error, in metres east and north */
+  noiseX: number;
+  noiseY: number;
 }
 
 const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
@@ -146,13 +229,19 @@ export class DiveTrack {
   private build(seed: string): void {
     const { timeline: tl, width: W, height: H, maxDepth } = this;
     const normal = gaussian(seededRandom(seed));
+    // A stream of its own, so the fix noise leaves the depths and the seafloor as they were.
+    const usbl = seededRandom(`${seed}/usbl`);
+    const usblNormal = gaussian(usbl);
     const margin = Math.min(15, W * 0.05, H * 0.05);
-    // Launch near the west edge; the transect crosses to the east while meandering north-south.
+    // Launch near the west edge at the base of the scarp, climb east-north-east to the summit,
+    // then south along the top and down the southern scarp, as S0492's plan runs.
     const launch = { x: W * 0.1, y: H * 0.45 };
-    const transect = (f: number) => ({
-      x: lerp(W * 0.1, W * 0.88, f),
-      y: H * (0.45 + 0.22 * Math.sin(f * Math.PI * 3)),
-    });
+    const transect = surveyPath(
+      [launch, { x: W * 0.9, y: H * 0.82 }, { x: W * 0.94, y: H * 0.22 }, { x: W * 0.86, y: H * 0.1 }],
+      plannedBottomPath,
+      { x: margin, y: margin },
+      { x: W - margin, y: H - margin },
+    );
     const end = transect(1);
     const wanderX = new Wander(normal, 8, 300);
     const wanderY = new Wander(normal, 8, 300);
@@ -170,8 +259,9 @@ export class DiveTrack {
       const t = tl.start + i * stepMs;
       const dt = stepMs / 1000;
       const onBottom = t >= tl.onBottom && t < tl.offBottom;
-      // Wider wander on the bottom (the pilots fly the transect); the ship holds station above.
-      wanderX.sigma = wanderY.sigma = onBottom ? 35 : t < tl.descending || t >= tl.onSurface ? 6 : 15;
+      // On the bottom the vehicle flies the survey path itself (the wander fades out); the ship
+      // holds station above while the vehicle is at the surface or in the water column.
+      wanderX.sigma = wanderY.sigma = onBottom ? 0 : t < tl.descending || t >= tl.onSurface ? 6 : 15;
       const ox = wanderX.step(dt);
       const oy = wanderY.step(dt);
       seafloorWander.step(dt);
@@ -202,7 +292,15 @@ export class DiveTrack {
         depth = lerp((bottomEnd ?? bottomStart).depth, surfaceAt(), Math.pow(f, 1.15));
       }
       depth = clamp(depth, 0, seafloor - 0.5);
-      this.grid.push({ x, y, depth, seafloor, heading: 0 });
+      let noiseX = fixNoiseSigma * usblNormal();
+      let noiseY = fixNoiseSigma * usblNormal();
+      if (usbl() < outlierChance) {
+        const angle = 2 * Math.PI * usbl();
+        const jump = lerp(outlierRange[0], outlierRange[1], usbl());
+        noiseX += jump * Math.sin(angle);
+        noiseY += jump * Math.cos(angle);
+      }
+      this.grid.push({ x, y, depth, seafloor, heading: 0, noiseX, noiseY });
     }
     // Heading: the direction of travel over ±90 s when moving, otherwise a slow drift; then
     // turned at most 3°/s, as a vehicle turns.
@@ -240,8 +338,16 @@ export class DiveTrack {
     // Keep the last printed digit inside the box.
     const inset = 2e-6;
     return {
-      latitude: clamp(box.south + lerp(a.y, b.y, f) / metresPerDegreeLat, box.south + inset, box.north - inset),
-      longitude: clamp(box.west + lerp(a.x, b.x, f) / this.metresPerDegreeLon, box.west + inset, box.east - inset),
+      latitude: clamp(
+        box.south + (lerp(a.y, b.y, f) + (f < 0.5 ? a.noiseY : b.noiseY)) / metresPerDegreeLat,
+        box.south + inset,
+        box.north - inset,
+      ),
+      longitude: clamp(
+        box.west + (lerp(a.x, b.x, f) + (f < 0.5 ? a.noiseX : b.noiseX)) / this.metresPerDegreeLon,
+        box.west + inset,
+        box.east - inset,
+      ),
       depth,
       heading: (((a.heading + dh * f) % 360) + 360) % 360,
       altitude: Math.max(0, seafloor - depth),
