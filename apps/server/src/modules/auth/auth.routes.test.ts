@@ -308,16 +308,16 @@ describe.each(engines)('auth routes on %s', (engine) => {
       expect(outboxMails(app).some((m) => m.includes('To: newbie@example.org') && m.includes('newbie'))).toBe(true);
     });
 
-    it('refuses a taken username or e-mail with 401 "invalid registration"', async () => {
+    it('refuses a taken username or e-mail with 401 "invalid registration", one message for both', async () => {
       const taken = await app.api('POST', '/auth/register', {
         body: { username: 'admin', fullname: 'X', email: 'other@example.org', password: 'long-enough' },
       });
       expect(taken.statusCode).toBe(401);
-      expect(taken.json()).toEqual(error(401, 'Username already exists', 'invalid registration'));
+      expect(taken.json()).toEqual(error(401, 'Username or email already in use', 'invalid registration'));
       const email = await app.api('POST', '/auth/register', {
         body: { username: 'fresh-name', fullname: 'X', email: 'admin@notarealserver.com', password: 'long-enough' },
       });
-      expect(email.json()).toEqual(error(401, 'Email already exists', 'invalid registration'));
+      expect(email.json()).toEqual(error(401, 'Username or email already in use', 'invalid registration'));
     });
 
     it('validates the payload', async () => {

@@ -133,9 +133,12 @@ export class AuthService {
   async register(body: Register, ip: string, route: string): Promise<string> {
     const repo = this.repo;
     const invalid = (message: string) => new AppError('UNAUTHORIZED', message, { error: 'invalid registration' });
-    if (await repo.findByUsername(body.username)) throw invalid(accountTakenMessages.username);
-    if (await repo.findByEmail(body.email)) throw invalid(accountTakenMessages.email);
+    // The captcha first, so probing for accounts costs a solved captcha; one message for a taken
+    // username or email, so the answer does not tell which has an account.
     await verifyRecaptcha(this.ctx.config.reCaptchaSecret, body.reCaptcha, ip);
+    const taken = () => invalid(accountTakenMessages.registrationTaken);
+    if (await repo.findByUsername(body.username)) throw taken();
+    if (await repo.findByEmail(body.email)) throw taken();
     const { registration } = this.ctx.config;
     const record = await buildUserRecord({
       username: body.username,
@@ -156,7 +159,7 @@ export class AuthService {
         );
       });
     } catch (err) {
-      if (await repo.findByUsername(body.username)) throw invalid(accountTakenMessages.username);
+      if (await repo.findByUsername(body.username)) throw taken();
       throw err;
     }
     new UsersService(this.ctx).publishChange(record.id, 'create');
