@@ -31,6 +31,7 @@ export function eventTemplatesRoutes(app: ApiInstance, ctx: AppContext): void {
   const service = new EventTemplatesService(ctx);
   const read = { auth: true, scopes: ['admin', 'read_event_templates'] } as const;
   const write = { auth: true, scopes: ['admin', 'write_event_templates'] } as const;
+  const admin = { auth: true, scopes: ['admin'] } as const;
   const tags = ['event_templates'];
 
   app.get(
@@ -39,10 +40,11 @@ export function eventTemplatesRoutes(app: ApiInstance, ctx: AppContext): void {
     (req) => service.list(caller(req), req.query),
   );
 
-  // Literal segment before the parameter route, as DELETE /cruises/all.
+  // Literal segment before the parameter route, as DELETE /cruises/all; admin-only, as every bulk
+  // delete (docs/security.md#changing-and-deleting-events).
   app.delete(
     '/event_templates/all',
-    { config: write, schema: { tags, response: { 204: noContent } } },
+    { config: admin, schema: { tags, response: { 204: noContent } } },
     async (req, reply) => {
       await service.removeAllNonSystem(caller(req));
       return reply.code(204).send();

@@ -203,7 +203,7 @@ export class EventTemplatesService {
   async removeAllNonSystem(caller: AuthContext): Promise<number> {
     const deleted = await this.ctx.database.db.transaction().execute(async (trx) => {
       const repo = new EventTemplatesRepository(trx);
-      const doomed = await repo.list({ systemTemplate: false, usableByNonAdmin: !caller.isAdmin });
+      const doomed = await repo.list({ systemTemplate: false });
       await repo.deleteMany(doomed.map((t) => t.id));
       for (const t of doomed) {
         await recordChange(trx, caller, {

@@ -29,6 +29,7 @@ export function usersRoutes(app: ApiInstance, ctx: AppContext): void {
   const service = new UsersService(ctx);
   const read = { auth: true, scopes: ['admin', 'read_users'] } as const;
   const write = { auth: true, scopes: ['admin', 'write_users'] } as const;
+  const admin = { auth: true, scopes: ['admin'] } as const;
 
   app.get(
     '/users',
@@ -48,10 +49,11 @@ export function usersRoutes(app: ApiInstance, ctx: AppContext): void {
     () => service.listGuests(),
   );
 
-  // Literal segments win over parameters, as in Sealog.
+  // Literal segments win over parameters, as in Sealog. Bulk deletes are admin-only
+  // (docs/security.md#changing-and-deleting-events).
   app.delete(
     '/users/all',
-    { config: write, schema: { tags: ['users'], response: { 204: noContent } } },
+    { config: admin, schema: { tags: ['users'], response: { 204: noContent } } },
     async (req, reply) => {
       await service.removeAllNonSystem(caller(req));
       return reply.code(204).send();

@@ -271,10 +271,8 @@ export class UsersService {
     const count = await this.ctx.database.db.transaction().execute(async (trx) => {
       const repo = new UsersRepository(trx);
       const all = await repo.list({ systemUser: false, sort: 'username' });
-      const doomed = all.filter(
-        (u) =>
-          u.id !== caller.user.id && !isProtectedUsername(u.username) && (caller.isAdmin || !u.roles.includes('admin')),
-      );
+      // Admins only (the route's scope), so other admins go too; the caller stays.
+      const doomed = all.filter((u) => u.id !== caller.user.id && !isProtectedUsername(u.username));
       const access = new AccessListsRepository(trx);
       for (const u of doomed) {
         await access.removeUserEverywhere(u.id);
