@@ -42,6 +42,7 @@ const frozen: Record<Dialect, Record<string, string>> = {
     '019-ship-to-shore': 'd0a50a6763808128',
     '020-aux-completeness': '661698a254eb8709',
     '021-checklists': 'a141800f670a8dac',
+    '022-event-created-at': '423868b8b3f3730a',
   },
   postgres: {
     '001-initial': 'abded546b17b4501',
@@ -63,6 +64,7 @@ const frozen: Record<Dialect, Record<string, string>> = {
     '019-ship-to-shore': '6cc76976f26ab2be',
     '020-aux-completeness': '661698a254eb8709',
     '021-checklists': 'a141800f670a8dac',
+    '022-event-created-at': '423868b8b3f3730a',
   },
 };
 

@@ -19,6 +19,7 @@ import * as m018 from './018-attachment-original-names.js';
 import * as m019 from './019-ship-to-shore.js';
 import * as m020 from './020-aux-completeness.js';
 import * as m021 from './021-checklists.js';
+import * as m022 from './022-event-created-at.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -46,6 +47,7 @@ const ordered: Array<[string, DialectMigration]> = [
   ['019-ship-to-shore', m019],
   ['020-aux-completeness', m020],
   ['021-checklists', m021],
+  ['022-event-created-at', m022],
 ];
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
