@@ -11,7 +11,7 @@ import { resetLinkBase } from '../../lib/reset-link.js';
 import { verifyRecaptcha } from '../../lib/recaptcha.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { UsersRepository, type UserRecord } from '../users/users.repository.js';
-import { buildUserRecord, toPublicUser, UsersService } from '../users/users.service.js';
+import { buildUserRecord, mayLogInWithoutPassword, toPublicUser, UsersService } from '../users/users.service.js';
 import { internalChannels } from '../../realtime/internal-channels.js';
 import { auditRow, recordChange } from '../audit/audit.js';
 import { AuditRepository } from '../audit/audit.repository.js';
@@ -123,7 +123,10 @@ export class AuthService {
     fail: (message: string, named: UserRecord | undefined) => Promise<AppError>,
   ): Promise<UserRecord> {
     for (const candidate of candidates) {
-      if (await checkPassword(password, candidate.password)) return candidate;
+      // An empty password matches accounts stored without one before that was refused; only the
+      // guest logs in with it.
+      const match = await checkPassword(password, candidate.password);
+      if (match && (password !== '' || mayLogInWithoutPassword(candidate))) return candidate;
     }
     // Unknown names cost a password check too, so the answer time does not tell them apart.
     if (candidates.length === 0) await checkPasswordOfNoUser(password);

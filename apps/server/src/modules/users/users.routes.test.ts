@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, engines, type TestApp } from '../../../test/test-app.js';
 
@@ -181,6 +182,31 @@ describe.each(engines)('users routes on %s', (engine) => {
   });
 
   describe('POST /users', () => {
+    it('a user made without a password cannot log in until one is set; the guest still logs in without one', async () => {
+      const login = (username: string, password: string) =>
+        app.api('POST', '/auth/login', { body: { username, password } });
+      const { id, username } = await createUser({ password: '' });
+      expect((await login(username, '')).json()).toEqual(error(401, 'unknown user or bad password'));
+      // Emptied later by an admin: the same.
+      const other = await createUser();
+      expect((await app.api('PATCH', `/users/${other.id}`, { token: admin, body: { password: '' } })).statusCode).toBe(
+        204,
+      );
+      expect((await login(other.username, '')).statusCode).toBe(401);
+      expect((await login(other.username, other.password)).statusCode).toBe(401);
+      // Stored with an empty password before this rule: refused too.
+      await app.ctx.database.db
+        .updateTable('users')
+        .set({ password: await bcrypt.hash('', 4) })
+        .where('id', '=', id)
+        .execute();
+      expect((await login(username, '')).statusCode).toBe(401);
+      // Once a password is set, it logs in.
+      await app.api('PATCH', `/users/${id}`, { token: admin, body: { password: 'now-set-1' } });
+      expect((await login(username, 'now-set-1')).statusCode).toBe(200);
+      expect((await login('guest', '')).statusCode).toBe(200);
+    });
+
     it('admin creates a user with a chosen id; stored defaults; a reset link is mailed when resetURL is given', async () => {
       const id = '64a0000000000000000000a1';
       const res = await app.api('POST', '/users', {

@@ -12,7 +12,7 @@ import { accountTakenMessages } from '@bathylog/shared/rules/auth-messages';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { hashPassword } from '../../lib/passwords.js';
-import { randomHexToken } from '../../lib/random.js';
+import { randomAlphanumeric, randomHexToken } from '../../lib/random.js';
 import { hashLoginToken, newLoginToken, openLoginToken, unusableLoginTokenHash } from '../../lib/login-token.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { resetLinkBase } from '../../lib/reset-link.js';
@@ -53,6 +53,23 @@ export interface NewUserInput {
 }
 
 /** Builds a stored user: hashed password; its loginToken is made when first shown. */
+/**
+ * Only the seeded `guest` account (a system user; only admins make those) logs in without a
+ * password ("Login as Guest"); see docs/security.md#password-changes-and-resets.
+ */
+export function mayLogInWithoutPassword(user: Pick<UserRecord, 'username' | 'system_user'>): boolean {
+  return user.username === 'guest' && user.system_user;
+}
+
+/**
+ * The password to store for one given through the Users form or the API: an empty one gives any
+ * account but the guest a random password nobody knows, so it cannot log in until one is set
+ * (the set-password link mailed on create, a reset, an admin), as an imported user.
+ */
+function passwordToStore(user: Pick<UserRecord, 'username' | 'system_user'>, password: string): string {
+  return password === '' && !mayLogInWithoutPassword(user) ? randomAlphanumeric(24) : password;
+}
+
 export async function buildUserRecord(input: NewUserInput): Promise<UserRecord> {
   return {
     id: input.id ?? newObjectId(),
@@ -128,7 +145,11 @@ export class UsersService {
     if (body.id && (await repo.findById(body.id))) throw new AppError('BAD_REQUEST', messages.duplicateUser);
     if (await repo.findByUsername(body.username)) throw new AppError('CONFLICT', accountTakenMessages.username);
     const reset = { token: randomHexToken(), expires: Date.now() + dayMs };
-    const record = await buildUserRecord({ ...body, reset });
+    const record = await buildUserRecord({
+      ...body,
+      password: passwordToStore({ username: body.username, system_user: body.system_user === true }, body.password),
+      reset,
+    });
     try {
       await this.ctx.database.db.transaction().execute(async (trx) => {
         await new UsersRepository(trx).insert(record);
@@ -182,7 +203,9 @@ export class UsersService {
       if (other && other.id !== id) throw new AppError('BAD_REQUEST', accountTakenMessages.username);
     }
     const { password, ...rest } = body;
-    const hashed = password !== undefined ? { password: await hashPassword(password) } : {};
+    const changed = { username: body.username ?? user.username, system_user: body.system_user ?? user.system_user };
+    const stored = password !== undefined ? passwordToStore(changed, password) : undefined;
+    const hashed = stored !== undefined ? { password: await hashPassword(stored) } : {};
     await this.ctx.database.db.transaction().execute(async (trx) => {
       const users = new UsersRepository(trx);
       await users.update(id, { ...rest, ...hashed });
