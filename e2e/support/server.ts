@@ -102,6 +102,8 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Starte
       // Every test seeds from 127.0.0.1: the per-address write limit would throttle the suite.
       BATHYLOG_RATE_LIMIT_PER_ADDRESS: '0',
       BATHYLOG_CONFIG: configFile,
+      // As in production: reset links point at the public URL (never at the Host a request names).
+      BATHYLOG_PUBLIC_URL: url,
       LOG_LEVEL: process.env.E2E_SERVER_LOG_LEVEL ?? 'warn',
       DATABASE_URL: '',
       ...opts.env,

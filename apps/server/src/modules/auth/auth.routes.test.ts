@@ -361,9 +361,10 @@ describe.each(engines)('auth routes on %s', (engine) => {
       });
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({ statusCode: 200, message: 'password reset email sent' });
-      const mail = await mailTo(app, 'forgetful@example.org', 'http://ship.local/resetPassword/');
-      expect(mail).toBeDefined();
-      const token = /http:\/\/ship\.local\/resetPassword\/([0-9a-f]{40})/.exec(mail!)![1]!;
+      // No public URL and no allowed origin: the mail holds the path, built from nothing the request said.
+      const mail = await mailTo(app, 'forgetful@example.org', 'Password Reset');
+      expect(mail).not.toContain('ship.local');
+      const token = /\n\/resetPassword\/([0-9a-f]{40}) /.exec(mail)![1]!;
 
       const reset = await app.api('PATCH', '/auth/resetPassword', { body: { token, password: 'brand-new' } });
       expect(reset.statusCode).toBe(204);

@@ -7,7 +7,7 @@ import type { DB } from '../../db/schema.js';
 import { BackoffLimiter } from '../../lib/failure-limiter.js';
 import { checkPassword, checkPasswordOfNoUser, hashPassword } from '../../lib/passwords.js';
 import { randomHexToken } from '../../lib/random.js';
-import { resetLinkBase } from '../../lib/reset-link.js';
+import { resetLinkBase, resetLinkText } from '../../lib/reset-link.js';
 import { verifyRecaptcha } from '../../lib/recaptcha.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { UsersRepository, type UserRecord } from '../users/users.repository.js';
@@ -186,11 +186,11 @@ export class AuthService {
    * belongs to an enabled user, a disabled one or nobody: the token and the mail are written
    * after the answer, so the answer says nothing about which addresses have accounts.
    */
-  async forgotPassword(body: ForgotPassword, ip: string, ownOrigin: string): Promise<string> {
+  async forgotPassword(body: ForgotPassword, ip: string): Promise<string> {
     await verifyRecaptcha(this.ctx.config.reCaptchaSecret, body.reCaptcha, ip);
     const user = await this.repo.findByEmail(body.email);
     if (user && !user.disabled) {
-      const linkBase = resetLinkBase(this.ctx.config, body.resetURL, ownOrigin);
+      const linkBase = resetLinkBase(this.ctx.config, body.resetURL);
       this.sendResetLink(user, linkBase).catch((err: unknown) =>
         this.ctx.log.error({ err }, 'password reset link could not be stored'),
       );
@@ -207,7 +207,7 @@ export class AuthService {
     await this.ctx.mailer.send({
       to: user.email,
       subject: 'Bathylog Password Reset Request',
-      text: `Hi ${user.fullname},\n\nA password reset was requested for the account ${user.username}.\nFollow this link within 15 minutes to set a new password:\n\n${linkBase ?? ''}${token}\n\nIf you did not ask for this, ignore this message.\n`,
+      text: `Hi ${user.fullname},\n\nA password reset was requested for the account ${user.username}.\nFollow this link within 15 minutes to set a new password:\n\n${resetLinkText(linkBase, token)}\n\nIf you did not ask for this, ignore this message.\n`,
     });
   }
 

@@ -13,7 +13,6 @@ import {
 } from '@bathylog/shared';
 import { noContent } from '../../plugins/response-schemas.js';
 import type { AppContext } from '../../context.js';
-import { requestOrigin } from '../../lib/reset-link.js';
 import { caller } from '../../plugins/auth.js';
 import type { ApiInstance } from '../../plugins/types.js';
 import { UsersService } from './users.service.js';
@@ -70,7 +69,7 @@ export function usersRoutes(app: ApiInstance, ctx: AppContext): void {
     '/users',
     { config: write, schema: { body: createUserSchema, tags: ['users'], response: { 201: insertResultSchema } } },
     async (req, reply) => {
-      const insertedId = await service.create(caller(req), req.body, requestOrigin(req));
+      const insertedId = await service.create(caller(req), req.body);
       return reply.code(201).send({ acknowledged: true, insertedId });
     },
   );

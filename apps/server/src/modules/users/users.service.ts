@@ -15,7 +15,7 @@ import { hashPassword } from '../../lib/passwords.js';
 import { randomAlphanumeric, randomHexToken } from '../../lib/random.js';
 import { hashLoginToken, newLoginToken, openLoginToken, unusableLoginTokenHash } from '../../lib/login-token.js';
 import type { AuthContext } from '../../plugins/auth.js';
-import { resetLinkBase } from '../../lib/reset-link.js';
+import { resetLinkBase, resetLinkText } from '../../lib/reset-link.js';
 import { internalChannels } from '../../realtime/internal-channels.js';
 import { AccessListsRepository } from '../access/access.repository.js';
 import { issueApiToken, issueSession } from '../../plugins/session-tokens.js';
@@ -134,8 +134,7 @@ export class UsersService {
     return toPublicUser(user);
   }
 
-  /** `ownOrigin`: the origin the request addressed, for the set-password link (lib/reset-link.ts). */
-  async create(caller: AuthContext, body: CreateUser, ownOrigin: string | null = null): Promise<string> {
+  async create(caller: AuthContext, body: CreateUser): Promise<string> {
     if (!caller.isAdmin) {
       if (body.system_user) throw new AppError('UNAUTHORIZED', 'Only admins can create system users');
       if (body.roles.includes('admin')) throw new AppError('BAD_REQUEST', 'Only admins create other admins');
@@ -167,13 +166,13 @@ export class UsersService {
       throw err;
     }
     this.publishChange(record.id, 'create');
-    const linkBase = resetLinkBase(this.ctx.config, body.resetURL, ownOrigin);
+    const linkBase = resetLinkBase(this.ctx.config, body.resetURL);
     await this.ctx.mailer.send({
       to: record.email,
       subject: 'Bathylog - New User Created',
       text:
         `Hi ${record.fullname},\n\nAn account has been created for you with the username ${record.username}.` +
-        (linkBase ? `\n\nSet your password here (the link is valid for 24 hours):\n${linkBase}${reset.token}\n` : '\n'),
+        `\n\nSet your password here (the link is valid for 24 hours):\n${resetLinkText(linkBase, reset.token)}\n`,
     });
     return record.id;
   }
