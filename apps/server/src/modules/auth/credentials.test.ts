@@ -298,7 +298,12 @@ describe.each(engines)('log lines on %s', (engine) => {
       });
       await app.inject({ method: 'GET', url: `/sealog-server/api/v1/nowhere?loginToken=${secrets[1]}&x=1` });
       await app.inject({ method: 'GET', url: `/resetPassword/${secrets[2]}` });
+      // Array-style names, and a token under a name of no meaning: redacted by name and by shape.
+      await app.inject({ method: 'GET', url: `/sealog-server/api/v1/events?token[]=${token}&limit=1` });
+      await app.inject({ method: 'GET', url: `/sealog-server/api/v1/events?session=${token}&limit=2` });
       const log = lines.join('');
+      expect(log).toContain('/sealog-server/api/v1/events?token[]=[redacted]&limit=1');
+      expect(log).toContain('/sealog-server/api/v1/events?session=[redacted]&limit=2');
       expect(log).toContain('/sealog-server/api/v1/auth/validate?token=[redacted]');
       expect(log).toContain('/sealog-server/api/v1/cruises?limit=1&token=[redacted]');
       expect(log).toContain('/sealog-server/api/v1/nowhere?loginToken=[redacted]&x=1');
