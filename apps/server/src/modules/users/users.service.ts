@@ -52,7 +52,6 @@ export interface NewUserInput {
   reset?: { token: string; expires: number } | null;
 }
 
-/** Builds a stored user: hashed password; its loginToken is made when first shown. */
 /**
  * Only the seeded `guest` account (a system user; only admins make those) logs in without a
  * password ("Login as Guest"); see docs/security.md#password-changes-and-resets.
@@ -70,6 +69,7 @@ function passwordToStore(user: Pick<UserRecord, 'username' | 'system_user'>, pas
   return password === '' && !mayLogInWithoutPassword(user) ? randomAlphanumeric(24) : password;
 }
 
+/** Builds a stored user: hashed password; its loginToken is made when first shown. */
 export async function buildUserRecord(input: NewUserInput): Promise<UserRecord> {
   return {
     id: input.id ?? newObjectId(),
