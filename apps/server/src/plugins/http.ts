@@ -8,11 +8,6 @@ import type { ZodMiniType } from 'zod/mini';
 import { formatZodError } from '@bathylog/shared';
 import { answersJsonList } from './response-schemas.js';
 
-/**
- * Wire conventions of Sealog (docs/wire.md#transport-and-url-layout): a body without Content-Type is JSON, form bodies
- * parse, malformed JSON is a 400 with Sealog's text, every error is `{statusCode, error, message}`,
- * and nothing unexpected leaks (a plain 500).
- */
 /** How long a refused request's body is read before the connection is closed instead. */
 const drainTimeoutMs = 15_000;
 
@@ -49,8 +44,10 @@ export function drainBody(raw: IncomingMessage, limit: number, timeoutMs = drain
 }
 
 /**
- * `drainLimit`: the most of a refused request's body that is read before answering (what one
- * upload may carry), see `drainBody`.
+ * Wire conventions of Sealog (docs/wire.md#transport-and-url-layout): a body without Content-Type is JSON, form bodies
+ * parse, malformed JSON is a 400 with Sealog's text, every error is `{statusCode, error, message}`,
+ * and nothing unexpected leaks (a plain 500). A refused request's body is read first, up to
+ * `drainLimit` (what one upload may carry; see `drainBody`).
  */
 export function registerHttpConventions(app: FastifyInstance, opts: { bodyLimit: number; drainLimit: number }): void {
   // Hooks on every request take a callback, not a promise (each async hook costs a
