@@ -333,6 +333,7 @@ test.describe('event templates for other roles', () => {
     await page.goto('/event_templates');
     await expect(systemTable(page)).toBeVisible();
     await expect(page.getByRole('button', { name: 'Import From File' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Delete all non-system event templates' })).toHaveCount(0);
 
     // System rows: test only.
     const firstSystemRow = systemTable(page).locator('tbody tr').first();

@@ -36,7 +36,7 @@ test('forgot password → the mailed link → a new password → log in with it'
 
   await expect.poll(() => resetLinkFor(user.email)).not.toBeNull();
   const link = resetLinkFor(user.email)!;
-  // Built from the app's own origin and root path.
+  // The server's public URL (BATHYLOG_PUBLIC_URL, set by the e2e server) and the client's root path.
   expect(link.startsWith(`${baseURL}/resetPassword/`)).toBe(true);
 
   await page.goto(link);

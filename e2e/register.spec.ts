@@ -55,7 +55,9 @@ test('every registration rule shows its message', async ({ page }) => {
   await expect(field('Confirm Password')).toHaveAccessibleDescription('Passwords must match');
 });
 
-test('a taken username shows the server message', async ({ page }) => {
+test('a taken username shows the server message, which does not say whether the username or the email is taken', async ({
+  page,
+}) => {
   await page.goto('/register');
   await page.getByLabel('Username').fill('admin');
   await page.getByLabel('Full Name').fill('Someone');
@@ -63,5 +65,5 @@ test('a taken username shows the server message', async ({ page }) => {
   await page.getByLabel('Password', { exact: true }).fill('goodpassword');
   await page.getByLabel('Confirm Password').fill('goodpassword');
   await page.getByRole('button', { name: 'Register' }).click();
-  await expect(page.getByRole('alert')).toHaveText('Oops! Username already exists');
+  await expect(page.getByRole('alert')).toHaveText('Oops! Username or email already in use');
 });

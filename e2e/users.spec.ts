@@ -279,6 +279,8 @@ test.describe('users as cruise_manager', () => {
     await expect(table(page, 'Users')).toBeVisible();
     await expect(table(page, 'System Users')).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Import', exact: true })).toHaveCount(0);
+    // Bulk deletes are admin-only.
+    await expect(page.getByRole('button', { name: 'Delete all non-system users' })).toHaveCount(0);
 
     await find(page, 'Users', plain.username);
     expect(await rowButtons(page, plain.username)).toEqual(['Edit user', 'Delete user']);

@@ -104,6 +104,8 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Starte
       // Ship and shore both listen on 127.0.0.1, an address a shore refuses for a ship by default.
       BATHYLOG_SYNC_ALLOW_PRIVATE_HOSTS: 'true',
       BATHYLOG_CONFIG: configFile,
+      // As in production: reset links point at the public URL (never at the Host a request names).
+      BATHYLOG_PUBLIC_URL: url,
       LOG_LEVEL: process.env.E2E_SERVER_LOG_LEVEL ?? 'warn',
       DATABASE_URL: '',
       ...opts.env,

@@ -35,6 +35,7 @@ import { registerJobs } from './jobs/index.js';
 import { seedSystem } from './seed/system.js';
 import { loadDemo } from './seed/demo.js';
 import { requestLogValue } from './lib/redact-url.js';
+import { maxFilesPerUpload } from './modules/files/files.service.js';
 
 export const apiPrefix = '/sealog-server/api/v1';
 
@@ -172,7 +173,9 @@ export async function buildApp(
     if (!opts.database) await database.close();
   });
 
-  registerHttpConventions(app, { bodyLimit });
+  // A refused upload's body is read before the answer, up to what one upload may carry.
+  const drainLimit = Math.round(config.uploadLimitMb * 1024 * 1024) * maxFilesPerUpload;
+  registerHttpConventions(app, { bodyLimit, drainLimit });
   registerResponseSerializer(app);
   // Before compression, so the check reads the answer as the handler sent it.
   if (opts.onResponseMismatch) registerResponseCheck(app, opts.onResponseMismatch);

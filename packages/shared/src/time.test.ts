@@ -58,6 +58,19 @@ describe('parseIsoTimestamp (what Joi date().iso() accepted)', () => {
   it('accepts a leap day', () => {
     expect(parseIsoTimestamp('2024-02-29T12:00:00Z')).toBe(Date.UTC(2024, 1, 29, 12));
   });
+
+  it('keeps years 0000–0099 exact instead of reading them as 1900–1999', () => {
+    for (const text of ['0000-01-01T00:00:00.000Z', '0050-06-15T12:30:00.000Z', '0099-12-31T23:59:59.999Z']) {
+      const ms = parseIsoTimestamp(text);
+      expect(ms, text).not.toBeNull();
+      expect(toIso(ms!), text).toBe(text);
+    }
+    expect(toIso(parseIsoTimestamp('0050-03-01T10:00:00+02:00')!)).toBe('0050-03-01T08:00:00.000Z');
+    expect(toIso(parseUtcInput('0012-05-01', 'end')!)).toBe('0012-05-01T23:59:59.999Z');
+    expect(toIso(parseLooseTimestamp('0075-01-01T00:00:00Z')!)).toBe('0075-01-01T00:00:00.000Z');
+    expect(parseIsoTimestamp('0001-02-29')).toBeNull();
+    expect(toIso(parseIsoTimestamp('0004-02-29')!)).toBe('0004-02-29T00:00:00.000Z');
+  });
 });
 
 describe('toIso', () => {

@@ -17,8 +17,10 @@ export function parseIsoTimestamp(value: string): number | null {
   const second = s === undefined ? 0 : Number(s);
   if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59) return null;
   const ms = frac === undefined ? 0 : Number(frac.slice(0, 3).padEnd(3, '0'));
-  let epoch = Date.UTC(Number(y), month - 1, day, hour, minute, second, ms);
-  const check = new Date(epoch);
+  // Date.UTC reads years 0–99 as 1900–1999; setting the full year afterwards keeps them exact.
+  const check = new Date(Date.UTC(2000, month - 1, day, hour, minute, second, ms));
+  check.setUTCFullYear(Number(y), month - 1, day);
+  let epoch = check.getTime();
   if (check.getUTCDate() !== day) return null; // 2023-02-31
   if (zone && zone !== 'Z') {
     const sign = zone.startsWith('-') ? -1 : 1;

@@ -72,6 +72,11 @@ export interface EventsTable {
    * managers change it). Every server write sets it; optional only for rows made by hand.
    */
   created_by?: string | null;
+  /**
+   * When this server stored the event (epoch ms; null: before it was recorded, or not through a
+   * caller's create). The creator's delete window runs from it. Optional only for rows made by hand.
+   */
+  created_at?: number | null;
 }
 
 export interface EventAuxDataTable {

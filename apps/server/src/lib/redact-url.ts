@@ -7,29 +7,44 @@ const secretParameter = /(token|password|secret|apikey|api_key|^key)$/i;
 /** The reset-password screen's path carries the reset token (`/resetPassword/<token>`). */
 const resetPath = /(\/resetPassword\/)[^/?#]+/gi;
 
+/**
+ * Values that are credentials whatever they are called or wherever they sit in the URL: a JWT
+ * (session and API tokens: base64url `{"…` header, payload and signature) and a device key
+ * (`bk_` + 43 base64url characters, lib/device-key-format.ts).
+ */
+const secretValues = [/eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g, /(?<![A-Za-z0-9_-])bk_[A-Za-z0-9_-]{43}/g];
+
 export const redacted = '[redacted]';
 
-function parameterName(part: string): string {
-  const raw = part.split('=', 1)[0]!.replace(/\+/g, ' ');
+function decoded(raw: string): string {
   try {
-    return decodeURIComponent(raw);
+    return decodeURIComponent(raw.replace(/\+/g, ' '));
   } catch {
     return raw;
   }
 }
 
+/**
+ * Whether a parameter names a credential: its name, or any part of a bracketed or dotted name
+ * (`token[]`, `token[0]`, `auth[token]`, `auth.password`), as parsers of such names read them.
+ */
+function isSecretParameter(part: string): boolean {
+  const name = decoded(part.split('=', 1)[0]!);
+  return name.split(/[[\].]/).some((segment) => secretParameter.test(segment));
+}
+
 /** The URL with every credential it carries replaced by `[redacted]`, for logging. */
 export function redactUrl(url: string): string {
-  const withPath = url.replace(resetPath, `$1${redacted}`);
+  const withPath = secretValues
+    .reduce((u, shape) => u.replace(shape, redacted), url)
+    .replace(resetPath, `$1${redacted}`);
   const q = withPath.indexOf('?');
   if (q < 0) return withPath;
   const hash = withPath.indexOf('#', q);
   const query = withPath.slice(q + 1, hash < 0 ? undefined : hash);
   const safe = query
     .split('&')
-    .map((part) =>
-      part.includes('=') && secretParameter.test(parameterName(part)) ? `${part.split('=', 1)[0]}=${redacted}` : part,
-    )
+    .map((part) => (part.includes('=') && isSecretParameter(part) ? `${part.split('=', 1)[0]}=${redacted}` : part))
     .join('&');
   return withPath.slice(0, q + 1) + safe + (hash < 0 ? '' : withPath.slice(hash));
 }

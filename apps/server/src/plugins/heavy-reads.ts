@@ -53,21 +53,32 @@ export function waitForHeavyRead(ctx: AppContext, request: FastifyRequest, reply
   });
 }
 
-type Query = { limit?: number; format?: string };
+type Query = { limit?: number; format?: string; eventID?: string; events?: boolean };
 
-/** The heavy reads (paths under the API prefix) and which of their requests are heavy. */
-const heavyRoutes: Record<string, (query: Query) => boolean> = {
+/**
+ * The heavy reads (paths under the API prefix) and which of their requests are heavy: every read
+ * whose work grows with a whole cruise, dive or table. `apps/server/test/heavy-reads.test.ts` is
+ * generated from the route table: a GET route reading event data that is neither here nor listed
+ * there as light fails it, and so does a heavy route here that does not wait in the queue.
+ */
+export const heavyRoutes: Readonly<Record<string, (query: Query) => boolean>> = {
   '/events': isFullList,
   '/events/bycruise/:id': isFullList,
   '/events/bylowering/:id': isFullList,
   '/event_exports': isFullList,
   '/event_exports/bycruise/:id': isFullList,
   '/event_exports/bylowering/:id': isFullList,
+  // One event's aux data is light; the whole list is not.
+  '/event_aux_data': (query) => query.eventID === undefined && isFullList(query),
+  '/event_aux_data/bycruise/:id': isFullList,
+  '/event_aux_data/bylowering/:id': isFullList,
   '/gis_exports/bycruise/:id': () => true,
   '/gis_exports/bylowering/:id': () => true,
   '/tracks/bylowering/:id': () => true,
   '/lowerings/:id/metrics': () => true,
   '/cruises/:id/metrics': () => true,
+  // The summary is counted in SQL; with `events=true` it lists every event of the dive.
+  '/lowerings/:id/completeness': (query) => query.events === true,
   '/audit': (query) => query.format === 'csv',
 };
 

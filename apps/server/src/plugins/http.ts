@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { parse as parseQueryString } from 'node:querystring';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import sjson from 'secure-json-parse';
@@ -7,12 +8,48 @@ import type { ZodMiniType } from 'zod/mini';
 import { formatZodError } from '@bathylog/shared';
 import { answersJsonList } from './response-schemas.js';
 
+/** How long a refused request's body is read before the connection is closed instead. */
+const drainTimeoutMs = 15_000;
+
+/**
+ * Reads and discards what is left of a refused request's body, up to `limit` bytes and a time
+ * bound; true when all of it arrived (the connection can then answer and stay open). A body that
+ * some reader is already consuming, or that says it is larger than the limit, is not read.
+ */
+export function drainBody(raw: IncomingMessage, limit: number, timeoutMs = drainTimeoutMs): Promise<boolean> {
+  if (raw.complete || raw.readableEnded) return Promise.resolve(true);
+  const declared = Number(raw.headers['content-length']);
+  if (raw.readableFlowing === true || raw.destroyed || (Number.isFinite(declared) && declared > limit)) {
+    return Promise.resolve(false);
+  }
+  return new Promise((resolve) => {
+    let seen = 0;
+    const finish = (complete: boolean) => {
+      clearTimeout(timer);
+      raw.off('data', onData).off('end', onEnd).off('error', onFail).off('close', onClose);
+      if (!complete) raw.pause();
+      resolve(complete);
+    };
+    const onData = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > limit) finish(false);
+    };
+    const onEnd = () => finish(true);
+    const onFail = () => finish(false);
+    const onClose = () => finish(raw.complete || raw.readableEnded);
+    const timer = setTimeout(onFail, timeoutMs);
+    raw.on('data', onData).once('end', onEnd).once('error', onFail).once('close', onClose);
+    raw.resume();
+  });
+}
+
 /**
  * Wire conventions of Sealog (docs/wire.md#transport-and-url-layout): a body without Content-Type is JSON, form bodies
  * parse, malformed JSON is a 400 with Sealog's text, every error is `{statusCode, error, message}`,
- * and nothing unexpected leaks (a plain 500).
+ * and nothing unexpected leaks (a plain 500). A refused request's body is read first, up to
+ * `drainLimit` (what one upload may carry; see `drainBody`).
  */
-export function registerHttpConventions(app: FastifyInstance, opts: { bodyLimit: number }): void {
+export function registerHttpConventions(app: FastifyInstance, opts: { bodyLimit: number; drainLimit: number }): void {
   // Hooks on every request take a callback, not a promise (each async hook costs a
   // promise and a microtask per request).
   app.addHook('onRequest', (request, _reply, done) => {
@@ -58,10 +95,12 @@ export function registerHttpConventions(app: FastifyInstance, opts: { bodyLimit:
     };
   });
 
-  app.setErrorHandler((error: FastifyError | AppError | ValidationError, request, reply) => {
-    // Answered before the body was read (an upload refused midway): a client must not reuse the
-    // connection, whose remaining bytes would be read as its next request.
-    if (!request.raw.complete) reply.header('connection', 'close');
+  app.setErrorHandler(async (error: FastifyError | AppError | ValidationError, request, reply) => {
+    // Refused before its body was read (an upload without a token or the right): read the rest
+    // first, so that a client that sends its whole body before reading (most do) sees this answer
+    // rather than a reset connection. A body too large or too slow for that is not read: then the
+    // client must not reuse the connection, whose remaining bytes would be read as its next request.
+    if (!(await drainBody(request.raw, opts.drainLimit))) reply.header('connection', 'close');
     if (error instanceof AppError) {
       if (isEmptyListForOurClient(error, request)) {
         return reply.code(200).header('vary', emptyListHeader).type('application/json').send('[]');

@@ -139,8 +139,9 @@ describe.each(engines)('demo loader on %s', (engine) => {
       event_value: 'VEHICLE',
       event_options: JSON.stringify([{ event_option_name: 'milestone', event_option_value: 'Off deck' }]),
       event_free_text: '',
-      // Loaded by no caller: only managers may change the demo's events.
+      // Loaded by no caller: only managers may change or delete the demo's events.
       created_by: null,
+      created_at: null,
     });
     const template = await db
       .selectFrom('event_templates')

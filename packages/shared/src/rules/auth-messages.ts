@@ -19,12 +19,15 @@ export const authFormMessages = {
 } as const;
 
 /**
- * The server's answers to a taken username or email, the same words on every route (registration,
- * user create and update, profile, import) and so on every screen that shows them.
+ * The server's answers to a taken username or email, the same words on every route that needs a
+ * caller (user create and update, profile, import) and so on every screen that shows them.
+ * Registration, open to anyone, answers `registrationTaken` for both: it does not tell a stranger
+ * whether a username or an email address has an account (docs/security.md#password-changes-and-resets).
  */
 export const accountTakenMessages = {
   username: 'Username already exists',
   email: 'Email already exists',
+  registrationTaken: 'Username or email already in use',
 } as const;
 
 const m = authFormMessages;

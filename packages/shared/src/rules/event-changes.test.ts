@@ -22,13 +22,13 @@ describe('who may change an event', () => {
     expect(mayChangeEvent({ id: 'c', roles: ['cruise_manager'] }, { created_by: 'u9' })).toBe(false);
   });
 
-  it('lets the creator delete for an hour, managers always', () => {
-    const id = Math.floor(1_700_000_000).toString(16).padEnd(24, '0');
-    const created = 1_700_000_000_000;
-    expect(mayDeleteEvent(logger, { id, created_by: 'u1' }, created + 59 * 60_000)).toBe(true);
-    expect(mayDeleteEvent(logger, { id, created_by: 'u1' }, created + 61 * 60_000)).toBe(false);
-    expect(mayDeleteEvent(logger, { id, created_by: 'u9' }, created)).toBe(false);
-    expect(mayDeleteEvent(manager, { id, created_by: null }, created + 1e9)).toBe(true);
+  it('lets the creator delete for an hour from when the server stored it, managers always', () => {
+    const created_at = 1_700_000_000_000;
+    expect(mayDeleteEvent(logger, { created_at, created_by: 'u1' }, created_at + 59 * 60_000)).toBe(true);
+    expect(mayDeleteEvent(logger, { created_at, created_by: 'u1' }, created_at + 61 * 60_000)).toBe(false);
+    expect(mayDeleteEvent(logger, { created_at, created_by: 'u9' }, created_at)).toBe(false);
+    expect(mayDeleteEvent(logger, { created_at: null, created_by: 'u1' }, created_at)).toBe(false);
+    expect(mayDeleteEvent(manager, { created_at: null, created_by: null }, created_at + 1e9)).toBe(true);
   });
 
   it('tells a change of the comment alone from any other change', () => {
@@ -41,6 +41,19 @@ describe('who may change an event', () => {
     ).toBe(true);
     expect(isCommentOnlyChange(stored, { event_value: 'FISH', event_author: 'alice', ts: 1000 })).toBe(true);
     expect(isCommentOnlyChange(stored, { event_options: [comment('hi')] })).toBe(false);
+    // An event holds one comment: a second one is a new option, not a comment.
+    expect(isCommentOnlyChange(stored, { event_options: [...stored.event_options, comment('a'), comment('b')] })).toBe(
+      false,
+    );
+    expect(
+      isCommentOnlyChange(stored, {
+        event_options: [
+          ...stored.event_options,
+          comment('a'),
+          { event_option_name: 'Event Comment', event_option_value: 'b' },
+        ],
+      }),
+    ).toBe(false);
     expect(isCommentOnlyChange(stored, { event_author: 'bob' })).toBe(false);
     expect(isCommentOnlyChange(stored, { ts: 2000 })).toBe(false);
     expect(isCommentOnlyChange(stored, { event_free_text: 'x' })).toBe(false);

@@ -48,19 +48,23 @@ export function mayChangeAuxData(actor: EventActor, event: EventCreator): boolea
 export const auxDataChangeRefused =
   'Only admins, event managers, aux-data inserters and whoever created this event can change its aux data';
 
-/** When an event was created, from its ObjectId (its first four bytes are the creation second). */
-export function eventIdTime(id: string): number {
-  return Number.parseInt(id.slice(0, 8), 16) * 1000;
+/**
+ * When the server stored an event (epoch ms), or null when it did not record it. Never the time
+ * inside the event id: a client chooses ids, and one from the future would keep the window open.
+ */
+export interface EventCreatedAt {
+  created_at: number | null;
 }
 
 /**
  * Whether the actor may delete an event: admins and event managers any event; its creator within
- * an hour of creating it (the console deletes the bare event when its options modal is cancelled),
- * so that nobody else prunes the record later.
+ * an hour of the server storing it (the console deletes the bare event when its options modal is
+ * cancelled), so that nobody else prunes the record later. Unknown creation time: the hour is over.
  */
-export function mayDeleteEvent(actor: EventActor, event: EventCreator & { id: string }, now: number): boolean {
+export function mayDeleteEvent(actor: EventActor, event: EventCreator & EventCreatedAt, now: number): boolean {
   if (managesAnyEvent(actor.roles)) return true;
-  return createdEvent(actor, event) && now - eventIdTime(event.id) <= ownEventDeleteWindowMs;
+  if (event.created_at === null || !createdEvent(actor, event)) return false;
+  return now - event.created_at <= ownEventDeleteWindowMs;
 }
 
 /** An event's fields as stored (ts in epoch milliseconds). */
@@ -72,15 +76,18 @@ export interface EventFields {
   event_free_text: string;
 }
 
+const named = (options: readonly EventOption[]) =>
+  options.map((o) => ({ name: normalizeOptionName(o.event_option_name), value: o.event_option_value }));
 const withoutComment = (options: readonly EventOption[]) =>
-  options
-    .map((o) => ({ name: normalizeOptionName(o.event_option_name), value: o.event_option_value }))
-    .filter((o) => o.name !== eventCommentOptionName);
+  named(options).filter((o) => o.name !== eventCommentOptionName);
+const commentCount = (options: readonly EventOption[]) =>
+  named(options).filter((o) => o.name === eventCommentOptionName).length;
 
 /**
  * True when a change touches nothing but the event's comment: every other field it names keeps
- * its stored value, and its options are the stored ones, in order, apart from `event_comment`
- * (added, edited or removed). Anyone who may write events may comment on any event.
+ * its stored value, and its options are the stored ones, in order, apart from one `event_comment`
+ * (added, edited or removed). Anyone who may write events may comment on any event; a second
+ * `event_comment` would be new data under the comment's name, so it needs the right to change it.
  */
 export function isCommentOnlyChange(existing: EventFields, change: Partial<EventFields>): boolean {
   if (change.event_author !== undefined && change.event_author !== existing.event_author) return false;
@@ -88,6 +95,7 @@ export function isCommentOnlyChange(existing: EventFields, change: Partial<Event
   if (change.event_value !== undefined && change.event_value !== existing.event_value) return false;
   if (change.event_free_text !== undefined && change.event_free_text !== existing.event_free_text) return false;
   if (change.event_options === undefined) return true;
+  if (commentCount(change.event_options) > 1) return false;
   const before = withoutComment(existing.event_options);
   const after = withoutComment(change.event_options);
   return (

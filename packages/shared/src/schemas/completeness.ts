@@ -13,6 +13,14 @@ import { queryBooleanSchema } from './common.js';
 export const completenessStates = ['complete', 'pending', 'incomplete'] as const;
 export type CompletenessState = (typeof completenessStates)[number];
 
+/**
+ * The most aux-data sources a lowering may require (`lowering_additional_meta.required_aux_sources`),
+ * and the longest name one may have: each source is a term of every completeness query, so the list
+ * is bounded like any other input (docs/completeness.md#configuration).
+ */
+export const maxRequiredAuxSources = 100;
+export const maxAuxSourceNameLength = 200;
+
 /** One event's completeness, as the lane and the websocket carry it. */
 export const eventCompletenessSchema = z.object({
   id: z.string(),

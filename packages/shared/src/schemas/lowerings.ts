@@ -1,14 +1,19 @@
 import { recordOriginSchema } from './sync.js';
 import { z } from 'zod/mini';
 import { createRecordSchema, recordListQuerySchema, updateRecordSchema } from './records.js';
+import { maxAuxSourceNameLength, maxRequiredAuxSources } from './completeness.js';
 
 /**
  * Lowerings (dives; docs/wire.md#lowerings). `lowering_additional_meta` is free-form: description,
- * milestones, stats and whatever a vessel adds. Only `lowering_files` is typed on input, because
- * the server acts on it: on PATCH it lists upload ids to move into the lowering's folder.
+ * milestones, stats and whatever a vessel adds. Only what the server acts on is typed on input:
+ * `lowering_files` (on PATCH, upload ids to move into the lowering's folder) and
+ * `required_aux_sources` (the dive's own completeness sources, bounded).
  */
 export const loweringMetaInputSchema = z.looseObject({
   lowering_files: z.optional(z.array(z.string())),
+  required_aux_sources: z.optional(
+    z.array(z.string().check(z.maxLength(maxAuxSourceNameLength))).check(z.maxLength(maxRequiredAuxSources)),
+  ),
 });
 
 /** POST /lowerings. */

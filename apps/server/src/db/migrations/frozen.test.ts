@@ -45,6 +45,7 @@ const frozen: Record<Dialect, Record<string, string>> = {
     '022-relative-demo-framegrabs': '2bcdbf7e3a437ec9',
     '023-sync-refusals': 'f2f706db41e483fe',
     '024-origins-and-image-owners': '8a9bcb63420e1ca8',
+    '025-event-created-at': '423868b8b3f3730a',
   },
   postgres: {
     '001-initial': 'abded546b17b4501',
@@ -69,6 +70,7 @@ const frozen: Record<Dialect, Record<string, string>> = {
     '022-relative-demo-framegrabs': '70f08a008cc93b5f',
     '023-sync-refusals': 'f2f706db41e483fe',
     '024-origins-and-image-owners': '57b237f3736fbf18',
+    '025-event-created-at': '423868b8b3f3730a',
   },
 };
 

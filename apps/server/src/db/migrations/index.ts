@@ -22,6 +22,7 @@ import * as m021 from './021-checklists.js';
 import * as m022 from './022-relative-demo-framegrabs.js';
 import * as m023 from './023-sync-refusals.js';
 import * as m024 from './024-origins-and-image-owners.js';
+import * as m025 from './025-event-created-at.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -52,6 +53,7 @@ const ordered: Array<[string, DialectMigration]> = [
   ['022-relative-demo-framegrabs', m022],
   ['023-sync-refusals', m023],
   ['024-origins-and-image-owners', m024],
+  ['025-event-created-at', m025],
 ];
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -13,7 +13,6 @@ import {
 } from '@bathylog/shared';
 import { noContent } from '../../plugins/response-schemas.js';
 import type { AppContext } from '../../context.js';
-import { requestOrigin } from '../../lib/reset-link.js';
 import { caller } from '../../plugins/auth.js';
 import type { ApiInstance } from '../../plugins/types.js';
 import { UsersService } from '../users/users.service.js';
@@ -74,7 +73,7 @@ export function authRoutes(app: ApiInstance, ctx: AppContext): void {
     },
     async (req) => ({
       statusCode: 200,
-      message: await service.forgotPassword(req.body, req.ip, requestOrigin(req)),
+      message: await service.forgotPassword(req.body, req.ip),
     }),
   );
 

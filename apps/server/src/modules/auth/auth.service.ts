@@ -7,11 +7,11 @@ import type { DB } from '../../db/schema.js';
 import { BackoffLimiter } from '../../lib/failure-limiter.js';
 import { checkPassword, checkPasswordOfNoUser, hashPassword } from '../../lib/passwords.js';
 import { randomHexToken } from '../../lib/random.js';
-import { resetLinkBase } from '../../lib/reset-link.js';
+import { resetLinkBase, resetLinkText } from '../../lib/reset-link.js';
 import { verifyRecaptcha } from '../../lib/recaptcha.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { UsersRepository, type UserRecord } from '../users/users.repository.js';
-import { buildUserRecord, toPublicUser, UsersService } from '../users/users.service.js';
+import { buildUserRecord, mayLogInWithoutPassword, toPublicUser, UsersService } from '../users/users.service.js';
 import { internalChannels } from '../../realtime/internal-channels.js';
 import { auditRow, recordChange } from '../audit/audit.js';
 import { AuditRepository } from '../audit/audit.repository.js';
@@ -123,7 +123,10 @@ export class AuthService {
     fail: (message: string, named: UserRecord | undefined) => Promise<AppError>,
   ): Promise<UserRecord> {
     for (const candidate of candidates) {
-      if (await checkPassword(password, candidate.password)) return candidate;
+      // An empty password matches accounts stored without one before that was refused; only the
+      // guest logs in with it.
+      const match = await checkPassword(password, candidate.password);
+      if (match && (password !== '' || mayLogInWithoutPassword(candidate))) return candidate;
     }
     // Unknown names cost a password check too, so the answer time does not tell them apart.
     if (candidates.length === 0) await checkPasswordOfNoUser(password);
@@ -133,9 +136,12 @@ export class AuthService {
   async register(body: Register, ip: string, route: string): Promise<string> {
     const repo = this.repo;
     const invalid = (message: string) => new AppError('UNAUTHORIZED', message, { error: 'invalid registration' });
-    if (await repo.findByUsername(body.username)) throw invalid(accountTakenMessages.username);
-    if (await repo.findByEmail(body.email)) throw invalid(accountTakenMessages.email);
+    // The captcha first, so probing for accounts costs a solved captcha; one message for a taken
+    // username or email, so the answer does not tell which has an account.
     await verifyRecaptcha(this.ctx.config.reCaptchaSecret, body.reCaptcha, ip);
+    const taken = () => invalid(accountTakenMessages.registrationTaken);
+    if (await repo.findByUsername(body.username)) throw taken();
+    if (await repo.findByEmail(body.email)) throw taken();
     const { registration } = this.ctx.config;
     const record = await buildUserRecord({
       username: body.username,
@@ -156,7 +162,7 @@ export class AuthService {
         );
       });
     } catch (err) {
-      if (await repo.findByUsername(body.username)) throw invalid(accountTakenMessages.username);
+      if (await repo.findByUsername(body.username)) throw taken();
       throw err;
     }
     new UsersService(this.ctx).publishChange(record.id, 'create');
@@ -180,11 +186,11 @@ export class AuthService {
    * belongs to an enabled user, a disabled one or nobody: the token and the mail are written
    * after the answer, so the answer says nothing about which addresses have accounts.
    */
-  async forgotPassword(body: ForgotPassword, ip: string, ownOrigin: string): Promise<string> {
+  async forgotPassword(body: ForgotPassword, ip: string): Promise<string> {
     await verifyRecaptcha(this.ctx.config.reCaptchaSecret, body.reCaptcha, ip);
     const user = await this.repo.findByEmail(body.email);
     if (user && !user.disabled) {
-      const linkBase = resetLinkBase(this.ctx.config, body.resetURL, ownOrigin);
+      const linkBase = resetLinkBase(this.ctx.config, body.resetURL);
       this.sendResetLink(user, linkBase).catch((err: unknown) =>
         this.ctx.log.error({ err }, 'password reset link could not be stored'),
       );
@@ -201,7 +207,7 @@ export class AuthService {
     await this.ctx.mailer.send({
       to: user.email,
       subject: 'Bathylog Password Reset Request',
-      text: `Hi ${user.fullname},\n\nA password reset was requested for the account ${user.username}.\nFollow this link within 15 minutes to set a new password:\n\n${linkBase ?? ''}${token}\n\nIf you did not ask for this, ignore this message.\n`,
+      text: `Hi ${user.fullname},\n\nA password reset was requested for the account ${user.username}.\nFollow this link within 15 minutes to set a new password:\n\n${resetLinkText(linkBase, token)}\n\nIf you did not ask for this, ignore this message.\n`,
     });
   }
 

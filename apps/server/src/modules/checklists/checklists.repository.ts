@@ -211,14 +211,31 @@ export class ChecklistsRepository {
       .execute();
   }
 
-  /** The ts of the newest event carrying aux data from `dataSource`, or null when none does. */
-  async newestAuxTs(dataSource: string): Promise<number | null> {
-    const row = await this.db
-      .selectFrom('event_aux_data')
-      .innerJoin('events', 'events.id', 'event_aux_data.event_id')
-      .select((eb) => eb.fn.max('events.ts').as('ts'))
-      .where('event_aux_data.data_source', '=', dataSource)
-      .executeTakeFirst();
-    return row?.ts === null || row?.ts === undefined ? null : Number(row.ts);
+  /**
+   * Whether an event at or after `since` carries aux data from `dataSource`. Reads only the events
+   * of that window (the events' ts index) and looks each one's aux record up by (event, source),
+   * so its cost follows the events in the window, never the source's whole history (the monitor
+   * asks on every aux insert and every few seconds).
+   */
+  async hasAuxSince(dataSource: string, since: number): Promise<boolean> {
+    return (await this.auxSinceQuery(dataSource, since).executeTakeFirst()) !== undefined;
+  }
+
+  /** The query of `hasAuxSince` (its plan is pinned by checklists.repository.test.ts). */
+  auxSinceQuery(dataSource: string, since: number) {
+    return this.db
+      .selectFrom('events')
+      .select('events.id')
+      .where('events.ts', '>=', since)
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('event_aux_data')
+            .select('event_aux_data.id')
+            .whereRef('event_aux_data.event_id', '=', 'events.id')
+            .where('event_aux_data.data_source', '=', dataSource),
+        ),
+      )
+      .limit(1);
   }
 }

@@ -406,8 +406,7 @@ export class ChecklistsService {
         const bytes = free ? Number(free.custom_var_value) : NaN;
         values.set(key, Number.isFinite(bytes) && bytes >= c.min_bytes);
       } else {
-        const ts = await this.repo.newestAuxTs(c.data_source);
-        values.set(key, ts !== null && now - ts <= c.max_age_seconds * 1000);
+        values.set(key, await this.repo.hasAuxSince(c.data_source, now - c.max_age_seconds * 1000));
       }
     }
     return values;

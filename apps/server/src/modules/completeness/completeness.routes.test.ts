@@ -129,6 +129,28 @@ describe.each(engines)('data completeness on %s', (engine) => {
     }
   });
 
+  it('a lowering stored with a huge source list is judged by its first 100 sources, not refused with a 500', async () => {
+    const sources = [nav, ...Array.from({ length: 20_000 }, (_, i) => `src${i}`)];
+    await t.ctx.database.db
+      .updateTable('lowerings')
+      .set({ lowering_additional_meta: JSON.stringify({ required_aux_sources: sources }) })
+      .where('id', '=', lowering)
+      .execute();
+    try {
+      const summary = await t.api('GET', `/lowerings/${lowering}/completeness?events=true`, { token: admin });
+      expect(summary.statusCode).toBe(200);
+      expect((summary.json() as CompletenessSummary).required_sources).toEqual(sources.slice(0, 100));
+      const list = await t.api('GET', `/events/bylowering/${lowering}?completeness=incomplete`, { token: admin });
+      expect(list.statusCode).toBe(200);
+    } finally {
+      await t.ctx.database.db
+        .updateTable('lowerings')
+        .set({ lowering_additional_meta: '{}' })
+        .where('id', '=', lowering)
+        .execute();
+    }
+  });
+
   it('the event lists keep only incomplete events with completeness=incomplete', async () => {
     const expected = [ids.noGrab, ids.stale, ids.none];
     for (const path of [`/events/bylowering/${lowering}`, '/events']) {

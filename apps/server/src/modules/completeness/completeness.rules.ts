@@ -1,4 +1,4 @@
-import { checklistEventValue, type CompletenessState } from '@bathylog/shared';
+import { checklistEventValue, maxRequiredAuxSources, type CompletenessState } from '@bathylog/shared';
 import type { Config } from '../../config.js';
 import { parseJson } from '../../lib/json.js';
 
@@ -27,8 +27,12 @@ export function completenessSettings(
   const base = config.completeness;
   const own = loweringMeta ? parseJson<Record<string, unknown>>(loweringMeta, {}) : {};
   const listed = own && typeof own === 'object' ? own.required_aux_sources : undefined;
+  // Bounded on input (the lowering schema); a record stored before that keeps its first ones.
   const sources = Array.isArray(listed)
-    ? listed.filter((s): s is string => typeof s === 'string' && s.trim() !== '').map((s) => s.trim())
+    ? listed
+        .filter((s): s is string => typeof s === 'string' && s.trim() !== '')
+        .map((s) => s.trim())
+        .slice(0, maxRequiredAuxSources)
     : base.requiredAuxSources;
   return { sources: [...new Set(sources)], graceMs: base.graceSeconds * 1000, maxAgeSeconds: base.maxAgeSeconds };
 }

@@ -33,6 +33,7 @@ export function eventTemplatesRoutes(app: ApiInstance, ctx: AppContext): void {
   const write = { auth: true, scopes: ['admin', 'write_event_templates'] } as const;
   /** The template the request names: a copy from a ship is read-only here (origins/origin-guard.ts). */
   const own = { ...write, origin: { type: 'event_template', id: 'params.id' } } as const;
+  const admin = { auth: true, scopes: ['admin'] } as const;
   const tags = ['event_templates'];
 
   app.get(
@@ -41,10 +42,11 @@ export function eventTemplatesRoutes(app: ApiInstance, ctx: AppContext): void {
     (req) => service.list(caller(req), req.query),
   );
 
-  // Literal segment before the parameter route, as DELETE /cruises/all.
+  // Literal segment before the parameter route, as DELETE /cruises/all; admin-only, as every bulk
+  // delete (docs/security.md#changing-and-deleting-events).
   app.delete(
     '/event_templates/all',
-    { config: { ...write, origin: 'bulk' }, schema: { tags, response: { 204: noContent } } },
+    { config: { ...admin, origin: 'bulk' }, schema: { tags, response: { 204: noContent } } },
     async (req, reply) => {
       await service.removeAllNonSystem(caller(req));
       return reply.code(204).send();

@@ -204,7 +204,7 @@ export class EventTemplatesService {
   async removeAllNonSystem(caller: AuthContext): Promise<number> {
     const deleted = await this.ctx.database.db.transaction().execute(async (trx) => {
       const repo = new EventTemplatesRepository(trx);
-      const listed = await repo.list({ systemTemplate: false, usableByNonAdmin: !caller.isAdmin });
+      const listed = await repo.list({ systemTemplate: false });
       // On a shore, templates copied from a ship are left out (docs/ship-to-shore.md#bulk-deletes-on-shore).
       const copied = await copiedIds(
         this.ctx,

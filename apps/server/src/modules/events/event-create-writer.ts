@@ -36,7 +36,7 @@ export const eventCreateWriter: GroupWriter<EventCreateWrite, void> = {
 export const eventCreatePostgresWriter: GroupWriter<EventCreateWrite, void> = {
   ...eventCreateWriter,
   async statement(db, creates) {
-    // 19 parameters per create: within PostgreSQL's 65,535 for a batch of up to 256 (group-commit.ts).
+    // 20 parameters per create: within PostgreSQL's 65,535 for a batch of up to 256 (group-commit.ts).
     await db
       .with('created', (qc) => qc.insertInto('events').values(creates.map((c) => c.row)))
       .insertInto('audit_log')

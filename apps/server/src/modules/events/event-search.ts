@@ -65,6 +65,8 @@ export interface EventRow {
   event_free_text: string;
   /** Read only where a right depends on it (events.repository.ts findById). */
   created_by?: string | null;
+  /** When the server stored it (epoch ms); read with `created_by`. */
+  created_at?: number | null;
 }
 
 export type SortOrder = 'asc' | 'desc';

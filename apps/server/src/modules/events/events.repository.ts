@@ -9,7 +9,8 @@ export class EventsRepository {
 
   async findById(id: string): Promise<EventRow | undefined> {
     const row = await this.db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
-    return row && { ...row, ts: Number(row.ts) };
+    // PostgreSQL returns bigint columns as strings.
+    return row && { ...row, ts: Number(row.ts), created_at: row.created_at == null ? null : Number(row.created_at) };
   }
 
   async count(): Promise<number> {

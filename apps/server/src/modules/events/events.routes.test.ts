@@ -784,11 +784,20 @@ describe.each(engines)('events API on %s', (engine) => {
       expect(refused.statusCode).toBe(403);
       expect((refused.json() as Json).message).toMatch(/Only admins and event managers/);
       expect((await del(byAdmin, users.tokens.cruise_manager)).statusCode).toBe(403);
-      // Their own, but created long ago (a client id carries its creation time).
+      // The hour runs from when the server stored the event, not from the time inside its id, which
+      // the client chooses: an old id stored now may go, a future id stored over an hour ago may not.
       const oldId = '5981f167212b348aed7fa9f5';
       await create(users.tokens.event_logger, { id: oldId, ts: at(1) });
-      expect((await del(oldId, users.tokens.event_logger)).statusCode).toBe(403);
-      expect((await del(oldId, users.tokens.event_manager)).statusCode).toBe(204);
+      expect((await del(oldId, users.tokens.event_logger)).statusCode).toBe(204);
+      const futureId = 'f981f167212b348aed7fa9f5';
+      await create(users.tokens.event_logger, { id: futureId, ts: at(2) });
+      await t.ctx.database.db
+        .updateTable('events')
+        .set({ created_at: Date.now() - 61 * 60_000 })
+        .where('id', '=', futureId)
+        .execute();
+      expect((await del(futureId, users.tokens.event_logger)).statusCode).toBe(403);
+      expect((await del(futureId, users.tokens.event_manager)).statusCode).toBe(204);
       expect((await del(byAdmin, users.tokens.event_manager)).statusCode).toBe(204);
       expect((await del(await create(users.tokens.event_logger), admin)).statusCode).toBe(204);
       expect((await del(await create(admin), users.tokens.event_watcher)).statusCode).toBe(403);
@@ -819,6 +828,14 @@ describe.each(engines)('events API on %s', (engine) => {
           event_options: [
             { event_option_name: 'status', event_option_value: 'dead' },
             { event_option_name: 'event_comment', event_option_value: 'hi' },
+          ],
+        },
+        // An event holds one comment: more options under its name are new data.
+        {
+          event_options: [
+            ...options,
+            { event_option_name: 'event_comment', event_option_value: 'one' },
+            { event_option_name: 'event_comment', event_option_value: 'two' },
           ],
         },
       ]) {

@@ -179,6 +179,7 @@ export class EventsService {
       event_options: JSON.stringify(normalizeOptions(body.event_options ?? [])),
       event_free_text: body.event_free_text ?? '',
       created_by: caller.user.id,
+      created_at: Date.now(),
     };
     access.assertMayWriteAt(row.ts);
     const event = toWireEvent(row);
@@ -268,7 +269,11 @@ export class EventsService {
       if (!event || !access.maySee(event.ts)) throw new AppError('NOT_FOUND', `No record found for id: ${id}`);
       const mayDelete =
         caller.isAdmin ||
-        mayDeleteEvent(caller.user, { id: event.id, created_by: event.created_by ?? null }, Date.now());
+        mayDeleteEvent(
+          caller.user,
+          { created_by: event.created_by ?? null, created_at: event.created_at ?? null },
+          Date.now(),
+        );
       if (!mayDelete) {
         throw new AppError(
           'FORBIDDEN',
@@ -423,7 +428,9 @@ export class EventsService {
         event_options: JSON.stringify(old.event_options ?? []),
         event_free_text: old.event_free_text ?? '',
         // Whoever created it keeps its rights; an event deleted before the server recorded that has none.
+        // Its delete window is over (no creation time): an admin brought it back.
         created_by: old.created_by ?? null,
+        created_at: null,
       };
       await events.insert(row);
       const auxRepo = new EventAuxDataRepository(trx);

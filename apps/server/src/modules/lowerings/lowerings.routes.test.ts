@@ -89,6 +89,16 @@ describe.each(engines)('lowerings API on %s', (engine) => {
         { lowering_additional_meta: { lowering_files: [1] } },
         '"lowering_additional_meta.lowering_files[0]" must be a string',
       ],
+      [
+        'more required aux-data sources than a completeness query takes',
+        { lowering_additional_meta: { required_aux_sources: Array.from({ length: 20_000 }, (_, i) => `src${i}`) } },
+        '"lowering_additional_meta.required_aux_sources" must contain less than or equal to 100 items',
+      ],
+      [
+        'a required aux-data source name of a novel',
+        { lowering_additional_meta: { required_aux_sources: ['x'.repeat(201)] } },
+        '"lowering_additional_meta.required_aux_sources[0]" length must be less than or equal to 200 characters long',
+      ],
       ['an invalid date', { stop_ts: '2023-02-30T00:00:00Z' }, '"stop_ts" must be a valid ISO 8601 date'],
       ['an access list without access control', { lowering_access_list: [] }, '"lowering_access_list" is not allowed'],
     ])('refuses %s', async (_label, override, message) => {

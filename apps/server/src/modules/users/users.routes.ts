@@ -13,7 +13,6 @@ import {
 } from '@bathylog/shared';
 import { noContent } from '../../plugins/response-schemas.js';
 import type { AppContext } from '../../context.js';
-import { requestOrigin } from '../../lib/reset-link.js';
 import { caller } from '../../plugins/auth.js';
 import type { ApiInstance } from '../../plugins/types.js';
 import { UsersService } from './users.service.js';
@@ -30,6 +29,7 @@ export function usersRoutes(app: ApiInstance, ctx: AppContext): void {
   const read = { auth: true, scopes: ['admin', 'read_users'] } as const;
   // Users are each server's own: no route here changes a record copied from a ship.
   const write = { auth: true, scopes: ['admin', 'write_users'], origin: 'none' } as const;
+  const admin = { auth: true, scopes: ['admin'], origin: 'none' } as const;
 
   app.get(
     '/users',
@@ -49,10 +49,11 @@ export function usersRoutes(app: ApiInstance, ctx: AppContext): void {
     () => service.listGuests(),
   );
 
-  // Literal segments win over parameters, as in Sealog.
+  // Literal segments win over parameters, as in Sealog. Bulk deletes are admin-only
+  // (docs/security.md#changing-and-deleting-events).
   app.delete(
     '/users/all',
-    { config: write, schema: { tags: ['users'], response: { 204: noContent } } },
+    { config: admin, schema: { tags: ['users'], response: { 204: noContent } } },
     async (req, reply) => {
       await service.removeAllNonSystem(caller(req));
       return reply.code(204).send();
@@ -69,7 +70,7 @@ export function usersRoutes(app: ApiInstance, ctx: AppContext): void {
     '/users',
     { config: write, schema: { body: createUserSchema, tags: ['users'], response: { 201: insertResultSchema } } },
     async (req, reply) => {
-      const insertedId = await service.create(caller(req), req.body, requestOrigin(req));
+      const insertedId = await service.create(caller(req), req.body);
       return reply.code(201).send({ acknowledged: true, insertedId });
     },
   );

@@ -12,10 +12,10 @@ import { accountTakenMessages } from '@bathylog/shared/rules/auth-messages';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { hashPassword } from '../../lib/passwords.js';
-import { randomHexToken } from '../../lib/random.js';
+import { randomAlphanumeric, randomHexToken } from '../../lib/random.js';
 import { hashLoginToken, newLoginToken, openLoginToken, unusableLoginTokenHash } from '../../lib/login-token.js';
 import type { AuthContext } from '../../plugins/auth.js';
-import { resetLinkBase } from '../../lib/reset-link.js';
+import { resetLinkBase, resetLinkText } from '../../lib/reset-link.js';
 import { internalChannels } from '../../realtime/internal-channels.js';
 import { AccessListsRepository } from '../access/access.repository.js';
 import { issueApiToken, issueSession } from '../../plugins/session-tokens.js';
@@ -50,6 +50,23 @@ export interface NewUserInput {
   disabled?: boolean;
   last_login?: number;
   reset?: { token: string; expires: number } | null;
+}
+
+/**
+ * Only the seeded `guest` account (a system user; only admins make those) logs in without a
+ * password ("Login as Guest"); see docs/security.md#password-changes-and-resets.
+ */
+export function mayLogInWithoutPassword(user: Pick<UserRecord, 'username' | 'system_user'>): boolean {
+  return user.username === 'guest' && user.system_user;
+}
+
+/**
+ * The password to store for one given through the Users form or the API: an empty one gives any
+ * account but the guest a random password nobody knows, so it cannot log in until one is set
+ * (the set-password link mailed on create, a reset, an admin), as an imported user.
+ */
+function passwordToStore(user: Pick<UserRecord, 'username' | 'system_user'>, password: string): string {
+  return password === '' && !mayLogInWithoutPassword(user) ? randomAlphanumeric(24) : password;
 }
 
 /** Builds a stored user: hashed password; its loginToken is made when first shown. */
@@ -117,8 +134,7 @@ export class UsersService {
     return toPublicUser(user);
   }
 
-  /** `ownOrigin`: the origin the request addressed, for the set-password link (lib/reset-link.ts). */
-  async create(caller: AuthContext, body: CreateUser, ownOrigin: string | null = null): Promise<string> {
+  async create(caller: AuthContext, body: CreateUser): Promise<string> {
     if (!caller.isAdmin) {
       if (body.system_user) throw new AppError('UNAUTHORIZED', 'Only admins can create system users');
       if (body.roles.includes('admin')) throw new AppError('BAD_REQUEST', 'Only admins create other admins');
@@ -128,7 +144,11 @@ export class UsersService {
     if (body.id && (await repo.findById(body.id))) throw new AppError('BAD_REQUEST', messages.duplicateUser);
     if (await repo.findByUsername(body.username)) throw new AppError('CONFLICT', accountTakenMessages.username);
     const reset = { token: randomHexToken(), expires: Date.now() + dayMs };
-    const record = await buildUserRecord({ ...body, reset });
+    const record = await buildUserRecord({
+      ...body,
+      password: passwordToStore({ username: body.username, system_user: body.system_user === true }, body.password),
+      reset,
+    });
     try {
       await this.ctx.database.db.transaction().execute(async (trx) => {
         await new UsersRepository(trx).insert(record);
@@ -146,13 +166,13 @@ export class UsersService {
       throw err;
     }
     this.publishChange(record.id, 'create');
-    const linkBase = resetLinkBase(this.ctx.config, body.resetURL, ownOrigin);
+    const linkBase = resetLinkBase(this.ctx.config, body.resetURL);
     await this.ctx.mailer.send({
       to: record.email,
       subject: 'Bathylog - New User Created',
       text:
         `Hi ${record.fullname},\n\nAn account has been created for you with the username ${record.username}.` +
-        (linkBase ? `\n\nSet your password here (the link is valid for 24 hours):\n${linkBase}${reset.token}\n` : '\n'),
+        `\n\nSet your password here (the link is valid for 24 hours):\n${resetLinkText(linkBase, reset.token)}\n`,
     });
     return record.id;
   }
@@ -182,7 +202,9 @@ export class UsersService {
       if (other && other.id !== id) throw new AppError('BAD_REQUEST', accountTakenMessages.username);
     }
     const { password, ...rest } = body;
-    const hashed = password !== undefined ? { password: await hashPassword(password) } : {};
+    const changed = { username: body.username ?? user.username, system_user: body.system_user ?? user.system_user };
+    const stored = password !== undefined ? passwordToStore(changed, password) : undefined;
+    const hashed = stored !== undefined ? { password: await hashPassword(stored) } : {};
     await this.ctx.database.db.transaction().execute(async (trx) => {
       const users = new UsersRepository(trx);
       await users.update(id, { ...rest, ...hashed });
@@ -271,10 +293,8 @@ export class UsersService {
     const count = await this.ctx.database.db.transaction().execute(async (trx) => {
       const repo = new UsersRepository(trx);
       const all = await repo.list({ systemUser: false, sort: 'username' });
-      const doomed = all.filter(
-        (u) =>
-          u.id !== caller.user.id && !isProtectedUsername(u.username) && (caller.isAdmin || !u.roles.includes('admin')),
-      );
+      // Admins only (the route's scope), so other admins go too; the caller stays.
+      const doomed = all.filter((u) => u.id !== caller.user.id && !isProtectedUsername(u.username));
       const access = new AccessListsRepository(trx);
       for (const u of doomed) {
         await access.removeUserEverywhere(u.id);

@@ -85,7 +85,7 @@ function EventTemplatesAdmin() {
             templates={list.regular}
             emptyText={statusTexts.noEventTemplates}
             onExport={() => downloadJson('sealog_eventTemplateExport.json', list.regular)}
-            onDeleteAll={list.askDeleteAll}
+            onDeleteAll={isAdmin ? list.askDeleteAll : undefined}
             {...tableHandlers}
           />
           <ManagementButtons

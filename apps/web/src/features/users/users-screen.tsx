@@ -112,7 +112,7 @@ function UsersAdmin() {
             error={users.error}
             pageSize={usersPageSize}
             onExport={() => downloadJson('sealog_userExport.json', list.regular)}
-            onDeleteAll={list.askDeleteAll}
+            onDeleteAll={isAdmin ? list.askDeleteAll : undefined}
             {...tableHandlers}
           />
           <ManagementButtons

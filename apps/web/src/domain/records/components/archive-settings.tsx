@@ -2,10 +2,10 @@ import { useId, useState } from 'react';
 import { Button, Form } from 'react-bootstrap';
 import { errorMessage } from '../../../api/client';
 import { updateRecord } from '../../../api/records';
-import { parseUtcInput } from '@bathylog/shared';
 import { ErrorAlert } from '../../../components/alerts';
 import { DateTimeInput } from '../../../components/date-time-input';
 import { useSettings } from '../../../lib/settings';
+import { embargoDateOf, embargoToSave } from '../lib/archive-embargo';
 
 type Visibility = 'inherit' | 'public' | 'private';
 
@@ -16,11 +16,6 @@ export interface ArchiveSettingsProps {
   isPublic: boolean | null | undefined;
   embargoUntil: string | null | undefined;
   onSaved: () => Promise<unknown>;
-}
-
-/** `YYYY-MM-DD` of an ISO time, for a date input ('' for none). */
-function dateOf(iso: string | null | undefined): string {
-  return iso ? iso.slice(0, 10) : '';
 }
 
 /**
@@ -34,12 +29,12 @@ export function ArchiveSettings({ kind, id, isPublic, embargoUntil, onSaved }: A
   const [visibility, setVisibility] = useState<Visibility>(
     isPublic === true ? 'public' : isPublic === false || kind === 'cruise' ? 'private' : 'inherit',
   );
-  const [until, setUntil] = useState(dateOf(embargoUntil));
+  const [until, setUntil] = useState(embargoDateOf(embargoUntil));
   const [error, setError] = useState('');
   const [message, setMessage] = useState('');
   const [saving, setSaving] = useState(false);
-  const untilAt = until.trim() ? parseUtcInput(until) : undefined;
-  const untilBad = untilAt === null;
+  const untilAt = embargoToSave(until, embargoUntil);
+  const untilBad = untilAt === undefined;
   if (!settings.publicArchive) return null;
 
   const save = async () => {
@@ -51,10 +46,7 @@ export function ArchiveSettings({ kind, id, isPublic, embargoUntil, onSaved }: A
       const inherit = visibility === 'inherit';
       await updateRecord(kind, id, {
         [`${kind}_public`]: inherit ? null : visibility === 'public',
-        [`${kind}_embargo_until`]:
-          inherit || untilAt === undefined
-            ? null
-            : new Date(Math.floor(untilAt / 86_400_000) * 86_400_000).toISOString(),
+        [`${kind}_embargo_until`]: inherit ? null : untilAt,
       });
       setMessage('Archive setting saved');
       await onSaved();
