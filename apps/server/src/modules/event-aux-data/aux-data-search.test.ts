@@ -34,7 +34,7 @@ describe.each(engines)('aux-data search index on %s', (engine) => {
       { ts: 1000, event_value: 'FISH' },
       { ts: 2000, event_value: 'ASNAP' },
     ]);
-    const [grab] = await insertAux(database.db, [framegrabData(one!, 7), navData(two!, 1)]);
+    const [grab] = await insertAux(database.db, [framegrabData(one!, 7), navData(two!, 1)], { owners: false });
     await database.db
       .transaction()
       .execute((trx) => migrations['004-aux-data-search']!.up(trx as unknown as Kysely<unknown>));
