@@ -69,7 +69,7 @@ test('an admin gives a key the shore follower right on purpose, and the list say
   await page.goto('/device_keys');
   const form = page.getByRole('form', { name: 'Create Device Key' });
   await form.getByLabel('Name').fill(name);
-  await form.getByLabel('event_logger').uncheck();
+  await form.getByLabel('Event Logger', { exact: true }).uncheck();
   await expect(form.getByText('Must select at least one role or a follow right')).toBeVisible();
   await expect(form.getByRole('button', { name: 'Create Key' })).toBeDisabled();
   const follow = form.getByRole('group', { name: 'Ship to Shore' });
