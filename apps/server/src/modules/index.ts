@@ -70,7 +70,7 @@ export function originExceptions(ctx: AppContext): OriginExceptions {
       const db = ctx.database.db;
       const eventId = type === 'event' ? id : (await new EventAuxDataRepository(db).findById(id))?.event_id;
       const event = eventId ? await new EventsRepository(db).findById(eventId) : undefined;
-      return !event || !access.maySee(event.ts);
+      return !event || !(await access.maySeeEvent(db, event));
     },
   };
 }

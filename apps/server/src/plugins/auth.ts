@@ -41,6 +41,10 @@ export interface ArchiveView {
   setting(kind: 'cruise' | 'lowering', id: string): { isPublic: boolean; embargoUntil: number | null };
   listed(kind: 'cruise' | 'lowering'): string[];
   hiddenWindows(): { lo: number; hi: number }[];
+  hiddenByOrigin(): {
+    shared: { lo: number; hi: number }[];
+    scoped: { lo: number; hi: number; origin: string | null }[];
+  };
 }
 
 /**

@@ -45,6 +45,13 @@ export function listedForCondition(
   return sql<SqlBool>`(${notShipRestricted} and (${member} or (${hidden} = 0 and ${list} = '[]')))`;
 }
 
+/** The ship the record (its id column given) was copied from (sync_origins); null: made here. */
+export function originOf(kind: RecordKind, id: RawBuilder<unknown>): RawBuilder<string | null> {
+  return sql<
+    string | null
+  >`(select o.ship_id from sync_origins o where o.record_type = ${kind} and o.record_id = ${id})`;
+}
+
 /** True when the record (its id column given) was copied from a followed ship (sync_origins). */
 export function copiedRecord(kind: RecordKind, id: RawBuilder<unknown>): RawBuilder<SqlBool> {
   return sql<SqlBool>`exists (select 1 from sync_origins o where o.record_type = ${kind} and o.record_id = ${id})`;
@@ -170,10 +177,7 @@ export class AccessListsRepository {
 export async function archiveRecords(db: Kysely<DB> | Transaction<DB>): Promise<ArchiveRecord[]> {
   // Copied records are named in sync_origins (ship-to-shore) with their ship; the archive closes
   // those with a list, and a closed cruise's time is opened only by dives of its own origin.
-  const origin = (kind: RecordKind, table: 'cruises' | 'lowerings') =>
-    sql<
-      string | null
-    >`(select o.ship_id from sync_origins o where o.record_type = ${kind} and o.record_id = ${sql.ref(`${table}.id`)})`;
+  const origin = (kind: RecordKind, table: 'cruises' | 'lowerings') => originOf(kind, sql.ref(`${table}.id`));
   const cruises = await db
     .selectFrom('cruises')
     .select([

@@ -1,5 +1,5 @@
 import type { RecordKind } from './access.repository.js';
-import { mergeWindows, type TsWindow } from './event-access.js';
+import { mergeWindows, type OriginWindow, type TsWindow } from './event-access.js';
 
 /**
  * The public archive's readers (docs/public-archive.md#who-reads-the-archive). With the archive on,
@@ -160,23 +160,53 @@ export class ArchiveView {
       .map((e) => e.record.id);
   }
 
+  /** The windows of the open (or closed) records of a kind, of one origin when given. */
+  private windows(kind: RecordKind, open: boolean, origin?: string | null): TsWindow[] {
+    return [...this.entries.values()]
+      .filter((e) => e.record.kind === kind && (e.state === 'open') === open)
+      .filter((e) => origin === undefined || (e.record.origin ?? null) === origin)
+      .map((e) => ({ lo: e.record.start, hi: e.record.stop }));
+  }
+
   /**
-   * The times whose events the visitor may not see (merged windows, for `EventAccess`). An event
-   * inside any lowering is seen when every lowering holding it is open; an event inside cruises
-   * only, when every cruise holding it is open; an event outside every record never. A closed
-   * cruise's time is opened only by lowerings of its own origin: on a fleet shore another ship's
-   * public dive in the same week must not publish this cruise's events with it.
+   * The times whose events the visitor may not see, split by origin (for `EventAccess`): `shared`
+   * hides every event, `scoped` only the events of one origin (a ship's, or null: this server's).
+   * Records judge the events of their own origin only: an event inside any lowering of its origin
+   * is seen when every such lowering is open; an event inside its origin's cruises only, when every
+   * such cruise is open; an event outside its origin's records never. So on a fleet shore another
+   * ship's public dive in the same week neither publishes a private cruise's events nor is hidden
+   * by it (docs/public-archive.md#records-from-a-ship).
    */
-  hiddenWindows(): TsWindow[] {
-    const entries = [...this.entries.values()];
-    const windows = (kind: RecordKind, open: boolean, origin?: string | null) =>
-      entries
-        .filter((e) => e.record.kind === kind && (e.state === 'open') === open)
-        .filter((e) => origin === undefined || (e.record.origin ?? null) === origin)
-        .map((e) => ({ lo: e.record.start, hi: e.record.stop }));
+  hiddenByOrigin(): { shared: TsWindow[]; scoped: OriginWindow[] } {
+    const windows = this.windows.bind(this);
     const lowerings = [...windows('lowering', true), ...windows('lowering', false)];
     const everyRecord = [...windows('cruise', true), ...windows('cruise', false), ...lowerings];
-    const origins = new Set(entries.map((e) => e.record.origin ?? null));
+    // This server's own events are judged even when it holds no record of its own.
+    const origins = new Set([null, ...[...this.entries.values()].map((e) => e.record.origin ?? null)]);
+    const scoped = [...origins].flatMap((origin) => {
+      const own = (open: boolean) => [...windows('cruise', open, origin), ...windows('lowering', open, origin)];
+      const ownLowerings = [...windows('lowering', true, origin), ...windows('lowering', false, origin)];
+      return mergeWindows([
+        // Another origin's records open none of this origin's events.
+        ...subtractWindows(everyRecord, [...own(true), ...own(false)]),
+        ...windows('lowering', false, origin),
+        ...subtractWindows(windows('cruise', false, origin), ownLowerings),
+      ]).map((w) => ({ ...w, origin }));
+    });
+    const shared = subtractWindows([{ lo: farPast, hi: farFuture }], everyRecord);
+    return { shared, scoped };
+  }
+
+  /**
+   * The hidden times for a check that does not know an event's origin, as the rule stood before
+   * it judged by origin: a closed cruise's time is opened only by lowerings of its own origin, and
+   * hides every origin's events there.
+   */
+  hiddenWindows(): TsWindow[] {
+    const windows = this.windows.bind(this);
+    const lowerings = [...windows('lowering', true), ...windows('lowering', false)];
+    const everyRecord = [...windows('cruise', true), ...windows('cruise', false), ...lowerings];
+    const origins = new Set([...this.entries.values()].map((e) => e.record.origin ?? null));
     const closedCruises = [...origins].flatMap((origin) =>
       subtractWindows(windows('cruise', false, origin), [
         ...windows('lowering', true, origin),

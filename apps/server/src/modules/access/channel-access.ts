@@ -3,11 +3,12 @@ import { hasAnyScope, mayUseAdminOnlyTemplates, type Scope, type WsChannel } fro
 import type { AppContext } from '../../context.js';
 import { parseJson } from '../../lib/json.js';
 import { readsArchive, type AuthContext } from '../../plugins/auth.js';
+import { followsShips } from '../../origins/record-origins.js';
 import type { ChannelAccess } from '../../realtime/channel-access.js';
-import { archiveRecords, copiedRecord, shipRestriction, type RecordKind } from './access.repository.js';
+import { archiveRecords, originOf, shipRestriction, type RecordKind } from './access.repository.js';
 import type { AccessFields } from './access.rules.js';
 import { ArchiveView } from './archive.js';
-import { EventAccess, mayOpenAll } from './event-access.js';
+import { EventAccess, eventOrigin, mayOpenAll } from './event-access.js';
 
 /**
  * Who may receive what on the socket. Subscribing needs the channel's read scope (the same scopes
@@ -76,7 +77,7 @@ export interface RecordVisibility {
   /** A copied cruise or lowering with an access list: admins only. */
   shipRestricted?: boolean;
   /** The published cruise or lowering, or the event's time: what the archive rule looks at. */
-  ref?: { kind: RecordKind; id: string } | { ts: number };
+  ref?: { kind: RecordKind; id: string } | { ts: number; origin?: string | null };
   /**
    * With the archive on: the archive view of a subscriber who reads the archive (`readsArchive`),
    * undefined for others. Records are read once per publication, views made once per member.
@@ -215,25 +216,29 @@ async function eventVisibility(
 ): Promise<RecordVisibility | undefined> {
   const db = ctx.database.db;
   let ts: number | undefined;
+  const eventId = kind === 'event' ? p.id : p.event_id;
   if (kind === 'event') {
     ts = typeof p.ts === 'string' ? Date.parse(p.ts) : typeof p.ts === 'number' ? p.ts : undefined;
-  } else if (typeof p.event_id === 'string') {
-    const event = await db.selectFrom('events').select('ts').where('id', '=', p.event_id).executeTakeFirst();
+  } else if (typeof eventId === 'string') {
+    const event = await db.selectFrom('events').select('ts').where('id', '=', eventId).executeTakeFirst();
     ts = event ? Number(event.ts) : undefined;
   }
   if (ts === undefined || Number.isNaN(ts)) return { missing: true, hidden: true, adminOnly: false, accessList: [] };
+  // On a fleet shore a record judges the events of its own origin only; elsewhere time alone decides.
+  const origin = typeof eventId === 'string' && (await followsShips(ctx)) ? await eventOrigin(db, eventId) : undefined;
   // With access control off only copied records with a list restrict (`shipRestricted`).
   const holding = async (kind: 'cruise' | 'lowering') => {
     const table = kind === 'cruise' ? 'cruises' : 'lowerings';
     const rows = await db
       .selectFrom(table)
-      .select([`${kind}_access_list as list`, copiedRecord(kind, sql.ref(`${table}.id`)).as('copied')])
+      .select([`${kind}_access_list as list`, originOf(kind, sql.ref(`${table}.id`)).as('origin')])
       .where('start_ts', '<=', ts)
       .where('stop_ts', '>=', ts)
-      .execute();
+      .execute()
+      .then((all) => (origin === undefined ? all : all.filter((r) => (r.origin ?? null) === origin)));
     return rows.map((r) => {
       const accessList = listOf(r.list) ?? [];
-      return { hidden: false, accessList, shipRestricted: !!r.copied && accessList.length > 0 };
+      return { hidden: false, accessList, shipRestricted: r.origin !== null && accessList.length > 0 };
     });
   };
   return {
@@ -242,7 +247,7 @@ async function eventVisibility(
     adminOnly: false,
     accessList: [],
     containing: [...(await holding('cruise')), ...(await holding('lowering'))],
-    ref: { ts },
+    ref: origin === undefined ? { ts } : { ts, origin },
   };
 }
 
@@ -262,7 +267,7 @@ export function mayReceive(
     // what its stub leaves out), an event it may see. Access lists are in the view already.
     const ref = visibility.ref;
     if (!ref) return false;
-    if ('ts' in ref) return EventAccess.of(archive.hiddenWindows()).maySee(ref.ts);
+    if ('ts' in ref) return EventAccess.ofArchive(archive, ref.origin !== undefined).maySee(ref.ts, ref.origin);
     return archive.state(ref.kind, ref.id) === 'open';
   }
   if (visibility.hidden || visibility.shipRestricted) return false;

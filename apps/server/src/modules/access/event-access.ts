@@ -1,9 +1,11 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { FastifyContextConfig, FastifyInstance, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import type { AppContext } from '../../context.js';
+import type { DB } from '../../db/schema.js';
+import { followsShips } from '../../origins/record-origins.js';
 import { AppError } from '../../lib/app-error.js';
-import type { AuthContext } from '../../plugins/auth.js';
-import { copiedRecord, jsonListContains } from './access.repository.js';
+import type { ArchiveView, AuthContext } from '../../plugins/auth.js';
+import { copiedRecord, jsonListContains, originOf } from './access.repository.js';
 import { canOpenRecord, viewerOf, type AccessFields } from './access.rules.js';
 
 /**
@@ -37,9 +39,22 @@ export function mergeWindows(windows: readonly TsWindow[]): TsWindow[] {
   return out;
 }
 
+/**
+ * A window hiding only the events of one origin: a ship's (its id in sync_origins) or, null, this
+ * server's own. A record's archive state applies to the events of its own origin only
+ * (docs/public-archive.md#records-from-a-ship).
+ */
+export interface OriginWindow extends TsWindow {
+  origin: string | null;
+}
+
 export class EventAccess {
   private constructor(
-    /** The caller's hidden ts windows, merged and sorted; empty: the caller sees every event. */
+    /**
+     * The caller's hidden ts windows, merged and sorted, counting every origin window as hiding
+     * all events: what a check that does not know an event's origin must apply. Empty: the caller
+     * sees every event.
+     */
     readonly excluded: readonly TsWindow[],
     /**
      * Where the caller may not log or move an event: the access-list windows. An archive reader
@@ -47,6 +62,12 @@ export class EventAccess {
      * published), so its reads and writes differ; for every other caller they are the same.
      */
     private readonly unwritable: readonly TsWindow[] = excluded,
+    /** The windows hiding events of every origin (a subset of `excluded`), merged. */
+    readonly shared: readonly TsWindow[] = excluded,
+    /** The windows hiding the events of one origin only. */
+    readonly scoped: readonly OriginWindow[] = [],
+    /** Made by `ofOrigins`: checks look an event's origin up. */
+    private readonly byOrigin = false,
   ) {}
 
   /** A caller that sees every event (admins, the server itself, access control off). */
@@ -57,20 +78,62 @@ export class EventAccess {
     return windows.length === 0 ? EventAccess.everything : new EventAccess(mergeWindows(windows));
   }
 
+  /**
+   * A caller on a fleet shore: `scoped` windows hide one origin's events only; `excluded` (for
+   * checks that know no origin) stays `conservative`.
+   */
+  static ofOrigins(
+    conservative: readonly TsWindow[],
+    shared: readonly TsWindow[],
+    scoped: readonly OriginWindow[],
+    unwritable: readonly TsWindow[],
+  ): EventAccess {
+    return new EventAccess(
+      mergeWindows(conservative),
+      mergeWindows(unwritable),
+      mergeWindows(shared),
+      [...scoped],
+      true,
+    );
+  }
+
+  /** An archive reader's reads, judged by origin (`byOrigin`, a fleet shore) or by time alone. */
+  static ofArchive(archive: ArchiveView, byOrigin: boolean): EventAccess {
+    if (!byOrigin) return EventAccess.of(archive.hiddenWindows());
+    const { shared, scoped } = archive.hiddenByOrigin();
+    return EventAccess.ofOrigins(archive.hiddenWindows(), shared, scoped, []);
+  }
+
   /** The access of a caller: the windows of every cruise and lowering they may not open. */
   static async for(ctx: AppContext, caller: AuthContext | null): Promise<EventAccess> {
+    const lists = await accessListWindows(ctx, caller);
+    // A server following no ship holds only its own events: time alone decides, as fast as ever.
+    const byOrigin = (lists.length > 0 || caller?.archive) && (await followsShips(ctx));
     // An archive reader (the anonymous visitor, and with the archive on every caller neither admin
     // nor granted by role) sees only the events of records open to it (archive.ts), whatever the
     // access-control setting; it writes under the access lists as before.
-    if (caller?.archive) return EventAccess.of(caller.archive.hiddenWindows(), await accessListWindows(ctx, caller));
-    return EventAccess.of(await accessListWindows(ctx, caller));
+    if (caller?.archive) {
+      const reads = EventAccess.ofArchive(caller.archive, !!byOrigin);
+      return new EventAccess(reads.excluded, mergeWindows(lists), reads.shared, reads.scoped, reads.byOrigin);
+    }
+    if (!byOrigin) return EventAccess.of(lists);
+    // A record's access list shuts the caller out of its own origin's events only.
+    return EventAccess.ofOrigins(lists, [], lists, lists);
   }
 
   get seesEverything(): boolean {
-    return this.excluded.length === 0;
+    return this.excluded.length === 0 && this.shared.length === 0 && this.scoped.length === 0;
   }
 
-  maySee(ts: number): boolean {
+  /**
+   * Whether the caller may see an event at `ts` of `origin` (a ship's id, null: this server's
+   * own); without an origin, as if every origin window hid it.
+   */
+  maySee(ts: number, origin?: string | null): boolean {
+    if (origin !== undefined) {
+      const hit = (w: TsWindow) => ts >= w.lo && ts <= w.hi;
+      return !this.shared.some(hit) && !this.scoped.some((w) => w.origin === origin && hit(w));
+    }
     for (const w of this.excluded) {
       if (ts < w.lo) return true;
       if (ts <= w.hi) return false;
@@ -78,20 +141,39 @@ export class EventAccess {
     return true;
   }
 
-  /** The hidden windows overlapping [lo, hi]. */
-  within(lo: number, hi: number): TsWindow[] {
-    return this.excluded.filter((w) => w.hi >= lo && w.lo <= hi);
+  /**
+   * Whether the caller may see this event, judged by its origin on a fleet shore (one primary-key
+   * lookup in sync_origins), by its time alone elsewhere.
+   */
+  async maySeeEvent(db: Kysely<DB>, event: { id: string; ts: number | string }): Promise<boolean> {
+    const ts = Number(event.ts);
+    if (!this.byOrigin) return this.maySee(ts);
+    return this.maySee(ts, await eventOrigin(db, event.id));
+  }
+
+  /**
+   * The hidden windows overlapping [lo, hi]; `byOrigin`: only those hiding every origin's events
+   * (the query then applies `scopedWithin` with each event's origin).
+   */
+  within(lo: number, hi: number, byOrigin = false): TsWindow[] {
+    return (byOrigin ? this.shared : this.excluded).filter((w) => w.hi >= lo && w.lo <= hi);
+  }
+
+  /** The origin windows overlapping [lo, hi]. */
+  scopedWithin(lo: number, hi: number): OriginWindow[] {
+    return this.scoped.filter((w) => w.hi >= lo && w.lo <= hi);
   }
 
   /**
    * [lo, hi] with hidden windows covering its ends cut off (so index ranges start and stop at
-   * visible events); lo > hi when the whole range is hidden.
+   * visible events); lo > hi when the whole range is hidden. `byOrigin`: as `within`.
    */
-  narrow(lo: number, hi: number): TsWindow {
+  narrow(lo: number, hi: number, byOrigin = false): TsWindow {
+    const windows = byOrigin ? this.shared : this.excluded;
     let from = lo;
     let to = hi;
-    for (const w of this.excluded) if (w.lo <= from && w.hi >= from) from = w.hi + 1;
-    for (const w of [...this.excluded].reverse()) if (w.lo <= to && w.hi >= to) to = w.lo - 1;
+    for (const w of windows) if (w.lo <= from && w.hi >= from) from = w.hi + 1;
+    for (const w of [...windows].reverse()) if (w.lo <= to && w.hi >= to) to = w.lo - 1;
     return { lo: from, hi: to };
   }
 
@@ -103,8 +185,19 @@ export class EventAccess {
   }
 }
 
-/** The windows of every cruise and lowering whose access list shuts the caller out. */
-async function accessListWindows(ctx: AppContext, caller: AuthContext | null): Promise<TsWindow[]> {
+/** The ship an event was copied from (its sync_origins row); null: this server's own. */
+export async function eventOrigin(db: Kysely<DB>, id: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('sync_origins')
+    .select('ship_id')
+    .where('record_type', '=', 'event')
+    .where('record_id', '=', id)
+    .executeTakeFirst();
+  return row?.ship_id ?? null;
+}
+
+/** The windows of every cruise and lowering whose access list shuts the caller out, with their origin. */
+async function accessListWindows(ctx: AppContext, caller: AuthContext | null): Promise<OriginWindow[]> {
   if (caller?.isAdmin) return [];
   const { db, dialect } = ctx.database;
   // A record restricts when its list is non-empty and lacks the caller (`canOpenRecord`), or, copied
@@ -115,12 +208,13 @@ async function accessListWindows(ctx: AppContext, caller: AuthContext | null): P
     const member = caller ? jsonListContains(dialect, list, caller.user.id) : sql<boolean>`1 = 0`;
     const copied = copiedRecord(kind, sql.ref(`${table}.id`));
     const shutOut = ctx.config.useAccessControl ? sql<boolean>`(not ${member} or ${copied})` : copied;
+    const origin = originOf(kind, sql.ref(`${table}.id`));
     const rows = await db
       .selectFrom(table)
-      .select(['start_ts', 'stop_ts'])
+      .select(['start_ts', 'stop_ts', origin.as('origin')])
       .where(sql<boolean>`${sql.ref(list)} <> '[]' and ${shutOut}`)
       .execute();
-    return rows.map((r) => ({ lo: Number(r.start_ts), hi: Number(r.stop_ts) }));
+    return rows.map((r) => ({ lo: Number(r.start_ts), hi: Number(r.stop_ts), origin: r.origin ?? null }));
   };
   return [...(await restricted('cruise')), ...(await restricted('lowering'))];
 }
@@ -132,6 +226,25 @@ async function accessListWindows(ctx: AppContext, caller: AuthContext | null): P
 export function excludedTs(ts: RawBuilder<unknown>, windows: readonly TsWindow[]): RawBuilder<boolean> | null {
   if (windows.length === 0) return null;
   const parts = windows.map((w) => sql<boolean>`(${ts} < ${w.lo} OR ${ts} > ${w.hi})`);
+  return sql<boolean>`(${sql.join(parts, sql` AND `)})`;
+}
+
+/**
+ * The SQL condition keeping events (id and ts column expressions) out of origin windows, or null
+ * when there are none: an event is hidden when its ts lies in a window of its own origin (its
+ * sync_origins row, found by primary key; none: this server's own).
+ */
+export function excludedByOrigin(
+  id: RawBuilder<unknown>,
+  ts: RawBuilder<unknown>,
+  windows: readonly OriginWindow[],
+): RawBuilder<boolean> | null {
+  if (windows.length === 0) return null;
+  const parts = windows.map((w) => {
+    const row = sql`SELECT 1 FROM sync_origins so WHERE so.record_type = 'event' AND so.record_id = ${id}`;
+    const same = w.origin === null ? sql`NOT EXISTS (${row})` : sql`EXISTS (${row} AND so.ship_id = ${w.origin})`;
+    return sql<boolean>`NOT (${ts} >= ${w.lo} AND ${ts} <= ${w.hi} AND ${same})`;
+  });
   return sql<boolean>`(${sql.join(parts, sql` AND `)})`;
 }
 

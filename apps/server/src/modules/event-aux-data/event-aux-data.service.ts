@@ -191,7 +191,7 @@ export class EventAuxDataService {
   /** The event of an aux record, when it exists and the caller may see it (else as if missing). */
   private async visibleEvent(eventId: string, access: EventAccess): Promise<EventRow | undefined> {
     const event = await new EventsRepository(this.ctx.database.db).findById(eventId);
-    return event && access.maySee(event.ts) ? event : undefined;
+    return event && (await access.maySeeEvent(this.ctx.database.db, event)) ? event : undefined;
   }
 
   /** An aux record whose event the caller may see, or undefined as if it did not exist. */

@@ -294,7 +294,7 @@ export class EventExportsService {
     const db = this.ctx.database.db;
     const row = await new EventsRepository(db).findById(id);
     // An event the caller may not see is answered as one that does not exist.
-    if (!row || !access.maySee(row.ts)) throw new AppError('NOT_FOUND', messages.noRecords);
+    if (!row || !(await access.maySeeEvent(db, row))) throw new AppError('NOT_FOUND', messages.noRecords);
     const aux = await new EventAuxDataRepository(db).listByEventIds([id]);
     const item = { row, aux, ids: query.add_record_ids ? (await RecordIds.load(db)).for(row.ts) : {} };
     if (query.format === 'csv') return { contentType: csvContentType, body: eventsToCsv([csvEvent(item)]) };

@@ -1,6 +1,6 @@
 import { splitFilterTerms, splitNegatedTerms } from '@bathylog/shared';
 import { AppError } from '../../lib/app-error.js';
-import { EventAccess, type TsWindow } from '../access/event-access.js';
+import { EventAccess, type OriginWindow, type TsWindow } from '../access/event-access.js';
 import type { CompletenessSettings } from '../completeness/completeness.rules.js';
 
 /**
@@ -22,6 +22,8 @@ export interface EventFilter {
   datasourceMatch: 'substring' | 'exact';
   /** ts windows the caller may not see inside [lo, hi] (modules/access/event-access.ts), merged. */
   excluded: TsWindow[];
+  /** Windows hiding only the events of one origin inside [lo, hi] (modules/access/event-access.ts). */
+  scoped: OriginWindow[];
   /**
    * `completeness=incomplete`: only events incomplete at `now` (docs/completeness.md#event-lists),
    * each rule judging the events within its windows (null: every event of the list) by its settings.
@@ -68,6 +70,7 @@ export function buildEventFilter(
   const range = access.narrow(
     inWindow(query.startTS) ? query.startTS! : window.lo,
     inWindow(query.stopTS) ? query.stopTS! : window.hi,
+    true,
   );
   const { lo, hi } = range;
 
@@ -82,7 +85,8 @@ export function buildEventFilter(
     fulltext: fulltext.include,
     datasources: splitFilterTerms(query.datasource),
     datasourceMatch,
-    excluded: lo <= hi ? access.within(lo, hi) : [],
+    excluded: lo <= hi ? access.within(lo, hi, true) : [],
+    scoped: lo <= hi ? access.scopedWithin(lo, hi) : [],
     incomplete: null,
   };
 }

@@ -4,7 +4,7 @@ import { hiddenEventValue, searchKeyRange } from '../../db/sql/event-search.js';
 import { eventDay, eventDayMs } from '../../db/sql/event-days.js';
 import type { DB } from '../../db/schema.js';
 import { parseJson } from '../../lib/json.js';
-import { excludedTs } from '../access/event-access.js';
+import { excludedByOrigin, excludedTs } from '../access/event-access.js';
 import { incompleteCondition } from '../completeness/completeness.sql.js';
 import type { EventFilter } from './event-filter.js';
 
@@ -277,7 +277,8 @@ export class EventSearch {
    * out, exactly those, so no hit is checked for its value.
    */
   private ftsPlan(resolved: ResolvedFilter): FtsPlan | null {
-    if (this.dialect !== 'sqlite') return null;
+    // The FTS index knows ts, not an event's origin: origin windows leave the search to the events scan.
+    if (this.dialect !== 'sqlite' || resolved.filter.scoped.length > 0) return null;
     const served = this.textGroupsIndexable(resolved);
     if (served.size === 0) return null;
     const match = [...served]
@@ -380,6 +381,8 @@ export class EventSearch {
     const parts: RawBuilder<boolean>[] = [sql<boolean>`${c.ts} >= ${lo}`, sql<boolean>`${c.ts} <= ${hi}`];
     const hidden = excludedTs(c.ts, filter.excluded);
     if (hidden) parts.push(hidden);
+    const hiddenOfOrigin = excludedByOrigin(c.id, c.ts, filter.scoped);
+    if (hiddenOfOrigin) parts.push(hiddenOfOrigin);
     if (after) {
       parts.push(
         opts.order === 'desc'
@@ -447,6 +450,8 @@ export class EventSearch {
     ];
     const hidden = excludedTs(c.ts, filter.excluded);
     if (hidden) parts.push(hidden);
+    const hiddenOfOrigin = excludedByOrigin(c.id, c.ts, filter.scoped);
+    if (hiddenOfOrigin) parts.push(hiddenOfOrigin);
     if (resolved.valueList) parts.push(sql<boolean>`s.event_value IN (${sql.join(resolved.valueList)})`);
     if (resolved.valueTerms) {
       const { include, exclude } = resolved.valueTerms;
@@ -504,7 +509,8 @@ export class EventSearch {
    */
   private dayCountQuery(resolved: ResolvedFilter): RawBuilder<{ n: number | string }> | null {
     const { filter } = resolved;
-    if (this.dialect !== 'sqlite') return null;
+    // The day totals count every origin: origin windows cannot be taken off them.
+    if (this.dialect !== 'sqlite' || filter.scoped.length > 0) return null;
     if (filter.fulltext.length > 0 || filter.authors.length > 0 || filter.freetext.length > 0) return null;
     if (resolved.valueTerms || resolved.datasourceList || resolved.datasourceTerms || filter.incomplete) return null;
     const firstDay = eventDay(filter.lo) + 1;

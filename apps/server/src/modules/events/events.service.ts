@@ -156,7 +156,8 @@ export class EventsService {
   async get(id: string, query: EventGetQuery, access: EventAccess): Promise<Output> {
     const row = await new EventsRepository(this.db).findById(id);
     // An event the caller may not see is answered as one that does not exist.
-    if (!row || !access.maySee(row.ts)) throw new AppError('NOT_FOUND', `No record found for id: ${id}`);
+    if (!row || !(await access.maySeeEvent(this.db, row)))
+      throw new AppError('NOT_FOUND', `No record found for id: ${id}`);
     const item = {
       row,
       ids: query.add_record_ids ? (await RecordIds.load(this.db)).for(row.ts) : {},
@@ -207,7 +208,7 @@ export class EventsService {
     await this.db.transaction().execute(async (trx) => {
       const repo = new EventsRepository(trx);
       const existing = await repo.findById(id);
-      if (!existing || !access.maySee(existing.ts))
+      if (!existing || !(await access.maySeeEvent(trx, existing)))
         throw new AppError('BAD_REQUEST', `No event record found for id: ${id}`);
       this.assertMayChange(caller, existing, body);
       await this.applyUpdate(trx, caller, repo, existing, body);
@@ -266,7 +267,8 @@ export class EventsService {
     const deleted = await this.db.transaction().execute(async (trx) => {
       const events = new EventsRepository(trx);
       const event = await events.findById(id);
-      if (!event || !access.maySee(event.ts)) throw new AppError('NOT_FOUND', `No record found for id: ${id}`);
+      if (!event || !(await access.maySeeEvent(trx, event)))
+        throw new AppError('NOT_FOUND', `No record found for id: ${id}`);
       const mayDelete =
         caller.isAdmin ||
         mayDeleteEvent(

@@ -50,7 +50,8 @@ export class EventAttachmentsService {
   private async eventFor(caller: AuthContext, eventId: string, action: 'attach' | 'remove', access: EventAccess) {
     const event = await new EventsRepository(this.ctx.database.db).findById(eventId);
     // An event the caller may not see is answered as one that does not exist.
-    if (!event || !access.maySee(event.ts)) throw new AppError('NOT_FOUND', `No record found for id: ${eventId}`);
+    if (!event || !(await access.maySeeEvent(this.ctx.database.db, event)))
+      throw new AppError('NOT_FOUND', `No record found for id: ${eventId}`);
     const allowed = caller.isAdmin || mayAttachToEvent(caller.user, event);
     if (!allowed) {
       throw new AppError(
@@ -194,7 +195,7 @@ export class EventAttachmentsService {
       .limit(100);
     if (eventId) q = q.where('f.event_id', '=', eventId);
     for (const row of await q.execute()) {
-      if (!access.maySee(Number(row.ts))) continue;
+      if (!(await access.maySeeEvent(this.ctx.database.db, { id: row.event_id, ts: row.ts }))) continue;
       const info = await lstat(path.join(this.ctx.paths.images, row.name)).catch(() => null);
       if (info?.isFile()) return { stored: row.name, eventId: row.event_id };
     }

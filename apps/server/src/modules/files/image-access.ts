@@ -33,5 +33,5 @@ export async function mayViewImage(
   const id = await eventOfImage(ctx, segments.at(-1)!);
   if (!id) return false;
   const event = await ctx.database.db.selectFrom('events').select('ts').where('id', '=', id).executeTakeFirst();
-  return event !== undefined && access.maySee(Number(event.ts));
+  return event !== undefined && (await access.maySeeEvent(ctx.database.db, { id, ts: event.ts }));
 }

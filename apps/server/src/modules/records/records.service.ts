@@ -25,7 +25,7 @@ import {
   type RecordWireOptions,
 } from './records.repository.js';
 import { EventAccess } from '../access/event-access.js';
-import { copiedIds } from '../../origins/record-origins.js';
+import { copiedIds, followsShips } from '../../origins/record-origins.js';
 
 export type RecordRead<W> = { kind: 'json'; body: W | W[] } | { kind: 'csv'; body: string };
 
@@ -275,7 +275,10 @@ export class RecordsService<K extends RecordKind, W extends WsRecord> {
     const ts = await this.repo().eventTime(eventId);
     if (ts === undefined) throw new AppError('BAD_REQUEST', `No event record found for id: ${eventId}`);
     // The visitor learns nothing of an event it may not see, not even which record holds it.
-    if (caller.archive && !EventAccess.of(caller.archive.hiddenWindows()).maySee(ts)) throw noRecords();
+    if (caller.archive) {
+      const access = EventAccess.ofArchive(caller.archive, await followsShips(this.ctx));
+      if (!(await access.maySeeEvent(this.ctx.database.db, { id: eventId, ts }))) throw noRecords();
+    }
     const record = await this.repo().findContaining(ts, ts, viewerOf(caller), this.accessControl);
     if (!record) throw noRecords();
     return this.read(caller, [record], format, true);
