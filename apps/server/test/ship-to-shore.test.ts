@@ -73,6 +73,9 @@ describe.each(engines)('ship to shore, shore on %s', (engine) => {
       const out: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(r)) {
         if (['search_text', 'search', 'fts', 'tsv'].some((s) => k.includes(s))) continue;
+        // When this server stored an event (the creator's delete hour) is its own bookkeeping: a
+        // copy is read-only on the shore, so it keeps none.
+        if (k === 'created_at') continue;
         out[k] = typeof v === 'string' && /^-?\d+$/.test(v) && k !== 'id' ? Number(v) : v;
       }
       return out;
