@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wsPath } from '@bathylog/shared';
 import { listenInRange, RawClient, scriptHello } from '../src/realtime/testing/ws-test-client.js';
-import { insertCruise, insertEvents, insertLowering } from './table-fixtures.js';
+import { insertAux, insertCruise, insertEvents, insertLowering, navData } from './table-fixtures.js';
 import { createTestApp, engines, type TestApp } from './test-app.js';
 
 /**
@@ -23,6 +23,7 @@ describe.each(modes)('records open only their own origin’s events (%s, %s)', (
   const dives: string[] = [];
   const open: string[] = [];
   const closed: string[] = [];
+  const openAux: string[] = [];
   const readers: Array<string | undefined> = [];
 
   beforeAll(async () => {
@@ -86,8 +87,24 @@ describe.each(modes)('records open only their own origin’s events (%s, %s)', (
         ...eventsA.map((id) => ({ record_type: 'event', record_id: id, ship_id: shipA })),
       ])
       .execute();
+    // Each event's position; the private events' latitudes (24.x) mark them in a track.
+    const auxB = await insertAux(
+      db,
+      eventsB.map((id, n) => navData(id, n)),
+    );
+    const auxClosed = await insertAux(
+      db,
+      [...eventsA, ...ownEvents].map((id, n) => ({
+        ...navData(id, n),
+        data_array: [
+          { data_name: 'latitude', data_value: `24.7${n}0000`, data_uom: 'ddeg' },
+          { data_name: 'longitude', data_value: '-45.140000', data_uom: 'ddeg' },
+        ],
+      })),
+    );
     open.push(...eventsB);
-    closed.push(...eventsA, ...ownEvents);
+    openAux.push(...auxB);
+    closed.push(...eventsA, ...ownEvents, ...auxClosed);
     expect(ownCruise).toBeTruthy();
     readers.push(await t.login('guest', ''));
     if (archive) readers.push(undefined);
@@ -122,6 +139,30 @@ describe.each(modes)('records open only their own origin’s events (%s, %s)', (
       expect(await get(`/event_exports/bylowering/${dives[0]}`, token)).toContain('OPEN_B1');
       expect(await get(`/event_exports/bylowering/${dives[1]}`, token)).toContain('OPEN_B2');
       for (const id of open) expect(await get(`/events/${id}`, token)).toContain(id);
+    }
+  });
+
+  it('aux-data lists, dive metrics, completeness and tracks hold B’s dives’ data and none of the private cruises’', async () => {
+    for (const token of readers) {
+      const lists = ['/event_aux_data', ...dives.map((d) => `/event_aux_data/bylowering/${d}`)];
+      for (const url of lists) {
+        const body = await get(url, token);
+        for (const m of ['24.7', ...closed]) expect(body, url).not.toContain(m);
+      }
+      const all = await get('/event_aux_data', token);
+      for (const id of openAux) expect(all).toContain(id);
+      for (const [n, d] of dives.entries()) {
+        expect(await get(`/event_aux_data/bylowering/${d}`, token)).toContain(openAux[n]!);
+        const metrics = JSON.parse(await get(`/lowerings/${d}/metrics`, token)) as Record<string, unknown>;
+        expect(metrics.events_total, `metrics of dive ${n}`).toBe(1);
+        expect(metrics.position_source).toBe('vehicleRealtimeNavData');
+        const completeness = JSON.parse(await get(`/lowerings/${d}/completeness`, token)) as Record<string, unknown>;
+        expect(completeness.events_total, `completeness of dive ${n}`).toBe(1);
+        // The dive track (the GeoJSON and KML exports draw theirs from the same read) is B's alone.
+        const track = JSON.parse(await get(`/tracks/bylowering/${d}`, token)) as { eventIds: string[] };
+        expect(track.eventIds, `track of dive ${n}`).toEqual([open[n]]);
+        expect(await get(`/gis_exports/bylowering/${d}`, token)).not.toContain('24.7');
+      }
     }
   });
 
