@@ -24,6 +24,8 @@ describe.each(modes)('records open only their own origin’s events (%s, %s)', (
   const open: string[] = [];
   const closed: string[] = [];
   const openAux: string[] = [];
+  /** B1's cruise and dive. */
+  const ownRecords: string[] = [];
   const readers: Array<string | undefined> = [];
 
   beforeAll(async () => {
@@ -56,7 +58,22 @@ describe.each(modes)('records open only their own origin’s events (%s, %s)', (
         stop_ts: '2024-08-20T00:00:00.000Z',
       }),
     ];
-    await db.updateTable('cruises').set({ cruise_public: 1 }).where('id', 'in', cruisesB).execute();
+    // Ship A's public cruise and dive spanning B1's time (not A's event's), starting after B's own: not B1's records.
+    const cruiseAPub = await insertCruise(db, {
+      cruise_id: 'A-PUB',
+      start_ts: '2024-06-12T00:00:00.000Z',
+      stop_ts: '2024-06-15T10:30:00.000Z',
+    });
+    const diveAPub = await insertLowering(db, {
+      lowering_id: 'A-PUB-D',
+      start_ts: '2024-06-15T00:00:00.000Z',
+      stop_ts: '2024-06-15T10:30:00.000Z',
+    });
+    await db
+      .updateTable('cruises')
+      .set({ cruise_public: 1 })
+      .where('id', 'in', [...cruisesB, cruiseAPub])
+      .execute();
     dives.push(
       await insertLowering(db, {
         lowering_id: 'B-D1',
@@ -81,6 +98,8 @@ describe.each(modes)('records open only their own origin’s events (%s, %s)', (
       .insertInto('sync_origins')
       .values([
         { record_type: 'cruise', record_id: cruiseA, ship_id: shipA },
+        { record_type: 'cruise', record_id: cruiseAPub, ship_id: shipA },
+        { record_type: 'lowering', record_id: diveAPub, ship_id: shipA },
         ...cruisesB.map((id) => ({ record_type: 'cruise', record_id: id, ship_id: shipB })),
         ...dives.map((id) => ({ record_type: 'lowering', record_id: id, ship_id: shipB })),
         ...eventsB.map((id) => ({ record_type: 'event', record_id: id, ship_id: shipB })),
@@ -103,6 +122,7 @@ describe.each(modes)('records open only their own origin’s events (%s, %s)', (
       })),
     );
     open.push(...eventsB);
+    ownRecords.push(cruisesB[0]!, dives[0]!);
     openAux.push(...auxB);
     closed.push(...eventsA, ...ownEvents, ...auxClosed);
     expect(ownCruise).toBeTruthy();
@@ -163,6 +183,15 @@ describe.each(modes)('records open only their own origin’s events (%s, %s)', (
         expect(track.eventIds, `track of dive ${n}`).toEqual([open[n]]);
         expect(await get(`/gis_exports/bylowering/${d}`, token)).not.toContain('24.7');
       }
+    }
+  });
+
+  it('byevent names the cruise and dive of the event’s own ship', async () => {
+    for (const token of readers) {
+      const cruise = JSON.parse(await get(`/cruises/byevent/${open[0]}`, token)) as { id: string };
+      expect(cruise.id).toBe(ownRecords[0]);
+      const dive = JSON.parse(await get(`/lowerings/byevent/${open[0]}`, token)) as { id: string };
+      expect(dive.id).toBe(ownRecords[1]);
     }
   });
 
