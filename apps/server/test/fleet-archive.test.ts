@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { wsPath } from '@bathylog/shared';
+import { wsPath, type SyncChange, type SyncChangesPage } from '@bathylog/shared';
 import { listenInRange, RawClient, scriptHello } from '../src/realtime/testing/ws-test-client.js';
 import { insertAux, insertCruise, insertEvents, insertLowering, navData } from './table-fixtures.js';
 import { createTestApp, engines, type TestApp } from './test-app.js';
@@ -193,6 +193,31 @@ describe.each(modes)('records open only their own origin’s events (%s, %s)', (
       const dive = JSON.parse(await get(`/lowerings/byevent/${open[0]}`, token)) as { id: string };
       expect(dive.id).toBe(ownRecords[1]);
     }
+  });
+
+  it('a follower key’s change feed holds B’s dive events and their aux data and none of the private cruises’', async () => {
+    // Without access control every follower reads everything: nothing to judge.
+    if (mode !== 'access control') return;
+    const admin = await t.login('admin', 'demo');
+    const made = await t.api('POST', '/device_keys', {
+      token: admin,
+      body: { name: 'Reader shore', roles: ['follower'] },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const { key } = made.json() as { key: string };
+    const changes: SyncChange[] = [];
+    for (let after: string | undefined, more = true; more;) {
+      const q = new URLSearchParams({ max_bytes: '65536', ...(after !== undefined ? { after } : {}) });
+      const res = await t.api('GET', `/sync/changes?${q}`, { token: key });
+      expect(res.statusCode, res.body).toBe(200);
+      const page = res.json() as SyncChangesPage;
+      changes.push(...page.changes);
+      after = page.next;
+      more = page.more;
+    }
+    const upserts = changes.filter((c) => c.op === 'upsert').map((c) => c.record_id);
+    for (const id of [...open, ...openAux]) expect(upserts).toContain(id);
+    for (const id of closed) expect(upserts).not.toContain(id);
   });
 
   it('a newEvents push delivers B’s dive event and not the private cruise’s', async () => {
