@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { wsPath } from '@bathylog/shared';
+import { wsPath, type SyncChange, type SyncChangesPage } from '@bathylog/shared';
 import { listenInRange, RawClient, scriptHello } from '../src/realtime/testing/ws-test-client.js';
-import { insertCruise, insertEvents, insertLowering } from './table-fixtures.js';
+import { insertAux, insertCruise, insertEvents, insertLowering, navData } from './table-fixtures.js';
 import { createTestApp, engines, type TestApp } from './test-app.js';
 
 /**
@@ -23,6 +23,9 @@ describe.each(modes)('records open only their own origin’s events (%s, %s)', (
   const dives: string[] = [];
   const open: string[] = [];
   const closed: string[] = [];
+  const openAux: string[] = [];
+  /** B1's cruise and dive. */
+  const ownRecords: string[] = [];
   const readers: Array<string | undefined> = [];
 
   beforeAll(async () => {
@@ -55,7 +58,22 @@ describe.each(modes)('records open only their own origin’s events (%s, %s)', (
         stop_ts: '2024-08-20T00:00:00.000Z',
       }),
     ];
-    await db.updateTable('cruises').set({ cruise_public: 1 }).where('id', 'in', cruisesB).execute();
+    // Ship A's public cruise and dive spanning B1's time (not A's event's), starting after B's own: not B1's records.
+    const cruiseAPub = await insertCruise(db, {
+      cruise_id: 'A-PUB',
+      start_ts: '2024-06-12T00:00:00.000Z',
+      stop_ts: '2024-06-15T10:30:00.000Z',
+    });
+    const diveAPub = await insertLowering(db, {
+      lowering_id: 'A-PUB-D',
+      start_ts: '2024-06-15T00:00:00.000Z',
+      stop_ts: '2024-06-15T10:30:00.000Z',
+    });
+    await db
+      .updateTable('cruises')
+      .set({ cruise_public: 1 })
+      .where('id', 'in', [...cruisesB, cruiseAPub])
+      .execute();
     dives.push(
       await insertLowering(db, {
         lowering_id: 'B-D1',
@@ -80,14 +98,33 @@ describe.each(modes)('records open only their own origin’s events (%s, %s)', (
       .insertInto('sync_origins')
       .values([
         { record_type: 'cruise', record_id: cruiseA, ship_id: shipA },
+        { record_type: 'cruise', record_id: cruiseAPub, ship_id: shipA },
+        { record_type: 'lowering', record_id: diveAPub, ship_id: shipA },
         ...cruisesB.map((id) => ({ record_type: 'cruise', record_id: id, ship_id: shipB })),
         ...dives.map((id) => ({ record_type: 'lowering', record_id: id, ship_id: shipB })),
         ...eventsB.map((id) => ({ record_type: 'event', record_id: id, ship_id: shipB })),
         ...eventsA.map((id) => ({ record_type: 'event', record_id: id, ship_id: shipA })),
       ])
       .execute();
+    // Each event's position; the private events' latitudes (24.x) mark them in a track.
+    const auxB = await insertAux(
+      db,
+      eventsB.map((id, n) => navData(id, n)),
+    );
+    const auxClosed = await insertAux(
+      db,
+      [...eventsA, ...ownEvents].map((id, n) => ({
+        ...navData(id, n),
+        data_array: [
+          { data_name: 'latitude', data_value: `24.7${n}0000`, data_uom: 'ddeg' },
+          { data_name: 'longitude', data_value: '-45.140000', data_uom: 'ddeg' },
+        ],
+      })),
+    );
     open.push(...eventsB);
-    closed.push(...eventsA, ...ownEvents);
+    ownRecords.push(cruisesB[0]!, dives[0]!);
+    openAux.push(...auxB);
+    closed.push(...eventsA, ...ownEvents, ...auxClosed);
     expect(ownCruise).toBeTruthy();
     readers.push(await t.login('guest', ''));
     if (archive) readers.push(undefined);
@@ -123,6 +160,64 @@ describe.each(modes)('records open only their own origin’s events (%s, %s)', (
       expect(await get(`/event_exports/bylowering/${dives[1]}`, token)).toContain('OPEN_B2');
       for (const id of open) expect(await get(`/events/${id}`, token)).toContain(id);
     }
+  });
+
+  it('aux-data lists, dive metrics, completeness and tracks hold B’s dives’ data and none of the private cruises’', async () => {
+    for (const token of readers) {
+      const lists = ['/event_aux_data', ...dives.map((d) => `/event_aux_data/bylowering/${d}`)];
+      for (const url of lists) {
+        const body = await get(url, token);
+        for (const m of ['24.7', ...closed]) expect(body, url).not.toContain(m);
+      }
+      const all = await get('/event_aux_data', token);
+      for (const id of openAux) expect(all).toContain(id);
+      for (const [n, d] of dives.entries()) {
+        expect(await get(`/event_aux_data/bylowering/${d}`, token)).toContain(openAux[n]!);
+        const metrics = JSON.parse(await get(`/lowerings/${d}/metrics`, token)) as Record<string, unknown>;
+        expect(metrics.events_total, `metrics of dive ${n}`).toBe(1);
+        expect(metrics.position_source).toBe('vehicleRealtimeNavData');
+        const completeness = JSON.parse(await get(`/lowerings/${d}/completeness`, token)) as Record<string, unknown>;
+        expect(completeness.events_total, `completeness of dive ${n}`).toBe(1);
+        // The dive track (the GeoJSON and KML exports draw theirs from the same read) is B's alone.
+        const track = JSON.parse(await get(`/tracks/bylowering/${d}`, token)) as { eventIds: string[] };
+        expect(track.eventIds, `track of dive ${n}`).toEqual([open[n]]);
+        expect(await get(`/gis_exports/bylowering/${d}`, token)).not.toContain('24.7');
+      }
+    }
+  });
+
+  it('byevent names the cruise and dive of the event’s own ship', async () => {
+    for (const token of readers) {
+      const cruise = JSON.parse(await get(`/cruises/byevent/${open[0]}`, token)) as { id: string };
+      expect(cruise.id).toBe(ownRecords[0]);
+      const dive = JSON.parse(await get(`/lowerings/byevent/${open[0]}`, token)) as { id: string };
+      expect(dive.id).toBe(ownRecords[1]);
+    }
+  });
+
+  it('a follower key’s change feed holds B’s dive events and their aux data and none of the private cruises’', async () => {
+    // Without access control every follower reads everything: nothing to judge.
+    if (mode !== 'access control') return;
+    const admin = await t.login('admin', 'demo');
+    const made = await t.api('POST', '/device_keys', {
+      token: admin,
+      body: { name: 'Reader shore', roles: ['follower'] },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const { key } = made.json() as { key: string };
+    const changes: SyncChange[] = [];
+    for (let after: string | undefined, more = true; more;) {
+      const q = new URLSearchParams({ max_bytes: '65536', ...(after !== undefined ? { after } : {}) });
+      const res = await t.api('GET', `/sync/changes?${q}`, { token: key });
+      expect(res.statusCode, res.body).toBe(200);
+      const page = res.json() as SyncChangesPage;
+      changes.push(...page.changes);
+      after = page.next;
+      more = page.more;
+    }
+    const upserts = changes.filter((c) => c.op === 'upsert').map((c) => c.record_id);
+    for (const id of [...open, ...openAux]) expect(upserts).toContain(id);
+    for (const id of closed) expect(upserts).not.toContain(id);
   });
 
   it('a newEvents push delivers B’s dive event and not the private cruise’s', async () => {

@@ -248,6 +248,27 @@ export function excludedByOrigin(
   return sql<boolean>`(${sql.join(parts, sql` AND `)})`;
 }
 
+/** The windows hiding events from a caller: every origin's (`shared`) and one origin's (`scoped`). */
+export interface EventHiding {
+  readonly shared: readonly TsWindow[];
+  readonly scoped: readonly OriginWindow[];
+}
+
+/**
+ * The SQL condition keeping the events (id and ts column expressions) a caller may not see out,
+ * judged by origin on a fleet shore, or null when it sees every event. A server following no ship
+ * has no scoped windows, so this is `excludedTs` alone there.
+ */
+export function visibleEvents(
+  id: RawBuilder<unknown>,
+  ts: RawBuilder<unknown>,
+  hiding: EventHiding,
+): RawBuilder<boolean> | null {
+  const parts = [excludedTs(ts, hiding.shared), excludedByOrigin(id, ts, hiding.scoped)].filter((p) => p !== null);
+  if (parts.length === 0) return null;
+  return parts.length === 1 ? parts[0]! : sql<boolean>`(${sql.join(parts, sql` AND `)})`;
+}
+
 /** Whether the caller may see every record of these (the event-holding windows of one ts). */
 export function mayOpenAll(caller: AuthContext, records: readonly AccessFields[], useAccessControl: boolean): boolean {
   const viewer = viewerOf(caller);

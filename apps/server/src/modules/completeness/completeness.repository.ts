@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
-import { excludedTs, type TsWindow } from '../access/event-access.js';
+import { visibleEvents, type EventHiding } from '../access/event-access.js';
 
 /** An event with one of its required aux records (none: `data_source` null); `aged`: its data_array when it names a data_age. */
 export interface CompletenessRow {
@@ -23,15 +23,15 @@ export class CompletenessRepository {
   constructor(private readonly db: Kysely<DB>) {}
 
   /**
-   * Every event in [lo, hi] (less the hidden windows) with its records of the required sources,
+   * Every event in [lo, hi] (less those the caller may not see) with its records of the required sources,
    * in (ts, id) order: an event without any comes once with `data_source` null.
    */
   async windowRows(
     window: { lo: number; hi: number },
     sources: readonly string[],
-    hidden: readonly TsWindow[] = [],
+    hidden: EventHiding = { shared: [], scoped: [] },
   ): Promise<CompletenessRow[]> {
-    const visible = excludedTs(sql.ref('e.ts'), hidden) ?? sql<boolean>`1 = 1`;
+    const visible = visibleEvents(sql.ref('e.id'), sql.ref('e.ts'), hidden) ?? sql<boolean>`1 = 1`;
     const rows = await sql<CompletenessRow>`SELECT e.id, e.ts, e.event_value, ${this.auxColumns(sources)}
       WHERE e.ts >= ${window.lo} AND e.ts <= ${window.hi} AND ${visible} ORDER BY e.ts, e.id`.execute(this.db);
     return rows.rows.map((r) => ({ ...r, ts: Number(r.ts) }));
@@ -51,9 +51,9 @@ export class CompletenessRepository {
       FROM events e LEFT JOIN event_aux_data a ON a.event_id = e.id AND a.data_source IN (${sql.join(sources)})`;
   }
 
-  /** The id of the newest event outside the hidden windows, if any. */
-  async newestEventId(hidden: readonly TsWindow[]): Promise<string | undefined> {
-    const visible = excludedTs(sql.ref('e.ts'), hidden) ?? sql<boolean>`1 = 1`;
+  /** The id of the newest event the caller may see, if any. */
+  async newestEventId(hidden: EventHiding): Promise<string | undefined> {
+    const visible = visibleEvents(sql.ref('e.id'), sql.ref('e.ts'), hidden) ?? sql<boolean>`1 = 1`;
     const rows = await sql<{
       id: string;
     }>`SELECT e.id FROM events e WHERE ${visible} ORDER BY e.ts DESC, e.id DESC LIMIT 1`.execute(this.db);

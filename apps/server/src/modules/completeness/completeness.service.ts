@@ -82,7 +82,10 @@ export class CompletenessService {
     const lowering = await this.repo.lowering(loweringId);
     const settings = this.settings(lowering?.lowering_additional_meta);
     const window = { lo: record.start_ts, hi: record.stop_ts };
-    const hidden = access.within(window.lo, window.hi);
+    const hidden = {
+      shared: access.within(window.lo, window.hi, true),
+      scoped: access.scopedWithin(window.lo, window.hi),
+    };
     const repo = this.repo;
     const [rows, marks] = await Promise.all([
       repo.windowRows(window, settings.sources, hidden),
@@ -223,7 +226,7 @@ export class CompletenessService {
   /** The newest event the caller may see, judged (the footer's line). */
   async newest(access: EventAccess): Promise<NewestCompleteness> {
     const required = this.ctx.config.completeness.requiredAuxSources;
-    const id = await this.repo.newestEventId(access.excluded);
+    const id = await this.repo.newestEventId(access);
     const [j] = id ? await this.judgeEvents([id]) : [];
     return {
       required_sources: required,

@@ -1,14 +1,14 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { parseJson } from '../../lib/json.js';
-import { excludedTs, type TsWindow } from '../access/event-access.js';
+import { visibleEvents, type EventHiding } from '../access/event-access.js';
 
 /** A lowering's window and what the metrics read of its meta. */
 export interface MetricsWindow {
   lo: number;
   hi: number;
-  /** ts windows the caller may not see (event access) */
-  hidden: readonly TsWindow[];
+  /** the events the caller may not see (event access) */
+  hidden: EventHiding;
 }
 
 /** A lowering as the metrics read it: its window, access fields and stored meta (JSON text). */
@@ -26,8 +26,8 @@ export interface MetricsLowering {
 export class DiveMetricsRepository {
   constructor(private readonly db: Kysely<DB>) {}
 
-  private visible(hidden: readonly TsWindow[]) {
-    return excludedTs(sql.ref('events.ts'), hidden) ?? sql<boolean>`1 = 1`;
+  private visible(hidden: EventHiding) {
+    return visibleEvents(sql.ref('events.id'), sql.ref('events.ts'), hidden) ?? sql<boolean>`1 = 1`;
   }
 
   /** Event count per value of one column (event_value or event_author) in the window. */

@@ -69,7 +69,7 @@ export class DiveMetricsService {
       stop_ts: new Date(lowering.stop_ts).toISOString(),
       lowering_additional_meta: { milestones: meta?.milestones ?? {} },
     };
-    const w: MetricsWindow = { lo: lowering.start_ts, hi: lowering.stop_ts, hidden: access.excluded };
+    const w: MetricsWindow = { lo: lowering.start_ts, hi: lowering.stop_ts, hidden: access };
     const [byCategory, byAuthor, images, track] = await Promise.all([
       this.repo.countsBy('event_value', w),
       this.repo.countsBy('event_author', w),

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { DB, EventAuxDataTable } from '../../db/schema.js';
 import { claimImages } from '../../db/sql/image-owners.js';
-import { excludedTs, type TsWindow } from '../access/event-access.js';
+import { visibleEvents, type EventHiding } from '../access/event-access.js';
 
 export type AuxRow = EventAuxDataTable;
 
@@ -13,8 +13,8 @@ export interface ChunkOptions {
   offset: number;
   limit: number;
   text?: RawBuilder<boolean> | null;
-  /** Leave out the records of events in these ts windows (the caller's hidden ones). */
-  hidden?: readonly TsWindow[];
+  /** Leave out the records of events the caller may not see. */
+  hidden?: EventHiding;
 }
 
 /** Aux-data records: one per (event_id, data_source), a unique index guarantees it. */
@@ -54,9 +54,9 @@ export class EventAuxDataRepository {
   async trackRecords(
     source: string,
     window: { lo: number; hi: number },
-    hidden: readonly TsWindow[],
+    hidden: EventHiding,
   ): Promise<Array<{ event_id: string; ts: number; data_array: string }>> {
-    const visible = excludedTs(sql.ref('events.ts'), hidden) ?? sql<boolean>`1 = 1`;
+    const visible = visibleEvents(sql.ref('events.id'), sql.ref('events.ts'), hidden) ?? sql<boolean>`1 = 1`;
     // CROSS JOIN keeps SQLite on the lowering's time range (events_ts_value_idx, already in order) with
     // one (event_id, data_source) lookup per event, instead of every record of the source in the
     // database; PostgreSQL plans it as an inner join.
@@ -86,7 +86,7 @@ export class EventAuxDataRepository {
     if (opts.sources !== null) q = q.where('data_source', 'in', opts.sources);
     if (opts.afterId !== undefined) q = q.where('id', '>', opts.afterId);
     if (opts.text) q = q.where(opts.text);
-    const visible = opts.hidden && excludedTs(sql.ref('hx.ts'), opts.hidden);
+    const visible = opts.hidden && visibleEvents(sql.ref('hx.id'), sql.ref('hx.ts'), opts.hidden);
     if (visible) {
       q = q.where(
         sql<boolean>`EXISTS (SELECT 1 FROM events hx WHERE hx.id = ${sql.ref('event_aux_data.event_id')} AND ${visible})`,

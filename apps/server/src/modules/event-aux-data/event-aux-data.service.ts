@@ -160,7 +160,7 @@ export class EventAuxDataService {
           offset: skip,
           limit: take,
           text,
-          hidden: access.excluded,
+          hidden: access,
         });
         if (rows.length === 0) return;
         yield rows.map(auxJson);

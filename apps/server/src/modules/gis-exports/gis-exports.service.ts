@@ -89,7 +89,7 @@ export class GisExportsService {
   private async diveOf(lowering: RecordWindow, access: EventAccess): Promise<{ dive: DiveTrack; eventIds: string[] }> {
     const auxRepo = new EventAuxDataRepository(this.ctx.database.db);
     for (const source of this.positionSources) {
-      const rows = await auxRepo.trackRecords(source, { lo: lowering.start_ts, hi: lowering.stop_ts }, access.excluded);
+      const rows = await auxRepo.trackRecords(source, { lo: lowering.start_ts, hi: lowering.stop_ts }, access);
       if (rows.length === 0) continue;
       const events = rows.map((r) => ({
         id: r.event_id,

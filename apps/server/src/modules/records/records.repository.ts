@@ -2,7 +2,7 @@ import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { Dialect } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
 import { parseJson } from '../../lib/json.js';
-import { jsonListContains, listedForCondition, type RecordKind } from '../access/access.repository.js';
+import { jsonListContains, listedForCondition, originOf, type RecordKind } from '../access/access.repository.js';
 import type { Viewer } from '../access/access.rules.js';
 
 /**
@@ -161,10 +161,15 @@ export class RecordsRepository<K extends RecordKind> {
     stop: number,
     viewer?: Viewer,
     useAccessControl = false,
+    origin?: string | null,
   ): Promise<RecordOf<K> | undefined> {
     let q = this.db.selectFrom(this.col.table).selectAll().where('start_ts', '<=', start).where('stop_ts', '>=', stop);
     const visible = this.visibleTo(viewer, useAccessControl);
     if (visible) q = q.where(visible);
+    if (origin !== undefined) {
+      const own = originOf(this.kind, sql.ref(`${this.col.table}.id`));
+      q = q.where(origin === null ? sql<boolean>`${own} IS NULL` : sql<boolean>`${own} = ${origin}`);
+    }
     const row = await q.orderBy('start_ts', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
     return row && this.fromRow(row);
   }

@@ -24,7 +24,7 @@ import {
   type RecordOf,
   type RecordWireOptions,
 } from './records.repository.js';
-import { EventAccess } from '../access/event-access.js';
+import { EventAccess, eventOrigin } from '../access/event-access.js';
 import { copiedIds, followsShips } from '../../origins/record-origins.js';
 
 export type RecordRead<W> = { kind: 'json'; body: W | W[] } | { kind: 'csv'; body: string };
@@ -275,11 +275,16 @@ export class RecordsService<K extends RecordKind, W extends WsRecord> {
     const ts = await this.repo().eventTime(eventId);
     if (ts === undefined) throw new AppError('BAD_REQUEST', `No event record found for id: ${eventId}`);
     // The visitor learns nothing of an event it may not see, not even which record holds it.
+    const fleet = await followsShips(this.ctx);
     if (caller.archive) {
-      const access = EventAccess.ofArchive(caller.archive, await followsShips(this.ctx));
+      const access = EventAccess.ofArchive(caller.archive, fleet);
       if (!(await access.maySeeEvent(this.ctx.database.db, { id: eventId, ts }))) throw noRecords();
     }
-    const record = await this.repo().findContaining(ts, ts, viewerOf(caller), this.accessControl);
+    // On a fleet shore an event belongs to the records of its own origin only, not to another
+    // ship's (or the shore's) record that happens to span its time
+    // (docs/public-archive.md#records-from-a-ship).
+    const origin = fleet ? await eventOrigin(this.ctx.database.db, eventId) : undefined;
+    const record = await this.repo().findContaining(ts, ts, viewerOf(caller), this.accessControl, origin);
     if (!record) throw noRecords();
     return this.read(caller, [record], format, true);
   }

@@ -61,7 +61,7 @@ export class FeedReader {
       case 'lowering':
         return this.mayOpen(type, record);
       case 'event':
-        return this.access.maySee(Number(record.ts));
+        return this.access.maySeeEvent(this.ctx.database.db, { id: String(record.id), ts: Number(record.ts) });
       case 'event_aux_data':
         return (await this.visibleEvents([String(record.event_id)])).has(String(record.event_id));
       default:
@@ -76,10 +76,19 @@ export class FeedReader {
     return canOpenRecord(viewerOf(this.caller), { hidden, accessList }, this.ctx.config.useAccessControl);
   }
 
-  /** Of these event ids, those of events the reader may see. */
+  /**
+   * Of these event ids, those of events the reader may see: by each event's origin on a fleet
+   * shore (windows hiding one origin's events only), by time alone elsewhere, without the lookup.
+   */
   async visibleEvents(ids: readonly string[]): Promise<Set<string>> {
     const out = new Set<string>();
-    for (const [id, ts] of await this.repo.eventTimes(ids)) if (this.everything || this.access.maySee(ts)) out.add(id);
+    const times = await this.repo.eventTimes(ids);
+    const origins = !this.everything && this.access.scoped.length > 0 ? await this.repo.eventOrigins(ids) : null;
+    for (const [id, ts] of times) {
+      const visible =
+        this.everything || (origins ? this.access.maySee(ts, origins.get(id) ?? null) : this.access.maySee(ts));
+      if (visible) out.add(id);
+    }
     return out;
   }
 

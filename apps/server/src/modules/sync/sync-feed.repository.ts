@@ -99,6 +99,22 @@ export class SyncFeedRepository {
     return { records: Number(row?.n ?? 0), bytes: Number(row?.bytes ?? 0) };
   }
 
+  /** The ship each of these events was copied from, by id; events of this server's own are absent. */
+  async eventOrigins(ids: readonly string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    const unique = [...new Set(ids)];
+    for (let i = 0; i < unique.length; i += 500) {
+      const rows = await this.db
+        .selectFrom('sync_origins')
+        .select(['record_id', 'ship_id'])
+        .where('record_type', '=', 'event')
+        .where('record_id', 'in', unique.slice(i, i + 500))
+        .execute();
+      for (const r of rows) out.set(r.record_id, r.ship_id);
+    }
+    return out;
+  }
+
   /** The ts of each of these events that exists, by id (in chunks the drivers accept). */
   async eventTimes(ids: readonly string[]): Promise<Map<string, number>> {
     const out = new Map<string, number>();

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.js';
 import type { DB } from '../../db/schema.js';
 import { badRequest } from '../../lib/app-error.js';
 import { parseJson } from '../../lib/json.js';
-import { excludedTs } from '../access/event-access.js';
+import { visibleEvents } from '../access/event-access.js';
 import type { FeedReader } from './feed-reader.js';
 import { allFilePaths, baseName, fileRecord, ownedFilePath } from './sync-files.js';
 import { feedStart, SyncFeedRepository, type FeedAuditRow, type FeedPosition } from './sync-feed.repository.js';
@@ -178,8 +178,12 @@ export class SyncFeedService {
       return { items, done: paths.length < rowBatch };
     }
     const spec = syncTables[type];
-    // Events the reader may not see are left out in SQL (the ts index), as every event list does.
-    const hidden = type === 'event' && !reader.everything ? excludedTs(sql.ref('ts'), reader.access.excluded) : null;
+    // Events the reader may not see are left out in SQL (the ts index; by origin on a fleet shore),
+    // as every event list does.
+    const hidden =
+      type === 'event' && !reader.everything
+        ? visibleEvents(sql.ref('events.id'), sql.ref('events.ts'), reader.access)
+        : null;
     let query = this.db
       .selectFrom(spec.table)
       .select(spec.columns as never)
