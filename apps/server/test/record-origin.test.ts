@@ -450,7 +450,15 @@ describe.each(engines)('a copied event the caller may not see, on %s', (engine) 
           created_at: Date.now(),
         })
         .execute();
-      await db.insertInto('sync_origins').values({ record_type: 'event', record_id: event, ship_id: shipId }).execute();
+      // The restricted cruise and its event both came from the ship: a record hides only its own
+      // origin's events (docs/public-archive.md#records-from-a-ship).
+      await db
+        .insertInto('sync_origins')
+        .values([
+          { record_type: 'event', record_id: event, ship_id: shipId },
+          { record_type: 'cruise', record_id: cruise, ship_id: shipId },
+        ])
+        .execute();
       t.ctx.bus.publish(internalChannels.shipsChanged, { shipId });
       const missing = newObjectId();
       const answers = async (id: string) => [
