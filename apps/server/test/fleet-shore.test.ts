@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Ship } from '@bathylog/shared';
 import { notThisShipsRecord, storeFailed } from '../src/modules/sync/sync-apply.js';
 import { engines, type TestApp } from './test-app.js';
-import { startShipAndShore, type ShipAndShore } from './ship-and-shore.js';
+import { startShipAndShore, waitUntil, type ShipAndShore } from './ship-and-shore.js';
 import { HostileShip } from './hostile-ship.js';
 
 /**
@@ -18,24 +18,9 @@ import { HostileShip } from './hostile-ship.js';
  */
 const sync = { pollIntervalMs: 100 };
 
-async function waitFor<T>(
-  what: string,
-  fn: () => Promise<T | undefined | null | false>,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < until) {
-    try {
-      const v = await fn();
-      if (v) return v;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-}
+/** The fleet's waits allow more: three servers share the machine. */
+const waitFor = <T>(what: string, fn: () => Promise<T | undefined | null | false>, timeoutMs = 30_000) =>
+  waitUntil(what, fn, timeoutMs);
 
 const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 const fakeSha = 'ab'.repeat(32);

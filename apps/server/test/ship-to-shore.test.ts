@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { shipRecordReadOnlyMessage, type Ship } from '@bathylog/shared';
 import { engines, type TestApp } from './test-app.js';
 import type { TcpProxy } from './tcp-proxy.js';
-import { startShipAndShore, type ShipAndShore } from './ship-and-shore.js';
+import { startShipAndShore, waitUntil, type ShipAndShore } from './ship-and-shore.js';
 import { multipart } from './api-fixtures.js';
 
 /**
@@ -15,24 +15,7 @@ import { multipart } from './api-fixtures.js';
  */
 const sync = { pollIntervalMs: 100 };
 
-async function waitFor<T>(
-  what: string,
-  fn: () => Promise<T | undefined | null | false>,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < until) {
-    try {
-      const v = await fn();
-      if (v) return v;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-}
+const waitFor = waitUntil;
 
 const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
