@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { debianPeers, ensurePeers } from './peers.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'e2e/test-results');
@@ -37,6 +38,9 @@ function run(cmd, args, env = {}) {
   const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
   return r.status === 0;
 }
+
+// The real peers the suites start (InfluxDB, gpsd, ffmpeg, nginx, …): installed here as root, else named.
+ensurePeers(Object.keys(debianPeers).filter((c) => c !== 'chromium'));
 
 if (!only || only === 'unit') {
   const report = path.join(out, 'vitest.json');
