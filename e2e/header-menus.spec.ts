@@ -14,6 +14,7 @@ const everyEntry = [
   'Users',
   'Device Keys',
   'Ship to Shore',
+  'Taxa',
   'Audit Trail',
   'Checklists',
   'Toggle ASNAP',
@@ -66,6 +67,7 @@ test('every System Management entry opens its screen', async ({ page, context })
     Users: '/users',
     'Device Keys': '/device_keys',
     'Ship to Shore': '/ships',
+    Taxa: '/taxa',
     'Audit Trail': '/audit',
     Checklists: '/checklists',
   };
@@ -142,6 +144,7 @@ test.describe('with event logging disabled and custom names', () => {
       'Users',
       'Device Keys',
       'Ship to Shore',
+      'Taxa',
       'Audit Trail',
     ]);
     await expect(page.getByTestId('footer-asnap')).toHaveCount(0);

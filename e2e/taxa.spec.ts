@@ -95,3 +95,56 @@ test('type three letters, pick, qualifier, count: the event carries them', async
   await expect(dialog).toHaveCount(0);
   await expect(line).toHaveCount(2);
 });
+
+test('the Taxa screen: the taxonomy held, a legacy value mapped, the synonym report; axe-clean', async ({
+  page,
+  adminApi,
+}) => {
+  test.slow(); // The demo's templates offer a long list of values; three axe checks of it.
+  const imported = await adminApi.context.post(`${apiPrefix}/taxa/imports?kind=dwc-taxon&source=e2e`, {
+    data: readFileSync(path.join(fixtures, 'taxon.txt'), 'utf8'),
+    headers: { 'content-type': 'text/tab-separated-values' },
+  });
+  expect(imported.status()).toBe(201);
+  const morphotype = uniqueName('Brittle star ');
+  await adminApi.post('event_templates', {
+    event_name: uniqueName('Morpho '),
+    event_value: `MORPHO_${Date.now().toString(36).toUpperCase()}`,
+    template_categories: [uniqueName('mor')],
+    event_free_text_required: false,
+    system_template: false,
+    event_options: [
+      {
+        event_option_name: 'Morphotype',
+        event_option_type: 'dropdown',
+        event_option_values: [morphotype],
+        event_option_allow_freeform: false,
+        event_option_required: false,
+      },
+    ],
+  });
+
+  await page.goto('/taxa');
+  await expect(page.getByTestId('taxonomy-count')).toContainText('taxa held');
+  const row = page.getByRole('row').filter({ hasText: morphotype });
+  await expect(row).toContainText('not mapped');
+  await expectAccessible(page);
+  await row.getByRole('button', { name: `Map ${morphotype}` }).click();
+  const editor = page.getByRole('group', { name: `Map ${morphotype}` });
+  await editor.getByLabel('Search taxa').fill('oph');
+  await expect(editor.getByLabel('Taxon').locator('option', { hasText: 'Ophiuroidea' })).toHaveCount(1);
+  await editor.getByLabel('Taxon').selectOption({ label: 'Ophiuroidea (Class)' });
+  await editor.getByLabel('Qualifier').selectOption('indet.');
+  await expectAccessible(page);
+  await editor.getByRole('button', { name: 'Save' }).click();
+  await expect(row).toContainText('Ophiuroidea indet.');
+
+  await page.getByLabel('Cruise').selectOption({ index: 1 });
+  await expect(
+    page
+      .getByRole('status')
+      .filter({ hasText: 'accepted' })
+      .or(page.getByRole('table', { name: 'Names whose status changed' })),
+  ).toBeVisible();
+  await expectAccessible(page);
+});

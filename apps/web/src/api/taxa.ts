@@ -5,9 +5,12 @@ import type {
   PutLegacyMapping,
   SynonymReportRow,
   TaxonHit,
+  TaxonImport,
+  TaxonImportKind,
   TaxonomyStatus,
 } from '@bathylog/shared';
-import { api } from './client';
+import { currentToken } from '../lib/session';
+import { ApiError, api, apiRoot, networkErrorMessage, toQueryString } from './client';
 
 /**
  * Taxa (docs/taxa.md#api): the offline WoRMS taxonomy's search, the legacy mappings and the synonym
@@ -67,5 +70,47 @@ export function useSynonymReport(kind: 'cruise' | 'lowering', id: string | undef
     queryKey: taxaKeys.synonyms(kind, id ?? ''),
     queryFn: ({ signal }) => api.get<SynonymReportRow[]>('taxa/synonyms', { query: { [`${kind}_id`]: id }, signal }),
     enabled: !!id,
+  });
+}
+
+/**
+ * Uploads one taxonomy file (docs/taxa.md#importing), reporting the share sent: a WoRMS export's
+ * taxon.txt is hundreds of megabytes. Resolves with the finished import; rejects with the
+ * server's message.
+ */
+export function uploadTaxonomyFile(
+  file: File,
+  kind: TaxonImportKind,
+  source: string,
+  onProgress: (fraction: number) => void,
+): Promise<TaxonImport> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    const query = toQueryString({ kind, ...(source.trim() ? { source: source.trim() } : {}) });
+    xhr.open('POST', `${apiRoot}/taxa/imports${query}`);
+    const token = currentToken();
+    if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
+    xhr.setRequestHeader(
+      'Content-Type',
+      kind === 'json' ? 'application/json' : kind === 'csv' ? 'text/csv' : 'text/tab-separated-values',
+    );
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable) onProgress(e.loaded / e.total);
+    };
+    xhr.onerror = () => reject(new ApiError(0, networkErrorMessage));
+    xhr.onload = () => {
+      let body: unknown;
+      try {
+        body = JSON.parse(xhr.responseText);
+      } catch {
+        body = undefined;
+      }
+      if (xhr.status === 201) resolve(body as TaxonImport);
+      else {
+        const message = (body as { message?: unknown } | undefined)?.message;
+        reject(new ApiError(xhr.status, typeof message === 'string' ? message : `Upload failed (${xhr.status})`));
+      }
+    };
+    xhr.send(file);
   });
 }
