@@ -18,7 +18,10 @@ import { AttachPictures } from './attach-pictures';
 import { DateTimeInput } from './date-time-input';
 import { FieldLabel, RequiredMark } from './form-field';
 
-/** The taxon picker is its own chunk: only templates with a taxon option load it. */
+/**
+ * The taxon picker is loaded on demand, by the first taxon option shown (it is small: the build puts it
+ * with the other lazily loaded screens, docs/lean-client.md#what-keeps-the-first-load-small).
+ */
 const TaxonPicker = lazy(() => import('./taxon-picker'));
 
 export interface EventOptionsModalProps {

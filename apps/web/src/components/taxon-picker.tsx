@@ -17,7 +17,7 @@ import './taxon-picker.css';
  * as buttons, a search of the ship's WoRMS taxonomy (three letters, then matches with rank and
  * vernacular name; arrows and Enter pick), the open-nomenclature qualifier, and a count or an
  * abundance bin. Its value is the pick as the shared rules read it (`taxonFieldValue`). Loaded with
- * the modal's first taxon option only (its own chunk).
+ * the modal's first taxon option only.
  */
 export default function TaxonPicker({
   option,
