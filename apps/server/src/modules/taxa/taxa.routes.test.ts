@@ -13,7 +13,7 @@ import {
   type TaxonomyStatus,
   type WormsFetchResult,
 } from '@bathylog/shared';
-import { createCruise, createLowering } from '../../../test/api-fixtures.js';
+import { createCruise, createLowering, createUser } from '../../../test/api-fixtures.js';
 import { createRoleUsers, type RoleUsers } from '../../../test/role-tokens.js';
 import { insertEvents, tableCount } from '../../../test/table-fixtures.js';
 import { createTestApp, engines, type TestApp } from '../../../test/test-app.js';
@@ -348,5 +348,44 @@ describe.each(engines)('taxa fetched from WoRMS REST on %s', (engine) => {
     } finally {
       await offline.close();
     }
+  });
+});
+
+/** The synonym report reads events: the one event-access rule decides what it may show. */
+describe.each(engines)('the synonym report with access control on (%s)', (engine) => {
+  let t: TestApp;
+  afterAll(() => t?.close());
+
+  it('shows a restricted dive’s names to its members and admins only', async () => {
+    t = await createTestApp(engine, { useAccessControl: true });
+    const admin = await t.login('admin', 'demo');
+    const roles = ['event_manager', 'cruise_manager'];
+    const member = await createUser(t, admin, 'member', roles);
+    const outsider = await createUser(t, admin, 'outsider', roles);
+    const cruise = await createCruise(t, admin, { cruise_hidden: true });
+    const perms = await t.api('PATCH', `/cruises/${cruise}/permissions`, { token: admin, body: { add: [member.id] } });
+    expect(perms.statusCode).toBe(204);
+    const imported = await t.api('POST', '/taxa/imports?kind=dwc-taxon', {
+      token: admin,
+      body: fixture('taxon.txt'),
+      headers: tsv,
+    });
+    expect(imported.statusCode).toBe(201);
+    await insertEvents(t.ctx.database.db, [
+      {
+        ts: Date.UTC(2023, 2, 14, 23, 0),
+        event_value: 'SECRETFAUNA',
+        event_options: taxonEventOptions('Taxon', { name: 'Adeorbidae', aphia_id: 125, qualifier: '' }),
+      },
+    ]);
+    const report = (token: string) => t.api('GET', `/taxa/synonyms?cruise_id=${cruise}`, { token });
+    for (const token of [admin, member.token]) {
+      const res = await report(token);
+      expect(res.statusCode, res.body).toBe(200);
+      expect((res.json() as SynonymReportRow[]).map((r) => r.name)).toEqual(['Adeorbidae']);
+    }
+    const refused = await report(outsider.token);
+    expect(refused.statusCode).toBeGreaterThanOrEqual(400);
+    expect(refused.body).not.toContain('Adeorbidae');
   });
 });
