@@ -59,6 +59,7 @@ test('type three letters, pick, qualifier, count: the event carries them', async
   await expect(first).toContainText('Ophiuroidea');
   await expect(first).toContainText('Class');
   await expect(first).toHaveAttribute('aria-selected', 'true');
+  await dialog.screenshot({ path: test.info().outputPath('taxon-picker.png') });
   await expectAccessible(page);
   await page.keyboard.press('Enter');
   await expect(dialog.getByTestId('taxon-pick')).toContainText('Ophiuroidea');
