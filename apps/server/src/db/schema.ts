@@ -29,6 +29,14 @@ export interface UsersTable {
   api_tokens_valid_after: number;
 }
 
+/** Standard publication settings, one JSON document per part (docs/publication.md). */
+export interface PublicationSettingsTable {
+  name: string;
+  value: string;
+  updated_at: number;
+  updated_by: string | null;
+}
+
 export interface CruisesTable {
   id: string;
   cruise_id: string;
@@ -289,4 +297,5 @@ export interface DB {
   sync_followers: SyncFollowersTable;
   sync_file_hashes: SyncFileHashesTable;
   sync_refusals: SyncRefusalsTable;
+  publication_settings: PublicationSettingsTable;
 }

@@ -46,6 +46,7 @@ const frozen: Record<Dialect, Record<string, string>> = {
     '023-sync-refusals': 'f2f706db41e483fe',
     '024-origins-and-image-owners': '8a9bcb63420e1ca8',
     '025-event-created-at': '423868b8b3f3730a',
+    '038-publication-settings': '2b60a6a0e0939aa3',
   },
   postgres: {
     '001-initial': 'abded546b17b4501',
@@ -71,6 +72,7 @@ const frozen: Record<Dialect, Record<string, string>> = {
     '023-sync-refusals': 'f2f706db41e483fe',
     '024-origins-and-image-owners': '57b237f3736fbf18',
     '025-event-created-at': '423868b8b3f3730a',
+    '038-publication-settings': '2b60a6a0e0939aa3',
   },
 };
 
