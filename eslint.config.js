@@ -107,12 +107,18 @@ const serverImportZones = [
   },
   {
     target: `${server}/lib`,
-    from: [...serverDirs('plugins', 'origins', 'modules', 'realtime', 'db', 'seed', 'context.ts'), ...serverRoots],
+    from: [
+      ...serverDirs('plugins', 'origins', 'taxonomy', 'modules', 'realtime', 'db', 'seed', 'context.ts'),
+      ...serverRoots,
+    ],
     message: 'lib/ is the bottom layer: it imports no plugin, module, realtime, db or app code.',
   },
   {
     target: `${server}/db`,
-    from: [...serverDirs('plugins', 'origins', 'modules', 'realtime', 'seed', 'context.ts'), ...serverRoots],
+    from: [
+      ...serverDirs('plugins', 'origins', 'taxonomy', 'modules', 'realtime', 'seed', 'context.ts'),
+      ...serverRoots,
+    ],
     message: 'db/ is below the modules: modules register what db/ runs for them (db/write-worker-thread.ts).',
   },
   {
@@ -129,6 +135,11 @@ const serverImportZones = [
     target: `${server}/origins`,
     from: [...serverDirs('modules', 'seed'), ...serverRoots],
     message: 'origins/ (where a record came from) is below the modules: a module registers what the guard allows.',
+  },
+  {
+    target: `${server}/taxonomy`,
+    from: [...serverDirs('plugins', 'origins', 'modules', 'realtime', 'seed'), ...serverRoots],
+    message: 'taxonomy/ (the offline WoRMS taxonomy) is below the modules that read it: it imports no module.',
   },
   {
     target: `${server}/modules`,

@@ -43,3 +43,4 @@ export * from './dive-metrics.js';
 export * from './schemas/sync.js';
 export * from './schemas/sync-records.js';
 export * from './schemas/publication.js';
+export * from './schemas/taxa.js';

@@ -274,6 +274,60 @@ export interface SyncFileHashesTable {
   mtime: number;
 }
 
+/** A WoRMS taxon (docs/taxa.md). `name_key`: the name folded for search (lower case, no accents). */
+export interface TaxaTable {
+  aphia_id: number;
+  scientific_name: string;
+  name_key: string;
+  authority: string | null;
+  taxon_rank: string | null;
+  /** WoRMS status: `accepted`, `unaccepted`, `alternate representation`, … */
+  status: string | null;
+  accepted_aphia_id: number | null;
+  parent_aphia_id: number | null;
+  /** 1 marine, 0 not, null unknown. */
+  is_marine: number | null;
+  /** Where the record came from: the import's version label (`WoRMS DwC 2026-11-01`, `WoRMS REST 2026-11-29`). */
+  source: string;
+  updated_at: number;
+}
+
+export interface TaxonVernacularsTable {
+  aphia_id: number;
+  vernacular_name: string;
+  /** ISO 639 code as WoRMS gives it (`eng`, `en`), or ''. */
+  language: Generated<string>;
+  name_key: string;
+}
+
+/** A legacy option value mapped to a taxon: scope is an option or template name. */
+export interface TaxonLegacyMappingsTable {
+  id: string;
+  scope: string;
+  scope_key: string;
+  value: string;
+  value_key: string;
+  aphia_id: number;
+  qualifier: Generated<string>;
+  created_by: Generated<string>;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface TaxonImportsTable {
+  id: string;
+  kind: string;
+  source: string;
+  started_by: Generated<string>;
+  started_at: number;
+  finished_at: number | null;
+  /** `running`, `done`, `failed`. */
+  state: string;
+  taxa: Generated<number>;
+  vernaculars: Generated<number>;
+  message: Generated<string>;
+}
+
 export interface DB {
   users: UsersTable;
   cruises: CruisesTable;
@@ -297,5 +351,12 @@ export interface DB {
   sync_followers: SyncFollowersTable;
   sync_file_hashes: SyncFileHashesTable;
   sync_refusals: SyncRefusalsTable;
+<<<<<<< HEAD
   publication_settings: PublicationSettingsTable;
+=======
+  taxa: TaxaTable;
+  taxon_vernaculars: TaxonVernacularsTable;
+  taxon_legacy_mappings: TaxonLegacyMappingsTable;
+  taxon_imports: TaxonImportsTable;
+>>>>>>> taxa
 }

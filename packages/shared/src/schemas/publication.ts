@@ -164,7 +164,7 @@ export type PublicationReport = z.infer<typeof publicationReportSchema>;
 export const eventListFormats = ['r2r', 'pangaea'] as const;
 export type EventListFormat = (typeof eventListFormats)[number];
 
-export const eventListQuerySchema = z.strictObject({
+export const archiveEventListQuerySchema = z.strictObject({
   format: z._default(z.enum(eventListFormats), 'r2r'),
 });
 
