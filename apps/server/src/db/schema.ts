@@ -351,12 +351,9 @@ export interface DB {
   sync_followers: SyncFollowersTable;
   sync_file_hashes: SyncFileHashesTable;
   sync_refusals: SyncRefusalsTable;
-<<<<<<< HEAD
-  publication_settings: PublicationSettingsTable;
-=======
   taxa: TaxaTable;
   taxon_vernaculars: TaxonVernacularsTable;
   taxon_legacy_mappings: TaxonLegacyMappingsTable;
   taxon_imports: TaxonImportsTable;
->>>>>>> taxa
+  publication_settings: PublicationSettingsTable;
 }

@@ -16,9 +16,6 @@ export type PublicationLicence = (typeof publicationLicences)[number];
 
 export const basisOfRecordValues = ['HumanObservation', 'MachineObservation', 'MaterialSample'] as const;
 
-/** The open-nomenclature qualifiers a taxon option may carry. */
-export const taxonQualifiers = ['', 'sp.', 'cf.', 'aff.', 'indet.'] as const;
-
 /**
  * One aux-data value published as a measurement: `data_source` / `data_name` of the aux record,
  * the NERC P01 parameter and P06 unit codes, and the conversion from the source's unit

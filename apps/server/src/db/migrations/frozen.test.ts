@@ -46,11 +46,8 @@ const frozen: Record<Dialect, Record<string, string>> = {
     '023-sync-refusals': 'f2f706db41e483fe',
     '024-origins-and-image-owners': '8a9bcb63420e1ca8',
     '025-event-created-at': '423868b8b3f3730a',
-<<<<<<< HEAD
-    '038-publication-settings': '2b60a6a0e0939aa3',
-=======
     '035-taxonomy': '3204760224ba4c9f',
->>>>>>> taxa
+    '038-publication-settings': '2b60a6a0e0939aa3',
   },
   postgres: {
     '001-initial': 'abded546b17b4501',
@@ -76,11 +73,8 @@ const frozen: Record<Dialect, Record<string, string>> = {
     '023-sync-refusals': 'f2f706db41e483fe',
     '024-origins-and-image-owners': '57b237f3736fbf18',
     '025-event-created-at': '423868b8b3f3730a',
-<<<<<<< HEAD
-    '038-publication-settings': '2b60a6a0e0939aa3',
-=======
     '035-taxonomy': '0d63b45dfae566a9',
->>>>>>> taxa
+    '038-publication-settings': '2b60a6a0e0939aa3',
   },
 };
 

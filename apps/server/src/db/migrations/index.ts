@@ -23,11 +23,8 @@ import * as m022 from './022-relative-demo-framegrabs.js';
 import * as m023 from './023-sync-refusals.js';
 import * as m024 from './024-origins-and-image-owners.js';
 import * as m025 from './025-event-created-at.js';
-<<<<<<< HEAD
-import * as m038 from './038-publication-settings.js';
-=======
 import * as m035 from './035-taxonomy.js';
->>>>>>> taxa
+import * as m038 from './038-publication-settings.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -59,11 +56,8 @@ const ordered: Array<[string, DialectMigration]> = [
   ['023-sync-refusals', m023],
   ['024-origins-and-image-owners', m024],
   ['025-event-created-at', m025],
-<<<<<<< HEAD
-  ['038-publication-settings', m038],
-=======
   ['035-taxonomy', m035],
->>>>>>> taxa
+  ['038-publication-settings', m038],
 ];
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
+  loggedTaxa,
   publicationSettingsSchema,
   readAuxPosition,
   type EventAuxData,
@@ -362,26 +363,17 @@ function diveMeta(d: RecordOf<'lowering'>, cruise: RecordOf<'cruise'> | undefine
   };
 }
 
-/** The taxon options of an event: option `N` with `N_aphia_id` (docs/publication.md#taxa-in-events). */
+/** The taxon options of an event (the shared taxon-in-event contract, docs/taxa.md). */
 function pickedTaxa(options: readonly EventOption[]): PickedTaxon[] {
-  const byName = new Map(options.map((o) => [o.event_option_name, String(o.event_option_value ?? '').trim()]));
-  const out: PickedTaxon[] = [];
-  for (const [name, value] of byName) {
-    const idText = byName.get(`${name}_aphia_id`);
-    if (!idText || !/^\d{1,10}$/.test(idText) || !value) continue;
-    const count = byName.get(`${name}_count`) ?? '';
-    const abundance = byName.get(`${name}_abundance`) ?? '';
-    out.push({
-      key: name,
-      aphiaId: Number(idText),
-      name: value,
-      qualifier: byName.get(`${name}_qualifier`) ?? '',
-      verbatim: null,
-      count: /^\d+$/.test(count) ? Number(count) : null,
-      abundance: abundance || null,
-    });
-  }
-  return out;
+  return loggedTaxa(options.map((o) => ({ event_option_name: o.event_option_name, event_option_value: String(o.event_option_value ?? '') }))).map((t) => ({
+    key: t.option,
+    aphiaId: t.aphia_id,
+    name: t.name,
+    qualifier: t.qualifier,
+    verbatim: null,
+    count: t.count ?? null,
+    abundance: t.abundance ?? null,
+  }));
 }
 
 function withQualifier(name: string, qualifier: string): string {

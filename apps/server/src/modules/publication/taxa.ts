@@ -27,8 +27,7 @@ export interface TaxonSource {
   legacyMapping(templateOrOptionName: string, value: string): Promise<LegacyTaxon | undefined>;
 }
 
-/** The WoRMS LSID of a taxon name, as OBIS asks for `scientificNameID`. */
-export const wormsLsid = (aphiaId: number) => `urn:lsid:marinespecies.org:taxname:${aphiaId}`;
+export { wormsLsid } from '@bathylog/shared';
 
 /** The AphiaID in a WoRMS LSID, or null. */
 export function aphiaIdOfLsid(lsid: string): number | null {
