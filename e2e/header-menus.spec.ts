@@ -16,6 +16,7 @@ const everyEntry = [
   'Ship to Shore',
   'Audit Trail',
   'Checklists',
+  'Publication',
   'Toggle ASNAP',
 ];
 
@@ -68,6 +69,7 @@ test('every System Management entry opens its screen', async ({ page, context })
     'Ship to Shore': '/ships',
     'Audit Trail': '/audit',
     Checklists: '/checklists',
+    Publication: '/publication_settings',
   };
   await page.goto('/');
   for (const [entry, route] of Object.entries(routes)) {

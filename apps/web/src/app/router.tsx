@@ -32,6 +32,11 @@ const DeviceKeysScreen = lazyScreen(() => import('../features/device-keys/device
 const ChecklistsScreen = lazyScreen(() => import('../features/checklists/checklists-screen'), 'ChecklistsScreen');
 const ShipsScreen = lazyScreen(() => import('../features/ships/ships-screen'), 'ShipsScreen');
 const AuditScreen = lazyScreen(() => import('../features/audit/audit-screen'), 'AuditScreen');
+const PublicationScreen = lazyScreen(() => import('../features/publication/publication-screen'), 'PublicationScreen');
+const PublicationSettingsScreen = lazyScreen(
+  () => import('../features/publication/publication-settings-screen'),
+  'PublicationSettingsScreen',
+);
 const CruiseMenuRoute = lazyScreen(() => import('./routes/cruise-menu'), 'CruiseMenuRoute');
 const CruisesRoute = lazyScreen(() => import('./routes/cruises'), 'CruisesRoute');
 const EventManagementRoute = lazyScreen(() => import('./routes/event-management'), 'EventManagementRoute');
@@ -82,6 +87,8 @@ export const routes: RouteObject[] = [
           { path: '/tasks', element: <TasksScreen /> },
           { path: '/event_management', element: <EventManagementRoute /> },
           { path: '/event_templates', element: <EventTemplatesScreen /> },
+          { path: '/publication/:kind/:id', element: <PublicationScreen /> },
+          { path: '/publication_settings', element: <PublicationSettingsScreen /> },
         ],
       },
       {

@@ -159,6 +159,10 @@ function CruiseMetricsLines({ cruiseId }: { cruiseId: string }) {
         <i className="bi bi-file-earmark-text me-1" aria-hidden="true" />
         Cruise Report
       </Link>
+      <Link to={`/publication/cruise/${cruiseId}`} className="small ms-3">
+        <i className="bi bi-box-seam me-1" aria-hidden="true" />
+        Publish (Darwin Core)
+      </Link>
     </div>
   );
 }

@@ -130,6 +130,10 @@ function LoweringMetricsSection({ loweringId }: { loweringId: string }) {
               <i className="bi bi-file-earmark-text me-1" aria-hidden="true" />
               Dive Report
             </Link>
+            <Link to={`/publication/lowering/${loweringId}`} className="small">
+              <i className="bi bi-box-seam me-1" aria-hidden="true" />
+              Publish (Darwin Core)
+            </Link>
           </div>
           <div className="ms-3">
             {metricsSummaryItems(metrics.data).map((item) => (
