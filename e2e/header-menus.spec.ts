@@ -145,6 +145,7 @@ test.describe('with event logging disabled and custom names', () => {
       'Device Keys',
       'Ship to Shore',
       'Audit Trail',
+      'Publication',
     ]);
     await expect(page.getByTestId('footer-asnap')).toHaveCount(0);
   });

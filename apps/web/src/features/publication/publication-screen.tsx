@@ -150,9 +150,13 @@ export function PublicationScreen() {
       </h1>
       <p className="text-secondary small">
         A Darwin Core Archive for OBIS and GBIF: the {kind === 'cruise' ? "cruise's dives" : 'dive'} as events, each
-        observation with its taxon, position and sensor values. The validator checks it before anyone uploads.{' '}
-        {auth.hasRole(...capabilityRoles.adminOnly) && <Link to="/publication_settings">Publication settings</Link>}
+        observation with its taxon, position and sensor values. The validator checks it before anyone uploads.
       </p>
+      {auth.hasRole(...capabilityRoles.adminOnly) && (
+        <p className="small">
+          <Link to="/publication_settings">Publication settings</Link>
+        </p>
+      )}
       <ErrorAlert message={record.error ? errorMessage(record.error) : null} />
       <Card className="mb-3">
         <Card.Header>Darwin Core Archive</Card.Header>
