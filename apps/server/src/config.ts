@@ -48,6 +48,19 @@ export const configSchema = z.strictObject({
   /** Folder with the built client; served at `/` when it exists. */
   webDir: z.string().nullable().default(null),
   publicUrl: z.string().nullable().default(null),
+  /**
+   * Taxa (docs/taxa.md#fetching-from-worms): the WoRMS REST service records are fetched from by name
+   * where the ship is online. Only an admin's fetch calls it; nothing else leaves the ship.
+   */
+  worms: z
+    .strictObject({
+      url: z
+        .string()
+        .regex(/^https?:\/\/[^\s]+$/, 'must be an http(s) URL')
+        .default('https://www.marinespecies.org/rest'),
+      timeoutMs: int(100).default(15000),
+    })
+    .prefault({}),
   useAccessControl: bool.default(false),
   /**
    * Navigation aux sources for exports with `use_renav=true` (docs/sealog-clients.md#exports-with-renav):
@@ -308,6 +321,8 @@ function fromEnv(env: Env): Record<string, unknown> {
     ['LOG_LEVEL', 'logLevel'],
     ['BATHYLOG_WEB_DIR', 'webDir'],
     ['BATHYLOG_PUBLIC_URL', 'publicUrl'],
+    ['BATHYLOG_WORMS_URL', 'worms.url'],
+    ['BATHYLOG_WORMS_TIMEOUT_MS', 'worms.timeoutMs'],
     ['BATHYLOG_ACCESS_CONTROL', 'useAccessControl'],
     ['BATHYLOG_PUBLIC_ARCHIVE', 'publicArchive'],
     ['BATHYLOG_ARCHIVE_READER_ROLES', 'archiveReaderRoles', list],

@@ -137,6 +137,11 @@ interface Row {
   waitForCommand?: boolean;
 }
 
+/** The taxon the taxa rows read and map to (Ophiuroidea, a real AphiaID), stored once as admin. */
+async function matrixTaxon(fx: Fixture): Promise<void> {
+  await adminCall(fx, 'POST', '/taxa/imports?kind=json', [{ aphia_id: 123084, scientific_name: 'Ophiuroidea' }]);
+}
+
 const api = '/sealog-server/api/v1';
 const files = '/sealog-server/files';
 const hour = 3600_000;
@@ -1389,6 +1394,73 @@ const rows: Row[] = [
       });
       return { method: 'POST', url: `${api}/users/${id}/signOutEverywhere` };
     },
+  },
+  // Taxa (docs/taxa.md#api): everyone signed in searches and reads mappings; admins import, fetch
+  // and map; the synonym report reads events (the event rule applies).
+  { name: 'GET /taxa', expect: everyone(200), request: () => ({ method: 'GET', url: `${api}/taxa?q=oph` }) },
+  { name: 'GET /taxa/status', expect: adminOnly(200), request: () => ({ method: 'GET', url: `${api}/taxa/status` }) },
+  {
+    name: 'GET /taxa/{aphia_id}',
+    expect: everyone(200),
+    request: async (fx) => {
+      await matrixTaxon(fx);
+      return { method: 'GET', url: `${api}/taxa/123084` };
+    },
+  },
+  {
+    name: 'GET /taxa/legacy_mappings',
+    expect: everyone(200),
+    request: () => ({ method: 'GET', url: `${api}/taxa/legacy_mappings` }),
+  },
+  {
+    name: 'PUT /taxa/legacy_mappings',
+    expect: adminOnly(200),
+    request: async (fx) => {
+      await matrixTaxon(fx);
+      return {
+        method: 'PUT',
+        url: `${api}/taxa/legacy_mappings`,
+        body: { scope: 'morphotype', value: `Brittle star ${fx.next()}`, aphia_id: 123084 },
+      };
+    },
+  },
+  {
+    name: 'DELETE /taxa/legacy_mappings/{id}',
+    expect: adminOnly(204),
+    request: async (fx) => {
+      await matrixTaxon(fx);
+      const mapping = await adminCall(fx, 'PUT', '/taxa/legacy_mappings', {
+        scope: 'morphotype',
+        value: `Bamboo ${fx.next()}`,
+        aphia_id: 123084,
+      });
+      return { method: 'DELETE', url: `${api}/taxa/legacy_mappings/${mapping.id as string}` };
+    },
+  },
+  {
+    name: 'GET /taxa/legacy_values',
+    expect: adminOnly(200),
+    request: () => ({ method: 'GET', url: `${api}/taxa/legacy_values` }),
+  },
+  {
+    name: 'GET /taxa/synonyms',
+    expect: everyone(200),
+    request: async (fx) => ({ method: 'GET', url: `${api}/taxa/synonyms?cruise_id=${await newCruise(fx)}` }),
+  },
+  {
+    name: 'POST /taxa/imports',
+    expect: adminOnly(201),
+    request: () => ({
+      method: 'POST',
+      url: `${api}/taxa/imports?kind=csv`,
+      raw: { payload: `aphia_id,scientific_name\n123084,Ophiuroidea\n`, contentType: 'text/csv' },
+    }),
+  },
+  {
+    // An empty list is refused after the role check: no call leaves for WoRMS.
+    name: 'POST /taxa/fetch',
+    expect: adminOnly(400),
+    request: () => ({ method: 'POST', url: `${api}/taxa/fetch`, body: { names: [] } }),
   },
   // Last: these end the shared callers' users and sessions; each call brings its own fresh caller.
   {

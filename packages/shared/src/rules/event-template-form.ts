@@ -22,6 +22,7 @@ export const templateFormMessages = {
   valuesNotInList: 'Value(s) is/are not in options list',
   invalidColor: 'Must be a button style or a hex colour like #1a2b3c',
   unknownOption: 'Must be another option of this template',
+  invalidCommonTaxa: 'List common taxa as Name (AphiaID), separated by commas',
 } as const;
 
 /**
@@ -61,6 +62,10 @@ export interface EventTemplateOptionFormValues {
   visibility_option: string;
   /** Comma text of the rule's values. */
   visibility_values: string;
+  /** A taxon option: count, an abundance bin (the values list holds the bins), or no quantity. */
+  taxon_quantity: 'count' | 'abundance' | 'none';
+  /** A taxon option's common taxa buttons, as `Name (AphiaID)` entries separated by commas. */
+  taxon_common: string;
 }
 
 /** The whole form: categories are the comma text of their field. */
@@ -87,6 +92,8 @@ const optionFormSchema = z.object({
   visibility_mode: z.union([z.enum(optionVisibilityModes), z.literal('')]),
   visibility_option: z.string(),
   visibility_values: z.string(),
+  taxon_quantity: z.enum(['count', 'abundance', 'none']),
+  taxon_common: z.string(),
 });
 
 /**
@@ -140,6 +147,13 @@ export const eventTemplateFormSchema = z
           return;
         }
         const fallback = option.event_option_default_value.trim();
+        if (type === 'taxon') {
+          if (parseCommonTaxa(option.taxon_common) === null)
+            fail(at('taxon_common'), templateFormMessages.invalidCommonTaxa);
+          if (option.taxon_quantity === 'abundance' && splitCsvList(option.event_option_values).length === 0)
+            fail(at('event_option_values'), templateFormMessages.required);
+          return;
+        }
         if (type === 'static text') {
           if (fallback === '') fail(at('event_option_default_value'), templateFormMessages.required);
           return;
@@ -174,6 +188,8 @@ export function emptyTemplateOption(): EventTemplateOptionFormValues {
     visibility_mode: '',
     visibility_option: '',
     visibility_values: '',
+    taxon_quantity: 'count',
+    taxon_common: '',
   };
 }
 
@@ -198,6 +214,8 @@ export function templateToForm(template?: Partial<EventTemplate>): EventTemplate
       visibility_mode: o.event_option_visibility?.show_hide ?? '',
       visibility_option: o.event_option_visibility?.event_option_name ?? '',
       visibility_values: (o.event_option_visibility?.event_option_values ?? []).join(', '),
+      taxon_quantity: o.event_option_taxon?.quantity ?? 'count',
+      taxon_common: formatCommonTaxa(o.event_option_taxon?.common_taxa ?? []),
     })),
   };
 }
@@ -220,7 +238,8 @@ export function templateFromForm(form: EventTemplateFormValues): Omit<CreateEven
     ...(form.event_button_color.trim() !== '' ? { event_button_color: form.event_button_color.trim() } : {}),
     event_options: form.event_options.map((o) => {
       const type = o.event_option_type as EventOptionType;
-      const choice = choiceOptionTypes.includes(type);
+      const taxon = type === 'taxon';
+      const choice = choiceOptionTypes.includes(type) || (taxon && o.taxon_quantity === 'abundance');
       const fallback =
         type === 'checkboxes'
           ? splitCheckboxDefault(o.event_option_default_value).join(',')
@@ -232,6 +251,14 @@ export function templateFromForm(form: EventTemplateFormValues): Omit<CreateEven
         event_option_default_value: fallback,
         event_option_required: o.event_option_required,
         event_option_allow_freeform: o.event_option_allow_freeform,
+        ...(taxon
+          ? {
+              event_option_taxon: {
+                quantity: o.taxon_quantity,
+                common_taxa: parseCommonTaxa(o.taxon_common) ?? [],
+              },
+            }
+          : {}),
         ...(o.visibility_mode !== ''
           ? {
               event_option_visibility: {
@@ -244,4 +271,27 @@ export function templateFromForm(form: EventTemplateFormValues): Omit<CreateEven
       };
     }),
   };
+}
+
+const commonTaxonEntry = /^(.+?)\s*\(\s*([1-9][0-9]{0,9})\s*\)$/;
+
+/**
+ * A taxon option's common taxa from the form's text, `Ophiuroidea (123084), Hydrozoa (1337)`; null
+ * when an entry is not `Name (AphiaID)`.
+ */
+export function parseCommonTaxa(text: string): Array<{ aphia_id: number; name: string }> | null {
+  const out: Array<{ aphia_id: number; name: string }> = [];
+  for (const entry of text
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
+    const m = commonTaxonEntry.exec(entry);
+    if (!m || Number(m[2]) > 2147483647 || m[1]!.length > 300) return null;
+    out.push({ name: m[1]!, aphia_id: Number(m[2]) });
+  }
+  return out.length > 60 ? null : out;
+}
+
+export function formatCommonTaxa(taxa: ReadonlyArray<{ aphia_id: number; name: string }>): string {
+  return taxa.map((t) => `${t.name} (${t.aphia_id})`).join(', ');
 }

@@ -2,8 +2,11 @@ import { z } from 'zod/mini';
 import { buttonVariants, isButtonColor } from '../rules/button-color.js';
 import { objectIdSchema } from './common.js';
 
-/** The five option types a template may use (docs/wire.md#event-templates). */
-export const eventOptionTypes = ['static text', 'text', 'dropdown', 'checkboxes', 'radio buttons'] as const;
+/**
+ * The option types a template may use: Sealog's five (docs/wire.md#event-templates) and `taxon`, a
+ * pick from the ship's WoRMS taxonomy stored in ordinary event options (docs/taxa.md#a-taxon-in-an-event).
+ */
+export const eventOptionTypes = ['static text', 'text', 'dropdown', 'checkboxes', 'radio buttons', 'taxon'] as const;
 export type EventOptionType = (typeof eventOptionTypes)[number];
 
 /** Option types whose value is chosen from `event_option_values`. */
@@ -47,6 +50,23 @@ export const optionVisibilityMessages = {
   noValues: 'must contain at least 1 items',
 } as const;
 
+/** A taxon the template offers as a button (the cruise's common taxa). */
+export const commonTaxonSchema = z.object({
+  aphia_id: z.int().check(z.positive(), z.lte(2147483647)),
+  name: z.string().check(z.minLength(1), z.maxLength(300)),
+});
+export type CommonTaxon = z.infer<typeof commonTaxonSchema>;
+
+/**
+ * What a `taxon` template option adds to Sealog's option fields. `quantity` `count` asks for an
+ * integer; `abundance` asks for one of the option's `event_option_values` (the bins, `Few (<10)`).
+ */
+export const taxonOptionSettingsSchema = z.object({
+  quantity: z.enum(['count', 'abundance', 'none']),
+  common_taxa: z.optional(z.array(commonTaxonSchema).check(z.maxLength(60))),
+});
+export type TaxonOptionSettings = z.infer<typeof taxonOptionSettingsSchema>;
+
 export const eventTemplateOptionSchema = z.strictObject({
   event_option_name: z.string().check(z.minLength(1)),
   event_option_type: z.enum(eventOptionTypes),
@@ -55,6 +75,8 @@ export const eventTemplateOptionSchema = z.strictObject({
   event_option_allow_freeform: z.boolean(),
   event_option_required: z.boolean(),
   event_option_visibility: z.optional(eventOptionVisibilitySchema),
+  /** A `taxon` option's settings (docs/taxa.md#the-template-option); absent on other types. */
+  event_option_taxon: z.optional(taxonOptionSettingsSchema),
 });
 export type EventTemplateOption = z.infer<typeof eventTemplateOptionSchema>;
 
@@ -98,6 +120,25 @@ export const eventTemplateOptionsSchema = z.array(eventTemplateOptionSchema).che
       const type = option.event_option_type;
       const values = option.event_option_values;
       const fallback = option.event_option_default_value ?? '';
+      if (option.event_option_taxon !== undefined && type !== 'taxon')
+        ctx.addIssue({ code: 'custom', path: [i, 'event_option_taxon'], message: 'is allowed on a taxon option only' });
+      if (type === 'taxon') {
+        // The pick is stored under the option's name and four names derived from it.
+        const derived = ['aphia_id', 'qualifier', 'count', 'abundance'].map((suffix) => `${key}_${suffix}`);
+        if (keys.some((k) => derived.includes(k)))
+          ctx.addIssue({
+            code: 'custom',
+            path: [i, 'event_option_name'],
+            message: `must not share a name with another option (a taxon option also writes ${derived.join(', ')})`,
+          });
+        if (option.event_option_taxon?.quantity === 'abundance' && values.length === 0)
+          ctx.addIssue({
+            code: 'custom',
+            path: [i, 'event_option_values'],
+            message: 'must list the abundance bins for a taxon option that asks for abundance',
+          });
+        return;
+      }
       if (choiceOptionTypes.includes(type) && values.length === 0) {
         ctx.addIssue({
           code: 'custom',

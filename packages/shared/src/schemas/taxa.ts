@@ -1,5 +1,12 @@
 import { z } from 'zod/mini';
-import { optionNameKey } from './event-templates.js';
+import { optionNameKey, type EventOptionType } from './event-templates.js';
+
+export {
+  commonTaxonSchema,
+  taxonOptionSettingsSchema,
+  type CommonTaxon,
+  type TaxonOptionSettings,
+} from './event-templates.js';
 
 /**
  * Taxa (docs/taxa.md): the ship's offline WoRMS taxonomy, the template option of type `taxon`,
@@ -83,24 +90,7 @@ export type TaxonImportRow = z.infer<typeof taxonImportRowSchema>;
 // ── the template option and the event options ─────────────────────────────────────────────────
 
 /** The template option type that picks a taxon (beside Sealog's five). */
-export const taxonOptionType = 'taxon';
-
-/** A taxon the template offers as a button (the cruise's common taxa). */
-export const commonTaxonSchema = z.object({
-  aphia_id: aphiaIdSchema,
-  name: z.string().check(z.minLength(1), z.maxLength(300)),
-});
-export type CommonTaxon = z.infer<typeof commonTaxonSchema>;
-
-/**
- * What a `taxon` template option adds to Sealog's option fields. `quantity` `count` asks for an
- * integer; `abundance` asks for one of the option's `event_option_values` (the bins, `Few (<10)`).
- */
-export const taxonOptionSettingsSchema = z.object({
-  quantity: z.enum(['count', 'abundance', 'none']),
-  common_taxa: z.optional(z.array(commonTaxonSchema).check(z.maxLength(60))),
-});
-export type TaxonOptionSettings = z.infer<typeof taxonOptionSettingsSchema>;
+export const taxonOptionType = 'taxon' satisfies EventOptionType;
 
 /**
  * The event option names a `taxon` option named `optionName` writes (Sealog's option-name rule:
@@ -206,3 +196,108 @@ export type PutLegacyMapping = z.infer<typeof putLegacyMappingSchema>;
 /** The key a legacy scope or value is looked up by: trimmed, lower case, blanks → `_` for a scope. */
 export const legacyScopeKey = (scope: string): string => optionNameKey(scope);
 export const legacyValueKey = (value: string): string => value.trim().toLowerCase().replace(/\s+/g, ' ');
+
+// ── imports, WoRMS fetches, the synonym report ────────────────────────────────────────────────
+
+/**
+ * What an import reads (docs/taxa.md#importing): the three files of a WoRMS Darwin Core export
+ * (tab-separated, as the export ships them), or a subset as CSV (a header line naming the columns
+ * of `taxonImportRowSchema`) or JSON (an array of such rows).
+ */
+export const taxonImportKinds = ['dwc-taxon', 'dwc-vernacular', 'dwc-speciesprofile', 'csv', 'json'] as const;
+export type TaxonImportKind = (typeof taxonImportKinds)[number];
+
+export const taxonImportQuerySchema = z.object({
+  kind: z.enum(taxonImportKinds),
+  /** The version label kept with each record (`WoRMS DwC 2026-11-01`); default: kind and date. */
+  source: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(100))),
+});
+
+export const taxonImportSchema = z.object({
+  id: z.string(),
+  kind: z.string(),
+  source: z.string(),
+  started_by: z.string(),
+  started_at: z.string(),
+  finished_at: z.nullable(z.string()),
+  state: z.enum(['running', 'done', 'failed']),
+  taxa: z.number(),
+  vernaculars: z.number(),
+  /** Rows left out, with the first few reasons (line numbers), or why the import failed. */
+  message: z.string(),
+});
+export type TaxonImport = z.infer<typeof taxonImportSchema>;
+
+export const taxonomyStatusSchema = z.object({
+  taxa: z.number(),
+  imports: z.array(taxonImportSchema),
+});
+export type TaxonomyStatus = z.infer<typeof taxonomyStatusSchema>;
+
+/** A scientific name as WoRMS spells names: letters, blanks, dots, hyphens, brackets. */
+export const taxonNamePattern = /^[A-Za-z\u00C0-\u024F×][A-Za-z\u00C0-\u024F×. ()'-]{0,99}$/;
+
+export const wormsFetchSchema = z.object({
+  names: z
+    .array(
+      z
+        .string()
+        .check(
+          z.trim(),
+          z.regex(taxonNamePattern, 'must be a scientific name (letters, blanks, dots, hyphens, brackets)'),
+        ),
+    )
+    .check(z.minLength(1), z.maxLength(50)),
+});
+export type WormsFetch = z.infer<typeof wormsFetchSchema>;
+
+export const wormsFetchResultSchema = z.object({
+  /** Per name asked: the AphiaIDs stored for it (empty when WoRMS knows no such name). */
+  found: z.array(z.object({ name: z.string(), aphia_ids: z.array(z.number()) })),
+  /** Taxa written (the matches, their accepted names and their ancestors). */
+  taxa: z.number(),
+  source: z.string(),
+});
+export type WormsFetchResult = z.infer<typeof wormsFetchResultSchema>;
+
+export const synonymReportQuerySchema = z.object({
+  cruise_id: z.optional(z.string()),
+  lowering_id: z.optional(z.string()),
+});
+
+/** One name logged in the cruise or lowering whose WoRMS record no longer calls it accepted. */
+export const synonymReportRowSchema = z.object({
+  /** The name as the event carries it (or the legacy value's mapped name). */
+  name: z.string(),
+  aphia_id: z.number(),
+  /** `taxon option` (a pick) or `legacy mapping` (an old option value mapped to a taxon). */
+  via: z.enum(['taxon option', 'legacy mapping']),
+  /** The option (`N`) or, for a legacy mapping, `scope: value`. */
+  option: z.string(),
+  /** WoRMS status now, or null when the taxonomy lacks the AphiaID. */
+  status: z.nullable(z.string()),
+  /** The taxonomy's current name for the AphiaID, when it differs from the logged one. */
+  current_name: z.nullable(z.string()),
+  accepted_aphia_id: z.nullable(z.number()),
+  accepted_name: z.nullable(z.string()),
+  events: z.number(),
+  first_ts: z.string(),
+  last_ts: z.string(),
+});
+export type SynonymReportRow = z.infer<typeof synonymReportRowSchema>;
+
+/** A value a template offers (a dropdown, radio or checkbox value) and its mapping, if any. */
+export const legacyValueSchema = z.object({
+  template: z.string(),
+  option: z.string(),
+  value: z.string(),
+  mapping: z.nullable(legacyMappingSchema),
+});
+export type LegacyValue = z.infer<typeof legacyValueSchema>;
+
+export const taxonDetailSchema = z.object({
+  ...taxonSchema.shape,
+  ancestors: z.array(z.object({ aphia_id: z.number(), scientific_name: z.string(), rank: z.nullable(z.string()) })),
+  accepted: z.nullable(z.object({ aphia_id: z.number(), scientific_name: z.string() })),
+});
+export type TaxonDetail = z.infer<typeof taxonDetailSchema>;

@@ -288,7 +288,7 @@ describe.each(engines)('event templates API on %s', (engine) => {
       [
         'unknown option type',
         { event_options: [choiceOption('A', 'slider', ['1'])] },
-        '"event_options[0].event_option_type" must be one of [static text, text, dropdown, checkboxes, radio buttons]',
+        '"event_options[0].event_option_type" must be one of [static text, text, dropdown, checkboxes, radio buttons, taxon]',
       ],
       [
         'option without values list',

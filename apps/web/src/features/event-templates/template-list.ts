@@ -40,6 +40,7 @@ const optionKeys = [
   'event_option_allow_freeform',
   'event_option_required',
   'event_option_visibility',
+  'event_option_taxon',
 ] as const;
 
 function pick(record: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
