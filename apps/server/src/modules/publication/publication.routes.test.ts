@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { taxonEventOptions, type PublicationReport } from '@bathylog/shared';
@@ -12,9 +12,10 @@ import { peer } from '../../../test/peers.js';
 import { insertAux, insertEvents, type AuxFixture } from '../../../test/table-fixtures.js';
 import { createTestApp, engines, type TestApp } from '../../../test/test-app.js';
 import { dwcTextXsd, emlXsd } from './dwca-schemas.js';
-import { publicationTaxa } from './publication-fixture.js';
 
 const mediaBase = 'https://sealog.falkor.example';
+/** The real WoRMS taxa the taxonomy's tests import (test/fixtures/worms/README.md says where each comes from). */
+const wormsTaxa = readFileSync(path.join(import.meta.dirname, '../../../test/fixtures/worms/taxon.txt'), 'utf8');
 const dive = { start: Date.parse('2023-03-14T22:15:39.479Z') };
 const at = (minutes: number) => new Date(dive.start + minutes * 60_000).toISOString();
 
@@ -55,7 +56,12 @@ describe.each(engines)('publication on %s', (engine) => {
     cruise = await createCruise(t, admin);
     lowering = await createLowering(t, admin);
     const db = t.ctx.database.db;
-    await new TaxonomyRepository(db).upsertTaxa(publicationTaxa, 'test fixture', Date.now());
+    const imported = await t.api('POST', '/taxa/imports?kind=dwc-taxon&source=WoRMS%20fixture', {
+      token: admin,
+      body: wormsTaxa,
+      headers: { 'content-type': 'text/tab-separated-values' },
+    });
+    expect(imported.statusCode, imported.body).toBe(201);
     await new TaxonomyRepository(db).putLegacyMapping({
       id: 'a'.repeat(24),
       scope: 'morphotype',
@@ -65,7 +71,7 @@ describe.each(engines)('publication on %s', (engine) => {
       created_by: 'admin',
       now: Date.now(),
     });
-    const [picked, cf, legacy, unmapped, asnap, noNav] = await insertEvents(db, [
+    const [picked, cf, legacy, unmapped, asnap, noNav, synonym] = await insertEvents(db, [
       {
         ts: at(30),
         event_value: 'OBSERVATION',
@@ -103,8 +109,23 @@ describe.each(engines)('publication on %s', (engine) => {
         event_author: 'pi',
         event_options: taxonEventOptions('taxon', { name: 'Ophiuroidea', aphia_id: 123084, qualifier: '' }),
       },
+      {
+        // A name WoRMS now treats as a synonym (of Tornidae 124): published as chosen.
+        ts: at(75),
+        event_value: 'OBSERVATION',
+        event_author: 'pi',
+        event_options: taxonEventOptions('taxon', { name: 'Adeorbidae', aphia_id: 125, qualifier: '', count: 1 }),
+      },
     ]);
-    Object.assign(ids, { picked: picked!, cf: cf!, legacy: legacy!, unmapped: unmapped!, asnap: asnap!, noNav: noNav! });
+    Object.assign(ids, {
+      picked: picked!,
+      cf: cf!,
+      legacy: legacy!,
+      unmapped: unmapped!,
+      asnap: asnap!,
+      noNav: noNav!,
+      synonym: synonym!,
+    });
 
     // Navigation and CTD at every observation, a frame grab per observation (a real JPEG on disk).
     const aux: AuxFixture[] = [];
@@ -153,6 +174,15 @@ describe.each(engines)('publication on %s', (engine) => {
         { data_name: 'longitude', data_value: '-45.1430', data_uom: 'ddeg' },
       ],
     });
+    aux.push({
+      event_id: synonym!,
+      data_source: 'vehicleRealtimeNavData',
+      data_array: [
+        { data_name: 'latitude', data_value: '23.5501', data_uom: 'ddeg' },
+        { data_name: 'longitude', data_value: '-45.1466', data_uom: 'ddeg' },
+        { data_name: 'depth', data_value: '1950.25', data_uom: 'meters' },
+      ],
+    });
     await insertAux(db, aux);
     const res = await t.api('PUT', '/publication/settings', {
       token: admin,
@@ -186,7 +216,10 @@ describe.each(engines)('publication on %s', (engine) => {
     expect(report.errors).toEqual([]);
     expect(report.ok).toBe(true);
     expect(report.file_name).toBe('FKt230303_S0492_dwca.zip');
-    expect(report.counts).toEqual({ events: 6, observations: 4, occurrences: 4, measurements: 12, unmapped: 1 });
+    expect(report.counts).toEqual({ events: 7, observations: 5, occurrences: 5, measurements: 12, unmapped: 1 });
+    expect(report.warnings.map((w) => w.message)).toEqual([
+      'Adeorbidae is unaccepted in WoRMS (accepted: AphiaID 124); published under the name chosen, as OBIS asks',
+    ]);
     expect(report.unmapped).toEqual([
       {
         event_id: ids.unmapped,
@@ -217,6 +250,7 @@ describe.each(engines)('publication on %s', (engine) => {
       [`FKt230303_S0492_${ids.cf}`, 'FKt230303_S0492', 'observation'],
       [`FKt230303_S0492_${ids.legacy}`, 'FKt230303_S0492', 'observation'],
       [`FKt230303_S0492_${ids.noNav}`, 'FKt230303_S0492', 'observation'],
+      [`FKt230303_S0492_${ids.synonym}`, 'FKt230303_S0492', 'observation'],
     ]);
     expect(events[2]).toMatchObject({
       eventDate: at(30).replace('.479Z', '.479Z'),
@@ -238,6 +272,7 @@ describe.each(engines)('publication on %s', (engine) => {
       // A legacy morphotype, mapped by the vessel: the original value kept.
       ['Ophiuroidea', 'urn:lsid:marinespecies.org:taxname:123084', 'Class', 'indet.', 'Brittle star'],
       ['Ophiuroidea', 'urn:lsid:marinespecies.org:taxname:123084', 'Class', '', 'Ophiuroidea'],
+      ['Adeorbidae', 'urn:lsid:marinespecies.org:taxname:125', 'Family', '', 'Adeorbidae'],
     ]);
     expect(occ[0]).toMatchObject({
       basisOfRecord: 'HumanObservation',
@@ -248,7 +283,7 @@ describe.each(engines)('publication on %s', (engine) => {
       associatedMedia: `${mediaBase}/sealog-server/files/images/S0492_MainCamera_0.jpg`,
     });
     expect(occ[1]).toMatchObject({ organismQuantity: 'Few (<10)', organismQuantityType: 'abundance category', individualCount: '' });
-    expect(new Set(occ.map((o) => o.occurrenceID)).size).toBe(4);
+    expect(new Set(occ.map((o) => o.occurrenceID)).size).toBe(5);
 
     const emof = rows(files['extendedmeasurementorfact.txt']!);
     expect(emof.filter((m) => m.eventID === `FKt230303_S0492_${ids.picked}`).map((m) => [m.measurementTypeID, m.measurementValue, m.measurementUnitID])).toEqual([
@@ -324,7 +359,7 @@ describe.each(engines)('publication on %s', (engine) => {
     expect(r2r.statusCode).toBe(200);
     const lines = r2r.body.trimEnd().split('\n');
     expect(lines[0]).toBe('"cruise_id","event_number","time_utc","latitude","longitude","instrument","action","station","cast","author","comment"');
-    expect(lines).toHaveLength(6);
+    expect(lines).toHaveLength(7);
     expect(lines[1]).toBe(`"FKt230303","FKt230303-0001","2023-03-14T22:45:39.479Z","23.548900","-45.149900","ROV","sample","S0492","","pi",""`);
     const pangaea = await t.api('GET', `/publication/event_list/bycruise/${cruise}?format=pangaea`, { token: admin });
     expect(pangaea.statusCode).toBe(200);
