@@ -74,7 +74,10 @@ test('a dive is validated, its unmapped observation listed, and its archive down
   expect(zip.subarray(0, 2).toString()).toBe('PK');
 });
 
-test('an admin edits the measurement mapping; a wrong NERC code is refused with the field named', async ({ page, adminApi }) => {
+test('an admin edits the measurement mapping; a wrong NERC code is refused with the field named', async ({
+  page,
+  adminApi,
+}) => {
   const before = await adminApi.get<{ measurements: unknown[] }>('publication/settings');
   try {
     await page.goto('/');
@@ -101,7 +104,9 @@ test('an admin edits the measurement mapping; a wrong NERC code is refused with 
     await table.getByLabel(`P01 code, row ${row}`, { exact: true }).fill('TEMPPR01');
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByRole('status')).toContainText('Publication settings saved.');
-    const saved = await adminApi.get<{ measurements: Array<{ data_name: string; scale: number }> }>('publication/settings');
+    const saved = await adminApi.get<{ measurements: Array<{ data_name: string; scale: number }> }>(
+      'publication/settings',
+    );
     expect(saved.measurements.at(-1)).toMatchObject({ data_name: 'ctd_temp_f', scale: 0.5555555556 });
   } finally {
     const res = await adminApi.context.put('/sealog-server/api/v1/publication/settings', {

@@ -14,7 +14,8 @@ export async function dwca(global: GlobalOptions, kindText: string, idOrName: st
   const cli = await openCliApp(global);
   try {
     const authorization = await adminToken(cli.ctx);
-    const get = (url: string) => cli.app.inject({ method: 'GET', url: `${apiPrefix}${url}`, headers: { authorization } });
+    const get = (url: string) =>
+      cli.app.inject({ method: 'GET', url: `${apiPrefix}${url}`, headers: { authorization } });
     const message = (res: { body: string }) => {
       try {
         return (JSON.parse(res.body) as { message: string }).message;
@@ -31,7 +32,8 @@ export async function dwca(global: GlobalOptions, kindText: string, idOrName: st
     }
     err(`Building and validating the archive of ${kind} ${idOrName}…`);
     const reportRes = await get(`/publication/dwca_report/by${kind}/${id}`);
-    if (reportRes.statusCode !== 200) throw new CliError(`Export failed (${reportRes.statusCode}): ${message(reportRes)}`);
+    if (reportRes.statusCode !== 200)
+      throw new CliError(`Export failed (${reportRes.statusCode}): ${message(reportRes)}`);
     const report = reportRes.json() as PublicationReport;
     const { counts } = report;
     err(
@@ -42,7 +44,8 @@ export async function dwca(global: GlobalOptions, kindText: string, idOrName: st
     for (const w of report.warnings) err(`  warning: ${w.file}${w.line ? `:${w.line}` : ''} ${w.message}`);
     for (const u of report.unmapped) err(`  no taxon: ${u.ts} ${u.event_value} ${u.verbatim}`);
     if (typeof values.report === 'string') await writeFile(values.report, JSON.stringify(report, null, 2));
-    if (!report.ok && !values.force) throw new CliError('The archive does not validate: nothing written (--force writes it anyway)');
+    if (!report.ok && !values.force)
+      throw new CliError('The archive does not validate: nothing written (--force writes it anyway)');
     const zip = await get(`/publication/dwca/by${kind}/${id}`);
     if (zip.statusCode !== 200) throw new CliError(`Export failed (${zip.statusCode}): ${message(zip)}`);
     const target = typeof values.out === 'string' ? values.out : report.file_name;

@@ -65,7 +65,15 @@ export const datasetSettingsSchema = z.strictObject({
    * `https://sealog.example.org`; empty: the server's public URL (BATHYLOG_PUBLIC_URL).
    */
   media_base_url: z._default(
-    z.string().check(z.maxLength(500), z.regex(/^$|^https?:\/\/[^\s/@]+(:\d+)?(\/[^\s?#]*)?$/, 'media_base_url must be an http(s) address without credentials')),
+    z
+      .string()
+      .check(
+        z.maxLength(500),
+        z.regex(
+          /^$|^https?:\/\/[^\s/@]+(:\d+)?(\/[^\s?#]*)?$/,
+          'media_base_url must be an http(s) address without credentials',
+        ),
+      ),
     '',
   ),
   /** Aux sources holding the vehicle's position, first present wins. */
@@ -81,9 +89,7 @@ export type DatasetSettings = z.infer<typeof datasetSettingsSchema>;
 
 export const publicationSettingsSchema = z.strictObject({
   dataset: z._default(datasetSettingsSchema, () => datasetSettingsSchema.parse({})),
-  measurements: z._default(z.array(measurementMappingSchema).check(z.maxLength(500)), () => [
-    ...defaultMeasurements,
-  ]),
+  measurements: z._default(z.array(measurementMappingSchema).check(z.maxLength(500)), () => [...defaultMeasurements]),
   event_lists: z._default(z.array(eventListMappingSchema).check(z.maxLength(1000)), []),
 });
 export type PublicationSettings = z.infer<typeof publicationSettingsSchema>;

@@ -91,7 +91,12 @@ describe('the archive validator', () => {
     files['event.txt'] = setCell(files['event.txt'], 3, 'parentEventID', 'FKt230303_S9999');
     const { errors } = await validate(files);
     expect(errors).toEqual([
-      { file: 'event.txt', line: 4, field: 'parentEventID', message: 'parentEventID FKt230303_S9999 names no event of the archive' },
+      {
+        file: 'event.txt',
+        line: 4,
+        field: 'parentEventID',
+        message: 'parentEventID FKt230303_S9999 names no event of the archive',
+      },
     ]);
   });
 
@@ -118,7 +123,12 @@ describe('the archive validator', () => {
       },
     ]);
     const noPosition = valid();
-    noPosition['event.txt'] = setCell(setCell(noPosition['event.txt'], 3, 'decimalLatitude', ''), 3, 'decimalLongitude', '');
+    noPosition['event.txt'] = setCell(
+      setCell(noPosition['event.txt'], 3, 'decimalLatitude', ''),
+      3,
+      'decimalLongitude',
+      '',
+    );
     const { errors } = await validate(noPosition);
     expect(errors.map((e) => e.field)).toEqual(['decimalLatitude', 'decimalLongitude']);
   });
@@ -159,7 +169,10 @@ describe('the archive validator', () => {
     const broken = valid();
     broken['meta.xml'] = broken['meta.xml'].replace(/<files>\s*<location>occurrence.txt<\/location>\s*<\/files>/, '');
     const { errors } = await validate(broken);
-    expect(errors[0]).toMatchObject({ file: 'meta.xml', message: expect.stringMatching(/^does not validate against the Darwin Core text guide schema: .*coreid/) });
+    expect(errors[0]).toMatchObject({
+      file: 'meta.xml',
+      message: expect.stringMatching(/^does not validate against the Darwin Core text guide schema: .*coreid/),
+    });
   });
 
   it('catches an eml.xml outside the metadata profile', async () => {
@@ -167,7 +180,10 @@ describe('the archive validator', () => {
     files['eml.xml'] = files['eml.xml'].replace(/\s*<contact>.*<\/contact>/, '');
     const { errors } = await validate(files);
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatchObject({ file: 'eml.xml', message: expect.stringMatching(/GBIF metadata profile schema/) });
+    expect(errors[0]).toMatchObject({
+      file: 'eml.xml',
+      message: expect.stringMatching(/GBIF metadata profile schema/),
+    });
   });
 
   it('escapes stored text in the XML and keeps tabs and line breaks out of the tables', () => {

@@ -34,7 +34,8 @@ const basisOfRecord = new Set([
 
 /** ISO 8601 date or date-time (UTC `Z` or an offset), or an interval of two. */
 const isoInstant = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
-const isIsoDate = (v: string) => v.split('/').length <= 2 && v.split('/').every((p) => isoInstant.test(p) && !Number.isNaN(Date.parse(p)));
+const isIsoDate = (v: string) =>
+  v.split('/').length <= 2 && v.split('/').every((p) => isoInstant.test(p) && !Number.isNaN(Date.parse(p)));
 
 const nerc = (collection: 'P01' | 'P06') =>
   new RegExp(`^http://vocab\\.nerc\\.ac\\.uk/collection/${collection}/current/[A-Z0-9]+/$`);
@@ -124,7 +125,8 @@ function readMeta(xml: string, out: Findings): MetaFile[] {
   };
   const out2: MetaFile[] = [];
   if (archive.core) out2.push(toFile(archive.core as Record<string, unknown>, true));
-  for (const ext of (archive.extension as Array<Record<string, unknown>> | undefined) ?? []) out2.push(toFile(ext, false));
+  for (const ext of (archive.extension as Array<Record<string, unknown>> | undefined) ?? [])
+    out2.push(toFile(ext, false));
   return out2;
 }
 
@@ -158,12 +160,19 @@ export async function validateArchive(files: Record<string, string>, opts: Valid
     tables.set(m.rowType, table);
     const idIndex = m.idIndex;
     if (idIndex !== null && idIndex >= table.header.length)
-      out.errors.push({ file: 'meta.xml', message: `${m.file}: the ${m.core ? 'id' : 'coreid'} column ${idIndex} does not exist` });
+      out.errors.push({
+        file: 'meta.xml',
+        message: `${m.file}: the ${m.core ? 'id' : 'coreid'} column ${idIndex} does not exist`,
+      });
     for (const f of m.fields) {
       if (f.index === null) continue;
       const name = table.header[f.index];
       if (name === undefined)
-        out.errors.push({ file: 'meta.xml', field: localName(f.term), message: `${m.file} has no column ${f.index} for ${f.term}` });
+        out.errors.push({
+          file: 'meta.xml',
+          field: localName(f.term),
+          message: `${m.file} has no column ${f.index} for ${f.term}`,
+        });
       else if (name !== localName(f.term))
         out.errors.push({
           file: 'meta.xml',
@@ -191,7 +200,8 @@ export async function validateArchive(files: Record<string, string>, opts: Valid
     const line = i + 2;
     const id = cell(events, row, 'eventID');
     if (!id) out.errors.push({ file: events.file, line, field: 'eventID', message: 'eventID is empty' });
-    else if (byId.has(id)) out.errors.push({ file: events.file, line, field: 'eventID', message: `eventID ${id} is not unique` });
+    else if (byId.has(id))
+      out.errors.push({ file: events.file, line, field: 'eventID', message: `eventID ${id} is not unique` });
     else byId.set(id, row);
   });
   events.rows.forEach((row, i) => {
@@ -205,14 +215,17 @@ export async function validateArchive(files: Record<string, string>, opts: Valid
     else if (!isIsoDate(date)) issue('eventDate', `eventDate ${date} is not an ISO 8601 date`);
     const lat = cell(events, row, 'decimalLatitude');
     const lon = cell(events, row, 'decimalLongitude');
-    if ((lat === '') !== (lon === '')) issue(lat ? 'decimalLongitude' : 'decimalLatitude', 'a coordinate lacks its pair');
+    if ((lat === '') !== (lon === ''))
+      issue(lat ? 'decimalLongitude' : 'decimalLatitude', 'a coordinate lacks its pair');
     if (lat !== '' && !(Number(lat) >= -90 && Number(lat) <= 90))
       issue('decimalLatitude', `decimalLatitude ${lat} is outside -90..90`);
     if (lon !== '' && !(Number(lon) >= -180 && Number(lon) <= 180))
       issue('decimalLongitude', `decimalLongitude ${lon} is outside -180..180`);
-    if (lat !== '' && !cell(events, row, 'geodeticDatum')) issue('geodeticDatum', 'coordinates without a geodeticDatum');
+    if (lat !== '' && !cell(events, row, 'geodeticDatum'))
+      issue('geodeticDatum', 'coordinates without a geodeticDatum');
     const unc = cell(events, row, 'coordinateUncertaintyInMeters');
-    if (unc !== '' && !(Number(unc) > 0)) issue('coordinateUncertaintyInMeters', `coordinateUncertaintyInMeters ${unc} is not a positive number`);
+    if (unc !== '' && !(Number(unc) > 0))
+      issue('coordinateUncertaintyInMeters', `coordinateUncertaintyInMeters ${unc} is not a positive number`);
     const min = cell(events, row, 'minimumDepthInMeters');
     const max = cell(events, row, 'maximumDepthInMeters');
     for (const [field, v] of [
@@ -229,7 +242,8 @@ export async function validateArchive(files: Record<string, string>, opts: Valid
     const seen = new Set<string>();
     occurrences.rows.forEach((row, i) => {
       const line = i + 2;
-      const issue = (field: string, message: string) => out.errors.push({ file: occurrences.file, line, field, message });
+      const issue = (field: string, message: string) =>
+        out.errors.push({ file: occurrences.file, line, field, message });
       const eventId = cell(occurrences, row, 'eventID');
       const event = byId.get(eventId);
       if (!event) issue('eventID', `eventID ${eventId || '(empty)'} names no event of the archive`);
@@ -245,9 +259,11 @@ export async function validateArchive(files: Record<string, string>, opts: Valid
       if (status && status !== 'present' && status !== 'absent')
         issue('occurrenceStatus', `occurrenceStatus ${status} is neither present nor absent`);
       const basis = cell(occurrences, row, 'basisOfRecord');
-      if (basis && !basisOfRecord.has(basis)) issue('basisOfRecord', `basisOfRecord ${basis} is not a Darwin Core class`);
+      if (basis && !basisOfRecord.has(basis))
+        issue('basisOfRecord', `basisOfRecord ${basis} is not a Darwin Core class`);
       const count = cell(occurrences, row, 'individualCount');
-      if (count !== '' && !/^\d+$/.test(count)) issue('individualCount', `individualCount ${count} is not a whole number`);
+      if (count !== '' && !/^\d+$/.test(count))
+        issue('individualCount', `individualCount ${count} is not a whole number`);
       const name = cell(occurrences, row, 'scientificName');
       const nameId = cell(occurrences, row, 'scientificNameID');
       if (nameId) {
@@ -281,7 +297,8 @@ export async function validateArchive(files: Record<string, string>, opts: Valid
     const seen = new Set<string>();
     measurements.rows.forEach((row, i) => {
       const line = i + 2;
-      const issue = (field: string, message: string) => out.errors.push({ file: measurements.file, line, field, message });
+      const issue = (field: string, message: string) =>
+        out.errors.push({ file: measurements.file, line, field, message });
       const eventId = cell(measurements, row, 'eventID');
       if (!byId.has(eventId)) issue('eventID', `eventID ${eventId || '(empty)'} names no event of the archive`);
       const id = cell(measurements, row, 'measurementID');
@@ -290,9 +307,11 @@ export async function validateArchive(files: Record<string, string>, opts: Valid
       for (const field of ['measurementType', 'measurementValue'])
         if (!cell(measurements, row, field)) issue(field, `${field} is empty`);
       const typeId = cell(measurements, row, 'measurementTypeID');
-      if (typeId && !nerc('P01').test(typeId)) issue('measurementTypeID', `measurementTypeID ${typeId} is not a NERC P01 term`);
+      if (typeId && !nerc('P01').test(typeId))
+        issue('measurementTypeID', `measurementTypeID ${typeId} is not a NERC P01 term`);
       const unitId = cell(measurements, row, 'measurementUnitID');
-      if (unitId && !nerc('P06').test(unitId)) issue('measurementUnitID', `measurementUnitID ${unitId} is not a NERC P06 term`);
+      if (unitId && !nerc('P06').test(unitId))
+        issue('measurementUnitID', `measurementUnitID ${unitId} is not a NERC P06 term`);
     });
   }
   return out;

@@ -49,8 +49,24 @@ function r2r(cruise: string, events: readonly ListedEvent[]) {
       cell(e.comment),
     ];
   });
-  const header = ['cruise_id', 'event_number', 'time_utc', 'latitude', 'longitude', 'instrument', 'action', 'station', 'cast', 'author', 'comment'];
-  return { contentType: 'text/csv; charset=utf-8', extension: 'csv', body: [csvHeader(header), ...rows.map(csvRow)].join('\n') + '\n' };
+  const header = [
+    'cruise_id',
+    'event_number',
+    'time_utc',
+    'latitude',
+    'longitude',
+    'instrument',
+    'action',
+    'station',
+    'cast',
+    'author',
+    'comment',
+  ];
+  return {
+    contentType: 'text/csv; charset=utf-8',
+    extension: 'csv',
+    body: [csvHeader(header), ...rows.map(csvRow)].join('\n') + '\n',
+  };
 }
 
 /** PANGAEA labels: no blanks, letters, digits and `_ - .` only. */
@@ -80,7 +96,19 @@ function pangaea(cruise: string, events: readonly ListedEvent[]) {
   done.sort((a, b) => a.start.ts - b.start.ts);
   const counters = new Map<string, number>();
   const lines = [
-    ['Event label', 'Campaign', 'Device', 'Latitude', 'Longitude', 'Elevation [m]', 'Date/Time start', 'Date/Time end', 'Latitude 2', 'Longitude 2', 'Comment'].join('\t'),
+    [
+      'Event label',
+      'Campaign',
+      'Device',
+      'Latitude',
+      'Longitude',
+      'Elevation [m]',
+      'Date/Time start',
+      'Date/Time end',
+      'Latitude 2',
+      'Longitude 2',
+      'Comment',
+    ].join('\t'),
   ];
   for (const d of done) {
     const station = d.start.station || 'cruise';

@@ -56,9 +56,14 @@ describe('bathylog dwca', { timeout: 240_000 }, () => {
       expect(imported.code, imported.stderr).toBe(0);
     }
     const target = path.join(root, 'S0492.zip');
-    const res = await runBathylog(['dwca', 'lowering', 'S0492', '--out', target, '--report', path.join(root, 'report.json')], env);
+    const res = await runBathylog(
+      ['dwca', 'lowering', 'S0492', '--out', target, '--report', path.join(root, 'report.json')],
+      env,
+    );
     expect(res.code, res.stderr).toBe(0);
-    expect(res.stderr).toContain('3 events, 1 occurrences, 0 measurements; 0 observations without a taxon; 0 errors, 1 warnings');
+    expect(res.stderr).toContain(
+      '3 events, 1 occurrences, 0 measurements; 0 observations without a taxon; 0 errors, 1 warnings',
+    );
     // No taxonomy imported on this fresh server: the name could not be checked, which is said.
     expect(res.stderr).toContain("AphiaID 123084 is not in the ship's taxonomy");
     expect(res.stdout.trim()).toBe(target);

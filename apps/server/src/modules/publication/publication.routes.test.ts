@@ -45,7 +45,9 @@ describe.each(engines)('publication on %s', (engine) => {
     const bytes = res.rawPayload;
     const files =
       res.statusCode === 200
-        ? Object.fromEntries(Object.entries(unzipSync(new Uint8Array(bytes))).map(([k, v]) => [k, new TextDecoder().decode(v)]))
+        ? Object.fromEntries(
+            Object.entries(unzipSync(new Uint8Array(bytes))).map(([k, v]) => [k, new TextDecoder().decode(v)]),
+          )
         : {};
     return { status: res.statusCode, bytes, files, headers: res.headers };
   }
@@ -76,7 +78,12 @@ describe.each(engines)('publication on %s', (engine) => {
         ts: at(30),
         event_value: 'OBSERVATION',
         event_author: 'pi',
-        event_options: taxonEventOptions('taxon', { name: 'Ophiuroidea', aphia_id: 123084, qualifier: 'sp.', count: 3 }),
+        event_options: taxonEventOptions('taxon', {
+          name: 'Ophiuroidea',
+          aphia_id: 123084,
+          qualifier: 'sp.',
+          count: 3,
+        }),
       },
       {
         ts: at(40),
@@ -262,13 +269,31 @@ describe.each(engines)('publication on %s', (engine) => {
       maximumDepthInMeters: '1980.5',
     });
     // Vessel navigation only: the ship's position, with the larger uncertainty.
-    expect(events[5]).toMatchObject({ decimalLatitude: '23.5512', coordinateUncertaintyInMeters: '500', minimumDepthInMeters: '' });
+    expect(events[5]).toMatchObject({
+      decimalLatitude: '23.5512',
+      coordinateUncertaintyInMeters: '500',
+      minimumDepthInMeters: '',
+    });
 
     const occ = rows(files['occurrence.txt']!);
-    expect(occ.map((o) => [o.scientificName, o.scientificNameID, o.taxonRank, o.identificationQualifier, o.verbatimIdentification])).toEqual([
+    expect(
+      occ.map((o) => [
+        o.scientificName,
+        o.scientificNameID,
+        o.taxonRank,
+        o.identificationQualifier,
+        o.verbatimIdentification,
+      ]),
+    ).toEqual([
       ['Ophiuroidea', 'urn:lsid:marinespecies.org:taxname:123084', 'Class', 'sp.', 'Ophiuroidea sp.'],
       // cf. on a species: the genus is the lowest confident taxon.
-      ['Buccinum', 'urn:lsid:marinespecies.org:taxname:137701', 'Genus', 'cf. Buccinum finmarkianum', 'Buccinum cf. finmarkianum'],
+      [
+        'Buccinum',
+        'urn:lsid:marinespecies.org:taxname:137701',
+        'Genus',
+        'cf. Buccinum finmarkianum',
+        'Buccinum cf. finmarkianum',
+      ],
       // A legacy morphotype, mapped by the vessel: the original value kept.
       ['Ophiuroidea', 'urn:lsid:marinespecies.org:taxname:123084', 'Class', 'indet.', 'Brittle star'],
       ['Ophiuroidea', 'urn:lsid:marinespecies.org:taxname:123084', 'Class', '', 'Ophiuroidea'],
@@ -282,15 +307,39 @@ describe.each(engines)('publication on %s', (engine) => {
       individualCount: '3',
       associatedMedia: `${mediaBase}/sealog-server/files/images/S0492_MainCamera_0.jpg`,
     });
-    expect(occ[1]).toMatchObject({ organismQuantity: 'Few (<10)', organismQuantityType: 'abundance category', individualCount: '' });
+    expect(occ[1]).toMatchObject({
+      organismQuantity: 'Few (<10)',
+      organismQuantityType: 'abundance category',
+      individualCount: '',
+    });
     expect(new Set(occ.map((o) => o.occurrenceID)).size).toBe(5);
 
     const emof = rows(files['extendedmeasurementorfact.txt']!);
-    expect(emof.filter((m) => m.eventID === `FKt230303_S0492_${ids.picked}`).map((m) => [m.measurementTypeID, m.measurementValue, m.measurementUnitID])).toEqual([
-      ['http://vocab.nerc.ac.uk/collection/P01/current/TEMPPR01/', '3.62', 'http://vocab.nerc.ac.uk/collection/P06/current/UPAA/'],
-      ['http://vocab.nerc.ac.uk/collection/P01/current/PSALST01/', '34.98', 'http://vocab.nerc.ac.uk/collection/P06/current/UUUU/'],
-      ['http://vocab.nerc.ac.uk/collection/P01/current/PRESPR01/', '2003.1', 'http://vocab.nerc.ac.uk/collection/P06/current/UPDB/'],
-      ['http://vocab.nerc.ac.uk/collection/P01/current/AHSFZZ01/', '2.4', 'http://vocab.nerc.ac.uk/collection/P06/current/ULAA/'],
+    expect(
+      emof
+        .filter((m) => m.eventID === `FKt230303_S0492_${ids.picked}`)
+        .map((m) => [m.measurementTypeID, m.measurementValue, m.measurementUnitID]),
+    ).toEqual([
+      [
+        'http://vocab.nerc.ac.uk/collection/P01/current/TEMPPR01/',
+        '3.62',
+        'http://vocab.nerc.ac.uk/collection/P06/current/UPAA/',
+      ],
+      [
+        'http://vocab.nerc.ac.uk/collection/P01/current/PSALST01/',
+        '34.98',
+        'http://vocab.nerc.ac.uk/collection/P06/current/UUUU/',
+      ],
+      [
+        'http://vocab.nerc.ac.uk/collection/P01/current/PRESPR01/',
+        '2003.1',
+        'http://vocab.nerc.ac.uk/collection/P06/current/UPDB/',
+      ],
+      [
+        'http://vocab.nerc.ac.uk/collection/P01/current/AHSFZZ01/',
+        '2.4',
+        'http://vocab.nerc.ac.uk/collection/P06/current/ULAA/',
+      ],
     ]);
 
     const eml = files['eml.xml']!;
@@ -305,7 +354,9 @@ describe.each(engines)('publication on %s', (engine) => {
     const first = await archive(`/publication/dwca/bylowering/${lowering}`);
     const second = await archive(`/publication/dwca/bylowering/${lowering}`);
     expect(second.bytes.equals(first.bytes)).toBe(true);
-    const report = (await t.api('GET', `/publication/dwca_report/bylowering/${lowering}`, { token: admin })).json() as PublicationReport;
+    const report = (
+      await t.api('GET', `/publication/dwca_report/bylowering/${lowering}`, { token: admin })
+    ).json() as PublicationReport;
     expect(first.headers['x-dwca-sha256']).toBe(report.sha256);
   });
 
@@ -318,7 +369,11 @@ describe.each(engines)('publication on %s', (engine) => {
       for (const [name, text] of Object.entries({ ...files, 'text.xsd': dwcTextXsd, 'eml.xsd': emlXsd }))
         writeFileSync(path.join(dir, name), text);
       const run = (schema: string, file: string) =>
-        execFileSync(xmllint, ['--noout', '--nonet', '--schema', schema, file], { cwd: dir, encoding: 'utf8', stdio: 'pipe' });
+        execFileSync(xmllint, ['--noout', '--nonet', '--schema', schema, file], {
+          cwd: dir,
+          encoding: 'utf8',
+          stdio: 'pipe',
+        });
       expect(() => run('text.xsd', 'meta.xml')).not.toThrow();
       expect(() => run('eml.xsd', 'eml.xml')).not.toThrow();
       // The schema check does refuse: an EML without its contact fails.
@@ -331,7 +386,9 @@ describe.each(engines)('publication on %s', (engine) => {
 
   it('links frame grabs that answer 200 with an image', async () => {
     const { files } = await archive(`/publication/dwca/bylowering/${lowering}`);
-    const media = rows(files['occurrence.txt']!).flatMap((o) => o.associatedMedia!.split(' | ')).filter(Boolean);
+    const media = rows(files['occurrence.txt']!)
+      .flatMap((o) => o.associatedMedia!.split(' | '))
+      .filter(Boolean);
     expect(media).toHaveLength(3);
     for (const url of media) {
       expect(url.startsWith(`${mediaBase}/sealog-server/files/images/`)).toBe(true);
@@ -345,7 +402,11 @@ describe.each(engines)('publication on %s', (engine) => {
   it('exports the cruise with its dives, and its R2R and PANGAEA event lists', async () => {
     const { status, files } = await archive(`/publication/dwca/bycruise/${cruise}`);
     expect(status).toBe(200);
-    expect(rows(files['event.txt']!).slice(0, 2).map((e) => e.eventID)).toEqual(['FKt230303', 'FKt230303_S0492']);
+    expect(
+      rows(files['event.txt']!)
+        .slice(0, 2)
+        .map((e) => e.eventID),
+    ).toEqual(['FKt230303', 'FKt230303_S0492']);
     const put = await t.api('PUT', '/publication/settings', {
       token: admin,
       body: {
@@ -358,9 +419,13 @@ describe.each(engines)('publication on %s', (engine) => {
     const r2r = await t.api('GET', `/publication/event_list/bycruise/${cruise}?format=r2r`, { token: admin });
     expect(r2r.statusCode).toBe(200);
     const lines = r2r.body.trimEnd().split('\n');
-    expect(lines[0]).toBe('"cruise_id","event_number","time_utc","latitude","longitude","instrument","action","station","cast","author","comment"');
+    expect(lines[0]).toBe(
+      '"cruise_id","event_number","time_utc","latitude","longitude","instrument","action","station","cast","author","comment"',
+    );
     expect(lines).toHaveLength(7);
-    expect(lines[1]).toBe(`"FKt230303","FKt230303-0001","2023-03-14T22:45:39.479Z","23.548900","-45.149900","ROV","sample","S0492","","pi",""`);
+    expect(lines[1]).toBe(
+      `"FKt230303","FKt230303-0001","2023-03-14T22:45:39.479Z","23.548900","-45.149900","ROV","sample","S0492","","pi",""`,
+    );
     const pangaea = await t.api('GET', `/publication/event_list/bycruise/${cruise}?format=pangaea`, { token: admin });
     expect(pangaea.statusCode).toBe(200);
     const first = pangaea.body.split('\n')[1]!.split('\t');
@@ -371,7 +436,9 @@ describe.each(engines)('publication on %s', (engine) => {
   it('refuses bad settings with the field named, and non-admins', async () => {
     const bad = await t.api('PUT', '/publication/settings', {
       token: admin,
-      body: { measurements: [{ data_source: 'x', data_name: 'y', type: 't', type_id: 'temp', unit: 'degC', unit_id: 'UPAA' }] },
+      body: {
+        measurements: [{ data_source: 'x', data_name: 'y', type: 't', type_id: 'temp', unit: 'degC', unit_id: 'UPAA' }],
+      },
     });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toMatch(/type_id/);
@@ -401,15 +468,14 @@ describe.each(engines)('publication access on %s', (engine) => {
     const outsider = await createUser(t, admin, 'outsider1', ['event_watcher']);
     const cruise = await createCruise(t, admin);
     const lowering = await createLowering(t, admin, { lowering_access_list: [member.id] });
-    for (const url of [
-      `/publication/dwca/bylowering/${lowering}`,
-      `/publication/dwca_report/bylowering/${lowering}`,
-    ]) {
+    for (const url of [`/publication/dwca/bylowering/${lowering}`, `/publication/dwca_report/bylowering/${lowering}`]) {
       const refused = await t.api('GET', url, { token: outsider.token });
       expect(refused.statusCode, url).toBe(401);
       expect((await t.api('GET', url, { token: member.token })).statusCode, url).toBe(200);
     }
     expect((await t.api('GET', `/publication/dwca/bylowering/${lowering}`)).statusCode).toBe(401);
-    expect((await t.api('GET', `/publication/event_list/bycruise/${cruise}`, { token: outsider.token })).statusCode).toBe(200);
+    expect(
+      (await t.api('GET', `/publication/event_list/bycruise/${cruise}`, { token: outsider.token })).statusCode,
+    ).toBe(200);
   });
 });

@@ -122,7 +122,10 @@ export class PublicationService {
 
   private get records() {
     const { db, dialect } = this.ctx.database;
-    return { cruise: new RecordsRepository('cruise', db, dialect), lowering: new RecordsRepository('lowering', db, dialect) };
+    return {
+      cruise: new RecordsRepository('cruise', db, dialect),
+      lowering: new RecordsRepository('lowering', db, dialect),
+    };
   }
 
   /** The record, its cruise and its dives as the caller may see them. */
@@ -187,7 +190,15 @@ export class PublicationService {
           const hit = (await legacyOf(o.event_option_name, value)) ?? (await legacyOf(item.row.event_value, value));
           if (hit) {
             picked = [
-              { key: o.event_option_name, aphiaId: hit.aphiaId, name: '', qualifier: hit.qualifier, verbatim: value, count: null, abundance: null },
+              {
+                key: o.event_option_name,
+                aphiaId: hit.aphiaId,
+                name: '',
+                qualifier: hit.qualifier,
+                verbatim: value,
+                count: null,
+                abundance: null,
+              },
             ];
             break;
           }
@@ -365,7 +376,12 @@ function diveMeta(d: RecordOf<'lowering'>, cruise: RecordOf<'cruise'> | undefine
 
 /** The taxon options of an event (the shared taxon-in-event contract, docs/taxa.md). */
 function pickedTaxa(options: readonly EventOption[]): PickedTaxon[] {
-  return loggedTaxa(options.map((o) => ({ event_option_name: o.event_option_name, event_option_value: String(o.event_option_value ?? '') }))).map((t) => ({
+  return loggedTaxa(
+    options.map((o) => ({
+      event_option_name: o.event_option_name,
+      event_option_value: String(o.event_option_value ?? ''),
+    })),
+  ).map((t) => ({
     key: t.option,
     aphiaId: t.aphia_id,
     name: t.name,
@@ -386,7 +402,15 @@ function withQualifier(name: string, qualifier: string): string {
 }
 
 function unknownTaxon(p: PickedTaxon): TaxonRecord {
-  return { aphiaId: p.aphiaId, name: p.name, authority: null, rank: null, status: null, acceptedAphiaId: null, parentAphiaId: null };
+  return {
+    aphiaId: p.aphiaId,
+    name: p.name,
+    authority: null,
+    rank: null,
+    status: null,
+    acceptedAphiaId: null,
+    parentAphiaId: null,
+  };
 }
 
 function unmappedOf(item: EventItem, options: readonly EventOption[]): UnmappedObservation {
@@ -398,7 +422,12 @@ function unmappedOf(item: EventItem, options: readonly EventOption[]): UnmappedO
   ]
     .filter(Boolean)
     .join('; ');
-  return { event_id: item.row.id, ts: new Date(item.row.ts).toISOString(), event_value: item.row.event_value, verbatim };
+  return {
+    event_id: item.row.id,
+    ts: new Date(item.row.ts).toISOString(),
+    event_value: item.row.event_value,
+    verbatim,
+  };
 }
 
 type Aux = Pick<EventAuxData, 'data_source' | 'data_array'>;
@@ -424,9 +453,21 @@ function positionOf(
   const vehicle = positionFrom(aux, ds.vehicle_nav_sources);
   const measuredDepth = measurements.find((m) => m.mapping.type_id === 'ADEPZZ01')?.value ?? null;
   if (vehicle)
-    return { ...vehicle, depth: vehicle.depth ?? measuredDepth, uncertainty: ds.vehicle_uncertainty_m, from: 'vehicle' };
+    return {
+      ...vehicle,
+      depth: vehicle.depth ?? measuredDepth,
+      uncertainty: ds.vehicle_uncertainty_m,
+      from: 'vehicle',
+    };
   const vessel = positionFrom(aux, ds.vessel_nav_sources);
-  if (vessel) return { lat: vessel.lat, lon: vessel.lon, depth: measuredDepth, uncertainty: ds.vessel_uncertainty_m, from: 'vessel' };
+  if (vessel)
+    return {
+      lat: vessel.lat,
+      lon: vessel.lon,
+      depth: measuredDepth,
+      uncertainty: ds.vessel_uncertainty_m,
+      from: 'vessel',
+    };
   return null;
 }
 
@@ -476,7 +517,7 @@ function coverageOf(observations: readonly Observation[]) {
       : null;
   const taxa = new Map<string, { rank: string; name: string }>();
   for (const o of observations)
-    for (const t of o.taxa) taxa.set(t.published.name, { rank: t.published.rank ?? 'unranked', name: t.published.name });
+    for (const t of o.taxa)
+      taxa.set(t.published.name, { rank: t.published.rank ?? 'unranked', name: t.published.name });
   return { bbox, taxa: [...taxa.values()].sort((a, b) => a.name.localeCompare(b.name)) };
 }
-

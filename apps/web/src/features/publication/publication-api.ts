@@ -20,7 +20,11 @@ export const publicationKeys = {
   settings: ['publication', 'settings'] as const,
 };
 
-export async function getPublicationReport(kind: PublicationKind, id: string, signal?: AbortSignal): Promise<PublicationReport> {
+export async function getPublicationReport(
+  kind: PublicationKind,
+  id: string,
+  signal?: AbortSignal,
+): Promise<PublicationReport> {
   return publicationReportSchema.parse(await api.get(dwcaReportPath(kind, id), { signal }));
 }
 

@@ -6,7 +6,13 @@ import { errorMessage } from '../../api/client';
 import { ErrorAlert } from '../../components/alerts';
 import { useAuth } from '../../lib/auth';
 import { saveBlob } from '../../lib/download';
-import { getDwcaZip, getEventList, usePublicationRecord, usePublicationReport, type PublicationKind } from './publication-api';
+import {
+  getDwcaZip,
+  getEventList,
+  usePublicationRecord,
+  usePublicationReport,
+  type PublicationKind,
+} from './publication-api';
 
 /** Seconds since `running` turned true, ticking while it stays true (the progress line). */
 function useElapsed(running: boolean): number {
@@ -21,7 +27,15 @@ function useElapsed(running: boolean): number {
   return seconds;
 }
 
-function IssueTable({ caption, issues, variant }: { caption: string; issues: ValidationIssue[]; variant: 'danger' | 'warning' }) {
+function IssueTable({
+  caption,
+  issues,
+  variant,
+}: {
+  caption: string;
+  issues: ValidationIssue[];
+  variant: 'danger' | 'warning';
+}) {
   if (issues.length === 0) return null;
   return (
     <Table size="sm" bordered responsive className="mb-3">

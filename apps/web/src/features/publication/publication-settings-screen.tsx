@@ -171,7 +171,11 @@ function SettingsForm({ initial }: { initial: PublicationSettings }) {
             {text('publisher', 'Publisher (institution)')}
             {text('contact_name', 'Contact name')}
             {text('contact_email', 'Contact e-mail')}
-            {text('media_base_url', 'Public address for frame grabs', 'e.g. https://sealog.example.org; empty: BATHYLOG_PUBLIC_URL')}
+            {text(
+              'media_base_url',
+              'Public address for frame grabs',
+              'e.g. https://sealog.example.org; empty: BATHYLOG_PUBLIC_URL',
+            )}
             <Form.Group as={Col} md={3} className="mb-2" controlId="publication-licence">
               <Form.Label className="small mb-0">Licence</Form.Label>
               <Form.Select
@@ -217,7 +221,17 @@ function SettingsForm({ initial }: { initial: PublicationSettings }) {
             columns={measurementColumns}
             rows={measurements}
             onChange={setMeasurements}
-            blank={{ data_source: '', data_name: '', type: '', type_id: '', unit: '', unit_id: '', source_unit: '', scale: 1, offset: 0 }}
+            blank={{
+              data_source: '',
+              data_name: '',
+              type: '',
+              type_id: '',
+              unit: '',
+              unit_id: '',
+              source_unit: '',
+              scale: 1,
+              offset: 0,
+            }}
           />
         </Card.Body>
       </Card>
