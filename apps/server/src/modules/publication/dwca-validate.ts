@@ -1,3 +1,7 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { ValidationIssue } from '@bathylog/shared';
 import { XMLParser } from 'fast-xml-parser';
 import { validateXML } from 'xmllint-wasm';
@@ -74,21 +78,82 @@ function parseTable(file: string, text: string, out: Findings): Table {
   return { file, header, rows, col: new Map(header.map((h, i) => [h, i])) };
 }
 
+/**
+ * Checks XML against a schema with libxml2's xmllint: Debian's binary when the machine has it (a few
+ * milliseconds), else the same library compiled to WebAssembly (`xmllint-wasm`, about a second per
+ * call: it starts a worker and compiles the module). Both answer xmllint's own messages.
+ */
+export type SchemaEngine = 'auto' | 'wasm';
+
+const systemXmllint = ['/usr/bin/xmllint', '/usr/local/bin/xmllint'].find((p) => existsSync(p)) ?? null;
+let schemaDir: string | null = null;
+
+/** The schemas as files for the binary, written once per process into a private temporary folder. */
+function schemaFile(name: string, xsd: string): string {
+  schemaDir ??= mkdtempSync(path.join(os.tmpdir(), 'bathylog-xsd-'));
+  const file = path.join(schemaDir, name);
+  if (!existsSync(file)) writeFileSync(file, xsd, { mode: 0o600 });
+  return file;
+}
+
+interface SchemaError {
+  line?: number;
+  message: string;
+}
+
+function runXmllint(binary: string, xml: string, xsdFile: string): Promise<SchemaError[]> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      binary,
+      ['--noout', '--nonet', '--schema', xsdFile, '-'],
+      { maxBuffer: 4 * 1024 * 1024, timeout: 60_000 },
+      (error, _stdout, stderr) => {
+        // Exit 3/4: the document is invalid (messages on stderr); anything else without messages failed.
+        const lines = stderr.split('\n').filter((l) => l.trim() !== '' && !/ validates$| fails to validate$/.test(l));
+        if (error && lines.length === 0) return reject(error);
+        resolve(
+          lines
+            .filter((l) => !/^\s/.test(l) && !/^\^/.test(l))
+            .map((l) => {
+              const m = /^-:(\d+):\s*(.*)$/.exec(l);
+              return m ? { line: Number(m[1]), message: m[2]! } : { message: l };
+            }),
+        );
+      },
+    );
+    child.stdin?.end(xml);
+  });
+}
+
+async function schemaErrors(file: string, xml: string, xsd: string, engine: SchemaEngine): Promise<SchemaError[]> {
+  if (engine === 'auto' && systemXmllint) return runXmllint(systemXmllint, xml, schemaFile(`${file}.xsd`, xsd));
+  const result = await validateXML({
+    xml: [{ fileName: file, contents: xml }],
+    schema: [{ fileName: `${file}.xsd`, contents: xsd }],
+  });
+  return result.errors.map((e) => ({
+    ...(e.loc?.lineNumber ? { line: e.loc.lineNumber } : {}),
+    message: e.message.replace(/^.*?:\d+:\s*/, ''),
+  }));
+}
+
 /** Schema validation of one XML file; xmllint's messages become issues with their line. */
-async function againstSchema(file: string, xml: string, xsd: string, schemaName: string, out: Findings) {
+async function againstSchema(
+  file: string,
+  xml: string | undefined,
+  xsd: string,
+  schemaName: string,
+  engine: SchemaEngine,
+): Promise<ValidationIssue[]> {
+  if (xml === undefined) return [{ file, message: 'is missing from the archive' }];
   try {
-    const result = await validateXML({
-      xml: [{ fileName: file, contents: xml }],
-      schema: [{ fileName: schemaName, contents: xsd }],
-    });
-    for (const e of result.errors)
-      out.errors.push({
-        file,
-        ...(e.loc?.lineNumber ? { line: e.loc.lineNumber } : {}),
-        message: `does not validate against ${schemaName}: ${e.message.replace(/^.*?:\d+:\s*/, '').trim()}`,
-      });
+    return (await schemaErrors(file, xml, xsd, engine)).map((e) => ({
+      file,
+      ...(e.line ? { line: e.line } : {}),
+      message: `does not validate against ${schemaName}: ${e.message.trim()}`,
+    }));
   } catch (err) {
-    out.errors.push({ file, message: `could not be checked against ${schemaName}: ${(err as Error).message}` });
+    return [{ file, message: `could not be checked against ${schemaName}: ${(err as Error).message}` }];
   }
 }
 
@@ -135,16 +200,21 @@ const localName = (term: string) => term.replace(/^.*[/#]/, '');
 export interface ValidateOptions {
   /** The ship's taxonomy: the taxa the occurrences name, by AphiaID. */
   taxa: Map<number, TaxonRecord>;
+  /** `wasm`: always the WebAssembly xmllint (tests of that path). */
+  schemaEngine?: SchemaEngine;
 }
 
 export async function validateArchive(files: Record<string, string>, opts: ValidateOptions): Promise<Findings> {
   const out: Findings = { errors: [], warnings: [] };
   const meta = files['meta.xml'];
   const eml = files['eml.xml'];
-  if (meta === undefined) out.errors.push({ file: 'meta.xml', message: 'is missing from the archive' });
-  else await againstSchema('meta.xml', meta, dwcTextXsd, 'the Darwin Core text guide schema', out);
-  if (eml === undefined) out.errors.push({ file: 'eml.xml', message: 'is missing from the archive' });
-  else await againstSchema('eml.xml', eml, emlXsd, 'the GBIF metadata profile schema', out);
+  const engine = opts.schemaEngine ?? 'auto';
+  // Both at once, reported in a fixed order (the report is part of the byte-identical output).
+  const checked = await Promise.all([
+    againstSchema('meta.xml', meta, dwcTextXsd, 'the Darwin Core text guide schema', engine),
+    againstSchema('eml.xml', eml, emlXsd, 'the GBIF metadata profile schema', engine),
+  ]);
+  out.errors.push(...checked.flat());
   if (meta === undefined) return out;
 
   // Every file meta.xml names exists, and every field it names is a column of that file.
