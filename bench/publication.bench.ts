@@ -107,7 +107,7 @@ async function main() {
       row('GET publication/dwca/bylowering/{id}', result.zip),
       row('GET publication/dwca/bycruise/{id} (one dive)', result.cruiseZip),
       '',
-      'Every read builds the archive from the database, validates it (both XML schemas with xmllint-wasm, the',
+      "Every read builds the archive from the database, validates it (both XML schemas with Debian's xmllint, the",
       'structural checks) and, for the zip, compresses it: nothing is cached, so a report always describes the',
       'data as it stands.',
       '',
