@@ -433,6 +433,39 @@ describe.each(engines)('publication on %s', (engine) => {
     expect(first[5]).toBe('-1981');
   });
 
+  it('converts a source unit through the mapping, and records who changed the settings', async () => {
+    // A CTD that sends pressure in kPa: published in dbar (× 0.1) under PRESPR01/UPDB.
+    const put = await t.api('PUT', '/publication/settings', {
+      token: admin,
+      body: {
+        measurements: [
+          {
+            data_source: 'vehicleRealtimeCTDData',
+            data_name: 'ctd_pressure',
+            type: 'sea water pressure',
+            type_id: 'PRESPR01',
+            unit: 'dbar',
+            unit_id: 'UPDB',
+            source_unit: 'kPa',
+            scale: 0.1,
+            offset: 0,
+          },
+        ],
+      },
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    const { files } = await archive(`/publication/dwca/bylowering/${lowering}`);
+    const emof = rows(files['extendedmeasurementorfact.txt']!);
+    expect(emof.map((m) => [m.measurementValue, m.measurementUnit])).toEqual([
+      ['200.31', 'dbar'],
+      ['200.31', 'dbar'],
+      ['200.31', 'dbar'],
+    ]);
+    const audit = await t.api('GET', '/audit?record_type=publication_settings', { token: admin });
+    expect(audit.statusCode, audit.body).toBe(200);
+    expect(audit.body).toContain('kPa');
+  });
+
   it('refuses bad settings with the field named, and non-admins', async () => {
     const bad = await t.api('PUT', '/publication/settings', {
       token: admin,
