@@ -14,6 +14,7 @@ const everyEntry = [
   'Users',
   'Device Keys',
   'Ship to Shore',
+  'Taxa',
   'Audit Trail',
   'Checklists',
   'Publication',
@@ -67,6 +68,7 @@ test('every System Management entry opens its screen', async ({ page, context })
     Users: '/users',
     'Device Keys': '/device_keys',
     'Ship to Shore': '/ships',
+    Taxa: '/taxa',
     'Audit Trail': '/audit',
     Checklists: '/checklists',
     Publication: '/publication_settings',
@@ -144,6 +146,7 @@ test.describe('with event logging disabled and custom names', () => {
       'Users',
       'Device Keys',
       'Ship to Shore',
+      'Taxa',
       'Audit Trail',
       'Publication',
     ]);

@@ -2,12 +2,18 @@
  * What the commands do: each opens the configuration, the database or the whole server in this
  * process. Loaded by main.ts only when a command runs, so help and usage errors answer at once.
  */
-import { createWriteStream, existsSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createUserSchema, formatZodError, roles as allRoles } from '@bathylog/shared';
+import {
+  createUserSchema,
+  formatZodError,
+  roles as allRoles,
+  taxonImportKinds,
+  type TaxonImportKind,
+} from '@bathylog/shared';
 import { apiPrefix } from '../app.js';
 import { ConfigError, isPostgres, type Config } from '../config.js';
 import { openDatabase } from '../db/database.js';
@@ -17,6 +23,7 @@ import { UsersRepository } from '../modules/users/users.repository.js';
 import { UsersService } from '../modules/users/users.service.js';
 import { BackupError, createBackup, restoreBackup } from '../db/backup.js';
 import { checkIntegrity } from '../db/integrity.js';
+import { TaxaService } from '../modules/taxa/taxa.service.js';
 import {
   CliError,
   UsageError,
@@ -359,4 +366,89 @@ export async function check({ global }: RunArgs): Promise<void> {
 
 export async function printConfig({ global }: RunArgs): Promise<void> {
   out(JSON.stringify(maskedConfig(cliConfig(global)), null, 2));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Taxonomy (docs/taxa.md#importing): the same service as POST /taxa/imports and /taxa/fetch
+
+const dwcFiles: Array<[string, TaxonImportKind]> = [
+  ['taxon.txt', 'dwc-taxon'],
+  ['vernacularname.txt', 'dwc-vernacular'],
+  ['speciesprofile.txt', 'dwc-speciesprofile'],
+];
+
+/** The kind of a taxonomy file, told by its name (a WoRMS export's file names, .csv, .json). */
+function taxonFileKind(file: string): TaxonImportKind | null {
+  const base = path.basename(file).toLowerCase();
+  const dwc = dwcFiles.find(([name]) => name === base);
+  if (dwc) return dwc[1];
+  if (base.endsWith('.csv')) return 'csv';
+  if (base.endsWith('.json')) return 'json';
+  return null;
+}
+
+export async function taxaImport({ values, positionals, global }: RunArgs): Promise<void> {
+  const kindOption = values.kind as string | undefined;
+  if (kindOption !== undefined && !(taxonImportKinds as readonly string[]).includes(kindOption))
+    throw new UsageError(`--kind must be one of ${taxonImportKinds.join(', ')}`);
+  const names = ((values.fetch as string | undefined) ?? '')
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
+  if (positionals.length === 0 && names.length === 0)
+    throw new UsageError('Name a WoRMS export folder, taxonomy files, or --fetch <names>');
+  // A folder is a WoRMS Darwin Core export: its three files, taxa first.
+  const files: Array<[string, TaxonImportKind]> = [];
+  for (const given of positionals) {
+    if (!existsSync(given)) throw new CliError(`${given} does not exist`);
+    if (statSync(given).isDirectory()) {
+      const found = dwcFiles.filter(([name]) => existsSync(path.join(given, name)));
+      if (found.length === 0) throw new CliError(`${given} holds no taxon.txt (a WoRMS Darwin Core export, unzipped)`);
+      for (const [name, kind] of found) files.push([path.join(given, name), kind]);
+    } else {
+      const kind = (kindOption as TaxonImportKind | undefined) ?? taxonFileKind(given);
+      if (!kind)
+        throw new CliError(`Cannot tell what ${given} holds; say it with --kind (${taxonImportKinds.join(', ')})`);
+      files.push([given, kind]);
+    }
+  }
+  const source = values.source as string | undefined;
+  await withApp(global, async ({ ctx }) => {
+    const service = new TaxaService(ctx);
+    const caller = await cliCaller(ctx);
+    for (const [file, kind] of files) {
+      const size = statSync(file).size;
+      const show = progress(`Importing ${kind} from ${path.basename(file)} (bytes)`, size);
+      let read = 0;
+      const input =
+        kind === 'json'
+          ? { json: JSON.parse(await readFile(file, 'utf8')) as unknown }
+          : {
+              stream: createReadStream(file).on('data', (chunk) => {
+                read += chunk.length;
+                show(read);
+              }),
+            };
+      try {
+        const done = await service.import(caller, kind, source, input);
+        if (read < size) show(size);
+        out(`${path.basename(file)}: ${done.taxa} taxa, ${done.vernaculars} vernacular names (${done.source}).`);
+        if (done.message) err(`  ${done.message}`);
+      } catch (e) {
+        if (e instanceof AppError) throw new CliError(`${path.basename(file)}: ${e.message}`);
+        throw e;
+      }
+    }
+    if (names.length > 0) {
+      try {
+        const fetched = await service.fetchFromWorms(caller, names);
+        for (const f of fetched.found)
+          out(`${f.name}: ${f.aphia_ids.length ? `AphiaID ${f.aphia_ids.join(', ')}` : 'not found in WoRMS'}`);
+        out(`Fetched ${fetched.taxa} taxa with their ancestors (${fetched.source}).`);
+      } catch (e) {
+        if (e instanceof AppError) throw new CliError(e.message);
+        throw e;
+      }
+    }
+  });
 }

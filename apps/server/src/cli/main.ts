@@ -111,6 +111,24 @@ const commands: Command[] = [
       (await load()).importFile(global, positionals[0]!, values.kind as string | undefined),
   },
   {
+    name: 'taxa-import',
+    summary: 'import taxa: a WoRMS Darwin Core export, a CSV/JSON subset, or names fetched from WoRMS',
+    usage: 'taxa-import [<folder> | <file>...] [--kind <kind>] [--source <label>] [--fetch <name,name>]',
+    details:
+      'A folder is an unzipped WoRMS Darwin Core export: its taxon.txt, vernacularname.txt and\n' +
+      'speciesprofile.txt are read in that order. The kind of a file is told from its name (those three,\n' +
+      '.csv, .json) unless --kind says it. --fetch asks the WoRMS REST service (BATHYLOG_WORMS_URL) for the\n' +
+      'names with all their ancestors. Records of the same AphiaID are replaced. Progress goes to stderr.',
+    options: { kind: { type: 'string' }, source: { type: 'string' }, fetch: { type: 'string' } },
+    optionHelp: [
+      ['--kind <kind>', 'dwc-taxon, dwc-vernacular, dwc-speciesprofile, csv or json'],
+      ['--source <label>', 'the version kept with each record (default: the kind and today)'],
+      ['--fetch <names>', 'comma separated scientific names to fetch from WoRMS'],
+    ],
+    positionals: { min: 0, max: 20 },
+    run: async (args) => (await load()).taxaImport(args),
+  },
+  {
     name: 'export',
     summary: 'export cruises, lowerings, events (with aux data) or aux data as Sealog JSON',
     usage: 'export <cruises|lowerings|events|aux-data> [--cruise <id> | --lowering <id>] [--out <file>]',

@@ -7,7 +7,7 @@ import {
   type TaxonQualifier,
   type TaxonVernacular,
 } from '@bathylog/shared';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { DB } from '../db/schema.js';
 
 /**
@@ -72,6 +72,18 @@ const chunkSize = 400;
 const idChunk = 500;
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * `column` contains `term`. PostgreSQL: LIKE, which its trigram indexes serve. SQLite scans either
+ * way; `instr` skips LIKE's pattern matching and case folding (keys are folded already), a third
+ * of the time per row.
+ */
+function contains(db: Db, column: string, term: string): RawBuilder<boolean> {
+  const ref = sql.ref(column);
+  return db.getExecutor().adapter instanceof PostgresAdapter
+    ? sql<boolean>`${ref} LIKE ${`%${escapeLike(term)}%`} ESCAPE '\\'`
+    : sql<boolean>`instr(${ref}, ${term}) > 0`;
+}
 
 function toTaxon(row: DB['taxa'], vernaculars: TaxonVernacular[]): Taxon {
   return {
@@ -156,7 +168,9 @@ export class TaxonomyRepository {
         if (!hits.has(id)) hits.set(id, { row, match: match(row), vernacular: vernacular?.[i] });
       });
 
-    if (/^[0-9]{1,10}$/.test(term)) {
+    // Digits are an AphiaID: names hold none, so only the id and the name prefix are looked up.
+    const digits = /^[0-9]{1,10}$/.test(term);
+    if (digits) {
       const row = await this.db.selectFrom('taxa').selectAll().where('aphia_id', '=', Number(term)).executeTakeFirst();
       if (row) add([row], () => 'exact');
     }
@@ -171,32 +185,56 @@ export class TaxonomyRepository {
       .execute();
     add(prefixRows, (row) => (row.name_key === term ? 'exact' : 'prefix'));
 
-    if (hits.size < limit && term.length >= 3) {
-      const substringRows = await this.db
+    // Substring and vernacular matches are read unsorted (a sort would make SQLite walk the name
+    // index row by row) up to a cap, in AphiaID order, and ranked below.
+    if (!digits && hits.size < limit && term.length >= 3) {
+      // Ids first: SQLite then scans the narrow name index, not the table's rows.
+      const found = await this.db
         .selectFrom('taxa')
-        .selectAll()
-        .where(sql<boolean>`name_key LIKE ${`%${escapeLike(term)}%`} ESCAPE '\\'`)
+        .select('aphia_id')
+        .where(contains(this.db, 'name_key', term))
         .where(sql<boolean>`NOT (name_key >= ${term} AND name_key < ${`${term}\uffff`})`)
-        .orderBy('name_key')
-        .limit(limit * 2)
+        .limit(limit * 5)
         .execute();
+      const substringRows = found.length
+        ? await this.db
+            .selectFrom('taxa')
+            .selectAll()
+            .where(
+              'aphia_id',
+              'in',
+              found.map((r) => Number(r.aphia_id)),
+            )
+            .execute()
+        : [];
       add(substringRows, () => 'substring');
     }
-    if (hits.size < limit * 2 && term.length >= 2) {
-      const pattern = term.length >= 3 ? `%${escapeLike(term)}%` : `${escapeLike(term)}%`;
-      const vernacularRows = await this.db
-        .selectFrom('taxon_vernaculars as v')
-        .innerJoin('taxa as t', 't.aphia_id', 'v.aphia_id')
-        .selectAll('t')
-        .select('v.vernacular_name as matched_vernacular')
-        .where(sql<boolean>`v.name_key LIKE ${pattern} ESCAPE '\\'`)
-        .orderBy('v.name_key')
-        .limit(limit * 2)
+    if (!digits && hits.size < limit * 2 && term.length >= 2) {
+      // Vernacular names first, then their taxa by id: a join lets SQLite walk every taxon instead.
+      const matches = await this.db
+        .selectFrom('taxon_vernaculars')
+        .select(['aphia_id', 'vernacular_name', 'name_key'])
+        .where(
+          term.length >= 3
+            ? contains(this.db, 'name_key', term)
+            : sql<boolean>`name_key >= ${term} AND name_key < ${`${term}\uffff`}`,
+        )
+        .limit(limit * 5)
         .execute();
+      matches.sort((a, b) => (a.name_key < b.name_key ? -1 : a.name_key > b.name_key ? 1 : 0));
+      const ids = [...new Set(matches.map((m) => Number(m.aphia_id)))].filter((id) => !hits.has(id));
+      const rows = ids.length
+        ? await this.db.selectFrom('taxa').selectAll().where('aphia_id', 'in', ids).execute()
+        : [];
+      const byId = new Map(rows.map((r) => [Number(r.aphia_id), r]));
+      const firstMatch = new Map<number, string>();
+      for (const m of matches)
+        if (!firstMatch.has(Number(m.aphia_id))) firstMatch.set(Number(m.aphia_id), m.vernacular_name);
+      const ordered = ids.map((id) => byId.get(id)).filter((r): r is DB['taxa'] => r !== undefined);
       add(
-        vernacularRows,
+        ordered,
         () => 'vernacular',
-        vernacularRows.map((r) => r.matched_vernacular),
+        ordered.map((r) => firstMatch.get(Number(r.aphia_id))!),
       );
     }
 

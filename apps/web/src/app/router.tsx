@@ -31,6 +31,7 @@ const UsersScreen = lazyScreen(() => import('../features/users/users-screen'), '
 const DeviceKeysScreen = lazyScreen(() => import('../features/device-keys/device-keys-screen'), 'DeviceKeysScreen');
 const ChecklistsScreen = lazyScreen(() => import('../features/checklists/checklists-screen'), 'ChecklistsScreen');
 const ShipsScreen = lazyScreen(() => import('../features/ships/ships-screen'), 'ShipsScreen');
+const TaxaScreen = lazyScreen(() => import('../features/taxa/taxa-screen'), 'TaxaScreen');
 const AuditScreen = lazyScreen(() => import('../features/audit/audit-screen'), 'AuditScreen');
 const PublicationScreen = lazyScreen(() => import('../features/publication/publication-screen'), 'PublicationScreen');
 const PublicationSettingsScreen = lazyScreen(
@@ -82,6 +83,7 @@ export const routes: RouteObject[] = [
           { path: '/users', element: <UsersScreen /> },
           { path: '/device_keys', element: <DeviceKeysScreen /> },
           { path: '/ships', element: <ShipsScreen /> },
+          { path: '/taxa', element: <TaxaScreen /> },
           { path: '/audit', element: <AuditScreen /> },
           { path: '/checklists', element: <ChecklistsScreen /> },
           { path: '/tasks', element: <TasksScreen /> },

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
 import { Form, Modal } from 'react-bootstrap';
 import { ModalFooter, ModalHeader } from './modal-parts';
 import {
@@ -17,6 +17,9 @@ import {
 import { AttachPictures } from './attach-pictures';
 import { DateTimeInput } from './date-time-input';
 import { FieldLabel, RequiredMark } from './form-field';
+
+/** The taxon picker is its own chunk: only templates with a taxon option load it. */
+const TaxonPicker = lazy(() => import('./taxon-picker'));
 
 export interface EventOptionsModalProps {
   /** The template clicked; null hides the modal. */
@@ -142,6 +145,23 @@ function OptionField({
         'radio',
         (v) => value === v,
         (v) => onChange(v),
+      );
+    case 'taxon':
+      return (
+        <Suspense fallback={<div className="small text-muted mb-2">Loading the taxon picker…</div>}>
+          <TaxonPicker
+            option={option}
+            id={id}
+            value={typeof value === 'string' ? value : ''}
+            invalid={invalid}
+            onChange={onChange}
+          />
+          {error && (
+            <div id={`${id}-feedback`} className="invalid-feedback d-block mb-2">
+              {error}
+            </div>
+          )}
+        </Suspense>
       );
     default:
       return null;

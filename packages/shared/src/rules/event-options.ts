@@ -6,6 +6,7 @@ import {
   type EventTemplateOption,
 } from '../schemas/event-templates.js';
 import { parseUtcInput } from '../time.js';
+import { taxonEventOptions, taxonQualifiers, taxonOptionType, type TaxonQualifier } from '../schemas/taxa.js';
 
 /**
  * The event options modal of the logging console, as the Sealog client behaves: when a click opens
@@ -18,6 +19,8 @@ export const eventOptionsMessages = {
   required: 'Required',
   selectAtLeastOne: 'Must select at least one option',
   invalidTimestamp: 'Invalid timestamp',
+  invalidCount: 'Count must be a whole number',
+  invalidAbundance: 'Choose one of the abundance bins',
 } as const;
 
 /** How the Custom Time (UTC) field shows a time. */
@@ -52,8 +55,45 @@ export function defaultEventOptions(template: Pick<EventTemplate, 'event_options
     }));
 }
 
-/** One field of the modal: checkboxes hold the chosen values, every other type one string. */
+/**
+ * One field of the modal: checkboxes hold the chosen values, every other type one string. A taxon
+ * option's string is its pick as JSON (`taxonFieldValue`), or '' before a taxon is picked.
+ */
 export type EventOptionFieldValue = string | string[];
+
+/** A taxon option's pick in the modal (docs/taxa.md#a-taxon-in-an-event). */
+export interface TaxonPick {
+  name: string;
+  aphia_id: number;
+  qualifier: TaxonQualifier;
+  /** The count as typed (checked on submit). */
+  count?: string;
+  abundance?: string;
+}
+
+export const taxonFieldValue = (pick: TaxonPick): string => JSON.stringify(pick);
+
+/** The pick a taxon field holds, or null for '' or anything that is not one. */
+export function parseTaxonFieldValue(value: EventOptionFieldValue | undefined): TaxonPick | null {
+  if (typeof value !== 'string' || value.trim() === '') return null;
+  try {
+    const v = JSON.parse(value) as Partial<TaxonPick>;
+    if (typeof v.name !== 'string' || !Number.isSafeInteger(v.aphia_id) || (v.aphia_id ?? 0) <= 0) return null;
+    const qualifier = (taxonQualifiers as readonly string[]).includes(v.qualifier ?? '') ? v.qualifier! : '';
+    return {
+      name: v.name,
+      aphia_id: v.aphia_id!,
+      qualifier,
+      ...(typeof v.count === 'string' ? { count: v.count } : {}),
+      ...(typeof v.abundance === 'string' ? { abundance: v.abundance } : {}),
+    };
+  } catch {
+    return null;
+  }
+}
+
+/** A count a logger may type: a whole number, 0 to 999,999,999. */
+const countPattern = /^(0|[1-9][0-9]{0,8})$/;
 
 export interface EventOptionsFormValues {
   /** In template order. */
@@ -93,6 +133,7 @@ export function parseCustomTime(text: string): number | null {
 }
 
 function initialValue(option: EventTemplateOption): EventOptionFieldValue {
+  if (option.event_option_type === taxonOptionType) return '';
   const fallback = option.event_option_default_value ?? '';
   if (option.event_option_type === 'checkboxes') {
     // A default may list several values with commas ("EM124,EM712"); keep only real choices.
@@ -110,6 +151,10 @@ function emptyValue(option: EventTemplateOption): EventOptionFieldValue {
 /** The value an option contributes to another's visibility rule (static text: its fixed text). */
 function ruleValues(option: EventTemplateOption, value: EventOptionFieldValue | undefined): string[] {
   if (option.event_option_type === 'static text') return [option.event_option_default_value ?? ''];
+  if (option.event_option_type === taxonOptionType) {
+    const pick = parseTaxonFieldValue(value);
+    return pick ? [pick.name] : [];
+  }
   if (Array.isArray(value)) return value;
   return value === undefined || value.trim() === '' ? [] : [value.trim()];
 }
@@ -201,6 +246,14 @@ export function validateEventOptions(
   let failed = false;
   const visible = optionVisibility(template, values.options);
   template.event_options.forEach((option, i) => {
+    if (visible[i] && option.event_option_type === taxonOptionType && !isEmpty(values.options[i])) {
+      const problem = taxonPickProblem(option, parseTaxonFieldValue(values.options[i]));
+      if (problem) {
+        errors.options[i] = problem;
+        failed = true;
+        return;
+      }
+    }
     // A hidden option is never required.
     if (!visible[i] || !option.event_option_required || !isEmpty(values.options[i])) return;
     const choice = option.event_option_type === 'checkboxes' || option.event_option_type === 'radio buttons';
@@ -219,6 +272,17 @@ export function validateEventOptions(
     failed = true;
   }
   return failed ? errors : null;
+}
+
+/** Why a taxon pick cannot be sent (a count that is not a whole number, a bin not offered), or null. */
+export function taxonPickProblem(option: EventTemplateOption, pick: TaxonPick | null): string | null {
+  if (!pick) return eventOptionsMessages.required;
+  const quantity = option.event_option_taxon?.quantity ?? 'count';
+  if (quantity === 'count' && (pick.count ?? '').trim() !== '' && !countPattern.test(pick.count!.trim()))
+    return eventOptionsMessages.invalidCount;
+  if (quantity === 'abundance' && pick.abundance && !option.event_option_values.includes(pick.abundance))
+    return eventOptionsMessages.invalidAbundance;
+  return null;
 }
 
 /** The PATCH body the modal sends. */
@@ -252,6 +316,23 @@ export function buildEventOptionsUpdate(
   const visible = optionVisibility(template, values.options);
   template.event_options.forEach((option, i) => {
     if (!visible[i]) return; // Hidden options are left out, static text included.
+    if (option.event_option_type === taxonOptionType) {
+      // One pick writes the contract's options: name, AphiaID, qualifier, count or bin.
+      const pick = parseTaxonFieldValue(values.options[i]);
+      if (!pick) return;
+      const quantity = option.event_option_taxon?.quantity ?? 'count';
+      const count = (pick.count ?? '').trim();
+      event_options.push(
+        ...taxonEventOptions(option.event_option_name, {
+          name: pick.name,
+          aphia_id: pick.aphia_id,
+          qualifier: pick.qualifier,
+          ...(quantity === 'count' && count !== '' ? { count: Number(count) } : {}),
+          ...(quantity === 'abundance' && pick.abundance ? { abundance: pick.abundance } : {}),
+        }),
+      );
+      return;
+    }
     const value = submittedValue(option, values.options[i]);
     if (value !== '') event_options.push({ event_option_name: option.event_option_name, event_option_value: value });
   });

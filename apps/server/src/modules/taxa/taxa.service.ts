@@ -7,6 +7,7 @@ import {
   newObjectId,
   optionNameKey,
   splitCheckboxDefault,
+  taxonNamePattern,
   taxonOptionType,
   type LegacyMapping,
   type LegacyValue,
@@ -178,6 +179,10 @@ export class TaxaService {
    * classification (id, name, rank) never replace a full record already held.
    */
   async fetchFromWorms(caller: AuthContext, names: readonly string[]): Promise<WormsFetchResult> {
+    // The route's schema checks names too; the CLI comes here directly. A name is put into the
+    // request path, so nothing but a taxon name's characters may reach it.
+    const bad = names.find((n) => !taxonNamePattern.test(n));
+    if (bad !== undefined) throw new AppError('BAD_REQUEST', `"${bad.slice(0, 60)}" is not a scientific name`);
     const client = new WormsClient(this.ctx.config.worms.url, this.ctx.config.worms.timeoutMs);
     const source = `WoRMS REST ${iso(this.ctx.now()).slice(0, 10)}`;
     const full = new Map<number, TaxonInput>();

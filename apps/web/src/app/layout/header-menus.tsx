@@ -35,6 +35,7 @@ export function systemManagementItems(names: { Cruises: string; Lowerings: strin
     { label: 'Users', to: '/users', roles: capabilityRoles.cruiseManagement },
     { label: 'Device Keys', to: '/device_keys', roles: capabilityRoles.adminOnly },
     { label: 'Ship to Shore', to: '/ships', roles: capabilityRoles.adminOnly },
+    { label: 'Taxa', to: '/taxa', roles: capabilityRoles.adminOnly },
     { label: 'Audit Trail', to: '/audit', roles: capabilityRoles.adminOnly },
     { label: 'Checklists', to: '/checklists', roles: capabilityRoles.adminOnly, loggingOnly: true },
     { label: 'Publication', to: '/publication_settings', roles: capabilityRoles.adminOnly },

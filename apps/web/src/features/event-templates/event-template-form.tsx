@@ -37,6 +37,9 @@ const valuesLabel: Partial<Record<EventOptionType, string>> = {
   'radio buttons': 'Radio Button Options',
 };
 
+/** A taxon option asks for a count, an abundance bin, or no quantity (docs/taxa.md#the-template-option). */
+const taxonQuantities = ['count', 'abundance', 'none'] as const;
+
 /** True when the form is exactly a new, untouched template. */
 export function isBlankTemplateForm(values: EventTemplateFormValues): boolean {
   return JSON.stringify(values) === JSON.stringify(templateToForm());
@@ -70,6 +73,7 @@ const OptionFields = memo(function OptionFields({
 }) {
   const type = useWatch({ control, name: `event_options.${index}.event_option_type` });
   const visibilityMode = useWatch({ control, name: `event_options.${index}.visibility_mode` });
+  const taxonQuantity = useWatch({ control, name: `event_options.${index}.taxon_quantity` });
   const otherNames = optionNames.split(nameSeparator).filter((name, j) => j !== index && name.trim() !== '');
   const optionErrors = errors.event_options?.[index];
   const id = (field: string) => `template-option-${index}-${field}`;
@@ -156,6 +160,32 @@ const OptionFields = memo(function OptionFields({
           <TextField
             {...field('default', 'event_option_default_value')}
             label={type === 'checkboxes' ? 'Default Selection(s)' : 'Default Selection'}
+          />
+        </>
+      )}
+      {type === 'taxon' && (
+        <>
+          <SelectField
+            {...field('taxon-quantity', 'taxon_quantity')}
+            label="Quantity"
+            required
+            options={taxonQuantities}
+            blank=""
+          />
+          {taxonQuantity === 'abundance' && (
+            <TextField
+              {...field('values', 'event_option_values')}
+              label="Abundance Bins"
+              required
+              rows={2}
+              placeholder="comma delimited, i.e. Few (<10),Many (10-100)"
+            />
+          )}
+          <TextField
+            {...field('taxon-common', 'taxon_common')}
+            label="Common Taxa Buttons"
+            rows={2}
+            placeholder="Name (AphiaID), comma delimited, i.e. Ophiuroidea (123084)"
           />
         </>
       )}
