@@ -17,6 +17,7 @@ const everyEntry = [
   'Taxa',
   'Audit Trail',
   'Checklists',
+  'Publication',
   'Toggle ASNAP',
 ];
 
@@ -70,6 +71,7 @@ test('every System Management entry opens its screen', async ({ page, context })
     Taxa: '/taxa',
     'Audit Trail': '/audit',
     Checklists: '/checklists',
+    Publication: '/publication_settings',
   };
   await page.goto('/');
   for (const [entry, route] of Object.entries(routes)) {
@@ -146,6 +148,7 @@ test.describe('with event logging disabled and custom names', () => {
       'Ship to Shore',
       'Taxa',
       'Audit Trail',
+      'Publication',
     ]);
     await expect(page.getByTestId('footer-asnap')).toHaveCount(0);
   });

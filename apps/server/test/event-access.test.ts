@@ -20,6 +20,7 @@ const files = '/sealog-server/files';
 const families = [
   /^\/sealog-server\/api\/v1\/(events|event_exports|event_aux_data|tracks|gis_exports)(\/|$)/,
   /^\/sealog-server\/files\//,
+  /^\/sealog-server\/api\/v1\/publication\/(dwca|dwca_report|event_list)\//,
 ];
 
 /** The smallest PNG (1×1). */
@@ -352,6 +353,24 @@ const cases: Record<string, Case> = {
   [`GET ${api}/gis_exports/bylowering/:id`]: {
     calls: [(fx) => get(`/gis_exports/bylowering/${fx.lowering}`)()],
     outsider: 'refused',
+  },
+  // Publication (docs/publication.md): the archive, its report and the event lists read like the exports.
+  // Their bodies need not name the dive's markers (a zip; a report of counts): refusal is what is checked.
+  ...Object.fromEntries(
+    (['cruise', 'lowering'] as const).flatMap((kind) =>
+      (['dwca', 'dwca_report'] as const).map((route): [string, Case] => [
+        `GET ${api}/publication/${route}/by${kind}/:id`,
+        { calls: [(fx) => get(`/publication/${route}/by${kind}/${fx[kind]}`)()], outsider: 'refused', binary: true },
+      ]),
+    ),
+  ),
+  [`GET ${api}/publication/event_list/bycruise/:id`]: {
+    calls: [
+      (fx) => get(`/publication/event_list/bycruise/${fx.cruise}`)(),
+      (fx) => get(`/publication/event_list/bycruise/${fx.cruise}?format=pangaea`)(),
+    ],
+    outsider: 'refused',
+    binary: true,
   },
   ...recordFileCases('cruises'),
   ...recordFileCases('lowerings'),

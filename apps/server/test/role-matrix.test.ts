@@ -1121,6 +1121,30 @@ const rows: Row[] = [
     request: (fx) => ({ method: 'GET', url: `${api}/gis_exports/bylowering/${fx.lowering}` }),
   },
 
+  // Standard publication (docs/publication.md): exports read as the record's other exports; admins set the mapping.
+  ...(['cruise', 'lowering'] as const).flatMap((kind) =>
+    (['dwca', 'dwca_report'] as const).map((route) => ({
+      name: `GET /publication/${route}/by${kind}/{id}`,
+      expect: everyone(200),
+      request: (fx: Fixture) => ({ method: 'GET' as const, url: `${api}/publication/${route}/by${kind}/${fx[kind]}` }),
+    })),
+  ),
+  {
+    name: 'GET /publication/event_list/bycruise/{id}',
+    expect: everyone(200),
+    request: (fx) => ({ method: 'GET', url: `${api}/publication/event_list/bycruise/${fx.cruise}` }),
+  },
+  {
+    name: 'GET /publication/settings',
+    expect: everyone(200),
+    request: () => ({ method: 'GET', url: `${api}/publication/settings` }),
+  },
+  {
+    name: 'PUT /publication/settings',
+    expect: adminOnly(200),
+    request: () => ({ method: 'PUT', url: `${api}/publication/settings`, body: { event_lists: [] } }),
+  },
+
   {
     name: 'GET /tracks/bylowering/{id}',
     expect: everyone(200),

@@ -42,4 +42,5 @@ export * from './schemas/checklists.js';
 export * from './dive-metrics.js';
 export * from './schemas/sync.js';
 export * from './schemas/sync-records.js';
+export * from './schemas/publication.js';
 export * from './schemas/taxa.js';

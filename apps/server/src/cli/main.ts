@@ -144,6 +144,23 @@ const commands: Command[] = [
       (await load()).exportKind(global, parseKind(positionals[0], 'The kind'), values),
   },
   {
+    name: 'dwca',
+    summary: 'the Darwin Core Archive of a lowering or a cruise, validated (OBIS, GBIF)',
+    usage: 'dwca <lowering|cruise> <id or name> [--out <file.zip>] [--report <file.json>] [--force]',
+    details:
+      'Builds the archive, runs the validator and prints its report on stderr; writes the zip only when it\n' +
+      'validates (or with --force). The file name defaults to <cruise>_<dive>_dwca.zip (docs/publication.md).',
+    options: { out: { type: 'string' }, report: { type: 'string' }, force: { type: 'boolean' } },
+    optionHelp: [
+      ['--out <file.zip>', 'where to write the archive'],
+      ['--report <file.json>', "also write the validator's report as JSON"],
+      ['--force', 'write the archive even when the validator finds errors'],
+    ],
+    positionals: { min: 2, max: 2 },
+    run: async ({ values, positionals, global }) =>
+      (await import('./publication-commands.js')).dwca(global, positionals[0]!, positionals[1]!, values),
+  },
+  {
     name: 'check',
     summary: "check the database's integrity",
     usage: 'check',

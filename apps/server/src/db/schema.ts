@@ -29,6 +29,14 @@ export interface UsersTable {
   api_tokens_valid_after: number;
 }
 
+/** Standard publication settings, one JSON document per part (docs/publication.md). */
+export interface PublicationSettingsTable {
+  name: string;
+  value: string;
+  updated_at: number;
+  updated_by: string | null;
+}
+
 export interface CruisesTable {
   id: string;
   cruise_id: string;
@@ -347,4 +355,5 @@ export interface DB {
   taxon_vernaculars: TaxonVernacularsTable;
   taxon_legacy_mappings: TaxonLegacyMappingsTable;
   taxon_imports: TaxonImportsTable;
+  publication_settings: PublicationSettingsTable;
 }

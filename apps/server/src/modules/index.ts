@@ -21,6 +21,7 @@ import { backupsRoutes } from './backups/backups.routes.js';
 import { checklistsRoutes } from './checklists/checklists.routes.js';
 import { completenessRoutes } from './completeness/completeness.routes.js';
 import { syncRoutes } from './sync/sync.routes.js';
+import { publicationRoutes } from './publication/publication.routes.js';
 import { taxaRoutes } from './taxa/taxa.routes.js';
 import { copiedEventComments, shipOriginHooks } from './sync/ship-origin-hooks.js';
 import type { OriginExceptions } from '../origins/origin-guard.js';
@@ -51,6 +52,7 @@ export const apiModules: Array<(app: ApiInstance, ctx: AppContext) => void> = [
   checklistsRoutes,
   completenessRoutes,
   syncRoutes,
+  publicationRoutes,
   taxaRoutes,
 ];
 

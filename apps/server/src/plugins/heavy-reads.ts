@@ -80,6 +80,11 @@ export const heavyRoutes: Readonly<Record<string, (query: Query) => boolean>> = 
   // The summary is counted in SQL; with `events=true` it lists every event of the dive.
   '/lowerings/:id/completeness': (query) => query.events === true,
   '/audit': (query) => query.format === 'csv',
+  '/publication/dwca/bycruise/:id': () => true,
+  '/publication/dwca/bylowering/:id': () => true,
+  '/publication/dwca_report/bycruise/:id': () => true,
+  '/publication/dwca_report/bylowering/:id': () => true,
+  '/publication/event_list/bycruise/:id': () => true,
 };
 
 /**

@@ -33,6 +33,11 @@ const ChecklistsScreen = lazyScreen(() => import('../features/checklists/checkli
 const ShipsScreen = lazyScreen(() => import('../features/ships/ships-screen'), 'ShipsScreen');
 const TaxaScreen = lazyScreen(() => import('../features/taxa/taxa-screen'), 'TaxaScreen');
 const AuditScreen = lazyScreen(() => import('../features/audit/audit-screen'), 'AuditScreen');
+const PublicationScreen = lazyScreen(() => import('../features/publication/publication-screen'), 'PublicationScreen');
+const PublicationSettingsScreen = lazyScreen(
+  () => import('../features/publication/publication-settings-screen'),
+  'PublicationSettingsScreen',
+);
 const CruiseMenuRoute = lazyScreen(() => import('./routes/cruise-menu'), 'CruiseMenuRoute');
 const CruisesRoute = lazyScreen(() => import('./routes/cruises'), 'CruisesRoute');
 const EventManagementRoute = lazyScreen(() => import('./routes/event-management'), 'EventManagementRoute');
@@ -84,6 +89,8 @@ export const routes: RouteObject[] = [
           { path: '/tasks', element: <TasksScreen /> },
           { path: '/event_management', element: <EventManagementRoute /> },
           { path: '/event_templates', element: <EventTemplatesScreen /> },
+          { path: '/publication/:kind/:id', element: <PublicationScreen /> },
+          { path: '/publication_settings', element: <PublicationSettingsScreen /> },
         ],
       },
       {

@@ -41,6 +41,8 @@ export const auditRecordTypes = [
   'checklist',
   /** Ticks and skips of a lowering's checklist run. */
   'checklist_run',
+  /** The installation's publication settings (docs/publication.md#settings; record_id null). */
+  'publication_settings',
 ] as const;
 
 /** GET audit: filter by actor (username / key name), record, time; paged; CSV on request. */

@@ -47,6 +47,7 @@ const frozen: Record<Dialect, Record<string, string>> = {
     '024-origins-and-image-owners': '8a9bcb63420e1ca8',
     '025-event-created-at': '423868b8b3f3730a',
     '035-taxonomy': '3204760224ba4c9f',
+    '038-publication-settings': '2b60a6a0e0939aa3',
   },
   postgres: {
     '001-initial': 'abded546b17b4501',
@@ -73,6 +74,7 @@ const frozen: Record<Dialect, Record<string, string>> = {
     '024-origins-and-image-owners': '57b237f3736fbf18',
     '025-event-created-at': '423868b8b3f3730a',
     '035-taxonomy': '0d63b45dfae566a9',
+    '038-publication-settings': '2b60a6a0e0939aa3',
   },
 };
 

@@ -24,6 +24,7 @@ import * as m023 from './023-sync-refusals.js';
 import * as m024 from './024-origins-and-image-owners.js';
 import * as m025 from './025-event-created-at.js';
 import * as m035 from './035-taxonomy.js';
+import * as m038 from './038-publication-settings.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -56,6 +57,7 @@ const ordered: Array<[string, DialectMigration]> = [
   ['024-origins-and-image-owners', m024],
   ['025-event-created-at', m025],
   ['035-taxonomy', m035],
+  ['038-publication-settings', m038],
 ];
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -145,6 +145,7 @@ export function CruiseCard({
 /** The cruise's summed dive metrics (docs/review-and-gis.md#dive-metrics) and its report link. */
 function CruiseMetricsLines({ cruiseId }: { cruiseId: string }) {
   const metrics = useCruiseMetrics(cruiseId);
+  const archive = useArchiveMode();
   if (metrics.isPending) return <div className="text-secondary mt-2">Fetching...</div>;
   if (metrics.isError) return <div className="text-danger mt-2">Dive metrics could not be read.</div>;
   if (metrics.data.lowerings.length === 0) return null;
@@ -159,6 +160,12 @@ function CruiseMetricsLines({ cruiseId }: { cruiseId: string }) {
         <i className="bi bi-file-earmark-text me-1" aria-hidden="true" />
         Cruise Report
       </Link>
+      {!archive && (
+        <Link to={`/publication/cruise/${cruiseId}`} className="small ms-3">
+          <i className="bi bi-box-seam me-1" aria-hidden="true" />
+          Publish (Darwin Core)
+        </Link>
+      )}
     </div>
   );
 }

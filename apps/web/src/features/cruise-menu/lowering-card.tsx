@@ -104,6 +104,7 @@ export function LoweringCard({ lowering, onExportError }: { lowering: Lowering; 
  */
 function LoweringMetricsSection({ loweringId }: { loweringId: string }) {
   const metrics = useLoweringMetrics(loweringId);
+  const archive = useArchiveMode();
   const [open, setOpen] = useState(false);
   const tableId = 'lowering-metrics-table';
   return (
@@ -130,6 +131,13 @@ function LoweringMetricsSection({ loweringId }: { loweringId: string }) {
               <i className="bi bi-file-earmark-text me-1" aria-hidden="true" />
               Dive Report
             </Link>
+            {/* Publishing is for signed-in crew; the archive visitor has the exports of the review screens. */}
+            {!archive && (
+              <Link to={`/publication/lowering/${loweringId}`} className="small">
+                <i className="bi bi-box-seam me-1" aria-hidden="true" />
+                Publish (Darwin Core)
+              </Link>
+            )}
           </div>
           <div className="ms-3">
             {metricsSummaryItems(metrics.data).map((item) => (

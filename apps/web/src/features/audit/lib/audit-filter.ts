@@ -29,6 +29,7 @@ export const auditRecordLabels: Record<AuditRecordType, string> = {
   file: 'File',
   checklist: 'Checklist',
   checklist_run: 'Checklist run',
+  publication_settings: 'Publication settings',
 };
 
 const objectId = /^[0-9a-f]{24}$/i;
