@@ -131,6 +131,11 @@ const serverImportZones = [
     message: 'origins/ (where a record came from) is below the modules: a module registers what the guard allows.',
   },
   {
+    target: `${server}/media`,
+    from: [...serverDirs('modules', 'seed'), ...serverRoots],
+    message: 'media/ (recordings resolved by time, ffprobe, frame grabs) is below the modules: modules import it.',
+  },
+  {
     target: `${server}/modules`,
     from: [...serverDirs('seed'), ...serverRoots],
     message: 'Modules are started by the app; background jobs live in jobs/ and call modules, not the other way.',
