@@ -20,7 +20,11 @@ export interface VideoFixture {
 
 export const fixtureStart = Date.UTC(2023, 2, 14, 22, 30, 0);
 
-const stamp = (ms: number) => new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
+const stamp = (ms: number) =>
+  new Date(ms)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}Z$/, 'Z');
 
 export function makeVideoFixture(
   ffmpeg: string,

@@ -39,11 +39,7 @@ export async function up(db: Kysely<unknown>, _dialect: Dialect): Promise<void> 
     .addColumn('checksum', 'text')
     .execute();
   await db.schema.createIndex('recording_copies_uri').on('recording_copies').columns(['uri']).unique().execute();
-  await db.schema
-    .createIndex('recording_copies_recording')
-    .on('recording_copies')
-    .columns(['recording_id'])
-    .execute();
+  await db.schema.createIndex('recording_copies_recording').on('recording_copies').columns(['recording_id']).execute();
   await db.schema
     .createTable('camera_clock_offsets')
     .addColumn('lowering_id', 'varchar(24)', (c) => c.notNull())

@@ -137,7 +137,10 @@ export class RecordingsRepository {
 
   async uriTaken(uris: readonly string[], except?: string): Promise<string | undefined> {
     if (uris.length === 0) return undefined;
-    let q = this.db.selectFrom('recording_copies').select('uri').where('uri', 'in', [...uris]);
+    let q = this.db
+      .selectFrom('recording_copies')
+      .select('uri')
+      .where('uri', 'in', [...uris]);
     if (except) q = q.where('recording_id', '<>', except);
     return (await q.executeTakeFirst())?.uri;
   }
@@ -243,9 +246,13 @@ export class RecordingsRepository {
     return rows.map((r) => ({ id: r.id, ts: Number(r.ts), has_image: !!Number(r.has_image) }));
   }
 
-  async eventById(id: string): Promise<{ id: string; ts: number } | undefined> {
-    const row = await this.db.selectFrom('events').select(['id', 'ts']).where('id', '=', id).executeTakeFirst();
-    return row && { id: row.id, ts: Number(row.ts) };
+  async eventById(id: string): Promise<{ id: string; ts: number; created_by: string | null } | undefined> {
+    const row = await this.db
+      .selectFrom('events')
+      .select(['id', 'ts', 'created_by'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row && { id: row.id, ts: Number(row.ts), created_by: row.created_by ?? null };
   }
 
   async insertJob(job: JobRecord): Promise<void> {

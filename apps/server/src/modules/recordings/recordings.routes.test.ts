@@ -236,12 +236,11 @@ describe.skipIf(!ffmpeg || !ffprobe).each(engines)('recordings on %s', (engine) 
       url: `/sealog-server/api/v1/recordings/${seg0.id}/media`,
       headers: { authorization: `Bearer ${admin}` },
     });
-    expect(media.statusCode).toBe(302);
-    const location = media.headers.location as string;
-    expect(location).toMatch(new RegExp(`/recordings/${seg0.id}/copies/[0-9a-f]{24}/cam1_20230314T223000Z\\.mp4$`));
+    expect(media.statusCode).toBe(200);
+    expect(media.headers['accept-ranges']).toBe('bytes');
     const part = await t.app.inject({
       method: 'GET',
-      url: location,
+      url: `/sealog-server/api/v1/recordings/${seg0.id}/media`,
       headers: { authorization: `Bearer ${admin}`, range: 'bytes=0-99' },
     });
     expect(part.statusCode).toBe(206);
@@ -255,7 +254,11 @@ describe.skipIf(!ffmpeg || !ffprobe).each(engines)('recordings on %s', (engine) 
       headers: { authorization: `Bearer ${admin}` },
     });
     const playlistUrl = hls.headers.location as string;
-    const playlist = await t.app.inject({ method: 'GET', url: playlistUrl, headers: { authorization: `Bearer ${admin}` } });
+    const playlist = await t.app.inject({
+      method: 'GET',
+      url: playlistUrl,
+      headers: { authorization: `Bearer ${admin}` },
+    });
     expect(playlist.statusCode).toBe(200);
     const firstSegment = playlist.body.split('\n').find((l) => l.endsWith('.ts'))!;
     const segment = await t.app.inject({
@@ -283,7 +286,10 @@ describe.skipIf(!ffmpeg || !ffprobe).each(engines)('recordings on %s', (engine) 
   it('shuts a reader out of a lowering they may not open: recordings, video links and media', async () => {
     const reader = await createUser(t, admin, `reader_${engine}`, ['event_watcher']);
     const member = await createUser(t, admin, `member_${engine}`, ['event_watcher']);
-    const perm = await t.api('PATCH', `/lowerings/${lowering}/permissions`, { token: admin, body: { add: [member.id] } });
+    const perm = await t.api('PATCH', `/lowerings/${lowering}/permissions`, {
+      token: admin,
+      body: { add: [member.id] },
+    });
     expect(perm.statusCode, perm.body).toBe(204);
     const event = await logEvent(at(20));
 
@@ -292,10 +298,13 @@ describe.skipIf(!ffmpeg || !ffprobe).each(engines)('recordings on %s', (engine) 
     expect(list.statusCode).toBe(401);
     expect((await t.api('GET', `/recordings/${seg0.id}`, { token: reader.token })).statusCode).toBe(401);
     expect((await t.api('GET', `/recordings/${seg0.id}/media`, { token: reader.token })).statusCode).toBe(401);
+    expect((await t.api('GET', `/recordings/${seg0.id}/media?role=hls`, { token: reader.token })).statusCode).toBe(401);
     expect(
-      (await t.api('GET', `/recordings/${seg0.id}/copies/${seg0.copies[0]!.id}/cam1_20230314T223000Z.mp4`, {
-        token: reader.token,
-      })).statusCode,
+      (
+        await t.api('GET', `/recordings/${seg0.id}/copies/${seg0.copies[0]!.id}/cam1_20230314T223000Z.mp4`, {
+          token: reader.token,
+        })
+      ).statusCode,
     ).toBe(401);
     expect((await t.api('GET', `/events/${event}/video`, { token: reader.token })).statusCode).toBe(404);
     expect((await t.api('GET', `/events/${event}/video`, { token: member.token })).statusCode).toBe(200);
@@ -306,6 +315,43 @@ describe.skipIf(!ffmpeg || !ffprobe).each(engines)('recordings on %s', (engine) 
     });
     expect(write.statusCode).toBe(403);
     await t.api('PATCH', `/lowerings/${lowering}/permissions`, { token: admin, body: { remove: [member.id] } });
+  });
+
+  it('carries each event’s recording, offset and deep link in event exports (JSON, CSV) and GIS exports', async () => {
+    const json = await t.api('GET', `/event_exports/bylowering/${lowering}`, { token: admin });
+    expect(json.statusCode).toBe(200);
+    const rows = json.json() as Array<{ id: string; ts: string; video: VideoLink[] }>;
+    expect(rows.every((r) => Array.isArray(r.video))).toBe(true);
+    const at372 = rows.find((r) => r.ts === at(37.2))!;
+    expect(at372.video).toEqual([
+      {
+        camera: 'cam1',
+        recording_id: seg0.id,
+        offset_ms: 37_200,
+        url: `/sealog-server/api/v1/recordings/${seg0.id}/media#t=37.2`,
+      },
+    ]);
+    expect(rows.find((r) => r.ts === at(90))!.video).toEqual([]);
+
+    const csv = await t.api('GET', `/event_exports/bylowering/${lowering}?format=csv`, { token: admin });
+    const [header, ...lines] = csv.body.trim().split('\n');
+    const cols = header!.split(',').map((c) => c.replace(/^"|"$/g, ''));
+    const url = cols.indexOf('video.url_value');
+    const offset = cols.indexOf('video.offset_ms_value');
+    expect(url).toBeGreaterThan(-1);
+    const line = lines.find((l) => l.includes(at(37.2)))!.split(',');
+    expect(line[url]).toBe(`"/sealog-server/api/v1/recordings/${seg0.id}/media#t=37.2"`);
+    expect(line[offset]).toBe('"37200"');
+
+    const one = await t.api('GET', `/event_exports/${rows.find((r) => r.ts === at(37.2))!.id}`, { token: admin });
+    expect((one.json() as { video: VideoLink[] }).video[0]!.offset_ms).toBe(37_200);
+
+    const gis = await t.api('GET', `/gis_exports/bylowering/${lowering}`, { token: admin });
+    expect(gis.statusCode).toBe(200);
+    const features = (gis.json() as { features: Array<{ properties: Record<string, unknown> }> }).features;
+    const feature = features.find((f) => f.properties.ts === at(37.2))!;
+    expect(feature.properties['video.offset_ms_value']).toBe('37200');
+    expect(feature.properties['video.url_value']).toBe(`/sealog-server/api/v1/recordings/${seg0.id}/media#t=37.2`);
   });
 
   it('imports a CSV list in one piece, or nothing', async () => {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import send from '@fastify/send';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod/mini';
 import {
   cameraOffsetSchema,
@@ -128,7 +128,12 @@ export function recordingsRoutes(app: ApiInstance, ctx: AppContext): void {
     '/lowerings/:id/video',
     {
       config: read,
-      schema: { params: idParamsSchema, querystring: videoAtQuerySchema, tags, response: { 200: z.array(videoLinkSchema) } },
+      schema: {
+        params: idParamsSchema,
+        querystring: videoAtQuerySchema,
+        tags,
+        response: { 200: z.array(videoLinkSchema) },
+      },
     },
     (req) => service.resolveAt(caller(req), req.params.id, req.query.ts),
   );
@@ -176,8 +181,10 @@ export function recordingsRoutes(app: ApiInstance, ctx: AppContext): void {
     (req) => service.job(caller(req), req.params.id),
   );
 
-  // The media of a recording: redirects to the copy's file route (so an HLS playlist's relative
-  // segment names resolve beside it), or to an http(s) copy's own URL.
+  const mediaTypes = ['video/mp4', 'application/vnd.apple.mpegurl', 'video/mp2t'];
+  // The media of a recording, the copy a browser plays best unless a role is named: a local file
+  // is served here with range requests; an HLS playlist redirects to its copy's file route (so its
+  // relative segment names resolve beside it), an http(s) copy to its own URL.
   app.get(
     '/recordings/:id/media',
     {
@@ -186,11 +193,16 @@ export function recordingsRoutes(app: ApiInstance, ctx: AppContext): void {
         params: idParamsSchema,
         querystring: recordingMediaQuerySchema,
         tags,
-        response: { 302: fileResponse(['text/plain'], 'A redirect to the copy') },
+        response: {
+          200: fileResponse(mediaTypes, 'The media'),
+          206: fileResponse(mediaTypes, 'Part of the media'),
+          302: fileResponse(['text/plain'], 'A redirect to an HLS playlist or a remote copy'),
+        },
       },
     },
     async (req, reply) => {
-      const { copy, source } = await service.media(caller(req), req.params.id, req.query.role);
+      const { copy, role, source } = await service.media(caller(req), req.params.id, req.query.role);
+      if (source.kind === 'file' && role !== 'hls') return sendMedia(req, reply, source.path);
       const target =
         source.kind === 'url'
           ? source.url
@@ -199,8 +211,8 @@ export function recordingsRoutes(app: ApiInstance, ctx: AppContext): void {
     },
   );
 
-  // A copy's file with range requests (browsers' video seeks by them); for an HLS copy also its
-  // segments and variant playlists, by the names its playlist lists.
+  // A copy's file with range requests; for an HLS copy also its segments and variant playlists,
+  // by the names its playlist lists.
   app.get(
     '/recordings/:id/copies/:copy/:name',
     {
@@ -209,29 +221,35 @@ export function recordingsRoutes(app: ApiInstance, ctx: AppContext): void {
         params: recordingMediaFileParamsSchema,
         tags,
         response: {
-          200: fileResponse(['video/mp4', 'application/vnd.apple.mpegurl', 'video/mp2t'], 'The media'),
-          206: fileResponse(['video/mp4', 'video/mp2t'], 'Part of the media'),
+          200: fileResponse(mediaTypes, 'The media'),
+          206: fileResponse(mediaTypes, 'Part of the media'),
         },
       },
     },
-    async (req, reply) => {
-      const file = await service.mediaFile(caller(req), req.params.id, req.params.copy, req.params.name);
-      const result = await send(req.raw, path.basename(file), {
-        root: path.dirname(file),
-        dotfiles: 'deny',
-        cacheControl: false,
-        acceptRanges: true,
-        etag: true,
-        lastModified: true,
-      });
-      if (result.type === 'error') {
-        const status = (result.metadata as { error?: { status?: number } }).error?.status ?? 404;
-        throw new AppError(status === 416 ? 'BAD_REQUEST' : 'NOT_FOUND', 'Not Found');
-      }
-      reply.code(result.statusCode as 200 | 206);
-      for (const [k, v] of Object.entries(result.headers)) if (v !== undefined) reply.header(k, v);
-      reply.header('x-content-type-options', 'nosniff').header('cache-control', 'private, no-cache');
-      return reply.send(result.stream);
-    },
+    async (req, reply) =>
+      sendMedia(req, reply, await service.mediaFile(caller(req), req.params.id, req.params.copy, req.params.name)),
   );
+}
+
+/** A media file with range requests (browsers' video seeks by them) and validators. */
+async function sendMedia(req: FastifyRequest, reply: FastifyReply, file: string) {
+  const result = await send(req.raw, path.basename(file), {
+    root: path.dirname(file),
+    dotfiles: 'deny',
+    cacheControl: false,
+    acceptRanges: true,
+    etag: true,
+    lastModified: true,
+  });
+  if (result.type === 'error') {
+    const status = (result.metadata as { error?: { status?: number } }).error?.status ?? 404;
+    throw new AppError(
+      status === 416 ? 'BAD_REQUEST' : 'NOT_FOUND',
+      status === 416 ? 'Range Not Satisfiable' : 'Not Found',
+    );
+  }
+  reply.code(result.statusCode);
+  for (const [k, v] of Object.entries(result.headers)) if (v !== undefined) reply.header(k, v);
+  reply.header('x-content-type-options', 'nosniff').header('cache-control', 'private, no-cache');
+  return reply.send(result.stream);
 }

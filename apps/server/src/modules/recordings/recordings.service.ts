@@ -3,6 +3,8 @@ import { createReadStream } from 'node:fs';
 import { copyFile, mkdir, readFile, rename, stat } from 'node:fs/promises';
 import path from 'node:path';
 import {
+  auxDataChangeRefused,
+  mayChangeAuxData,
   newObjectId,
   recordedFramegrabSource,
   recordingCopyRoles,
@@ -19,7 +21,7 @@ import {
 } from '@bathylog/shared';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
-import { FrameGrabber, FrameGrabError, type GrabLane } from '../../media/frame-grabber.js';
+import { type FrameGrabber, FrameGrabError, type GrabLane } from '../../media/frame-grabber.js';
 import { mediaSource, MediaUriError, type MediaSource } from '../../media/media-uri.js';
 import { probe, ProbeError, type ProbedMedia } from '../../media/probe.js';
 import { VideoIndex } from '../../media/video-index.js';
@@ -301,7 +303,10 @@ export class RecordingsService {
         if (source.kind !== 'file') continue;
         const hash = createHash('sha256');
         await new Promise<void>((resolve, reject) =>
-          createReadStream(source.path).on('data', (d) => hash.update(d)).on('end', resolve).on('error', reject),
+          createReadStream(source.path)
+            .on('data', (d) => hash.update(d))
+            .on('end', resolve)
+            .on('error', reject),
         );
         await this.ctx.database.db
           .updateTable('recording_copies')
@@ -400,7 +405,10 @@ export class RecordingsService {
     return (await this.index(event.ts, event.ts)).at(event.ts);
   }
 
-  private async visibleEvent(eventId: string, access: EventAccess): Promise<{ id: string; ts: number }> {
+  private async visibleEvent(
+    eventId: string,
+    access: EventAccess,
+  ): Promise<{ id: string; ts: number; created_by: string | null }> {
     const event = await this.repo.eventById(eventId);
     if (!event || !(await access.maySeeEvent(this.ctx.database.db, event)))
       throw new AppError('NOT_FOUND', `No event record found for id: ${eventId}`);
@@ -420,11 +428,11 @@ export class RecordingsService {
     caller: AuthContext,
     recordingId: string,
     role?: RecordingCopyRole,
-  ): Promise<{ copy: string; source: MediaSource }> {
+  ): Promise<{ copy: string; role: RecordingCopyRole; source: MediaSource }> {
     const recording = await this.openRecording(caller, recordingId);
     const copy = role ? recording.copies.find((c) => c.role === role) : pick(recording.copies, playOrder);
     if (!copy) throw new AppError('NOT_FOUND', `No ${role ?? ''} copy of recording ${recordingId} on this server`);
-    return { copy: copy.id, source: await this.sourceOf(copy) };
+    return { copy: copy.id, role: copy.role, source: await this.sourceOf(copy) };
   }
 
   /**
@@ -439,7 +447,8 @@ export class RecordingsService {
     const source = await this.sourceOf(copy);
     if (source.kind !== 'file') throw new AppError('NOT_FOUND', 'Not Found');
     if (name === path.basename(source.path)) return source.path;
-    if (copy.role !== 'hls' || !(await playlistNames(source.path)).has(name)) throw new AppError('NOT_FOUND', 'Not Found');
+    if (copy.role !== 'hls' || !(await playlistNames(source.path)).has(name))
+      throw new AppError('NOT_FOUND', 'Not Found');
     try {
       const sibling = await mediaSource(path.join(path.dirname(source.path), name), this.ctx.paths.data);
       if (sibling.kind === 'file') return sibling.path;
@@ -471,6 +480,9 @@ export class RecordingsService {
     lane: GrabLane = 'interactive',
   ): Promise<FramegrabResult> {
     const event = await this.visibleEvent(eventId, access);
+    // The aux-data rule, before any ffmpeg work: the frame becomes the event's aux data.
+    if (!caller.isAdmin && !mayChangeAuxData(caller.user, { created_by: event.created_by }))
+      throw new AppError('FORBIDDEN', auxDataChangeRefused);
     return this.grabAt(caller, event, access, lane, await this.index(event.ts, event.ts));
   }
 
