@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { peer } from '../../../test/peers.js';
 import { createTestApp, engines, type TestApp } from '../../../test/test-app.js';
 import { makeVideoFixture, psnr, referenceFrame, type VideoFixture } from '../../../test/video-fixture.js';
 import { RecordingsService } from './recordings.service.js';
+import { RecordingsWatcher } from '../../jobs/recordings-watcher.js';
 
 const ffmpeg = peer('ffmpeg');
 const ffprobe = peer('ffprobe');
@@ -352,6 +353,37 @@ describe.skipIf(!ffmpeg || !ffprobe).each(engines)('recordings on %s', (engine) 
     const feature = features.find((f) => f.properties.ts === at(37.2))!;
     expect(feature.properties['video.offset_ms_value']).toBe('37200');
     expect(feature.properties['video.url_value']).toBe(`/sealog-server/api/v1/recordings/${seg0.id}/media#t=37.2`);
+  });
+
+  it('registers a file the segment muxer wrote into the watched folder, by the start in its name', async () => {
+    const ctx = { ...t.ctx, config: { ...t.ctx.config, video: { ...t.ctx.config.video, watchFolder: 'incoming' } } };
+    const watcher = new RecordingsWatcher(ctx);
+    await watcher.start();
+    try {
+      const name = 'cam7_20230314T230000Z.mp4';
+      const file = path.join(t.dataDir, 'incoming', name);
+      copyFileSync(path.join(t.dataDir, fx.segments[1]!.uri), file);
+      // Still being written as far as the watcher knows: seen once, not registered.
+      await watcher.runOnce();
+      const past = new Date(Date.now() - 10_000);
+      utimesSync(file, past, past);
+      await watcher.runOnce();
+      await watcher.runOnce();
+      const list = (await t.api('GET', `/lowerings/${lowering}/recordings`, { token: admin })).json() as Recording[];
+      expect(list.find((r) => r.camera === 'cam7')).toMatchObject({
+        start_ts: '2023-03-14T23:00:00.000Z',
+        duration_ms: 24_000,
+        copies: [{ uri: `incoming/${name}`, role: 'master', codec: 'h264' }],
+      });
+      // A name without a start is left alone.
+      writeFileSync(path.join(t.dataDir, 'incoming', 'notes.mp4'), 'x');
+      await watcher.runOnce();
+      expect(
+        ((await t.api('GET', `/lowerings/${lowering}/recordings`, { token: admin })).json() as Recording[]).length,
+      ).toBe(list.length);
+    } finally {
+      await watcher.stop();
+    }
   });
 
   it('imports a CSV list in one piece, or nothing', async () => {

@@ -20,24 +20,11 @@ import {
 } from '@bathylog/shared';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
-import { FrameGrabber } from '../../media/frame-grabber.js';
 import { caller } from '../../plugins/auth.js';
 import { fileResponse, noContent } from '../../plugins/response-schemas.js';
 import type { ApiInstance } from '../../plugins/types.js';
 import { eventAccess } from '../access/event-access.js';
-import { RecordingsService } from './recordings.service.js';
-
-/** One frame grabber per server: its limit on ffmpeg runs holds across every request and job. */
-export function frameGrabberFor(ctx: AppContext): FrameGrabber {
-  const v = ctx.config.video;
-  return new FrameGrabber({
-    ffmpeg: v.ffmpeg,
-    cacheDir: path.join(ctx.paths.data, 'cache', 'frames'),
-    cacheBytes: v.frameCacheMb * 1024 * 1024,
-    concurrency: v.framegrabConcurrency,
-    timeoutMs: v.framegrabTimeoutMs,
-  });
-}
+import { frameGrabberFor, RecordingsService } from './recordings.service.js';
 
 /**
  * Video recordings (docs/video.md#api): admins and cruise managers register them per lowering;

@@ -21,7 +21,7 @@ import {
 } from '@bathylog/shared';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
-import { type FrameGrabber, FrameGrabError, type GrabLane } from '../../media/frame-grabber.js';
+import { FrameGrabber, FrameGrabError, type GrabLane } from '../../media/frame-grabber.js';
 import { mediaSource, MediaUriError, type MediaSource } from '../../media/media-uri.js';
 import { probe, ProbeError, type ProbedMedia } from '../../media/probe.js';
 import { VideoIndex } from '../../media/video-index.js';
@@ -134,6 +134,18 @@ function parseCsv(text: string): CreateRecording[] {
   });
   if (byKey.size === 0) throw new AppError('BAD_REQUEST', 'csv: no recordings');
   return [...byKey.values()];
+}
+
+/** One frame grabber per server: its limit on ffmpeg runs holds across every request and job. */
+export function frameGrabberFor(ctx: AppContext): FrameGrabber {
+  const v = ctx.config.video;
+  return new FrameGrabber({
+    ffmpeg: v.ffmpeg,
+    cacheDir: path.join(ctx.paths.data, 'cache', 'frames'),
+    cacheBytes: v.frameCacheMb * 1024 * 1024,
+    concurrency: v.framegrabConcurrency,
+    timeoutMs: v.framegrabTimeoutMs,
+  });
 }
 
 /** A job left `running` without an update for this long died with its process: a new one may start. */

@@ -8,6 +8,7 @@ import { useAuth } from '../../../lib/auth';
 import { FromShip } from '../../records/components/from-ship';
 import { DataCards } from './data-cards';
 import { EventHistory } from './event-history';
+import { VideoLinks } from '../../video/video-links';
 
 /**
  * "Event Details:" (docs/screens.md#event-details): the event with its aux data from event_exports/{id};
@@ -42,6 +43,7 @@ export function EventDetailsModal({ eventId, onHide }: { eventId: string | null;
             </Card>
             {/* A copied event's pictures belong to the ship: nothing to remove here. */}
             <DataCards event={event} layout="modal" removableAttachments={!event.origin} />
+            <VideoLinks links={event.video} className="small mb-2" />
             {isAdmin && <EventHistory eventId={event.id} />}
           </>
         )}
