@@ -62,6 +62,7 @@ async function grabLatency(dataDir: string): Promise<Record<string, { cold: Stat
 
 async function diveFrames(dataDir: string) {
   const web = webDir();
+  mkdirSync(dataDir, { recursive: true });
   const configFile = path.join(dataDir, 'bench-config.json');
   writeFileSync(configFile, JSON.stringify({ client: { imagesAuxDataSources: ['benchNoImages'] } }));
   const server = await startBenchServer({

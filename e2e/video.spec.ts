@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { apiLogin, createLowering, dataDir, uniqueName } from './support/api';
@@ -10,6 +10,9 @@ import { expectAccessible } from './support/axe';
  * The replay beside its video (docs/video.md#playback): a recording made by ffmpeg and registered
  * as the dive's proxy; moving the replay seeks the video, and the playing video moves the replay.
  */
+
+// Debian's ffmpeg, a real peer the tests install (scripts/peers.mjs).
+const ffmpeg = ['/usr/bin/ffmpeg', '/usr/local/bin/ffmpeg'].find((p) => existsSync(p)) ?? 'ffmpeg';
 
 const header = (page: Page) => page.getByTestId('review-event-header');
 const videoTime = (page: Page) => page.getByTestId('video-player').evaluate((v: HTMLVideoElement) => v.currentTime);
@@ -29,7 +32,7 @@ test('replay and video stay in step when either moves', async ({ page }) => {
   // A 30 s WebM proxy (any browser plays it), a keyframe every second.
   const rel = `video/${camera}.webm`;
   mkdirSync(path.join(dataDir(), 'video'), { recursive: true });
-  execFileSync('ffmpeg', [
+  execFileSync(ffmpeg, [
     ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=160x120:rate=10:duration=30'],
     ...['-c:v', 'libvpx', '-deadline', 'realtime', '-b:v', '200k', '-g', '10', path.join(dataDir(), rel)],
   ]);

@@ -3,7 +3,7 @@ import { mkdirSync, renameSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
 /**
- * A test recording made by ffmpeg (docs/video.md#tests): `testsrc2` (a picture that changes every
+ * A test recording made by ffmpeg (docs/video.md#tests-and-figures): `testsrc2` (a picture that changes every
  * frame), 25 frames/s, a keyframe every 2 s, split into segments named by their start as ffmpeg's
  * segment muxer names them with `-strftime 1` (`cam1_20230314T223000Z.mp4`), plus an HLS copy of
  * the first segment. The whole recording is kept as the reference its frames are compared with.

@@ -6,7 +6,7 @@ import { PeriodicTask } from '../lib/periodic-task.js';
 import { frameGrabberFor, recordingNamePattern, RecordingsService } from '../modules/recordings/recordings.service.js';
 
 /**
- * The recordings folder watcher (docs/video.md#the-folder-watcher): recorders (ffmpeg's segment
+ * The recordings folder watcher (docs/video.md#registering-recordings): recorders (ffmpeg's segment
  * muxer with `-strftime 1`) write `cam1_20240101T000000Z.mp4` files into a folder under the data
  * folder; each file whose size has stopped changing is registered for the lowering holding its
  * start, ffprobe reading the rest. Scans every `watchIntervalSeconds`, and soon after fs.watch
