@@ -92,11 +92,13 @@ async function diveFrames(dataDir: string) {
       if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
       return res.json() as Promise<unknown>;
     };
-    const lowering = ((await call('GET', 'lowerings?lowering_id=S0492')) as Array<{
-      id: string;
-      start_ts: string;
-      stop_ts: string;
-    }>)[0]!;
+    const lowering = (
+      (await call('GET', 'lowerings?lowering_id=S0492')) as Array<{
+        id: string;
+        start_ts: string;
+        stop_ts: string;
+      }>
+    )[0]!;
     const start = Date.parse(lowering.start_ts);
     const seconds = Math.ceil((Date.parse(lowering.stop_ts) - start) / 1000) + 2;
     mkdirSync(path.join(dataDir, 'video'), { recursive: true });

@@ -17,7 +17,7 @@ const ffmpeg = ['/usr/bin/ffmpeg', '/usr/local/bin/ffmpeg'].find((p) => existsSy
 const header = (page: Page) => page.getByTestId('review-event-header');
 const videoTime = (page: Page) => page.getByTestId('video-player').evaluate((v: HTMLVideoElement) => v.currentTime);
 
-test('replay and video stay in step when either moves', async ({ page }) => {
+async function seedDive(): Promise<{ lowering: string; camera: string }> {
   const admin = await apiLogin('admin', 'demo');
   const id = uniqueName('V').toUpperCase();
   const camera = `cam${id.toLowerCase()}`.slice(0, 40);
@@ -46,6 +46,11 @@ test('replay and video stay in step when either moves', async ({ page }) => {
   }
   await admin.dispose();
 
+  return { lowering, camera };
+}
+
+test('replay and video stay in step when either moves', async ({ page }) => {
+  const { lowering, camera } = await seedDive();
   await page.goto(`/review_replay/${lowering}`);
   await expect(header(page)).toContainText('EV5');
   await expect(page.getByTestId('video-links')).toContainText(`${camera} at 00:05.0`);
@@ -73,4 +78,20 @@ test('replay and video stay in step when either moves', async ({ page }) => {
 
   await expectAccessible(page);
   await page.screenshot({ path: test.info().outputPath('replay-video.png'), fullPage: true });
+});
+
+test('the event details link to the video and grab the frame at the event', async ({ page }) => {
+  const { lowering, camera } = await seedDive();
+  await page.goto(`/review_replay/${lowering}`);
+  await expect(header(page)).toContainText('EV5');
+  const line = page.getByTestId('event-line').filter({ hasText: 'EV10' });
+  await line.getByRole('button', { name: 'View Details' }).click();
+  const dialog = page.getByRole('dialog');
+  const link = dialog.getByRole('link', { name: `${camera} at 00:10.0` });
+  await expect(link).toHaveAttribute('href', /\/sealog-server\/api\/v1\/recordings\/[0-9a-f]{24}\/media#t=10$/);
+  await dialog.getByRole('button', { name: 'Grab frame from video' }).click();
+  await expect(dialog.getByRole('status')).toHaveText(`Frame grabbed: ${camera}`);
+  // Stored as a normal frame grab: the details show its image.
+  await expect(dialog.locator(`img[src*="_${camera}_"]`).first()).toBeVisible();
+  await expectAccessible(page, '.modal');
 });
