@@ -84,11 +84,14 @@ async function diveFrames(dataDir: string) {
     const { token } = (await login.json()) as { token: string };
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const call = async (method: string, p: string, body?: unknown) => {
-      const res = await fetch(`${api(server.url)}/${p}`, {
-        method,
-        headers,
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      });
+      const send = () =>
+        fetch(`${api(server.url)}/${p}`, {
+          method,
+          headers,
+          ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        });
+      // A keep-alive connection the server closed while idle (the encoding takes a while): once more.
+      const res = await send().catch(() => send());
       if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
       return res.json() as Promise<unknown>;
     };
