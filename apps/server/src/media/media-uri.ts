@@ -1,5 +1,7 @@
 import { realpath } from 'node:fs/promises';
+import { lookup } from 'node:dns/promises';
 import path from 'node:path';
+import { isRefusedShipIp, isRefusedShipUrl } from '../lib/ship-address.js';
 
 /**
  * Where a recording's copy lives (docs/video.md#copies): a file under the data folder, named
@@ -10,6 +12,16 @@ import path from 'node:path';
 export type MediaSource = { kind: 'file'; path: string } | { kind: 'url'; url: string };
 
 export class MediaUriError extends Error {}
+
+async function resolvesToRefused(host: string): Promise<boolean> {
+  try {
+    const addresses = await lookup(host.replace(/^\[|\]$/g, ''), { all: true });
+    return addresses.some((a) => isRefusedShipIp(a.address));
+  } catch {
+    // A name that does not resolve here is ffmpeg's to fail on (ffprobe answers it).
+    return false;
+  }
+}
 
 function inside(root: string, target: string): boolean {
   return target === root || target.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
@@ -28,6 +40,11 @@ export async function mediaSource(uri: string, dataDir: string): Promise<MediaSo
       throw new MediaUriError('must be a path under the data folder or an http(s) URL');
     }
     if (url.username || url.password) throw new MediaUriError('may not carry credentials');
+    // ffmpeg would fetch it from this server: not this machine's own services nor the link's
+    // neighbours (cloud metadata), by a literal address or by a name resolving to one.
+    if (isRefusedShipUrl(url.href) || (await resolvesToRefused(url.hostname))) {
+      throw new MediaUriError('may not name a loopback or link-local address');
+    }
     return { kind: 'url', url: url.href };
   }
   // eslint-disable-next-line no-control-regex

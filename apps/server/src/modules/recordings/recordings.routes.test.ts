@@ -113,6 +113,16 @@ describe.skipIf(!ffmpeg || !ffprobe).each(engines)('recordings on %s', (engine) 
       'copies.0.uri may not carry credentials',
     );
     expect(await refused('file:///etc/passwd')).toMatch(/data folder or an http\(s\) URL/);
+    // Nor may ffmpeg be sent to this machine's own services or to cloud metadata.
+    expect(await refused('http://127.0.0.1:5432/cam9.m3u8')).toBe(
+      'copies.0.uri may not name a loopback or link-local address',
+    );
+    expect(await refused('http://169.254.169.254/latest/meta-data')).toBe(
+      'copies.0.uri may not name a loopback or link-local address',
+    );
+    expect(await refused('http://localhost/cam9.m3u8')).toBe(
+      'copies.0.uri may not name a loopback or link-local address',
+    );
     // Nothing was stored by the refusals.
     const list = await t.api('GET', `/lowerings/${lowering}/recordings`, { token: admin });
     expect((list.json() as Recording[]).every((r) => r.camera === 'cam1')).toBe(true);
