@@ -121,6 +121,9 @@ export const framegrabResultSchema = z.object({
 });
 export type FramegrabResult = z.infer<typeof framegrabResultSchema>;
 
+/** `results=all`: every event's result; by default only the failed ones (a progress poll over a thin link stays small). */
+export const framegrabJobQuerySchema = z.strictObject({ results: z.optional(z.enum(['all', 'failed'])) });
+
 /** A lowering-wide frame job: every event without a frame gets one. */
 export const framegrabJobSchema = z.object({
   id: z.string(),

@@ -6,6 +6,7 @@ import {
   cameraOffsetSchema,
   cameraParamsSchema,
   createRecordingSchema,
+  framegrabJobQuerySchema,
   framegrabJobSchema,
   framegrabResultSchema,
   idParamsSchema,
@@ -163,9 +164,14 @@ export function recordingsRoutes(app: ApiInstance, ctx: AppContext): void {
     '/lowerings/:id/framegrabs',
     {
       config: read,
-      schema: { params: idParamsSchema, tags, response: { 200: z.nullable(framegrabJobSchema) } },
+      schema: {
+        params: idParamsSchema,
+        querystring: framegrabJobQuerySchema,
+        tags,
+        response: { 200: z.nullable(framegrabJobSchema) },
+      },
     },
-    (req) => service.job(caller(req), req.params.id),
+    (req) => service.job(caller(req), req.params.id, req.query.results ?? 'failed'),
   );
 
   const mediaTypes = ['video/mp4', 'application/vnd.apple.mpegurl', 'video/mp2t'];

@@ -558,10 +558,10 @@ export class RecordingsService {
   }
 
   /** The lowering's latest frame job, or none. */
-  async job(caller: AuthContext, loweringId: string): Promise<FramegrabJob | null> {
+  async job(caller: AuthContext, loweringId: string, results: 'all' | 'failed' = 'all'): Promise<FramegrabJob | null> {
     await this.lowering(caller, loweringId, 'retrieve');
     const job = await this.repo.latestJob(loweringId);
-    return job ? toWireJob(job) : null;
+    return job ? toWireJob(job, results) : null;
   }
 
   /**
@@ -700,7 +700,7 @@ async function playlistNames(file: string): Promise<Set<string>> {
   return names;
 }
 
-function toWireJob(job: JobRecord): FramegrabJob {
+function toWireJob(job: JobRecord, shown: 'all' | 'failed' = 'all'): FramegrabJob {
   const results = job.results as FramegrabResult[];
   const count = (state: FramegrabResult['state']) => results.filter((r) => r.state === state).length;
   return {
@@ -714,6 +714,6 @@ function toWireJob(job: JobRecord): FramegrabJob {
     failed: count('failed'),
     created_at: iso(job.created_at),
     finished_at: job.finished_at === null ? null : iso(job.finished_at),
-    results,
+    results: shown === 'all' ? results : results.filter((r) => r.state === 'failed'),
   };
 }
