@@ -142,6 +142,11 @@ const serverImportZones = [
     message: 'taxonomy/ (the offline WoRMS taxonomy) is below the modules that read it: it imports no module.',
   },
   {
+    target: `${server}/media`,
+    from: [...serverDirs('modules', 'seed'), ...serverRoots],
+    message: 'media/ (recordings resolved by time, ffprobe, frame grabs) is below the modules: modules import it.',
+  },
+  {
     target: `${server}/modules`,
     from: [...serverDirs('seed'), ...serverRoots],
     message: 'Modules are started by the app; background jobs live in jobs/ and call modules, not the other way.',

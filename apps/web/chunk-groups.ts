@@ -17,6 +17,18 @@ export function inMapsFolder(srcDir: string, id: string): boolean {
 }
 
 /**
+ * The video player (docs/video.md#playback) and hls.js behind it: a chunk of their own, `video`,
+ * fetched only when someone plays a recording. The player lives in a folder named `player`; hls.js
+ * is what it imports on demand.
+ */
+export function inVideoPlayer(srcDir: string, id: string): boolean {
+  const clean = id.replace(/\?.*$/, '');
+  if (/[\\/]node_modules[\\/]hls\.js[\\/]/.test(clean)) return true;
+  const file = path.relative(srcDir, clean);
+  return !file.startsWith('..') && !path.isAbsolute(file) && file.split(path.sep).slice(0, -1).includes('player');
+}
+
+/**
  * Fewer, larger chunks for the signed-in screens (docs/lean-client.md#what-keeps-the-first-load-small). Left to itself the bundler makes a
  * chunk per lazily loaded screen and per set of screens sharing a module: about 80 files, 45 of
  * them for the console, which on a 600 ms link queue behind the browser's six connections; many
@@ -49,7 +61,7 @@ export function chunkGroups(): Plugin {
                 groups: [
                   { name: 'index', tags: ['$initial'], priority: 2, includeDependenciesRecursively: false },
                   {
-                    name: (id: string) => (app.has(id) ? 'app' : 'maps'),
+                    name: (id: string) => (inVideoPlayer(srcDir, id) ? 'video' : app.has(id) ? 'app' : 'maps'),
                     priority: 1,
                     includeDependenciesRecursively: false,
                   },
@@ -70,6 +82,7 @@ export function chunkGroups(): Plugin {
         ids,
         (id) => this.getModuleInfo(id),
         (id) => inMapsFolder(srcDir, id),
+        (id) => inVideoPlayer(srcDir, id),
       );
       app.clear();
       for (const id of modules) app.add(id);
@@ -104,6 +117,7 @@ export function appModules(
   ids: readonly string[],
   info: (id: string) => ModuleLinks | null,
   inMaps: (id: string) => boolean,
+  inVideo: (id: string) => boolean = () => false,
 ): Set<string> {
   const importers = new Map<string, string[]>();
   for (const id of ids) {
@@ -122,12 +136,13 @@ export function appModules(
     up.push(...(importers.get(id) ?? []));
   }
   const app = new Set<string>();
-  const down = ids.flatMap((id) => info(id)?.dynamicallyImportedIds ?? []).filter((id) => !mapCode.has(id));
+  const outside = (id: string) => mapCode.has(id) || inVideo(id);
+  const down = ids.flatMap((id) => info(id)?.dynamicallyImportedIds ?? []).filter((id) => !outside(id));
   while (down.length) {
     const id = down.pop()!;
     if (app.has(id)) continue;
     app.add(id);
-    down.push(...(info(id)?.importedIds ?? []).filter((dep) => !mapCode.has(dep)));
+    down.push(...(info(id)?.importedIds ?? []).filter((dep) => !outside(dep)));
   }
   return app;
 }

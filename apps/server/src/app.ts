@@ -20,6 +20,7 @@ import { registerOriginGuard } from './origins/origin-guard.js';
 import { miscRoutes } from './modules/misc/misc.routes.js';
 import { filesRoutes } from './modules/files/files.routes.js';
 import { registerEventAccess } from './modules/access/event-access.js';
+import { registerVideoLinks } from './media/video-links.js';
 import { channelAccess } from './modules/access/channel-access.js';
 import { registerCrossSiteGuard } from './plugins/cross-site.js';
 import { registerAuth, renewedTokenHeader } from './plugins/auth.js';
@@ -214,6 +215,7 @@ export async function buildApp(
   app.get('/sealog-server/swagger.json', { schema: { hide: true } }, async () => app.swagger());
   registerAuth(app, ctx);
   registerEventAccess(app, ctx);
+  registerVideoLinks(app, ctx);
   registerOriginGuard(app, ctx, originExceptions(ctx));
   registerHeavyReads(app, ctx, apiPrefix);
 

@@ -227,6 +227,22 @@ export const configSchema = z.strictObject({
       allowPrivateHosts: bool.default(false),
     })
     .prefault({}),
+  /**
+   * Video recordings (docs/video.md): the ffmpeg and ffprobe commands, how many frame grabs run at
+   * once (a lowering-wide job uses all but one), their time-out, the frame cache's size, and the
+   * folder (under the data folder) whose new recordings register themselves by their names.
+   */
+  video: z
+    .strictObject({
+      ffmpeg: z.string().min(1).default('ffmpeg'),
+      ffprobe: z.string().min(1).default('ffprobe'),
+      framegrabConcurrency: int(1).max(32).default(2),
+      framegrabTimeoutMs: int(100).default(15000),
+      frameCacheMb: int(1).default(256),
+      watchFolder: z.string().nullable().default(null),
+      watchIntervalSeconds: int(1).default(5),
+    })
+    .prefault({}),
   asnap: z
     .strictObject({
       enabled: bool.default(true),
@@ -363,6 +379,13 @@ function fromEnv(env: Env): Record<string, unknown> {
     ['BATHYLOG_SYNC_BANDWIDTH_KBPS', 'sync.bandwidthKbps'],
     ['BATHYLOG_SYNC_MAX_WAIT_SECONDS', 'sync.maxWaitSeconds'],
     ['BATHYLOG_SYNC_ALLOW_PRIVATE_HOSTS', 'sync.allowPrivateHosts'],
+    ['BATHYLOG_FFMPEG', 'video.ffmpeg'],
+    ['BATHYLOG_FFPROBE', 'video.ffprobe'],
+    ['BATHYLOG_FRAMEGRAB_CONCURRENCY', 'video.framegrabConcurrency'],
+    ['BATHYLOG_FRAMEGRAB_TIMEOUT_MS', 'video.framegrabTimeoutMs'],
+    ['BATHYLOG_FRAME_CACHE_MB', 'video.frameCacheMb'],
+    ['BATHYLOG_RECORDINGS_WATCH', 'video.watchFolder'],
+    ['BATHYLOG_RECORDINGS_WATCH_INTERVAL', 'video.watchIntervalSeconds'],
     ['BATHYLOG_ASNAP_ENABLED', 'asnap.enabled'],
     ['BATHYLOG_ASNAP_INTERVAL', 'asnap.intervalSeconds'],
     ['BATHYLOG_ASNAP_EXTERNAL_QUIET', 'asnap.externalQuietSeconds'],

@@ -212,6 +212,17 @@ const cases: Record<string, Case> = {
     outsider: 404,
     member: 200,
   },
+  // An event's video and its frame grab follow the event (docs/video.md#access).
+  [`GET ${api}/events/:id/video`]: {
+    calls: [(fx) => get(`/events/${fx.secretEvent}/video`)()],
+    outsider: 404,
+    member: 200,
+  },
+  [`POST ${api}/events/:id/framegrab`]: {
+    calls: [(fx) => ({ method: 'POST', url: `/events/${fx.secretEvent}/framegrab` })],
+    outsider: 404,
+    member: 200,
+  },
   [`POST ${api}/events`]: {
     calls: [() => ({ method: 'POST', url: '/events', body: { event_value: 'NEWDIVE', ts: secretTs } })],
     outsider: 403,
@@ -463,6 +474,19 @@ describe.each(engines)('event access with access control on (%s)', (engine) => {
       },
     ]);
     await insertAux(db, [navData(openEvent!, 2)]);
+    // A recording of the restricted dive: its video links are the dive's too.
+    const recording = newObjectId();
+    await db
+      .insertInto('recordings')
+      .values({
+        id: recording,
+        lowering_id: lowering,
+        camera: 'cam1',
+        start_ts: Date.parse(secretTs) - 1000,
+        duration_ms: 60_000,
+        created_at: Date.now(),
+      })
+      .execute();
     mkdirSync(t.ctx.paths.images, { recursive: true });
     writeFileSync(path.join(t.ctx.paths.images, 'secret_grab.png'), tinyPng);
     let n = 0;
@@ -474,7 +498,7 @@ describe.each(engines)('event access with access control on (%s)', (engine) => {
       secretEvent: secretEvent!,
       secretAux,
       openEvent: openEvent!,
-      markers: [secretEvent!, ...secretAux, 'SECRETDIVE', 'secret_grab'],
+      markers: [secretEvent!, ...secretAux, 'SECRETDIVE', 'secret_grab', recording],
       async diveEvent() {
         const [id] = await insertEvents(db, [
           { ts: Date.parse(secretTs) + ++n, event_value: `DIVE${n}`, event_author: 'admin' },

@@ -43,10 +43,12 @@ interface Copies {
   /** The shore's own event and aux record. */
   ownEvent: string;
   ownAux: string;
+  /** A recording of the copied lowering. */
+  recording: string;
 }
 
 interface Call {
-  method: 'POST' | 'PATCH' | 'DELETE';
+  method: 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   url: string;
   body?: unknown;
   raw?: { payload: Buffer | string; headers: Record<string, string> };
@@ -96,6 +98,25 @@ const cases: Record<string, (c: Copies) => Call[]> = {
     json('PATCH', `${api}/event_aux_data/${c.ownAux}`, { event_id: c.event }),
   ],
   [`DELETE ${api}/event_aux_data/:id`]: (c) => [json('DELETE', `${api}/event_aux_data/${c.aux}`)],
+  // A copied lowering's recordings are the ship's (docs/video.md#ship-to-shore).
+  [`POST ${api}/lowerings/:id/recordings`]: (c) => [
+    json('POST', `${api}/lowerings/${c.lowering}/recordings`, {
+      camera: 'shorecam',
+      start_ts: '2023-03-15T00:00:00.000Z',
+      copies: [{ uri: 'video/none.mp4', role: 'proxy' }],
+    }),
+  ],
+  [`POST ${api}/lowerings/:id/recordings/import`]: (c) => [
+    json('POST', `${api}/lowerings/${c.lowering}/recordings/import`, {
+      csv: 'camera,start_ts,uri,role\nshorecam,2023-03-15T00:00:00.000Z,video/none.mp4,proxy\n',
+    }),
+  ],
+  [`PATCH ${api}/recordings/:id`]: (c) => [json('PATCH', `${api}/recordings/${c.recording}`, { camera: 'shorecam' })],
+  [`DELETE ${api}/recordings/:id`]: (c) => [json('DELETE', `${api}/recordings/${c.recording}`)],
+  [`PUT ${api}/lowerings/:id/camera_offsets/:camera`]: (c) => [
+    json('PUT', `${api}/lowerings/${c.lowering}/camera_offsets/cam1`, { offset_ms: 1000 }),
+  ],
+  [`POST ${api}/events/:id/framegrab`]: (c) => [json('POST', `${api}/events/${c.event}/framegrab`)],
   ...Object.fromEntries(
     (['cruises', 'lowerings'] as const).flatMap((kind) => {
       const id = (c: Copies) => (kind === 'cruises' ? c.cruise : c.lowering);
@@ -144,7 +165,9 @@ const cases: Record<string, (c: Copies) => Call[]> = {
 };
 
 /** The bulk routes (`origin: 'bulk'`), by route: they run and leave every copy where it was. */
-const bulkCalls: Record<string, Call> = {
+const bulkCalls: Record<string, Call | ((c: Copies) => Call)> = {
+  // The frame job grabs for the shore's own events only (docs/video.md#ship-to-shore).
+  [`POST ${api}/lowerings/:id/framegrabs`]: (c) => json('POST', `${api}/lowerings/${c.lowering}/framegrabs`),
   [`DELETE ${api}/events`]: json('DELETE', `${api}/events?value=COPIED`),
   [`DELETE ${api}/events/all`]: json('DELETE', `${api}/events/all`),
   [`DELETE ${api}/event_templates/all`]: json('DELETE', `${api}/event_templates/all`),
@@ -268,10 +291,22 @@ describe.each(engines)('records copied from a ship, on %s', (engine) => {
       loweringFile: `${lowering}/ship.txt`,
       ownEvent,
       ownAux,
+      recording: newObjectId(),
     };
     // Marked as the follower marks what it copies from a ship.
     const shipId = newObjectId();
     const db = t.ctx.database.db;
+    await db
+      .insertInto('recordings')
+      .values({
+        id: copies.recording,
+        lowering_id: lowering,
+        camera: 'cam1',
+        start_ts: Date.parse('2023-03-15T00:00:00.000Z'),
+        duration_ms: 60_000,
+        created_at: Date.now(),
+      })
+      .execute();
     await db
       .insertInto('sync_ships')
       .values({
@@ -348,7 +383,8 @@ describe.each(engines)('records copied from a ship, on %s', (engine) => {
 
   it('bulk routes leave the copies where they are', async () => {
     const before = await copiedState();
-    for (const c of Object.values(bulkCalls)) {
+    for (const bulk of Object.values(bulkCalls)) {
+      const c = typeof bulk === 'function' ? bulk(copies) : bulk;
       const res = await call(c);
       expect(res.statusCode, `${c.method} ${c.url}: ${res.body}`).toBeLessThan(300);
     }

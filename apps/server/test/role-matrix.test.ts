@@ -1,4 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeOutputEndPrefix } from '@bathylog/shared';
@@ -7,6 +8,7 @@ import { systemIds } from '../src/seed/system.js';
 import { callerKinds, createRoleUsers, type RoleUsers } from './role-tokens.js';
 import { createTestApp, engines, type TestApp } from './test-app.js';
 import { routeOf, serverRoutes } from './route-match.js';
+import { peer } from './peers.js';
 
 /**
  * Every route called by every kind of caller, with the status each must get (the scopes and rules
@@ -170,6 +172,34 @@ const checklistBody = (fx: Fixture) => ({
 
 async function newChecklist(fx: Fixture): Promise<string> {
   return (await adminCall(fx, 'POST', '/checklists', checklistBody(fx))).id as string;
+}
+
+/** A one-second video made by ffmpeg once per run, copied under a fresh name per call (URIs are registered once). */
+let videoTemplate: string | null = null;
+function videoFile(fx: Fixture): string {
+  const dir = path.join(fx.t.dataDir, 'video');
+  mkdirSync(dir, { recursive: true });
+  if (!videoTemplate) {
+    videoTemplate = path.join(fx.t.dataDir, 'matrix-template.mp4');
+    execFileSync(peer('ffmpeg') ?? 'ffmpeg', [
+      ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=64x48:rate=5:duration=1'],
+      ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', videoTemplate],
+    ]);
+  }
+  const name = `m${fx.next()}_20010101T000000Z.mp4`;
+  copyFileSync(videoTemplate, path.join(dir, name));
+  return `video/${name}`;
+}
+const recordingBody = (fx: Fixture) => ({
+  camera: 'matrixcam',
+  start_ts: iso(Date.now() - 2 * hour),
+  copies: [{ uri: videoFile(fx), role: 'master' }],
+});
+async function newRecording(fx: Fixture): Promise<{ lowering: string; id: string; copy: string; name: string }> {
+  const lowering = await newLowering(fx);
+  const made = await adminCall(fx, 'POST', `/lowerings/${lowering}/recordings`, recordingBody(fx));
+  const copy = (made.copies as Array<{ id: string; uri: string }>)[0]!;
+  return { lowering, id: made.id as string, copy: copy.id, name: path.basename(copy.uri) };
 }
 
 let pastCruises = 0;
@@ -1284,6 +1314,105 @@ const rows: Row[] = [
         url: `${api}/lowerings/${lowering}/checklists/${run.id as string}/items/first`,
         body: { state: 'done' },
       };
+    },
+  },
+  // Video recordings (docs/video.md#api): admins and cruise managers register; lowering readers read
+  // and play; event writers grab an event's frame under the aux-data rule.
+  {
+    name: 'GET /lowerings/{id}/recordings',
+    expect: everyone(200),
+    request: async (fx) => ({ method: 'GET', url: `${api}/lowerings/${(await newRecording(fx)).lowering}/recordings` }),
+  },
+  {
+    name: 'POST /lowerings/{id}/recordings',
+    expect: recordEditors(201),
+    request: async (fx) => ({
+      method: 'POST',
+      url: `${api}/lowerings/${await newLowering(fx)}/recordings`,
+      body: recordingBody(fx),
+    }),
+  },
+  {
+    name: 'POST /lowerings/{id}/recordings/import',
+    expect: recordEditors(201),
+    request: async (fx) => ({
+      method: 'POST',
+      url: `${api}/lowerings/${await newLowering(fx)}/recordings/import`,
+      body: { recordings: [recordingBody(fx)] },
+    }),
+  },
+  {
+    name: 'GET /recordings/{id}',
+    expect: everyone(200),
+    request: async (fx) => ({ method: 'GET', url: `${api}/recordings/${(await newRecording(fx)).id}` }),
+  },
+  {
+    name: 'PATCH /recordings/{id}',
+    expect: recordEditors(200),
+    request: async (fx) => ({
+      method: 'PATCH',
+      url: `${api}/recordings/${(await newRecording(fx)).id}`,
+      body: { camera: 'renamedcam' },
+    }),
+  },
+  {
+    name: 'DELETE /recordings/{id}',
+    expect: recordEditors(204),
+    request: async (fx) => ({ method: 'DELETE', url: `${api}/recordings/${(await newRecording(fx)).id}` }),
+  },
+  {
+    name: 'GET /lowerings/{id}/camera_offsets',
+    expect: everyone(200),
+    request: async (fx) => ({ method: 'GET', url: `${api}/lowerings/${await newLowering(fx)}/camera_offsets` }),
+  },
+  {
+    name: 'PUT /lowerings/{id}/camera_offsets/{camera}',
+    expect: recordEditors(200),
+    request: async (fx) => ({
+      method: 'PUT',
+      url: `${api}/lowerings/${await newLowering(fx)}/camera_offsets/matrixcam`,
+      body: { offset_ms: 1500 },
+    }),
+  },
+  {
+    name: 'GET /lowerings/{id}/video',
+    expect: everyone(200),
+    request: async (fx) => ({
+      method: 'GET',
+      url: `${api}/lowerings/${(await newRecording(fx)).lowering}/video?ts=${iso(Date.now() - 2 * hour + 500)}`,
+    }),
+  },
+  {
+    name: 'GET /events/{id}/video',
+    expect: everyone(200),
+    request: async (fx) => ({ method: 'GET', url: `${api}/events/${await newEvent(fx)}/video` }),
+  },
+  {
+    name: 'POST /events/{id}/framegrab',
+    expect: auxChangers(200),
+    request: async (fx) => ({ method: 'POST', url: `${api}/events/${await newEvent(fx)}/framegrab` }),
+  },
+  {
+    name: 'POST /lowerings/{id}/framegrabs',
+    expect: recordEditors(202),
+    request: async (fx) => ({ method: 'POST', url: `${api}/lowerings/${await newLowering(fx)}/framegrabs` }),
+  },
+  {
+    name: 'GET /lowerings/{id}/framegrabs',
+    expect: everyone(200),
+    request: async (fx) => ({ method: 'GET', url: `${api}/lowerings/${await newLowering(fx)}/framegrabs` }),
+  },
+  {
+    name: 'GET /recordings/{id}/media',
+    expect: everyone(200),
+    request: async (fx) => ({ method: 'GET', url: `${api}/recordings/${(await newRecording(fx)).id}/media` }),
+  },
+  {
+    name: 'GET /recordings/{id}/copies/{copy}/{name}',
+    expect: everyone(200),
+    request: async (fx) => {
+      const r = await newRecording(fx);
+      return { method: 'GET', url: `${api}/recordings/${r.id}/copies/${r.copy}/${r.name}` };
     },
   },
   {

@@ -39,6 +39,7 @@ export * from './schemas/audit.js';
 export * from './schemas/backups.js';
 export * from './schemas/misc.js';
 export * from './schemas/checklists.js';
+export * from './schemas/recordings.js';
 export * from './dive-metrics.js';
 export * from './schemas/sync.js';
 export * from './schemas/sync-records.js';

@@ -188,6 +188,50 @@ export interface ChecklistRunsTable {
   completed_by: string | null;
 }
 
+/** A video recording of one camera in a lowering (migration 032, docs/video.md). */
+export interface RecordingsTable {
+  id: string;
+  lowering_id: string;
+  camera: string;
+  start_ts: number;
+  duration_ms: number;
+  created_at: number;
+}
+
+/** One copy of a recording (master, proxy, HLS playlist) and what ffprobe read of it (migration 032). */
+export interface RecordingCopiesTable {
+  id: string;
+  recording_id: string;
+  role: string;
+  uri: string;
+  codec: string | null;
+  size_bytes: number | null;
+  width: number | null;
+  height: number | null;
+  frame_rate: number | null;
+  interlaced: number;
+  checksum: string | null;
+}
+
+/** A camera's clock offset in one lowering (migration 032). */
+export interface CameraClockOffsetsTable {
+  lowering_id: string;
+  camera: string;
+  offset_ms: number;
+}
+
+/** A lowering-wide frame job (migration 032); `results`: JSON list of per-event results. */
+export interface FramegrabJobsTable {
+  id: string;
+  lowering_id: string;
+  state: string;
+  total: number;
+  results: string;
+  created_at: number;
+  updated_at: number;
+  finished_at: number | null;
+}
+
 /** Shore: a ship this server follows (docs/ship-to-shore.md). */
 export interface SyncShipsTable {
   id: string;
@@ -356,4 +400,8 @@ export interface DB {
   taxon_legacy_mappings: TaxonLegacyMappingsTable;
   taxon_imports: TaxonImportsTable;
   publication_settings: PublicationSettingsTable;
+  recordings: RecordingsTable;
+  recording_copies: RecordingCopiesTable;
+  camera_clock_offsets: CameraClockOffsetsTable;
+  framegrab_jobs: FramegrabJobsTable;
 }

@@ -7,6 +7,7 @@ import { ChecklistMonitor } from './checklist-monitor.js';
 import { CompletenessWatcher } from './completeness.js';
 import { FreeSpaceMonitor } from './free-space.js';
 import { ShipFollowers } from './ship-follower.js';
+import { RecordingsWatcher } from './recordings-watcher.js';
 
 export interface Jobs {
   leader: LeaderElection;
@@ -15,6 +16,7 @@ export interface Jobs {
   checklists: ChecklistMonitor;
   completeness: CompletenessWatcher;
   ships: ShipFollowers;
+  recordings: RecordingsWatcher;
 }
 
 export interface JobsOptions {
@@ -37,7 +39,8 @@ export function registerJobs(app: FastifyInstance, ctx: AppContext, opts: JobsOp
   const checklists = new ChecklistMonitor(ctx);
   const completeness = new CompletenessWatcher(ctx);
   const ships = new ShipFollowers(ctx);
-  const jobs = [freeSpace, asnap, backups, checklists, completeness, ships];
+  const recordings = new RecordingsWatcher(ctx);
+  const jobs = [freeSpace, asnap, backups, checklists, completeness, ships, recordings];
   const startJobs = () => Promise.all(jobs.map((job) => job?.start()));
   const stopJobs = () => Promise.all(jobs.map((job) => job?.stop()));
 
@@ -55,5 +58,5 @@ export function registerJobs(app: FastifyInstance, ctx: AppContext, opts: JobsOp
     await leader.stop();
   });
 
-  return { leader, freeSpace, asnap, checklists, completeness, ships };
+  return { leader, freeSpace, asnap, checklists, completeness, ships, recordings };
 }

@@ -54,7 +54,11 @@ export const clientSettingsSchema = z.strictObject({
   loweringIdRegex: z._default(z.nullable(z.string()), null),
   positionDataSources: z._default(z.array(z.string()), ['vehicleRealtimeNavData']),
   excludeAuxDataSources: z._default(z.array(z.string()), []),
-  imagesAuxDataSources: z._default(z.array(z.string()), ['vehicleRealtimeFramegrabberData', 'eventFileAttachments']),
+  imagesAuxDataSources: z._default(z.array(z.string()), [
+    'vehicleRealtimeFramegrabberData',
+    'recordedFramegrabberData',
+    'eventFileAttachments',
+  ]),
   auxDataSortOrder: z._default(z.array(z.string()), ['vehicleRealtimeNavData']),
   auxDataSourceReplace: z._default(z.nullable(z.record(z.string(), z.string())), null),
   categorySortOrder: z._default(z.nullable(z.array(z.string())), null),

@@ -1,3 +1,4 @@
+import { videoLinkSchema } from './recordings.js';
 import { recordOriginSchema } from './sync.js';
 import { z } from 'zod/mini';
 import type { TrackColumns } from '../nav.js';
@@ -253,6 +254,8 @@ export const exportedEventSchema = z.extend(eventSchema, {
   completeness: z.optional(
     z.object({ state: z.enum(completenessStates), missing: z.array(z.string()), stale: z.array(z.string()) }),
   ),
+  /** Each camera's recording and offset at the event, where the window holds recordings (docs/video.md#exports). */
+  video: z.optional(z.array(videoLinkSchema)),
 });
 export type ExportedEvent = z.infer<typeof exportedEventSchema>;
 

@@ -48,6 +48,7 @@ const frozen: Record<Dialect, Record<string, string>> = {
     '025-event-created-at': '423868b8b3f3730a',
     '035-taxonomy': '3204760224ba4c9f',
     '038-publication-settings': '2b60a6a0e0939aa3',
+    '032-recordings': '4e8bdbd9ecbef30a',
   },
   postgres: {
     '001-initial': 'abded546b17b4501',
@@ -75,6 +76,7 @@ const frozen: Record<Dialect, Record<string, string>> = {
     '025-event-created-at': '423868b8b3f3730a',
     '035-taxonomy': '0d63b45dfae566a9',
     '038-publication-settings': '2b60a6a0e0939aa3',
+    '032-recordings': '4e8bdbd9ecbef30a',
   },
 };
 

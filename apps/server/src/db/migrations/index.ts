@@ -25,6 +25,7 @@ import * as m024 from './024-origins-and-image-owners.js';
 import * as m025 from './025-event-created-at.js';
 import * as m035 from './035-taxonomy.js';
 import * as m038 from './038-publication-settings.js';
+import * as m032 from './032-recordings.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -58,6 +59,7 @@ const ordered: Array<[string, DialectMigration]> = [
   ['025-event-created-at', m025],
   ['035-taxonomy', m035],
   ['038-publication-settings', m038],
+  ['032-recordings', m032],
 ];
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

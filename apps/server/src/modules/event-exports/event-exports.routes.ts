@@ -7,12 +7,14 @@ import { eventAccess } from '../access/event-access.js';
 import type { ApiInstance } from '../../plugins/types.js';
 import { sendOutput } from '../events/event-output.js';
 import { EventExportsService } from './event-exports.service.js';
+import { requestVideoLinks } from '../../media/video-links.js';
 
 /** Event export routes (docs/wire.md#event-exports). */
 export function eventExportsRoutes(app: ApiInstance, ctx: AppContext): void {
   const service = new EventExportsService(ctx);
   // Reads admit the anonymous archive visitor while the public archive is on (docs/public-archive.md).
-  const read = { auth: true, scopes: ['admin', 'read_events'], access: 'events', archive: true } as const;
+  // Each row carries its recording and offset per camera (`video`, docs/video.md#exports).
+  const read = { auth: true, scopes: ['admin', 'read_events'], access: 'events', archive: true, video: true } as const;
   const tags = ['event_exports'];
 
   app.get(
@@ -26,7 +28,10 @@ export function eventExportsRoutes(app: ApiInstance, ctx: AppContext): void {
       },
     },
     async (req, reply) =>
-      sendOutput(reply, await service.list(caller(req), req.query, { kind: 'all' }, eventAccess(req))),
+      sendOutput(
+        reply,
+        await service.list(caller(req), req.query, { kind: 'all' }, eventAccess(req), requestVideoLinks(req)),
+      ),
   );
 
   for (const kind of ['cruise', 'lowering'] as const) {
@@ -42,7 +47,16 @@ export function eventExportsRoutes(app: ApiInstance, ctx: AppContext): void {
         },
       },
       async (req, reply) =>
-        sendOutput(reply, await service.list(caller(req), req.query, { kind, id: req.params.id }, eventAccess(req))),
+        sendOutput(
+          reply,
+          await service.list(
+            caller(req),
+            req.query,
+            { kind, id: req.params.id },
+            eventAccess(req),
+            requestVideoLinks(req),
+          ),
+        ),
     );
   }
 
@@ -57,6 +71,7 @@ export function eventExportsRoutes(app: ApiInstance, ctx: AppContext): void {
         response: { 200: jsonOrCsv(exportedEventSchema, 'the event with its aux data') },
       },
     },
-    async (req, reply) => sendOutput(reply, await service.get(req.params.id, req.query, eventAccess(req))),
+    async (req, reply) =>
+      sendOutput(reply, await service.get(req.params.id, req.query, eventAccess(req), requestVideoLinks(req))),
   );
 }

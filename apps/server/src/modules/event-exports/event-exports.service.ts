@@ -42,6 +42,8 @@ import { EventsRepository } from '../events/events.repository.js';
 import { RecordIds } from '../events/record-windows.repository.js';
 import { EventExportsRepository } from './event-exports.repository.js';
 import { preferRenav } from './renav.js';
+import { withVideoAux, withVideoJson } from '../../media/video-columns.js';
+import type { VideoLinks } from '../../media/video-index.js';
 
 const notFound = (scope: EventScope) =>
   new AppError('NOT_FOUND', scope.kind === 'all' ? messages.noRecords : `${scope.kind} not found for that id`);
@@ -78,7 +80,13 @@ export class EventExportsService {
     return new EventExportsRepository(db, dialect, readWorker);
   }
 
-  async list(caller: AuthContext, query: EventExportQuery, scope: EventScope, access: EventAccess): Promise<Output> {
+  async list(
+    caller: AuthContext,
+    query: EventExportQuery,
+    scope: EventScope,
+    access: EventAccess,
+    video?: VideoLinks,
+  ): Promise<Output> {
     const window = await this.queries.window(caller, scope, notFound(scope));
     const completeness = query.completeness === 'true' || query.completeness === 'incomplete';
     const filterQuery = {
@@ -88,20 +96,28 @@ export class EventExportsService {
     const resolved = await this.queries.resolve(filterQuery, window, 'exact', access, loweringOf(scope));
     const recordIds = await this.queries.recordIds(query.add_record_ids);
     const page = { offset: query.offset ?? 0, limit: query.limit };
-    if (query.use_renav || completeness) {
+    // With recordings in the window every row carries its video (docs/video.md#exports): row by row.
+    const index = video ? await video.within(resolved.filter.lo, resolved.filter.hi) : null;
+    const videoIndex = index && !index.empty ? index : null;
+    if (query.use_renav || completeness || videoIndex) {
       // Row by row: which navigation an event exports depends on its own aux records; its
       // completeness is judged per chunk.
       const rows = this.queries.rows(resolved, { order: 'asc', offset: query.offset, limit: query.limit });
       const renav = this.ctx.config.renav;
       let items = this.queries.items(rows, { aux: true, ids: recordIds, origins: query.format !== 'csv' });
       if (query.use_renav) items = mapChunks(items, (i) => preferRenav(i, renav));
+      const linksOf = (i: EventItem) => videoIndex?.at(Number(i.row.ts)) ?? [];
+      const csvOf = (i: EventItem) => (videoIndex ? withVideoAux(i, linksOf(i)) : i);
+      const jsonOf = (i: EventItem, json: string) => (videoIndex ? withVideoJson(json, linksOf(i)) : json);
       if (!completeness) {
-        return query.format === 'csv' ? eventCsvOutput(items) : jsonArrayOutput(mapChunks(items, eventJson));
+        return query.format === 'csv'
+          ? eventCsvOutput(mapChunks(items, csvOf))
+          : jsonArrayOutput(mapChunks(items, (i) => jsonOf(i, eventJson(i))));
       }
       const judged = withCompleteness(new CompletenessService(this.ctx), items);
       return query.format === 'csv'
-        ? eventCsvOutput(mapChunks(judged, completenessAsAux))
-        : jsonArrayOutput(mapChunks(judged, completenessJson));
+        ? eventCsvOutput(mapChunks(judged, (i) => csvOf(completenessAsAux(i))))
+        : jsonArrayOutput(mapChunks(judged, (i) => jsonOf(i, completenessJson(i))));
     }
     // On a shore, JSON marks the events copied from a ship: by the items path, which looks up their origins.
     const fast =
@@ -290,15 +306,19 @@ export class EventExportsService {
     return eventCsvHeader(columns);
   }
 
-  async get(id: string, query: EventGetQuery, access: EventAccess): Promise<Output> {
+  async get(id: string, query: EventGetQuery, access: EventAccess, video?: VideoLinks): Promise<Output> {
     const db = this.ctx.database.db;
     const row = await new EventsRepository(db).findById(id);
     // An event the caller may not see is answered as one that does not exist.
     if (!row || !(await access.maySeeEvent(db, row))) throw new AppError('NOT_FOUND', messages.noRecords);
     const aux = await new EventAuxDataRepository(db).listByEventIds([id]);
     const item = { row, aux, ids: query.add_record_ids ? (await RecordIds.load(db)).for(row.ts) : {} };
-    if (query.format === 'csv') return { contentType: csvContentType, body: eventsToCsv([csvEvent(item)]) };
-    return { contentType: jsonContentType, body: eventJson(item) };
+    const index = video ? await video.within(row.ts, row.ts) : null;
+    const links = index && !index.empty ? index.at(row.ts) : null;
+    if (query.format === 'csv') {
+      return { contentType: csvContentType, body: eventsToCsv([csvEvent(links ? withVideoAux(item, links) : item)]) };
+    }
+    return { contentType: jsonContentType, body: links ? withVideoJson(eventJson(item), links) : eventJson(item) };
   }
 }
 

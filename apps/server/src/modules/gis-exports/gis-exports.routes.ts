@@ -5,6 +5,7 @@ import { caller } from '../../plugins/auth.js';
 import { eventAccess } from '../access/event-access.js';
 import type { ApiInstance } from '../../plugins/types.js';
 import { GisExportsService } from './gis-exports.service.js';
+import { requestVideoLinks } from '../../media/video-links.js';
 
 /**
  * GIS exports (Bathylog addition, no Sealog counterpart): the track(s) and events of a lowering or
@@ -14,7 +15,8 @@ import { GisExportsService } from './gis-exports.service.js';
 export function gisExportsRoutes(app: ApiInstance, ctx: AppContext): void {
   const service = new GisExportsService(ctx);
   // Reads admit the anonymous archive visitor while the public archive is on (docs/public-archive.md).
-  const read = { auth: true, scopes: ['admin', 'read_events'], access: 'events', archive: true } as const;
+  // Each event carries its recording and offset per camera (`video`, docs/video.md#exports).
+  const read = { auth: true, scopes: ['admin', 'read_events'], access: 'events', archive: true, video: true } as const;
   const tags = ['gis_exports'];
 
   for (const kind of ['cruise', 'lowering'] as const) {
@@ -41,8 +43,8 @@ export function gisExportsRoutes(app: ApiInstance, ctx: AppContext): void {
       async (req, reply) => {
         const out =
           kind === 'cruise'
-            ? await service.cruise(caller(req), req.params.id, req.query, eventAccess(req))
-            : await service.lowering(caller(req), req.params.id, req.query, eventAccess(req));
+            ? await service.cruise(caller(req), req.params.id, req.query, eventAccess(req), requestVideoLinks(req))
+            : await service.lowering(caller(req), req.params.id, req.query, eventAccess(req), requestVideoLinks(req));
         const name = gisExportFileName(out.name.replace(/[^\w.-]/g, '_'), req.query.format ?? 'geojson');
         return reply
           .type(out.contentType)

@@ -21,6 +21,8 @@ import type { EventItem, Output } from '../events/event-output.js';
 import { EventQueries } from '../events/event-queries.js';
 import type { RecordKind, RecordWindow } from '../events/record-windows.repository.js';
 import { RecordWindowsRepository } from '../events/record-windows.repository.js';
+import { withVideoAux } from '../../media/video-columns.js';
+import type { VideoLinks } from '../../media/video-index.js';
 import { gisContentTypes, gisWriters, type GisEvent, type GisTrack } from './gis-formats.js';
 
 const notFound = (kind: RecordKind) => new AppError('NOT_FOUND', `${kind} not found for that id`);
@@ -56,13 +58,25 @@ export class GisExportsService {
     return this.ctx.config.client.positionDataSources;
   }
 
-  async lowering(caller: AuthContext, id: string, query: GisExportQuery, access: EventAccess): Promise<GisExport> {
+  async lowering(
+    caller: AuthContext,
+    id: string,
+    query: GisExportQuery,
+    access: EventAccess,
+    video?: VideoLinks,
+  ): Promise<GisExport> {
     const lowering = await this.queries.record(caller, 'lowering', id, notFound('lowering'));
     const track = await this.trackOf(lowering, access);
-    return this.write(query.format ?? 'geojson', lowering, [track], query, access);
+    return this.write(query.format ?? 'geojson', lowering, [track], query, access, undefined, video);
   }
 
-  async cruise(caller: AuthContext, id: string, query: GisExportQuery, access: EventAccess): Promise<GisExport> {
+  async cruise(
+    caller: AuthContext,
+    id: string,
+    query: GisExportQuery,
+    access: EventAccess,
+    video?: VideoLinks,
+  ): Promise<GisExport> {
     const cruise = await this.queries.record(caller, 'cruise', id, notFound('cruise'));
     const viewer = viewerOf(caller);
     const lowerings = (
@@ -72,7 +86,7 @@ export class GisExportsService {
     );
     const tracks: LoweringTrack[] = [];
     for (const lowering of lowerings) tracks.push(await this.trackOf(lowering, access));
-    return this.write(query.format ?? 'geojson', cruise, tracks, query, access, cruise.humanId);
+    return this.write(query.format ?? 'geojson', cruise, tracks, query, access, cruise.humanId, video);
   }
 
   /** GET tracks/bylowering/{id}: the lowering's track as columns (the review map, the milestones editor). */
@@ -122,12 +136,17 @@ export class GisExportsService {
     query: GisExportQuery,
     access: EventAccess,
     cruiseId?: string,
+    video?: VideoLinks,
   ): Promise<GisExport> {
     const writer = gisWriters[format];
     const resolved = await this.queries.resolve(query, { lo: record.start_ts, hi: record.stop_ts }, 'exact', access);
     const items = this.queries.items(this.queries.rows(resolved, { order: 'asc' }), { aux: true, ids: null });
     const sources = this.positionSources;
-    const place = (item: EventItem): GisEvent => {
+    // Each event's recording and offset per camera (docs/video.md#exports), as a `video` record's properties.
+    const index = video ? await video.within(record.start_ts, record.stop_ts) : null;
+    const withVideo = (item: EventItem) => (index && !index.empty ? withVideoAux(item, index.at(item.row.ts)) : item);
+    const place = (plain: EventItem): GisEvent => {
+      const item = withVideo(plain);
       const ts = item.row.ts;
       const track = tracks.find((t) => ts >= t.window.start_ts && ts <= t.window.stop_ts);
       if (track) {

@@ -11,6 +11,8 @@ import { ReviewBreadcrumb } from './components/review-breadcrumb';
 import { ReviewEvents } from './components/review-events';
 import { ReviewSlider } from './components/review-slider';
 import { CompletenessLane } from './components/completeness-lane';
+import { ReplayVideo } from './components/replay-video';
+import { VideoLinks } from '../../domain/video/video-links';
 import { useArrowKeys } from './hooks/use-arrow-keys';
 import { reviewPageSize, useReview } from './hooks/use-review';
 import { replayIntervals, replayReducer, type ReplayAction, type ReplayMode } from './lib/replay';
@@ -45,6 +47,7 @@ export function ReplayScreen({ loweringId }: { loweringId: string }) {
   const settings = useSettings();
   const [mode, setMode] = useState<ReplayMode>('paused');
   const [mapOpen, setMapOpen] = useState(false);
+  const [videoOpen, setVideoOpen] = useState(false);
   const { events, index, selectIndex } = review;
   const count = events.length;
 
@@ -91,6 +94,7 @@ export function ReplayScreen({ loweringId }: { loweringId: string }) {
                 <EmptyText className="small mb-1">{statusTexts.noImages}</EmptyText>
               )}
               <DataCards event={review.exported} thumbnails onImageOpen={pause} />
+              <VideoLinks links={review.exported.video} className="small mt-1" />
             </>
           ) : review.exportedQuery.isError ? (
             <ErrorAlert message={errorMessage(review.exportedQuery.error)} />
@@ -132,6 +136,33 @@ export function ReplayScreen({ loweringId }: { loweringId: string }) {
           {modeText[mode]}
         </span>
       </ReviewSlider>
+      <Card className="mb-2" data-testid="replay-video-card">
+        <Card.Header className="py-1">
+          <Button
+            variant="link"
+            size="sm"
+            className="p-0 text-decoration-none"
+            aria-expanded={videoOpen}
+            aria-controls="replay-video-body"
+            onClick={() => setVideoOpen((v) => !v)}
+          >
+            <i className={`bi ${videoOpen ? 'bi-chevron-down' : 'bi-chevron-right'} me-1`} aria-hidden="true" />
+            Video
+          </Button>
+        </Card.Header>
+        <Collapse in={videoOpen} mountOnEnter>
+          <div id="replay-video-body">
+            <Card.Body className="py-2">
+              <ReplayVideo
+                loweringId={loweringId}
+                events={events}
+                index={index}
+                onSelect={(i) => dispatch({ type: 'select', index: i })}
+              />
+            </Card.Body>
+          </div>
+        </Collapse>
+      </Card>
       <Card className="mb-2" data-testid="replay-map-card">
         <Card.Header className="py-1">
           <Button

@@ -5,6 +5,7 @@ import {
   eventCommentOptionName,
   eventCountSchema,
   eventSchema,
+  videoLinkSchema,
   type CreateEventInput,
   type CreateEventResponse,
   type EventOption,
@@ -31,7 +32,11 @@ export const exportedAuxSchema = z.object({
 export type ExportedAux = z.infer<typeof exportedAuxSchema>;
 
 /** An event with its aux data embedded (GET event_exports/{id}). */
-export const exportedEventSchema = z.extend(eventSchema, { aux_data: z.array(exportedAuxSchema) });
+export const exportedEventSchema = z.extend(eventSchema, {
+  aux_data: z.array(exportedAuxSchema),
+  /** Each camera's recording and offset at the event (docs/video.md#exports). */
+  video: z.optional(z.array(videoLinkSchema)),
+});
 export type ExportedEvent = z.infer<typeof exportedEventSchema>;
 
 /**

@@ -8,6 +8,8 @@ import { useAuth } from '../../../lib/auth';
 import { FromShip } from '../../records/components/from-ship';
 import { DataCards } from './data-cards';
 import { EventHistory } from './event-history';
+import { VideoLinks } from '../../video/video-links';
+import { GrabFrameButton } from '../../video/grab-frame-button';
 
 /**
  * "Event Details:" (docs/screens.md#event-details): the event with its aux data from event_exports/{id};
@@ -18,7 +20,10 @@ export function EventDetailsModal({ eventId, onHide }: { eventId: string | null;
   const query = useEventExport(eventId);
   const event = query.data;
   // The change history is for admins; the audit trail is admin-only on the server too.
-  const isAdmin = useAuth().hasRole('admin');
+  const auth = useAuth();
+  const isAdmin = auth.hasRole('admin');
+  // Frames become the event's aux data: the roles that change any event's aux data.
+  const mayGrab = auth.hasRole('admin', 'event_manager');
   return (
     <Modal show={!!eventId} onHide={onHide} size="lg" aria-labelledby="event-details-title">
       <ModalHeader id="event-details-title">Event Details:</ModalHeader>
@@ -42,6 +47,10 @@ export function EventDetailsModal({ eventId, onHide }: { eventId: string | null;
             </Card>
             {/* A copied event's pictures belong to the ship: nothing to remove here. */}
             <DataCards event={event} layout="modal" removableAttachments={!event.origin} />
+            <VideoLinks links={event.video} className="small mb-2" />
+            {mayGrab && !event.origin && event.video && event.video.length > 0 && (
+              <GrabFrameButton eventId={event.id} />
+            )}
             {isAdmin && <EventHistory eventId={event.id} />}
           </>
         )}
