@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -133,6 +133,13 @@ describe.each(fileStores)('the %s file store', (kind) => {
     expect(await store.stat('images/link.jpg')).toBeNull();
     expect(await store.read('images/link.jpg')).toBeNull();
     expect(await store.delete('images/link.jpg')).toBe(false);
+    // Nor writes through a symlinked folder (a thumbnail beside an image in it, say).
+    mkdirSync(path.join(dataDir, 'outside'));
+    symlinkSync(path.join(dataDir, 'outside'), path.join(dataDir, 'files', 'images', 'sub'));
+    await expect(store.put('images/sub/.thumbnails/160/x.jpg.jpg', Buffer.from('x'))).rejects.toMatchObject({
+      statusCode: 400,
+    });
+    expect(readdirSync(path.join(dataDir, 'outside'))).toEqual([]);
   });
 
   it('answers check() while it works', async () => {

@@ -17,6 +17,7 @@ import {
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { AppError } from '../lib/app-error.js';
 import { byKey, checkedKey, checkedPrefix, type ByteRange, type FileStore, type StoredFile } from './file-store.js';
 
 /** The area of pending uploads: kept beside the files folder, not in it (`<data>/upload-tmp`). */
@@ -78,6 +79,27 @@ export class LocalFileStore implements FileStore {
     }
   }
 
+  /**
+   * Makes the folder of a key's file and checks that, with symlinks resolved, it is still inside
+   * the key's area: a symlinked folder never takes a write out of the store.
+   */
+  private async folderFor(key: string): Promise<string> {
+    const { root, file } = this.locate(key);
+    await mkdir(root, { recursive: true });
+    const realRoot = await realpath(root);
+    const inside = async (dir: string) => {
+      const real = await realpath(dir);
+      return real === realRoot || isInside(realRoot, real);
+    };
+    // The nearest folder that exists, checked before anything is made under it.
+    let existing = path.dirname(file);
+    while (!(await stat(existing).catch(() => null))) existing = path.dirname(existing);
+    if (!(await inside(existing))) throw new AppError('BAD_REQUEST', 'Invalid file path');
+    await mkdir(path.dirname(file), { recursive: true });
+    if (!(await inside(path.dirname(file)))) throw new AppError('BAD_REQUEST', 'Invalid file path');
+    return file;
+  }
+
   async stat(key: string): Promise<StoredFile | null> {
     const found = await this.real(key);
     return found ? { key, size: found.size, mtimeMs: found.mtimeMs } : null;
@@ -95,8 +117,7 @@ export class LocalFileStore implements FileStore {
   }
 
   async put(key: string, body: Readable | Buffer): Promise<void> {
-    const { file } = this.locate(key);
-    await mkdir(path.dirname(file), { recursive: true });
+    const file = await this.folderFor(key);
     // A dot name in the same folder, renamed over the final name once complete.
     const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.part`);
     try {
@@ -110,8 +131,7 @@ export class LocalFileStore implements FileStore {
   }
 
   async putFile(key: string, localPath: string): Promise<void> {
-    const { file } = this.locate(key);
-    await mkdir(path.dirname(file), { recursive: true });
+    const file = await this.folderFor(key);
     try {
       await rename(localPath, file);
     } catch (err) {
@@ -133,9 +153,7 @@ export class LocalFileStore implements FileStore {
     const source = this.locate(from).file;
     const info = await lstat(source);
     if (!info.isFile()) throw new Error(`Not a regular file: ${from}`);
-    const { file } = this.locate(to);
-    await mkdir(path.dirname(file), { recursive: true });
-    await rename(source, file);
+    await rename(source, await this.folderFor(to));
   }
 
   async delete(key: string): Promise<boolean> {
