@@ -10,6 +10,7 @@
  * Env: BENCH_RUNS (30), BENCH_PORT (8964).
  */
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,7 +20,7 @@ import { log, resultsDir, startBenchServer, stats, type Stats } from './support'
 
 const runs = Number(process.env.BENCH_RUNS ?? 30);
 const port = Number(process.env.BENCH_PORT ?? 8964);
-const bigBytes = 64 * 1024 * 1024;
+const bigBytes = Number(process.env.BENCH_FILE_MB ?? 64) * 1024 * 1024;
 
 interface StoreResult {
   store: string;
@@ -42,6 +43,20 @@ function multipartBody(name: string, data: Buffer): { body: Buffer; type: string
     body: Buffer.concat([head, data, Buffer.from(`\r\n--${boundary}--\r\n`)]),
     type: `multipart/form-data; boundary=${boundary}`,
   };
+}
+
+/** A GET with node:http (undici's fetch stalls on large bodies here), the whole body read. */
+function get(url: string, headers: Record<string, string>): Promise<{ status: number; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      })
+      .on('error', reject);
+  });
 }
 
 function rssMB(pid: number): number {
@@ -85,29 +100,41 @@ async function measure(store: 'local' | 's3', env: Record<string, string>): Prom
       })
     ).json()) as { insertedId: string };
 
+    log(`${store}: server up, uploading ${bigBytes / 1024 / 1024} MB`);
     const big = randomBytes(bigBytes);
     const upload = multipartBody('sidescan.xtf', big);
     const t0 = performance.now();
-    const up = await fetch(`${files}/cruises/${cruise.insertedId}`, {
-      method: 'POST',
-      headers: { ...headers, 'content-type': upload.type },
-      body: upload.body,
+    // node:http rather than fetch: undici stalls on a 64 MB request body on Node 20.
+    const upStatus = await new Promise<number>((resolve, reject) => {
+      const req = http.request(
+        `${files}/cruises/${cruise.insertedId}`,
+        {
+          method: 'POST',
+          headers: { ...headers, 'content-type': upload.type, 'content-length': upload.body.length },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
+      req.on('error', reject);
+      req.end(upload.body);
     });
-    if (up.status !== 201) throw new Error(`upload → ${up.status} ${await up.text()}`);
+    if (upStatus !== 201) throw new Error(`upload → ${upStatus}`);
     const uploadSeconds = (performance.now() - t0) / 1000;
     const rssAfterUploadMB = rssMB(child.pid!);
     const fileUrl = `${files}/cruises/${cruise.insertedId}/sidescan.xtf`;
     const t1 = performance.now();
-    const whole = Buffer.from(await (await fetch(fileUrl, { headers })).arrayBuffer());
+    const whole = (await get(fileUrl, headers)).body;
     const downloadSeconds = (performance.now() - t1) / 1000;
     if (!whole.equals(big)) throw new Error('the download differs from the upload');
 
+    log(`${store}: uploaded in ${uploadSeconds.toFixed(2)} s, downloaded in ${downloadSeconds.toFixed(2)} s`);
     const ranges: number[] = [];
     for (let i = 0; i < runs; i++) {
       const start = Math.floor(Math.random() * (bigBytes - 1024 * 1024));
       const t = performance.now();
-      const res = await fetch(fileUrl, { headers: { ...headers, range: `bytes=${start}-${start + 1024 * 1024 - 1}` } });
-      await res.arrayBuffer();
+      const res = await get(fileUrl, { ...headers, range: `bytes=${start}-${start + 1024 * 1024 - 1}` });
       if (res.status !== 206) throw new Error(`range → ${res.status}`);
       ranges.push(performance.now() - t);
     }
@@ -119,6 +146,7 @@ async function measure(store: 'local' | 's3', env: Record<string, string>): Prom
     })
       .jpeg({ quality: 90 })
       .toBuffer();
+    log(`${store}: ranged reads done`);
     const first: number[] = [];
     const cached: number[] = [];
     const small: number[] = [];
@@ -140,9 +168,8 @@ async function measure(store: 'local' | 's3', env: Record<string, string>): Prom
       ).text();
       const timeGet = async (u: string) => {
         const t = performance.now();
-        const res = await fetch(u, { headers });
-        await res.arrayBuffer();
-        if (!res.ok) throw new Error(`${u} → ${res.status}`);
+        const res = await get(u, headers);
+        if (res.status !== 200) throw new Error(`${u} → ${res.status}`);
         return performance.now() - t;
       };
       first.push(await timeGet(`${files}/images/${stored}?w=320`));
