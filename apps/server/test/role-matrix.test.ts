@@ -928,6 +928,11 @@ const rows: Row[] = [
     request: () => ({ method: 'GET', url: '/sealog-server/server_time' }),
   },
   {
+    name: 'GET /health',
+    expect: publicRoute(200),
+    request: () => ({ method: 'GET', url: `${api}/health` }),
+  },
+  {
     name: 'GET /sealog-server/restricted',
     expect: everyone(200),
     request: () => ({ method: 'GET', url: '/sealog-server/restricted' }),
