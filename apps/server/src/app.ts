@@ -31,6 +31,7 @@ import { registerResponseCheck, registerResponseSerializer } from './plugins/res
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import type { ChannelBus } from './realtime/bus.js';
 import { createBus } from './realtime/create-bus.js';
+import { registerPublishBarrier } from './realtime/publish-barrier.js';
 import { registerRealtime } from './realtime/register-realtime.js';
 import { registerJobs } from './jobs/index.js';
 import { seedSystem } from './seed/system.js';
@@ -199,6 +200,8 @@ export async function buildApp(
 
   // A refused upload's body is read before the answer, up to what one upload may carry.
   const drainLimit = Math.round(config.uploadLimitMb * 1024 * 1024) * maxFilesPerUpload;
+  // Before any route: write routes answer once their notifications left for the other hosts.
+  registerPublishBarrier(app, ctx.bus);
   registerHttpConventions(app, { bodyLimit, drainLimit });
   registerResponseSerializer(app);
   // Before compression, so the check reads the answer as the handler sent it.

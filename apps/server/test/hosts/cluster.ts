@@ -72,8 +72,11 @@ function haproxyConfig(opts: {
   return `global
   # Each connection holds two descriptors; stay within the usual limit of 20000 open files.
   maxconn 9000
+  log stdout format raw local0
 defaults
   mode http
+  log global
+  option httplog
   timeout connect 2s
   timeout client 60s
   timeout server 60s
@@ -96,6 +99,7 @@ backend hosts
 ${opts.hosts.map((h) => `  server ${h.name} ${h.address}:${hostPort} check`).join('\n')}
 listen postgres
   mode tcp
+  no log
   bind ${opts.gateway}:${opts.pgPort}
   timeout client 1h
   timeout server 1h

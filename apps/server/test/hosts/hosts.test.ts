@@ -42,7 +42,10 @@ const objectId = () => randomBytes(12).toString('hex');
 class Watcher {
   readonly texts: string[] = [];
   readonly completeness: Array<{ event_id: string; state: string }> = [];
+  /** The host the balancer sent the latest connection to, and the first. */
   host: string | null = null;
+  firstHost: string | null = null;
+  readonly states: string[] = [];
   readonly client: RealtimeClient;
 
   constructor(url: string, token: string) {
@@ -56,11 +59,13 @@ class Watcher {
         const ws = new WebSocket(address);
         ws.on('upgrade', (res) => {
           this.host = (res.headers['x-bathylog-host'] as string | undefined) ?? null;
+          this.firstHost ??= this.host;
         });
         return ws as unknown as WebSocketLike;
       },
     });
     this.client.subscribe('newEvents', (e) => this.texts.push(e.event_free_text));
+    this.client.onState((state) => this.states.push(`${state}@${Date.now()}`));
     this.client.subscribe('completeness', (c) => this.completeness.push(c));
   }
 
@@ -302,16 +307,25 @@ describe.skipIf(!databaseUrl || !!unavailable || !haproxy)('several hosts behind
       expect(victim, 'a leading host').toBeDefined();
       // Clients through the balancer until at least two sit on the host that will die.
       const clients: Watcher[] = [];
-      for (let i = 0; i < 12 && clients.filter((w) => w.host === victim!.name).length < 2; i++) {
+      const placed = () => {
+        const on = clients.filter((w) => w.host === victim!.name).length;
+        return on >= 2 && clients.length - on >= 2;
+      };
+      for (let i = 0; i < 12 && !placed(); i++) {
         const w = new Watcher(`ws://${cluster.balancerUrl.slice('http://'.length)}/ws`, token);
         watchers.push(w);
         clients.push(w);
         await w.open();
       }
       const onVictim = clients.filter((w) => w.host === victim!.name);
+      const survivors = clients.filter((w) => w.host !== victim!.name);
+      expect(survivors.length).toBeGreaterThanOrEqual(2);
       expect(onVictim.length).toBeGreaterThanOrEqual(2);
 
       const acknowledged = new Set<string>();
+      /** Which host answered each POST, and when (for the failure message). */
+      const takenBy = new Map<string, string>();
+      const loadStart = Date.now();
       const sent = new Set<string>();
       const failures: string[] = [];
       let stop = false;
@@ -331,6 +345,7 @@ describe.skipIf(!databaseUrl || !!unavailable || !haproxy)('several hosts behind
                 event_free_text: `c${cycle}-w${n}-${i}`,
               });
               status = res.status;
+              takenBy.set(id, `${res.headers.get('x-bathylog-host')}@${Date.now() - loadStart}`);
               message = ((await res.json().catch(() => ({}))) as { message?: string }).message ?? '';
             } catch {
               status = 0;
@@ -363,12 +378,36 @@ describe.skipIf(!databaseUrl || !!unavailable || !haproxy)('several hosts behind
       expect(acknowledged.size).toBeGreaterThan(10);
 
       // Every acknowledged event is stored, once; nothing that was never sent is.
-      const stored = (await exportLowering(api, loweringId)).filter((e) => e.event_value === 'LOAD');
+      const stored = (await exportLowering(api, loweringId)).filter(
+        (e) => e.event_value === 'LOAD' && e.event_free_text.startsWith(`c${cycle}-`),
+      );
       const storedIds = stored.map((e) => e.id);
       expect(new Set(storedIds).size).toBe(storedIds.length);
       const missing = [...acknowledged].filter((id) => !storedIds.includes(id));
       expect(missing, 'acknowledged events missing').toEqual([]);
       expect(storedIds.filter((id) => !sent.has(id))).toEqual([]);
+
+      // Clients on the surviving hosts never lost their socket: each acknowledged event reached them
+      // live, including those the killed host took just before it died.
+      const texts = new Map(stored.map((e) => [e.id, e.event_free_text]));
+      for (const w of survivors) {
+        expect(
+          w.states.filter((x) => x.startsWith('reconnecting')),
+          `host ${w.host}'s socket stayed open`,
+        ).toEqual([]);
+        await waitUntil(
+          `every acknowledged event on a socket of host ${w.host}`,
+          async () => [...acknowledged].every((id) => w.texts.includes(texts.get(id)!)),
+          10_000,
+        ).catch(() => {
+          const absent = [...acknowledged].filter((id) => !w.texts.includes(texts.get(id)!));
+          throw new Error(
+            `host ${w.host}'s socket missed ${absent.length} acknowledged events (taken by host@ms; ` +
+              `${victim!.name} killed @${killedAt - loadStart}): ${absent.map((id) => takenBy.get(id)).join(', ')}; ` +
+              `socket states ${w.states.map((x) => x.replace(/@(\d+)/, (_, t: string) => `@${Number(t) - loadStart}`)).join(' ')}`,
+          );
+        });
+      }
 
       // The killed host's clients came back through the balancer on another host, subscribed as before.
       await waitUntil(
