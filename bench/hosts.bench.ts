@@ -1,5 +1,5 @@
 /**
- * Several hosts (docs/deployment.md#what-the-bench-showed): two, then three server processes, each
+ * Several hosts (docs/deployment.md#tested-and-measured): two, then three server processes, each
  * in a network namespace of its own, on one PostgreSQL database behind HAProxy, as the several-hosts
  * test starts them (apps/server/test/hosts/cluster.ts). The load generator (hosts-load.ts) runs in a
  * namespace of its own and reaches the hosts only through the balancer: events/s accepted with
