@@ -8,7 +8,7 @@
  * Writes bench/results/hosts.json and .md.
  *
  * Needs root (`ip netns`), Debian's haproxy and PostgreSQL: BENCH_DATABASE_URL or TEST_DATABASE_URL.
- * Env: BENCH_HOSTS ("2,3"), BENCH_SOCKETS (60), BENCH_WRITERS (16), BENCH_SECONDS (10), BENCH_RATE (20).
+ * Env: BENCH_HOSTS ("1,2,3"), BENCH_SOCKETS (60), BENCH_WRITERS (16), BENCH_SECONDS (10), BENCH_RATE (20).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -20,7 +20,7 @@ import { peer } from '../apps/server/test/peers.js';
 import { log, repoRoot, resultsDir } from './support.js';
 
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-const hostCounts = (process.env.BENCH_HOSTS ?? '2,3').split(',').map(Number);
+const hostCounts = (process.env.BENCH_HOSTS ?? '1,2,3').split(',').map(Number);
 const sockets = Number(process.env.BENCH_SOCKETS ?? 60);
 const writers = Number(process.env.BENCH_WRITERS ?? 16);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -79,7 +79,10 @@ async function runWith(hosts: number, haproxy: string): Promise<LoadResult> {
   }
 }
 
-function markdown(rows: Array<{ hosts: number; result: LoadResult }>, meta: Record<string, unknown>): string {
+function markdown(
+  rows: Array<{ hosts: number; result: LoadResult; load: number }>,
+  meta: Record<string, unknown>,
+): string {
   const lines = [
     '# Several hosts benchmark',
     '',
@@ -91,16 +94,17 @@ function markdown(rows: Array<{ hosts: number; result: LoadResult }>, meta: Reco
     'them only through the balancer. Delivery: ms from just before `POST /events` to the `pub` frame, for',
     'sockets on the host that took the POST and on the others (PostgreSQL LISTEN/NOTIFY). Every process',
     'shares the same two cores, so more hosts add no CPU here: the figures show the layout works and what',
-    'crossing hosts costs, not how it scales on separate machines.',
+    'crossing hosts costs, not how it scales on separate machines. The machine was shared with other',
+    'work: the load average (1 min) during each run is in the last column.',
     '',
-    '| hosts | sockets per host | events/s accepted | refused | delivered | same host p50 / p99 | other host p50 / p99 | all p50 / p99 |',
-    '|---|---|---|---|---|---|---|---|',
+    '| hosts | sockets per host | events/s accepted | refused | delivered | same host p50 / p99 | other host p50 / p99 | all p50 / p99 | load average |',
+    '|---|---|---|---|---|---|---|---|---|',
   ];
-  for (const { hosts, result: r } of rows) {
+  for (const { hosts, result: r, load } of rows) {
     const d = r.delivery;
     lines.push(
       `| ${hosts} | ${Object.values(r.socketsPerHost).join(' / ')} | ${r.throughput.eventsPerSecond} | ${r.throughput.refused} | ` +
-        `${d.all.n}/${d.all.n + d.missing} | ${d.sameHost.p50} / ${d.sameHost.p99} | ${d.otherHost.p50} / ${d.otherHost.p99} | ${d.all.p50} / ${d.all.p99} |`,
+        `${d.all.n}/${d.all.n + d.missing} | ${d.sameHost.p50} / ${d.sameHost.p99} | ${d.otherHost.p50} / ${d.otherHost.p99} | ${d.all.p50} / ${d.all.p99} | ${load} |`,
     );
   }
   lines.push('', 'Run (as root): `TEST_DATABASE_URL=postgres://… npx tsx bench/hosts.bench.ts`.', '');
@@ -116,11 +120,12 @@ async function main(): Promise<void> {
     );
     return;
   }
-  const rows: Array<{ hosts: number; result: LoadResult }> = [];
+  const rows: Array<{ hosts: number; result: LoadResult; load: number }> = [];
   for (const hosts of hostCounts) {
+    const loadBefore = os.loadavg()[0]!;
     const result = await runWith(hosts, haproxy);
     log(`${hosts} hosts: ${JSON.stringify(result)}`);
-    rows.push({ hosts, result });
+    rows.push({ hosts, result, load: Math.round(((loadBefore + os.loadavg()[0]!) / 2) * 10) / 10 });
   }
   const meta = { at: new Date().toISOString(), cpu: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}` };
   mkdirSync(resultsDir, { recursive: true });

@@ -252,6 +252,25 @@ describe.skipIf(!databaseUrl || !!unavailable || !haproxy)('several hosts behind
     });
     const shippedId = (shipped.json() as { insertedId: string }).insertedId;
 
+    // A pre-dive checklist: its manual item ticked now, its automatic one holds once ASNAP is switched
+    // on, and then the checklist monitor completes the run, logging one CHECKLIST event.
+    await api.json('POST', '/checklists', {
+      name: 'Pre-dive (hosts)',
+      phase: 'pre_dive',
+      items: [
+        { id: 'cams', label: 'Cameras recording', kind: 'manual' },
+        {
+          id: 'asnap',
+          label: 'ASNAP on',
+          kind: 'auto',
+          condition: { type: 'custom_var', name: 'asnapStatus', equals: 'On' },
+        },
+      ],
+    });
+    // Reading a lowering's checklists starts its runs.
+    const [run] = await api.json<Array<{ id: string }>>('GET', `/lowerings/${loweringId}/checklists`);
+    await api.json('PATCH', `/lowerings/${loweringId}/checklists/${run!.id}/items/cams`, { state: 'done' });
+
     const started = Date.now();
     await api.json('PATCH', `/custom_vars/${systemIds.asnapStatus}`, { custom_var_value: 'On' });
     // An event in the lowering without the required aux data: judged incomplete once its grace ends.
@@ -268,6 +287,7 @@ describe.skipIf(!databaseUrl || !!unavailable || !haproxy)('several hosts behind
       async () => onAny.completeness.some((c) => c.event_id === incompleteId && c.state === 'incomplete'),
       20_000,
     );
+    await waitUntil('the checklist completed', async () => (await exportAll(api, 'CHECKLIST')).length > 0, 20_000);
     const backups = path.join(cluster.dataDir, 'backups');
     const backupTimes = () =>
       existsSync(backups)
@@ -295,6 +315,8 @@ describe.skipIf(!databaseUrl || !!unavailable || !haproxy)('several hosts behind
     expect(Math.min(...backupGaps), 'backups one interval apart, not one per host').toBeGreaterThan(3000);
 
     expect(onAny.completeness.filter((c) => c.event_id === incompleteId && c.state === 'incomplete')).toHaveLength(1);
+
+    expect((await exportAll(api, 'CHECKLIST')).length, 'CHECKLIST events').toBe(1);
 
     const feedFrom = new Set(ship.requests.filter((r) => r.url.includes('/sync/')).map((r) => r.from));
     expect([...feedFrom], 'hosts that asked the ship for changes').toHaveLength(1);
