@@ -75,7 +75,8 @@ async function runWith(hosts: number, haproxy: string): Promise<LoadResult> {
     await admin.connect();
     await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     await admin.end();
-    rmSync(workDir, { recursive: true, force: true });
+    if (process.env.BATHYLOG_KEEP_TEST_FILES) log(`logs kept in ${workDir}`);
+    else rmSync(workDir, { recursive: true, force: true });
   }
 }
 

@@ -95,7 +95,10 @@ backend hosts
   balance roundrobin
   option httpchk GET /sealog-server/api/v1/health
   http-check expect status 200
-  default-server inter 1s fall 2 rise 2 on-marked-down shutdown-sessions
+  # Not too eager: a host starved of CPU for a second is slow, not dead (a dead one refuses
+  # connections at once, and those are tried on another host meanwhile).
+  timeout check 5s
+  default-server inter 2s fall 3 rise 2 on-marked-down shutdown-sessions
 ${opts.hosts.map((h) => `  server ${h.name} ${h.address}:${hostPort} check`).join('\n')}
 listen postgres
   mode tcp
