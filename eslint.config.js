@@ -107,8 +107,19 @@ const serverImportZones = [
   },
   {
     target: `${server}/lib`,
-    from: [...serverDirs('plugins', 'origins', 'modules', 'realtime', 'db', 'seed', 'context.ts'), ...serverRoots],
+    from: [
+      ...serverDirs('plugins', 'origins', 'modules', 'realtime', 'db', 'seed', 'storage', 'context.ts'),
+      ...serverRoots,
+    ],
     message: 'lib/ is the bottom layer: it imports no plugin, module, realtime, db or app code.',
+  },
+  {
+    target: `${server}/storage`,
+    from: [
+      ...serverDirs('plugins', 'origins', 'modules', 'realtime', 'db', 'seed', 'context.ts', 'config.ts'),
+      ...serverRoots,
+    ],
+    message: 'storage/ (the file store) is below db/ and the modules: it imports only lib/.',
   },
   {
     target: `${server}/db`,

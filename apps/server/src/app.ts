@@ -37,6 +37,7 @@ import { registerJobs } from './jobs/index.js';
 import { seedSystem } from './seed/system.js';
 import { loadDemo } from './seed/demo.js';
 import { requestLogValue } from './lib/redact-url.js';
+import { createFileStore, type FileStore } from './storage/index.js';
 import { maxFilesPerUpload } from './modules/files/files.service.js';
 
 export const apiPrefix = '/sealog-server/api/v1';
@@ -51,6 +52,8 @@ export interface BuildOptions {
   logger?: boolean;
   /** The clock of date rules (archive embargoes); default Date.now. Tests fake it. */
   now?: () => number;
+  /** The file store (tests); otherwise the one the configuration names. */
+  store?: FileStore;
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: { write(line: string): void };
   /**
@@ -179,6 +182,11 @@ export async function buildApp(
     callers: callerStore,
     now: opts.now ?? Date.now,
     paths,
+    store:
+      opts.store ??
+      createFileStore(config.storage, data, (err, operation) =>
+        app.log.error({ failure: err, operation }, 'the file store failed'),
+      ),
   };
   try {
     if (opts.seed !== false) {
@@ -195,6 +203,7 @@ export async function buildApp(
   });
   app.addHook('onClose', async () => {
     await ctx.bus.close();
+    if (!opts.store) ctx.store.close();
     if (!opts.database) await database.close();
   });
 

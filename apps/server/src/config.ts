@@ -27,6 +27,23 @@ export function isProxyAddress(value: string): boolean {
   return family === 4 && isIP(range) === 4;
 }
 
+/** An S3 endpoint: http(s), a host and maybe a port, nothing else (credentials never go in a URL). */
+function isPlainHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (
+      (url.protocol === 'http:' || url.protocol === 'https:') &&
+      !url.username &&
+      !url.password &&
+      (url.pathname === '/' || url.pathname === '') &&
+      !url.search &&
+      !url.hash
+    );
+  } catch {
+    return false;
+  }
+}
+
 export const configSchema = z.strictObject({
   port: int(0).max(65535).default(8000),
   host: z.string().default('0.0.0.0'),
@@ -199,6 +216,47 @@ export const configSchema = z.strictObject({
     })
     .prefault({}),
   /**
+   * Where files live (docs/storage.md#files): the local folder `<data>/files` (the default), or
+   * an S3-compatible bucket, never public: the server serves every file after its own checks.
+   */
+  storage: z
+    .strictObject({
+      backend: z.enum(['local', 's3']).default('local'),
+      s3: z
+        .strictObject({
+          /** `http(s)://host[:port]` of an S3-compatible server (MinIO, Ceph …); null for AWS. */
+          endpoint: z
+            .string()
+            .refine(isPlainHttpUrl, 'must be an http(s):// address without credentials, path or query')
+            .nullable()
+            .default(null),
+          region: z.string().min(1).default('us-east-1'),
+          bucket: z
+            .string()
+            .regex(
+              /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+              'must be a bucket name (3-63 lower-case letters, digits, dots, hyphens)',
+            )
+            .nullable()
+            .default(null),
+          /** Prepended to every object key, e.g. `fleet/` (a missing final `/` is added). */
+          prefix: z
+            .string()
+            .regex(/^(?:[A-Za-z0-9._-]+\/?)*$/, 'must be plain names separated by "/", with no leading "/"')
+            .default(''),
+          /** Path-style addresses (`endpoint/bucket/key`), as MinIO and most self-hosted servers need. */
+          pathStyle: bool.default(false),
+          accessKeyId: z.string().nullable().default(null),
+          secretAccessKey: z.string().nullable().default(null),
+          /** A JSON file `{"accessKeyId": …, "secretAccessKey": …}`, read at start (kept out of the config file). */
+          credentialsFile: z.string().nullable().default(null),
+          partSizeMb: z.coerce.number().min(5).max(5120).default(8),
+          timeoutSeconds: int(1).default(30),
+        })
+        .prefault({}),
+    })
+    .prefault({}),
+  /**
    * Ship-to-shore replication (docs/ship-to-shore.md): the bandwidth cap (kbit/s) a newly added
    * ship gets (null: none), and how often a follower asks for changes while nothing arrives.
    */
@@ -346,6 +404,17 @@ function fromEnv(env: Env): Record<string, unknown> {
     ['BATHYLOG_BACKUP_FOLDER', 'backups.folder'],
     ['BATHYLOG_BACKUP_INTERVAL_MINUTES', 'backups.intervalMinutes'],
     ['BATHYLOG_BACKUP_KEEP', 'backups.keep'],
+    ['BATHYLOG_STORAGE', 'storage.backend', (v) => v.toLowerCase()],
+    ['BATHYLOG_S3_ENDPOINT', 'storage.s3.endpoint'],
+    ['BATHYLOG_S3_REGION', 'storage.s3.region'],
+    ['BATHYLOG_S3_BUCKET', 'storage.s3.bucket'],
+    ['BATHYLOG_S3_PREFIX', 'storage.s3.prefix'],
+    ['BATHYLOG_S3_PATH_STYLE', 'storage.s3.pathStyle'],
+    ['BATHYLOG_S3_ACCESS_KEY_ID', 'storage.s3.accessKeyId'],
+    ['BATHYLOG_S3_SECRET_ACCESS_KEY', 'storage.s3.secretAccessKey'],
+    ['BATHYLOG_S3_CREDENTIALS_FILE', 'storage.s3.credentialsFile'],
+    ['BATHYLOG_S3_PART_SIZE_MB', 'storage.s3.partSizeMb'],
+    ['BATHYLOG_S3_TIMEOUT_SECONDS', 'storage.s3.timeoutSeconds'],
     ['BATHYLOG_SYNC_BANDWIDTH_KBPS', 'sync.bandwidthKbps'],
     ['BATHYLOG_SYNC_MAX_WAIT_SECONDS', 'sync.maxWaitSeconds'],
     ['BATHYLOG_SYNC_ALLOW_PRIVATE_HOSTS', 'sync.allowPrivateHosts'],
@@ -428,6 +497,12 @@ export function loadConfig(env: Env = process.env, overrides: ConfigInput = {}):
   if (config.http.headersTimeoutMs > config.http.requestTimeoutMs) {
     throw new ConfigError('Invalid configuration: http.headersTimeoutMs: must not be more than http.requestTimeoutMs');
   }
+  if (config.storage.backend === 's3' && !config.storage.s3.bucket) {
+    throw new ConfigError('Invalid configuration: storage.s3.bucket: is required when storage.backend is s3');
+  }
+  if (config.storage.s3.prefix && !config.storage.s3.prefix.endsWith('/')) config.storage.s3.prefix += '/';
+  if (config.storage.s3.credentialsFile)
+    config.storage.s3.credentialsFile = path.resolve(config.storage.s3.credentialsFile);
   // The access-control switch is one setting for both ends.
   config.client.useAccessControl = config.useAccessControl;
   config.client.publicArchive = config.publicArchive;

@@ -4,6 +4,7 @@ import type { Database } from './db/database.js';
 import type { ChannelBus } from './realtime/bus.js';
 import type { Mailer } from './lib/mailer.js';
 import type { CallerStore } from './plugins/auth.js';
+import type { FileStore } from './storage/index.js';
 
 /** What every module needs, built once in buildApp and handed to each module's routes. */
 export interface AppContext {
@@ -21,6 +22,12 @@ export interface AppContext {
    * passes them (docs/public-archive.md#embargo-dates). Tests give a fake one.
    */
   now(): number;
+  /**
+   * Every file the server keeps (images, thumbnails, attachments, cruise and lowering files,
+   * pending uploads): the local folder or a bucket (docs/storage.md#files). Never touch
+   * `paths.files` directly.
+   */
+  store: FileStore;
   /** Folders under the data folder. */
   paths: { data: string; files: string; images: string; cruises: string; lowerings: string; outbox: string };
 }

@@ -10,6 +10,8 @@ export const errorCodes = {
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  /** A `Range` header past the end of a file. */
+  RANGE_NOT_SATISFIABLE: 416,
   TOO_MANY_REQUESTS: 429,
   INTERNAL: 500,
   SERVICE_UNAVAILABLE: 503,
@@ -30,6 +32,7 @@ export const statusPhrases: Record<number, string> = {
   409: 'Conflict',
   413: 'Request Entity Too Large',
   415: 'Unsupported Media Type',
+  416: 'Range Not Satisfiable',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
   502: 'Bad Gateway',

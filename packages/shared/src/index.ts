@@ -37,6 +37,7 @@ export * from './rules/milestones.js';
 export * from './schemas/device-keys.js';
 export * from './schemas/audit.js';
 export * from './schemas/backups.js';
+export * from './schemas/storage.js';
 export * from './schemas/misc.js';
 export * from './schemas/checklists.js';
 export * from './dive-metrics.js';

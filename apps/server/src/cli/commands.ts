@@ -3,7 +3,7 @@
  * process. Loaded by main.ts only when a command runs, so help and usage errors answer at once.
  */
 import { createWriteStream, existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -17,6 +17,8 @@ import { UsersRepository } from '../modules/users/users.repository.js';
 import { UsersService } from '../modules/users/users.service.js';
 import { BackupError, createBackup, restoreBackup } from '../db/backup.js';
 import { checkIntegrity } from '../db/integrity.js';
+import { createFileStore } from '../storage/index.js';
+import { migrateFiles } from '../storage/migrate.js';
 import {
   CliError,
   UsageError,
@@ -240,7 +242,13 @@ export async function exportKind(global: GlobalOptions, kind: Kind, values: Valu
 // ---------------------------------------------------------------------------------------------
 // Configuration
 
-const secretPaths = [['secret'], ['adminPassword'], ['reCaptchaSecret'], ['smtp', 'password']];
+const secretPaths = [
+  ['secret'],
+  ['adminPassword'],
+  ['reCaptchaSecret'],
+  ['smtp', 'password'],
+  ['storage', 's3', 'secretAccessKey'],
+];
 
 /** The effective configuration with passwords and secrets replaced by "***". */
 export function maskedConfig(config: Config): Record<string, unknown> {
@@ -287,6 +295,42 @@ export async function restore({ positionals, global }: RunArgs): Promise<void> {
       `${isPostgres(config) ? ' and the PostgreSQL database' : ''}: ${c.cruises} cruises, ` +
       `${c.lowerings} lowerings, ${c.events} events, ${c.event_aux_data} aux data.`,
   );
+}
+
+export async function storageMigrate({ values, global }: RunArgs): Promise<void> {
+  const to = values.to as string | undefined;
+  if (to !== 's3' && to !== 'local') throw new UsageError('--to must be s3 or local');
+  const config = cliConfig(global);
+  if (!config.storage.s3.bucket) {
+    throw new CliError('No bucket configured: set BATHYLOG_S3_BUCKET (and the endpoint and credentials) first');
+  }
+  const local = createFileStore({ ...config.storage, backend: 'local' }, config.dataDir);
+  const bucket = createFileStore({ ...config.storage, backend: 's3' }, config.dataDir);
+  const [source, target] = to === 's3' ? [local, bucket] : [bucket, local];
+  const folder = path.join(config.dataDir, 'storage-migrate');
+  try {
+    await target.check();
+    const report = await migrateFiles({
+      source,
+      target,
+      journal: path.join(folder, `journal-${to}.jsonl`),
+      onFile: (done, total) => {
+        if (done === total || done % 50 === 0) err(`Copying files to ${target.description}: ${done}/${total}`);
+      },
+    });
+    await writeFile(path.join(folder, `report-${to}.json`), JSON.stringify(report, null, 2));
+    out(
+      `${report.files} files in ${report.from}: ${report.copied} copied and verified, ${report.alreadyThere} already ` +
+        `in ${report.to}, ${report.replaced} replaced, ${report.failed.length} failed (${report.seconds} s).`,
+    );
+    for (const f of report.failed) out(`  failed: ${f.key}: ${f.reason}`);
+    if (report.failed.length > 0) {
+      throw new CliError(`${report.failed.length} files were not copied: run the command again to retry them`);
+    }
+  } finally {
+    local.close();
+    bucket.close();
+  }
 }
 
 export async function createUser({ values, global }: RunArgs): Promise<void> {

@@ -58,6 +58,22 @@ const commands: Command[] = [
     run: async (args) => (await load()).restore(args),
   },
   {
+    name: 'storage-migrate',
+    summary: 'copy the files from the data folder to the S3 bucket, or back (resumable, verified)',
+    usage: 'storage-migrate --to s3|local',
+    details:
+      'Copies every file (images and thumbnails, cruise and lowering files) between <data>/files and the\n' +
+      'bucket the storage.s3 settings name, checks each copy by sha256 and journals it, so a run that\n' +
+      'stops resumes where it stopped. The source is left as it is. Run it while the server runs, then\n' +
+      'stop the server, run it again (only new files are copied), set BATHYLOG_STORAGE and start.\n' +
+      'Writes a report (counts, failures) to stdout and <data>/storage-migrate/report-<to>.json;\n' +
+      'exits with 1 when a file failed.',
+    options: { to: { type: 'string' } },
+    optionHelp: [['--to <s3|local>', 'where the files go']],
+    positionals: { min: 0, max: 0 },
+    run: async (args) => (await load()).storageMigrate(args),
+  },
+  {
     name: 'user create',
     summary: 'create a user',
     usage: 'user create --username <name> --password <password> [--admin | --roles <r1,r2>]',

@@ -7,6 +7,9 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { isPostgres, type Config } from '../config.js';
 import { countedTables, type TableCounts } from './integrity.js';
+import { createFileStore, storedAreas, type FileStore } from '../storage/index.js';
+import { pipeline } from 'node:stream/promises';
+import { createWriteStream } from 'node:fs';
 
 /**
  * Online backup and restore (docs/storage.md#backups). A backup is a folder: the database (a SQLite snapshot
@@ -62,6 +65,11 @@ async function listFiles(root: string, under = ''): Promise<string[]> {
     else if (entry.isFile()) out.push(rel);
   }
   return out.sort();
+}
+
+async function isEmptyStore(store: FileStore): Promise<boolean> {
+  for (const area of storedAreas) if ((await store.list(`${area}/`, { recursive: true })).length > 0) return false;
+  return true;
 }
 
 async function isEmptyFolder(dir: string): Promise<boolean> {
@@ -159,15 +167,34 @@ export async function createBackup(config: Config, target: string): Promise<Back
 
   // The file store after the database: a file whose record is in the snapshot is there (files
   // are written before their record); a newer file may come along, which does no harm.
-  const files = path.join(config.dataDir, 'files');
-  for (const rel of await listFiles(files)) {
-    const to = path.join(target, 'files', rel);
-    await mkdir(path.dirname(to), { recursive: true });
+  if (config.storage.backend === 'local') {
+    const files = path.join(config.dataDir, 'files');
+    for (const rel of await listFiles(files)) {
+      const to = path.join(target, 'files', rel);
+      await mkdir(path.dirname(to), { recursive: true });
+      try {
+        await copyFile(path.join(files, rel), to);
+      } catch (err) {
+        // Deleted between the listing and the copy.
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      }
+    }
+  } else {
+    // The bucket's files, streamed into the same layout a local backup has (`files/<key>`), so
+    // a backup restores onto either store.
+    const store = createFileStore(config.storage, config.dataDir);
     try {
-      await copyFile(path.join(files, rel), to);
-    } catch (err) {
-      // Deleted between the listing and the copy.
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      for (const area of storedAreas) {
+        for (const file of await store.list(`${area}/`, { recursive: true })) {
+          const body = await store.read(file.key);
+          if (!body) continue; // deleted between the listing and the read
+          const to = path.join(target, 'files', ...file.key.split('/'));
+          await mkdir(path.dirname(to), { recursive: true });
+          await pipeline(body, createWriteStream(to));
+        }
+      }
+    } finally {
+      store.close();
     }
   }
   const secret = path.join(config.dataDir, 'secret');
@@ -244,6 +271,12 @@ export async function restoreBackup(config: Config, dir: string): Promise<Backup
   if (!(await isEmptyFolder(data))) {
     throw new BackupError(`The data folder ${data} is not empty: restore only into an empty (or new) folder`);
   }
+  const bucket = config.storage.backend === 's3' ? createFileStore(config.storage, data) : null;
+  if (bucket && !(await isEmptyStore(bucket))) {
+    throw new BackupError(
+      `The bucket ${bucket.description} already holds files: restore only into an empty bucket or prefix`,
+    );
+  }
   let client: pg.Client | null = null;
   if (engine === 'postgres') {
     client = new pg.Client({ connectionString: config.databaseUrl! });
@@ -265,6 +298,11 @@ export async function restoreBackup(config: Config, dir: string): Promise<Backup
     await mkdir(data, { recursive: true });
     for (const f of manifest.files) {
       if (f.path === manifest.database && engine === 'postgres') continue;
+      if (bucket && f.path.startsWith('files/')) {
+        // Into the bucket, whichever store the backup was made from.
+        await bucket.put(f.path.slice('files/'.length), createReadStream(path.join(dir, f.path)));
+        continue;
+      }
       const to = path.join(data, f.path);
       await mkdir(path.dirname(to), { recursive: true });
       await copyFile(path.join(dir, f.path), to);
@@ -298,9 +336,11 @@ export async function restoreBackup(config: Config, dir: string): Promise<Backup
     if (engine === 'sqlite')
       for (const e of await readdir(data).catch(() => []))
         await rm(path.join(data, e), { recursive: true, force: true });
+    if (bucket) for (const area of storedAreas) await bucket.deletePrefix(`${area}/`).catch(() => undefined);
     throw err;
   } finally {
     await client?.end();
+    bucket?.close();
   }
 }
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import { mkdir, open, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Selectable } from 'kysely';
 import { defaultThumbnailWidth, syncPageEnvelopeSchema, type SyncPageEnvelope } from '@bathylog/shared';
@@ -8,10 +8,10 @@ import type { AppContext } from '../context.js';
 import type { DB } from '../db/schema.js';
 import { sleep, TokenBucket } from '../lib/token-bucket.js';
 import { internalChannels } from '../realtime/internal-channels.js';
-import { thumbnailCachePath } from '../modules/files/thumbnails.js';
+import { thumbnailKey } from '../modules/files/thumbnails.js';
 import { ShipsService, type ShipRow } from '../modules/sync/ships.service.js';
 import { applyChanges, thumbnailPriority } from '../modules/sync/sync-apply.js';
-import { absoluteFilePath } from '../modules/sync/sync-files.js';
+import { feedFileKey } from '../modules/sync/sync-files.js';
 import { ShipAnswerError, ShipHttpError, shipRequest, shownShipError } from './ship-client.js';
 
 /** Uncapped pages and file chunks are this large; a cap makes them smaller (a quarter second each). */
@@ -392,8 +392,8 @@ export class ShipFollower {
   }
 
   private async fetchThumbnail(ship: ShipRow, item: { path: string; sha256: string }): Promise<boolean> {
-    const abs = absoluteFilePath(this.ctx, item.path);
-    if (!abs || !item.path.startsWith('images/')) return true;
+    const key = feedFileKey(item.path);
+    if (!key || !item.path.startsWith('images/')) return true;
     try {
       const res = await this.request(
         ship,
@@ -405,11 +405,7 @@ export class ShipFollower {
         },
         this.abort.signal,
       );
-      const target = thumbnailCachePath(path.dirname(abs), path.basename(abs), defaultThumbnailWidth);
-      await mkdir(path.dirname(target), { recursive: true });
-      const temp = `${target}.sync-part`;
-      await writeFile(temp, res.body);
-      await rename(temp, target);
+      await this.ctx.store.put(thumbnailKey(key, defaultThumbnailWidth), res.body, { contentType: 'image/jpeg' });
     } catch (err) {
       // Gone on the ship, or no thumbnail can be made of it: the whole file still follows.
       if (!(
@@ -427,11 +423,13 @@ export class ShipFollower {
 
   /** Fetches ranged chunks of a file into `<file>.sync-part`; true once it is in place, verified. */
   private async fetchChunk(ship: ShipRow, item: { path: string; sha256: string; size: number }): Promise<boolean> {
-    const abs = absoluteFilePath(this.ctx, item.path);
-    if (!abs) return true;
+    const key = feedFileKey(item.path);
+    if (!key) return true;
     const size = Number(item.size);
-    const part = `${abs}.${item.sha256.slice(0, 12)}.sync-part`;
-    await mkdir(path.dirname(abs), { recursive: true });
+    // Assembled in a local file (beside the final one in the local folder, in the staging folder
+    // with a bucket), so an interrupted download resumes where it stopped.
+    const part = this.ctx.store.stagingPath(key, `.${item.sha256.slice(0, 12)}.sync-part`);
+    await mkdir(path.dirname(part), { recursive: true });
     let have = (await stat(part).catch(() => null))?.size ?? 0;
     while (have < size && !this.stopped) {
       // Several ranges in flight (each taken from the bucket before it is sent) hide the link's
@@ -497,8 +495,9 @@ export class ShipFollower {
       await rm(part, { force: true });
       return false;
     }
-    await rename(part, abs);
-    const info = await stat(abs);
+    await this.ctx.store.putFile(key, part);
+    const info = await this.ctx.store.stat(key);
+    if (!info) return false;
     const row = { path: item.path, sha256: item.sha256, size: info.size, mtime: Math.floor(info.mtimeMs) };
     await this.ctx.database.db
       .insertInto('sync_file_hashes')

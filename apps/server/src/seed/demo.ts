@@ -1,6 +1,6 @@
 import { insertDemoChecklists } from './demo-checklists.js';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Insertable, Transaction } from 'kysely';
 import { isObjectId, parseIsoTimestamp } from '@bathylog/shared';
@@ -13,6 +13,7 @@ import { FramegrabRenderer } from './demo-images.js';
 import { boundingBoxFromStats, diveTimeline, DiveTrack, navDataArray, type NavFix } from './demo-navigation.js';
 import { serverRoot } from '../lib/paths.js';
 import { claimImages } from '../db/sql/image-owners.js';
+import { storeKey } from '../storage/index.js';
 
 /**
  * Demo mode: the real cruise FKt230303 of R/V Falkor (too) and its dive S0492 (apps/server/demo,
@@ -366,8 +367,8 @@ export async function loadDemo(ctx: AppContext, opts: LoadDemoOptions = {}): Pro
   // Pictures last: they are files, not records, and a restart only writes the missing ones.
   const renderer = new FramegrabRenderer(framegrabSize.width, framegrabSize.height);
   for (const p of pictures) {
-    const target = path.join(ctx.paths.images, p.file);
-    if (existsSync(target)) continue;
+    const target = storeKey('images', p.file);
+    if (await ctx.store.stat(target)) continue;
     const fix = fixes.get(p.eventId)!;
     const jpeg = await renderer.render(
       p.camera,
@@ -379,7 +380,7 @@ export async function loadDemo(ctx: AppContext, opts: LoadDemoOptions = {}): Pro
       },
       fix.altitude > 25 ? 'midwater' : 'seafloor',
     );
-    writeFileSync(target, jpeg);
+    await ctx.store.put(target, jpeg, { contentType: 'image/jpeg' });
     counts.images++;
   }
 

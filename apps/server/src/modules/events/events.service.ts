@@ -295,7 +295,7 @@ export class EventsService {
       return { event, aux };
     });
     // The event's attached pictures go with it, once the delete is durable.
-    await removeAttachmentsOfEvents(this.ctx.paths.images, [id]);
+    await this.removePictures([id]);
     this.ctx.bus.publish('deleteEvents', { ...toWireEvent(deleted.event), aux_data: deleted.aux.map(toWireAux) });
   }
 
@@ -351,7 +351,7 @@ export class EventsService {
       }
       return keptFromShips > 0 ? { deletedCount, keptFromShips } : { deletedCount };
     });
-    await removeAttachmentsOfEvents(this.ctx.paths.images, pictures);
+    await this.removePictures(pictures);
     return result;
   }
 
@@ -377,7 +377,19 @@ export class EventsService {
       });
     });
     // Every attached picture whose event is gone (a picture attached meanwhile to a new event stays).
-    await removeOrphanAttachments(this.ctx.paths.images, (ids) => new EventsRepository(this.db).existingIds(ids));
+    await removeOrphanAttachments(this.ctx.store, (ids) => new EventsRepository(this.db).existingIds(ids)).catch(
+      (err: unknown) => this.ctx.log.warn({ err }, 'the pictures of wiped events stay until the next wipe'),
+    );
+  }
+
+  /**
+   * The pictures of deleted events. The delete is durable already: a file store that is down
+   * leaves the pictures (removed with the next wipe) rather than failing a done delete.
+   */
+  private async removePictures(eventIds: readonly string[]): Promise<void> {
+    await removeAttachmentsOfEvents(this.ctx.store, eventIds).catch((err: unknown) =>
+      this.ctx.log.warn({ err, events: eventIds.length }, 'the pictures of deleted events stay'),
+    );
   }
 
   /**
@@ -396,7 +408,7 @@ export class EventsService {
       for (let i = 0; i < list.length; i++) {
         const item = list[i]!;
         if (item.data_name !== 'filename') continue;
-        if (!(await attachmentFileExists(this.ctx.paths.images, String(item.data_value)))) continue;
+        if (!(await attachmentFileExists(this.ctx.store, String(item.data_value)))) continue;
         const camera = i > 0 && list[i - 1]!.data_name === 'camera_name' ? [list[i - 1]!] : [];
         items.push(...camera, item);
       }

@@ -1,7 +1,6 @@
-import { lstat, readdir, rm } from 'node:fs/promises';
-import path from 'node:path';
-import type { AuxDataItem } from '@bathylog/shared';
-import { thumbnailFolder } from './thumbnails.js';
+import { thumbnailWidths, type AuxDataItem } from '@bathylog/shared';
+import type { FileStore } from '../../storage/index.js';
+import { thumbnailKey } from './thumbnails.js';
 
 /** Stored names: the event id, `_`, 16 random hex digits, and the type's extension. */
 export const attachmentNamePattern = /^([0-9a-f]{24})_[0-9a-f]{16}\.(png|jpg)$/;
@@ -11,21 +10,31 @@ export function attachedNames(items: readonly AuxDataItem[]): string[] {
   return items.filter((i) => i.data_name === 'filename').map((i) => String(i.data_value));
 }
 
+/** The store key of an attachment (or frame grab) in the image folder. */
+export function imageKey(name: string): string {
+  return `images/${name}`;
+}
+
 /** Whether an attachment's file is still in the image folder. */
-export async function attachmentFileExists(images: string, name: string): Promise<boolean> {
+export async function attachmentFileExists(store: FileStore, name: string): Promise<boolean> {
   if (!attachmentNamePattern.test(name)) return false;
-  return (await lstat(path.join(images, name)).catch(() => null))?.isFile() === true;
+  return (await store.stat(imageKey(name))) !== null;
 }
 
 /** Deletes attachment files and their cached thumbnails (every width); missing ones are skipped. */
-export async function removeAttachmentFiles(images: string, names: readonly string[]): Promise<void> {
+export async function removeAttachmentFiles(store: FileStore, names: readonly string[]): Promise<void> {
   const valid = names.filter((n) => attachmentNamePattern.test(n));
-  if (valid.length === 0) return;
-  const widths = await readdir(path.join(images, thumbnailFolder)).catch(() => [] as string[]);
   for (const name of valid) {
-    await rm(path.join(images, name), { force: true });
-    for (const w of widths) await rm(path.join(images, thumbnailFolder, w, `${name}.jpg`), { force: true });
+    await store.delete(imageKey(name));
+    for (const w of thumbnailWidths) await store.delete(thumbnailKey(imageKey(name), w));
   }
+}
+
+/** The names of the attachment files in the image folder (of one event when named). */
+async function storedAttachments(store: FileStore, eventId?: string): Promise<string[]> {
+  return (await store.list('images/', eventId ? { startsWith: `${eventId}_` } : {}))
+    .map((f) => f.key.slice('images/'.length))
+    .filter((n) => attachmentNamePattern.test(n));
 }
 
 /**
@@ -33,13 +42,9 @@ export async function removeAttachmentFiles(images: string, names: readonly stri
  * Sealog 2.4 client may have rewritten the record with the pictures' original names
  * (docs/sealog-clients.md#event-attachments).
  */
-export async function removeAttachmentsOfEvents(images: string, eventIds: readonly string[]): Promise<void> {
+export async function removeAttachmentsOfEvents(store: FileStore, eventIds: readonly string[]): Promise<void> {
   if (eventIds.length === 0) return;
-  const ids = new Set(eventIds);
-  const names = (await readdir(images).catch(() => [] as string[])).filter((n) =>
-    ids.has(attachmentNamePattern.exec(n)?.[1] ?? ''),
-  );
-  await removeAttachmentFiles(images, names);
+  for (const id of new Set(eventIds)) await removeAttachmentFiles(store, await storedAttachments(store, id));
 }
 
 /**
@@ -64,15 +69,15 @@ export function withoutAttachment(items: readonly AuxDataItem[], names: readonly
  * record at once). `exists` answers which of the given event ids are still stored.
  */
 export async function removeOrphanAttachments(
-  images: string,
+  store: FileStore,
   exists: (eventIds: string[]) => Promise<Set<string>>,
 ): Promise<number> {
-  const names = (await readdir(images).catch(() => [] as string[])).filter((n) => attachmentNamePattern.test(n));
+  const names = await storedAttachments(store);
   if (names.length === 0) return 0;
   const ids = [...new Set(names.map((n) => attachmentNamePattern.exec(n)![1]!))];
   const alive = new Set<string>();
   for (let i = 0; i < ids.length; i += 500) for (const id of await exists(ids.slice(i, i + 500))) alive.add(id);
   const orphans = names.filter((n) => !alive.has(attachmentNamePattern.exec(n)![1]!));
-  await removeAttachmentFiles(images, orphans);
+  await removeAttachmentFiles(store, orphans);
   return orphans.length;
 }

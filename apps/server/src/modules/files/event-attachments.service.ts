@@ -1,9 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { lstat, mkdir, open, rename, rm } from 'node:fs/promises';
-import path from 'node:path';
-import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
 import {
   eventAttachmentCameraName,
   eventAttachmentsDataSource,
@@ -20,7 +16,13 @@ import { fileChange, recordChange } from '../audit/audit.js';
 import { EventAuxDataRepository } from '../event-aux-data/event-aux-data.repository.js';
 import { EventAuxDataService } from '../event-aux-data/event-aux-data.service.js';
 import { EventsRepository } from '../events/events.repository.js';
-import { attachedNames, attachmentNamePattern, removeAttachmentFiles, withoutAttachment } from './attachment-files.js';
+import {
+  attachedNames,
+  attachmentNamePattern,
+  imageKey,
+  removeAttachmentFiles,
+  withoutAttachment,
+} from './attachment-files.js';
 
 /** An upload's own name without any folder, or '' when it has none usable (at most 255 characters). */
 function uploadBaseName(name: string): string {
@@ -29,6 +31,33 @@ function uploadBaseName(name: string): string {
 }
 
 const owner = (eventId: string) => ({ record_type: 'event' as const, record_id: eventId });
+
+/**
+ * The first `n` bytes of a stream (fewer when it is shorter), and a stream of all its bytes: the
+ * picture's type is known before anything is stored, so it is stored once, under its final name.
+ */
+async function peek(stream: Readable, n: number): Promise<{ head: Buffer; body: Readable }> {
+  const iterator = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const chunks: Buffer[] = [];
+  let length = 0;
+  let ended = false;
+  while (length < n) {
+    const next = await iterator.next();
+    if (next.done) {
+      ended = true;
+      break;
+    }
+    chunks.push(next.value);
+    length += next.value.length;
+  }
+  const head = Buffer.concat(chunks).subarray(0, n);
+  async function* all(): AsyncGenerator<Buffer> {
+    yield* chunks;
+    if (ended) return;
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+  }
+  return { head, body: Readable.from(all(), { objectMode: false }) };
+}
 
 /** The picture types an attachment may be, by their first bytes. */
 function sniffPicture(head: Buffer): 'png' | 'jpg' | null {
@@ -81,9 +110,7 @@ export class EventAttachmentsService {
       .where('event_id', '=', eventId)
       .execute();
     let stored = 0;
-    for (const row of rows) {
-      if ((await lstat(path.join(this.ctx.paths.images, row.name)).catch(() => null))?.isFile()) stored++;
-    }
+    for (const row of rows) if (await this.ctx.store.stat(imageKey(row.name))) stored++;
     return Math.max(attachedNames(items).length, stored);
   }
 
@@ -113,24 +140,18 @@ export class EventAttachmentsService {
     originalName = '',
   ): Promise<string> {
     await this.assertCanAttach(caller, eventId, access);
-    const folder = this.ctx.paths.images;
-    await mkdir(folder, { recursive: true });
     const stem = `${eventId}_${randomBytes(8).toString('hex')}`;
-    const partial = path.join(folder, `.${stem}.part`);
     let stored: string | null = null;
     try {
-      await pipeline(file, createWriteStream(partial, { flags: 'wx', mode: 0o640 }));
-      const handle = await open(partial, 'r');
-      const head = Buffer.alloc(8);
-      try {
-        await handle.read(head, 0, 8, 0);
-      } finally {
-        await handle.close();
-      }
+      const { head, body } = await peek(file, 8);
       const type = sniffPicture(head);
-      if (!type) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Only PNG and JPEG pictures can be attached');
+      if (!type) {
+        // The rest of the upload is read (and dropped) so the request ends cleanly.
+        for await (const chunk of body) void chunk;
+        throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Only PNG and JPEG pictures can be attached');
+      }
       stored = `${stem}.${type}`;
-      await rename(partial, path.join(folder, stored));
+      await this.ctx.store.put(imageKey(stored), body, { contentType: type === 'png' ? 'image/png' : 'image/jpeg' });
       // Re-read just before writing: another upload may have filled the event meanwhile.
       const items = await this.assertRoom(eventId);
       await this.ctx.database.db
@@ -159,9 +180,8 @@ export class EventAttachmentsService {
       await recordChange(this.ctx.database.db, caller, fileChange('upload', owner(eventId), [stored]));
       return stored;
     } catch (err) {
-      await rm(partial, { force: true });
       if (stored) {
-        await rm(path.join(folder, stored), { force: true });
+        await this.ctx.store.delete(imageKey(stored)).catch(() => undefined);
         await this.forgetName(stored);
       }
       throw err;
@@ -196,8 +216,7 @@ export class EventAttachmentsService {
     if (eventId) q = q.where('f.event_id', '=', eventId);
     for (const row of await q.execute()) {
       if (!(await access.maySeeEvent(this.ctx.database.db, { id: row.event_id, ts: row.ts }))) continue;
-      const info = await lstat(path.join(this.ctx.paths.images, row.name)).catch(() => null);
-      if (info?.isFile()) return { stored: row.name, eventId: row.event_id };
+      if (await this.ctx.store.stat(imageKey(row.name))) return { stored: row.name, eventId: row.event_id };
     }
     return null;
   }
@@ -215,9 +234,8 @@ export class EventAttachmentsService {
     const { row, items } = await this.record(eventId);
     const names = listedAs ? [name, listedAs] : [name];
     const listed = items.some((i) => i.data_name === 'filename' && names.includes(String(i.data_value)));
-    const file = path.join(this.ctx.paths.images, name);
-    const info = await lstat(file).catch(() => null);
-    if (!listed && !info?.isFile()) throw new AppError('NOT_FOUND', `No attachment found: ${name}`);
+    const onStore = (await this.ctx.store.stat(imageKey(name))) !== null;
+    if (!listed && !onStore) throw new AppError('NOT_FOUND', `No attachment found: ${name}`);
     if (row && listed) {
       const rest = withoutAttachment(items, names);
       const service = new EventAuxDataService(this.ctx);
@@ -230,7 +248,7 @@ export class EventAttachmentsService {
           { attachments: true },
         );
     }
-    if (info?.isFile()) await removeAttachmentFiles(this.ctx.paths.images, [name]);
+    if (onStore) await removeAttachmentFiles(this.ctx.store, [name]);
     await this.forgetName(name);
     await recordChange(this.ctx.database.db, caller, fileChange('delete', owner(eventId), [name]));
   }

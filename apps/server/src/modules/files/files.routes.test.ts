@@ -220,7 +220,8 @@ describe.each(engines)('file routes on %s', (engine) => {
       const old = (await process('lowerings', lowering, 'old.txt', 'old')).body;
       const recent = (await process('lowerings', lowering, 'recent.txt', 'recent')).body;
       const dayAndAMinuteAgo = new Date(Date.now() - 24 * 60 * 60 * 1000 - 60_000);
-      utimesSync(path.join(uploadDir('lowerings'), old), dayAndAMinuteAgo, dayAndAMinuteAgo);
+      // An upload's age is its file's (the file store knows no folder times on S3).
+      utimesSync(path.join(uploadDir('lowerings'), old, 'old.txt'), dayAndAMinuteAgo, dayAndAMinuteAgo);
       // The sweep runs with the next upload.
       const next = (await process('lowerings', lowering, 'next.txt', 'next')).body;
       expect(pendingUploads('lowerings').sort()).toEqual([next, recent].sort());

@@ -1,5 +1,3 @@
-import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import type { FastifyContextConfig, FastifyReply, FastifyRequest } from 'fastify';
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -21,7 +19,9 @@ import { maxFilesPerUpload, RecordFilesService, uploadTooLarge } from './files.s
 import { mayViewImage } from './image-access.js';
 import { contentTypeFor, isActiveContent } from './mime.js';
 import { safeSegments, uploadFileName } from './safe-path.js';
-import { thumbnailCachePath, thumbnailOf, thumbnailWidthOf } from './thumbnails.js';
+import { thumbnailKey, thumbnailOf, thumbnailWidthOf } from './thumbnails.js';
+import { imageKey } from './attachment-files.js';
+import { parseRange, type StoredFile } from '../../storage/index.js';
 
 const imageQuerySchema = z.object({
   w: z.optional(z.string()).check(z.describe(`Thumbnail width in px, one of ${thumbnailWidths.join(', ')}`)),
@@ -42,16 +42,40 @@ function attachment(name: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
-function sendFile(
+/**
+ * Streams a stored file from the store: whole, or the one byte range a `Range` header names (206,
+ * as browsers and video players ask); a range past the end is a 416.
+ */
+async function sendFile(
+  ctx: AppContext,
+  req: FastifyRequest,
   reply: FastifyReply,
-  found: { file: string; size: number },
+  found: StoredFile,
   name: string,
   opts: { download: boolean },
 ) {
   const type = contentTypeFor(name);
-  reply.header('content-type', type).header('content-length', found.size).header('x-content-type-options', 'nosniff');
+  reply.header('content-type', type).header('accept-ranges', 'bytes').header('x-content-type-options', 'nosniff');
   if (opts.download || isActiveContent(type)) reply.header('content-disposition', attachment(name));
-  return reply.send(createReadStream(found.file));
+  const range = parseRange(req.headers.range, found.size);
+  if (range === 'unsatisfiable') {
+    throw new AppError(
+      'RANGE_NOT_SATISFIABLE',
+      `The file has ${found.size} bytes: the range asked for is past its end`,
+      {
+        headers: { 'content-range': `bytes */${found.size}` },
+      },
+    );
+  }
+  const body = await ctx.store.read(found.key, range ?? undefined);
+  // Deleted between the look-up and the read.
+  if (!body) throw new AppError('NOT_FOUND', 'Not Found');
+  if (!range) return reply.header('content-length', found.size).send(body);
+  return reply
+    .code(206)
+    .header('content-range', `bytes ${range.start}-${range.end}/${found.size}`)
+    .header('content-length', range.end - range.start + 1)
+    .send(body);
 }
 
 /** The path after the route prefix, checked segment by segment. */
@@ -180,7 +204,7 @@ export async function filesRoutes(app: ApiInstance, ctx: AppContext): Promise<vo
             await service.assertOpenable(caller(req), id, 'retrieve');
             const found = await files.findFile(kind, id, name);
             if (!found) throw new AppError('NOT_FOUND', 'Not Found');
-            return sendFile(reply, found, name, { download: true });
+            return sendFile(ctx, req, reply, found, name, { download: true });
           },
         );
 
@@ -390,24 +414,24 @@ export async function filesRoutes(app: ApiInstance, ctx: AppContext): Promise<vo
           const segments = requestSegments(req);
           if (!(await mayViewImage(ctx, eventAccess(req), segments))) throw new AppError('NOT_FOUND', 'Not Found');
           let name = segments.at(-1)!;
-          let found = await files.findUnder(ctx.paths.images, segments);
+          let found = await files.findImage(segments);
           if (!found && segments.length === 1) {
             // The Sealog 2.4 vehicle client asks for an attachment by its original name.
             const attached = await attachments.resolve(name, eventAccess(req));
             if (attached) {
               name = attached.stored;
-              found = await files.findUnder(ctx.paths.images, [name]);
+              found = await files.findImage([name]);
             }
           }
           if (!found && width !== undefined && segments.length === 1) {
             // A frame grab from a ship whose thumbnail arrived before the image (docs/ship-to-shore.md#files).
-            const early = await readFile(thumbnailCachePath(ctx.paths.images, name, width)).catch(() => null);
+            const early = await ctx.store.readBuffer(thumbnailKey(imageKey(name), width));
             if (early)
               return reply.header('content-type', 'image/jpeg').header('x-content-type-options', 'nosniff').send(early);
           }
           if (!found) throw new AppError('NOT_FOUND', 'Not Found');
-          if (width === undefined) return sendFile(reply, found, name, { download: false });
-          const thumb = await thumbnailOf(found.file, name, width);
+          if (width === undefined) return sendFile(ctx, req, reply, found, name, { download: false });
+          const thumb = await thumbnailOf(ctx.store, found.key, name, width);
           return reply
             .header('content-type', thumb.contentType)
             .header('x-content-type-options', 'nosniff')

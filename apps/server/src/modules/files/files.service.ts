@@ -1,14 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { lstat, mkdir, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
-import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { isObjectId } from '@bathylog/shared';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
+import { storeKey, type StoredFile } from '../../storage/index.js';
 import type { RecordKind } from '../access/access.repository.js';
-import { isSafeName, joinInside, resolveExistingInside } from './safe-path.js';
+import { isSafeName } from './safe-path.js';
 
 /** Upload ids answered by the FilePond `process` route: the record id, `_`, 16 random hex digits. */
 const uploadIdPattern = /^([0-9a-f]{24})_[0-9a-f]{16}$/;
@@ -23,115 +20,86 @@ export function uploadTooLarge(limitMb: number): AppError {
   return new AppError('PAYLOAD_TOO_LARGE', `File too large: the upload limit is ${limitMb} MB per file`);
 }
 
-function isMissing(err: unknown): boolean {
-  return (err as NodeJS.ErrnoException)?.code === 'ENOENT';
-}
-
 /**
- * The files of cruises and lowerings: one folder per record under the data folder
- * (`files/cruises/<id>/`, `files/lowerings/<id>/`), plus a temporary area for uploads waiting for
- * the PATCH that commits them (docs/wire.md#files). Names are plain file names, checked before use.
+ * The files of cruises and lowerings: one folder per record in the file store
+ * (`cruises/<id>/`, `lowerings/<id>/`), plus a temporary area for uploads waiting for the PATCH
+ * that commits them (docs/wire.md#files). Names are plain file names, checked before use.
  */
 export class RecordFilesService {
   constructor(private readonly ctx: AppContext) {}
 
-  root(kind: RecordKind): string {
-    return kind === 'cruise' ? this.ctx.paths.cruises : this.ctx.paths.lowerings;
+  private area(kind: RecordKind): string {
+    return `${kind}s`;
   }
 
-  private uploadRoot(kind: RecordKind): string {
-    return path.join(this.ctx.paths.data, 'upload-tmp', `${kind}s`);
+  private uploadPrefix(kind: RecordKind): string {
+    return `upload-tmp/${kind}s/`;
   }
 
   private folder(kind: RecordKind, id: string): string {
     if (!isObjectId(id)) throw new AppError('BAD_REQUEST', `Invalid ${kind} id: ${id}`);
-    return path.join(this.root(kind), id);
+    return `${this.area(kind)}/${id}/`;
   }
 
-  /** The record's file names (regular files only), sorted; [] when it has no folder. */
+  private fileKey(kind: RecordKind, id: string, name: string): string {
+    if (!isSafeName(name)) throw new AppError('BAD_REQUEST', `Invalid file name: ${name}`);
+    return this.folder(kind, id) + storeKey(name);
+  }
+
+  /** The record's file names (regular files only), sorted; [] when it has none. */
   async list(kind: RecordKind, id: string): Promise<string[]> {
+    const folder = this.folder(kind, id);
+    return (await this.ctx.store.list(folder)).map((f) => f.key.slice(folder.length));
+  }
+
+  /**
+   * The record's file names for its wire form: [] (and a warning) while the file store cannot be
+   * reached, so cruises and lowerings stay readable when only the bucket is down.
+   */
+  async listForDisplay(kind: RecordKind, id: string): Promise<string[]> {
     try {
-      const entries = await readdir(this.folder(kind, id), { withFileTypes: true });
-      return entries
-        .filter((e) => e.isFile())
-        .map((e) => e.name)
-        .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      return await this.list(kind, id);
     } catch (err) {
-      if (isMissing(err)) return [];
-      throw err;
+      if (!(err instanceof AppError) || err.statusCode !== 503) throw err;
+      this.ctx.log.warn({ kind, id }, 'the file store is not reachable: the record is shown without its files');
+      return [];
     }
   }
 
   async ensureFolder(kind: RecordKind, id: string): Promise<void> {
-    await mkdir(this.folder(kind, id), { recursive: true });
+    await this.ctx.store.makeFolder(this.folder(kind, id));
   }
 
   async removeFolder(kind: RecordKind, id: string): Promise<void> {
-    await rm(this.folder(kind, id), { recursive: true, force: true });
+    await this.ctx.store.deletePrefix(this.folder(kind, id));
   }
 
   /** Empties the folder of every record of a kind (DELETE …/all). */
   async removeAll(kind: RecordKind): Promise<void> {
-    const root = this.root(kind);
-    const entries = await readdir(root).catch((err) => (isMissing(err) ? [] : Promise.reject(err)));
-    for (const name of entries) await rm(path.join(root, name), { recursive: true, force: true });
-    await mkdir(root, { recursive: true });
+    await this.ctx.store.deletePrefix(`${this.area(kind)}/`);
   }
 
   /**
    * Stores one uploaded file in a fresh temporary folder and answers its upload id. A stream that
-   * goes over the size limit fails the pipeline; nothing is left behind then.
+   * goes over the size limit fails the store's write; nothing is left behind then.
    */
   async saveUpload(kind: RecordKind, recordId: string, fileName: string, file: Readable): Promise<string> {
     await this.sweepStaleUploads(kind);
     const uploadId = `${recordId}_${randomBytes(8).toString('hex')}`;
-    const dir = path.join(this.uploadRoot(kind), uploadId);
-    await mkdir(dir, { recursive: true, mode: 0o750 });
+    const folder = `${this.uploadPrefix(kind)}${uploadId}/`;
     try {
-      await pipeline(file, createWriteStream(path.join(dir, fileName), { flags: 'wx' }));
+      await this.ctx.store.put(folder + storeKey(fileName), file);
     } catch (err) {
-      await rm(dir, { recursive: true, force: true });
-      await this.dropEmptyUploadRoots(kind);
+      await this.ctx.store.deletePrefix(folder).catch(() => undefined);
       throw err;
     }
     return uploadId;
   }
 
-  /** Stores files straight into the record's folder (the direct upload route). */
-  async saveDirect(kind: RecordKind, recordId: string, fileName: string, file: Readable): Promise<void> {
-    await this.ensureFolder(kind, recordId);
-    const target = joinInside(this.folder(kind, recordId), [fileName]);
-    if (!target) throw new AppError('BAD_REQUEST', `Invalid file name: ${fileName}`);
-    const partial = `${target}.${randomBytes(4).toString('hex')}.part`;
-    try {
-      await pipeline(file, createWriteStream(partial, { flags: 'wx' }));
-      await rename(partial, target);
-    } catch (err) {
-      await rm(partial, { force: true });
-      throw err;
-    }
-  }
-
   /** Drops an upload that was never committed (FilePond `revert`). Unknown ids are a 400. */
   async revertUpload(kind: RecordKind, uploadId: string): Promise<void> {
     if (!uploadIdPattern.test(uploadId)) throw new AppError('BAD_REQUEST', `Invalid upload id: ${uploadId}`);
-    await rm(path.join(this.uploadRoot(kind), uploadId), { recursive: true, force: true });
-    await this.dropEmptyUploadRoots(kind);
-  }
-
-  /**
-   * The temporary folders a first upload created, once empty again: a refused upload leaves nothing
-   * behind. An upload starting meanwhile creates them again (`mkdir` recursive), and a folder that
-   * is not empty is kept (rmdir refuses).
-   */
-  private async dropEmptyUploadRoots(kind: RecordKind): Promise<void> {
-    for (const dir of [this.uploadRoot(kind), path.dirname(this.uploadRoot(kind))]) {
-      try {
-        await rmdir(dir);
-      } catch {
-        return; // not empty, or gone already
-      }
-    }
+    await this.ctx.store.deletePrefix(`${this.uploadPrefix(kind)}${uploadId}/`);
   }
 
   /**
@@ -149,9 +117,8 @@ export class RecordFilesService {
         throw new AppError('BAD_REQUEST', `Unknown upload id: ${entry}`);
       }
       if (match[1] !== recordId) throw new AppError('BAD_REQUEST', `Upload ${entry} was made for another ${kind}`);
-      const dir = path.join(this.uploadRoot(kind), entry);
-      const info = await lstat(dir).catch(() => null);
-      if (!info?.isDirectory()) throw new AppError('BAD_REQUEST', `Upload not found: ${entry}`);
+      const held = await this.ctx.store.list(`${this.uploadPrefix(kind)}${entry}/`);
+      if (held.length === 0) throw new AppError('BAD_REQUEST', `Upload not found: ${entry}`);
       if (!uploadIds.includes(entry)) uploadIds.push(entry);
     }
     return uploadIds;
@@ -163,18 +130,21 @@ export class RecordFilesService {
     const folder = this.folder(kind, recordId);
     const moved: string[] = [];
     try {
-      await mkdir(folder, { recursive: true });
       for (const uploadId of uploadIds) {
-        const dir = path.join(this.uploadRoot(kind), uploadId);
-        for (const entry of await readdir(dir, { withFileTypes: true })) {
-          if (!entry.isFile() || !isSafeName(entry.name)) continue;
-          await rename(path.join(dir, entry.name), path.join(folder, entry.name));
-          moved.push(entry.name);
+        const uploadFolder = `${this.uploadPrefix(kind)}${uploadId}/`;
+        for (const entry of await this.ctx.store.list(uploadFolder)) {
+          const name = entry.key.slice(uploadFolder.length);
+          if (!isSafeName(name) || name.startsWith('.')) continue;
+          await this.ctx.store.move(entry.key, folder + name);
+          moved.push(name);
         }
-        await rm(dir, { recursive: true, force: true });
+        await this.ctx.store.deletePrefix(uploadFolder);
       }
     } catch (err) {
-      this.ctx.log.error({ err, kind, recordId }, 'moving uploaded files failed');
+      this.ctx.log.error(
+        { err: err instanceof AppError ? err.message : err, kind, recordId },
+        'moving uploaded files failed',
+      );
       throw new AppError('SERVICE_UNAVAILABLE', 'Unable to store the uploaded files');
     }
     return moved;
@@ -182,35 +152,26 @@ export class RecordFilesService {
 
   /** Deletes one file of a record; a file that is not there is fine (204 as in Sealog). True when one went. */
   async deleteFile(kind: RecordKind, recordId: string, name: string): Promise<boolean> {
-    const target = joinInside(this.folder(kind, recordId), [name]);
-    if (!target) throw new AppError('BAD_REQUEST', `Invalid file name: ${name}`);
-    const info = await lstat(target).catch(() => null);
-    // Only regular files: never a folder, never through a symlink.
-    if (!info?.isFile()) return false;
-    await rm(target, { force: true });
-    return true;
+    return this.ctx.store.delete(this.fileKey(kind, recordId, name));
   }
 
-  /** The real path of a record's file to serve, or null when there is no such regular file. */
-  async findFile(kind: RecordKind, recordId: string, name: string): Promise<{ file: string; size: number } | null> {
-    return this.findUnder(this.root(kind), [recordId, name]);
+  /** A record's file to serve, or null when there is no such regular file. */
+  async findFile(kind: RecordKind, recordId: string, name: string): Promise<StoredFile | null> {
+    return this.ctx.store.stat(this.fileKey(kind, recordId, name));
   }
 
-  /** A regular file under `root` by safe segments, with symlinks that leave root refused. */
-  async findUnder(root: string, segments: readonly string[]): Promise<{ file: string; size: number } | null> {
-    const real = await resolveExistingInside(root, segments);
-    if (!real) return null;
-    const info = await stat(real).catch(() => null);
-    return info?.isFile() ? { file: real, size: info.size } : null;
+  /** An image (frame grab or attachment) by its path under the image folder, or null. */
+  async findImage(segments: readonly string[]): Promise<StoredFile | null> {
+    return this.ctx.store.stat(storeKey('images', ...segments));
   }
 
   private async sweepStaleUploads(kind: RecordKind): Promise<void> {
-    const root = this.uploadRoot(kind);
-    const names = await readdir(root).catch(() => [] as string[]);
+    const prefix = this.uploadPrefix(kind);
     const now = Date.now();
-    for (const name of names) {
-      const info = await lstat(path.join(root, name)).catch(() => null);
-      if (info && now - info.mtimeMs > staleUploadMs) await rm(path.join(root, name), { recursive: true, force: true });
+    const stale = new Set<string>();
+    for (const file of await this.ctx.store.list(prefix, { recursive: true })) {
+      if (now - file.mtimeMs > staleUploadMs) stale.add(file.key.slice(prefix.length).split('/')[0]!);
     }
+    for (const uploadId of stale) await this.ctx.store.deletePrefix(`${prefix}${uploadId}/`);
   }
 }

@@ -1,9 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import sharp from 'sharp';
 import { isThumbnailWidth, thumbnailWidthMessage, type ThumbnailWidth } from '@bathylog/shared';
 import { AppError } from '../../lib/app-error.js';
+import type { FileStore } from '../../storage/index.js';
 import { contentTypeFor } from './mime.js';
 
 /** The folder beside an original that holds its thumbnails, one sub-folder per width. */
@@ -26,46 +24,51 @@ export interface Thumbnail {
   body: Buffer;
 }
 
-/** Where the thumbnail of `name` in `folder` is cached. */
-export function thumbnailCachePath(folder: string, name: string, width: ThumbnailWidth): string {
-  return path.join(folder, thumbnailFolder, String(width), `${name}.jpg`);
+/** The store key of a thumbnail of the image stored under `key` (`images/.thumbnails/<width>/<name>.jpg`). */
+export function thumbnailKey(key: string, width: ThumbnailWidth): string {
+  const cut = key.lastIndexOf('/');
+  const folder = cut < 0 ? '' : key.slice(0, cut + 1);
+  return `${folder}${thumbnailFolder}/${width}/${key.slice(cut + 1)}.jpg`;
 }
 
 /**
- * The JPEG thumbnail of an image file, `width` px wide (never enlarged). Made by sharp on first
- * request and cached at `<folder>/.thumbnails/<width>/<name>.jpg`; a cached file older than its
- * original is made again. The cache is written to a temporary name and renamed, so concurrent
- * requests never read half a file; when the image folder is read-only the thumbnail is still
- * answered, just not kept.
+ * The JPEG thumbnail of a stored image, `width` px wide (never enlarged). Made by sharp on first
+ * request and cached in the store beside the original (`<folder>/.thumbnails/<width>/<name>.jpg`);
+ * a cached one older than its original is made again. The store writes atomically, so concurrent
+ * requests never read half a thumbnail; when it cannot keep one (a read-only folder, a bucket
+ * refusing writes) the thumbnail is still answered, just not kept.
  */
-export async function thumbnailOf(original: string, name: string, width: ThumbnailWidth): Promise<Thumbnail> {
+export async function thumbnailOf(
+  store: FileStore,
+  key: string,
+  name: string,
+  width: ThumbnailWidth,
+): Promise<Thumbnail> {
   if (!scalableTypes.has(contentTypeFor(name))) {
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', `No thumbnail can be made of ${name}: not an image`);
   }
-  const cached = thumbnailCachePath(path.dirname(original), path.basename(original), width);
-  const cacheDir = path.dirname(cached);
-  const [source, existing] = await Promise.all([stat(original), stat(cached).catch(() => null)]);
-  if (existing?.isFile() && existing.mtimeMs >= source.mtimeMs) {
-    return { contentType: 'image/jpeg', body: await readFile(cached) };
+  const cachedKey = thumbnailKey(key, width);
+  const [source, existing] = await Promise.all([store.stat(key), store.stat(cachedKey)]);
+  if (!source) throw new AppError('NOT_FOUND', 'Not Found');
+  if (existing && existing.mtimeMs >= source.mtimeMs) {
+    const cached = await store.readBuffer(cachedKey);
+    if (cached) return { contentType: 'image/jpeg', body: cached };
   }
+  const original = await store.read(key);
+  if (!original) throw new AppError('NOT_FOUND', 'Not Found');
   let body: Buffer;
   try {
-    body = await sharp(original, { failOn: 'error' })
+    const resize = sharp({ failOn: 'error' })
       .rotate()
       .resize({ width, withoutEnlargement: true })
       .flatten({ background: '#000000' })
-      .jpeg({ quality: 78, mozjpeg: true })
-      .toBuffer();
+      .jpeg({ quality: 78, mozjpeg: true });
+    original.on('error', (err) => resize.destroy(err));
+    body = await original.pipe(resize).toBuffer();
   } catch {
+    original.destroy();
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', `No thumbnail can be made of ${name}: the image cannot be read`);
   }
-  const temp = `${cached}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    await mkdir(cacheDir, { recursive: true });
-    await writeFile(temp, body);
-    await rename(temp, cached);
-  } catch {
-    await rm(temp, { force: true });
-  }
+  await store.put(cachedKey, body, { contentType: 'image/jpeg' }).catch(() => undefined);
   return { contentType: 'image/jpeg', body };
 }

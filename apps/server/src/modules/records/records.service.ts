@@ -182,10 +182,10 @@ export class RecordsService<K extends RecordKind, W extends WsRecord> {
       records.map(async (r) => {
         if (caller.archive) {
           const { record, stub } = this.asArchived(caller, r);
-          const files = stub ? [] : await this.files.list(this.kind, r.id);
+          const files = stub ? [] : await this.files.listForDisplay(this.kind, r.id);
           return this.spec.toWire(record, { useAccessControl: false, publicArchive: true, files });
         }
-        return this.spec.toWire(r, { ...this.wireOptions, files: await this.files.list(this.kind, r.id) });
+        return this.spec.toWire(r, { ...this.wireOptions, files: await this.files.listForDisplay(this.kind, r.id) });
       }),
     );
     if (format === 'csv') return { kind: 'csv', body: this.spec.toCsv(wire) };

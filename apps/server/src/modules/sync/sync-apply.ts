@@ -1,4 +1,3 @@
-import { rm, stat } from 'node:fs/promises';
 import {
   copiedRecordProblem,
   newObjectId,
@@ -15,7 +14,7 @@ import { CruisesService } from '../cruises/cruises.service.js';
 import { toWireAux, toWireEvent } from '../events/event-output.js';
 import { EventTemplatesService } from '../event-templates/event-templates.service.js';
 import { LoweringsService } from '../lowerings/lowerings.service.js';
-import { absoluteFilePath } from './sync-files.js';
+import { feedFileKey } from './sync-files.js';
 import { isTableType, syncTables, type TableRecordType } from './sync-records.js';
 
 /** Priorities of the file queue: thumbnails of images first, then whole files. */
@@ -79,8 +78,8 @@ export async function applyChanges(
   }
   logRefusals(ctx, ship.id, result.refused);
   for (const file of result.removedFiles) {
-    const abs = absoluteFilePath(ctx, file);
-    if (abs) await rm(abs, { force: true });
+    const key = feedFileKey(file);
+    if (key) await ctx.store.delete(key);
   }
   for (const publish of result.publications) await publish().catch(() => undefined);
   return { removedFiles: result.removedFiles, refused: result.refused };
@@ -201,12 +200,12 @@ async function applyFile(
   removed: string[],
 ): Promise<void> {
   const rel = change.record_id;
-  const abs = absoluteFilePath(ctx, rel);
-  if (!abs) throw new Refused('Not a file path the shore keeps');
+  const key = feedFileKey(rel);
+  if (!key) throw new Refused('Not a file path the shore keeps');
   const owner = await ownerOf(trx, 'file', rel);
   if (change.op === 'delete') {
     // Its own file it may delete (also after the cruise or lowering it was in went first).
-    if (owner === undefined && !(await stat(abs).catch(() => null))) return;
+    if (owner === undefined && !(await ctx.store.stat(key))) return;
     if (owner !== shipId) throw new Refused(notThisShipsRecord);
     await trx.deleteFrom('sync_file_queue').where('ship_id', '=', shipId).where('path', '=', rel).execute();
     await trx.deleteFrom('sync_origins').where('record_type', '=', 'file').where('record_id', '=', rel).execute();
@@ -226,7 +225,7 @@ async function applyFile(
   const size = Number(record.size);
   if (!Number.isSafeInteger(size) || size < 0) throw new Refused('"size" must be a whole number of bytes');
   // A file the shore has of its own (or one another ship sent) is not this ship's to replace.
-  if (owner !== shipId && (owner !== undefined || (await stat(abs).catch(() => null)))) {
+  if (owner !== shipId && (owner !== undefined || (await ctx.store.stat(key)))) {
     throw new Refused(notThisShipsRecord);
   }
   await setOrigin(trx, shipId, 'file', rel);

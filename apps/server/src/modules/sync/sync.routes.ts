@@ -1,6 +1,3 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import path from 'node:path';
 import { z } from 'zod/mini';
 import {
   createShipSchema,
@@ -21,7 +18,8 @@ import { internalChannels } from '../../realtime/internal-channels.js';
 import type { ApiInstance } from '../../plugins/types.js';
 import { thumbnailOf, thumbnailWidthOf } from '../files/thumbnails.js';
 import { FeedReader } from './feed-reader.js';
-import { absoluteFilePath } from './sync-files.js';
+import { feedFileKey } from './sync-files.js';
+import { parseRange } from '../../storage/index.js';
 import { SyncShipService } from './sync-ship.service.js';
 import { ShipsService } from './ships.service.js';
 
@@ -103,29 +101,29 @@ export function syncRoutes(app: ApiInstance, ctx: AppContext): void {
       for (const row of rows) {
         // A file the reader may not read is answered as a missing one.
         if (!(await reader.mayReadFile(row.path))) continue;
-        const abs = absoluteFilePath(ctx, row.path);
-        const info = abs ? await stat(abs).catch(() => null) : null;
-        if (!abs || !info?.isFile()) continue;
+        const key = feedFileKey(row.path);
+        const info = key ? await ctx.store.stat(key) : null;
+        if (!key || !info) continue;
         if (req.query.width !== undefined) {
           const width = thumbnailWidthOf(String(req.query.width));
-          const thumb = await thumbnailOf(abs, path.basename(abs), width ?? defaultThumbnailWidth);
+          const thumb = await thumbnailOf(ctx.store, key, key.split('/').at(-1)!, width ?? defaultThumbnailWidth);
           return reply.type(thumb.contentType).header('content-length', thumb.body.length).send(thumb.body);
         }
-        const range = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '');
         reply.type('application/octet-stream').header('accept-ranges', 'bytes');
+        const range = /^bytes=\d+-\d*$/.test(req.headers.range ?? '') ? parseRange(req.headers.range, info.size) : null;
+        if (range === 'unsatisfiable') {
+          return reply.code(416).header('content-range', `bytes */${info.size}`).send();
+        }
+        const body = await ctx.store.read(key, range ?? undefined);
+        if (!body) continue;
         if (range) {
-          const start = Number(range[1]);
-          const end = range[2] ? Math.min(Number(range[2]), info.size - 1) : info.size - 1;
-          if (start >= info.size || start > end) {
-            return reply.code(416).header('content-range', `bytes */${info.size}`).send();
-          }
           return reply
             .code(206)
-            .header('content-range', `bytes ${start}-${end}/${info.size}`)
-            .header('content-length', end - start + 1)
-            .send(createReadStream(abs, { start, end }));
+            .header('content-range', `bytes ${range.start}-${range.end}/${info.size}`)
+            .header('content-length', range.end - range.start + 1)
+            .send(body);
         }
-        return reply.header('content-length', info.size).send(createReadStream(abs));
+        return reply.header('content-length', info.size).send(body);
       }
       throw new AppError('NOT_FOUND', `No file with checksum ${req.params.sha256}`);
     },

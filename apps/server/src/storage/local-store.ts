@@ -1,0 +1,229 @@
+import { randomBytes } from 'node:crypto';
+import { constants, createReadStream, createWriteStream } from 'node:fs';
+import {
+  access,
+  copyFile,
+  lstat,
+  mkdir,
+  readdir,
+  readFile,
+  realpath,
+  rename,
+  rm,
+  rmdir,
+  stat,
+  writeFile,
+} from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { byKey, checkedKey, checkedPrefix, type ByteRange, type FileStore, type StoredFile } from './file-store.js';
+
+/** The area of pending uploads: kept beside the files folder, not in it (`<data>/upload-tmp`). */
+export const uploadArea = 'upload-tmp';
+
+function isInside(root: string, target: string): boolean {
+  return target.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+}
+
+function isMissing(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+/**
+ * The local folder: `<data>/files/<key>` (and `<data>/upload-tmp/…` for pending uploads), the
+ * layout the server always had. A key's first segment is its area (`images`, `cruises`,
+ * `lowerings`, `upload-tmp`): the file's path, with symlinks resolved, must stay inside that
+ * area's folder, so a symlink planted in the image folder never serves the database or the secret.
+ */
+export class LocalFileStore implements FileStore {
+  readonly kind = 'local' as const;
+  readonly description: string;
+
+  constructor(
+    private readonly filesDir: string,
+    private readonly dataDir: string,
+  ) {
+    this.description = filesDir;
+  }
+
+  private areaRoot(area: string): string {
+    return area === uploadArea ? path.join(this.dataDir, uploadArea) : path.join(this.filesDir, area);
+  }
+
+  /** The absolute path of a key (checked segment by segment), and its area's folder. */
+  private locate(key: string): { root: string; file: string } {
+    const [area, ...rest] = checkedKey(key).split('/');
+    const root = this.areaRoot(area!);
+    return { root, file: path.join(root, ...rest) };
+  }
+
+  private folderOf(prefix: string): { root: string; dir: string } {
+    const [area, ...rest] = checkedPrefix(prefix).slice(0, -1).split('/');
+    const root = this.areaRoot(area!);
+    return { root, dir: path.join(root, ...rest) };
+  }
+
+  /** The real path of a key's file when it is a regular file inside its area; otherwise null. */
+  private async real(key: string): Promise<{ file: string; size: number; mtimeMs: number } | null> {
+    const { root, file } = this.locate(key);
+    try {
+      const [realRoot, realFile] = await Promise.all([realpath(root), realpath(file)]);
+      if (!isInside(realRoot, realFile)) return null;
+      const info = await stat(realFile);
+      return info.isFile() ? { file: realFile, size: info.size, mtimeMs: info.mtimeMs } : null;
+    } catch {
+      return null;
+    }
+  }
+
+  async stat(key: string): Promise<StoredFile | null> {
+    const found = await this.real(key);
+    return found ? { key, size: found.size, mtimeMs: found.mtimeMs } : null;
+  }
+
+  async read(key: string, range?: ByteRange): Promise<Readable | null> {
+    const found = await this.real(key);
+    if (!found) return null;
+    return createReadStream(found.file, range ? { start: range.start, end: range.end } : {});
+  }
+
+  async readBuffer(key: string): Promise<Buffer | null> {
+    const found = await this.real(key);
+    return found ? readFile(found.file).catch(() => null) : null;
+  }
+
+  async put(key: string, body: Readable | Buffer): Promise<void> {
+    const { file } = this.locate(key);
+    await mkdir(path.dirname(file), { recursive: true });
+    // A dot name in the same folder, renamed over the final name once complete.
+    const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.part`);
+    try {
+      if (Buffer.isBuffer(body)) await writeFile(temp, body, { flag: 'wx' });
+      else await pipeline(body, createWriteStream(temp, { flags: 'wx' }));
+      await rename(temp, file);
+    } catch (err) {
+      await rm(temp, { force: true });
+      throw err;
+    }
+  }
+
+  async putFile(key: string, localPath: string): Promise<void> {
+    const { file } = this.locate(key);
+    await mkdir(path.dirname(file), { recursive: true });
+    try {
+      await rename(localPath, file);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
+      // Another file system: copied beside the target, then renamed (still atomic there).
+      const temp = `${file}.${randomBytes(6).toString('hex')}.part`;
+      try {
+        await copyFile(localPath, temp);
+        await rename(temp, file);
+      } catch (copyErr) {
+        await rm(temp, { force: true });
+        throw copyErr;
+      }
+      await rm(localPath, { force: true });
+    }
+  }
+
+  async move(from: string, to: string): Promise<void> {
+    const source = this.locate(from).file;
+    const info = await lstat(source);
+    if (!info.isFile()) throw new Error(`Not a regular file: ${from}`);
+    const { file } = this.locate(to);
+    await mkdir(path.dirname(file), { recursive: true });
+    await rename(source, file);
+  }
+
+  async delete(key: string): Promise<boolean> {
+    const { file } = this.locate(key);
+    const info = await lstat(file).catch(() => null);
+    // Only regular files: never a folder, never through a symlink.
+    if (!info?.isFile()) return false;
+    await rm(file, { force: true });
+    await this.pruneUploadFolders(path.dirname(file));
+    return true;
+  }
+
+  async deletePrefix(prefix: string): Promise<void> {
+    const { root, dir } = this.folderOf(prefix);
+    if (dir === root) {
+      // An area's own folder stays (the server made it at start); its contents go.
+      const entries = await readdir(root).catch((err) => (isMissing(err) ? [] : Promise.reject(err)));
+      for (const name of entries) await rm(path.join(root, name), { recursive: true, force: true });
+      if (root !== this.areaRoot(uploadArea)) await mkdir(root, { recursive: true });
+      else await this.pruneUploadFolders(root);
+      return;
+    }
+    await rm(dir, { recursive: true, force: true });
+    await this.pruneUploadFolders(path.dirname(dir));
+  }
+
+  /**
+   * The pending-upload folders a first upload created, once empty again, up to `<data>/upload-tmp`
+   * itself: a refused upload leaves nothing behind. A folder that is not empty is kept (rmdir refuses).
+   */
+  private async pruneUploadFolders(from: string): Promise<void> {
+    const uploads = this.areaRoot(uploadArea);
+    if (from !== uploads && !isInside(uploads, from)) return;
+    for (let dir = from; dir === uploads || isInside(uploads, dir); dir = path.dirname(dir)) {
+      try {
+        await rmdir(dir);
+      } catch {
+        return; // not empty, or gone already
+      }
+    }
+  }
+
+  async list(prefix: string, opts: { recursive?: boolean; startsWith?: string } = {}): Promise<StoredFile[]> {
+    const start = opts.startsWith ?? '';
+    const { dir } = this.folderOf(prefix);
+    const out: StoredFile[] = [];
+    const walk = async (folder: string, keyPrefix: string): Promise<void> => {
+      const entries = await readdir(folder, { withFileTypes: true }).catch((err) =>
+        isMissing(err) ? [] : Promise.reject(err),
+      );
+      for (const entry of entries) {
+        if (entry.isFile()) {
+          if (!entry.name.startsWith(start) && folder === dir) continue;
+          const info = await stat(path.join(folder, entry.name)).catch(() => null);
+          if (info) out.push({ key: keyPrefix + entry.name, size: info.size, mtimeMs: info.mtimeMs });
+        } else if (entry.isDirectory() && opts.recursive && (folder !== dir || entry.name.startsWith(start))) {
+          await walk(path.join(folder, entry.name), `${keyPrefix}${entry.name}/`);
+        }
+      }
+    };
+    await walk(dir, prefix);
+    return out.sort(byKey);
+  }
+
+  async makeFolder(prefix: string): Promise<void> {
+    await mkdir(this.folderOf(prefix).dir, { recursive: true });
+  }
+
+  async listFolders(prefix: string): Promise<string[]> {
+    const { dir } = this.folderOf(prefix);
+    const entries = await readdir(dir, { withFileTypes: true }).catch((err) =>
+      isMissing(err) ? [] : Promise.reject(err),
+    );
+    return entries
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
+  }
+
+  stagingPath(key: string, suffix: string): string {
+    return `${this.locate(key).file}${suffix}`;
+  }
+
+  close(): void {
+    // Nothing held open.
+  }
+
+  async check(): Promise<void> {
+    await access(this.filesDir, constants.R_OK | constants.W_OK);
+  }
+}
