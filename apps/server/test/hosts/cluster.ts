@@ -40,8 +40,13 @@ export interface ClusterOptions {
   hosts: number;
   /** Environment of every host (on top of the cluster's). */
   env?: Record<string, string>;
-  /** The files every host shares: a folder every host mounts (default `<workDir>/shared-data`). */
-  sharedDataDir?: string;
+  /**
+   * The bucket every host keeps its files in (an S3 server listening on 127.0.0.1, relayed on the
+   * bridge like the database). Each host then has a data folder of its own, as on separate
+   * machines. Without it the hosts share one data folder (`<workDir>/shared-data`), as they would
+   * share a mounted folder.
+   */
+  s3?: { port: number; bucket: string; accessKeyId: string; secretAccessKey: string };
   /** Extra namespaces without a server (a load generator). */
   extraNamespaces?: string[];
 }
@@ -54,8 +59,8 @@ export interface Cluster {
   /** The database URL as the hosts reach it (through the relay on the bridge). */
   hostDatabaseUrl: string;
   extra: Map<string, NetHost>;
-  /** The data folder the hosts share. */
-  dataDir: string;
+  /** Where the leading host writes scheduled backups (a folder every host reaches). */
+  backupDir: string;
   /** Starts (again) the host of that name; it keeps its address. */
   startHost(host: HostProcess): Promise<HostProcess>;
   close(): Promise<void>;
@@ -66,8 +71,8 @@ function haproxyConfig(opts: {
   webPort: number;
   pgPort: number;
   pg: { host: string; port: number };
+  s3: { port: number; relay: number } | null;
   hosts: Array<{ name: string; address: string }>;
-  statsFile: string;
 }): string {
   return `global
   # Each connection holds two descriptors; stay within the usual limit of 20000 open files.
@@ -97,7 +102,7 @@ backend hosts
   http-check expect status 200
   # Not too eager: a host starved of CPU for a second is slow, not dead (a dead one refuses
   # connections at once, and those are tried on another host meanwhile).
-  timeout check 5s
+  timeout check 6s
   default-server inter 2s fall 3 rise 2 on-marked-down shutdown-sessions
 ${opts.hosts.map((h) => `  server ${h.name} ${h.address}:${hostPort} check`).join('\n')}
 listen postgres
@@ -107,14 +112,26 @@ listen postgres
   timeout client 1h
   timeout server 1h
   server pg ${opts.pg.host}:${opts.pg.port}
-`;
+${
+  opts.s3
+    ? `listen s3
+  mode tcp
+  no log
+  bind ${opts.gateway}:${opts.s3.relay}
+  timeout client 5m
+  timeout server 5m
+  server s3 127.0.0.1:${opts.s3.port}
+`
+    : ''
+}`;
 }
 
 export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   mkdirSync(opts.workDir, { recursive: true });
   const network = Network.create();
-  const dataDir = opts.sharedDataDir ?? path.join(opts.workDir, 'shared-data');
-  mkdirSync(dataDir, { recursive: true });
+  const sharedDataDir = path.join(opts.workDir, 'shared-data');
+  const dataDirOf = (name: string) => (opts.s3 ? path.join(opts.workDir, `data-${name}`) : sharedDataDir);
+  const backupDir = path.join(opts.workDir, 'backups');
   let balancer: ChildProcess | null = null;
   const hosts: HostProcess[] = [];
   const close = async () => {
@@ -128,6 +145,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     const extra = new Map((opts.extraNamespaces ?? []).map((name) => [name, network.addHost(name)]));
     const webPort = await freePortOn(network.gateway);
     const pgPort = await freePortOn(network.gateway);
+    const s3Relay = opts.s3 ? await freePortOn(network.gateway) : 0;
     const pg = new URL(opts.databaseUrl);
     const cfg = path.join(opts.workDir, 'haproxy.cfg');
     writeFileSync(
@@ -137,8 +155,8 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
         webPort,
         pgPort,
         pg: { host: pg.hostname, port: Number(pg.port || 5432) },
+        s3: opts.s3 ? { port: opts.s3.port, relay: s3Relay } : null,
         hosts: names.map((name, i) => ({ name, address: nets[i]!.address })),
-        statsFile: path.join(opts.workDir, 'haproxy.stat'),
       }),
     );
     const balancerLog = path.join(opts.workDir, 'haproxy.log');
@@ -156,6 +174,17 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     hostDb.hostname = network.gateway;
     hostDb.port = String(pgPort);
     const hostDatabaseUrl = hostDb.toString();
+    const storageEnv: Record<string, string> = opts.s3
+      ? {
+          BATHYLOG_STORAGE: 's3',
+          BATHYLOG_S3_ENDPOINT: `http://${network.gateway}:${s3Relay}`,
+          BATHYLOG_S3_REGION: 'us-east-1',
+          BATHYLOG_S3_BUCKET: opts.s3.bucket,
+          BATHYLOG_S3_PATH_STYLE: 'true',
+          BATHYLOG_S3_ACCESS_KEY_ID: opts.s3.accessKeyId,
+          BATHYLOG_S3_SECRET_ACCESS_KEY: opts.s3.secretAccessKey,
+        }
+      : { BATHYLOG_STORAGE: 'local' };
 
     const starts = new Map<string, number>();
     const startHost = async (host: HostProcess | { name: string; net: NetHost }): Promise<HostProcess> => {
@@ -171,7 +200,9 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
           HOST: host.net.address,
           DATABASE_URL: hostDatabaseUrl,
           DATABASE_SCHEMA: opts.schema,
-          BATHYLOG_DATA: dataDir,
+          BATHYLOG_DATA: dataDirOf(host.name),
+          BATHYLOG_BACKUP_FOLDER: backupDir,
+          ...storageEnv,
           BATHYLOG_MODE: 'production',
           BATHYLOG_ADMIN_PASSWORD: 'demo',
           BATHYLOG_SECRET: clusterSecret,
@@ -245,7 +276,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
       }
       await new Promise((r) => setTimeout(r, 100));
     }
-    return { network, hosts, balancerUrl, hostDatabaseUrl, extra, dataDir, startHost, close };
+    return { network, hosts, balancerUrl, hostDatabaseUrl, extra, backupDir, startHost, close };
   } catch (err) {
     await close();
     throw err;

@@ -13,14 +13,15 @@ import { filepondBody } from '../api-fixtures.js';
 import { peer } from '../peers.js';
 import { ApiClient, createCruiseAndLowering, exportLowering } from '../server-process.js';
 import { shoreConfig, waitUntil } from '../ship-and-shore.js';
+import { TestS3Server } from '../s3-server.js';
 import { createTestApp } from '../test-app.js';
 import { startCluster, type Cluster, type HostProcess } from './cluster.js';
 import { networkUnavailable } from './network.js';
 
 /**
  * Several hosts behind one balancer (docs/deployment.md): three server processes, each in a
- * network namespace of its own with its own address, on one PostgreSQL database and one file
- * store, behind HAProxy. What an operator would check: a change made through one host reaches
+ * network namespace of its own with its own address and data folder, on one PostgreSQL database
+ * and one S3 bucket (s3rver from npm), behind HAProxy. What an operator would check: a change made through one host reaches
  * the websocket clients of the others; a picture uploaded through one is served by another; the
  * background jobs run once, not once per host; and a host killed under load loses no
  * acknowledged event while its websocket clients come back through the balancer on another host
@@ -128,6 +129,7 @@ describe.skipIf(!databaseUrl || !!unavailable || !haproxy)('several hosts behind
   const schema = `t_hosts_${process.pid}_${Date.now().toString(36)}`;
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'bathylog-hosts-'));
   let cluster: Cluster;
+  let s3: TestS3Server | null = null;
   let api: ApiClient;
   let token: string;
   let loweringId: string;
@@ -139,12 +141,14 @@ describe.skipIf(!databaseUrl || !!unavailable || !haproxy)('several hosts behind
     hosts.filter((h) => h.alive() && readFileSync(h.logFile, 'utf8').includes('this process runs the singleton jobs'));
 
   beforeAll(async () => {
+    s3 = await new TestS3Server().start();
     cluster = await startCluster({
       workDir,
       databaseUrl: databaseUrl!,
       schema,
       haproxy: haproxy!,
       hosts: 3,
+      s3: { port: s3.port, bucket: s3.bucket, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
       env: {
         BATHYLOG_ASNAP_ENABLED: 'true',
         BATHYLOG_ASNAP_INTERVAL: '1',
@@ -164,6 +168,7 @@ describe.skipIf(!databaseUrl || !!unavailable || !haproxy)('several hosts behind
     for (const w of watchers) w.client.close();
     await ship?.close();
     await cluster?.close();
+    await s3?.destroy();
     const admin = openDatabase({ url: databaseUrl!, poolSize: 1 });
     await admin.db.schema.dropSchema(schema).ifExists().cascade().execute();
     await admin.close();
@@ -183,7 +188,7 @@ describe.skipIf(!databaseUrl || !!unavailable || !haproxy)('several hosts behind
     expect(leaderOf(cluster.hosts)).toHaveLength(1);
     for (const host of cluster.hosts) {
       const res = await fetch(`${host.url}/sealog-server/api/v1/health`);
-      expect(await res.json()).toEqual({ status: 'ok', database: 'ok' });
+      expect(await res.json()).toEqual({ status: 'ok', database: 'ok', files: 'ok' });
     }
   });
 
@@ -226,6 +231,13 @@ describe.skipIf(!databaseUrl || !!unavailable || !haproxy)('several hosts behind
     expect(thumb.status).toBe(200);
     expect(thumb.headers.get('content-type')).toMatch(/^image\//);
     expect((await sharp(Buffer.from(await thumb.arrayBuffer())).metadata()).width).toBe(160);
+    // The picture is in the bucket, and on no host's disk: any host can go and none is missed.
+    expect(
+      filesUnder(s3!.directory).some((f) => f.includes(name)),
+      'the picture in the bucket',
+    ).toBe(true);
+    const onHosts = cluster.hosts.flatMap((h) => filesUnder(path.join(workDir, `data-${h.name}`)));
+    expect(onHosts.filter((f) => f.includes(name))).toEqual([]);
   });
 
   it('runs the background jobs once across hosts: ASNAP, backups, completeness, the ship follower', async () => {
@@ -288,7 +300,7 @@ describe.skipIf(!databaseUrl || !!unavailable || !haproxy)('several hosts behind
       20_000,
     );
     await waitUntil('the checklist completed', async () => (await exportAll(api, 'CHECKLIST')).length > 0, 20_000);
-    const backups = path.join(cluster.dataDir, 'backups');
+    const backups = cluster.backupDir;
     const backupTimes = () =>
       existsSync(backups)
         ? readdirSync(backups)
@@ -457,6 +469,14 @@ describe.skipIf(!databaseUrl || !!unavailable || !haproxy)('several hosts behind
       );
     }, 180_000);
 });
+
+/** Every file below a folder (relative paths). */
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)));
+}
 
 /** Every event of a value (the list route pages by `limit`). */
 async function exportAll(api: ApiClient, value: string): Promise<Array<{ id: string; ts: string }>> {
