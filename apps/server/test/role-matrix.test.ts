@@ -928,6 +928,11 @@ const rows: Row[] = [
     request: () => ({ method: 'GET', url: '/sealog-server/server_time' }),
   },
   {
+    name: 'GET /storage/status',
+    expect: adminOnly(200),
+    request: () => ({ method: 'GET', url: `${api}/storage/status` }),
+  },
+  {
     name: 'GET /health',
     expect: publicRoute(200),
     request: () => ({ method: 'GET', url: `${api}/health` }),
