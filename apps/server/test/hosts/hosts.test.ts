@@ -158,9 +158,13 @@ describe.skipIf(!databaseUrl || !!unavailable || !haproxy)('several hosts behind
         BATHYLOG_AUX_GRACE_SECONDS: '1',
       },
     });
-    api = new ApiClient(cluster.balancerUrl);
-    await api.login();
-    token = (api as unknown as { token: string }).token;
+    const login = await fetch(`${cluster.balancerUrl}/sealog-server/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: 'demo' }),
+    });
+    token = ((await login.json()) as { token: string }).token;
+    api = new ApiClient(cluster.balancerUrl, `Bearer ${token}`);
     ({ loweringId } = await createCruiseAndLowering(api, 'hosts'));
   }, 240_000);
 
