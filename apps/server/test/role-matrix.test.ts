@@ -1285,6 +1285,13 @@ const rows: Row[] = [
     request: () => ({ method: 'GET', url: `${api}/backups/status` }),
   },
   {
+    name: 'GET /storage/status',
+    expect: adminOnly(200),
+    request: () => ({ method: 'GET', url: `${api}/storage/status` }),
+  },
+  // Health, for balancers: no token needed, and it names nothing but what works.
+  { name: 'GET /health', expect: publicRoute(200), request: () => ({ method: 'GET', url: `${api}/health` }) },
+  {
     name: 'POST /device_keys',
     expect: adminOnly(201),
     request: (fx) => ({
