@@ -928,16 +928,6 @@ const rows: Row[] = [
     request: () => ({ method: 'GET', url: '/sealog-server/server_time' }),
   },
   {
-    name: 'GET /storage/status',
-    expect: adminOnly(200),
-    request: () => ({ method: 'GET', url: `${api}/storage/status` }),
-  },
-  {
-    name: 'GET /health',
-    expect: publicRoute(200),
-    request: () => ({ method: 'GET', url: `${api}/health` }),
-  },
-  {
     name: 'GET /sealog-server/restricted',
     expect: everyone(200),
     request: () => ({ method: 'GET', url: '/sealog-server/restricted' }),
