@@ -244,7 +244,7 @@ describe.skipIf(!databaseUrl || !!unavailable || !haproxy)('several hosts behind
     expect(onHosts.filter((f) => f.includes(name))).toEqual([]);
   });
 
-  it('runs the background jobs once across hosts: ASNAP, backups, completeness, the ship follower', async () => {
+  it('runs the background jobs once across hosts: ASNAP, backups, checklist monitor, completeness, ship follower', async () => {
     const onAny = new Watcher(`ws://${cluster.hosts[1]!.net.address}:8000/ws`, token);
     watchers.push(onAny);
     await onAny.open();
