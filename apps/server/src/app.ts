@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -13,6 +13,7 @@ import { jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { migrateToLatest, openDatabase, type Database } from './db/database.js';
+import { holdStartupLock } from './db/startup-lock.js';
 import { Mailer } from './lib/mailer.js';
 import { serverRoot } from './lib/paths.js';
 import { apiModules, callerStore, originExceptions } from './modules/index.js';
@@ -31,6 +32,7 @@ import { registerResponseCheck, registerResponseSerializer } from './plugins/res
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import type { ChannelBus } from './realtime/bus.js';
 import { createBus } from './realtime/create-bus.js';
+import { registerPublishBarrier } from './realtime/publish-barrier.js';
 import { registerRealtime } from './realtime/register-realtime.js';
 import { registerJobs } from './jobs/index.js';
 import { seedSystem } from './seed/system.js';
@@ -68,7 +70,19 @@ export function ensureSecret(config: Config, dataDir: string): string {
   const file = path.join(dataDir, 'secret');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   const secret = randomBytes(48).toString('base64url');
-  writeFileSync(file, secret, { mode: 0o600 });
+  // Written whole under a temporary name, then linked into place (which fails if it exists): of
+  // hosts that share the data folder and start together, one makes the secret and the others read
+  // it, never a half-written file, so a token one signs is valid on all (docs/deployment.md).
+  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  writeFileSync(temp, secret, { mode: 0o600 });
+  try {
+    linkSync(temp, file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    return readFileSync(file, 'utf8').trim();
+  } finally {
+    rmSync(temp, { force: true });
+  }
   return secret;
 }
 
@@ -143,7 +157,14 @@ export async function buildApp(
       sqliteSynchronous: config.sqliteSynchronous,
       ...(config.databaseSchema ? { schema: config.databaseSchema } : {}),
     });
-  await migrateToLatest(database);
+  // Hosts started together on one PostgreSQL database migrate and seed one after another.
+  const releaseStartup = await holdStartupLock(database);
+  try {
+    await migrateToLatest(database);
+  } catch (err) {
+    await releaseStartup();
+    throw err;
+  }
   // The SQLite write thread loads while the app is built; the app is ready once it is.
   const writeThread = database.writeWorker?.start().then(
     () => null,
@@ -168,9 +189,13 @@ export async function buildApp(
         app.log.error({ failure: err, operation }, 'the file store failed'),
       ),
   };
-  if (opts.seed !== false) {
-    await seedSystem(database, { mode: config.mode, adminPassword: config.adminPassword, log: app.log });
-    if (config.mode === 'demo') await loadDemo(ctx);
+  try {
+    if (opts.seed !== false) {
+      await seedSystem(database, { mode: config.mode, adminPassword: config.adminPassword, log: app.log });
+      if (config.mode === 'demo') await loadDemo(ctx);
+    }
+  } finally {
+    await releaseStartup();
   }
 
   app.addHook('onReady', async () => {
@@ -185,6 +210,8 @@ export async function buildApp(
 
   // A refused upload's body is read before the answer, up to what one upload may carry.
   const drainLimit = Math.round(config.uploadLimitMb * 1024 * 1024) * maxFilesPerUpload;
+  // Before any route: write routes answer once their notifications left for the other hosts.
+  registerPublishBarrier(app, ctx.bus);
   registerHttpConventions(app, { bodyLimit, drainLimit });
   registerResponseSerializer(app);
   // Before compression, so the check reads the answer as the handler sent it.

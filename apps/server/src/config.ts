@@ -222,7 +222,8 @@ export const configSchema = z.strictObject({
     .strictObject({
       /** Where backups go (one sub-folder each); default <data>/backups. */
       folder: z.string().nullable().default(null),
-      intervalMinutes: int(0).default(0),
+      /** Fractions allowed (0.1 = every 6 s: the several-hosts test counts backups in seconds). */
+      intervalMinutes: z.coerce.number().min(0).default(0),
       /** How many scheduled backups to keep; older ones are deleted after a successful backup. */
       keep: int(1).default(7),
     })

@@ -58,7 +58,15 @@ export class LeaderElection {
 
   private async attempt(): Promise<void> {
     if (this.stopped || this.leader) return;
-    const client = new pg.Client({ connectionString: this.database.url! });
+    const client = new pg.Client({
+      connectionString: this.database.url!,
+      // A leader whose machine vanished without closing its connection (power cut, cable) must not
+      // hold the lock for the hours TCP would take to notice: the database probes the session
+      // and ends it (and so the lock) within about 15 s; this process probes too (heartbeat()).
+      options: '-c tcp_keepalives_idle=5 -c tcp_keepalives_interval=3 -c tcp_keepalives_count=3',
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 5000,
+    });
     client.on('error', (err) => {
       this.log.warn({ err }, 'leader connection lost');
       this.lose(client);
@@ -71,6 +79,7 @@ export class LeaderElection {
         this.client = client;
         this.log.info('this process runs the singleton jobs (ASNAP, free-space monitor)');
         this.set(true);
+        this.heartbeat(client);
         return;
       }
       await client.end();
@@ -79,6 +88,39 @@ export class LeaderElection {
       await client.end().catch(() => undefined);
     }
     this.schedule();
+  }
+
+  /**
+   * While leading, asks the lock's session every retryMs whether it is still there: a session the
+   * database ended (its keepalive gave up on us, an administrator terminated it) no longer holds
+   * the lock, and another process may lead already, so this one stops its jobs at once rather
+   * than when TCP finally reports the loss.
+   */
+  private heartbeat(client: pg.Client): void {
+    const beat = setTimeout(() => {
+      if (this.client !== client) return;
+      let answered = false;
+      const deadline = setTimeout(() => {
+        if (answered) return;
+        this.log.warn('leader connection does not answer: giving up the singleton jobs');
+        this.lose(client);
+      }, this.retryMs);
+      deadline.unref();
+      client.query('SELECT 1').then(
+        () => {
+          answered = true;
+          clearTimeout(deadline);
+          this.heartbeat(client);
+        },
+        (err: unknown) => {
+          answered = true;
+          clearTimeout(deadline);
+          this.log.warn({ err }, 'leader connection lost');
+          this.lose(client);
+        },
+      );
+    }, this.retryMs);
+    beat.unref();
   }
 
   private lose(client: pg.Client): void {

@@ -16,6 +16,11 @@ export interface ChannelBus {
   publish<C extends BusChannel>(channel: C, payload: BusPayloads[C]): void;
   subscribe<C extends BusChannel>(channel: C, listener: BusListener<C>): () => void;
   close(): Promise<void>;
+  /**
+   * Resolves once every message published so far has left for the other server processes (or
+   * could not be sent). Absent on a bus that reaches this process only.
+   */
+  sent?(): Promise<void>;
 }
 
 /** The emitter's own listener type: the bus's signatures keep each channel's payload type. */

@@ -235,6 +235,14 @@ export class PgBus implements ChannelBus {
     }
   }
 
+  /**
+   * Every message published so far is in a send under way (a burst's first publish starts one that
+   * takes all queued after it), so waiting for those sends covers them all.
+   */
+  async sent(): Promise<void> {
+    await Promise.allSettled([...this.inFlight]);
+  }
+
   subscribe<C extends BusChannel>(channel: C, listener: BusListener<C>): () => void {
     const onMessage = listener as EmitterListener;
     this.emitter.on(channel, onMessage);
