@@ -238,7 +238,8 @@ export const configSchema = z.strictObject({
   /**
    * Built-in aux-data managers (docs/aux-managers.md): `file` names a YAML file of managers read at start (a
    * vessel's ported Sealog configurations); each manager works `concurrency` requests at once from a queue of at
-   * most `queueLimit` events; its source is probed every `probeSeconds`; with `alarmEvents` a change of a
+   * most `queueLimit` events; its source is probed every `probeSeconds`, and a source failing for
+   * `errorAfterSeconds` turns from stale to error; with `alarmEvents` a change of a
    * manager's state logs an AUX_SOURCE_ALARM event, at most one per manager every `alarmIntervalSeconds`.
    */
   auxManagers: z
@@ -247,6 +248,7 @@ export const configSchema = z.strictObject({
       concurrency: int(1).max(64).default(4),
       queueLimit: int(10).default(10_000),
       probeSeconds: z.coerce.number().min(0).default(5),
+      errorAfterSeconds: z.coerce.number().min(0).default(30),
       alarmEvents: bool.default(false),
       alarmIntervalSeconds: int(0).default(300),
     })
@@ -373,6 +375,7 @@ function fromEnv(env: Env): Record<string, unknown> {
     ['BATHYLOG_AUX_MANAGERS_FILE', 'auxManagers.file'],
     ['BATHYLOG_AUX_MANAGERS_CONCURRENCY', 'auxManagers.concurrency'],
     ['BATHYLOG_AUX_MANAGERS_PROBE_SECONDS', 'auxManagers.probeSeconds'],
+    ['BATHYLOG_AUX_MANAGERS_ERROR_AFTER_SECONDS', 'auxManagers.errorAfterSeconds'],
     ['BATHYLOG_AUX_MANAGERS_ALARM_EVENTS', 'auxManagers.alarmEvents'],
     ['BATHYLOG_AUX_MANAGERS_ALARM_INTERVAL', 'auxManagers.alarmIntervalSeconds'],
     ['BATHYLOG_EXPORT_CRUISE_COMMAND', 'externalCalls.exportCruise'],

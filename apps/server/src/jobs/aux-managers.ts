@@ -15,16 +15,14 @@ import { EventsService } from '../modules/events/events.service.js';
 import { EventAccess } from '../modules/access/event-access.js';
 import type { AuthContext } from '../plugins/auth.js';
 
-/** Failed probes or events in a row after which a manager is in error (before that: stale). */
-const errorAfterFailures = 3;
-
 interface Running {
   def: ManagerDefinition;
   source: AuxSource | null;
   queue: ManagedEvent[];
   active: number;
   state: AuxManagerState;
-  failures: number;
+  /** When the current run of failures began (null: the last request answered). */
+  failingSince: number | null;
   lastValueTs: number | null;
   lastSuccessAt: number | null;
   lastError: string | null;
@@ -115,7 +113,7 @@ export class AuxManagerRunner {
           queue: [],
           active: 0,
           state: 'stale',
-          failures: 0,
+          failingSince: null,
           lastValueTs: null,
           lastSuccessAt: null,
           lastError: null,
@@ -154,7 +152,8 @@ export class AuxManagerRunner {
       return;
     }
     await this.load(def);
-    await this.probeOne(this.running.get(id)!);
+    // The first probe must not hold up the next manager's reload.
+    void this.probeOne(this.running.get(id)!);
   }
 
   private enqueue(e: WsEvent): void {
@@ -212,19 +211,21 @@ export class AuxManagerRunner {
   }
 
   private succeed(r: Running, valueTs?: number): void {
-    r.failures = 0;
+    r.failingSince = null;
     r.lastSuccessAt = this.ctx.now();
     if (valueTs !== undefined) r.lastValueTs = Math.max(r.lastValueTs ?? 0, valueTs);
   }
 
   private fail(r: Running, err: unknown): void {
     const message = operatorMessage(err);
-    r.failures += 1;
+    const now = this.ctx.now();
+    r.failingSince ??= now;
     r.lastError = message;
-    r.lastErrorAt = this.ctx.now();
+    r.lastErrorAt = now;
     if (message.includes('in time')) r.counters.timeouts += 1;
     else r.counters.errors += 1;
-    this.setState(r, r.failures >= errorAfterFailures ? 'error' : 'stale');
+    // A short outage is stale (values age); one that lasts is an error.
+    this.setState(r, now - r.failingSince >= this.settings.errorAfterSeconds * 1000 ? 'error' : 'stale');
     r.dirty = true;
   }
 
@@ -246,7 +247,7 @@ export class AuxManagerRunner {
         this.succeed(r, result.reading.ts);
         this.setState(r, 'ok');
       } else {
-        r.failures = 0;
+        r.failingSince = null;
         r.lastSuccessAt = this.ctx.now();
         if (result.kind === 'stale' && result.newestTs) r.lastValueTs = Math.max(r.lastValueTs ?? 0, result.newestTs);
         this.setState(r, 'stale');
