@@ -464,9 +464,8 @@ export class AuxManagersService {
     const named = [body.event_ids, body.lowering_id, body.cruise_id].filter((v) => v !== undefined).length;
     if (named !== 1) throw new AppError('BAD_REQUEST', 'name exactly one of event_ids, lowering_id, cruise_id');
     if (body.event_ids) {
-      const found = await repo.eventsByIds([...new Set(body.event_ids)]);
-      if (found.length === 0) throw new AppError('NOT_FOUND', 'event_ids: none of the events exists');
-      yield found;
+      // Ids of events that do not exist (or no longer) are left out: the answer counts the events found.
+      yield await repo.eventsByIds([...new Set(body.event_ids)]);
       return;
     }
     const window = body.lowering_id
