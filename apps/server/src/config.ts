@@ -244,6 +244,8 @@ export const configSchema = z.strictObject({
    */
   auxManagers: z
     .strictObject({
+      /** Off: no manager runs in this process (the CLI; a server that must not stamp events). */
+      enabled: bool.default(true),
       file: z.string().nullable().default(null),
       concurrency: int(1).max(64).default(4),
       queueLimit: int(10).default(10_000),
@@ -372,6 +374,7 @@ function fromEnv(env: Env): Record<string, unknown> {
     ['BATHYLOG_REQUIRED_AUX_SOURCES', 'completeness.requiredAuxSources', list],
     ['BATHYLOG_AUX_GRACE_SECONDS', 'completeness.graceSeconds'],
     ['BATHYLOG_AUX_MAX_AGE_SECONDS', 'completeness.maxAgeSeconds'],
+    ['BATHYLOG_AUX_MANAGERS_ENABLED', 'auxManagers.enabled'],
     ['BATHYLOG_AUX_MANAGERS_FILE', 'auxManagers.file'],
     ['BATHYLOG_AUX_MANAGERS_CONCURRENCY', 'auxManagers.concurrency'],
     ['BATHYLOG_AUX_MANAGERS_PROBE_SECONDS', 'auxManagers.probeSeconds'],

@@ -59,7 +59,7 @@ export class AuxManagerRunner {
   }
 
   async start(): Promise<void> {
-    if (this.started) return;
+    if (this.started || !this.settings.enabled) return;
     this.started = true;
     const { bus } = this.ctx;
     this.unsubscribe = [

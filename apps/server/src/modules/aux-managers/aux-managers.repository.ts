@@ -144,6 +144,23 @@ export class AuxManagersRepository {
     return rows.map((r) => ({ ...r, ts: Number(r.ts) }));
   }
 
+  async recordIdByRef(kind: 'lowering' | 'cruise', ref: string): Promise<string | undefined> {
+    if (kind === 'lowering') {
+      const row = await this.db
+        .selectFrom('lowerings')
+        .select('id')
+        .where((eb) => eb.or([eb('id', '=', ref), eb('lowering_id', '=', ref)]))
+        .executeTakeFirst();
+      return row?.id;
+    }
+    const row = await this.db
+      .selectFrom('cruises')
+      .select('id')
+      .where((eb) => eb.or([eb('id', '=', ref), eb('cruise_id', '=', ref)]))
+      .executeTakeFirst();
+    return row?.id;
+  }
+
   async loweringWindow(id: string): Promise<{ start_ts: number; stop_ts: number } | undefined> {
     const row = await this.db
       .selectFrom('lowerings')

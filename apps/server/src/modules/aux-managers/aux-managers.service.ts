@@ -458,6 +458,13 @@ export class AuxManagersService {
     return { outcome: 'written', valueTs: result.reading.ts };
   }
 
+  /** A lowering's or cruise's id from its id or its name (the CLI takes either). */
+  async recordId(kind: 'lowering' | 'cruise', ref: string): Promise<string> {
+    const id = await this.repo.recordIdByRef(kind, ref);
+    if (!id) throw new AppError('NOT_FOUND', `No ${kind} found for ${ref.slice(0, 100)}`);
+    return id;
+  }
+
   /** The events a backfill names, oldest first, in pages. */
   private async *backfillEvents(body: AuxBackfillRequest): AsyncGenerator<ManagedEvent[]> {
     const repo = this.repo;
