@@ -216,14 +216,15 @@ export class AuxManagerRunner {
     if (valueTs !== undefined) r.lastValueTs = Math.max(r.lastValueTs ?? 0, valueTs);
   }
 
-  private fail(r: Running, err: unknown): void {
+  /** A failed request; `counted`: an event's (probes only move the state). */
+  private fail(r: Running, err: unknown, counted = true): void {
     const message = operatorMessage(err);
     const now = this.ctx.now();
     r.failingSince ??= now;
     r.lastError = message;
     r.lastErrorAt = now;
-    if (message.includes('in time')) r.counters.timeouts += 1;
-    else r.counters.errors += 1;
+    if (counted && message.includes('in time')) r.counters.timeouts += 1;
+    else if (counted) r.counters.errors += 1;
     // A short outage is stale (values age); one that lasts is an error.
     this.setState(r, now - r.failingSince >= this.settings.errorAfterSeconds * 1000 ? 'error' : 'stale');
     r.dirty = true;
@@ -253,7 +254,7 @@ export class AuxManagerRunner {
         this.setState(r, 'stale');
       }
     } catch (err) {
-      this.fail(r, err);
+      this.fail(r, err, false);
     }
     r.dirty = true;
   }
