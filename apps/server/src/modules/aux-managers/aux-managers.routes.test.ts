@@ -292,8 +292,21 @@ describe.skipIf(!influxBin).each(engines)('aux-data managers with InfluxDB on %s
 
   it('goes stale then error when influxd stops, ok when it returns, with no password anywhere', async () => {
     await influx.write('openrvdas', [`seapath1 S1Latitude=1,S1NorS="N",S1HeadingTrue=1 ${Date.now()}`], creds);
-    await t.api('PATCH', `/aux_managers/${nav.id}`, { token: admin, body: { max_age_seconds: 3600 } });
+    // The password is answered masked; the masked YAML sent back keeps it (the source still answers).
+    const listed = (await t.api('GET', '/aux_managers', { token: admin })).body;
+    expect(listed).not.toContain(creds.password);
+    expect(listed).toContain(`${creds.user}:********@`);
+    const masked = (await manager(nav.id)).config_yaml;
+    const patched = await t.api('PATCH', `/aux_managers/${nav.id}`, {
+      token: admin,
+      body: { max_age_seconds: 3600, config_yaml: masked.replace('round: 2', 'round: 3') },
+    });
+    expect(patched.statusCode).toBe(200);
+    expect(patched.body).not.toContain(creds.password);
     await waitFor('ok', async () => (await manager(nav.id)).health.state === 'ok');
+    const audit = (await t.api('GET', '/audit', { token: admin })).body;
+    expect(audit).toContain('aux_manager');
+    expect(audit).not.toContain(creds.password);
     await influx.stop();
     const stale = await waitFor('stale', async () => {
       const m = await manager(nav.id);

@@ -29,6 +29,7 @@ import { EventAuxDataService } from '../event-aux-data/event-aux-data.service.js
 import { ConfigProblem, dataSourceOf, parseManagerConfig, type ManagerConfig } from './aux-config.js';
 import { buildDataArray } from './aux-lookup.js';
 import { readManagersFile } from './aux-managers-file.js';
+import { maskSecrets, secretsOf, unmaskSecrets } from './aux-secrets.js';
 import {
   AuxManagersRepository,
   type AuxHealthRow,
@@ -172,6 +173,11 @@ export class AuxManagersService {
     };
   }
 
+  /** The YAML as answered and audited: credentials masked. */
+  private masked(def: ManagerDefinition): string {
+    return maskSecrets(def.row.config_yaml, def.config ? secretsOf(def.config.source) : []);
+  }
+
   private async toWire(def: ManagerDefinition, health?: AuxHealthRow): Promise<AuxManager> {
     const { row } = def;
     return {
@@ -184,7 +190,7 @@ export class AuxManagersService {
       max_age_seconds: row.max_age_ms / 1000,
       timeout_seconds: row.timeout_ms / 1000,
       historical: this.historical(row.kind),
-      config_yaml: row.config_yaml,
+      config_yaml: this.masked(def),
       from_file: row.file_hash !== null,
       health: this.toHealth(row, health, def.problem),
     };
@@ -273,7 +279,7 @@ export class AuxManagersService {
           action: 'create',
           record_type: 'aux_manager',
           record_id: row.id,
-          new_value: { name: row.name, kind: row.kind, config_yaml: row.config_yaml },
+          new_value: { name: row.name, kind: row.kind, config_yaml: this.masked({ row, config, problem: null }) },
         });
     });
     this.changed(row.id);
@@ -288,8 +294,11 @@ export class AuxManagersService {
   ): Promise<AuxManager> {
     const existing = await this.repo.findById(id);
     if (!existing) throw new AppError('NOT_FOUND', `No aux-data manager found for id: ${id}`);
+    const before = this.define(existing);
     if (body.config_yaml !== undefined) {
-      const config = this.checkConfig(existing.kind, body.config_yaml);
+      const stored = before.config ? secretsOf(before.config.source) : [];
+      body = { ...body, config_yaml: unmaskSecrets(body.config_yaml, existing.config_yaml, stored) };
+      const config = this.checkConfig(existing.kind, body.config_yaml!);
       await this.assertFreeSource(config.dataSource, id);
     }
     if (body.name !== undefined) await this.assertFreeName(body.name, id);
@@ -310,8 +319,13 @@ export class AuxManagersService {
           action: 'update',
           record_type: 'aux_manager',
           record_id: id,
-          old_value: { name: existing.name, enabled: existing.enabled === 1, config_yaml: existing.config_yaml },
-          new_value: body,
+          old_value: { name: existing.name, enabled: existing.enabled === 1, config_yaml: this.masked(before) },
+          new_value: {
+            ...body,
+            ...(body.config_yaml !== undefined
+              ? { config_yaml: this.masked(this.define({ ...existing, config_yaml: body.config_yaml })) }
+              : {}),
+          },
         });
     });
     this.changed(id);
@@ -327,7 +341,7 @@ export class AuxManagersService {
         action: 'delete',
         record_type: 'aux_manager',
         record_id: id,
-        old_value: { name: existing.name, kind: existing.kind, config_yaml: existing.config_yaml },
+        old_value: { name: existing.name, kind: existing.kind, config_yaml: this.masked(this.define(existing)) },
       });
     });
     this.changed(id);
