@@ -1,0 +1,103 @@
+import { spawn } from 'node:child_process';
+import { z } from 'zod';
+import type { SourceDeps } from './config.js';
+import { CameraSource, cameraOptions } from './frame-grab.js';
+import { safeMessage } from './health.js';
+
+/** Stream protocols ffmpeg may open for a still; never a local file or a container of other URLs. */
+const streamProtocols = ['rtsp', 'rtsps', 'rtmp', 'rtmps', 'http', 'https', 'udp', 'rtp', 'srt', 'tcp'] as const;
+/** What those protocols use underneath (ffmpeg's `-protocol_whitelist`). */
+const protocolWhitelist = [...streamProtocols, 'tls', 'crypto', 'httpproxy'].join(',');
+
+export const ffmpegStillConfigSchema = z
+  .object({
+    /** The live stream (`rtsp://user:password@encoder/stream`, `udp://@:5000`, `srt://…`, `http://…`). */
+    url: z
+      .string({ message: 'url must be a stream URL' })
+      .refine(
+        (u) => URL.canParse(u) && (streamProtocols as readonly string[]).includes(new URL(u).protocol.slice(0, -1)),
+        `url must be a stream URL (${streamProtocols.join(', ')})`,
+      ),
+    /** The ffmpeg program; Debian's by default. */
+    ffmpeg: z.string().min(1, 'ffmpeg must name a program').default('ffmpeg'),
+    ...cameraOptions,
+    /** ffmpeg processes at once for this camera. */
+    concurrency: cameraOptions.concurrency.default(1),
+    /** Seconds one grab may take (ffmpeg must connect and decode a key frame). */
+    timeout_seconds: cameraOptions.timeout_seconds.default(10),
+  })
+  .strict();
+export type FfmpegStillConfig = z.infer<typeof ffmpegStillConfigSchema>;
+
+/** The largest still accepted from ffmpeg's output, in bytes. */
+const maxStill = 32 * 1024 * 1024;
+
+/**
+ * One still from a live stream with ffmpeg, for encoders without a snapshot URL: ffmpeg opens the
+ * stream, decodes the first frame and writes it as a JPEG to its standard output. The process is
+ * killed when the grab times out or is cancelled; no shell is involved, and the URL (which may
+ * carry credentials) never reaches a message.
+ */
+export class FfmpegStillSource extends CameraSource {
+  private readonly secrets: string[] = [];
+
+  constructor(
+    private readonly config: FfmpegStillConfig,
+    deps: SourceDeps,
+    now?: () => number,
+  ) {
+    super(config, deps, now);
+    const url = new URL(config.url);
+    if (url.password) this.secrets.push(url.password, decodeURIComponent(url.password));
+    if (url.username) this.secrets.push(url.username, decodeURIComponent(url.username));
+    this.secrets.push(config.url);
+  }
+
+  protected grab(signal: AbortSignal): Promise<Uint8Array> {
+    return new Promise((resolve, reject) => {
+      const args = [
+        '-nostdin',
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-protocol_whitelist',
+        protocolWhitelist,
+        '-i',
+        this.config.url,
+        '-frames:v',
+        '1',
+        '-an',
+        '-f',
+        'image2pipe',
+        '-c:v',
+        'mjpeg',
+        '-q:v',
+        '3',
+        'pipe:1',
+      ];
+      const child = spawn(this.config.ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe'], signal, killSignal: 'SIGKILL' });
+      const out: Buffer[] = [];
+      let size = 0;
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > maxStill) child.kill('SIGKILL');
+        else out.push(chunk);
+      });
+      child.stderr.on('data', (chunk: Buffer) => {
+        if (stderr.length < 2000) stderr += chunk.toString('utf8');
+      });
+      child.on('error', (error) => reject(error));
+      child.on('close', (code) => {
+        if (signal.aborted) return reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+        if (code === 0 && size > 0 && size <= maxStill) return resolve(Buffer.concat(out));
+        const last = stderr.trim().split('\n').pop() ?? '';
+        reject(new Error(`ffmpeg exited with ${code ?? 'a signal'}${last ? `: ${last}` : ''}`));
+      });
+    });
+  }
+
+  protected describe(error: unknown): string {
+    return safeMessage(error, this.secrets);
+  }
+}

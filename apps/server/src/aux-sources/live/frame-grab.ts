@@ -1,0 +1,174 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import type { AuxSource, ReadingRequest, ReadingResult, SourceHealth } from '../source.js';
+import type { SourceDeps } from './config.js';
+import { LiveHealth } from './health.js';
+
+/** The options both camera sources share. */
+export const cameraOptions = {
+  /** The camera's name as the aux record shows it (`camera_name`) and as its keys start (`<camera>.filename`). */
+  camera: z
+    .string({ message: 'camera must be a name' })
+    .min(1, 'camera must not be empty')
+    .max(64, 'camera must be at most 64 characters')
+    .refine((c) => !/[\u0000-\u001f\u007f]/.test(c), 'camera must not hold control characters'),
+  /** The file name's start; the camera's name (letters, digits, `-`, `_`) and `_` by default. */
+  filename_prefix: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{0,64}$/, 'filename_prefix may hold only letters, digits, - and _')
+    .optional(),
+  /** Seconds one grab may take before it is abandoned. */
+  timeout_seconds: z.number({ message: 'timeout_seconds must be a number' }).positive().max(120).default(5),
+  /** Grabs of this camera running at once; more wait (or time out). */
+  concurrency: z.number({ message: 'concurrency must be a whole number' }).int().min(1).max(16).default(2),
+};
+
+/**
+ * Sealog's frame-grab file name: `<prefix><YYYYMMDD_HHMMSSmmm>.jpg`, from the event's time in UTC,
+ * as its framegrab bots name the files they write into the images folder.
+ */
+export function frameGrabName(prefix: string, at: number): string {
+  const iso = new Date(at).toISOString(); // 2023-03-14T07:15:03.077Z
+  const stamp = `${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}_${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}${iso.slice(20, 23)}`;
+  return `${prefix}${stamp}.jpg`;
+}
+
+export function defaultPrefix(camera: string): string {
+  return `${camera.replace(/[^A-Za-z0-9-]+/g, '_').slice(0, 63)}_`;
+}
+
+/** JPEG files start with the SOI marker; anything else (an HTML error page) is not a frame grab. */
+export function isJpeg(data: Uint8Array): boolean {
+  return data.length > 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff;
+}
+
+/**
+ * Writes a frame grab into the images folder atomically (a hidden temporary file, then a rename),
+ * so a reader never sees half a JPEG and a failed grab leaves nothing behind. The name is built
+ * here from checked parts only; it cannot leave the folder.
+ */
+export async function writeFrameGrab(imagesDir: string, name: string, data: Uint8Array): Promise<string> {
+  if (name !== path.basename(name) || name.startsWith('.')) throw new Error('frame-grab name must be a plain file name');
+  await mkdir(imagesDir, { recursive: true });
+  const target = path.join(imagesDir, name);
+  const temporary = path.join(imagesDir, `.${name}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    await writeFile(temporary, data, { flag: 'wx' });
+    await rename(temporary, target);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+  return target;
+}
+
+/** At most `limit` grabs at once; a waiting one gives up when its signal aborts. */
+export class Limiter {
+  private running = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(private readonly limit: number) {}
+
+  async run<T>(signal: AbortSignal, work: () => Promise<T>): Promise<T> {
+    if (this.running >= this.limit) {
+      await new Promise<void>((resolve, reject) => {
+        const go = () => {
+          signal.removeEventListener('abort', abort);
+          resolve();
+        };
+        const abort = () => {
+          const i = this.waiting.indexOf(go);
+          if (i >= 0) this.waiting.splice(i, 1);
+          reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+        };
+        if (signal.aborted) return abort();
+        signal.addEventListener('abort', abort, { once: true });
+        this.waiting.push(go);
+      });
+    } else if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('aborted');
+    this.running++;
+    try {
+      return await work();
+    } finally {
+      this.running--;
+      this.waiting.shift()?.();
+    }
+  }
+}
+
+export interface CameraConfig {
+  camera: string;
+  filename_prefix?: string | undefined;
+  timeout_seconds: number;
+  concurrency: number;
+}
+
+/**
+ * What the two camera sources share: a grab only for an event that is current (its time within
+ * `maxAgeMs` of now; a past event is `not_backfillable`, never today's picture), one file per event
+ * and camera, and the values `<camera>.camera_name` / `<camera>.filename` that the lookup rules map
+ * to Sealog's `camera_name` / `filename` pairs.
+ */
+export abstract class CameraSource implements AuxSource {
+  readonly historical = false;
+  protected readonly state: LiveHealth;
+  private readonly limiter: Limiter;
+  private readonly prefix: string;
+
+  constructor(
+    protected readonly camera: CameraConfig,
+    protected readonly deps: SourceDeps,
+    protected readonly now: () => number = Date.now,
+  ) {
+    this.state = new LiveHealth(0, now);
+    this.limiter = new Limiter(camera.concurrency);
+    this.prefix = camera.filename_prefix ?? defaultPrefix(camera.camera);
+  }
+
+  /** One JPEG from the camera, or an error whose message carries no credential. */
+  protected abstract grab(signal: AbortSignal): Promise<Uint8Array>;
+
+  async start(): Promise<void> {}
+
+  async stop(): Promise<void> {}
+
+  async readingAt(request: ReadingRequest): Promise<ReadingResult> {
+    const now = this.now();
+    if (request.at < now - request.maxAgeMs) return { kind: 'not_backfillable' };
+    const timeout = AbortSignal.timeout(this.camera.timeout_seconds * 1000);
+    const signal = AbortSignal.any([request.signal, timeout]);
+    try {
+      const data = await this.limiter.run(signal, () => this.grab(signal));
+      if (!isJpeg(data)) throw new Error('the answer is not a JPEG image');
+      const name = frameGrabName(this.prefix, request.at);
+      await writeFrameGrab(request.imagesDir, name, data);
+      this.state.connected();
+      this.state.reading(request.at);
+      return {
+        kind: 'reading',
+        reading: {
+          ts: request.at,
+          values: { [`${this.camera.camera}.camera_name`]: this.camera.camera, [`${this.camera.camera}.filename`]: `/images/${name}` },
+        },
+        provenance: 'realtime',
+      };
+    } catch (error) {
+      const message = timeout.aborted
+        ? `camera ${this.camera.camera}: no image within ${this.camera.timeout_seconds} s`
+        : request.signal.aborted
+          ? `camera ${this.camera.camera}: the request was cancelled`
+          : `camera ${this.camera.camera}: ${this.describe(error)}`;
+      this.state.disconnected(message);
+      throw new Error(message);
+    }
+  }
+
+  /** The failure as operators read it, without credentials. */
+  protected abstract describe(error: unknown): string;
+
+  health(): SourceHealth {
+    return this.state.snapshot();
+  }
+}
