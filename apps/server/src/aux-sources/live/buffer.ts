@@ -40,18 +40,25 @@ export class ReadingBuffer {
     let i = list.length;
     while (i > 0 && list[i - 1]!.ts > reading.ts) i--;
     list.splice(i, 0, reading);
-    if (list.length > this.limits.maxCount) {
-      const dropped = list.splice(0, list.length - this.limits.maxCount);
-      this.coveredFrom = Math.max(this.coveredFrom, dropped[dropped.length - 1]!.ts);
-    }
+    if (list.length > this.limits.maxCount) this.drop(list.length - this.limits.maxCount);
     this.prune();
   }
 
+  /**
+   * Forgets readings older than the age bound, always keeping the newest (it is what makes a
+   * silent source's answer `stale` rather than `no_data`).
+   */
   private prune(): void {
     const horizon = this.now() - this.limits.maxAgeMs;
     let n = 0;
-    while (n < this.readings.length && this.readings[n]!.ts < horizon) n++;
-    if (n) this.readings.splice(0, n);
+    while (n < this.readings.length - 1 && this.readings[n]!.ts < horizon) n++;
+    if (n) this.drop(n);
+  }
+
+  /** Drops the `n` oldest readings: a time before the oldest kept one can no longer be answered. */
+  private drop(n: number): void {
+    this.readings.splice(0, n);
+    this.coveredFrom = Math.max(this.coveredFrom, this.readings[0]!.ts);
   }
 
   /**
