@@ -16,6 +16,11 @@ export const nmeaConfigSchema = z
     sentences: z
       .array(z.string().regex(/^[A-Z]{3}$/, 'sentences must be three-letter ids such as GGA'))
       .default(['GGA', 'RMC', 'HDT', 'VTG', 'ZDA']),
+    /**
+     * TCP only: one line sent after connecting, for talkers that stream on request (gpsd's raw
+     * NMEA: `?WATCH={"enable":true,"nmea":true}`).
+     */
+    hello: z.string().max(512, 'hello must be at most 512 characters').optional(),
     ...bufferOptions,
   })
   .strict();
@@ -72,7 +77,10 @@ export class NmeaSource extends BufferedSource {
     this.tcp = socket;
     this.lines.reset();
     socket.setKeepAlive(true, 10_000);
-    socket.on('connect', () => this.opened());
+    socket.on('connect', () => {
+      if (this.config.hello) socket.write(`${this.config.hello}\n`);
+      this.opened();
+    });
     socket.on('data', (chunk) => {
       const lines = this.lines.push(chunk);
       if (lines === 'overflow') {
@@ -115,7 +123,10 @@ export class NmeaSource extends BufferedSource {
           if (id === 'RMC' || id === 'ZDA') sourceTs = value.getTime();
         }
       } else if (typeof value === 'number') {
-        if (Number.isFinite(value)) values[`${id}.${key}`] = value;
+        // Degrees from degrees and minutes carry binary noise (23.522531999999998): nine decimals
+        // (a tenth of a millimetre) are more than any talker sends.
+        if (Number.isFinite(value))
+          values[`${id}.${key}`] = key === 'latitude' || key === 'longitude' ? Number(value.toFixed(9)) : value;
       } else if (typeof value === 'string' || typeof value === 'boolean') values[`${id}.${key}`] = value;
     }
     this.record(values, sourceTs);
