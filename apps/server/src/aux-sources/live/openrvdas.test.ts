@@ -1,0 +1,87 @@
+import { createSocket } from 'node:dgram';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, recordingDeps, requestAt, waitUntil } from '../../../test/aux-live.js';
+import type { AuxSource } from '../source.js';
+import { liveSources } from './index.js';
+
+/**
+ * OpenRVDAS's UDPWriter sends each DASRecord as one JSON datagram; this sender does the same with
+ * records shaped as its loggers write them (the ship's gyro and GNSS of dive S0492).
+ */
+describe('OpenRVDAS source (records over UDP)', () => {
+  let port: number;
+  let source: AuxSource & { rejected?: number };
+  const sender = createSocket('udp4');
+  const send = (payload: unknown) =>
+    new Promise<void>((resolve, reject) =>
+      sender.send(typeof payload === 'string' ? payload : JSON.stringify(payload), port, '127.0.0.1', (e) =>
+        e ? reject(e) : resolve(),
+      ),
+    );
+  let started = 0;
+
+  beforeAll(async () => {
+    port = await freePort();
+    started = Date.now();
+    source = liveSources.openrvdas!.create(
+      { host: '127.0.0.1', port, data_ids: ['gyr1', 'seap'], silence_seconds: 2 },
+      recordingDeps().deps,
+    );
+    await source.start();
+    await waitUntil('the UDP port bound', async () => source.health().connected);
+  });
+  afterAll(async () => {
+    sender.close();
+    await source.stop();
+  });
+
+  it('keys each record’s fields by data_id, one record or a list of them per datagram', async () => {
+    await send({ data_id: 'gyr1', message_type: '', timestamp: Date.now() / 1000, fields: { Gyr1HeadingTrue: 10.59 }, metadata: {} });
+    await send([
+      {
+        data_id: 'seap',
+        timestamp: Date.now() / 1000,
+        fields: { SeapLatitude: 23.522636, SeapLongitude: -45.012302, SeapGPSTime: '071509.00', SeapHeave: { m: 0.12 } },
+      },
+      { data_id: 'knud', timestamp: Date.now() / 1000, fields: { KnudDepth: 5123.4 } }, // not configured
+    ]);
+    const keys = ['gyr1.Gyr1HeadingTrue', 'seap.SeapLatitude', 'seap.SeapLongitude', 'seap.SeapGPSTime', 'seap.SeapHeave.m', 'knud.KnudDepth'];
+    const r = await waitUntil('both records', async () => {
+      const got = await source.readingAt(requestAt(Date.now(), keys));
+      return got.kind === 'reading' && Object.keys(got.reading.values).length >= 5 ? got : null;
+    });
+    expect(r.reading.values).toEqual({
+      'gyr1.Gyr1HeadingTrue': 10.59,
+      'seap.SeapLatitude': 23.522636,
+      'seap.SeapLongitude': -45.012302,
+      'seap.SeapGPSTime': '071509.00',
+      'seap.SeapHeave.m': 0.12,
+    });
+  });
+
+  it('drops what is not a record and says so', async () => {
+    const before = source.rejected ?? 0;
+    await send('not json');
+    await send({ timestamp: 1, fields: { x: 1 } });
+    await waitUntil('both rejected', async () => (source.rejected ?? 0) >= before + 2);
+    expect(source.health().lastError).toBe('OpenRVDAS record without data_id or fields dropped');
+  });
+
+  it('gives an event outside the window no value', async () => {
+    expect(await source.readingAt(requestAt(started - 1, ['gyr1.Gyr1HeadingTrue']))).toEqual({ kind: 'not_backfillable' });
+    await new Promise((r) => setTimeout(r, 400));
+    expect(await source.readingAt(requestAt(Date.now(), ['gyr1.Gyr1HeadingTrue'], { maxAgeMs: 300 }))).toMatchObject({
+      kind: 'stale',
+    });
+  });
+
+  it('reports a silent sender as not connected, and connected again when records resume', async () => {
+    await waitUntil('silence noticed', async () => !source.health().connected, 5000);
+    expect(source.health().lastError).toMatch(/no readings for \d+ s/);
+    await send({ data_id: 'gyr1', timestamp: Date.now() / 1000, fields: { Gyr1HeadingTrue: 10.77 } });
+    await waitUntil('records again', async () => source.health().connected);
+    expect(await source.readingAt(requestAt(Date.now(), ['gyr1.Gyr1HeadingTrue']))).toMatchObject({
+      reading: { values: { 'gyr1.Gyr1HeadingTrue': 10.77 } },
+    });
+  });
+});
