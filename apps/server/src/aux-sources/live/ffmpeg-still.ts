@@ -18,6 +18,8 @@ export const ffmpegStillConfigSchema = z
         (u) => URL.canParse(u) && (streamProtocols as readonly string[]).includes(new URL(u).protocol.slice(0, -1)),
         `url must be a stream URL (${streamProtocols.join(', ')})`,
       ),
+    /** How long ffmpeg may look at the stream to learn its format before decoding (its default is 5 s). */
+    probe_seconds: z.number({ message: 'probe_seconds must be a number' }).positive().max(10).default(1),
     /** The ffmpeg program; Debian's by default. */
     ffmpeg: z.string().min(1, 'ffmpeg must name a program').default('ffmpeg'),
     ...cameraOptions,
@@ -55,6 +57,7 @@ export class FfmpegStillSource extends CameraSource {
 
   protected grab(signal: AbortSignal): Promise<Uint8Array> {
     return new Promise((resolve, reject) => {
+      if (signal.aborted) return reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
       const args = [
         '-nostdin',
         '-hide_banner',
@@ -62,6 +65,10 @@ export class FfmpegStillSource extends CameraSource {
         'error',
         '-protocol_whitelist',
         protocolWhitelist,
+        '-analyzeduration',
+        String(Math.round(this.config.probe_seconds * 1_000_000)),
+        '-probesize',
+        '2000000',
         '-i',
         this.config.url,
         '-frames:v',
@@ -87,7 +94,10 @@ export class FfmpegStillSource extends CameraSource {
       child.stderr.on('data', (chunk: Buffer) => {
         if (stderr.length < 2000) stderr += chunk.toString('utf8');
       });
-      child.on('error', (error) => reject(error));
+      // An abort kills ffmpeg; the grab settles on 'close', once the process is gone.
+      child.on('error', (error) => {
+        if (!signal.aborted) reject(error);
+      });
       child.on('close', (code) => {
         if (signal.aborted) return reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
         if (code === 0 && size > 0 && size <= maxStill) return resolve(Buffer.concat(out));

@@ -87,7 +87,12 @@ export class Limiter {
         signal.addEventListener('abort', abort, { once: true });
         this.waiting.push(go);
       });
-    } else if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('aborted');
+    }
+    // Also after waiting: a slot may come free in the same turn as the signal's abort.
+    if (signal.aborted) {
+      this.waiting.shift()?.();
+      throw signal.reason instanceof Error ? signal.reason : new Error('aborted');
+    }
     this.running++;
     try {
       return await work();
