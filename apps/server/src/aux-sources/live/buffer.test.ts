@@ -22,7 +22,11 @@ describe('the live sources’ time-indexed buffer', () => {
       provenance: 'buffered',
     });
     const current = buf.answer(requestAt(clock.now, ['GGA.latitude']));
-    expect(current).toMatchObject({ kind: 'reading', provenance: 'realtime', reading: { values: { 'GGA.latitude': 23.509 } } });
+    expect(current).toMatchObject({
+      kind: 'reading',
+      provenance: 'realtime',
+      reading: { values: { 'GGA.latitude': 23.509 } },
+    });
   });
 
   it('never answers for a time it did not hold: before the source started, beyond its age or count bound', () => {
@@ -37,7 +41,10 @@ describe('the live sources’ time-indexed buffer', () => {
     // Three readings were evicted by the count bound: the value before the oldest kept one is unknown.
     expect(buf.size).toBe(5);
     expect(buf.answer(requestAt(started + 3600, ['x']))).toEqual({ kind: 'not_backfillable' });
-    expect(buf.answer(requestAt(started + 4600, ['x']))).toMatchObject({ kind: 'reading', reading: { values: { x: 3 } } });
+    expect(buf.answer(requestAt(started + 4600, ['x']))).toMatchObject({
+      kind: 'reading',
+      reading: { values: { x: 3 } },
+    });
     // The age bound: 10 s later everything but the newest seconds is forgotten.
     clock.now += 10_000;
     expect(buf.answer(requestAt(clock.now - 10_001, ['x']))).toEqual({ kind: 'not_backfillable' });
@@ -63,7 +70,10 @@ describe('the live sources’ time-indexed buffer', () => {
     clock.now += 200;
     buf.push({ ts: clock.now, values: { 'HDT.heading': 3 } });
     const r = buf.answer(requestAt(clock.now, ['GGA.latitude', 'GGA.longitude', 'HDT.heading', 'VTG.speedKnots']));
-    expect(r).toMatchObject({ kind: 'reading', reading: { ts: clock.now, values: { 'GGA.latitude': 1, 'GGA.longitude': 2, 'HDT.heading': 3 } } });
+    expect(r).toMatchObject({
+      kind: 'reading',
+      reading: { ts: clock.now, values: { 'GGA.latitude': 1, 'GGA.longitude': 2, 'HDT.heading': 3 } },
+    });
     expect(Object.keys((r as { reading: { values: object } }).reading.values)).not.toContain('VTG.speedKnots');
   });
 
@@ -73,7 +83,9 @@ describe('the live sources’ time-indexed buffer', () => {
     buf.push({ ts: t0, values: { 'TPV.lat': -16.0, 'TPV.lon': 179.9, 'TPV.speed': 1 } });
     buf.push({ ts: t0 + 1000, values: { 'TPV.lat': -16.1, 'TPV.lon': -179.9, 'TPV.speed': 3 } });
     clock.now = t0 + 1000;
-    const r = buf.answer(requestAt(t0 + 250, ['TPV.lat', 'TPV.lon', 'TPV.speed'], { interpolate: ['TPV.lat', 'TPV.lon'] }));
+    const r = buf.answer(
+      requestAt(t0 + 250, ['TPV.lat', 'TPV.lon', 'TPV.speed'], { interpolate: ['TPV.lat', 'TPV.lon'] }),
+    );
     expect(r.kind).toBe('reading');
     const { values, ts } = (r as { reading: { ts: number; values: Record<string, number> } }).reading;
     expect(ts).toBe(t0 + 250);

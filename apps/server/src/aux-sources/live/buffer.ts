@@ -138,7 +138,7 @@ export function interpolateValue(key: string, a: Value, b: Value, f: number): nu
   if (!Number.isFinite(x) || !Number.isFinite(y) || (typeof a === 'string' && a.trim() === '')) return undefined;
   const kind = angleKind(key);
   if (!kind) return x + (y - x) * f;
-  let delta = (((y - x) % 360) + 540) % 360 - 180; // in [-180, 180)
+  let delta = ((((y - x) % 360) + 540) % 360) - 180; // in [-180, 180)
   if (delta === -180 && y > x) delta = 180;
   const v = x + delta * f;
   if (kind === 'longitude') return ((((v + 180) % 360) + 360) % 360) - 180;

@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import type { AuxSource, Reading, ReadingRequest, ReadingResult, SourceHealth } from '../source.js';
 import { ReadingBuffer } from './buffer.js';
 import { limitsOf, type BufferOptions, type SourceDeps } from './config.js';
@@ -56,15 +57,20 @@ export abstract class BufferedSource implements AuxSource {
 
   /** The transport is up: the retry delay starts again from its minimum. */
   protected opened(): void {
+    if (!this.state.isUp) this.deps.log.info({ source: this.label }, 'aux source connected');
     this.state.connected();
     this.reconnector.connected();
   }
 
-  /** The transport closed or failed: health says so and a retry is scheduled. */
+  /** The transport closed or failed: health says so and a retry is scheduled (logged once per loss). */
   protected lost(message?: string): void {
+    if (this.state.isUp && !this.stopped) this.deps.log.warn({ source: this.label, error: message }, 'aux source lost');
     this.state.disconnected(message);
     if (!this.stopped) this.reconnector.schedule();
   }
+
+  /** How log lines name this source: its kind and peer, never a credential. */
+  protected abstract get label(): string;
 
   /** One reading: stamped on receipt, or with the peer's own time when so configured. */
   protected record(values: Reading['values'], sourceTs?: number): void {
@@ -132,7 +138,7 @@ export function flatten(
 }
 
 /** Closes a TCP socket and waits until it is closed (at once when it already is). */
-export function destroySocket(socket: import('node:net').Socket): Promise<void> {
+export function destroySocket(socket: Socket): Promise<void> {
   return new Promise((resolve) => {
     if (socket.closed) return resolve();
     socket.once('close', () => resolve());

@@ -14,7 +14,9 @@ export const bufferOptions = {
    * A reading's time: when it was received (default: the ship's clock, the one events are stamped
    * with), or the time the peer put in it, where the protocol carries one.
    */
-  timestamps: z.enum(['received', 'source'], { message: "timestamps must be 'received' or 'source'" }).default('received'),
+  timestamps: z
+    .enum(['received', 'source'], { message: "timestamps must be 'received' or 'source'" })
+    .default('received'),
 };
 
 export const host = z.string({ message: 'host must be a host name or address' }).min(1, 'host must not be empty');

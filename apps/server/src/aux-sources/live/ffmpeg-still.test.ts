@@ -13,7 +13,9 @@ const ffmpeg = peer('ffmpeg');
 
 /** The grabs' ffmpeg processes (children of this test process but the encoder): none may be left behind. */
 function ffmpegChildren(encoder: Peer): string[] {
-  const out = execFileSync('ps', ['-o', 'pid=,stat=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' }).trim();
+  const out = execFileSync('ps', ['-o', 'pid=,stat=,args=', '--ppid', String(process.pid)], {
+    encoding: 'utf8',
+  }).trim();
   return out
     ? out
         .split('\n')
@@ -84,7 +86,12 @@ describe.skipIf(!ffmpeg)('ffmpeg still from a live stream (ffmpeg testsrc as MPE
   it('times out on a stream that sends nothing, kills ffmpeg, and keeps credentials out of health', async () => {
     const silent = await freePort();
     const dead = liveSources.ffmpeg_still!.create(
-      { camera: 'Down Camera', url: `srt://127.0.0.1:${silent}?passphrase=hunter2-secret&mode=caller`, ffmpeg, timeout_seconds: 1 },
+      {
+        camera: 'Down Camera',
+        url: `srt://127.0.0.1:${silent}?passphrase=hunter2-secret&mode=caller`,
+        ffmpeg,
+        timeout_seconds: 1,
+      },
       deps,
     );
     const before = readdirSync(images.dir).length;

@@ -82,7 +82,11 @@ export class FfmpegStillSource extends CameraSource {
         '3',
         'pipe:1',
       ];
-      const child = spawn(this.config.ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe'], signal, killSignal: 'SIGKILL' });
+      const child = spawn(this.config.ffmpeg, args, {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        signal,
+        killSignal: 'SIGKILL',
+      });
       const out: Buffer[] = [];
       let size = 0;
       let stderr = '';

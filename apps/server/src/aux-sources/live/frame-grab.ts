@@ -13,7 +13,10 @@ export const cameraOptions = {
     .string({ message: 'camera must be a name' })
     .min(1, 'camera must not be empty')
     .max(64, 'camera must be at most 64 characters')
-    .refine((c) => !/[\u0000-\u001f\u007f]/.test(c), 'camera must not hold control characters'),
+    .refine(
+      (c) => ![...c].some((ch) => ch.charCodeAt(0) < 32 || ch.charCodeAt(0) === 127),
+      'camera must not hold control characters',
+    ),
   /** The file name's start; the camera's name (letters, digits, `-`, `_`) and `_` by default. */
   filename_prefix: z
     .string()
@@ -50,7 +53,8 @@ export function isJpeg(data: Uint8Array): boolean {
  * here from checked parts only; it cannot leave the folder.
  */
 export async function writeFrameGrab(imagesDir: string, name: string, data: Uint8Array): Promise<string> {
-  if (name !== path.basename(name) || name.startsWith('.')) throw new Error('frame-grab name must be a plain file name');
+  if (name !== path.basename(name) || name.startsWith('.'))
+    throw new Error('frame-grab name must be a plain file name');
   await mkdir(imagesDir, { recursive: true });
   const target = path.join(imagesDir, name);
   const temporary = path.join(imagesDir, `.${name}.${randomBytes(6).toString('hex')}.tmp`);
@@ -155,7 +159,10 @@ export abstract class CameraSource implements AuxSource {
         kind: 'reading',
         reading: {
           ts: request.at,
-          values: { [`${this.camera.camera}.camera_name`]: this.camera.camera, [`${this.camera.camera}.filename`]: `/images/${name}` },
+          values: {
+            [`${this.camera.camera}.camera_name`]: this.camera.camera,
+            [`${this.camera.camera}.filename`]: `/images/${name}`,
+          },
         },
         provenance: 'realtime',
       };

@@ -27,6 +27,10 @@ export class GpsdSource extends BufferedSource {
   private socket: Socket | null = null;
   private readonly lines = new LineSplitter();
 
+  protected get label(): string {
+    return `gpsd ${this.config.host}:${this.config.port}`;
+  }
+
   constructor(
     private readonly config: GpsdConfig,
     deps: SourceDeps,
@@ -53,7 +57,9 @@ export class GpsdSource extends BufferedSource {
       }
       for (const line of lines) this.line(line);
     });
-    socket.on('error', (error) => this.state.error(`gpsd ${this.config.host}:${this.config.port}: ${safeMessage(error)}`));
+    socket.on('error', (error) =>
+      this.state.error(`gpsd ${this.config.host}:${this.config.port}: ${safeMessage(error)}`),
+    );
     socket.on('close', () => {
       if (this.socket === socket) this.socket = null;
       this.lost(`gpsd ${this.config.host}:${this.config.port} closed the connection`);

@@ -58,7 +58,10 @@ describe('HTTP snapshot camera (a local HTTP camera)', () => {
     const name = `Main_Camera_${iso.slice(0, 10).replace(/-/g, '')}_${iso.slice(11, 19).replace(/:/g, '')}${iso.slice(20, 23)}.jpg`;
     expect(r).toEqual({
       kind: 'reading',
-      reading: { ts: at, values: { 'Main Camera.camera_name': 'Main Camera', 'Main Camera.filename': `/images/${name}` } },
+      reading: {
+        ts: at,
+        values: { 'Main Camera.camera_name': 'Main Camera', 'Main Camera.filename': `/images/${name}` },
+      },
       provenance: 'realtime',
     });
     expect(readFileSync(path.join(images.dir, name))).toEqual(Buffer.from(frame));
@@ -125,9 +128,9 @@ describe('HTTP snapshot camera (a local HTTP camera)', () => {
     expect(file).toMatch(/^\/images\/_etc_Down_Cam_\d{8}_\d{9}\.jpg$/);
     expect(existsSync(path.join(images.dir, path.basename(file)))).toBe(true);
     expect(
-      httpSnapshotConfigSchema.safeParse({ camera: 'x', url: 'file:///etc/passwd', filename_prefix: '../x' }).error?.issues.map(
-        (i) => `${i.path.join('.')}: ${i.message}`,
-      ),
+      httpSnapshotConfigSchema
+        .safeParse({ camera: 'x', url: 'file:///etc/passwd', filename_prefix: '../x' })
+        .error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`),
     ).toEqual([
       'url: url must be an http:// or https:// URL',
       'filename_prefix: filename_prefix may hold only letters, digits, - and _',

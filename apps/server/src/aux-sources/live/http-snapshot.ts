@@ -8,9 +8,16 @@ export const httpSnapshotConfigSchema = z
     /** The encoder's snapshot URL (`http://user:password@encoder/snapshot.jpg`): user and password go as Basic auth. */
     url: z
       .string({ message: 'url must be an http:// or https:// URL' })
-      .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), 'url must be an http:// or https:// URL'),
+      .refine(
+        (u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol),
+        'url must be an http:// or https:// URL',
+      ),
     /** The largest image accepted, in bytes. */
-    max_bytes: z.number({ message: 'max_bytes must be a number' }).int().positive().default(20 * 1024 * 1024),
+    max_bytes: z
+      .number({ message: 'max_bytes must be a number' })
+      .int()
+      .positive()
+      .default(20 * 1024 * 1024),
     ...cameraOptions,
   })
   .strict();

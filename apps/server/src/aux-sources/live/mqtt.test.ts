@@ -23,7 +23,9 @@ describe.skipIf(!mosquitto)('MQTT source (a mosquitto the test starts)', () => {
   beforeAll(async () => {
     port = await freePort();
     broker = startBroker();
-    publisher = await waitUntil('mosquitto up', () => connectAsync(`mqtt://127.0.0.1:${port}`, { reconnectPeriod: 200 }));
+    publisher = await waitUntil('mosquitto up', () =>
+      connectAsync(`mqtt://127.0.0.1:${port}`, { reconnectPeriod: 200 }),
+    );
     started = Date.now();
     source = liveSources.mqtt!.create(
       // Credentials in the URL: they must reach the broker and nothing else.

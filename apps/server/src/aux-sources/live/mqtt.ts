@@ -36,6 +36,10 @@ export class MqttSource extends BufferedSource {
   private readonly secrets: string[];
   rejected = 0;
 
+  protected get label(): string {
+    return `mqtt ${withoutCredentials(this.config.url)}`;
+  }
+
   constructor(
     private readonly config: MqttConfig,
     deps: SourceDeps,
@@ -72,8 +76,14 @@ export class MqttSource extends BufferedSource {
     });
     client.on('message', (topic, payload) => this.message(topic, payload));
     client.on('error', (error) => this.state.error(`MQTT ${this.where}: ${safeMessage(error, this.secrets)}`));
-    client.on('close', () => this.state.disconnected(`MQTT broker ${this.where} closed the connection`));
-    client.on('offline', () => this.state.disconnected(`MQTT broker ${this.where} is offline`));
+    client.on('close', () => this.down(`MQTT broker ${this.where} closed the connection`));
+    client.on('offline', () => this.down(`MQTT broker ${this.where} is offline`));
+  }
+
+  /** mqtt.js retries by itself: only health and the log follow. */
+  private down(message: string): void {
+    if (this.state.isUp && !this.stopped) this.deps.log.warn({ source: this.label, error: message }, 'aux source lost');
+    this.state.disconnected(message);
   }
 
   private message(topic: string, payload: Buffer): void {

@@ -26,7 +26,10 @@ describe('NMEA 0183 source over UDP (a talker sending the fixture)', () => {
   beforeAll(async () => {
     port = await freePort();
     started = Date.now();
-    source = liveSources.nmea!.create({ transport: 'udp', host: '127.0.0.1', port, silence_seconds: 2 }, recordingDeps().deps);
+    source = liveSources.nmea!.create(
+      { transport: 'udp', host: '127.0.0.1', port, silence_seconds: 2 },
+      recordingDeps().deps,
+    );
     await source.start();
     await waitUntil('the UDP port bound', async () => source.health().connected);
   });
@@ -109,7 +112,13 @@ describe.skipIf(!gpsfake)('NMEA 0183 source over TCP (gpsd relaying raw NMEA fro
     port = await freePort();
     fake = start();
     source = liveSources.nmea!.create(
-      { transport: 'tcp', host: '127.0.0.1', port, hello: '?WATCH={"enable":true,"nmea":true}', reconnect_seconds: 0.2 },
+      {
+        transport: 'tcp',
+        host: '127.0.0.1',
+        port,
+        hello: '?WATCH={"enable":true,"nmea":true}',
+        reconnect_seconds: 0.2,
+      },
       recordingDeps().deps,
     );
     await source.start();
@@ -132,7 +141,11 @@ describe.skipIf(!gpsfake)('NMEA 0183 source over TCP (gpsd relaying raw NMEA fro
       },
       30_000,
     );
-    expect(r.reading.values).toEqual({ 'GGA.latitude': 23.522636, 'GGA.longitude': -45.012302, 'RMC.trackTrue': 10.59 });
+    expect(r.reading.values).toEqual({
+      'GGA.latitude': 23.522636,
+      'GGA.longitude': -45.012302,
+      'RMC.trackTrue': 10.59,
+    });
   });
 
   it('reconnects by itself when the talker returns', async () => {

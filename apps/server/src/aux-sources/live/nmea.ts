@@ -43,6 +43,10 @@ export class NmeaSource extends BufferedSource {
   /** Sentences dropped for a bad checksum or an unreadable body since start. */
   rejected = 0;
 
+  protected get label(): string {
+    return `nmea ${this.config.transport} ${this.config.host ?? ''}:${this.config.port}`;
+  }
+
   constructor(
     private readonly config: NmeaConfig,
     deps: SourceDeps,

@@ -36,16 +36,34 @@ describe('OpenRVDAS source (records over UDP)', () => {
   });
 
   it('keys each record’s fields by data_id, one record or a list of them per datagram', async () => {
-    await send({ data_id: 'gyr1', message_type: '', timestamp: Date.now() / 1000, fields: { Gyr1HeadingTrue: 10.59 }, metadata: {} });
+    await send({
+      data_id: 'gyr1',
+      message_type: '',
+      timestamp: Date.now() / 1000,
+      fields: { Gyr1HeadingTrue: 10.59 },
+      metadata: {},
+    });
     await send([
       {
         data_id: 'seap',
         timestamp: Date.now() / 1000,
-        fields: { SeapLatitude: 23.522636, SeapLongitude: -45.012302, SeapGPSTime: '071509.00', SeapHeave: { m: 0.12 } },
+        fields: {
+          SeapLatitude: 23.522636,
+          SeapLongitude: -45.012302,
+          SeapGPSTime: '071509.00',
+          SeapHeave: { m: 0.12 },
+        },
       },
       { data_id: 'knud', timestamp: Date.now() / 1000, fields: { KnudDepth: 5123.4 } }, // not configured
     ]);
-    const keys = ['gyr1.Gyr1HeadingTrue', 'seap.SeapLatitude', 'seap.SeapLongitude', 'seap.SeapGPSTime', 'seap.SeapHeave.m', 'knud.KnudDepth'];
+    const keys = [
+      'gyr1.Gyr1HeadingTrue',
+      'seap.SeapLatitude',
+      'seap.SeapLongitude',
+      'seap.SeapGPSTime',
+      'seap.SeapHeave.m',
+      'knud.KnudDepth',
+    ];
     const r = await waitUntil('both records', async () => {
       const got = await source.readingAt(requestAt(Date.now(), keys));
       return got.kind === 'reading' && Object.keys(got.reading.values).length >= 5 ? got : null;
@@ -68,7 +86,9 @@ describe('OpenRVDAS source (records over UDP)', () => {
   });
 
   it('gives an event outside the window no value', async () => {
-    expect(await source.readingAt(requestAt(started - 1, ['gyr1.Gyr1HeadingTrue']))).toEqual({ kind: 'not_backfillable' });
+    expect(await source.readingAt(requestAt(started - 1, ['gyr1.Gyr1HeadingTrue']))).toEqual({
+      kind: 'not_backfillable',
+    });
     await new Promise((r) => setTimeout(r, 400));
     expect(await source.readingAt(requestAt(Date.now(), ['gyr1.Gyr1HeadingTrue'], { maxAgeMs: 300 }))).toMatchObject({
       kind: 'stale',

@@ -29,6 +29,10 @@ export class OpenrvdasSource extends BufferedSource {
   private readonly dataIds: Set<string> | null;
   rejected = 0;
 
+  protected get label(): string {
+    return `openrvdas udp :${this.config.port}`;
+  }
+
   constructor(
     private readonly config: OpenrvdasConfig,
     deps: SourceDeps,
