@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { z } from 'zod';
 import type { SourceDeps } from './config.js';
-import { CameraSource, cameraOptions } from './frame-grab.js';
+import { CameraSource, cameraFields, cameraOptions, checkCameras, toCameras, type CameraEntry } from './frame-grab.js';
 import { safeMessage } from './health.js';
 
 /** Stream protocols ffmpeg may open for a still; never a local file or a container of other URLs. */
@@ -9,26 +9,29 @@ const streamProtocols = ['rtsp', 'rtsps', 'rtmp', 'rtmps', 'http', 'https', 'udp
 /** What those protocols use underneath (ffmpeg's `-protocol_whitelist`). */
 const protocolWhitelist = [...streamProtocols, 'tls', 'crypto', 'httpproxy'].join(',');
 
+const streamUrl = z
+  .string({ message: 'url must be a stream URL' })
+  .refine(
+    (u) => URL.canParse(u) && (streamProtocols as readonly string[]).includes(new URL(u).protocol.slice(0, -1)),
+    `url must be a stream URL (${streamProtocols.join(', ')})`,
+  );
+
+/** One camera (`camera`, `url`: the live stream, `rtsp://user:password@encoder/stream`, `udp://@:5000`, …) or several (`cameras:`). */
 export const ffmpegStillConfigSchema = z
   .object({
-    /** The live stream (`rtsp://user:password@encoder/stream`, `udp://@:5000`, `srt://…`, `http://…`). */
-    url: z
-      .string({ message: 'url must be a stream URL' })
-      .refine(
-        (u) => URL.canParse(u) && (streamProtocols as readonly string[]).includes(new URL(u).protocol.slice(0, -1)),
-        `url must be a stream URL (${streamProtocols.join(', ')})`,
-      ),
+    ...cameraFields(streamUrl),
+    /** ffmpeg processes at once for one camera. */
+    concurrency: cameraOptions.concurrency.default(1),
+    /** Seconds one grab may take (ffmpeg must connect and decode a key frame). */
+    timeout_seconds: cameraOptions.timeout_seconds.default(10),
     /** How long ffmpeg may look at the stream to learn its format before decoding (its default is 5 s). */
     probe_seconds: z.number({ message: 'probe_seconds must be a number' }).positive().max(10).default(1),
     /** The ffmpeg program; Debian's by default. */
     ffmpeg: z.string().min(1, 'ffmpeg must name a program').default('ffmpeg'),
-    ...cameraOptions,
-    /** ffmpeg processes at once for this camera. */
-    concurrency: cameraOptions.concurrency.default(1),
-    /** Seconds one grab may take (ffmpeg must connect and decode a key frame). */
-    timeout_seconds: cameraOptions.timeout_seconds.default(10),
   })
-  .strict();
+  .strict()
+  .superRefine(checkCameras)
+  .transform(toCameras);
 export type FfmpegStillConfig = z.infer<typeof ffmpegStillConfigSchema>;
 
 /** The largest still accepted from ffmpeg's output, in bytes. */
@@ -41,21 +44,15 @@ const maxStill = 32 * 1024 * 1024;
  * carry credentials) never reaches a message.
  */
 export class FfmpegStillSource extends CameraSource {
-  private readonly secrets: string[] = [];
-
   constructor(
     private readonly config: FfmpegStillConfig,
     deps: SourceDeps,
     now?: () => number,
   ) {
-    super(config, deps, now);
-    const url = new URL(config.url);
-    if (url.password) this.secrets.push(url.password, decodeURIComponent(url.password));
-    if (url.username) this.secrets.push(url.username, decodeURIComponent(url.username));
-    this.secrets.push(config.url);
+    super(config.cameras, config, deps, now);
   }
 
-  protected grab(signal: AbortSignal): Promise<Uint8Array> {
+  protected grab(camera: CameraEntry, signal: AbortSignal): Promise<Uint8Array> {
     return new Promise((resolve, reject) => {
       if (signal.aborted) return reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
       const args = [
@@ -70,7 +67,7 @@ export class FfmpegStillSource extends CameraSource {
         '-probesize',
         '2000000',
         '-i',
-        this.config.url,
+        camera.url,
         '-frames:v',
         '1',
         '-an',
@@ -111,7 +108,15 @@ export class FfmpegStillSource extends CameraSource {
     });
   }
 
-  protected describe(error: unknown): string {
-    return safeMessage(error, this.secrets);
+  protected describe(camera: CameraEntry, error: unknown): string {
+    const url = new URL(camera.url);
+    const secrets = [
+      camera.url,
+      url.password,
+      decodeURIComponent(url.password),
+      url.username,
+      decodeURIComponent(url.username),
+    ];
+    return safeMessage(error, secrets.filter(Boolean));
   }
 }

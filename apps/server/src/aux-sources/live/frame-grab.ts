@@ -6,27 +6,87 @@ import type { AuxSource, ReadingRequest, ReadingResult, SourceHealth } from '../
 import type { SourceDeps } from './config.js';
 import { LiveHealth } from './health.js';
 
-/** The options both camera sources share. */
+/** A camera's name as the aux record shows it (`camera_name`) and as its keys start (`<camera>.filename`). */
+export const cameraName = z
+  .string({ message: 'camera must be a name' })
+  .min(1, 'camera must not be empty')
+  .max(64, 'camera must be at most 64 characters')
+  .refine(
+    (c) => ![...c].some((ch) => ch.charCodeAt(0) < 32 || ch.charCodeAt(0) === 127),
+    'camera must not hold control characters',
+  );
+
+/** The file name's start; the camera's name (letters, digits, `-`, `_`) and `_` by default. */
+export const filenamePrefix = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{0,64}$/, 'filename_prefix may hold only letters, digits, - and _');
+
+/** The options both camera sources share, beside their cameras. */
 export const cameraOptions = {
-  /** The camera's name as the aux record shows it (`camera_name`) and as its keys start (`<camera>.filename`). */
-  camera: z
-    .string({ message: 'camera must be a name' })
-    .min(1, 'camera must not be empty')
-    .max(64, 'camera must be at most 64 characters')
-    .refine(
-      (c) => ![...c].some((ch) => ch.charCodeAt(0) < 32 || ch.charCodeAt(0) === 127),
-      'camera must not hold control characters',
-    ),
-  /** The file name's start; the camera's name (letters, digits, `-`, `_`) and `_` by default. */
-  filename_prefix: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{0,64}$/, 'filename_prefix may hold only letters, digits, - and _')
-    .optional(),
   /** Seconds one grab may take before it is abandoned. */
   timeout_seconds: z.number({ message: 'timeout_seconds must be a number' }).positive().max(120).default(5),
-  /** Grabs of this camera running at once; more wait (or time out). */
+  /** Grabs of one camera running at once; more wait (or time out). */
   concurrency: z.number({ message: 'concurrency must be a whole number' }).int().min(1).max(16).default(2),
 };
+
+export interface CameraEntry {
+  camera: string;
+  url: string;
+  filename_prefix?: string | undefined;
+}
+
+/**
+ * A camera source's configuration names one camera (`camera`, `url`, `filename_prefix` at the top)
+ * or several (`cameras:`, a list of them; their pictures share one aux record, as Sealog's
+ * framegrab bots write up to three cameras' pairs in one). Either way it comes out as `cameras`
+ * (`toCameras`).
+ */
+export function cameraFields(url: z.ZodType<string>) {
+  const entry = z.object({ camera: cameraName, url, filename_prefix: filenamePrefix.optional() }).strict();
+  return {
+    camera: cameraName.optional(),
+    url: url.optional(),
+    filename_prefix: filenamePrefix.optional(),
+    cameras: z
+      .array(entry, { message: 'cameras must be a list of cameras' })
+      .min(1, 'cameras must name at least one camera')
+      .max(8, 'cameras may name at most 8 cameras')
+      .optional(),
+  };
+}
+
+interface CameraForm {
+  camera?: string | undefined;
+  url?: string | undefined;
+  filename_prefix?: string | undefined;
+  cameras?: CameraEntry[] | undefined;
+}
+
+/** One form or the other, each complete, and no two cameras of the same name. */
+export function checkCameras(c: CameraForm, ctx: z.RefinementCtx): void {
+  if (c.cameras && (c.camera !== undefined || c.url !== undefined))
+    ctx.addIssue({
+      code: 'custom',
+      path: ['cameras'],
+      message: 'cameras replaces camera and url: give one or the other',
+    });
+  if (!c.cameras) {
+    if (c.camera === undefined)
+      ctx.addIssue({ code: 'custom', path: ['camera'], message: 'camera must name the camera (or give cameras)' });
+    if (c.url === undefined) ctx.addIssue({ code: 'custom', path: ['url'], message: 'url must be given' });
+  }
+  const names = (c.cameras ?? []).map((e) => e.camera);
+  if (new Set(names).size !== names.length)
+    ctx.addIssue({ code: 'custom', path: ['cameras'], message: 'cameras must have different names' });
+}
+
+export function toCameras<C extends CameraForm>(config: C): Omit<C, keyof CameraForm> & { cameras: CameraEntry[] } {
+  const { camera, url, filename_prefix, cameras, ...rest } = config;
+  return {
+    ...rest,
+    cameras: cameras ?? [{ camera: camera!, url: url!, ...(filename_prefix !== undefined ? { filename_prefix } : {}) }],
+  };
+}
 
 /**
  * Sealog's frame-grab file name: `<prefix><YYYYMMDD_HHMMSSmmm>.jpg`, from the event's time in UTC,
@@ -107,78 +167,78 @@ export class Limiter {
   }
 }
 
-export interface CameraConfig {
-  camera: string;
-  filename_prefix?: string | undefined;
-  timeout_seconds: number;
-  concurrency: number;
-}
-
 /**
  * What the two camera sources share: a grab only for an event that is current (its time within
  * `maxAgeMs` of now; a past event is `not_backfillable`, never today's picture), one file per event
  * and camera, and the values `<camera>.camera_name` / `<camera>.filename` that the lookup rules map
- * to Sealog's `camera_name` / `filename` pairs.
+ * to Sealog's `camera_name` / `filename` pairs. The cameras are grabbed at once; a camera that fails
+ * is left out of the answer (health says why), and when all fail the request fails.
  */
-export abstract class CameraSource implements AuxSource {
+export abstract class CameraSource<E extends CameraEntry = CameraEntry> implements AuxSource {
   readonly historical = false;
   protected readonly state: LiveHealth;
-  private readonly limiter: Limiter;
-  private readonly prefix: string;
+  private readonly limiters = new Map<E, Limiter>();
 
   constructor(
-    protected readonly camera: CameraConfig,
+    protected readonly cameras: readonly E[],
+    protected readonly options: { timeout_seconds: number; concurrency: number },
     protected readonly deps: SourceDeps,
     protected readonly now: () => number = Date.now,
   ) {
     this.state = new LiveHealth(0, now);
-    this.limiter = new Limiter(camera.concurrency);
-    this.prefix = camera.filename_prefix ?? defaultPrefix(camera.camera);
+    for (const camera of cameras) this.limiters.set(camera, new Limiter(options.concurrency));
   }
 
   /** One JPEG from the camera, or an error whose message carries no credential. */
-  protected abstract grab(signal: AbortSignal): Promise<Uint8Array>;
+  protected abstract grab(camera: E, signal: AbortSignal): Promise<Uint8Array>;
+
+  /** The failure as operators read it, without credentials. */
+  protected abstract describe(camera: E, error: unknown): string;
 
   async start(): Promise<void> {}
 
   async stop(): Promise<void> {}
 
   async readingAt(request: ReadingRequest): Promise<ReadingResult> {
-    const now = this.now();
-    if (request.at < now - request.maxAgeMs) return { kind: 'not_backfillable' };
-    const timeout = AbortSignal.timeout(this.camera.timeout_seconds * 1000);
+    if (request.at < this.now() - request.maxAgeMs) return { kind: 'not_backfillable' };
+    const timeout = AbortSignal.timeout(this.options.timeout_seconds * 1000);
     const signal = AbortSignal.any([request.signal, timeout]);
-    try {
-      const data = await this.limiter.run(signal, () => this.grab(signal));
-      if (!isJpeg(data)) throw new Error('the answer is not a JPEG image');
-      const name = frameGrabName(this.prefix, request.at);
-      await writeFrameGrab(request.imagesDir, name, data);
-      this.state.connected();
-      this.state.reading(request.at);
-      return {
-        kind: 'reading',
-        reading: {
-          ts: request.at,
-          values: {
-            [`${this.camera.camera}.camera_name`]: this.camera.camera,
-            [`${this.camera.camera}.filename`]: `/images/${name}`,
-          },
-        },
-        provenance: 'realtime',
-      };
-    } catch (error) {
-      const message = timeout.aborted
-        ? `camera ${this.camera.camera}: no image within ${this.camera.timeout_seconds} s`
-        : request.signal.aborted
-          ? `camera ${this.camera.camera}: the request was cancelled`
-          : `camera ${this.camera.camera}: ${this.describe(error)}`;
-      this.state.disconnected(message);
-      throw new Error(message);
+    const grabs = await Promise.allSettled(this.cameras.map((camera) => this.grabOne(camera, request, signal)));
+    const values: Record<string, string> = {};
+    const failures: string[] = [];
+    grabs.forEach((grab, i) => {
+      const camera = this.cameras[i]!.camera;
+      if (grab.status === 'fulfilled') {
+        values[`${camera}.camera_name`] = camera;
+        values[`${camera}.filename`] = `/images/${grab.value}`;
+      } else {
+        failures.push(
+          timeout.aborted
+            ? `camera ${camera}: no image within ${this.options.timeout_seconds} s`
+            : request.signal.aborted
+              ? `camera ${camera}: the request was cancelled`
+              : `camera ${camera}: ${this.describe(this.cameras[i]!, grab.reason)}`,
+        );
+      }
+    });
+    if (failures.length === this.cameras.length) {
+      this.state.disconnected(failures.join('; '));
+      throw new Error(failures.join('; '));
     }
+    this.state.connected();
+    this.state.reading(request.at);
+    if (failures.length) this.state.error(failures.join('; '));
+    return { kind: 'reading', reading: { ts: request.at, values }, provenance: 'realtime' };
   }
 
-  /** The failure as operators read it, without credentials. */
-  protected abstract describe(error: unknown): string;
+  /** Grabs, checks and writes one camera's picture; answers its file name. */
+  private async grabOne(camera: E, request: ReadingRequest, signal: AbortSignal): Promise<string> {
+    const data = await this.limiters.get(camera)!.run(signal, () => this.grab(camera, signal));
+    if (!isJpeg(data)) throw new Error('the answer is not a JPEG image');
+    const name = frameGrabName(camera.filename_prefix ?? defaultPrefix(camera.camera), request.at);
+    await writeFrameGrab(request.imagesDir, name, data);
+    return name;
+  }
 
   health(): SourceHealth {
     return this.state.snapshot();

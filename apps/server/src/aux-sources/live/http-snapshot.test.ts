@@ -118,6 +118,50 @@ describe('HTTP snapshot camera (a local HTTP camera)', () => {
     expect(shown).not.toMatch(/p%40ss|p@ss|admin:/);
   });
 
+  it('grabs several cameras into one answer; one that fails is left out and named in health', async () => {
+    const source = liveSources.http_snapshot!.create(
+      {
+        cameras: [
+          { camera: 'Main Camera', url: `${base}/snapshot.jpg` },
+          { camera: 'Down Camera', url: `${base}/snapshot.jpg`, filename_prefix: 'DOWN_' },
+          { camera: 'Aft Camera', url: `${base}/error` },
+        ],
+        timeout_seconds: 1,
+      },
+      deps,
+    );
+    const at = Date.now();
+    const r = await source.readingAt(
+      requestAt(at, ['Main Camera.filename', 'Down Camera.filename', 'Aft Camera.filename'], { imagesDir: images.dir }),
+    );
+    const values = (r as { reading: { values: Record<string, string> } }).reading.values;
+    expect(Object.keys(values)).toEqual([
+      'Main Camera.camera_name',
+      'Main Camera.filename',
+      'Down Camera.camera_name',
+      'Down Camera.filename',
+    ]);
+    expect(values['Down Camera.filename']).toMatch(/^\/images\/DOWN_\d{8}_\d{9}\.jpg$/);
+    expect(source.health()).toMatchObject({
+      connected: true,
+      lastError: expect.stringMatching(/^camera Aft Camera: HTTP 500/),
+    });
+    expect(
+      httpSnapshotConfigSchema
+        .safeParse({
+          camera: 'Main',
+          cameras: [
+            { camera: 'A', url: base },
+            { camera: 'A', url: base },
+          ],
+        })
+        .error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`),
+    ).toEqual([
+      'cameras: cameras replaces camera and url: give one or the other',
+      'cameras: cameras must have different names',
+    ]);
+  });
+
   it('keeps every file inside the images folder whatever the camera is called', async () => {
     const source = liveSources.http_snapshot!.create(
       { camera: '../../etc/Down Cam', url: `${base}/snapshot.jpg`, timeout_seconds: 1 },
