@@ -20,6 +20,7 @@ const streamUrl = z
 export const ffmpegStillConfigSchema = z
   .object({
     ...cameraFields(streamUrl),
+    ...cameraOptions,
     /** ffmpeg processes at once for one camera. */
     concurrency: cameraOptions.concurrency.default(1),
     /** Seconds one grab may take (ffmpeg must connect and decode a key frame). */

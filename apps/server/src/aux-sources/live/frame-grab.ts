@@ -27,6 +27,11 @@ export const cameraOptions = {
   timeout_seconds: z.number({ message: 'timeout_seconds must be a number' }).positive().max(120).default(5),
   /** Grabs of one camera running at once; more wait (or time out). */
   concurrency: z.number({ message: 'concurrency must be a whole number' }).int().min(1).max(16).default(2),
+  /**
+   * A manager's health probe (a request without an event) grabs a picture, which is not written,
+   * only when no grab succeeded for this long; 0 grabs on every probe.
+   */
+  check_seconds: z.number({ message: 'check_seconds must be a number' }).min(0).max(3600).default(30),
 };
 
 export interface CameraEntry {
@@ -178,10 +183,13 @@ export abstract class CameraSource<E extends CameraEntry = CameraEntry> implemen
   readonly historical = false;
   protected readonly state: LiveHealth;
   private readonly limiters = new Map<E, Limiter>();
+  /** When a grab last succeeded (an event's or a probe's). */
+  private lastGrabAt = -Infinity;
+  private probing: Promise<ReadingResult> | null = null;
 
   constructor(
     protected readonly cameras: readonly E[],
-    protected readonly options: { timeout_seconds: number; concurrency: number },
+    protected readonly options: { timeout_seconds: number; concurrency: number; check_seconds: number },
     protected readonly deps: SourceDeps,
     protected readonly now: () => number = Date.now,
   ) {
@@ -200,17 +208,41 @@ export abstract class CameraSource<E extends CameraEntry = CameraEntry> implemen
   async stop(): Promise<void> {}
 
   async readingAt(request: ReadingRequest): Promise<ReadingResult> {
+    if (request.eventId === '') return this.probe(request);
     if (request.at < this.now() - request.maxAgeMs) return { kind: 'not_backfillable' };
+    return this.grabAll(request, true);
+  }
+
+  /**
+   * A health probe (no event): answers from the last successful grab while it is recent, else
+   * grabs each camera once without writing a file. One probe at a time; probes do not take the
+   * events' grab slots.
+   */
+  private probe(request: ReadingRequest): Promise<ReadingResult> {
+    const now = this.now();
+    if (now - this.lastGrabAt < this.options.check_seconds * 1000) {
+      const values = Object.fromEntries(this.cameras.map((c) => [`${c.camera}.camera_name`, c.camera]));
+      return Promise.resolve({ kind: 'reading', reading: { ts: now, values }, provenance: 'realtime' });
+    }
+    this.probing ??= this.grabAll({ ...request, at: now }, false).finally(() => {
+      this.probing = null;
+    });
+    return this.probing;
+  }
+
+  private async grabAll(request: ReadingRequest, write: boolean): Promise<ReadingResult> {
     const timeout = AbortSignal.timeout(this.options.timeout_seconds * 1000);
     const signal = AbortSignal.any([request.signal, timeout]);
-    const grabs = await Promise.allSettled(this.cameras.map((camera) => this.grabOne(camera, request, signal)));
+    const grabs = await Promise.allSettled(
+      this.cameras.map((camera) => (write ? this.grabOne(camera, request, signal) : this.check(camera, signal))),
+    );
     const values: Record<string, string> = {};
     const failures: string[] = [];
     grabs.forEach((grab, i) => {
       const camera = this.cameras[i]!.camera;
       if (grab.status === 'fulfilled') {
         values[`${camera}.camera_name`] = camera;
-        values[`${camera}.filename`] = `/images/${grab.value}`;
+        if (grab.value) values[`${camera}.filename`] = `/images/${grab.value}`;
       } else {
         failures.push(
           timeout.aborted
@@ -227,6 +259,7 @@ export abstract class CameraSource<E extends CameraEntry = CameraEntry> implemen
     }
     this.state.connected();
     this.state.reading(request.at);
+    this.lastGrabAt = this.now();
     if (failures.length) this.state.error(failures.join('; '));
     return { kind: 'reading', reading: { ts: request.at, values }, provenance: 'realtime' };
   }
@@ -238,6 +271,12 @@ export abstract class CameraSource<E extends CameraEntry = CameraEntry> implemen
     const name = frameGrabName(camera.filename_prefix ?? defaultPrefix(camera.camera), request.at);
     await writeFrameGrab(request.imagesDir, name, data);
     return name;
+  }
+
+  /** A probe's grab: the camera answers a JPEG; nothing is written. */
+  private async check(camera: E, signal: AbortSignal): Promise<string> {
+    if (!isJpeg(await this.grab(camera, signal))) throw new Error('the answer is not a JPEG image');
+    return '';
   }
 
   health(): SourceHealth {

@@ -118,6 +118,25 @@ describe('HTTP snapshot camera (a local HTTP camera)', () => {
     expect(shown).not.toMatch(/p%40ss|p@ss|admin:/);
   });
 
+  it('answers a health probe (no event) by grabbing without writing, then from its last grab for check_seconds', async () => {
+    const source = camera(`${base}/snapshot.jpg`, { check_seconds: 60 });
+    const files = readdirSync(images.dir).length;
+    const before = seen.length;
+    const probe = () => source.readingAt(requestAt(Date.now(), keys, { imagesDir: images.dir, eventId: '' }));
+    expect(await probe()).toMatchObject({
+      kind: 'reading',
+      reading: { values: { 'Main Camera.camera_name': 'Main Camera' } },
+    });
+    expect(seen.length).toBe(before + 1);
+    expect(await probe()).toMatchObject({ kind: 'reading' });
+    expect(seen.length).toBe(before + 1); // answered from the recent grab
+    expect(readdirSync(images.dir).length).toBe(files);
+    const dead = camera(`${base}/error`, { check_seconds: 60 });
+    await expect(dead.readingAt(requestAt(Date.now(), keys, { imagesDir: images.dir, eventId: '' }))).rejects.toThrow(
+      /HTTP 500/,
+    );
+  });
+
   it('grabs several cameras into one answer; one that fails is left out and named in health', async () => {
     const source = liveSources.http_snapshot!.create(
       {
