@@ -141,7 +141,11 @@ export class Limiter {
   constructor(private readonly limit: number) {}
 
   async run<T>(signal: AbortSignal, work: () => Promise<T>): Promise<T> {
-    if (this.running >= this.limit) {
+    const reason = () => (signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    if (signal.aborted) throw reason();
+    if (this.running < this.limit) this.running++;
+    else {
+      // A finishing grab hands its slot straight to the first waiter (release), so none is taken twice.
       await new Promise<void>((resolve, reject) => {
         const go = () => {
           signal.removeEventListener('abort', abort);
@@ -150,25 +154,24 @@ export class Limiter {
         const abort = () => {
           const i = this.waiting.indexOf(go);
           if (i >= 0) this.waiting.splice(i, 1);
-          reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+          reject(reason());
         };
-        if (signal.aborted) return abort();
         signal.addEventListener('abort', abort, { once: true });
         this.waiting.push(go);
       });
     }
-    // Also after waiting: a slot may come free in the same turn as the signal's abort.
-    if (signal.aborted) {
-      this.waiting.shift()?.();
-      throw signal.reason instanceof Error ? signal.reason : new Error('aborted');
-    }
-    this.running++;
     try {
+      if (signal.aborted) throw reason();
       return await work();
     } finally {
-      this.running--;
-      this.waiting.shift()?.();
+      this.release();
     }
+  }
+
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.running--;
   }
 }
 
