@@ -45,17 +45,18 @@ export class ReadingBuffer {
   }
 
   /**
-   * Forgets readings older than the age bound, always keeping the newest (it is what makes a
-   * silent source's answer `stale` rather than `no_data`).
+   * Forgets readings older than the age bound, but keeps the newest of those: it is still the value
+   * at or before any time inside the bound until a newer reading arrives (and it makes a silent
+   * source's answer `stale` rather than `no_data`).
    */
   private prune(): void {
     const horizon = this.now() - this.limits.maxAgeMs;
     let n = 0;
-    while (n < this.readings.length - 1 && this.readings[n]!.ts < horizon) n++;
-    if (n) this.drop(n);
+    while (n + 1 < this.readings.length && this.readings[n + 1]!.ts < horizon) n++;
+    if (n) this.readings.splice(0, n);
   }
 
-  /** Drops the `n` oldest readings: a time before the oldest kept one can no longer be answered. */
+  /** Drops the `n` oldest readings (count bound): a time before the oldest kept one can no longer be answered. */
   private drop(n: number): void {
     this.readings.splice(0, n);
     this.coveredFrom = Math.max(this.coveredFrom, this.readings[0]!.ts);

@@ -105,3 +105,42 @@ describe('OpenRVDAS source (records over UDP)', () => {
     });
   });
 });
+
+describe('OpenRVDAS source stamping readings with the record’s own time (timestamps: source)', () => {
+  it('files a record at its timestamp, and never answers for a time before the source ran', async () => {
+    const port = await freePort();
+    const source = liveSources.openrvdas!.create(
+      { host: '127.0.0.1', port, timestamps: 'source' },
+      recordingDeps().deps,
+    );
+    const sender = createSocket('udp4');
+    await source.start();
+    try {
+      await waitUntil('the UDP port bound', async () => source.health().connected);
+      const ts = Date.now() + 3000; // a logger clock a little ahead: filed at its own time
+      const send = (record: object) =>
+        new Promise<void>((resolve) => sender.send(JSON.stringify(record), port, '127.0.0.1', () => resolve()));
+      await send({ data_id: 'gyr1', timestamp: ts / 1000, fields: { Gyr1HeadingTrue: 10.28 } });
+      await send({
+        data_id: 'gyr1',
+        timestamp: Date.parse('2023-03-14T07:15:06Z') / 1000,
+        fields: { Gyr1HeadingTrue: 1 },
+      });
+      await waitUntil('the record', async () => source.health().lastReadingTs !== undefined);
+      await new Promise((r) => setTimeout(r, 100));
+      // Before it, the newest value is the 2023 record's: far too old.
+      expect(await source.readingAt(requestAt(ts - 1, ['gyr1.Gyr1HeadingTrue']))).toMatchObject({ kind: 'stale' });
+      expect(await source.readingAt(requestAt(ts, ['gyr1.Gyr1HeadingTrue']))).toEqual({
+        kind: 'reading',
+        reading: { ts, values: { 'gyr1.Gyr1HeadingTrue': 10.28 } },
+        provenance: 'realtime',
+      });
+      expect(await source.readingAt(requestAt(Date.parse('2023-03-14T07:15:06Z'), ['gyr1.Gyr1HeadingTrue']))).toEqual({
+        kind: 'not_backfillable',
+      });
+    } finally {
+      sender.close();
+      await source.stop();
+    }
+  });
+});
