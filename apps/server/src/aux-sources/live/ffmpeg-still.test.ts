@@ -119,6 +119,25 @@ describe.skipIf(!ffmpeg)('ffmpeg still from a live stream (ffmpeg testsrc as MPE
     expect(ffmpegChildren(encoder)).toEqual([]);
   });
 
+  it('runs nothing but ffmpeg', () => {
+    for (const program of [
+      '/bin/sh',
+      'sh',
+      '../ffmpeg',
+      '/usr/bin/../../tmp/ffmpeg',
+      '/tmp/ffmpeg-evil',
+      'ffmpeg; rm -rf /',
+    ])
+      expect(
+        ffmpegStillConfigSchema.safeParse({ camera: 'c', url: 'udp://127.0.0.1:5000', ffmpeg: program }).error
+          ?.issues[0]?.message,
+      ).toBe('ffmpeg must be ffmpeg or an absolute path ending in /ffmpeg');
+    expect(
+      ffmpegStillConfigSchema.safeParse({ camera: 'c', url: 'udp://127.0.0.1:5000', ffmpeg: '/usr/bin/ffmpeg' })
+        .success,
+    ).toBe(true);
+  });
+
   it('refuses a URL that is not a stream', () => {
     for (const url of ['file:///etc/passwd', 'concat:a.ts|b.ts', 'subfile,,start,0,end,0,,:/etc/passwd'])
       expect(ffmpegStillConfigSchema.safeParse({ camera: 'c', url }).error?.issues[0]?.message).toMatch(

@@ -27,8 +27,14 @@ export const ffmpegStillConfigSchema = z
     timeout_seconds: cameraOptions.timeout_seconds.default(10),
     /** How long ffmpeg may look at the stream to learn its format before decoding (its default is 5 s). */
     probe_seconds: z.number({ message: 'probe_seconds must be a number' }).positive().max(10).default(1),
-    /** The ffmpeg program; Debian's by default. */
-    ffmpeg: z.string().min(1, 'ffmpeg must name a program').default('ffmpeg'),
+    /**
+     * The ffmpeg program: `ffmpeg` from the PATH (Debian's) or an absolute path to a program named
+     * ffmpeg. Nothing else: a manager edited from the client must not be a way to run any program.
+     */
+    ffmpeg: z
+      .string()
+      .regex(/^(ffmpeg|\/(?:[\w-][\w.-]*\/)*ffmpeg)$/, 'ffmpeg must be ffmpeg or an absolute path ending in /ffmpeg')
+      .default('ffmpeg'),
   })
   .strict()
   .superRefine(checkCameras)
