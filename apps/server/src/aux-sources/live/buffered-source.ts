@@ -1,8 +1,9 @@
+import { createSocket, type Socket as UdpSocket } from 'node:dgram';
 import type { Socket } from 'node:net';
 import type { AuxSource, Reading, ReadingRequest, ReadingResult, SourceHealth } from '../source.js';
 import { ReadingBuffer } from './buffer.js';
-import { limitsOf, type BufferOptions, type SourceDeps } from './config.js';
-import { LiveHealth, Reconnector } from './health.js';
+import { limitsOf, type BufferOptions, type SourceDeps, type UdpOptions } from './config.js';
+import { LiveHealth, Reconnector, safeMessage } from './health.js';
 
 /**
  * What the streaming live sources (gpsd, NMEA, OpenRVDAS, MQTT) share: readings go into a
@@ -71,6 +72,33 @@ export abstract class BufferedSource implements AuxSource {
 
   /** How log lines name this source: its kind and peer, never a credential. */
   protected abstract get label(): string;
+
+  /**
+   * A UDP listener on `host:port` (all interfaces by default), joined to a multicast group when one
+   * is configured; `onMessage` gets each datagram. Bind and socket errors close it and retry.
+   */
+  protected listenUdp(where: UdpOptions, what: string, onMessage: (message: Buffer) => void): UdpSocket {
+    const socket = createSocket({ type: 'udp4', reuseAddr: true });
+    socket.on('listening', () => {
+      if (where.multicast_group) {
+        try {
+          socket.addMembership(where.multicast_group, where.multicast_interface);
+        } catch (error) {
+          void closeUdp(socket);
+          this.lost(`${what} UDP port ${where.port}: cannot join ${where.multicast_group}: ${safeMessage(error)}`);
+          return;
+        }
+      }
+      this.opened();
+    });
+    socket.on('message', onMessage);
+    socket.on('error', (error) => {
+      void closeUdp(socket);
+      this.lost(`${what} UDP port ${where.port}: ${safeMessage(error)}`);
+    });
+    socket.bind(where.port, where.multicast_group ? '0.0.0.0' : (where.host ?? '0.0.0.0'));
+    return socket;
+  }
 
   /** One reading: stamped on receipt, or with the peer's own time when so configured. */
   protected record(values: Reading['values'], sourceTs?: number): void {
@@ -143,5 +171,16 @@ export function destroySocket(socket: Socket): Promise<void> {
     if (socket.closed) return resolve();
     socket.once('close', () => resolve());
     socket.destroy();
+  });
+}
+
+/** Closes a UDP socket and waits (at once when it is already closed, as after a bind error). */
+export function closeUdp(socket: UdpSocket): Promise<void> {
+  return new Promise((resolve) => {
+    try {
+      socket.close(() => resolve());
+    } catch {
+      resolve();
+    }
   });
 }

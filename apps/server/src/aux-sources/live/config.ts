@@ -26,6 +26,27 @@ export const port = z
   .min(1, 'port must be between 1 and 65535')
   .max(65535, 'port must be between 1 and 65535');
 
+/** Options of the UDP listeners (NMEA over UDP, OpenRVDAS). */
+export const udpOptions = {
+  /** An IPv4 multicast group to join (224.0.0.0 to 239.255.255.255), as many ship networks send. */
+  multicast_group: z
+    .string()
+    .regex(
+      /^(22[4-9]|23\d)\.(25[0-5]|2[0-4]\d|1?\d?\d)\.(25[0-5]|2[0-4]\d|1?\d?\d)\.(25[0-5]|2[0-4]\d|1?\d?\d)$/,
+      'multicast_group must be an IPv4 multicast address (224.0.0.0 to 239.255.255.255)',
+    )
+    .optional(),
+  /** The local address of the interface that joins the group (the system's choice when absent). */
+  multicast_interface: z.ipv4({ message: 'multicast_interface must be an IPv4 address' }).optional(),
+};
+
+export interface UdpOptions {
+  host?: string | undefined;
+  port: number;
+  multicast_group?: string | undefined;
+  multicast_interface?: string | undefined;
+}
+
 export interface BufferOptions {
   buffer_seconds: number;
   buffer_count: number;

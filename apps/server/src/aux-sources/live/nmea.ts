@@ -1,9 +1,9 @@
-import { createSocket, type Socket as UdpSocket } from 'node:dgram';
+import type { Socket as UdpSocket } from 'node:dgram';
 import { Socket } from 'node:net';
 import { parseNmeaSentence } from 'nmea-simple';
 import { z } from 'zod';
-import { BufferedSource, destroySocket, LineSplitter } from './buffered-source.js';
-import { bufferOptions, host, port, type SourceDeps } from './config.js';
+import { BufferedSource, closeUdp, destroySocket, LineSplitter } from './buffered-source.js';
+import { bufferOptions, host, port, udpOptions, type SourceDeps } from './config.js';
 import { safeMessage } from './health.js';
 
 export const nmeaConfigSchema = z
@@ -21,6 +21,7 @@ export const nmeaConfigSchema = z
      * NMEA: `?WATCH={"enable":true,"nmea":true}`).
      */
     hello: z.string().max(512, 'hello must be at most 512 characters').optional(),
+    ...udpOptions,
     ...bufferOptions,
   })
   .strict();
@@ -61,18 +62,9 @@ export class NmeaSource extends BufferedSource {
   }
 
   private openUdp(): void {
-    const socket = createSocket({ type: 'udp4', reuseAddr: true });
-    this.udp = socket;
-    socket.on('listening', () => this.opened());
-    socket.on('message', (message) => {
+    this.udp = this.listenUdp(this.config, 'NMEA', (message) => {
       for (const line of message.toString('latin1').split(/\r?\n/)) if (line.trim()) this.sentence(line.trim());
     });
-    socket.on('error', (error) => {
-      socket.close();
-      if (this.udp === socket) this.udp = null;
-      this.lost(`NMEA UDP port ${this.config.port}: ${safeMessage(error)}`);
-    });
-    socket.bind(this.config.port, this.config.host ?? '0.0.0.0');
   }
 
   private openTcp(): void {
@@ -146,7 +138,7 @@ export class NmeaSource extends BufferedSource {
     const tcp = this.tcp;
     this.udp = null;
     this.tcp = null;
-    if (udp) await new Promise<void>((resolve) => udp.close(() => resolve()));
+    if (udp) await closeUdp(udp);
     if (tcp) await destroySocket(tcp);
   }
 }

@@ -144,3 +144,53 @@ describe('OpenRVDAS source stamping readings with the record’s own time (times
     }
   });
 });
+
+describe('OpenRVDAS source on a multicast group, and on a port another program holds', () => {
+  it('joins the configured multicast group and reads what is sent to it', async () => {
+    const port = await freePort();
+    const source = liveSources.openrvdas!.create(
+      { port, multicast_group: '239.192.0.7', multicast_interface: '127.0.0.1' },
+      recordingDeps().deps,
+    );
+    const sender = createSocket('udp4');
+    await source.start();
+    try {
+      await waitUntil('the group joined', async () => source.health().connected);
+      await new Promise<void>((resolve) => sender.bind(0, '127.0.0.1', () => resolve()));
+      sender.setMulticastInterface('127.0.0.1');
+      const record = JSON.stringify({
+        data_id: 'gyr1',
+        timestamp: Date.now() / 1000,
+        fields: { Gyr1HeadingTrue: 11.11 },
+      });
+      const got = await waitUntil('the multicast record', async () => {
+        sender.send(record, port, '239.192.0.7');
+        const r = await source.readingAt(requestAt(Date.now(), ['gyr1.Gyr1HeadingTrue']));
+        return r.kind === 'reading' ? r : null;
+      });
+      expect(got.reading.values).toEqual({ 'gyr1.Gyr1HeadingTrue': 11.11 });
+    } finally {
+      sender.close();
+      await source.stop();
+    }
+  });
+
+  it('says why it cannot listen while the port is taken, and listens once it is free', async () => {
+    const holder = createSocket('udp4'); // no reuseAddr: the port is this program's alone
+    await new Promise<void>((resolve) => holder.bind(0, '127.0.0.1', () => resolve()));
+    const port = holder.address().port;
+    const source = liveSources.openrvdas!.create(
+      { host: '127.0.0.1', port, reconnect_seconds: 0.1 },
+      recordingDeps().deps,
+    );
+    await source.start();
+    try {
+      await waitUntil('the bind error', async () => /EADDRINUSE/.test(source.health().lastError ?? ''));
+      expect(source.health().connected).toBe(false);
+      await new Promise<void>((resolve) => holder.close(() => resolve()));
+      await waitUntil('listening after the port came free', async () => source.health().connected, 10_000);
+    } finally {
+      await source.stop();
+    }
+  });
+});

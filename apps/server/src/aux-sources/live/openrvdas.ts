@@ -1,8 +1,7 @@
-import { createSocket, type Socket as UdpSocket } from 'node:dgram';
+import type { Socket as UdpSocket } from 'node:dgram';
 import { z } from 'zod';
-import { BufferedSource, flatten } from './buffered-source.js';
-import { bufferOptions, host, port, type SourceDeps } from './config.js';
-import { safeMessage } from './health.js';
+import { BufferedSource, closeUdp, flatten } from './buffered-source.js';
+import { bufferOptions, host, port, udpOptions, type SourceDeps } from './config.js';
 
 export const openrvdasConfigSchema = z
   .object({
@@ -11,6 +10,7 @@ export const openrvdasConfigSchema = z
     port,
     /** Only these `data_id`s are kept (all when absent). */
     data_ids: z.array(z.string().min(1, 'data_ids must not hold an empty name')).optional(),
+    ...udpOptions,
     ...bufferOptions,
   })
   .strict();
@@ -42,16 +42,7 @@ export class OpenrvdasSource extends BufferedSource {
   }
 
   protected open(): void {
-    const socket = createSocket({ type: 'udp4', reuseAddr: true });
-    this.socket = socket;
-    socket.on('listening', () => this.opened());
-    socket.on('message', (message) => this.datagram(message));
-    socket.on('error', (error) => {
-      socket.close();
-      if (this.socket === socket) this.socket = null;
-      this.lost(`OpenRVDAS UDP port ${this.config.port}: ${safeMessage(error)}`);
-    });
-    socket.bind(this.config.port, this.config.host ?? '0.0.0.0');
+    this.socket = this.listenUdp(this.config, 'OpenRVDAS', (message) => this.datagram(message));
   }
 
   private datagram(message: Buffer): void {
@@ -83,6 +74,6 @@ export class OpenrvdasSource extends BufferedSource {
   protected async close(): Promise<void> {
     const socket = this.socket;
     this.socket = null;
-    if (socket) await new Promise<void>((resolve) => socket.close(() => resolve()));
+    if (socket) await closeUdp(socket);
   }
 }
