@@ -60,9 +60,10 @@ export class GpsdSource extends BufferedSource {
     socket.on('error', (error) =>
       this.state.error(`gpsd ${this.config.host}:${this.config.port}: ${safeMessage(error)}`),
     );
-    socket.on('close', () => {
+    // After an error (refused, reset) the error is the message; a clean close says so.
+    socket.on('close', (hadError) => {
       if (this.socket === socket) this.socket = null;
-      this.lost(`gpsd ${this.config.host}:${this.config.port} closed the connection`);
+      this.lost(hadError ? undefined : `gpsd ${this.config.host}:${this.config.port} closed the connection`);
     });
     socket.connect(this.config.port, this.config.host);
   }

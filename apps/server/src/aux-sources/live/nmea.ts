@@ -87,9 +87,9 @@ export class NmeaSource extends BufferedSource {
       for (const line of lines) this.sentence(line.trim());
     });
     socket.on('error', (error) => this.state.error(`NMEA talker ${where}: ${safeMessage(error)}`));
-    socket.on('close', () => {
+    socket.on('close', (hadError) => {
       if (this.tcp === socket) this.tcp = null;
-      this.lost(`NMEA talker ${where} closed the connection`);
+      this.lost(hadError ? undefined : `NMEA talker ${where} closed the connection`);
     });
     socket.connect(this.config.port, this.config.host ?? '127.0.0.1');
   }
