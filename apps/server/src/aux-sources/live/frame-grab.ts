@@ -175,6 +175,11 @@ export class Limiter {
   }
 }
 
+/** A grab that failed; its message is for operators and holds no credential. */
+export class CameraError extends Error {
+  override name = 'CameraError';
+}
+
 /**
  * What the two camera sources share: a grab only for an event that is current (its time within
  * `maxAgeMs` of now; a past event is `not_backfillable`, never today's picture), one file per event
@@ -249,7 +254,7 @@ export abstract class CameraSource<E extends CameraEntry = CameraEntry> implemen
       } else {
         failures.push(
           timeout.aborted
-            ? `camera ${camera}: no image within ${this.options.timeout_seconds} s`
+            ? `camera ${camera}: no image in time (${this.options.timeout_seconds} s)`
             : request.signal.aborted
               ? `camera ${camera}: the request was cancelled`
               : `camera ${camera}: ${this.describe(this.cameras[i]!, grab.reason)}`,
@@ -258,7 +263,7 @@ export abstract class CameraSource<E extends CameraEntry = CameraEntry> implemen
     });
     if (failures.length === this.cameras.length) {
       this.state.disconnected(failures.join('; '));
-      throw new Error(failures.join('; '));
+      throw new CameraError(failures.join('; '));
     }
     this.state.connected();
     this.state.reading(request.at);

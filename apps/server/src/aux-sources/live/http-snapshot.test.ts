@@ -6,6 +6,7 @@ import jpeg from 'jpeg-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordingDeps, requestAt, tempImages } from '../../../test/aux-live.js';
 import { liveSources } from './index.js';
+import { CameraError } from './frame-grab.js';
 import { httpSnapshotConfigSchema } from './http-snapshot.js';
 
 /** A 16×8 grey JPEG, as an encoder's snapshot URL answers. */
@@ -81,9 +82,15 @@ describe('HTTP snapshot camera (a local HTTP camera)', () => {
   it('gives up on a camera that never answers within its time-out, and health says so', async () => {
     const source = camera(`${base}/never`);
     await expect(source.readingAt(requestAt(Date.now(), keys, { imagesDir: images.dir }))).rejects.toThrow(
-      'camera Main Camera: no image within 1 s',
+      'camera Main Camera: no image in time (1 s)',
     );
-    expect(source.health()).toMatchObject({ connected: false, lastError: 'camera Main Camera: no image within 1 s' });
+    expect(source.health()).toMatchObject({
+      connected: false,
+      lastError: 'camera Main Camera: no image in time (1 s)',
+    });
+    // A CameraError: the manager shows its message (and counts it as a time-out).
+    const error = await source.readingAt(requestAt(Date.now(), keys, { imagesDir: images.dir })).catch((e: Error) => e);
+    expect(error).toBeInstanceOf(CameraError);
   });
 
   it('honours the manager’s AbortSignal', async () => {
