@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { AuxSource, Reading, ReadingRequest, ReadingResult, SourceHealth } from '../source.js';
 import { ReadingBuffer } from './buffer.js';
 import { limitsOf, type BufferOptions, type SourceDeps, type UdpOptions } from './config.js';
-import { LiveHealth, Reconnector, safeMessage } from './health.js';
+import { LiveHealth, LiveSourceError, Reconnector, safeMessage } from './health.js';
 
 /**
  * What the streaming live sources (gpsd, NMEA, OpenRVDAS, MQTT) share: readings go into a
@@ -111,7 +111,16 @@ export abstract class BufferedSource implements AuxSource {
     this.state.reading(ts);
   }
 
+  /**
+   * The buffer's answer. A manager's health probe (`eventId` '', no event) fails while the peer is
+   * lost or silent, with the reason, so the manager's state and last error follow the source; an
+   * event is still answered from what the buffer holds.
+   */
   async readingAt(request: ReadingRequest): Promise<ReadingResult> {
+    if (request.eventId === '') {
+      const health = this.health();
+      if (!health.connected) throw new LiveSourceError(health.lastError ?? `${this.label}: not connected`);
+    }
     return this.buffer.answer(request);
   }
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { AuxSource, ReadingRequest, ReadingResult, SourceHealth } from '../source.js';
 import type { SourceDeps } from './config.js';
-import { LiveHealth } from './health.js';
+import { LiveHealth, LiveSourceError } from './health.js';
 
 /** A camera's name as the aux record shows it (`camera_name`) and as its keys start (`<camera>.filename`). */
 export const cameraName = z
@@ -176,7 +176,7 @@ export class Limiter {
 }
 
 /** A grab that failed; its message is for operators and holds no credential. */
-export class CameraError extends Error {
+export class CameraError extends LiveSourceError {
   override name = 'CameraError';
 }
 

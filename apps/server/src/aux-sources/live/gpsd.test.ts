@@ -75,6 +75,10 @@ describe.skipIf(!gpsfake)('gpsd source (gpsfake replaying FKt230303 navigation)'
     await new Promise((r) => setTimeout(r, 1200));
     const stale: ReadingResult = await source.readingAt(requestAt(Date.now(), keys, { maxAgeMs: 1000 }));
     expect(stale.kind).toBe('stale');
+    // A manager's health probe (no event) fails with the reason while gpsd is away.
+    await expect(source.readingAt(requestAt(Date.now(), keys, { eventId: '' }))).rejects.toThrow(
+      /^gpsd 127\.0\.0\.1:\d+/,
+    );
 
     fake = startGpsfake(port);
     const back = Date.now();
@@ -85,6 +89,7 @@ describe.skipIf(!gpsfake)('gpsd source (gpsfake replaying FKt230303 navigation)'
     );
     const fresh = await source.readingAt(requestAt(Date.now(), ['TPV.lat'], { maxAgeMs: 2000 }));
     expect(fresh.kind).toBe('reading');
+    expect((await source.readingAt(requestAt(Date.now(), ['TPV.lat'], { eventId: '' }))).kind).toBe('reading');
     expect(lines.join('\n')).not.toMatch(/password/i);
   });
 });

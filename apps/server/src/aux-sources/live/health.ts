@@ -1,6 +1,11 @@
 import { redactUrl } from '../../lib/redact-url.js';
 import type { SourceHealth } from '../source.js';
 
+/** A live source's failure; its message is for operators (a manager shows it) and holds no credential. */
+export class LiveSourceError extends Error {
+  override name = 'LiveSourceError';
+}
+
 /**
  * An operator-facing message with every credential taken out: the user and password of a URL
  * (`rtsp://user:secret@cam/…`, `mqtt://user:secret@host`), credentials in query parameters, and any
