@@ -91,6 +91,27 @@ describe('NMEA 0183 source over UDP (a talker sending the fixture)', () => {
     });
   });
 
+  it('reads only the sentences configured', async () => {
+    const ggaPort = await freePort();
+    const gga = liveSources.nmea!.create(
+      { transport: 'udp', host: '127.0.0.1', port: ggaPort, sentences: ['GGA'] },
+      recordingDeps().deps,
+    );
+    await gga.start();
+    try {
+      await waitUntil('bound', async () => gga.health().connected);
+      const keys = ['GGA.latitude', 'HDT.heading'];
+      const r = await waitUntil('the GGA', async () => {
+        sender.send(`${fixture.slice(-5).join('\r\n')}\r\n`, ggaPort, '127.0.0.1');
+        const got = await gga.readingAt(requestAt(Date.now(), keys));
+        return got.kind === 'reading' ? got : null;
+      });
+      expect(r.reading.values).toEqual({ 'GGA.latitude': 23.522532 });
+    } finally {
+      await gga.stop();
+    }
+  });
+
   it('refuses a configuration with a message naming the key', () => {
     const r = nmeaConfigSchema.safeParse({ transport: 'serial', port: 70000 });
     expect(r.success).toBe(false);
