@@ -15,6 +15,7 @@ const everyEntry = [
   'Device Keys',
   'Ship to Shore',
   'Audit Trail',
+  'System',
   'Checklists',
   'Toggle ASNAP',
 ];
@@ -67,6 +68,7 @@ test('every System Management entry opens its screen', async ({ page, context })
     'Device Keys': '/device_keys',
     'Ship to Shore': '/ships',
     'Audit Trail': '/audit',
+    System: '/system',
     Checklists: '/checklists',
   };
   await page.goto('/');
@@ -143,6 +145,7 @@ test.describe('with event logging disabled and custom names', () => {
       'Device Keys',
       'Ship to Shore',
       'Audit Trail',
+      'System',
     ]);
     await expect(page.getByTestId('footer-asnap')).toHaveCount(0);
   });

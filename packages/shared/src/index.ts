@@ -42,3 +42,4 @@ export * from './schemas/checklists.js';
 export * from './dive-metrics.js';
 export * from './schemas/sync.js';
 export * from './schemas/sync-records.js';
+export * from './schemas/aux-managers.js';

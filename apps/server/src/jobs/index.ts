@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { LeaderElection } from '../db/leader-election.js';
+import { AuxManagersService } from '../modules/aux-managers/aux-managers.service.js';
+import { AuxManagerRunner } from './aux-managers.js';
 import { AsnapService, logAsnapThroughEvents, type LogAsnapEvent } from './asnap.js';
 import { BackupScheduler } from './backup-scheduler.js';
 import { ChecklistMonitor } from './checklist-monitor.js';
@@ -15,6 +17,7 @@ export interface Jobs {
   checklists: ChecklistMonitor;
   completeness: CompletenessWatcher;
   ships: ShipFollowers;
+  auxManagers: AuxManagerRunner;
 }
 
 export interface JobsOptions {
@@ -24,7 +27,7 @@ export interface JobsOptions {
 
 /**
  * The background jobs (free-space monitor, built-in ASNAP, scheduled backups, checklist monitor,
- * completeness watcher, ship followers): singletons, run by the leading process only
+ * completeness watcher, ship followers, aux-data managers): singletons, run by the leading process only
  * (db/leader-election.ts). Started when the server is ready, stopped when it closes.
  */
 export function registerJobs(app: FastifyInstance, ctx: AppContext, opts: JobsOptions = {}): Jobs {
@@ -37,11 +40,14 @@ export function registerJobs(app: FastifyInstance, ctx: AppContext, opts: JobsOp
   const checklists = new ChecklistMonitor(ctx);
   const completeness = new CompletenessWatcher(ctx);
   const ships = new ShipFollowers(ctx);
-  const jobs = [freeSpace, asnap, backups, checklists, completeness, ships];
+  const auxManagers = new AuxManagerRunner(ctx);
+  const jobs = [freeSpace, asnap, backups, checklists, completeness, ships, auxManagers];
   const startJobs = () => Promise.all(jobs.map((job) => job?.start()));
   const stopJobs = () => Promise.all(jobs.map((job) => job?.stop()));
 
   app.addHook('onReady', async () => {
+    // A vessel's managers file is checked before the server takes requests: an invalid one stops the start.
+    if (ctx.config.auxManagers.file) await new AuxManagersService(ctx).syncFile(ctx.config.auxManagers.file);
     await leader.start();
     // The first free-space reading is in place before the server takes requests.
     if (leader.isLeader) await startJobs();
@@ -55,5 +61,5 @@ export function registerJobs(app: FastifyInstance, ctx: AppContext, opts: JobsOp
     await leader.stop();
   });
 
-  return { leader, freeSpace, asnap, checklists, completeness, ships };
+  return { leader, freeSpace, asnap, checklists, completeness, ships, auxManagers };
 }

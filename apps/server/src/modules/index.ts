@@ -21,6 +21,7 @@ import { backupsRoutes } from './backups/backups.routes.js';
 import { checklistsRoutes } from './checklists/checklists.routes.js';
 import { completenessRoutes } from './completeness/completeness.routes.js';
 import { syncRoutes } from './sync/sync.routes.js';
+import { auxManagersRoutes } from './aux-managers/aux-managers.routes.js';
 import { copiedEventComments, shipOriginHooks } from './sync/ship-origin-hooks.js';
 import type { OriginExceptions } from '../origins/origin-guard.js';
 import { EventAuxDataRepository } from './event-aux-data/event-aux-data.repository.js';
@@ -50,6 +51,7 @@ export const apiModules: Array<(app: ApiInstance, ctx: AppContext) => void> = [
   checklistsRoutes,
   completenessRoutes,
   syncRoutes,
+  auxManagersRoutes,
 ];
 
 /** What authentication reads, from the modules that own it (plugins/auth.ts imports no module). */

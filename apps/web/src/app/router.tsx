@@ -31,6 +31,7 @@ const UsersScreen = lazyScreen(() => import('../features/users/users-screen'), '
 const DeviceKeysScreen = lazyScreen(() => import('../features/device-keys/device-keys-screen'), 'DeviceKeysScreen');
 const ChecklistsScreen = lazyScreen(() => import('../features/checklists/checklists-screen'), 'ChecklistsScreen');
 const ShipsScreen = lazyScreen(() => import('../features/ships/ships-screen'), 'ShipsScreen');
+const SystemScreen = lazyScreen(() => import('../features/aux-managers/aux-managers-screen'), 'SystemScreen');
 const AuditScreen = lazyScreen(() => import('../features/audit/audit-screen'), 'AuditScreen');
 const CruiseMenuRoute = lazyScreen(() => import('./routes/cruise-menu'), 'CruiseMenuRoute');
 const CruisesRoute = lazyScreen(() => import('./routes/cruises'), 'CruisesRoute');
@@ -78,6 +79,7 @@ export const routes: RouteObject[] = [
           { path: '/device_keys', element: <DeviceKeysScreen /> },
           { path: '/ships', element: <ShipsScreen /> },
           { path: '/audit', element: <AuditScreen /> },
+          { path: '/system', element: <SystemScreen /> },
           { path: '/checklists', element: <ChecklistsScreen /> },
           { path: '/tasks', element: <TasksScreen /> },
           { path: '/event_management', element: <EventManagementRoute /> },

@@ -46,6 +46,7 @@ const frozen: Record<Dialect, Record<string, string>> = {
     '023-sync-refusals': 'f2f706db41e483fe',
     '024-origins-and-image-owners': '8a9bcb63420e1ca8',
     '025-event-created-at': '423868b8b3f3730a',
+    '026-aux-managers': '5ed013bbae764a25',
   },
   postgres: {
     '001-initial': 'abded546b17b4501',
@@ -71,6 +72,7 @@ const frozen: Record<Dialect, Record<string, string>> = {
     '023-sync-refusals': 'f2f706db41e483fe',
     '024-origins-and-image-owners': '57b237f3736fbf18',
     '025-event-created-at': '423868b8b3f3730a',
+    '026-aux-managers': '5ed013bbae764a25',
   },
 };
 

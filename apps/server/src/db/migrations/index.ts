@@ -23,6 +23,7 @@ import * as m022 from './022-relative-demo-framegrabs.js';
 import * as m023 from './023-sync-refusals.js';
 import * as m024 from './024-origins-and-image-owners.js';
 import * as m025 from './025-event-created-at.js';
+import * as m026 from './026-aux-managers.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -54,6 +55,7 @@ const ordered: Array<[string, DialectMigration]> = [
   ['023-sync-refusals', m023],
   ['024-origins-and-image-owners', m024],
   ['025-event-created-at', m025],
+  ['026-aux-managers', m026],
 ];
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -36,6 +36,7 @@ export function systemManagementItems(names: { Cruises: string; Lowerings: strin
     { label: 'Device Keys', to: '/device_keys', roles: capabilityRoles.adminOnly },
     { label: 'Ship to Shore', to: '/ships', roles: capabilityRoles.adminOnly },
     { label: 'Audit Trail', to: '/audit', roles: capabilityRoles.adminOnly },
+    { label: 'System', to: '/system', roles: capabilityRoles.adminOnly },
     { label: 'Checklists', to: '/checklists', roles: capabilityRoles.adminOnly, loggingOnly: true },
     { label: 'Toggle ASNAP', roles: capabilityRoles.adminOnly, loggingOnly: true, action: 'toggleAsnap' },
   ];
