@@ -32,7 +32,10 @@ export interface ReadingRequest {
   signal: AbortSignal;
   /** Files (frame grabs) are written under this folder, named as Sealog names them. */
   imagesDir: string;
-  /** The event the reading is for (frame-grab file names carry no secrets, only time and camera). */
+  /**
+   * The event the reading is for (frame-grab file names carry no secrets, only time and camera); `''` for a
+   * manager's health probe, which has no event: a camera then checks it can grab, and writes no file.
+   */
   eventId: string;
 }
 
