@@ -253,6 +253,31 @@ describe.skipIf(!influxBin).each(engines)('aux-data managers with InfluxDB on %s
     expect(outcomeOf(again, ids[1]!)).toBe('unchanged');
     expect(again.totals.written ?? 0).toBe(0);
     expect(await aux(ids[0]!)).toHaveLength(1);
+
+    // A live-only source never writes today's value into last week's event.
+    const port = await new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, '127.0.0.1', () => {
+        const p = (probe.address() as net.AddressInfo).port;
+        probe.close(() => resolve(p));
+      });
+    });
+    const live = await t.api('POST', '/aux_managers', {
+      token: admin,
+      body: {
+        name: 'live-udp',
+        kind: 'openrvdas',
+        config_yaml: `data_source: liveNav\naux_record_lookup:\n  nav.lat: {name: latitude}\nsource: {host: 127.0.0.1, port: ${port}}\n`,
+      },
+    });
+    expect(live.statusCode).toBe(201);
+    expect((live.json() as AuxManager).historical).toBe(false);
+    const liveRun = await t.api('POST', '/aux_managers/backfill', {
+      token: admin,
+      body: { event_ids: [ids[1]], manager_ids: [(live.json() as AuxManager).id], dry_run: false },
+    });
+    expect((liveRun.json() as AuxBackfillResult).rows.map((r) => r.outcome)).toEqual(['not_backfillable']);
+    expect(await aux(ids[1]!, 'liveNav')).toEqual([]);
+    await t.api('DELETE', `/aux_managers/${(live.json() as AuxManager).id}`, { token: admin });
   });
 
   it('refuses a configuration that does not hold, naming the key', async () => {
