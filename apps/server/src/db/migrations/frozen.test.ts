@@ -46,7 +46,7 @@ const frozen: Record<Dialect, Record<string, string>> = {
     '023-sync-refusals': 'f2f706db41e483fe',
     '024-origins-and-image-owners': '8a9bcb63420e1ca8',
     '025-event-created-at': '423868b8b3f3730a',
-    '026-aux-managers': '5ed013bbae764a25',
+    '026-aux-managers': '1d6548e3fef16a43',
   },
   postgres: {
     '001-initial': 'abded546b17b4501',
@@ -72,7 +72,7 @@ const frozen: Record<Dialect, Record<string, string>> = {
     '023-sync-refusals': 'f2f706db41e483fe',
     '024-origins-and-image-owners': '57b237f3736fbf18',
     '025-event-created-at': '423868b8b3f3730a',
-    '026-aux-managers': '5ed013bbae764a25',
+    '026-aux-managers': '1d6548e3fef16a43',
   },
 };
 
