@@ -134,5 +134,14 @@ test.describe('System: aux data managers', () => {
     await page.getByRole('button', { name: 'Dry Run' }).click();
     await expect(page.getByTestId('aux-backfill-summary')).toContainText('unchanged 2. A run writes 0 events.');
     await page.screenshot({ path: test.info().outputPath('system-backfill.png'), fullPage: true });
+
+    // Deleting asks first; the records it wrote stay.
+    await row.getByRole('button', { name: 'Edit manager vehicle-nav' }).click();
+    await page.getByRole('form', { name: 'Update manager' }).getByRole('button', { name: 'Delete' }).click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog).toContainText('delete the manager vehicle-nav?');
+    await dialog.getByRole('button', { name: 'Yup!' }).click();
+    await expect(row).toHaveCount(0);
+    await expect(page.getByText('No aux data managers found!')).toBeVisible();
   });
 });

@@ -4,6 +4,7 @@ import type { AuxManager } from '@bathylog/shared';
 import { createAuxManager, deleteAuxManager, updateAuxManager } from '../../api/aux-managers';
 import { errorMessage } from '../../api/client';
 import { ErrorAlert, SuccessAlert } from '../../components/alerts';
+import { ConfirmModal } from '../../components/confirm-modal';
 
 /** The kinds the server knows today; the server refuses any other with a message naming them. */
 const knownKinds = ['influx', 'gpsd', 'nmea', 'openrvdas', 'mqtt', 'http_snapshot', 'ffmpeg_still'];
@@ -66,13 +67,16 @@ export function ManagerForm({ manager, onSaved, onDeleted }: ManagerFormProps) {
     }
   };
 
+  const [confirming, setConfirming] = useState(false);
   const remove = async () => {
-    if (!manager || !window.confirm(`Delete the manager ${manager.name}? Its records stay.`)) return;
+    if (!manager) return;
     setBusy(true);
     try {
       await deleteAuxManager(manager.id);
+      setConfirming(false);
       onDeleted();
     } catch (err) {
+      setConfirming(false);
       setError(errorMessage(err));
     } finally {
       setBusy(false);
@@ -141,7 +145,7 @@ export function ManagerForm({ manager, onSaved, onDeleted }: ManagerFormProps) {
           </Form.Group>
           <div className="d-flex justify-content-between">
             {manager ? (
-              <Button variant="outline-danger" size="sm" disabled={busy} onClick={() => void remove()}>
+              <Button variant="outline-danger" size="sm" disabled={busy} onClick={() => setConfirming(true)}>
                 Delete
               </Button>
             ) : (
@@ -153,6 +157,13 @@ export function ManagerForm({ manager, onSaved, onDeleted }: ManagerFormProps) {
           </div>
         </Form>
       </Card.Body>
+      <ConfirmModal
+        show={confirming}
+        body={`Are you sure you want to delete the manager ${manager?.name ?? ''}? The records it wrote stay.`}
+        busy={busy}
+        onConfirm={() => void remove()}
+        onHide={() => setConfirming(false)}
+      />
     </Card>
   );
 }
