@@ -33,6 +33,8 @@ interface Running {
   counters: AuxManagerCounters;
   dirty: boolean;
   lastAlarmAt: number;
+  /** Whether the manager has had a state since it was loaded. */
+  settled: boolean;
 }
 
 /**
@@ -124,6 +126,7 @@ export class AuxManagerRunner {
           counters: emptyCounters(),
           dirty: true,
           lastAlarmAt: 0,
+          settled: false,
         };
     if (def.row.enabled !== 1) {
       r.queue = [];
@@ -309,7 +312,10 @@ export class AuxManagerRunner {
     const from = r.state;
     r.state = state;
     r.dirty = true;
-    if (this.settings.alarmEvents && from !== 'disabled' && state !== 'disabled') this.alarm(r, from, state);
+    // The first state a manager settles in after (re)loading is no change worth an alarm.
+    const first = !r.settled;
+    r.settled = true;
+    if (this.settings.alarmEvents && !first && from !== 'disabled' && state !== 'disabled') this.alarm(r, from, state);
   }
 
   /** An alarm event for a state change, at most one per manager per alarm interval. */
