@@ -16,6 +16,7 @@ const everyEntry = [
   'Ship to Shore',
   'Taxa',
   'Audit Trail',
+  'System',
   'Checklists',
   'Publication',
   'Toggle ASNAP',
@@ -70,6 +71,7 @@ test('every System Management entry opens its screen', async ({ page, context })
     'Ship to Shore': '/ships',
     Taxa: '/taxa',
     'Audit Trail': '/audit',
+    System: '/system',
     Checklists: '/checklists',
     Publication: '/publication_settings',
   };
@@ -148,6 +150,7 @@ test.describe('with event logging disabled and custom names', () => {
       'Ship to Shore',
       'Taxa',
       'Audit Trail',
+      'System',
       'Publication',
     ]);
     await expect(page.getByTestId('footer-asnap')).toHaveCount(0);

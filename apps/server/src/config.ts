@@ -324,6 +324,26 @@ export const configSchema = z.strictObject({
     })
     .prefault({}),
   /**
+   * Built-in aux-data managers (docs/aux-managers.md): `file` names a YAML file of managers read at start (a
+   * vessel's ported Sealog configurations); each manager works `concurrency` requests at once from a queue of at
+   * most `queueLimit` events; its source is probed every `probeSeconds`, and a source failing for
+   * `errorAfterSeconds` turns from stale to error; with `alarmEvents` a change of a
+   * manager's state logs an AUX_SOURCE_ALARM event, at most one per manager every `alarmIntervalSeconds`.
+   */
+  auxManagers: z
+    .strictObject({
+      /** Off: no manager runs in this process (the CLI; a server that must not stamp events). */
+      enabled: bool.default(true),
+      file: z.string().nullable().default(null),
+      concurrency: int(1).max(64).default(4),
+      queueLimit: int(10).default(10_000),
+      probeSeconds: z.coerce.number().min(0).default(5),
+      errorAfterSeconds: z.coerce.number().min(0).default(30),
+      alarmEvents: bool.default(false),
+      alarmIntervalSeconds: int(0).default(300),
+    })
+    .prefault({}),
+  /**
    * HTTP timeouts, so slow or silent clients cannot hold connections: the request headers must
    * arrive within `headersTimeoutMs`, the whole request (body included) within `requestTimeoutMs`;
    * an idle keep-alive connection closes after `keepAliveTimeoutMs`, any socket idle for
@@ -462,6 +482,13 @@ function fromEnv(env: Env): Record<string, unknown> {
     ['BATHYLOG_REQUIRED_AUX_SOURCES', 'completeness.requiredAuxSources', list],
     ['BATHYLOG_AUX_GRACE_SECONDS', 'completeness.graceSeconds'],
     ['BATHYLOG_AUX_MAX_AGE_SECONDS', 'completeness.maxAgeSeconds'],
+    ['BATHYLOG_AUX_MANAGERS_ENABLED', 'auxManagers.enabled'],
+    ['BATHYLOG_AUX_MANAGERS_FILE', 'auxManagers.file'],
+    ['BATHYLOG_AUX_MANAGERS_CONCURRENCY', 'auxManagers.concurrency'],
+    ['BATHYLOG_AUX_MANAGERS_PROBE_SECONDS', 'auxManagers.probeSeconds'],
+    ['BATHYLOG_AUX_MANAGERS_ERROR_AFTER_SECONDS', 'auxManagers.errorAfterSeconds'],
+    ['BATHYLOG_AUX_MANAGERS_ALARM_EVENTS', 'auxManagers.alarmEvents'],
+    ['BATHYLOG_AUX_MANAGERS_ALARM_INTERVAL', 'auxManagers.alarmIntervalSeconds'],
     ['BATHYLOG_EXPORT_CRUISE_COMMAND', 'externalCalls.exportCruise'],
     ['BATHYLOG_EXPORT_LOWERING_COMMAND', 'externalCalls.exportLowering'],
     ['BATHYLOG_HEADER_TITLE', 'client.headerTitle'],
@@ -526,6 +553,7 @@ export function loadConfig(env: Env = process.env, overrides: ConfigInput = {}):
   const config = result.data;
   config.dataDir = path.resolve(config.dataDir);
   if (config.webDir) config.webDir = path.resolve(config.webDir);
+  if (config.auxManagers.file) config.auxManagers.file = path.resolve(config.auxManagers.file);
   config.backups.folder = path.resolve(config.backups.folder ?? path.join(config.dataDir, 'backups'));
   if (config.sessions.renewAfterSeconds >= config.sessions.lifetimeSeconds) {
     throw new ConfigError(

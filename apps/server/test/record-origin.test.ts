@@ -173,6 +173,11 @@ const bulkCalls: Record<string, Call | ((c: Copies) => Call)> = {
   [`DELETE ${api}/event_templates/all`]: json('DELETE', `${api}/event_templates/all`),
   [`DELETE ${api}/lowerings/all`]: json('DELETE', `${api}/lowerings/all`),
   [`DELETE ${api}/cruises/all`]: json('DELETE', `${api}/cruises/all`),
+  // Writes the managers' records of the named events; a copied event gets none (aux-managers.service.ts).
+  [`POST ${api}/aux_managers/backfill`]: json('POST', `${api}/aux_managers/backfill`, {
+    event_ids: ['5981f167212b348aed7fa9f5'],
+    dry_run: false,
+  }),
 };
 
 const declaredChecks = (origin: unknown) => origin !== undefined && origin !== 'none' && origin !== 'bulk';

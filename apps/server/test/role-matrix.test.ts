@@ -43,6 +43,14 @@ const adminOnly = (ok: number): Statuses => [ok, 403, 403, 403, 403, 403, 403, 4
 /** No authentication at all (public images). */
 const publicRoute = (ok: number): Statuses => [ok, ok, ok, ok, ok, ok, ok, ok, ok];
 
+/** A disabled InfluxDB manager with a data source of its own (the matrix never reaches its source). */
+const matrixManager = (n: string) => ({
+  name: `matrix-${n}`,
+  kind: 'influx',
+  enabled: false,
+  config_yaml: `data_source: matrix${n}\nquery_measurements: [m]\naux_record_lookup:\n  f:\n    name: f\nsource:\n  url: http://127.0.0.1:9\n  database: d\n`,
+});
+
 interface Request {
   method: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
   /** Full path from the server root. */
@@ -1455,6 +1463,56 @@ const rows: Row[] = [
       const key = await adminCall(fx, 'POST', '/device_keys', { name: `K${fx.next()}`, roles: ['event_logger'] });
       return { method: 'DELETE', url: `${api}/device_keys/${key.id as string}` };
     },
+  },
+  // Built-in aux-data managers (docs/aux-managers.md#rest): admins; the footer's status and an event's
+  // provenance for whoever reads events.
+  { name: 'GET /aux_managers', expect: adminOnly(200), request: () => ({ method: 'GET', url: `${api}/aux_managers` }) },
+  {
+    name: 'GET /aux_managers/status',
+    expect: everyone(200),
+    request: () => ({ method: 'GET', url: `${api}/aux_managers/status` }),
+  },
+  {
+    name: 'GET /aux_managers/provenance',
+    expect: everyone(200),
+    request: async (fx) => {
+      const event = await adminCall(fx, 'POST', '/events', { event_value: `PROV${fx.next()}` });
+      return { method: 'GET', url: `${api}/aux_managers/provenance?event_id=${event.insertedId as string}` };
+    },
+  },
+  {
+    name: 'GET /aux_managers/{id}',
+    expect: adminOnly(200),
+    request: async (fx) => {
+      const m = await adminCall(fx, 'POST', '/aux_managers', matrixManager(fx.next()));
+      return { method: 'GET', url: `${api}/aux_managers/${m.id as string}` };
+    },
+  },
+  {
+    name: 'POST /aux_managers',
+    expect: adminOnly(201),
+    request: (fx) => ({ method: 'POST', url: `${api}/aux_managers`, body: matrixManager(fx.next()) }),
+  },
+  {
+    name: 'PATCH /aux_managers/{id}',
+    expect: adminOnly(200),
+    request: async (fx) => {
+      const m = await adminCall(fx, 'POST', '/aux_managers', matrixManager(fx.next()));
+      return { method: 'PATCH', url: `${api}/aux_managers/${m.id as string}`, body: { enabled: false } };
+    },
+  },
+  {
+    name: 'DELETE /aux_managers/{id}',
+    expect: adminOnly(204),
+    request: async (fx) => {
+      const m = await adminCall(fx, 'POST', '/aux_managers', matrixManager(fx.next()));
+      return { method: 'DELETE', url: `${api}/aux_managers/${m.id as string}` };
+    },
+  },
+  {
+    name: 'POST /aux_managers/backfill',
+    expect: adminOnly(200),
+    request: (fx) => ({ method: 'POST', url: `${api}/aux_managers/backfill`, body: { event_ids: [fx.event] } }),
   },
   // Ship-to-shore (docs/ship-to-shore.md#access): the feed serves admins and device keys given a
   // shore follower right (the matrix's event_logger key has none); the ships a shore follows are

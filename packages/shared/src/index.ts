@@ -46,3 +46,4 @@ export * from './schemas/sync.js';
 export * from './schemas/sync-records.js';
 export * from './schemas/publication.js';
 export * from './schemas/taxa.js';
+export * from './schemas/aux-managers.js';

@@ -1,5 +1,6 @@
 import type { ChecklistRunMessage } from './schemas/checklists.js';
 import type { Ship } from './schemas/sync.js';
+import type { AuxManagerHealth } from './schemas/aux-managers.js';
 import type { WsChannel } from './ws-events.js';
 
 /**
@@ -151,6 +152,8 @@ export interface WsPayloads {
   completeness: WsCompleteness;
   /** A followed ship's entry (GET ships), on every change of its state (admins; docs/ship-to-shore.md). */
   ships: Ship;
+  /** A built-in aux-data manager's health, on every change of state or counters (admins; docs/aux-managers.md). */
+  auxManagers: AuxManagerHealth;
 }
 
 // Compile-time check that every channel has a payload type and no extra ones exist.

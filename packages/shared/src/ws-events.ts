@@ -25,6 +25,8 @@ export const wsChannels = [
   // A Bathylog channel (docs/wire.md#channels): the Users screen follows other admins' changes.
   'updateUsers',
   'ships',
+  /** A Bathylog channel (docs/aux-managers.md#health): a built-in aux-data manager's health changed (admins). */
+  'auxManagers',
 ] as const;
 
 export type WsChannel = (typeof wsChannels)[number];

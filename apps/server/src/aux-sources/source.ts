@@ -32,7 +32,10 @@ export interface ReadingRequest {
   signal: AbortSignal;
   /** Files (frame grabs) are written under this folder, named as Sealog names them. */
   imagesDir: string;
-  /** The event the reading is for (frame-grab file names carry no secrets, only time and camera). */
+  /**
+   * The event the reading is for (frame-grab file names carry no secrets, only time and camera); `''` for a
+   * manager's health probe, which has no event: a camera then checks it can grab, and writes no file.
+   */
   eventId: string;
 }
 
@@ -61,5 +64,10 @@ export interface AuxSource {
   stop(): Promise<void>;
   /** The reading at or before `at`; for a live source, from its short time-indexed buffer. */
   readingAt(request: ReadingRequest): Promise<ReadingResult>;
+  /**
+   * Optional, for backfill: readings for many event times in one go (the same answers as `readingAt` per time),
+   * where the source can read a span at once (InfluxDB).
+   */
+  readingsAt?(times: readonly number[], request: Omit<ReadingRequest, 'at' | 'eventId'>): Promise<ReadingResult[]>;
   health(): SourceHealth;
 }

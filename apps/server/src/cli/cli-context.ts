@@ -63,6 +63,7 @@ export async function openCliApp(opts: GlobalOptions): Promise<CliApp> {
   const config = cliConfig(opts, {
     freeSpaceIntervalSeconds: 0,
     asnap: { enabled: false },
+    auxManagers: { enabled: false },
     backups: { intervalMinutes: 0 },
     writeRateLimit: { perKey: 0, perAddress: 0 },
     logLevel: 'silent',

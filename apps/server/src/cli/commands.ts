@@ -26,6 +26,7 @@ import { checkIntegrity } from '../db/integrity.js';
 import { TaxaService } from '../modules/taxa/taxa.service.js';
 import { createFileStore } from '../storage/index.js';
 import { migrateFiles } from '../storage/migrate.js';
+import { AuxManagersService } from '../modules/aux-managers/aux-managers.service.js';
 import {
   CliError,
   UsageError,
@@ -494,5 +495,50 @@ export async function taxaImport({ values, positionals, global }: RunArgs): Prom
         throw e;
       }
     }
+// Aux-data backfill (docs/aux-managers.md#backfill)
+
+const list = (v: unknown) =>
+  String(v ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+export async function auxBackfill({ values, global }: RunArgs): Promise<void> {
+  const named = ['events', 'lowering', 'cruise'].filter((k) => values[k] !== undefined);
+  if (named.length !== 1) throw new UsageError('Give exactly one of --events, --lowering, --cruise');
+  await withApp(global, async ({ ctx }) => {
+    const service = new AuxManagersService(ctx);
+    const managers = await service.list();
+    let managerIds: string[] | undefined;
+    if (values.managers !== undefined) {
+      managerIds = list(values.managers).map((name) => {
+        const found = managers.find((m) => m.name === name);
+        if (!found)
+          throw new CliError(`No aux-data manager named ${name} (known: ${managers.map((m) => m.name).join(', ')})`);
+        return found.id;
+      });
+    }
+    const body = {
+      ...(values.events !== undefined ? { event_ids: list(values.events) } : {}),
+      ...(values.lowering !== undefined
+        ? { lowering_id: await service.recordId('lowering', String(values.lowering)) }
+        : {}),
+      ...(values.cruise !== undefined ? { cruise_id: await service.recordId('cruise', String(values.cruise)) } : {}),
+      ...(managerIds ? { manager_ids: managerIds } : {}),
+      dry_run: !values.run,
+    };
+    if (body.event_ids?.some((id) => !/^[0-9a-f]{24}$/i.test(id)))
+      throw new UsageError('--events takes 24-hex event ids');
+    const result = await service.backfill(body);
+    for (const row of result.rows)
+      out(
+        `${row.ts}  ${row.event_id}  ${row.event_value.padEnd(12)}  ${row.manager}: ${row.outcome}${row.message ? ` (${row.message})` : ''}`,
+      );
+    const totals = Object.entries(result.totals)
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ');
+    out(
+      `${result.dry_run ? 'Dry run (nothing written; --run writes)' : 'Backfilled'}: ${result.events} events; ${totals || 'no managers'}.`,
+    );
   });
 }

@@ -190,6 +190,32 @@ const commands: Command[] = [
     run: async (args) => (await load()).check(args),
   },
   {
+    name: 'aux-backfill',
+    summary: "stamp past events with the aux-data managers' data (dry run unless --run)",
+    usage: 'aux-backfill (--events <id,id,...> | --lowering <id> | --cruise <id>) [--managers <name,...>] [--run]',
+    details:
+      "Like Sealog's aux_data_manager_runner -e/-l/-c: every named event through the enabled managers (or\n" +
+      'those named). Without --run nothing is written: each event and manager is listed with what a run\n' +
+      'would do (written, unchanged, no_data, stale, not_backfillable, excluded, external, error). A second\n' +
+      'run writes nothing new. --lowering and --cruise take the record id or its name (S0492).',
+    options: {
+      events: { type: 'string', short: 'e' },
+      lowering: { type: 'string', short: 'l' },
+      cruise: { type: 'string', short: 'c' },
+      managers: { type: 'string' },
+      run: { type: 'boolean' },
+    },
+    optionHelp: [
+      ['-e, --events <ids>', 'comma-separated event ids'],
+      ['-l, --lowering <id>', "a lowering's id or name"],
+      ['-c, --cruise <id>', "a cruise's id or name"],
+      ['--managers <names>', 'comma-separated manager names (default: every enabled one)'],
+      ['--run', 'write (default: a dry run)'],
+    ],
+    positionals: { min: 0, max: 0 },
+    run: async (args) => (await load()).auxBackfill(args),
+  },
+  {
     name: 'config',
     summary: 'print the effective configuration (secrets masked)',
     usage: 'config',

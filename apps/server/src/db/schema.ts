@@ -354,6 +354,17 @@ export interface TaxonLegacyMappingsTable {
   aphia_id: number;
   qualifier: Generated<string>;
   created_by: Generated<string>;
+/** A built-in aux-data manager (docs/aux-managers.md#managers). */
+export interface AuxManagersTable {
+  id: string;
+  name: string;
+  kind: string;
+  enabled: number;
+  required: number;
+  max_age_ms: number;
+  timeout_ms: number;
+  config_yaml: string;
+  file_hash: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -370,6 +381,31 @@ export interface TaxonImportsTable {
   taxa: Generated<number>;
   vernaculars: Generated<number>;
   message: Generated<string>;
+/** The leading process's health of a manager (docs/aux-managers.md#health); counters are JSON. */
+export interface AuxManagerHealthTable {
+  manager_id: string;
+  state: string;
+  last_value_ts: number | null;
+  last_success_at: number | null;
+  last_error: string | null;
+  last_error_at: number | null;
+  counters: string;
+  updated_at: number;
+}
+
+/** Who wrote an event's record of a data source, and how (docs/aux-managers.md#provenance). */
+export interface AuxManagerWritesTable {
+  event_id: string;
+  data_source: string;
+  /** The event's time the record was built for: a changed time rebuilds it. */
+  event_ts: number;
+  manager_id: string;
+  manager_name: string;
+  source_kind: string;
+  provenance: string;
+  value_ts: number | null;
+  data_hash: string;
+  written_at: number;
 }
 
 export interface DB {
@@ -404,4 +440,7 @@ export interface DB {
   recording_copies: RecordingCopiesTable;
   camera_clock_offsets: CameraClockOffsetsTable;
   framegrab_jobs: FramegrabJobsTable;
+  aux_managers: AuxManagersTable;
+  aux_manager_health: AuxManagerHealthTable;
+  aux_manager_writes: AuxManagerWritesTable;
 }

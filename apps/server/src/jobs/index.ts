@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { LeaderElection } from '../db/leader-election.js';
+import { AuxManagersService } from '../modules/aux-managers/aux-managers.service.js';
+import { AuxManagerRunner } from './aux-managers.js';
 import { AsnapService, logAsnapThroughEvents, type LogAsnapEvent } from './asnap.js';
 import { BackupScheduler } from './backup-scheduler.js';
 import { ChecklistMonitor } from './checklist-monitor.js';
@@ -16,6 +18,7 @@ export interface Jobs {
   checklists: ChecklistMonitor;
   completeness: CompletenessWatcher;
   ships: ShipFollowers;
+  auxManagers: AuxManagerRunner;
   recordings: RecordingsWatcher;
 }
 
@@ -26,7 +29,7 @@ export interface JobsOptions {
 
 /**
  * The background jobs (free-space monitor, built-in ASNAP, scheduled backups, checklist monitor,
- * completeness watcher, ship followers): singletons, run by the leading process only
+ * completeness watcher, ship followers, aux-data managers): singletons, run by the leading process only
  * (db/leader-election.ts). Started when the server is ready, stopped when it closes.
  */
 export function registerJobs(app: FastifyInstance, ctx: AppContext, opts: JobsOptions = {}): Jobs {
@@ -39,12 +42,15 @@ export function registerJobs(app: FastifyInstance, ctx: AppContext, opts: JobsOp
   const checklists = new ChecklistMonitor(ctx);
   const completeness = new CompletenessWatcher(ctx);
   const ships = new ShipFollowers(ctx);
+  const auxManagers = new AuxManagerRunner(ctx);
   const recordings = new RecordingsWatcher(ctx);
-  const jobs = [freeSpace, asnap, backups, checklists, completeness, ships, recordings];
+  const jobs = [freeSpace, asnap, backups, checklists, completeness, ships, auxManagers, recordings];
   const startJobs = () => Promise.all(jobs.map((job) => job?.start()));
   const stopJobs = () => Promise.all(jobs.map((job) => job?.stop()));
 
   app.addHook('onReady', async () => {
+    // A vessel's managers file is checked before the server takes requests: an invalid one stops the start.
+    if (ctx.config.auxManagers.file) await new AuxManagersService(ctx).syncFile(ctx.config.auxManagers.file);
     await leader.start();
     // The first free-space reading is in place before the server takes requests.
     if (leader.isLeader) await startJobs();
@@ -58,5 +64,5 @@ export function registerJobs(app: FastifyInstance, ctx: AppContext, opts: JobsOp
     await leader.stop();
   });
 
-  return { leader, freeSpace, asnap, checklists, completeness, ships, recordings };
+  return { leader, freeSpace, asnap, checklists, completeness, ships, auxManagers, recordings };
 }

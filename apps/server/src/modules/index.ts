@@ -25,6 +25,7 @@ import { publicationRoutes } from './publication/publication.routes.js';
 import { taxaRoutes } from './taxa/taxa.routes.js';
 import { recordingsRoutes } from './recordings/recordings.routes.js';
 import { storageRoutes } from './storage/storage.routes.js';
+import { auxManagersRoutes } from './aux-managers/aux-managers.routes.js';
 import { copiedEventComments, shipOriginHooks } from './sync/ship-origin-hooks.js';
 import type { OriginExceptions } from '../origins/origin-guard.js';
 import { EventAuxDataRepository } from './event-aux-data/event-aux-data.repository.js';
@@ -58,6 +59,7 @@ export const apiModules: Array<(app: ApiInstance, ctx: AppContext) => void> = [
   taxaRoutes,
   recordingsRoutes,
   storageRoutes,
+  auxManagersRoutes,
 ];
 
 /** What authentication reads, from the modules that own it (plugins/auth.ts imports no module). */

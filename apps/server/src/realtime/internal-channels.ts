@@ -13,6 +13,8 @@ export const internalChannels = {
   revoked: 'bathylog:revoked',
   /** A followed ship was added, changed or removed (`{shipId}`): the shore's followers re-read it. */
   shipsChanged: 'bathylog:shipsChanged',
+  /** An aux-data manager was added, changed or removed (`{managerId}`): the leader's runner re-reads it. */
+  auxManagersChanged: 'bathylog:auxManagersChanged',
 } as const;
 
 /** What the internal channels carry. */
@@ -20,4 +22,5 @@ export interface InternalPayloads {
   [internalChannels.executeOutput]: string;
   [internalChannels.revoked]: { userId: string } | { keyId: string };
   [internalChannels.shipsChanged]: { shipId: string };
+  [internalChannels.auxManagersChanged]: { managerId: string };
 }

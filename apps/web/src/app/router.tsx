@@ -32,6 +32,7 @@ const DeviceKeysScreen = lazyScreen(() => import('../features/device-keys/device
 const ChecklistsScreen = lazyScreen(() => import('../features/checklists/checklists-screen'), 'ChecklistsScreen');
 const ShipsScreen = lazyScreen(() => import('../features/ships/ships-screen'), 'ShipsScreen');
 const TaxaScreen = lazyScreen(() => import('../features/taxa/taxa-screen'), 'TaxaScreen');
+const SystemScreen = lazyScreen(() => import('../features/aux-managers/aux-managers-screen'), 'SystemScreen');
 const AuditScreen = lazyScreen(() => import('../features/audit/audit-screen'), 'AuditScreen');
 const PublicationScreen = lazyScreen(() => import('../features/publication/publication-screen'), 'PublicationScreen');
 const PublicationSettingsScreen = lazyScreen(
@@ -85,6 +86,7 @@ export const routes: RouteObject[] = [
           { path: '/ships', element: <ShipsScreen /> },
           { path: '/taxa', element: <TaxaScreen /> },
           { path: '/audit', element: <AuditScreen /> },
+          { path: '/system', element: <SystemScreen /> },
           { path: '/checklists', element: <ChecklistsScreen /> },
           { path: '/tasks', element: <TasksScreen /> },
           { path: '/event_management', element: <EventManagementRoute /> },

@@ -49,6 +49,7 @@ const frozen: Record<Dialect, Record<string, string>> = {
     '035-taxonomy': '3204760224ba4c9f',
     '038-publication-settings': '2b60a6a0e0939aa3',
     '032-recordings': '4e8bdbd9ecbef30a',
+    '026-aux-managers': '1d6548e3fef16a43',
   },
   postgres: {
     '001-initial': 'abded546b17b4501',
@@ -77,6 +78,7 @@ const frozen: Record<Dialect, Record<string, string>> = {
     '035-taxonomy': '0d63b45dfae566a9',
     '038-publication-settings': '2b60a6a0e0939aa3',
     '032-recordings': '4e8bdbd9ecbef30a',
+    '026-aux-managers': '1d6548e3fef16a43',
   },
 };
 

@@ -26,6 +26,7 @@ import * as m025 from './025-event-created-at.js';
 import * as m035 from './035-taxonomy.js';
 import * as m038 from './038-publication-settings.js';
 import * as m032 from './032-recordings.js';
+import * as m026 from './026-aux-managers.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -60,6 +61,7 @@ const ordered: Array<[string, DialectMigration]> = [
   ['035-taxonomy', m035],
   ['038-publication-settings', m038],
   ['032-recordings', m032],
+  ['026-aux-managers', m026],
 ];
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -58,6 +58,8 @@ export const channelRules: Record<WsChannel, ChannelRule> = {
   updateUsers: { scopes: ['admin', 'read_users'] },
   // The followed ships' state (docs/ship-to-shore.md#status): admins only.
   ships: { scopes: ['admin'] },
+  // Managers' health holds operators' error messages: admins only (docs/aux-managers.md#health).
+  auxManagers: { scopes: ['admin'] },
 };
 
 export function maySubscribe(auth: AuthContext, channel: WsChannel): boolean {

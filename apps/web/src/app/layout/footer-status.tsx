@@ -1,6 +1,7 @@
 import { statusVarNames, useCustomVars } from '../../api/custom-vars';
 import { useLiveStatusVars } from '../../api/use-realtime';
 import { formatBytes } from '../../lib/format';
+import { FooterAuxHealth } from './footer-aux-health';
 import { FooterCompleteness } from './footer-completeness';
 
 /** Free-space colour (docs/screens.md#footer-status): red by default, amber under 90 %, green under 75 %. */
@@ -38,6 +39,7 @@ export function FooterStatus() {
         </span>
       )}
       <FooterCompleteness />
+      <FooterAuxHealth />
     </>
   );
 }

@@ -37,6 +37,7 @@ export function systemManagementItems(names: { Cruises: string; Lowerings: strin
     { label: 'Ship to Shore', to: '/ships', roles: capabilityRoles.adminOnly },
     { label: 'Taxa', to: '/taxa', roles: capabilityRoles.adminOnly },
     { label: 'Audit Trail', to: '/audit', roles: capabilityRoles.adminOnly },
+    { label: 'System', to: '/system', roles: capabilityRoles.adminOnly },
     { label: 'Checklists', to: '/checklists', roles: capabilityRoles.adminOnly, loggingOnly: true },
     { label: 'Publication', to: '/publication_settings', roles: capabilityRoles.adminOnly },
     { label: 'Toggle ASNAP', roles: capabilityRoles.adminOnly, loggingOnly: true, action: 'toggleAsnap' },
