@@ -13,6 +13,7 @@ const screens: Array<{ path: string; ready: string | RegExp }> = [
   { path: '/event_templates', ready: 'System Event Templates' },
   { path: '/tasks', ready: 'Tasks' },
   { path: '/profile', ready: /Profile/ },
+  { path: '/system', ready: 'Aux Data Managers' },
 ];
 
 for (const screen of screens) {

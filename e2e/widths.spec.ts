@@ -138,6 +138,7 @@ test.describe('signed in, with a long full name', () => {
     { name: 'tasks', path: '/tasks', ready: 'Wipe Local Database' },
     { name: 'device-keys', path: '/device_keys', ready: /Device Keys/ },
     { name: 'audit', path: '/audit', ready: /Audit/ },
+    { name: 'system', path: '/system', ready: 'Aux Data Managers' },
   ];
   for (const screen of simple) {
     test(`${screen.path} at every width`, async ({ page }, testInfo) => {

@@ -64,5 +64,10 @@ export interface AuxSource {
   stop(): Promise<void>;
   /** The reading at or before `at`; for a live source, from its short time-indexed buffer. */
   readingAt(request: ReadingRequest): Promise<ReadingResult>;
+  /**
+   * Optional, for backfill: readings for many event times in one go (the same answers as `readingAt` per time),
+   * where the source can read a span at once (InfluxDB).
+   */
+  readingsAt?(times: readonly number[], request: Omit<ReadingRequest, 'at' | 'eventId'>): Promise<ReadingResult[]>;
   health(): SourceHealth;
 }
