@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import jpeg from 'jpeg-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, Peer, recordingDeps, requestAt, tempImages } from '../../../test/aux-live.js';
+import { freePort, Peer, recordingDeps, requestAt, tempImages, waitUntil } from '../../../test/aux-live.js';
 import { peer } from '../../../test/peers.js';
 import type { AuxSource } from '../source.js';
 import { ffmpegStillConfigSchema } from './ffmpeg-still.js';
@@ -136,6 +136,19 @@ describe.skipIf(!ffmpeg)('ffmpeg still from a live stream (ffmpeg testsrc as MPE
       ffmpegStillConfigSchema.safeParse({ camera: 'c', url: 'udp://127.0.0.1:5000', ffmpeg: '/usr/bin/ffmpeg' })
         .success,
     ).toBe(true);
+  });
+
+  it('kills a grab in flight when the source stops', async () => {
+    const silent = await freePort();
+    const source = liveSources.ffmpeg_still!.create(
+      { camera: 'Down Camera', url: `udp://127.0.0.1:${silent}`, ffmpeg, timeout_seconds: 60 },
+      deps,
+    );
+    const grab = source.readingAt(requestAt(Date.now(), keys, { imagesDir: images.dir }));
+    await waitUntil('ffmpeg running', async () => ffmpegChildren(encoder).length === 1);
+    await source.stop();
+    await expect(grab).rejects.toThrow(/camera Down Camera/);
+    expect(ffmpegChildren(encoder)).toEqual([]);
   });
 
   it('refuses a URL that is not a stream', () => {

@@ -211,9 +211,15 @@ export abstract class CameraSource<E extends CameraEntry = CameraEntry> implemen
   /** The failure as operators read it, without credentials. */
   protected abstract describe(camera: E, error: unknown): string;
 
+  /** Aborts the grabs in flight when the source stops (a manager disabled, the server shutting down). */
+  private stopping = new AbortController();
+
   async start(): Promise<void> {}
 
-  async stop(): Promise<void> {}
+  async stop(): Promise<void> {
+    this.stopping.abort(new LiveSourceError('the source stopped'));
+    this.stopping = new AbortController();
+  }
 
   async readingAt(request: ReadingRequest): Promise<ReadingResult> {
     if (request.eventId === '') return this.probe(request);
@@ -240,7 +246,7 @@ export abstract class CameraSource<E extends CameraEntry = CameraEntry> implemen
 
   private async grabAll(request: ReadingRequest, write: boolean): Promise<ReadingResult> {
     const timeout = AbortSignal.timeout(this.options.timeout_seconds * 1000);
-    const signal = AbortSignal.any([request.signal, timeout]);
+    const signal = AbortSignal.any([request.signal, timeout, this.stopping.signal]);
     const grabs = await Promise.allSettled(
       this.cameras.map((camera) => (write ? this.grabOne(camera, request, signal) : this.check(camera, signal))),
     );
