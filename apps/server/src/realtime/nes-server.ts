@@ -120,6 +120,15 @@ class NesSocket {
   ) {}
 }
 
+/** One publication as every subscriber's delivery sees it. */
+interface Delivery {
+  path: string;
+  /** The encoded `pub` frame (text), the same bytes for every socket. */
+  frame: Buffer;
+  /** The channel rule for this publication, decided once per caller. */
+  mayReceive(auth: AuthContext): boolean;
+}
+
 type AuthOutcome = { ok: true; auth: AuthContext } | { ok: false; error: AppError } | { ok: 'unknown'; error: unknown };
 
 export class NesServer {
@@ -451,7 +460,12 @@ export class NesServer {
 
   // ---- delivery ----
 
-  /** Delivers one bus publication to every subscriber allowed to see it. */
+  /**
+   * Delivers one bus publication to every subscriber allowed to see it
+   * (docs/realtime.md#fleet-scale). The frame is serialised and encoded once and the same bytes
+   * go to every socket; who may receive it is decided once per caller (the sockets of one token
+   * share one verified caller), with the same rule as before for each.
+   */
   async publish(channel: WsChannel, payload: unknown): Promise<void> {
     const path = wsPath(channel);
     const subs = this.subscribers.get(path);
@@ -464,26 +478,36 @@ export class NesServer {
       this.log.error({ err, channel }, 'could not check who may see a publication; sending it to admins only');
       return access.adminsOnly;
     });
-    const text = JSON.stringify({ type: 'pub', path, message: payload });
+    const frame = Buffer.from(JSON.stringify({ type: 'pub', path, message: payload }), 'utf8');
     const turn = this.delivered.then(async () => {
       const visibility = await lookup;
-      for (const socket of subs) this.deliver(socket, channel, visibility, text);
+      const decisions = new Map<AuthContext, boolean>();
+      const delivery: Delivery = {
+        path,
+        frame,
+        mayReceive: (auth) => {
+          let allowed = decisions.get(auth);
+          if (allowed === undefined) {
+            allowed = access.mayReceive(auth, channel, visibility, this.opts.useAccessControl);
+            decisions.set(auth, allowed);
+          }
+          return allowed;
+        },
+      };
+      const now = Date.now();
+      for (const socket of subs) this.deliver(socket, delivery, now);
     });
     this.delivered = turn.catch((err: unknown) => this.log.error({ err, channel }, 'websocket publication failed'));
     await turn;
   }
 
-  private deliver(socket: NesSocket, channel: WsChannel, visibility: unknown, text: string): void {
+  private deliver(socket: NesSocket, delivery: Delivery, now: number): void {
     const send = () => {
-      if (
-        socket.auth &&
-        socket.subscriptions.has(wsPath(channel)) &&
-        this.opts.access.mayReceive(socket.auth, channel, visibility, this.opts.useAccessControl)
-      ) {
-        this.sendText(socket, text);
+      if (socket.auth && socket.subscriptions.has(delivery.path) && delivery.mayReceive(socket.auth)) {
+        this.sendFrame(socket, delivery.frame);
       }
     };
-    if (!socket.outbox && Date.now() - socket.authAt < this.opts.authRecheckMs) {
+    if (!socket.outbox && now - socket.authAt < this.opts.authRecheckMs) {
       send();
       return;
     }
@@ -496,6 +520,24 @@ export class NesServer {
         if (socket.outbox === next) socket.outbox = null;
       });
     socket.outbox = next;
+  }
+
+  /**
+   * A pub frame, already encoded, to one socket. No completion callback per socket: the socket
+   * counts as alive when what was sent to it before has left (its buffer is empty), which is what
+   * a completed send told before.
+   */
+  private sendFrame(socket: NesSocket, frame: Buffer): void {
+    const ws = socket.ws;
+    if (ws.readyState !== WebSocket.OPEN || socket.closing) return;
+    const buffered = ws.bufferedAmount;
+    if (buffered > maxBufferedBytes) {
+      this.log.warn({ socket: socket.id }, 'dropping a websocket that does not keep up');
+      ws.terminate();
+      return;
+    }
+    if (buffered === 0) socket.active = true;
+    ws.send(frame, { binary: false, compress: false, fin: true });
   }
 
   /** Re-reads the socket's user; false (and the socket closed) when the token is no longer valid. */
