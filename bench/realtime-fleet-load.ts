@@ -106,11 +106,12 @@ async function main(): Promise<void> {
   }
   // The last pubs: until every socket has every event, or 15 s.
   const expected = total * sockets.length;
+  const closedEarly = closed;
   for (let waited = 0; waited < 15_000 && pubs < expected; waited += 100) await sleep(100);
   for (const ws of sockets) ws.terminate();
   const samples = Buffer.from(new Float32Array(latencies).buffer).toString('base64');
   process.stdout.write(
-    JSON.stringify({ sockets: sockets.length, pubs, closed, postMs, failedPosts: failed, samples }) + '\n',
+    JSON.stringify({ sockets: sockets.length, pubs, closed: closedEarly, postMs, failedPosts: failed, samples }) + '\n',
   );
 }
 
