@@ -60,11 +60,20 @@ const eventBody = JSON.stringify({
 /** Where the servers' log lines go (a file in the run's folder, as a service's journal would). */
 let logFd: number | null = null;
 
-function startChild(kind: string, port: number, env: Record<string, string>): ChildProcess {
+/**
+ * BENCH_BASELINE_ROOT: a checkout of the code before a change (its own throughput-server.ts, this
+ * checkout's node_modules): its server runs beside this one and is measured in the same rounds
+ * (`… (before)` rows), an A/B on the same machine load.
+ */
+const baselineRoot = process.env.BENCH_BASELINE_ROOT ?? null;
+
+function startChild(kind: string, port: number, env: Record<string, string>, root = repoRoot): ChildProcess {
   // BENCH_NODE_ARGS: node flags for the servers (e.g. `--cpu-prof --cpu-prof-dir=…` to profile them).
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  return spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(benchDir, 'throughput-server.ts'), kind], {
-    cwd: repoRoot,
+  const script =
+    root === repoRoot ? path.join(benchDir, 'throughput-server.ts') : path.join(root, 'bench/throughput-server.ts');
+  return spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script, kind], {
+    cwd: root,
     env: {
       ...process.env,
       ...env,
@@ -139,8 +148,15 @@ interface EngineResult {
   engine: Engine;
   date: string;
   loadAverageBefore: number[];
-  overhead: Array<{ echo: Run; customVars: Run; ratio: number }>;
-  writes: Array<{ insert: Run; events: Run; ratio: number; echoRatio: number | null }>;
+  overhead: Array<{ echo: Run; customVars: Run; ratio: number; before?: Run; beforeRatio?: number }>;
+  writes: Array<{
+    insert: Run;
+    events: Run;
+    ratio: number;
+    echoRatio: number | null;
+    before?: Run;
+    beforeEchoRatio?: number | null;
+  }>;
   eventsAcknowledged: number;
   eventsStored: number;
 }
@@ -176,7 +192,7 @@ async function benchEngine(engine: Engine): Promise<EngineResult> {
       await a.end();
     };
   }
-  const ports = { echo: basePort, app: basePort + 1, insert: basePort + 2 };
+  const ports = { echo: basePort, app: basePort + 1, insert: basePort + 2, before: basePort + 3 };
   const result: EngineResult = {
     engine,
     date: new Date().toISOString(),
@@ -194,24 +210,43 @@ async function benchEngine(engine: Engine): Promise<EngineResult> {
     await waitUp(echo, `http://127.0.0.1:${ports.echo}/echo`);
     await waitUp(app, `http://127.0.0.1:${ports.app}/sealog-server`);
     await waitUp(insert, `http://127.0.0.1:${ports.insert}/echo`);
+    if (baselineRoot) {
+      const before = startChild('app', ports.before, { ...env, BATHYLOG_DATA: path.join(dir, 'before') }, baselineRoot);
+      children.push(before);
+      await waitUp(before, `http://127.0.0.1:${ports.before}/sealog-server`);
+    }
     // A demo server (BENCH_MODE=demo: the demo cruise, the completeness watcher) keeps its demo admin.
-    const login = await fetch(`http://127.0.0.1:${ports.app}${api}/auth/login`, {
-      method: 'POST',
-      body: JSON.stringify({ username: 'admin', password: benchMode === 'demo' ? 'demo' : adminPassword }),
-      headers: { 'content-type': 'application/json' },
-    });
-    if (!login.ok) throw new Error(`login: ${login.status} ${await login.text()}`);
-    const token = ((await login.json()) as { token: string }).token;
+    const loginTo = async (port: number) => {
+      const login = await fetch(`http://127.0.0.1:${port}${api}/auth/login`, {
+        method: 'POST',
+        body: JSON.stringify({ username: 'admin', password: benchMode === 'demo' ? 'demo' : adminPassword }),
+        headers: { 'content-type': 'application/json' },
+      });
+      if (!login.ok) throw new Error(`login: ${login.status} ${await login.text()}`);
+      return ((await login.json()) as { token: string }).token;
+    };
+    const token = await loginTo(ports.app);
     const auth = { authorization: `Bearer ${token}` };
+    const beforeAuth = baselineRoot ? { authorization: `Bearer ${await loginTo(ports.before)}` } : null;
     const json = { 'content-type': 'application/json' };
-    const before = await countEvents(engine, env);
+    const storedBefore = await countEvents(engine, env);
     log(`${engine}: ${connections} connections, ${duration} s per run, ${rounds} rounds`);
     for (let i = 0; i < (parts.has('overhead') ? rounds : 0); i++) {
       const e = await cannon('bare echo GET', `http://127.0.0.1:${ports.echo}/echo`, {});
       const c = await cannon('GET /custom_vars (authenticated)', `http://127.0.0.1:${ports.app}${api}/custom_vars`, {
         headers: auth,
       });
-      result.overhead.push({ echo: e, customVars: c, ratio: round2(c.requestsPerSecond / e.requestsPerSecond) });
+      const b = beforeAuth
+        ? await cannon('GET /custom_vars (before)', `http://127.0.0.1:${ports.before}${api}/custom_vars`, {
+            headers: beforeAuth,
+          })
+        : undefined;
+      result.overhead.push({
+        echo: e,
+        customVars: c,
+        ratio: round2(c.requestsPerSecond / e.requestsPerSecond),
+        ...(b ? { before: b, beforeRatio: round2(b.requestsPerSecond / e.requestsPerSecond) } : {}),
+      });
     }
     for (let i = 0; i < (parts.has('writes') ? rounds : 0); i++) {
       const b = await cannon('bare durable insert POST', `http://127.0.0.1:${ports.insert}/events`, {
@@ -225,6 +260,13 @@ async function benchEngine(engine: Engine): Promise<EngineResult> {
         body: eventBody,
       });
       result.eventsAcknowledged += p.total;
+      const pb = beforeAuth
+        ? await cannon('POST /events (before)', `http://127.0.0.1:${ports.before}${api}/events`, {
+            method: 'POST',
+            headers: { ...beforeAuth, ...json },
+            body: eventBody,
+          })
+        : undefined;
       // Against the bare echo of the same round too: what a write costs beyond any request.
       const echo = result.overhead[i]?.echo;
       result.writes.push({
@@ -232,10 +274,13 @@ async function benchEngine(engine: Engine): Promise<EngineResult> {
         events: p,
         ratio: round2(p.requestsPerSecond / b.requestsPerSecond),
         echoRatio: echo ? round2(p.requestsPerSecond / echo.requestsPerSecond) : null,
+        ...(pb
+          ? { before: pb, beforeEchoRatio: echo ? round2(pb.requestsPerSecond / echo.requestsPerSecond) : null }
+          : {}),
       });
     }
     for (const child of children) await stop(child);
-    result.eventsStored = (await countEvents(engine, env)) - before;
+    result.eventsStored = (await countEvents(engine, env)) - storedBefore;
     log(`${engine}: ${result.eventsAcknowledged} events acknowledged, ${result.eventsStored} stored`);
   } finally {
     for (const child of children) await stop(child);
@@ -267,7 +312,7 @@ function markdown(results: EngineResult[], meta: Record<string, unknown>): strin
   const lines = [
     '# Request overhead and durable event writes',
     '',
-    `Run ${String(meta.date)} on ${String(meta.cpus)} cores, Node ${String(meta.node)}: autocannon, ${connections} connections, ${duration} s per run, runs alternating. SQLite with \`synchronous = FULL\` on both sides of each pair; PostgreSQL with its defaults (\`synchronous_commit = on\`). Load average = the machine's 1-minute load when each run ended (other engineers share this 2-core machine).`,
+    `Run ${String(meta.date)} on ${String(meta.cpus)} cores, Node ${String(meta.node)}: autocannon, ${connections} connections, ${duration} s per run, runs alternating; server mode ${benchMode}, log level ${process.env.BENCH_LOG_LEVEL ?? 'info'} (lines to a file). SQLite with \`synchronous = FULL\` on both sides of each pair; PostgreSQL with its defaults (\`synchronous_commit = on\`). Load average = the machine's 1-minute load when each run ended (other engineers share this 2-core machine).`,
     '',
   ];
   for (const r of results) {
@@ -275,14 +320,19 @@ function markdown(results: EngineResult[], meta: Record<string, unknown>): strin
     lines.push('| run | req/s | p50 ms | p99 ms | non-2xx | load |', '|---|---|---|---|---|---|');
     const row = (x: Run) =>
       `| ${x.label} | ${x.requestsPerSecond} | ${x.p50} | ${x.p99} | ${x.non2xx + x.errors} | ${x.loadAverage} |`;
-    for (const o of r.overhead)
-      lines.push(row(o.echo), row(o.customVars), `| **ratio (target ≥ 0.5)** | **${o.ratio}** | | | | |`);
+    for (const o of r.overhead) {
+      lines.push(row(o.echo), row(o.customVars), `| **ratio (target ≥ 0.75)** | **${o.ratio}** | | | | |`);
+      if (o.before) lines.push(row(o.before), `| ratio before the change | ${o.beforeRatio} | | | | |`);
+    }
     for (const w of r.writes)
       lines.push(
         row(w.insert),
         row(w.events),
         `| **ratio (target ≥ 0.6)** | **${w.ratio}** | | | | |`,
         ...(w.echoRatio === null ? [] : [`| **ratio to the echo GET (target ≥ 0.5)** | **${w.echoRatio}** | | | | |`]),
+        ...(w.before
+          ? [row(w.before), `| ratio to the echo GET before the change | ${w.beforeEchoRatio} | | | | |`]
+          : []),
       );
     lines.push('', `Events acknowledged (2xx) ${r.eventsAcknowledged}, stored ${r.eventsStored}.`, '');
   }
