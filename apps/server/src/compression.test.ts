@@ -54,7 +54,7 @@ describe('compression on the wire', () => {
     expect(none.json()).toHaveProperty('openapi');
   });
 
-  it('compresses the API\'s list reads, and still reads a compressed request body on a write', async () => {
+  it("compresses the API's list reads, and still reads a compressed request body on a write", async () => {
     const admin = await t.login('admin', 'demo');
     for (let i = 0; i < 30; i++) {
       const body = { event_value: `COMPRESSED_${i}`, event_free_text: 'a long enough free text '.repeat(4) };
