@@ -117,6 +117,8 @@ class NesSocket {
     readonly remoteAddress: string | undefined,
     /** The `token` cookie of an upgrade from an allowed origin: used by a hello without auth. */
     readonly cookieToken: string | undefined,
+    /** The connection under the websocket (corked while a burst of publications is written). */
+    readonly raw: Duplex,
   ) {}
 }
 
@@ -139,6 +141,8 @@ export class NesServer {
   private delivered: Promise<void> = Promise.resolve();
   private readonly outputListeners = new Set<NesSocket>();
   private readonly authCache = new Map<string, { at: number; outcome: Promise<AuthOutcome> }>();
+  /** Connections corked for the deliveries of this turn (`cork`). */
+  private readonly corked = new Set<Duplex>();
   private readonly serverId = `${os.hostname()}:${process.pid}:${Date.now().toString(36)}`;
   private counter = 0;
   private heartbeatTimer: NodeJS.Timeout | null = null;
@@ -182,7 +186,7 @@ export class NesServer {
       return;
     }
     const cookieToken = cookie && origin !== undefined ? cookie : undefined;
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.add(ws, req, cookieToken));
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.add(ws, req, cookieToken, socket));
   }
 
   /**
@@ -212,12 +216,13 @@ export class NesServer {
     });
   }
 
-  private add(ws: WebSocket, req: IncomingMessage, cookieToken: string | undefined): void {
+  private add(ws: WebSocket, req: IncomingMessage, cookieToken: string | undefined, raw: Duplex): void {
     const socket = new NesSocket(
       `${Date.now()}:${this.serverId}:${this.counter++}`,
       ws,
       req.socket.remoteAddress,
       cookieToken,
+      raw,
     );
     this.sockets.add(socket);
     socket.helloTimer = setTimeout(() => {
@@ -537,7 +542,26 @@ export class NesServer {
       return;
     }
     if (buffered === 0) socket.active = true;
+    this.cork(socket);
     ws.send(frame, { binary: false, compress: false, fin: true });
+  }
+
+  /**
+   * Publications delivered in the same turn of the event loop (a batch of notifications from
+   * another process, an import's events) leave each connection in one write rather than one per
+   * frame: the connection is corked at its first frame and uncorked once the turn's deliveries
+   * are done. Nothing waits longer than that turn.
+   */
+  private cork(socket: NesSocket): void {
+    if (this.corked.has(socket.raw)) return;
+    socket.raw.cork();
+    this.corked.add(socket.raw);
+    if (this.corked.size === 1) {
+      process.nextTick(() => {
+        for (const raw of this.corked) raw.uncork();
+        this.corked.clear();
+      });
+    }
   }
 
   /** Re-reads the socket's user; false (and the socket closed) when the token is no longer valid. */
