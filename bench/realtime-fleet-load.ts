@@ -11,8 +11,11 @@
  * line: delivery latencies (ms, Float32 base64), POST times, counts.
  *
  * Env: FLEET_SERVERS (comma-separated base URLs), FLEET_SOCKETS, FLEET_TOKEN, FLEET_POST (0|1),
- * FLEET_RATE, FLEET_SECONDS, FLEET_START (epoch ms at which posting starts).
+ * FLEET_RATE, FLEET_SECONDS, FLEET_READY_DIR and FLEET_PROCESSES (every process marks itself ready
+ * there once its sockets are subscribed; posting starts 2 s after all are).
  */
+import { readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 
@@ -22,7 +25,8 @@ const token = process.env.FLEET_TOKEN ?? '';
 const posts = process.env.FLEET_POST === '1';
 const rate = Number(process.env.FLEET_RATE ?? 20);
 const seconds = Number(process.env.FLEET_SECONDS ?? 15);
-const start = Number(process.env.FLEET_START ?? Date.now() + 5000);
+const readyDir = process.env.FLEET_READY_DIR ?? '';
+const processes = Number(process.env.FLEET_PROCESSES ?? 1);
 const channel = '/ws/status/newEvents';
 const marker = '"event_free_text":"sent ';
 
@@ -77,7 +81,10 @@ async function main(): Promise<void> {
   const postMs: number[] = [];
   let failed = 0;
   const total = Math.round(rate * seconds);
-  await sleep(Math.max(0, start - Date.now()));
+  // Everyone's sockets first: opening 5,000 must not overlap the measured part.
+  writeFileSync(path.join(readyDir, String(process.pid)), '');
+  while (readdirSync(readyDir).length < processes) await sleep(100);
+  await sleep(2000);
   if (posts) {
     const t0 = clock();
     const pending: Array<Promise<void>> = [];

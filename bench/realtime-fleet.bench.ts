@@ -202,7 +202,8 @@ async function main(): Promise<void> {
       `${processes} processes on one PostgreSQL, ${sockets} sockets from ${generators} generators in namespace ${ns.name}, ${rate} events/s for ${seconds} s`,
     );
     // Posting starts once every generator has its sockets (opening 5,000 takes a while).
-    const start = Date.now() + 15_000 + sockets * 6;
+    const readyDir = path.join(dir, 'ready');
+    mkdirSync(readyDir);
     const share = (g: number) => Math.floor(sockets / generators) + (g < sockets % generators ? 1 : 0);
     const cpuStart = servers.map((s) => cpuSeconds(s.child.pid!));
     const wallStart = Date.now();
@@ -216,7 +217,8 @@ async function main(): Promise<void> {
           FLEET_POST: g === generators ? '1' : '0',
           FLEET_RATE: String(rate),
           FLEET_SECONDS: String(seconds),
-          FLEET_START: String(start),
+          FLEET_READY_DIR: readyDir,
+          FLEET_PROCESSES: String(generators + 1),
         }),
       ),
     );
