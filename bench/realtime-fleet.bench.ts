@@ -13,7 +13,8 @@
  *
  * Env: BENCH_DATABASE_URL (PostgreSQL, required), BENCH_SOCKETS (5000), BENCH_RATE (20),
  * BENCH_SECONDS (15), BENCH_PROCESSES (2), BENCH_GENERATORS (2), BENCH_PORT (8840),
- * BENCH_LOG_LEVEL (the server's default, info).
+ * BENCH_LOG_LEVEL (the server's default, info), BENCH_BASELINE_ROOT (a checkout of the code before a
+ * change, this checkout's node_modules: its servers are measured instead, for an A/B).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -83,7 +84,7 @@ interface Server {
 
 async function startServer(host: string, port: number, env: Record<string, string>, logFd: number): Promise<Server> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: repoRoot,
+    cwd: process.env.BENCH_BASELINE_ROOT ?? repoRoot,
     env: {
       ...process.env,
       PORT: String(port),
@@ -159,6 +160,8 @@ interface RunResult {
   delivered: number;
   expected: number;
   deliveryMs: Stats;
+  /** Server CPU (all processes, the whole run: sockets opening included) per frame delivered, µs. */
+  serverCpuUsPerFrame: number;
   postMs: Stats;
   failedPosts: number;
   socketsClosedEarly: number;
@@ -232,7 +235,7 @@ async function main(): Promise<void> {
     const events = Math.round(rate * seconds);
     const opened = loads.reduce((n, l) => n + l.sockets, 0);
     result = {
-      scenario: `PostgreSQL, ${processes} processes, POSTs on the first (LISTEN/NOTIFY)`,
+      scenario: `PostgreSQL, ${processes} processes, POSTs on the first (LISTEN/NOTIFY)${process.env.BENCH_BASELINE_ROOT ? ', code before the change' : ''}`,
       processes,
       sockets: opened,
       ratePerSecond: rate,
@@ -245,6 +248,14 @@ async function main(): Promise<void> {
       socketsClosedEarly: loads.reduce((n, l) => n + l.closed, 0),
       // Over the whole run (sockets opening included), summed over the server processes.
       serverCpuPercent: Math.round((cpu / wall) * 1000) / 10,
+      serverCpuUsPerFrame:
+        Math.round(
+          (cpu * 1e7) /
+            Math.max(
+              1,
+              loads.reduce((n, l) => n + l.pubs, 0),
+            ),
+        ) / 10,
       loadAverage: [...loadBefore, Math.round(os.loadavg()[0]! * 100) / 100],
     };
   } finally {
@@ -274,9 +285,9 @@ async function main(): Promise<void> {
       '',
       `Time from just before \`POST /events\` (on the first process) to the \`pub\` frame on each subscriber's socket, every event × socket pair; sockets spread evenly over the processes; the load generator (${generators} processes) in its own network namespace behind a veth link; servers at the default log level. Generator and servers share the machine's cores.`,
       '',
-      '| scenario | sockets | events/s | delivered | p50 ms | p90 ms | p99 ms | max ms | POST p50 | POST p99 | server CPU |',
-      '|---|---|---|---|---|---|---|---|---|---|---|',
-      `| ${r.scenario} | ${r.sockets} | ${r.ratePerSecond} | ${r.delivered}/${r.expected} | ${r.deliveryMs.p50} | ${r.deliveryMs.p90} | ${r.deliveryMs.p99} | ${r.deliveryMs.max} | ${r.postMs.p50} | ${r.postMs.p99} | ${r.serverCpuPercent} % |`,
+      '| scenario | sockets | events/s | delivered | p50 ms | p90 ms | p99 ms | max ms | POST p50 | POST p99 | server CPU | CPU µs per frame |',
+      '|---|---|---|---|---|---|---|---|---|---|---|---|',
+      `| ${r.scenario} | ${r.sockets} | ${r.ratePerSecond} | ${r.delivered}/${r.expected} | ${r.deliveryMs.p50} | ${r.deliveryMs.p90} | ${r.deliveryMs.p99} | ${r.deliveryMs.max} | ${r.postMs.p50} | ${r.postMs.p99} | ${r.serverCpuPercent} % | ${r.serverCpuUsPerFrame} |`,
       '',
       'Run (as root): `BENCH_DATABASE_URL=postgres://… npx tsx bench/realtime-fleet.bench.ts`.',
       '',
