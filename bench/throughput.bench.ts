@@ -17,7 +17,7 @@
  * BENCH_CONNECTIONS (default 50), BENCH_PORT (default 8600), BENCH_PARTS (default "overhead,writes").
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -31,6 +31,7 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
 const basePort = Number(process.env.BENCH_PORT ?? 8600);
 const parts = new Set((process.env.BENCH_PARTS ?? 'overhead,writes').split(','));
 const adminPassword = 'bench-admin';
+const benchMode = process.env.BENCH_MODE === 'demo' ? 'demo' : 'production';
 const api = '/sealog-server/api/v1';
 
 type Engine = 'sqlite' | 'postgres';
@@ -56,25 +57,38 @@ const eventBody = JSON.stringify({
   event_free_text: 'small octopus near the vehicle on a basalt ledge',
 });
 
-function startChild(kind: string, port: number, env: Record<string, string>): ChildProcess {
+/** Where the servers' log lines go (a file in the run's folder, as a service's journal would). */
+let logFd: number | null = null;
+
+/**
+ * BENCH_BASELINE_ROOT: a checkout of the code before a change (its own throughput-server.ts, this
+ * checkout's node_modules): its server runs beside this one and is measured in the same rounds
+ * (`… (before)` rows), an A/B on the same machine load.
+ */
+const baselineRoot = process.env.BENCH_BASELINE_ROOT ?? null;
+
+function startChild(kind: string, port: number, env: Record<string, string>, root = repoRoot): ChildProcess {
   // BENCH_NODE_ARGS: node flags for the servers (e.g. `--cpu-prof --cpu-prof-dir=…` to profile them).
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  return spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(benchDir, 'throughput-server.ts'), kind], {
-    cwd: repoRoot,
+  const script =
+    root === repoRoot ? path.join(benchDir, 'throughput-server.ts') : path.join(root, 'bench/throughput-server.ts');
+  return spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script, kind], {
+    cwd: root,
     env: {
       ...process.env,
       ...env,
       PORT: String(port),
       HOST: '127.0.0.1',
-      BATHYLOG_MODE: 'production',
+      BATHYLOG_MODE: benchMode,
       BATHYLOG_ADMIN_PASSWORD: adminPassword,
       BATHYLOG_SECRET: 'bench-secret',
       BATHYLOG_ASNAP_ENABLED: 'false',
       BATHYLOG_RATE_LIMIT_PER_ADDRESS: '0',
       BATHYLOG_RATE_LIMIT_PER_KEY: '0',
-      LOG_LEVEL: 'warn',
+      // The server's default level: a request's log line is part of what it costs.
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', logFd ?? 'inherit', 'inherit'],
   });
 }
 
@@ -134,14 +148,22 @@ interface EngineResult {
   engine: Engine;
   date: string;
   loadAverageBefore: number[];
-  overhead: Array<{ echo: Run; customVars: Run; ratio: number }>;
-  writes: Array<{ insert: Run; events: Run; ratio: number }>;
+  overhead: Array<{ echo: Run; customVars: Run; ratio: number; before?: Run; beforeRatio?: number }>;
+  writes: Array<{
+    insert: Run;
+    events: Run;
+    ratio: number;
+    echoRatio: number | null;
+    before?: Run;
+    beforeEchoRatio?: number | null;
+  }>;
   eventsAcknowledged: number;
   eventsStored: number;
 }
 
 async function benchEngine(engine: Engine): Promise<EngineResult> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bathylog-throughput-'));
+  logFd = openSync(path.join(dir, 'server.log'), 'a');
   const children: ChildProcess[] = [];
   let pgCleanup: (() => Promise<void>) | null = null;
   const env: Record<string, string> = { BATHYLOG_DATA: path.join(dir, 'app') };
@@ -170,7 +192,7 @@ async function benchEngine(engine: Engine): Promise<EngineResult> {
       await a.end();
     };
   }
-  const ports = { echo: basePort, app: basePort + 1, insert: basePort + 2 };
+  const ports = { echo: basePort, app: basePort + 1, insert: basePort + 2, before: basePort + 3 };
   const result: EngineResult = {
     engine,
     date: new Date().toISOString(),
@@ -188,23 +210,43 @@ async function benchEngine(engine: Engine): Promise<EngineResult> {
     await waitUp(echo, `http://127.0.0.1:${ports.echo}/echo`);
     await waitUp(app, `http://127.0.0.1:${ports.app}/sealog-server`);
     await waitUp(insert, `http://127.0.0.1:${ports.insert}/echo`);
-    const login = await fetch(`http://127.0.0.1:${ports.app}${api}/auth/login`, {
-      method: 'POST',
-      body: JSON.stringify({ username: 'admin', password: adminPassword }),
-      headers: { 'content-type': 'application/json' },
-    });
-    if (!login.ok) throw new Error(`login: ${login.status} ${await login.text()}`);
-    const token = ((await login.json()) as { token: string }).token;
+    if (baselineRoot) {
+      const before = startChild('app', ports.before, { ...env, BATHYLOG_DATA: path.join(dir, 'before') }, baselineRoot);
+      children.push(before);
+      await waitUp(before, `http://127.0.0.1:${ports.before}/sealog-server`);
+    }
+    // A demo server (BENCH_MODE=demo: the demo cruise, the completeness watcher) keeps its demo admin.
+    const loginTo = async (port: number) => {
+      const login = await fetch(`http://127.0.0.1:${port}${api}/auth/login`, {
+        method: 'POST',
+        body: JSON.stringify({ username: 'admin', password: benchMode === 'demo' ? 'demo' : adminPassword }),
+        headers: { 'content-type': 'application/json' },
+      });
+      if (!login.ok) throw new Error(`login: ${login.status} ${await login.text()}`);
+      return ((await login.json()) as { token: string }).token;
+    };
+    const token = await loginTo(ports.app);
     const auth = { authorization: `Bearer ${token}` };
+    const beforeAuth = baselineRoot ? { authorization: `Bearer ${await loginTo(ports.before)}` } : null;
     const json = { 'content-type': 'application/json' };
-    const before = await countEvents(engine, env);
+    const storedBefore = await countEvents(engine, env);
     log(`${engine}: ${connections} connections, ${duration} s per run, ${rounds} rounds`);
     for (let i = 0; i < (parts.has('overhead') ? rounds : 0); i++) {
       const e = await cannon('bare echo GET', `http://127.0.0.1:${ports.echo}/echo`, {});
       const c = await cannon('GET /custom_vars (authenticated)', `http://127.0.0.1:${ports.app}${api}/custom_vars`, {
         headers: auth,
       });
-      result.overhead.push({ echo: e, customVars: c, ratio: round2(c.requestsPerSecond / e.requestsPerSecond) });
+      const b = beforeAuth
+        ? await cannon('GET /custom_vars (before)', `http://127.0.0.1:${ports.before}${api}/custom_vars`, {
+            headers: beforeAuth,
+          })
+        : undefined;
+      result.overhead.push({
+        echo: e,
+        customVars: c,
+        ratio: round2(c.requestsPerSecond / e.requestsPerSecond),
+        ...(b ? { before: b, beforeRatio: round2(b.requestsPerSecond / e.requestsPerSecond) } : {}),
+      });
     }
     for (let i = 0; i < (parts.has('writes') ? rounds : 0); i++) {
       const b = await cannon('bare durable insert POST', `http://127.0.0.1:${ports.insert}/events`, {
@@ -218,13 +260,32 @@ async function benchEngine(engine: Engine): Promise<EngineResult> {
         body: eventBody,
       });
       result.eventsAcknowledged += p.total;
-      result.writes.push({ insert: b, events: p, ratio: round2(p.requestsPerSecond / b.requestsPerSecond) });
+      const pb = beforeAuth
+        ? await cannon('POST /events (before)', `http://127.0.0.1:${ports.before}${api}/events`, {
+            method: 'POST',
+            headers: { ...beforeAuth, ...json },
+            body: eventBody,
+          })
+        : undefined;
+      // Against the bare echo of the same round too: what a write costs beyond any request.
+      const echo = result.overhead[i]?.echo;
+      result.writes.push({
+        insert: b,
+        events: p,
+        ratio: round2(p.requestsPerSecond / b.requestsPerSecond),
+        echoRatio: echo ? round2(p.requestsPerSecond / echo.requestsPerSecond) : null,
+        ...(pb
+          ? { before: pb, beforeEchoRatio: echo ? round2(pb.requestsPerSecond / echo.requestsPerSecond) : null }
+          : {}),
+      });
     }
     for (const child of children) await stop(child);
-    result.eventsStored = (await countEvents(engine, env)) - before;
+    result.eventsStored = (await countEvents(engine, env)) - storedBefore;
     log(`${engine}: ${result.eventsAcknowledged} events acknowledged, ${result.eventsStored} stored`);
   } finally {
     for (const child of children) await stop(child);
+    if (logFd !== null) closeSync(logFd);
+    logFd = null;
     rmSync(dir, { recursive: true, force: true });
     if (pgCleanup) await pgCleanup();
   }
@@ -251,7 +312,7 @@ function markdown(results: EngineResult[], meta: Record<string, unknown>): strin
   const lines = [
     '# Request overhead and durable event writes',
     '',
-    `Run ${String(meta.date)} on ${String(meta.cpus)} cores, Node ${String(meta.node)}: autocannon, ${connections} connections, ${duration} s per run, runs alternating. SQLite with \`synchronous = FULL\` on both sides of each pair; PostgreSQL with its defaults (\`synchronous_commit = on\`). Load average = the machine's 1-minute load when each run ended (other engineers share this 2-core machine).`,
+    `Run ${String(meta.date)} on ${String(meta.cpus)} cores, Node ${String(meta.node)}: autocannon, ${connections} connections, ${duration} s per run, runs alternating; server mode ${benchMode}, log level ${process.env.BENCH_LOG_LEVEL ?? 'info'} (lines to a file). SQLite with \`synchronous = FULL\` on both sides of each pair; PostgreSQL with its defaults (\`synchronous_commit = on\`). Load average = the machine's 1-minute load when each run ended (other engineers share this 2-core machine).`,
     '',
   ];
   for (const r of results) {
@@ -259,10 +320,20 @@ function markdown(results: EngineResult[], meta: Record<string, unknown>): strin
     lines.push('| run | req/s | p50 ms | p99 ms | non-2xx | load |', '|---|---|---|---|---|---|');
     const row = (x: Run) =>
       `| ${x.label} | ${x.requestsPerSecond} | ${x.p50} | ${x.p99} | ${x.non2xx + x.errors} | ${x.loadAverage} |`;
-    for (const o of r.overhead)
-      lines.push(row(o.echo), row(o.customVars), `| **ratio (target ≥ 0.5)** | **${o.ratio}** | | | | |`);
+    for (const o of r.overhead) {
+      lines.push(row(o.echo), row(o.customVars), `| **ratio (target ≥ 0.75)** | **${o.ratio}** | | | | |`);
+      if (o.before) lines.push(row(o.before), `| ratio before the change | ${o.beforeRatio} | | | | |`);
+    }
     for (const w of r.writes)
-      lines.push(row(w.insert), row(w.events), `| **ratio (target ≥ 0.6)** | **${w.ratio}** | | | | |`);
+      lines.push(
+        row(w.insert),
+        row(w.events),
+        `| **ratio (target ≥ 0.6)** | **${w.ratio}** | | | | |`,
+        ...(w.echoRatio === null ? [] : [`| **ratio to the echo GET (target ≥ 0.5)** | **${w.echoRatio}** | | | | |`]),
+        ...(w.before
+          ? [row(w.before), `| ratio to the echo GET before the change | ${w.beforeEchoRatio} | | | | |`]
+          : []),
+      );
     lines.push('', `Events acknowledged (2xx) ${r.eventsAcknowledged}, stored ${r.eventsStored}.`, '');
   }
   return lines.join('\n');

@@ -19,12 +19,13 @@ const dist = path.resolve(args.find((a) => !a.startsWith('--')) ?? path.join(roo
 const asJson = args.includes('--json');
 
 /**
- * kB = 1,000 bytes, as Vite reports sizes. Both budgets serve a ship's thin link: the login screen 150 kB,
+ * kB = 1,000 bytes, as Vite reports sizes. Both budgets serve a ship's thin link: the login screen 80 kB
+ * (150 kB until 2026-11-29: the screen was 81 kB, 76 kB since the icons load with the signed-in screens),
  * the whole app 300 kB (57% of the original client's 530 kB; 265 kB until checklists, the dive report,
  * completeness, ship-to-shore and the date-time picker added about 25 kB on 2026-11-26). The figures
  * of each build: bench/results/lean-client-log.md.
  */
-export const budgets = { login: 150_000, app: 300_000, video: 130_000 };
+export const budgets = { login: 80_000, app: 300_000, video: 130_000 };
 
 const gzipCache = new Map();
 function gzipSize(file) {

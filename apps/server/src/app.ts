@@ -1,9 +1,7 @@
 import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
-import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import { emptyListHeader, sessionEndHeader } from '@bathylog/shared';
 import fastifyStatic from '@fastify/static';
@@ -23,6 +21,7 @@ import { filesRoutes } from './modules/files/files.routes.js';
 import { registerEventAccess } from './modules/access/event-access.js';
 import { registerVideoLinks } from './media/video-links.js';
 import { channelAccess } from './modules/access/channel-access.js';
+import { registerCompression } from './plugins/compression.js';
 import { registerCrossSiteGuard } from './plugins/cross-site.js';
 import { registerAuth, renewedTokenHeader } from './plugins/auth.js';
 import { registerHeavyReads } from './plugins/heavy-reads.js';
@@ -37,7 +36,7 @@ import { registerRealtime } from './realtime/register-realtime.js';
 import { registerJobs } from './jobs/index.js';
 import { seedSystem } from './seed/system.js';
 import { loadDemo } from './seed/demo.js';
-import { requestLogValue } from './lib/redact-url.js';
+import { loggerOptions } from './plugins/request-log.js';
 import { createFileStore, type FileStore } from './storage/index.js';
 import { maxFilesPerUpload } from './modules/files/files.service.js';
 
@@ -131,16 +130,8 @@ export async function buildApp(
 
   const bodyLimit = Math.round(config.bodyLimitMb * 1024 * 1024);
   const app = Fastify({
-    logger:
-      opts.logger === false
-        ? false
-        : {
-            level: config.logLevel,
-            redact: ['req.headers.authorization', 'req.headers.cookie'],
-            // Tokens in query strings (`?token=`, loginToken) and reset paths never reach the log.
-            serializers: { req: requestLogValue },
-            ...(opts.logStream ? { stream: opts.logStream } : {}),
-          },
+    // One access line per request; tokens in query strings and reset paths never reach the log.
+    ...(opts.logger === false ? { logger: false } : loggerOptions(config.logLevel, opts.logStream)),
     bodyLimit,
     ...httpTimeouts(config),
     // X-Forwarded-For only from the configured proxies; otherwise the socket's address.
@@ -232,14 +223,7 @@ export async function buildApp(
     allowedHeaders: ['Accept', 'Authorization', 'Content-Type', 'If-None-Match', emptyListHeader],
     maxAge: 86400,
   });
-  // Thin ship links: JSON and CSV answers (lists, exports) go compressed when the caller accepts it.
-  // Brotli at quality 4 keeps streamed exports fast; the built client is compressed at build time.
-  await app.register(compress, {
-    threshold: 1024,
-    encodings: ['br', 'gzip', 'deflate'],
-    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
-    zlibOptions: { level: 6 },
-  });
+  await registerCompression(app);
   await app.register(swagger, {
     openapi: {
       info: { title: 'Bathylog API (Sealog v2 compatible)', version: '0.1.0' },

@@ -54,6 +54,36 @@ describe('compression on the wire', () => {
     expect(none.json()).toHaveProperty('openapi');
   });
 
+  it("compresses the API's list reads, and still reads a compressed request body on a write", async () => {
+    const admin = await t.login('admin', 'demo');
+    for (let i = 0; i < 30; i++) {
+      const body = { event_value: `COMPRESSED_${i}`, event_free_text: 'a long enough free text '.repeat(4) };
+      expect((await t.api('POST', '/events', { token: admin, body })).statusCode).toBe(201);
+    }
+    const list = await t.api('GET', '/events', { token: admin, headers: { 'accept-encoding': 'br, gzip' } });
+    expect(list.statusCode).toBe(200);
+    expect(list.headers['content-encoding']).toBe('br');
+    const events = JSON.parse(brotliDecompressSync(list.rawPayload).toString()) as Array<{ event_value: string }>;
+    expect(events.filter((e) => e.event_value.startsWith('COMPRESSED_'))).toHaveLength(30);
+    // A write's answer is a few bytes: sent as is.
+    const posted = await t.app.inject({
+      method: 'POST',
+      url: '/sealog-server/api/v1/events',
+      headers: {
+        authorization: `Bearer ${admin}`,
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+        'accept-encoding': 'gzip',
+      },
+      payload: gzipSync(JSON.stringify({ event_value: 'GZIPPED_BODY' })),
+    });
+    expect(posted.statusCode).toBe(201);
+    expect(posted.headers['content-encoding']).toBeUndefined();
+    const id = (posted.json() as { insertedId: string }).insertedId;
+    const read = await t.api('GET', `/events/${id}`, { token: admin });
+    expect(read.json()).toMatchObject({ event_value: 'GZIPPED_BODY' });
+  });
+
   it('leaves small answers alone', async () => {
     const res = await t.api('GET', '/nonexistent-route', { headers: { 'accept-encoding': 'gzip' } });
     expect(res.statusCode).toBe(404);

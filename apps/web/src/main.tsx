@@ -4,7 +4,6 @@ import '@fontsource/roboto/latin-400.css';
 import '@fontsource/roboto/latin-500.css';
 import '@fontsource/roboto/latin-700.css';
 import 'bootstrap/dist/css/bootstrap.min.css';
-import 'bootstrap-icons/font/bootstrap-icons.min.css';
 import './app/theme.css';
 import { App, createQueryClient } from './app/app';
 import { startFirstScreen } from './app/first-screen';

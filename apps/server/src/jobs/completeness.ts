@@ -1,7 +1,7 @@
 import type { WsAuxData, WsEvent } from '@bathylog/shared';
 import type { AppContext } from '../context.js';
 import { PeriodicTask } from '../lib/periodic-task.js';
-import { CompletenessService } from '../modules/completeness/completeness.service.js';
+import { CompletenessService, judgeBatch, yieldToLoop } from '../modules/completeness/completeness.service.js';
 
 /** How often the watcher judges queued events and looks for grace periods that ended. */
 const tickMs = 1000;
@@ -10,13 +10,19 @@ const catchUpMs = 10 * 60_000;
 
 /**
  * Data completeness watched live (docs/completeness.md#the-watcher): events and aux data changing on
- * the bus are judged again (in one set-based read per tick) and their state is published on the
- * `completeness` channel; once a second, events whose grace period ended since the last look and
- * that still miss a required source are marked and published as incomplete. Runs on the leading
- * process only, and only when the deployment requires aux sources.
+ * the bus are judged again and their state is published on the `completeness` channel; once a
+ * second, events whose grace period ended since the last look and that still miss a required
+ * source are marked and published as incomplete. Runs on the leading process only, and only when
+ * the deployment requires aux sources.
+ *
+ * Off the request path and cheap where nothing is required: a bus message only adds the event's
+ * id (and time) to a queue; a tick first reads which lowerings overlapping the queued times require
+ * aux sources and drops the events outside them without a read of their own; the rest are judged
+ * in bounded batches with the event loop free between them.
  */
 export class CompletenessWatcher {
-  private readonly queued = new Set<string>();
+  /** Queued event ids with their time when the message carried it (aux data names only the event). */
+  private readonly queued = new Map<string, number | null>();
   private readonly task = new PeriodicTask(() => this.tick());
   private unsubscribe: Array<() => void> = [];
   private watermark = 0;
@@ -30,8 +36,13 @@ export class CompletenessWatcher {
   async start(): Promise<void> {
     if (!this.enabled || this.unsubscribe.length > 0) return;
     const { bus } = this.ctx;
-    const queueEvent = (e: WsEvent) => this.queued.add(e.id);
-    const queueAux = (a: WsAuxData) => this.queued.add(a.event_id);
+    const queueEvent = (e: WsEvent) => {
+      const ts = Date.parse(e.ts);
+      this.queued.set(e.id, Number.isFinite(ts) ? ts : null);
+    };
+    const queueAux = (a: WsAuxData) => {
+      if (!this.queued.has(a.event_id)) this.queued.set(a.event_id, null);
+    };
     this.unsubscribe = [
       bus.subscribe('newEvents', queueEvent),
       bus.subscribe('updateEvents', queueEvent),
@@ -59,14 +70,31 @@ export class CompletenessWatcher {
     await this.task.stop();
   }
 
+  /** The queued events that may need judging: those of unknown time, and those inside a requiring dive. */
+  private async takeQueued(service: CompletenessService): Promise<string[]> {
+    const entries = [...this.queued];
+    this.queued.clear();
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (const [, ts] of entries) {
+      if (ts === null) continue;
+      if (ts < lo) lo = ts;
+      if (ts > hi) hi = ts;
+    }
+    const windows = lo <= hi ? await service.requiringWindows(lo, hi) : [];
+    return entries.filter(([, ts]) => ts === null || windows.some((w) => w.lo <= ts && ts <= w.hi)).map(([id]) => id);
+  }
+
   private async tick(): Promise<void> {
     try {
       const service = new CompletenessService(this.ctx);
       const now = this.ctx.now();
       if (this.queued.size > 0) {
-        const ids = [...this.queued];
-        this.queued.clear();
-        await service.refresh(ids, now);
+        const ids = await this.takeQueued(service);
+        for (let i = 0; i < ids.length; i += judgeBatch) {
+          if (i > 0) await yieldToLoop();
+          await service.refresh(ids.slice(i, i + judgeBatch), now);
+        }
       }
       const upTo = now - this.ctx.config.completeness.graceSeconds * 1000;
       if (upTo > this.watermark) {

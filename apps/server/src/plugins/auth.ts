@@ -9,7 +9,7 @@ import type { DeviceKeyRecord, UserRecord } from '../db/records.js';
 import type { DB } from '../db/schema.js';
 import { hashDeviceKey, isDeviceKeyShaped } from '../lib/device-key-format.js';
 import { renewSessionCookie } from './session-cookie.js';
-import { issueSession } from './session-tokens.js';
+import { SessionRenewals } from './session-tokens.js';
 
 /**
  * The users and device keys authentication reads and marks. The users and device-keys modules
@@ -368,6 +368,7 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext): void {
   const perAddress = new RateLimiter(ctx.config.writeRateLimit.perAddress);
   const perCaller = new RateLimiter(ctx.config.writeRateLimit.perKey);
   const limitsCallers = ctx.config.writeRateLimit.perKey > 0;
+  const renewals = new SessionRenewals(ctx);
   app.decorateRequest('auth', null);
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -385,7 +386,12 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext): void {
     const archiveOn = ctx.config.publicArchive;
 
     /** What follows authentication; true when it is complete without waiting. */
-    const authorize = (request: FastifyRequest, auth: AuthContext, isWrite: boolean): boolean => {
+    const authorize = (
+      request: FastifyRequest,
+      auth: AuthContext,
+      isWrite: boolean,
+      token: string | undefined,
+    ): boolean => {
       request.auth = auth;
       auth.route = request.method + routeName;
       if (isWrite && limitsCallers) {
@@ -393,7 +399,11 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext): void {
         if (wait > 0) throw tooManyRequests(wait);
       }
       if (scopes && !hasAnyScope(auth.scopes, scopes)) throw new AppError('FORBIDDEN', messages.insufficientScope);
-      return !renewalDue(ctx, auth);
+      if (!renewalDue(ctx, auth)) return true;
+      // Renewed once per token: later requests with the old token are handed the same new one.
+      const renewed = renewals.known(token, auth.user);
+      if (renewed) auth.renewedToken = renewed;
+      return renewed !== undefined;
     };
 
     /** The checks that need no waiting; true when the request may go on at once. */
@@ -408,7 +418,7 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext): void {
         return true;
       }
       const cached = authenticateCached(ctx, token);
-      return cached !== undefined && authorize(request, cached, isWrite);
+      return cached !== undefined && authorize(request, cached, isWrite, token);
     };
 
     const hook: onRequestHookHandler = (request, _reply, done) => {
@@ -438,10 +448,10 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext): void {
         let auth = request.auth;
         if (!auth) {
           auth = await authenticateToken(ctx, token, request.ip);
-          ready = authorize(request, auth, isWrite);
+          ready = authorize(request, auth, isWrite, token);
         }
         if (archiveOn) await withArchive(ctx, auth);
-        if (!ready) auth.renewedToken = await issueSession(ctx, auth.user);
+        if (!ready) auth.renewedToken = await renewals.renew(token, auth.user);
       })().then(() => done(), done);
     };
     if (Array.isArray(route.onRequest)) route.onRequest = [...route.onRequest, hook];

@@ -8,14 +8,22 @@ import { listenInRange, RawClient, scriptHello } from './testing/ws-test-client.
 /**
  * With access control on, live events and aux data of a lowering restricted to one user reach that
  * user and admins only; events outside it reach every subscriber. Without access control, everyone.
+ * Each caller holds two sockets: with the socket server's token cache on (`authRecheckMs` above 0),
+ * the sockets of one token share one verified caller and one delivery decision per publication,
+ * and each still receives exactly what the rule gives its caller.
  */
 const channels: WsChannel[] = ['newEvents', 'updateEvents', 'deleteEvents', 'newEventAuxData', 'updateEventAuxData'];
 const minute = 60_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 describe.each(engines)('event channels and access lists on %s', (engine) => {
-  for (const useAccessControl of [true, false]) {
-    describe(`access control ${useAccessControl ? 'on' : 'off'}`, () => {
+  const setups: Array<[boolean, number]> = [
+    [true, 0],
+    [true, 60_000],
+    [false, 0],
+  ];
+  for (const [useAccessControl, authRecheckMs] of setups) {
+    describe(`access control ${useAccessControl ? 'on' : 'off'}, callers re-checked ${authRecheckMs ? 'every minute' : 'on every delivery'}`, () => {
       let t: TestApp;
       let port: number;
       let admin: string;
@@ -36,7 +44,7 @@ describe.each(engines)('event channels and access lists on %s', (engine) => {
       );
 
       beforeAll(async () => {
-        t = await createTestApp(engine, { useAccessControl, realtime: { authRecheckMs: 0 } });
+        t = await createTestApp(engine, { useAccessControl, realtime: { authRecheckMs } });
         port = await listenInRange(t.app);
         admin = await t.login('admin', 'demo');
         const m = await createUser(t, admin, 'member', ['event_manager']);
@@ -64,6 +72,7 @@ describe.each(engines)('event channels and access lists on %s', (engine) => {
         const a = await subscriber(admin);
         const m = await subscriber(member);
         const o = await subscriber(outsider);
+        const twins = [await subscriber(admin), await subscriber(member), await subscriber(outsider)] as const;
         const post = async (value: string, ts: number) => {
           const res = await t.api('POST', '/events', { token: admin, body: { event_value: value, ts: iso(ts) } });
           expect(res.statusCode).toBe(201);
@@ -85,7 +94,7 @@ describe.each(engines)('event channels and access lists on %s', (engine) => {
           });
           expect(again.statusCode).toBe(204);
         }
-        await barrier(a, m, o);
+        await barrier(a, m, o, ...twins);
         const seen = (c: RawClient) => ({
           newEvents: c.pubs(wsPath('newEvents')).map((p) => (p as { event_value: string }).event_value),
           updateEvents: c.pubs(wsPath('updateEvents')).map((p) => (p as { id: string }).id),
@@ -105,6 +114,7 @@ describe.each(engines)('event channels and access lists on %s', (engine) => {
             ? { newEvents: ['AFTER_DIVE'], updateEvents: [], newEventAuxData: [open], updateEventAuxData: [open] }
             : everything,
         );
+        expect(twins.map(seen)).toEqual([seen(a), seen(m), seen(o)]);
 
         const gone = m.nextPub(wsPath('deleteEvents'));
         expect((await t.api('DELETE', `/events/${dive}`, { token: admin })).statusCode).toBe(204);

@@ -117,7 +117,18 @@ class NesSocket {
     readonly remoteAddress: string | undefined,
     /** The `token` cookie of an upgrade from an allowed origin: used by a hello without auth. */
     readonly cookieToken: string | undefined,
+    /** The connection under the websocket (corked while a burst of publications is written). */
+    readonly raw: Duplex,
   ) {}
+}
+
+/** One publication as every subscriber's delivery sees it. */
+interface Delivery {
+  path: string;
+  /** The encoded `pub` frame (text), the same bytes for every socket. */
+  frame: Buffer;
+  /** The channel rule for this publication, decided once per caller. */
+  mayReceive(auth: AuthContext): boolean;
 }
 
 type AuthOutcome = { ok: true; auth: AuthContext } | { ok: false; error: AppError } | { ok: 'unknown'; error: unknown };
@@ -130,6 +141,8 @@ export class NesServer {
   private delivered: Promise<void> = Promise.resolve();
   private readonly outputListeners = new Set<NesSocket>();
   private readonly authCache = new Map<string, { at: number; outcome: Promise<AuthOutcome> }>();
+  /** Connections corked for the deliveries of this turn (`cork`). */
+  private readonly corked = new Set<Duplex>();
   private readonly serverId = `${os.hostname()}:${process.pid}:${Date.now().toString(36)}`;
   private counter = 0;
   private heartbeatTimer: NodeJS.Timeout | null = null;
@@ -173,7 +186,7 @@ export class NesServer {
       return;
     }
     const cookieToken = cookie && origin !== undefined ? cookie : undefined;
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.add(ws, req, cookieToken));
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.add(ws, req, cookieToken, socket));
   }
 
   /**
@@ -203,12 +216,13 @@ export class NesServer {
     });
   }
 
-  private add(ws: WebSocket, req: IncomingMessage, cookieToken: string | undefined): void {
+  private add(ws: WebSocket, req: IncomingMessage, cookieToken: string | undefined, raw: Duplex): void {
     const socket = new NesSocket(
       `${Date.now()}:${this.serverId}:${this.counter++}`,
       ws,
       req.socket.remoteAddress,
       cookieToken,
+      raw,
     );
     this.sockets.add(socket);
     socket.helloTimer = setTimeout(() => {
@@ -451,7 +465,12 @@ export class NesServer {
 
   // ---- delivery ----
 
-  /** Delivers one bus publication to every subscriber allowed to see it. */
+  /**
+   * Delivers one bus publication to every subscriber allowed to see it
+   * (docs/realtime.md#fleet-scale). The frame is serialised and encoded once and the same bytes
+   * go to every socket; who may receive it is decided once per caller (the sockets of one token
+   * share one verified caller), with the same rule as before for each.
+   */
   async publish(channel: WsChannel, payload: unknown): Promise<void> {
     const path = wsPath(channel);
     const subs = this.subscribers.get(path);
@@ -464,26 +483,36 @@ export class NesServer {
       this.log.error({ err, channel }, 'could not check who may see a publication; sending it to admins only');
       return access.adminsOnly;
     });
-    const text = JSON.stringify({ type: 'pub', path, message: payload });
+    const frame = Buffer.from(JSON.stringify({ type: 'pub', path, message: payload }), 'utf8');
     const turn = this.delivered.then(async () => {
       const visibility = await lookup;
-      for (const socket of subs) this.deliver(socket, channel, visibility, text);
+      const decisions = new Map<AuthContext, boolean>();
+      const delivery: Delivery = {
+        path,
+        frame,
+        mayReceive: (auth) => {
+          let allowed = decisions.get(auth);
+          if (allowed === undefined) {
+            allowed = access.mayReceive(auth, channel, visibility, this.opts.useAccessControl);
+            decisions.set(auth, allowed);
+          }
+          return allowed;
+        },
+      };
+      const now = Date.now();
+      for (const socket of subs) this.deliver(socket, delivery, now);
     });
     this.delivered = turn.catch((err: unknown) => this.log.error({ err, channel }, 'websocket publication failed'));
     await turn;
   }
 
-  private deliver(socket: NesSocket, channel: WsChannel, visibility: unknown, text: string): void {
+  private deliver(socket: NesSocket, delivery: Delivery, now: number): void {
     const send = () => {
-      if (
-        socket.auth &&
-        socket.subscriptions.has(wsPath(channel)) &&
-        this.opts.access.mayReceive(socket.auth, channel, visibility, this.opts.useAccessControl)
-      ) {
-        this.sendText(socket, text);
+      if (socket.auth && socket.subscriptions.has(delivery.path) && delivery.mayReceive(socket.auth)) {
+        this.sendFrame(socket, delivery.frame);
       }
     };
-    if (!socket.outbox && Date.now() - socket.authAt < this.opts.authRecheckMs) {
+    if (!socket.outbox && now - socket.authAt < this.opts.authRecheckMs) {
       send();
       return;
     }
@@ -496,6 +525,43 @@ export class NesServer {
         if (socket.outbox === next) socket.outbox = null;
       });
     socket.outbox = next;
+  }
+
+  /**
+   * A pub frame, already encoded, to one socket. No completion callback per socket: the socket
+   * counts as alive when what was sent to it before has left (its buffer is empty), which is what
+   * a completed send told before.
+   */
+  private sendFrame(socket: NesSocket, frame: Buffer): void {
+    const ws = socket.ws;
+    if (ws.readyState !== WebSocket.OPEN || socket.closing) return;
+    const buffered = ws.bufferedAmount;
+    if (buffered > maxBufferedBytes) {
+      this.log.warn({ socket: socket.id }, 'dropping a websocket that does not keep up');
+      ws.terminate();
+      return;
+    }
+    if (buffered === 0) socket.active = true;
+    this.cork(socket);
+    ws.send(frame, { binary: false, compress: false, fin: true });
+  }
+
+  /**
+   * Publications delivered in the same turn of the event loop (a batch of notifications from
+   * another process, an import's events) leave each connection in one write rather than one per
+   * frame: the connection is corked at its first frame and uncorked once the turn's deliveries
+   * are done. Nothing waits longer than that turn.
+   */
+  private cork(socket: NesSocket): void {
+    if (this.corked.has(socket.raw)) return;
+    socket.raw.cork();
+    this.corked.add(socket.raw);
+    if (this.corked.size === 1) {
+      process.nextTick(() => {
+        for (const raw of this.corked) raw.uncork();
+        this.corked.clear();
+      });
+    }
   }
 
   /** Re-reads the socket's user; false (and the socket closed) when the token is no longer valid. */

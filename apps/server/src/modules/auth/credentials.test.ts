@@ -315,6 +315,61 @@ describe.each(engines)('log lines on %s', (engine) => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
+
+  it('one access line per request, with its status and time, and no credential from a header', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bathylog-logs-'));
+    const lines: string[] = [];
+    const config = loadConfig(
+      {},
+      {
+        mode: 'production',
+        adminPassword: 'demo',
+        dataDir,
+        secret: 'test-secret',
+        logLevel: 'info',
+        asnap: { enabled: false },
+        freeSpaceIntervalSeconds: 0,
+        webDir: path.join(dataDir, 'no-client'),
+      },
+    );
+    const { database, drop } = await openTestDatabase(engine);
+    const { app } = await buildApp({ config, database, logStream: { write: (line) => lines.push(line) } });
+    try {
+      await app.ready();
+      const login = await app.inject({
+        method: 'POST',
+        url: '/sealog-server/api/v1/auth/login',
+        payload: { username: 'admin', password: 'demo' },
+      });
+      const token = (login.json() as { token: string }).token;
+      lines.length = 0;
+      const ok = await app.inject({
+        method: 'GET',
+        url: '/sealog-server/api/v1/custom_vars',
+        headers: { authorization: `Bearer ${token}`, cookie: `token=${token}` },
+      });
+      expect(ok.statusCode).toBe(200);
+      const refused = await app.inject({ method: 'GET', url: '/sealog-server/api/v1/custom_vars' });
+      expect(refused.statusCode).toBe(401);
+      const entries = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+      const access = entries.filter((e) => e.req !== undefined || e.res !== undefined);
+      // Two requests, two lines: each names the request, its answer and how long it took.
+      expect(access).toHaveLength(2);
+      expect(access.map((e) => [(e.req as { url: string }).url, (e.res as { statusCode: number }).statusCode])).toEqual(
+        [
+          ['/sealog-server/api/v1/custom_vars', 200],
+          ['/sealog-server/api/v1/custom_vars', 401],
+        ],
+      );
+      for (const e of access) expect(typeof e.responseTime).toBe('number');
+      expect(entries.filter((e) => e.msg === 'incoming request')).toEqual([]);
+      expect(lines.join('')).not.toContain(token);
+    } finally {
+      await app.close();
+      await drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe.each(engines)('migration 015 on %s', (engine) => {

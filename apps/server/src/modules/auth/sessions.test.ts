@@ -86,6 +86,32 @@ describe.each(engines)('sessions and token revocation on %s', (engine) => {
     expect((await validate(fresh)).statusCode).toBe(200);
   });
 
+  it('is renewed once: later requests still carrying the old token are handed the same new one, still checked', async () => {
+    vi.useFakeTimers({ now: Date.now(), toFake: ['Date'] });
+    const user = await createUser();
+    const token = await t.login(user.username, user.password);
+    vi.setSystemTime(Date.now() + hour + 1000);
+    const first = (await t.api('GET', '/auth/profile', { token })).headers['x-bathylog-token'] as string;
+    expect(first).toBeTruthy();
+    // Seconds later (a new token signed now would carry a later iat): the same renewal, every time.
+    vi.setSystemTime(Date.now() + 3000);
+    for (let i = 0; i < 3; i++) {
+      const again = await t.api('GET', '/auth/profile', { token });
+      expect(again.statusCode).toBe(200);
+      expect(again.headers['x-bathylog-token']).toBe(first);
+    }
+    // Minutes later a client still on the old token gets a newer renewal.
+    vi.setSystemTime(Date.now() + 10 * 60_000);
+    const later = (await t.api('GET', '/auth/profile', { token })).headers['x-bathylog-token'] as string;
+    expect(later).toBeTruthy();
+    expect(claimsOf(later).iat as number).toBeGreaterThan(claimsOf(first).iat as number);
+    // The old token is still checked on each request: revoked, it is refused and renews nothing.
+    expect((await t.api('POST', '/auth/signOutEverywhere', { token: first })).statusCode).toBe(204);
+    const refused = await t.api('GET', '/auth/profile', { token });
+    expect(refused.json()).toEqual(unauthorized(messages.tokenRevoked));
+    expect(refused.headers['x-bathylog-token']).toBeUndefined();
+  });
+
   it('the API token of GET users/{id}/token and Show API Token keeps the Sealog claims and does not expire', async () => {
     vi.useFakeTimers({ now: Date.now(), toFake: ['Date'] });
     const user = await createUser();

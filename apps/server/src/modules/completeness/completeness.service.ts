@@ -19,6 +19,12 @@ import {
   type Judgement,
 } from './completeness.rules.js';
 
+/** How many events one read of the watcher judges before it lets other work run. */
+export const judgeBatch = 500;
+
+/** Lets I/O callbacks (requests) run before the next batch. */
+export const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 interface Judged extends Judgement {
   id: string;
   ts: number;
@@ -203,24 +209,50 @@ export class CompletenessService {
   }
 
   /**
-   * The grace job's step: events whose grace period ended in (after, upTo] (by their time) and that
-   * are still not complete are marked and published as incomplete. Answers what it published.
+   * The windows of the lowerings overlapping [lo, hi] that require aux sources (by the deployment's
+   * setting or their own): only events inside one are ever judged. One small indexed read.
    */
-  async judgeDue(after: number, upTo: number, now = this.ctx.now()): Promise<WsCompleteness[]> {
-    const due = await this.repo.eventsBetween(after, upTo);
-    if (due.length === 0) return [];
-    const judged = (
-      await this.judgeEvents(
-        due.map((e) => e.id),
-        now,
-      )
-    ).filter((j) => j.applies && j.state === 'incomplete');
-    if (judged.length === 0) return [];
-    await this.repo.mark(
-      judged.map((j) => j.id),
-      now,
-    );
-    return this.publish(judged);
+  async requiringWindows(lo: number, hi: number): Promise<Array<{ lo: number; hi: number }>> {
+    const lowerings = await this.repo.loweringsOverlapping(lo, hi);
+    const windows = lowerings
+      .filter((l) => this.settings(l.lowering_additional_meta).sources.length > 0)
+      .map((l) => ({ lo: l.start_ts, hi: l.stop_ts }))
+      .sort((a, b) => a.lo - b.lo);
+    // Overlapping dives merged, so that no event is read twice.
+    const merged: Array<{ lo: number; hi: number }> = [];
+    for (const w of windows) {
+      const last = merged[merged.length - 1];
+      if (last && w.lo <= last.hi) last.hi = Math.max(last.hi, w.hi);
+      else merged.push({ ...w });
+    }
+    return merged;
+  }
+
+  /**
+   * The grace job's step: events whose grace period ended in (after, upTo] (by their time) and that
+   * are still not complete are marked and published as incomplete. Only the parts of that range
+   * inside a lowering that requires aux sources are read (events between dives cost nothing), and
+   * the events are judged in batches of `batch`, yielding to the event loop between batches.
+   * Answers what it published.
+   */
+  async judgeDue(after: number, upTo: number, now = this.ctx.now(), batch = judgeBatch): Promise<WsCompleteness[]> {
+    const published: WsCompleteness[] = [];
+    for (const w of await this.requiringWindows(after, upTo)) {
+      // (after, upTo] ∩ [w.lo, w.hi], as (lo, hi].
+      const due = await this.repo.eventsBetween(Math.max(after, w.lo - 1), Math.min(upTo, w.hi));
+      for (let i = 0; i < due.length; i += batch) {
+        if (i > 0) await yieldToLoop();
+        const ids = due.slice(i, i + batch).map((e) => e.id);
+        const judged = (await this.judgeEvents(ids, now)).filter((j) => j.applies && j.state === 'incomplete');
+        if (judged.length === 0) continue;
+        await this.repo.mark(
+          judged.map((j) => j.id),
+          now,
+        );
+        published.push(...this.publish(judged));
+      }
+    }
+    return published;
   }
 
   /** The newest event the caller may see, judged (the footer's line). */

@@ -1,3 +1,6 @@
+// The icons (drawn as CSS masks) travel with the signed-in screens' chunk: every screen but the
+// login screen loads it, and the login screen draws none (docs/lean-client.md#what-keeps-the-first-load-small).
+import 'bootstrap-icons/font/bootstrap-icons.min.css';
 import { Nav, Navbar, NavDropdown } from 'react-bootstrap';
 import { Link, useNavigate } from 'react-router';
 import { capabilityRoles, type Role } from '@bathylog/shared';

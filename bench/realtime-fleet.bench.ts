@@ -1,0 +1,301 @@
+/**
+ * Realtime at fleet scale (docs/realtime.md#fleet-scale): 5,000 websocket subscribers spread over
+ * two server processes that share one PostgreSQL (LISTEN/NOTIFY carries each event from the
+ * process that stored it to the other), events POSTed to the first at 20 per second, and the time
+ * from each POST to each subscriber's `pub` frame.
+ *
+ * The load generator runs in a network namespace of its own (`ip netns` and a veth pair; needs
+ * root and iproute2), as a remote client would: its sockets cross a link into the servers'
+ * namespace instead of the loopback shortcut. It runs as BENCH_GENERATORS processes
+ * (realtime-fleet-load.ts), each holding its share of the sockets, so that reading 100,000
+ * frames a second is not itself the bottleneck, and one more that only posts. The servers run at the default log level.
+ * Writes bench/results/realtime-fleet.json and .md.
+ *
+ * Env: BENCH_DATABASE_URL (PostgreSQL, required), BENCH_SOCKETS (5000), BENCH_RATE (20),
+ * BENCH_SECONDS (15), BENCH_PROCESSES (2), BENCH_GENERATORS (2), BENCH_PORT (8840),
+ * BENCH_LOG_LEVEL (the server's default, info), BENCH_BASELINE_ROOT (a checkout of the code before a
+ * change, this checkout's node_modules: its servers are measured instead, for an A/B).
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { benchDir, log, repoRoot, resultsDir, sleep } from './support.js';
+
+const pgUrl = process.env.BENCH_DATABASE_URL;
+const sockets = Number(process.env.BENCH_SOCKETS ?? 5000);
+const rate = Number(process.env.BENCH_RATE ?? 20);
+const seconds = Number(process.env.BENCH_SECONDS ?? 15);
+const processes = Number(process.env.BENCH_PROCESSES ?? 2);
+const generators = Number(process.env.BENCH_GENERATORS ?? 2);
+const firstPort = Number(process.env.BENCH_PORT ?? 8840);
+const secret = 'realtime-fleet-bench-secret';
+
+interface Stats {
+  n: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+}
+
+function stats(samples: ArrayLike<number>): Stats {
+  const s = Float64Array.from(samples).sort();
+  const at = (q: number) => s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))] ?? 0;
+  const r = (x: number) => Math.round(x * 10) / 10;
+  return { n: s.length, p50: r(at(0.5)), p90: r(at(0.9)), p99: r(at(0.99)), max: r(s[s.length - 1] ?? 0) };
+}
+
+/** A network namespace joined to this one by a veth pair: the generator's "remote" host. */
+class Namespace {
+  readonly name = `blfleet${process.pid % 100000}`;
+  private readonly hostDev = `blfh${process.pid % 100000}`;
+  private readonly nsDev = `blfn${process.pid % 100000}`;
+  private readonly net = `10.231.${process.pid % 250}`;
+  readonly hostAddress = `${this.net}.1`;
+
+  up(): void {
+    const ip = (...args: string[]) => execFileSync('ip', args, { stdio: 'pipe' });
+    ip('netns', 'add', this.name);
+    ip('link', 'add', this.hostDev, 'type', 'veth', 'peer', 'name', this.nsDev);
+    ip('link', 'set', this.nsDev, 'netns', this.name);
+    ip('addr', 'add', `${this.hostAddress}/24`, 'dev', this.hostDev);
+    ip('link', 'set', this.hostDev, 'up');
+    ip('netns', 'exec', this.name, 'ip', 'addr', 'add', `${this.net}.2/24`, 'dev', this.nsDev);
+    ip('netns', 'exec', this.name, 'ip', 'link', 'set', this.nsDev, 'up');
+    ip('netns', 'exec', this.name, 'ip', 'link', 'set', 'lo', 'up');
+  }
+
+  down(): void {
+    try {
+      // Deleting the namespace deletes its end of the pair, and with it the other end.
+      execFileSync('ip', ['netns', 'del', this.name], { stdio: 'pipe' });
+    } catch {
+      // already gone
+    }
+  }
+}
+
+interface Server {
+  child: ChildProcess;
+  base: string;
+}
+
+async function startServer(host: string, port: number, env: Record<string, string>, logFd: number): Promise<Server> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: process.env.BENCH_BASELINE_ROOT ?? repoRoot,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: host,
+      BATHYLOG_MODE: 'production',
+      BATHYLOG_ADMIN_PASSWORD: 'demo',
+      SEALOG_SERVER_SECRET: secret,
+      BATHYLOG_ASNAP_ENABLED: 'false',
+      BATHYLOG_RATE_LIMIT_PER_ADDRESS: '0',
+      BATHYLOG_RATE_LIMIT_PER_KEY: '0',
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+      ...env,
+    },
+    stdio: ['ignore', logFd, 'inherit'],
+  });
+  const base = `http://${host}:${port}`;
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server on ${port} exited`);
+    try {
+      if ((await fetch(`${base}/sealog-server`)).ok) return { child, base };
+    } catch {
+      // starting
+    }
+    if (Date.now() > deadline) throw new Error(`server on ${port} did not start`);
+    await sleep(250);
+  }
+}
+
+async function stopServer(s: Server): Promise<void> {
+  if (s.child.exitCode !== null) return;
+  const exited = new Promise<void>((r) => s.child.once('exit', () => r()));
+  s.child.kill('SIGTERM');
+  await exited;
+}
+
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+interface LoadResult {
+  sockets: number;
+  pubs: number;
+  closed: number;
+  postMs: number[];
+  failedPosts: number;
+  samples: string;
+}
+
+function runGenerator(ns: Namespace, env: Record<string, string>): Promise<LoadResult> {
+  const child = spawn(
+    'ip',
+    ['netns', 'exec', ns.name, process.execPath, '--import', 'tsx', path.join(benchDir, 'realtime-fleet-load.ts')],
+    { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => {
+      if (code !== 0) return reject(new Error(`load generator exited with ${code}`));
+      resolve(JSON.parse(out.trim().split('\n').pop()!) as LoadResult);
+    });
+  });
+}
+
+interface RunResult {
+  scenario: string;
+  processes: number;
+  sockets: number;
+  ratePerSecond: number;
+  events: number;
+  delivered: number;
+  expected: number;
+  deliveryMs: Stats;
+  /** Server CPU (all processes, the whole run: sockets opening included) per frame delivered, µs. */
+  serverCpuUsPerFrame: number;
+  postMs: Stats;
+  failedPosts: number;
+  socketsClosedEarly: number;
+  serverCpuPercent: number;
+  loadAverage: number[];
+}
+
+async function main(): Promise<void> {
+  if (!pgUrl) {
+    log('BENCH_DATABASE_URL (PostgreSQL) is required: the processes share realtime through LISTEN/NOTIFY');
+    process.exit(2);
+  }
+  if (process.getuid?.() !== 0) {
+    log('needs root for `ip netns` (the load generator runs in a namespace of its own)');
+    process.exit(2);
+  }
+  const ns = new Namespace();
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bathylog-fleet-'));
+  const logFd = openSync(path.join(dir, 'servers.log'), 'a');
+  const schema = `fleetbench_${Date.now().toString(36)}`;
+  const servers: Server[] = [];
+  const loadBefore = os.loadavg().map((x) => Math.round(x * 100) / 100);
+  let result: RunResult;
+  try {
+    ns.up();
+    const env = { DATABASE_URL: pgUrl, DATABASE_SCHEMA: schema };
+    // The first migrates the schema; the others start on it.
+    for (let i = 0; i < processes; i++) {
+      servers.push(
+        await startServer(ns.hostAddress, firstPort + i, { ...env, BATHYLOG_DATA: path.join(dir, `host${i}`) }, logFd),
+      );
+    }
+    const login = await fetch(`${servers[0]!.base}/sealog-server/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: 'demo' }),
+    });
+    if (!login.ok) throw new Error(`login ${login.status}`);
+    const token = ((await login.json()) as { token: string }).token;
+    log(
+      `${processes} processes on one PostgreSQL, ${sockets} sockets from ${generators} generators in namespace ${ns.name}, ${rate} events/s for ${seconds} s`,
+    );
+    // Posting starts once every generator has its sockets (opening 5,000 takes a while).
+    const readyDir = path.join(dir, 'ready');
+    mkdirSync(readyDir);
+    const share = (g: number) => Math.floor(sockets / generators) + (g < sockets % generators ? 1 : 0);
+    const cpuStart = servers.map((s) => cpuSeconds(s.child.pid!));
+    const wallStart = Date.now();
+    // One more process posts and holds no socket: its POSTs are never queued behind frames.
+    const loads = await Promise.all(
+      Array.from({ length: generators + 1 }, (_, g) =>
+        runGenerator(ns, {
+          FLEET_SERVERS: servers.map((s) => s.base).join(','),
+          FLEET_SOCKETS: String(g === generators ? 0 : share(g)),
+          FLEET_TOKEN: token,
+          FLEET_POST: g === generators ? '1' : '0',
+          FLEET_RATE: String(rate),
+          FLEET_SECONDS: String(seconds),
+          FLEET_READY_DIR: readyDir,
+          FLEET_PROCESSES: String(generators + 1),
+        }),
+      ),
+    );
+    const wall = (Date.now() - wallStart) / 1000;
+    const cpu = servers.reduce((sum, s, i) => sum + cpuSeconds(s.child.pid!) - cpuStart[i]!, 0);
+    const samples: number[] = [];
+    for (const l of loads) {
+      const buf = Buffer.from(l.samples, 'base64');
+      for (const x of new Float32Array(buf.buffer, buf.byteOffset, buf.byteLength / 4)) samples.push(x);
+    }
+    const events = Math.round(rate * seconds);
+    const opened = loads.reduce((n, l) => n + l.sockets, 0);
+    result = {
+      scenario: `PostgreSQL, ${processes} processes, POSTs on the first (LISTEN/NOTIFY)${process.env.BENCH_BASELINE_ROOT ? ', code before the change' : ''}`,
+      processes,
+      sockets: opened,
+      ratePerSecond: rate,
+      events,
+      delivered: loads.reduce((n, l) => n + l.pubs, 0),
+      expected: events * opened,
+      deliveryMs: stats(samples),
+      postMs: stats(loads[generators]!.postMs),
+      failedPosts: loads[generators]!.failedPosts,
+      socketsClosedEarly: loads.reduce((n, l) => n + l.closed, 0),
+      // Over the whole run (sockets opening included), summed over the server processes.
+      serverCpuPercent: Math.round((cpu / wall) * 1000) / 10,
+      serverCpuUsPerFrame:
+        Math.round(
+          (cpu * 1e7) /
+            Math.max(
+              1,
+              loads.reduce((n, l) => n + l.pubs, 0),
+            ),
+        ) / 10,
+      loadAverage: [...loadBefore, Math.round(os.loadavg()[0]! * 100) / 100],
+    };
+  } finally {
+    for (const s of servers) await stopServer(s);
+    ns.down();
+    closeSync(logFd);
+    rmSync(dir, { recursive: true, force: true });
+    const client = new pg.Client({ connectionString: pgUrl });
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await client.end();
+  }
+  const r = result;
+  log(
+    `delivered ${r.delivered}/${r.expected}: p50 ${r.deliveryMs.p50} ms, p90 ${r.deliveryMs.p90} ms, p99 ${r.deliveryMs.p99} ms, max ${r.deliveryMs.max} ms; POST p99 ${r.postMs.p99} ms; server CPU ${r.serverCpuPercent} %`,
+  );
+  const meta = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length };
+  mkdirSync(resultsDir, { recursive: true });
+  const file = process.env.BENCH_RESULT_NAME ?? 'realtime-fleet';
+  writeFileSync(path.join(resultsDir, `${file}.json`), JSON.stringify({ meta, results: [r] }, null, 2) + '\n');
+  writeFileSync(
+    path.join(resultsDir, `${file}.md`),
+    [
+      '# Realtime at fleet scale',
+      '',
+      `${meta.date} · ${meta.cpus} cores · Node ${meta.node} · load average before ${r.loadAverage.slice(0, 3).join(', ')}, after ${r.loadAverage[3]}`,
+      '',
+      `Time from just before \`POST /events\` (on the first process) to the \`pub\` frame on each subscriber's socket, every event × socket pair; sockets spread evenly over the processes; the load generator (${generators} processes) in its own network namespace behind a veth link; servers at the default log level. Generator and servers share the machine's cores.`,
+      '',
+      '| scenario | sockets | events/s | delivered | p50 ms | p90 ms | p99 ms | max ms | POST p50 | POST p99 | server CPU | CPU µs per frame |',
+      '|---|---|---|---|---|---|---|---|---|---|---|---|',
+      `| ${r.scenario} | ${r.sockets} | ${r.ratePerSecond} | ${r.delivered}/${r.expected} | ${r.deliveryMs.p50} | ${r.deliveryMs.p90} | ${r.deliveryMs.p99} | ${r.deliveryMs.max} | ${r.postMs.p50} | ${r.postMs.p99} | ${r.serverCpuPercent} % | ${r.serverCpuUsPerFrame} |`,
+      '',
+      'Run (as root): `BENCH_DATABASE_URL=postgres://… npx tsx bench/realtime-fleet.bench.ts`.',
+      '',
+    ].join('\n'),
+  );
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
