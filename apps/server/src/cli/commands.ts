@@ -495,6 +495,10 @@ export async function taxaImport({ values, positionals, global }: RunArgs): Prom
         throw e;
       }
     }
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
 // Aux-data backfill (docs/aux-managers.md#backfill)
 
 const list = (v: unknown) =>

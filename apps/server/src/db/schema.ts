@@ -354,6 +354,10 @@ export interface TaxonLegacyMappingsTable {
   aphia_id: number;
   qualifier: Generated<string>;
   created_by: Generated<string>;
+  created_at: number;
+  updated_at: number;
+}
+
 /** A built-in aux-data manager (docs/aux-managers.md#managers). */
 export interface AuxManagersTable {
   id: string;
@@ -381,6 +385,8 @@ export interface TaxonImportsTable {
   taxa: Generated<number>;
   vernaculars: Generated<number>;
   message: Generated<string>;
+}
+
 /** The leading process's health of a manager (docs/aux-managers.md#health); counters are JSON. */
 export interface AuxManagerHealthTable {
   manager_id: string;
