@@ -1,7 +1,7 @@
 import type { ByteRange } from './file-store.js';
 
 /**
- * The one byte range of a `Range` header (RFC 9110 §14.1.2) for a file of `size` bytes:
+ * The one byte range of an HTTP `Range` header for a file of `size` bytes:
  * `bytes=a-b`, `bytes=a-` or `bytes=-n`. `null` when the header is absent, not a bytes range, or
  * names several ranges (answered with the whole file, as the RFC allows); `'unsatisfiable'` when it
  * starts past the end (a 416).
