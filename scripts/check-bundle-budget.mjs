@@ -21,11 +21,13 @@ const asJson = args.includes('--json');
 /**
  * kB = 1,000 bytes, as Vite reports sizes. Both budgets serve a ship's thin link: the login screen 80 kB
  * (150 kB until 2026-11-29: the screen was 81 kB, 76 kB since the icons load with the signed-in screens),
- * the whole app 300 kB (57% of the original client's 530 kB; 265 kB until checklists, the dive report,
- * completeness, ship-to-shore and the date-time picker added about 25 kB on 2026-11-26). The figures
- * of each build: bench/results/lean-client-log.md.
+ * the whole app 310 kB (58% of the original client's 530 kB; 265 kB until checklists, the dive report,
+ * completeness, ship-to-shore and the date-time picker added about 25 kB on 2026-11-26, 300 kB until the
+ * taxa, publication, aux-data managers and video screens added about 16 kB on 2026-11-29), and the video
+ * player with hls.js, fetched only to play a recording, 130 kB apart. The figures of each build:
+ * bench/results/lean-client-log.md.
  */
-export const budgets = { login: 80_000, app: 300_000, video: 130_000 };
+export const budgets = { login: 80_000, app: 310_000, video: 130_000 };
 
 const gzipCache = new Map();
 function gzipSize(file) {
