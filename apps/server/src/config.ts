@@ -495,6 +495,7 @@ function fromEnv(env: Env): Record<string, unknown> {
     ['BATHYLOG_LOGIN_TEXT', 'client.loginScreenText'],
     ['BATHYLOG_DISABLE_EVENT_LOGGING', 'client.disableEventLogging', (v) => v === 'true' || v === '1'],
     ['BATHYLOG_RECAPTCHA_SITE_KEY', 'client.recaptchaSiteKey'],
+    ['BATHYLOG_LIVE_VIDEO_STREAMS', 'client.liveVideoStreams', liveStreamsFromEnv],
   ];
   for (const [name, keyPath, convert] of map) {
     const value = env[name];
@@ -527,6 +528,16 @@ const demoDefaults: Record<string, unknown> = {
   // Every event of dive S0492 carries the vehicle's navigation: events logged without it show up.
   completeness: { requiredAuxSources: ['vehicleRealtimeNavData'] },
 };
+
+/** `cam1=https://video.ship/cam1.m3u8,cam2=…` (docs/video.md#live-video) to `{ cam1: …, cam2: … }`. */
+function liveStreamsFromEnv(value: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of value.split(',')) {
+    const at = pair.indexOf('=');
+    if (at > 0) out[pair.slice(0, at).trim()] = pair.slice(at + 1).trim();
+  }
+  return out;
+}
 
 export function loadConfig(env: Env = process.env, overrides: ConfigInput = {}): Config {
   // Every server process (the server, the CLI, tests) reads its configuration first: from here on

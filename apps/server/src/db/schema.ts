@@ -211,6 +211,8 @@ export interface RecordingCopiesTable {
   frame_rate: number | null;
   interlaced: number;
   checksum: string | null;
+  /** 1: a copy the shore lists but does not hold (migration 047). */
+  on_ship_only: number;
 }
 
 /** A camera's clock offset in one lowering (migration 032). */

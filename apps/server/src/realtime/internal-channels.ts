@@ -15,6 +15,11 @@ export const internalChannels = {
   shipsChanged: 'bathylog:shipsChanged',
   /** An aux-data manager was added, changed or removed (`{managerId}`): the leader's runner re-reads it. */
   auxManagersChanged: 'bathylog:auxManagersChanged',
+  /**
+   * A recording was registered, changed or removed (`{recordingId}`): a shore waiting on this
+   * ship's change feed reads it again (recordings have no websocket channel of their own).
+   */
+  recordingsChanged: 'bathylog:recordingsChanged',
 } as const;
 
 /** What the internal channels carry. */
@@ -23,4 +28,5 @@ export interface InternalPayloads {
   [internalChannels.revoked]: { userId: string } | { keyId: string };
   [internalChannels.shipsChanged]: { shipId: string };
   [internalChannels.auxManagersChanged]: { managerId: string };
+  [internalChannels.recordingsChanged]: { recordingId: string };
 }

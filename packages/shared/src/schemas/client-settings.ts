@@ -23,6 +23,25 @@ export type TileLayer = z.infer<typeof tileLayerSchema>;
 
 const nameList = z.tuple([z.string().check(z.minLength(1)), z.string().check(z.minLength(1))]);
 
+/**
+ * Whether a live stream address may reach every console: an http(s) URL that carries no user
+ * name or password (they would sit in every reader's browser and history).
+ */
+export function isShareableStreamUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.username === '' && url.password === '';
+  } catch {
+    return false;
+  }
+}
+
+/** A camera's live stream (docs/video.md#live-video): camera name → its http(s) URL, no credentials. */
+export const liveVideoStreamsSchema = z.record(
+  z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'a camera is letters, digits, _ or -')),
+  z.string().check(z.refine(isShareableStreamUrl, 'must be an http(s) URL without a user name or password')),
+);
+
 export const clientSettingsSchema = z.strictObject({
   headerTitle: z._default(z.string(), 'Bathylog'),
   loginScreenText: z._default(z.string(), 'Bathylog: event logging and dive review for research vessels.'),
@@ -64,6 +83,8 @@ export const clientSettingsSchema = z.strictObject({
   categorySortOrder: z._default(z.nullable(z.array(z.string())), null),
   imagePath: z._default(z.string(), '/files/images'),
   eventExportLimit: z._default(z.number().check(z.int(), z.positive()), 15000),
+  /** Each camera's live stream, opened from the console's history for recent events. */
+  liveVideoStreams: z._default(liveVideoStreamsSchema, {}),
   milestones: z.prefault(
     z.strictObject({
       start: z._default(milestoneSchema, { label: 'Off Deck' }),

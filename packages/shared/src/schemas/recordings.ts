@@ -63,6 +63,8 @@ export const recordingCopySchema = z.object({
   frame_rate: z.nullable(z.number()),
   interlaced: z.boolean(),
   checksum: z.nullable(z.string()),
+  /** On a shore: a copy the ship holds and the shore does not (the master stays on the ship). */
+  on_ship_only: z.optional(z.boolean()),
 });
 export type RecordingCopy = z.infer<typeof recordingCopySchema>;
 

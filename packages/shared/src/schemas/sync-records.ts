@@ -66,7 +66,8 @@ const rowSchemas = {
   }),
 } as const;
 
-export type CopiedRecordType = Exclude<SyncRecordType, 'file'>;
+/** Records checked by the API's create schemas (a recording is checked where it is stored: its API takes no such body). */
+export type CopiedRecordType = Exclude<SyncRecordType, 'file' | 'recording'>;
 
 class NotJson extends Error {}
 

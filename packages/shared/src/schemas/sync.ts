@@ -5,7 +5,16 @@ import { z } from 'zod/mini';
  * servers that follow it, and the ships a shore server follows.
  */
 
-export const syncRecordTypes = ['cruise', 'lowering', 'event', 'event_aux_data', 'event_template', 'file'] as const;
+export const syncRecordTypes = [
+  'cruise',
+  'lowering',
+  'event',
+  'event_aux_data',
+  'event_template',
+  'file',
+  /** A video recording with its copies' metadata (docs/video.md#ship-to-shore). */
+  'recording',
+] as const;
 export type SyncRecordType = (typeof syncRecordTypes)[number];
 
 /** A feed cursor: opaque to the shore, and never longer than a ship takes back in `after`. */

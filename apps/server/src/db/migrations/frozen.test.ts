@@ -50,6 +50,7 @@ const frozen: Record<Dialect, Record<string, string>> = {
     '038-publication-settings': '2b60a6a0e0939aa3',
     '032-recordings': '4e8bdbd9ecbef30a',
     '026-aux-managers': '1d6548e3fef16a43',
+    '047-recording-copies-on-ship': '708d4ba561211848',
   },
   postgres: {
     '001-initial': 'abded546b17b4501',
@@ -79,6 +80,7 @@ const frozen: Record<Dialect, Record<string, string>> = {
     '038-publication-settings': '2b60a6a0e0939aa3',
     '032-recordings': '4e8bdbd9ecbef30a',
     '026-aux-managers': '1d6548e3fef16a43',
+    '047-recording-copies-on-ship': '708d4ba561211848',
   },
 };
 

@@ -27,6 +27,7 @@ import * as m035 from './035-taxonomy.js';
 import * as m038 from './038-publication-settings.js';
 import * as m032 from './032-recordings.js';
 import * as m026 from './026-aux-managers.js';
+import * as m047 from './047-recording-copies-on-ship.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -62,6 +63,7 @@ const ordered: Array<[string, DialectMigration]> = [
   ['038-publication-settings', m038],
   ['032-recordings', m032],
   ['026-aux-managers', m026],
+  ['047-recording-copies-on-ship', m047],
 ];
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -17,6 +17,8 @@ export interface CopyRecord {
   frame_rate: number | null;
   interlaced: boolean;
   checksum: string | null;
+  /** A copy a shore lists but only the ship holds (docs/video.md#ship-to-shore). */
+  on_ship_only?: boolean;
 }
 
 export interface RecordingRecord {
@@ -62,6 +64,7 @@ function copyFromRow(row: DB['recording_copies']): CopyRecord {
     frame_rate: num(row.frame_rate),
     interlaced: Number(row.interlaced) === 1,
     checksum: row.checksum,
+    on_ship_only: Number(row.on_ship_only ?? 0) === 1,
   };
 }
 
@@ -164,7 +167,7 @@ export class RecordingsRepository {
     if (copies.length === 0) return;
     await this.db
       .insertInto('recording_copies')
-      .values(copies.map((c) => ({ ...c, interlaced: c.interlaced ? 1 : 0 })))
+      .values(copies.map((c) => ({ ...c, interlaced: c.interlaced ? 1 : 0, on_ship_only: c.on_ship_only ? 1 : 0 })))
       .execute();
   }
 

@@ -21,6 +21,7 @@ import {
 } from '@bathylog/shared';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
+import { internalChannels } from '../../realtime/internal-channels.js';
 import { FrameGrabber, FrameGrabError, type GrabLane } from '../../media/frame-grabber.js';
 import { mediaSource, MediaUriError, type MediaSource } from '../../media/media-uri.js';
 import { probe, ProbeError, type ProbedMedia } from '../../media/probe.js';
@@ -59,6 +60,7 @@ export function toWireRecording(r: RecordingRecord): Recording {
       frame_rate: c.frame_rate,
       interlaced: c.interlaced,
       checksum: c.checksum,
+      ...(c.on_ship_only ? { on_ship_only: true } : {}),
     })),
   };
 }
@@ -68,7 +70,9 @@ const playOrder: readonly RecordingCopyRole[] = ['proxy', 'master', 'hls'];
 /** Which copy a frame is grabbed from: the master (full quality) where this server has it. */
 const grabOrder: readonly RecordingCopyRole[] = ['master', 'proxy', 'hls'];
 
-function pick(copies: readonly CopyRecord[], order: readonly RecordingCopyRole[]): CopyRecord | undefined {
+/** A copy this server holds, by the order of roles; a copy only the ship holds is never picked. */
+function pick(all: readonly CopyRecord[], order: readonly RecordingCopyRole[]): CopyRecord | undefined {
+  const copies = all.filter((c) => !c.on_ship_only);
   for (const role of order) {
     const found = copies.find((c) => c.role === role);
     if (found) return found;
@@ -299,7 +303,15 @@ export class RecordingsService {
       await this.assertUrisFree(records.flatMap((r) => r.copies).filter((c) => c));
       throw err;
     }
-    for (const record of records) this.checksumLater(record);
+    for (const record of records) {
+      this.changed(record.id);
+      this.checksumLater(record);
+    }
+  }
+
+  /** A shore waiting on this ship's change feed hears of it (docs/video.md#ship-to-shore). */
+  private changed(recordingId: string): void {
+    this.ctx.bus.publish(internalChannels.recordingsChanged, { recordingId });
   }
 
   /** Local copies get their sha256 after the answer (a master may be many gigabytes). */
@@ -364,6 +376,7 @@ export class RecordingsService {
         new_value: toWireRecording(next),
       });
     });
+    this.changed(id);
     if (body.copies) this.checksumLater(next);
     return toWireRecording(next);
   }
@@ -380,6 +393,7 @@ export class RecordingsService {
         old_value: toWireRecording(stored),
       });
     });
+    this.changed(id);
   }
 
   async offsets(caller: AuthContext, loweringId: string): Promise<CameraOffset[]> {
@@ -442,7 +456,9 @@ export class RecordingsService {
     role?: RecordingCopyRole,
   ): Promise<{ copy: string; role: RecordingCopyRole; source: MediaSource }> {
     const recording = await this.openRecording(caller, recordingId);
-    const copy = role ? recording.copies.find((c) => c.role === role) : pick(recording.copies, playOrder);
+    const copy = role
+      ? recording.copies.find((c) => c.role === role && !c.on_ship_only)
+      : pick(recording.copies, playOrder);
     if (!copy) throw new AppError('NOT_FOUND', `No ${role ?? ''} copy of recording ${recordingId} on this server`);
     return { copy: copy.id, role: copy.role, source: await this.sourceOf(copy) };
   }
@@ -471,6 +487,7 @@ export class RecordingsService {
   }
 
   private async sourceOf(copy: CopyRecord): Promise<MediaSource> {
+    if (copy.on_ship_only) throw new AppError('NOT_FOUND', 'This copy of the recording stays on the ship');
     try {
       return await mediaSource(copy.uri, this.ctx.paths.data);
     } catch {

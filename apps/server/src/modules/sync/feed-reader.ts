@@ -8,6 +8,7 @@ import { EventAccess } from '../access/event-access.js';
 import { mayViewImage } from '../files/image-access.js';
 import { SyncFeedRepository } from './sync-feed.repository.js';
 import type { TableRecordType } from './sync-records.js';
+import { recordingArea, recordingLowering } from './sync-recordings.js';
 
 /**
  * Who reads the change feed, its files and sends comments, and what they may read
@@ -92,6 +93,15 @@ export class FeedReader {
     return out;
   }
 
+  /** Whether the reader may read a lowering's recordings: when it may open the lowering. */
+  async mayReadRecording(loweringId: string): Promise<boolean> {
+    if (this.everything) return true;
+    const row = await this.repo.recordAccess('lowering', loweringId);
+    return row
+      ? this.mayOpen('lowering', { lowering_hidden: row.hidden, lowering_access_list: row.accessList })
+      : false;
+  }
+
   /**
    * Whether the reader may have a file named by its feed path: a cruise's or lowering's file when
    * it may open that record, an image when it belongs to an event it may see (as the image route
@@ -101,6 +111,10 @@ export class FeedReader {
     if (this.everything) return true;
     const [area, owner, name] = rel.split('/');
     if (area === 'images' && owner) return mayViewImage(this.ctx, this.access, ['images', owner]);
+    if (area === recordingArea && owner) {
+      const lowering = await recordingLowering(this.ctx.database.db, owner);
+      return lowering !== null && (await this.mayReadRecording(lowering));
+    }
     if ((area !== 'cruises' && area !== 'lowerings') || !owner || !name) return false;
     const kind = area === 'cruises' ? 'cruise' : 'lowering';
     const row = await this.repo.recordAccess(kind, owner);

@@ -15,6 +15,7 @@ import { toWireAux, toWireEvent } from '../events/event-output.js';
 import { EventTemplatesService } from '../event-templates/event-templates.service.js';
 import { LoweringsService } from '../lowerings/lowerings.service.js';
 import { feedFileKey } from './sync-files.js';
+import { deleteShipRecording, recordingArea, storeShipRecording } from './sync-recordings.js';
 import { isTableType, syncTables, type TableRecordType } from './sync-records.js';
 
 /** Priorities of the file queue: thumbnails of images first, then whole files. */
@@ -107,6 +108,8 @@ async function applyPage(
       try {
         if (change.record_type === 'file') {
           await applyFile(ctx, trx, shipId, change, now, removed);
+        } else if (change.record_type === 'recording') {
+          await applyRecording(ctx, trx, shipId, change);
         } else if (isTableType(change.record_type)) {
           const p = await applyRecord(ctx, trx, shipId, change.record_type, change);
           if (p) out.publications.push(p);
@@ -214,8 +217,9 @@ async function applyFile(
   }
   // A cruise's or lowering's file belongs to that record: only its ship's records take files.
   const [area, ownerId] = rel.split('/');
-  if (area === 'cruises' || area === 'lowerings') {
-    const recordOwner = await ownerOf(trx, area === 'cruises' ? 'cruise' : 'lowering', ownerId ?? '');
+  if (area === 'cruises' || area === 'lowerings' || area === recordingArea) {
+    const ownerType = area === 'cruises' ? 'cruise' : area === 'lowerings' ? 'lowering' : 'recording';
+    const recordOwner = await ownerOf(trx, ownerType, ownerId ?? '');
     if (recordOwner !== shipId) throw new Refused(notThisShipsRecord);
   }
   const record = change.record as unknown as Partial<SyncFileRecord> | null;
@@ -249,6 +253,38 @@ async function applyFile(
       )
       .execute();
   }
+}
+
+/**
+ * A recording from the ship (docs/video.md#ship-to-shore): only on a lowering of the same ship,
+ * only over a recording of the same ship; its proxy's file follows in the file queue.
+ */
+async function applyRecording(
+  ctx: AppContext,
+  trx: Transaction<DB>,
+  shipId: string,
+  change: SyncChange,
+): Promise<void> {
+  const id = change.record_id;
+  if (!objectId.test(id)) throw new Refused('"record_id" must be a 24-character lower-case hex id');
+  const owner = await ownerOf(trx, 'recording', id);
+  const existing = await trx.selectFrom('recordings').select('id').where('id', '=', id).executeTakeFirst();
+  if ((existing && owner !== shipId) || (owner !== undefined && owner !== shipId)) {
+    throw new Refused(notThisShipsRecord);
+  }
+  if (change.op === 'delete') {
+    if (!existing) return;
+    await deleteShipRecording(trx, id);
+    await trx.deleteFrom('sync_origins').where('record_type', '=', 'recording').where('record_id', '=', id).execute();
+    return;
+  }
+  const record = change.record ?? {};
+  if ((await ownerOf(trx, 'lowering', String(record.lowering_id))) !== shipId) {
+    throw new Refused("The recording's lowering is not this ship's");
+  }
+  const problem = await storeShipRecording(ctx, trx, id, record);
+  if (problem) throw new Refused(problem);
+  await setOrigin(trx, shipId, 'recording', id);
 }
 
 /** Only the columns the shore's table has, from what the ship sent. */

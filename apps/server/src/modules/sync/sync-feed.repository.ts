@@ -16,7 +16,15 @@ export interface FeedPosition {
 export const feedStart: FeedPosition = { xid: '0', seq: 0 };
 
 /** The audit record types the feed follows. */
-export const followedAuditTypes = ['cruise', 'lowering', 'event', 'event_aux_data', 'event_template', 'file'];
+export const followedAuditTypes = [
+  'cruise',
+  'lowering',
+  'event',
+  'event_aux_data',
+  'event_template',
+  'file',
+  'recording',
+];
 
 export interface FeedAuditRow {
   xid: string;

@@ -9,6 +9,7 @@ import type { FeedReader } from './feed-reader.js';
 import { allFilePaths, baseName, fileRecord, ownedFilePath } from './sync-files.js';
 import { feedStart, SyncFeedRepository, type FeedAuditRow, type FeedPosition } from './sync-feed.repository.js';
 import { isTableType, snapshotOrder, syncTables, type TableRecordType } from './sync-records.js';
+import { proxyFileRecord, recordingChanges, recordingFeedRecord } from './sync-recordings.js';
 
 /**
  * Where a follower is. `stream`: after a position of the audit trail. `snapshot`: copying the
@@ -131,7 +132,7 @@ export class SyncFeedService {
         for (const item of items) {
           if (full) break;
           // A record the reader may not read still moves the cursor past it.
-          add(item.change ? [item.change] : [], { ...c, key: item.key });
+          add(item.changes, { ...c, key: item.key });
         }
         if (!full && done) {
           add([], c.type < c.last ? { ...c, type: c.type + 1, key: '' } : { kind: 'stream', at: c.resume });
@@ -167,15 +168,33 @@ export class SyncFeedService {
     reader: FeedReader,
     type: (typeof snapshotOrder)[number],
     after: string,
-  ): Promise<{ items: Array<{ key: string; change: SyncChange | null }>; done: boolean }> {
+  ): Promise<{ items: Array<{ key: string; changes: SyncChange[] }>; done: boolean }> {
     if (type === 'file') {
       const paths = (await allFilePaths(this.ctx)).filter((p) => p > after).slice(0, rowBatch);
-      const items: Array<{ key: string; change: SyncChange | null }> = [];
+      const items: Array<{ key: string; changes: SyncChange[] }> = [];
       for (const p of paths) {
         const record = (await reader.mayReadFile(p)) ? await fileRecord(this.ctx, p) : null;
-        items.push({ key: p, change: record ? upsert('file', p, { ...record }) : null });
+        items.push({ key: p, changes: record ? [upsert('file', p, { ...record })] : [] });
       }
       return { items, done: paths.length < rowBatch };
+    }
+    if (type === 'recording') {
+      const rows = await this.db
+        .selectFrom('recordings')
+        .select(['id', 'lowering_id'])
+        .where('id', '>', after)
+        .orderBy('id')
+        .limit(rowBatch)
+        .execute();
+      const items: Array<{ key: string; changes: SyncChange[] }> = [];
+      for (const r of rows) {
+        // The recording and its proxy's file are one item: a page never ends between them.
+        items.push({
+          key: r.id,
+          changes: (await reader.mayReadRecording(r.lowering_id)) ? await this.recording(r.id) : [],
+        });
+      }
+      return { items, done: rows.length < rowBatch };
     }
     const spec = syncTables[type];
     // Events the reader may not see are left out in SQL (the ts index; by origin on a fleet shore),
@@ -196,10 +215,10 @@ export class SyncFeedService {
       type === 'event_aux_data' && !reader.everything
         ? await reader.visibleEvents(rows.map((r) => String(r.event_id)))
         : null;
-    const items: Array<{ key: string; change: SyncChange | null }> = [];
+    const items: Array<{ key: string; changes: SyncChange[] }> = [];
     for (const r of rows) {
       const readable = seen ? seen.has(String(r.event_id)) : type === 'event' || (await reader.mayRead(type, r));
-      items.push({ key: r.id, change: readable ? upsert(type, r.id, normalise(r)) : null });
+      items.push({ key: r.id, changes: readable ? [upsert(type, r.id, normalise(r))] : [] });
     }
     return { items, done: rows.length < rowBatch };
   }
@@ -219,6 +238,14 @@ export class SyncFeedService {
       }
       return out;
     }
+    if (type === 'recording' && row.record_id) {
+      const found = await recordingFeedRecord(this.db, row.record_id);
+      // A recording the reader may not read (any more) is answered as a missing one: gone.
+      if (!found || !(await reader.mayReadRecording(String(found.record.lowering_id)))) {
+        return recordingChanges(row.record_id, null, null);
+      }
+      return this.recording(row.record_id);
+    }
     if (!isTableType(type) || !row.record_id) return [];
     const current = await this.current(type, row.record_id);
     // A record the reader may not read (any more) is answered as a missing one: gone.
@@ -227,6 +254,13 @@ export class SyncFeedService {
     // The reader sees this aux record's event, so the frame grabs it names are the reader's too.
     if (type === 'event_aux_data') out.push(...(await this.framegrabs(String(current.data_array))));
     return out;
+  }
+
+  /** A recording's change, then its proxy's file (docs/video.md#ship-to-shore). */
+  private async recording(id: string): Promise<SyncChange[]> {
+    const found = await recordingFeedRecord(this.db, id);
+    const file = found?.proxyFile ? await proxyFileRecord(this.ctx, found.proxyFile) : null;
+    return recordingChanges(id, found, file);
   }
 
   private async current(type: TableRecordType, id: string): Promise<Record<string, unknown> | null> {

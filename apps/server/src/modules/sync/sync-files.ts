@@ -6,14 +6,15 @@ import { thumbnailFolder } from '../files/thumbnails.js';
 
 /**
  * Files as the change feed names them: a path under the files folder (`images/<name>`,
- * `cruises/<id>/<name>`, `lowerings/<id>/<name>`), its SHA-256 and size. Checksums are kept in
+ * `cruises/<id>/<name>`, `lowerings/<id>/<name>`; a recording's proxy, `recordings/<id>/<name>`: see
+ * sync-recordings.ts), its SHA-256 and size. Checksums are kept in
  * `sync_file_hashes` and recomputed when a file's size or time changes.
  */
-export const fileAreas = ['images', 'cruises', 'lowerings'] as const;
+export const fileAreas = ['images', 'cruises', 'lowerings', 'recordings'] as const;
 
 /**
  * The file-store key of a feed path (the same path), or null when it names anything outside the
- * three areas.
+ * file areas.
  */
 export function feedFileKey(rel: string): string | null {
   const segments = safeSegments(rel);

@@ -56,7 +56,10 @@ export const syncTables = {
     columns: ['id', 'ts', 'event_author', 'event_value', 'event_options', 'event_free_text', 'created_by'],
   },
   event_aux_data: { table: 'event_aux_data', columns: ['id', 'event_id', 'data_source', 'data_array'] },
-} as const satisfies Record<Exclude<SyncRecordType, 'file'>, { table: keyof DB; columns: readonly string[] }>;
+} as const satisfies Record<
+  Exclude<SyncRecordType, 'file' | 'recording'>,
+  { table: keyof DB; columns: readonly string[] }
+>;
 
 export type TableRecordType = keyof typeof syncTables;
 
@@ -68,6 +71,8 @@ export const snapshotOrder: readonly SyncRecordType[] = [
   'event',
   'event_aux_data',
   'file',
+  // Last, so that snapshot cursors handed out before recordings followed keep their meaning.
+  'recording',
 ];
 
 export const isTableType = (t: string): t is TableRecordType => t in syncTables;

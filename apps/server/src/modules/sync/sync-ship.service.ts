@@ -15,6 +15,7 @@ import { recordChange } from '../audit/audit.js';
 import { toWireEvent } from '../events/event-output.js';
 import type { FeedReader } from './feed-reader.js';
 import { SyncFeedService } from './sync-feed.service.js';
+import { internalChannels } from '../../realtime/internal-channels.js';
 
 /**
  * Channels whose messages mean the feed may have grown (docs/ship-to-shore.md#waiting-for-changes):
@@ -65,12 +66,14 @@ export class SyncShipService {
     let heardAt = 0;
     let wake: (() => void) | null = null;
     // Listening before the first read: a change committed meanwhile is not missed.
-    const offs = feedChannels.map((channel) =>
-      this.ctx.bus.subscribe(channel, () => {
-        heardAt = Date.now();
-        wake?.();
-      }),
-    );
+    const heard = () => {
+      heardAt = Date.now();
+      wake?.();
+    };
+    const offs = [
+      ...feedChannels.map((channel) => this.ctx.bus.subscribe(channel, heard)),
+      this.ctx.bus.subscribe(internalChannels.recordingsChanged, heard),
+    ];
     try {
       let page = await this.feed.changes(await readerOf(), after, maxBytes);
       while (page.changes.length === 0 && !page.more && !signal.aborted && Date.now() < deadline) {

@@ -19,6 +19,7 @@ import type { ApiInstance } from '../../plugins/types.js';
 import { thumbnailOf, thumbnailWidthOf } from '../files/thumbnails.js';
 import { FeedReader } from './feed-reader.js';
 import { feedFileKey } from './sync-files.js';
+import { readProxyFile, recordingArea } from './sync-recordings.js';
 import { parseRange } from '../../storage/index.js';
 import { SyncShipService } from './sync-ship.service.js';
 import { ShipsService } from './ships.service.js';
@@ -101,6 +102,28 @@ export function syncRoutes(app: ApiInstance, ctx: AppContext): void {
       for (const row of rows) {
         // A file the reader may not read is answered as a missing one.
         if (!(await reader.mayReadFile(row.path))) continue;
+        if (row.path.startsWith(`${recordingArea}/`) && req.query.width === undefined) {
+          // A recording's proxy is the copy's own file under the data folder (a shore's is in the store).
+          const proxy = await readProxyFile(ctx, row.path);
+          if (proxy) {
+            reply.type('application/octet-stream').header('accept-ranges', 'bytes');
+            const range = /^bytes=\d+-\d*$/.test(req.headers.range ?? '')
+              ? parseRange(req.headers.range, proxy.size)
+              : null;
+            if (range === 'unsatisfiable') {
+              return reply.code(416).header('content-range', `bytes */${proxy.size}`).send();
+            }
+            if (range) {
+              const body = proxy.open(range);
+              return reply
+                .code(206)
+                .header('content-range', `bytes ${range.start}-${range.end}/${proxy.size}`)
+                .header('content-length', range.end - range.start + 1)
+                .send(body);
+            }
+            return reply.header('content-length', proxy.size).send(proxy.open());
+          }
+        }
         const key = feedFileKey(row.path);
         const info = key ? await ctx.store.stat(key) : null;
         if (!key || !info) continue;

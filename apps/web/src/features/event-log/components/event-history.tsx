@@ -11,6 +11,7 @@ import { eventKeys, useEvents, type EventQuery } from '../../../domain/events/ap
 import { CommentModal } from '../../../domain/events/components/comment-modal';
 import { EventDetailsModal } from '../../../domain/events/components/event-details-modal';
 import { EventLine } from '../../../domain/events/components/event-line';
+import { VideoAtEvent } from '../../../domain/video/video-at-event';
 import { useDebouncedValue } from '../hooks/use-debounced-value';
 import { historyRows } from '../lib/history-rows';
 import { NewestEventCard } from './newest-event-card';
@@ -258,7 +259,13 @@ export function EventHistory({ startTS, canComment }: EventHistoryProps) {
                           >
                             <i className="bi bi-x-circle" aria-hidden="true" />
                           </button>
-                        ) : undefined
+                        ) : row.pending ? undefined : (
+                          <VideoAtEvent
+                            event={row.event}
+                            now={Date.now()}
+                            onRecorded={() => setDetailsId(row.event.id)}
+                          />
+                        )
                       }
                     />
                   ))}
