@@ -1,4 +1,6 @@
 import { readdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import zlib from 'node:zlib';
 import fc from 'fast-check';
@@ -279,12 +281,19 @@ describe.each(engines)('fuzz on %s', (engine) => {
   const failures: string[] = [];
   let sent = 0;
 
+  // The WoRMS service a fetch by name asks: a local one that finds nothing (WoRMS's 204), since an upstream that
+  // cannot be reached is a 503 by design, not an answer to bad input.
+  let worms: Server;
+
   beforeAll(async () => {
+    worms = createServer((_req, res) => res.writeHead(204).end());
+    await new Promise<void>((resolve) => worms.listen(0, '127.0.0.1', resolve));
     const command = `${JSON.stringify(process.execPath)} -e 0 {id}`;
     // A change feed asked to wait for a change answers at once here: thousands of requests, no waits.
     const t = await createTestApp(engine, {
       externalCalls: { exportCruise: command, exportLowering: command },
       sync: { maxWaitSeconds: 0 },
+      worms: { url: `http://127.0.0.1:${(worms.address() as AddressInfo).port}/rest`, timeoutMs: 5000 },
     });
     // Bookkeeping a read may write (docs/ship-to-shore.md): a ship notes when a shore follower last
     // read its change feed (its status page shows it), and caches the checksums of the files the
@@ -313,6 +322,7 @@ describe.each(engines)('fuzz on %s', (engine) => {
       `fuzz on ${engine}: ${sent} requests over ${w?.t.routes.length} routes, seed ${seed}; ${dist.join(', ')}`,
     );
     await w?.t.close();
+    await new Promise((resolve) => worms?.close(resolve));
   });
 
   it('every route of the route table is fuzzed', () => {

@@ -17,6 +17,9 @@ const lightReads: Record<string, string> = {
   '/event_exports/:id': 'one event with its aux data',
   '/event_aux_data/:id': 'one aux record',
   '/completeness/newest': 'the newest event alone',
+  '/events/:id/video': "one event's recordings",
+  '/aux_managers/status': "the managers' states, no events",
+  '/aux_managers/provenance': "one event's provenance",
 };
 
 /** The query that makes a heavy route's request heavy (none: the route's plain request is). */

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeOutputEndPrefix } from '@bathylog/shared';
@@ -187,7 +187,8 @@ let videoTemplate: string | null = null;
 function videoFile(fx: Fixture): string {
   const dir = path.join(fx.t.dataDir, 'video');
   mkdirSync(dir, { recursive: true });
-  if (!videoTemplate) {
+  // Made again when the engine's fixture (and its data folder) that made it has gone.
+  if (!videoTemplate || !existsSync(videoTemplate)) {
     videoTemplate = path.join(fx.t.dataDir, 'matrix-template.mp4');
     execFileSync(peer('ffmpeg') ?? 'ffmpeg', [
       ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=64x48:rate=5:duration=1'],

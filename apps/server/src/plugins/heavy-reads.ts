@@ -72,6 +72,8 @@ export const heavyRoutes: Readonly<Record<string, (query: Query) => boolean>> = 
   '/event_aux_data': (query) => query.eventID === undefined && isFullList(query),
   '/event_aux_data/bycruise/:id': isFullList,
   '/event_aux_data/bylowering/:id': isFullList,
+  // A cruise's or lowering's logged taxa checked against the taxonomy: every event of it.
+  '/taxa/synonyms': () => true,
   '/gis_exports/bycruise/:id': () => true,
   '/gis_exports/bylowering/:id': () => true,
   '/tracks/bylowering/:id': () => true,
