@@ -8,7 +8,7 @@ import jpeg from 'jpeg-js';
 import { connectAsync, type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuxManager, EventAuxData } from '@bathylog/shared';
-import { freePort, Peer, waitUntil } from './aux-live.js';
+import { freePort, Peer, testPatternEncoder, waitUntil } from './aux-live.js';
 import { peer } from './peers.js';
 import { createTestApp, engines, type TestApp } from './test-app.js';
 
@@ -282,25 +282,7 @@ source: { camera: Main Camera, url: '${url}', timeout_seconds: 2 }
 
   it.skipIf(!ffmpeg)('ffmpeg_still: a still of a testsrc stream', async () => {
     const port = await freePort();
-    peers.push(
-      new Peer(ffmpeg!, [
-        '-nostdin',
-        '-loglevel',
-        'error',
-        '-re',
-        '-f',
-        'lavfi',
-        '-i',
-        'testsrc=size=320x240:rate=10',
-        '-c:v',
-        'mpeg2video',
-        '-g',
-        '10',
-        '-f',
-        'mpegts',
-        `udp://127.0.0.1:${port}?pkt_size=1316`,
-      ]),
-    );
+    peers.push(testPatternEncoder(ffmpeg!, port));
     const m = await createManager(
       'down-camera',
       'ffmpeg_still',

@@ -66,3 +66,14 @@ export class Peer {
     clearTimeout(timer);
   }
 }
+
+/**
+ * A camera encoder without a snapshot URL: ffmpeg streaming a 320×240 test pattern at 10 frames/s, a key frame each
+ * second, as MPEG-TS over UDP to the port.
+ */
+export function testPatternEncoder(ffmpeg: string, port: number): Peer {
+  return new Peer(ffmpeg, [
+    ...['-nostdin', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=10'],
+    ...['-c:v', 'mpeg2video', '-g', '10', '-f', 'mpegts', `udp://127.0.0.1:${port}?pkt_size=1316`],
+  ]);
+}

@@ -3,7 +3,15 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import jpeg from 'jpeg-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, Peer, recordingDeps, requestAt, tempImages, waitUntil } from '../../../test/aux-live.js';
+import {
+  freePort,
+  type Peer,
+  recordingDeps,
+  requestAt,
+  tempImages,
+  testPatternEncoder,
+  waitUntil,
+} from '../../../test/aux-live.js';
 import { peer } from '../../../test/peers.js';
 import type { AuxSource } from '../source.js';
 import { ffmpegStillConfigSchema } from './ffmpeg-still.js';
@@ -34,24 +42,7 @@ describe.skipIf(!ffmpeg)('ffmpeg still from a live stream (ffmpeg testsrc as MPE
 
   beforeAll(async () => {
     port = await freePort();
-    // The "encoder": a 320×240 test pattern at 10 frames/s, a key frame each second, streamed to the port.
-    encoder = new Peer(ffmpeg!, [
-      '-nostdin',
-      '-loglevel',
-      'error',
-      '-re',
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc=size=320x240:rate=10',
-      '-c:v',
-      'mpeg2video',
-      '-g',
-      '10',
-      '-f',
-      'mpegts',
-      `udp://127.0.0.1:${port}?pkt_size=1316`,
-    ]);
+    encoder = testPatternEncoder(ffmpeg!, port);
     source = liveSources.ffmpeg_still!.create(
       { camera: 'Down Camera', url: `udp://127.0.0.1:${port}`, ffmpeg, timeout_seconds: 15 },
       deps,
