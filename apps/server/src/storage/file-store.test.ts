@@ -126,21 +126,23 @@ describe.each(fileStores)('the %s file store', (kind) => {
     await expect(store.list('images/../')).rejects.toMatchObject({ statusCode: 400 });
   });
 
-  it.runIf(kind === 'local')('never follows a symlink out of its folder', async () => {
-    writeFileSync(path.join(dataDir, 'secret'), 'the secret');
-    mkdirSync(path.join(dataDir, 'files', 'images'), { recursive: true });
-    symlinkSync(path.join(dataDir, 'secret'), path.join(dataDir, 'files', 'images', 'link.jpg'));
-    expect(await store.stat('images/link.jpg')).toBeNull();
-    expect(await store.read('images/link.jpg')).toBeNull();
-    expect(await store.delete('images/link.jpg')).toBe(false);
-    // Nor writes through a symlinked folder (a thumbnail beside an image in it, say).
-    mkdirSync(path.join(dataDir, 'outside'));
-    symlinkSync(path.join(dataDir, 'outside'), path.join(dataDir, 'files', 'images', 'sub'));
-    await expect(store.put('images/sub/.thumbnails/160/x.jpg.jpg', Buffer.from('x'))).rejects.toMatchObject({
-      statusCode: 400,
+  // A property of the folder store alone: a bucket has no symlinks, so the case is not defined for it.
+  if (kind === 'local')
+    it('never follows a symlink out of its folder', async () => {
+      writeFileSync(path.join(dataDir, 'secret'), 'the secret');
+      mkdirSync(path.join(dataDir, 'files', 'images'), { recursive: true });
+      symlinkSync(path.join(dataDir, 'secret'), path.join(dataDir, 'files', 'images', 'link.jpg'));
+      expect(await store.stat('images/link.jpg')).toBeNull();
+      expect(await store.read('images/link.jpg')).toBeNull();
+      expect(await store.delete('images/link.jpg')).toBe(false);
+      // Nor writes through a symlinked folder (a thumbnail beside an image in it, say).
+      mkdirSync(path.join(dataDir, 'outside'));
+      symlinkSync(path.join(dataDir, 'outside'), path.join(dataDir, 'files', 'images', 'sub'));
+      await expect(store.put('images/sub/.thumbnails/160/x.jpg.jpg', Buffer.from('x'))).rejects.toMatchObject({
+        statusCode: 400,
+      });
+      expect(readdirSync(path.join(dataDir, 'outside'))).toEqual([]);
     });
-    expect(readdirSync(path.join(dataDir, 'outside'))).toEqual([]);
-  });
 
   it('answers check() while it works', async () => {
     mkdirSync(path.join(dataDir, 'files'), { recursive: true });
