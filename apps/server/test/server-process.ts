@@ -96,10 +96,16 @@ export async function startServerProcess(opts: ServerProcessOptions): Promise<Se
     await new Promise((r) => setTimeout(r, 100));
   }
 
+  return { url, child, logFile, ...processControls(child, exited) };
+}
+
+/** How a test ends a server process it started: killed at once, or stopped (SIGKILL after 15 s). */
+export function processControls(
+  child: ChildProcess,
+  exited: Promise<void>,
+): { kill(): Promise<void>; stop(): Promise<void> } {
+  const alive = () => child.exitCode === null && child.signalCode === null;
   return {
-    url,
-    child,
-    logFile,
     async kill() {
       if (alive()) child.kill('SIGKILL');
       await exited;

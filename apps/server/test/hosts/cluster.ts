@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { repoRoot } from '../server-process.js';
+import { processControls, repoRoot } from '../server-process.js';
 import { freePortOn, Network, type NetHost } from './network.js';
 
 /**
@@ -231,16 +231,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
         logFile,
         child,
         alive,
-        async kill() {
-          if (alive()) child.kill('SIGKILL');
-          await exited;
-        },
-        async stop() {
-          if (alive()) child.kill('SIGTERM');
-          const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-          await exited;
-          clearTimeout(timer);
-        },
+        ...processControls(child, exited),
       };
       const index = hosts.findIndex((h) => h.name === host.name);
       if (index >= 0) hosts[index] = proc;
