@@ -24,6 +24,7 @@ import {
 } from '../../api/taxa';
 import { ErrorAlert, SuccessAlert } from '../../components/alerts';
 import { RoleGate } from '../../components/role-gate';
+import { pageSlice, Pagination } from '../../components/pagination';
 
 const kindLabels: Record<TaxonImportKind, string> = {
   'dwc-taxon': 'WoRMS DwC taxon.txt',
@@ -237,13 +238,22 @@ function MappingEditor({ value, onDone }: { value: LegacyValue; onDone: () => vo
  * not changed: exports and the synonym report read the mapping, and keep the value as the verbatim
  * identification.
  */
+const legacyPageSize = 25;
+
 function LegacyMappingsCard() {
   const values = useLegacyValues();
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState<string | null>(null);
   const [error, setError] = useState('');
+  // A vessel's templates offer hundreds of choice values: a filter and pages keep the card short.
+  const [filter, setFilter] = useState('');
+  const [page, setPage] = useState(1);
   const refresh = () => queryClient.invalidateQueries({ queryKey: taxaKeys.all });
   const keyOf = (v: LegacyValue) => `${v.option}\n${v.value}`;
+  const needle = filter.trim().toLowerCase();
+  const shown = (values.data ?? []).filter(
+    (v) => !needle || [v.template, v.option, v.value].some((t) => t.toLowerCase().includes(needle)),
+  );
   return (
     <Card className="mb-3">
       <Card.Header as="h2" className="h6 mb-0">
@@ -253,6 +263,20 @@ function LegacyMappingsCard() {
         {values.error && <ErrorAlert message={errorMessage(values.error)} />}
         {error && <ErrorAlert message={error} onClose={() => setError('')} />}
         {values.data && values.data.length === 0 && <p className="mb-0">No template offers choice values.</p>}
+        {values.data && values.data.length > 0 && (
+          <Form.Control
+            type="search"
+            size="sm"
+            className="mb-2"
+            placeholder="Filter by template, option or value"
+            aria-label="Filter template values"
+            value={filter}
+            onChange={(e) => {
+              setFilter(e.target.value);
+              setPage(1);
+            }}
+          />
+        )}
         {values.data && values.data.length > 0 && (
           <Table size="sm" responsive className="small mb-0">
             <caption className="visually-hidden">Template values and their taxa</caption>
@@ -268,7 +292,7 @@ function LegacyMappingsCard() {
               </tr>
             </thead>
             <tbody>
-              {values.data.map((v) => (
+              {pageSlice(shown, page, legacyPageSize).map((v) => (
                 <tr key={keyOf(v)}>
                   <td>{v.template}</td>
                   <td>{v.option}</td>
@@ -319,6 +343,14 @@ function LegacyMappingsCard() {
             </tbody>
           </Table>
         )}
+        <Pagination
+          page={page}
+          total={shown.length}
+          pageSize={legacyPageSize}
+          label="Template values pages"
+          className="mt-2 mb-0"
+          onChange={setPage}
+        />
       </Card.Body>
     </Card>
   );
