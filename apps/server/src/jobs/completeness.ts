@@ -12,8 +12,9 @@ const catchUpMs = 10 * 60_000;
  * Data completeness watched live (docs/completeness.md#the-watcher): events and aux data changing on
  * the bus are judged again and their state is published on the `completeness` channel; once a
  * second, events whose grace period ended since the last look and that still miss a required
- * source are marked and published as incomplete. Runs on the leading process only, and only when
- * the deployment requires aux sources.
+ * source are marked and published as incomplete. Runs on the leading process only; it judges
+ * nothing while neither the deployment nor an enabled required aux-data manager requires a source
+ * (one small read a second tells).
  *
  * Off the request path and cheap where nothing is required: a bus message only adds the event's
  * id (and time) to a queue; a tick first reads which lowerings overlapping the queued times require
@@ -29,12 +30,8 @@ export class CompletenessWatcher {
 
   constructor(private readonly ctx: AppContext) {}
 
-  get enabled(): boolean {
-    return this.ctx.config.completeness.requiredAuxSources.length > 0;
-  }
-
   async start(): Promise<void> {
-    if (!this.enabled || this.unsubscribe.length > 0) return;
+    if (this.unsubscribe.length > 0) return;
     const { bus } = this.ctx;
     const queueEvent = (e: WsEvent) => {
       const ts = Date.parse(e.ts);
@@ -89,6 +86,13 @@ export class CompletenessWatcher {
     try {
       const service = new CompletenessService(this.ctx);
       const now = this.ctx.now();
+      const upTo = now - this.ctx.config.completeness.graceSeconds * 1000;
+      if (!(await service.watching())) {
+        // Nothing is required: what happened meanwhile is judged on read, never pushed late.
+        this.queued.clear();
+        this.watermark = Math.max(this.watermark, upTo);
+        return;
+      }
       if (this.queued.size > 0) {
         const ids = await this.takeQueued(service);
         for (let i = 0; i < ids.length; i += judgeBatch) {
@@ -96,7 +100,6 @@ export class CompletenessWatcher {
           await service.refresh(ids.slice(i, i + judgeBatch), now);
         }
       }
-      const upTo = now - this.ctx.config.completeness.graceSeconds * 1000;
       if (upTo > this.watermark) {
         await service.judgeDue(this.watermark, upTo, now);
         this.watermark = upTo;

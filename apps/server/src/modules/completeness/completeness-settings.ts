@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.js';
 import type { TsWindow } from '../access/event-access.js';
+import { dataSourceOf } from '../aux-managers/aux-config.js';
 import { CompletenessRepository } from './completeness.repository.js';
 import { completenessSettings, type CompletenessSettings } from './completeness.rules.js';
 
@@ -8,8 +9,34 @@ export async function loweringCompletenessSettings(
   ctx: AppContext,
   loweringId: string | undefined,
 ): Promise<CompletenessSettings> {
-  const lowering = loweringId ? await new CompletenessRepository(ctx.database.db).lowering(loweringId) : undefined;
-  return completenessSettings(ctx.config, lowering?.lowering_additional_meta);
+  const repo = new CompletenessRepository(ctx.database.db);
+  const lowering = loweringId ? await repo.lowering(loweringId) : undefined;
+  return completenessSettings(ctx.config, lowering?.lowering_additional_meta, await requiredManagerSources(repo));
+}
+
+/** Data sources by manager YAML: the YAML is parsed once, not on every read of the required sources. */
+const sourceOfYaml = new Map<string, string>();
+
+/**
+ * The data sources of the enabled aux-data managers marked required (docs/completeness.md#required-aux-data-managers):
+ * every lowering that requires anything requires these too. Read from the database on each call, so a manager
+ * switched off or no longer required stops counting at once, on every process.
+ */
+export async function requiredManagerSources(repo: CompletenessRepository): Promise<string[]> {
+  const out: string[] = [];
+  for (const m of await repo.requiredManagers()) {
+    const key = `${m.kind}\n${m.config_yaml}`;
+    let source = sourceOfYaml.get(key);
+    if (source === undefined) {
+      source = dataSourceOf(m.kind, m.config_yaml);
+      // Bounded: edits leave old YAML behind.
+      if (sourceOfYaml.size >= 1000) sourceOfYaml.clear();
+      sourceOfYaml.set(key, source);
+    }
+    // A manager whose YAML no longer holds has no data source: it is in error on the System screen instead.
+    if (source !== '' && !out.includes(source)) out.push(source);
+  }
+  return out;
 }
 
 /**
@@ -23,12 +50,16 @@ export async function diveCompletenessRules(
   lo: number,
   hi: number,
 ): Promise<Array<{ settings: CompletenessSettings; windows: TsWindow[] }>> {
-  const lowerings = await new CompletenessRepository(ctx.database.db).loweringsOverlapping(lo, hi);
+  const repo = new CompletenessRepository(ctx.database.db);
+  const [lowerings, managerSources] = await Promise.all([
+    repo.loweringsOverlapping(lo, hi),
+    requiredManagerSources(repo),
+  ]);
   const rules = new Map<string, { settings: CompletenessSettings; windows: TsWindow[] }>();
   // Latest start first: each dive keeps only the part of its window no later-starting dive holds.
   const taken: TsWindow[] = [];
   for (const l of lowerings) {
-    const settings = completenessSettings(ctx.config, l.lowering_additional_meta);
+    const settings = completenessSettings(ctx.config, l.lowering_additional_meta, managerSources);
     const own = subtract({ lo: Math.max(lo, l.start_ts), hi: Math.min(hi, l.stop_ts) }, taken);
     taken.push({ lo: l.start_ts, hi: l.stop_ts });
     if (settings.sources.length === 0 || own.length === 0) continue;

@@ -93,6 +93,17 @@ export class CompletenessRepository {
     return row && { ...row, start_ts: Number(row.start_ts), stop_ts: Number(row.stop_ts) };
   }
 
+  /** The kind and YAML of the enabled aux-data managers marked required (their data source is in the YAML). */
+  async requiredManagers(): Promise<Array<{ kind: string; config_yaml: string }>> {
+    return this.db
+      .selectFrom('aux_managers')
+      .select(['kind', 'config_yaml'])
+      .where('enabled', '=', 1)
+      .where('required', '=', 1)
+      .orderBy('name')
+      .execute();
+  }
+
   /** The marks (events judged incomplete at the end of their grace period) of the given events. */
   async marksOf(eventIds: readonly string[]): Promise<Map<string, number | null>> {
     if (eventIds.length === 0) return new Map();

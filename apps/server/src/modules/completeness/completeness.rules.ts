@@ -19,10 +19,16 @@ export interface Judgement {
   stale: string[];
 }
 
-/** The deployment's settings, or a lowering's own sources (`lowering_additional_meta.required_aux_sources`). */
+/**
+ * The deployment's settings, or a lowering's own sources (`lowering_additional_meta.required_aux_sources`),
+ * with the data sources of the enabled required aux-data managers added (`managerSources`). A lowering
+ * whose own list is empty has completeness off: no manager turns it on for that dive
+ * (docs/completeness.md#required-aux-data-managers).
+ */
 export function completenessSettings(
   config: Pick<Config, 'completeness'>,
   loweringMeta?: string | null,
+  managerSources: readonly string[] = [],
 ): CompletenessSettings {
   const base = config.completeness;
   const own = loweringMeta ? parseJson<Record<string, unknown>>(loweringMeta, {}) : {};
@@ -34,7 +40,12 @@ export function completenessSettings(
         .map((s) => s.trim())
         .slice(0, maxRequiredAuxSources)
     : base.requiredAuxSources;
-  return { sources: [...new Set(sources)], graceMs: base.graceSeconds * 1000, maxAgeSeconds: base.maxAgeSeconds };
+  const off = Array.isArray(listed) && sources.length === 0;
+  return {
+    sources: off ? [] : [...new Set([...sources, ...managerSources])],
+    graceMs: base.graceSeconds * 1000,
+    maxAgeSeconds: base.maxAgeSeconds,
+  };
 }
 
 /**

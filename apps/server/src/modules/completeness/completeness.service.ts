@@ -18,6 +18,7 @@ import {
   type CompletenessSettings,
   type Judgement,
 } from './completeness.rules.js';
+import { requiredManagerSources } from './completeness-settings.js';
 
 /** How many events one read of the watcher judges before it lets other work run. */
 export const judgeBatch = 500;
@@ -67,8 +68,13 @@ export class CompletenessService {
     return new CompletenessRepository(this.ctx.database.db);
   }
 
-  settings(loweringMeta?: string | null): CompletenessSettings {
-    return completenessSettings(this.ctx.config, loweringMeta);
+  /** The data sources of the enabled required aux-data managers, read now (every lowering requires them). */
+  private managerSources(): Promise<string[]> {
+    return requiredManagerSources(this.repo);
+  }
+
+  private settings(loweringMeta: string | null | undefined, managerSources: readonly string[]): CompletenessSettings {
+    return completenessSettings(this.ctx.config, loweringMeta, managerSources);
   }
 
   /** A lowering's summary: counts, missing and stale sources, and (asked) each event's state. */
@@ -85,8 +91,8 @@ export class CompletenessService {
       loweringId,
       new AppError('NOT_FOUND', 'lowering not found for that id'),
     );
-    const lowering = await this.repo.lowering(loweringId);
-    const settings = this.settings(lowering?.lowering_additional_meta);
+    const [lowering, managerSources] = await Promise.all([this.repo.lowering(loweringId), this.managerSources()]);
+    const settings = this.settings(lowering?.lowering_additional_meta, managerSources);
     const window = { lo: record.start_ts, hi: record.stop_ts };
     const hidden = {
       shared: access.within(window.lo, window.hi, true),
@@ -147,7 +153,10 @@ export class CompletenessService {
     // The events' times first: which lowerings' settings apply.
     const plain = await repo.eventRows(eventIds, []);
     if (plain.length === 0) return [];
-    const lowerings = await repo.loweringsOverlapping(plain[0]!.ts, plain[plain.length - 1]!.ts);
+    const [lowerings, managerSources] = await Promise.all([
+      repo.loweringsOverlapping(plain[0]!.ts, plain[plain.length - 1]!.ts),
+      this.managerSources(),
+    ]);
     const groups = new Map<string, { settings: CompletenessSettings; lowering: string | null; ids: string[] }>();
     for (const e of plain) {
       const lowering = holding(lowerings, e.ts);
@@ -157,8 +166,8 @@ export class CompletenessService {
         // Only events logged during a dive must carry the required sources: between dives (on deck,
         // in transit) nothing is required, so no warning fires (docs/completeness.md#states).
         const settings = lowering
-          ? this.settings(lowering.lowering_additional_meta)
-          : { ...this.settings(undefined), sources: [] };
+          ? this.settings(lowering.lowering_additional_meta, managerSources)
+          : { ...this.settings(undefined, []), sources: [] };
         group = {
           settings,
           lowering: lowering?.id ?? null,
@@ -213,9 +222,12 @@ export class CompletenessService {
    * setting or their own): only events inside one are ever judged. One small indexed read.
    */
   async requiringWindows(lo: number, hi: number): Promise<Array<{ lo: number; hi: number }>> {
-    const lowerings = await this.repo.loweringsOverlapping(lo, hi);
+    const [lowerings, managerSources] = await Promise.all([
+      this.repo.loweringsOverlapping(lo, hi),
+      this.managerSources(),
+    ]);
     const windows = lowerings
-      .filter((l) => this.settings(l.lowering_additional_meta).sources.length > 0)
+      .filter((l) => this.settings(l.lowering_additional_meta, managerSources).sources.length > 0)
       .map((l) => ({ lo: l.start_ts, hi: l.stop_ts }))
       .sort((a, b) => a.lo - b.lo);
     // Overlapping dives merged, so that no event is read twice.
@@ -256,8 +268,18 @@ export class CompletenessService {
   }
 
   /** The newest event the caller may see, judged (the footer's line). */
+  /**
+   * Whether anything is required anywhere: the deployment lists sources, or an enabled aux-data manager is
+   * required. When not, the watcher has nothing to do (lowerings' own lists count only with the deployment's).
+   */
+  async watching(): Promise<boolean> {
+    return this.ctx.config.completeness.requiredAuxSources.length > 0 || (await this.managerSources()).length > 0;
+  }
+
   async newest(access: EventAccess): Promise<NewestCompleteness> {
-    const required = this.ctx.config.completeness.requiredAuxSources;
+    const required = [
+      ...new Set([...this.ctx.config.completeness.requiredAuxSources, ...(await this.managerSources())]),
+    ];
     const id = await this.repo.newestEventId(access);
     const [j] = id ? await this.judgeEvents([id]) : [];
     return {
