@@ -7,6 +7,7 @@ import { HttpSnapshotSource, httpSnapshotConfigSchema } from './http-snapshot.js
 import { MqttSource, mqttConfigSchema } from './mqtt.js';
 import { NmeaSource, nmeaConfigSchema } from './nmea.js';
 import { OpenrvdasSource, openrvdasConfigSchema } from './openrvdas.js';
+import { OpenrvdasWsSource, openrvdasWsConfigSchema } from './openrvdas-ws.js';
 
 export interface LiveSourceKind {
   /** Checks a manager's source configuration; its messages name the key. */
@@ -25,6 +26,10 @@ export const liveSources: Record<string, LiveSourceKind> = {
   openrvdas: {
     configSchema: openrvdasConfigSchema,
     create: (c, deps) => new OpenrvdasSource(openrvdasConfigSchema.parse(c), deps),
+  },
+  openrvdas_ws: {
+    configSchema: openrvdasWsConfigSchema,
+    create: (c, deps) => new OpenrvdasWsSource(openrvdasWsConfigSchema.parse(c), deps),
   },
   mqtt: { configSchema: mqttConfigSchema, create: (c, deps) => new MqttSource(mqttConfigSchema.parse(c), deps) },
   http_snapshot: {
