@@ -9,6 +9,7 @@ import { connectAsync, type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuxManager, EventAuxData } from '@bathylog/shared';
 import { freePort, Peer, testPatternEncoder, waitUntil } from './aux-live.js';
+import { CachedDataServer } from './openrvdas-data-server.js';
 import { peer } from './peers.js';
 import { createTestApp, engines, type TestApp } from './test-app.js';
 
@@ -209,6 +210,60 @@ source: { host: 127.0.0.1, port: ${port}, data_ids: [gyr1, seap] }
       ]);
     } finally {
       clearInterval(feed);
+    }
+  });
+
+  it("openrvdas_ws: a cached data server's updates, each event the values of its own time", async () => {
+    const server = await CachedDataServer.start();
+    try {
+      const m = await createManager(
+        'rvdas-cds',
+        'openrvdas_ws',
+        `
+data_source: vesselCachedNav
+aux_record_lookup:
+  S330HeadingTrue: { name: heading, uom: deg, round: 1 }
+  S330Depth: { name: depth, uom: m, round: 0, modify: [{ operation: [{ multiply: -1 }] }] }
+source: { url: 'ws://127.0.0.1:${server.port}', fields: [S330HeadingTrue, S330Depth], interval_seconds: 0.1 }
+`,
+      );
+      const feed = setInterval(
+        () => server.publish(Date.now() / 1000, { S330HeadingTrue: 10.59, S330Depth: -12.6 }),
+        200,
+      );
+      try {
+        const record = await stamp(m, 'vesselCachedNav', async () => (await manager(m.id)).health.state === 'ok');
+        expect(record.data_array).toEqual([
+          { data_name: 'heading', data_value: '10.6', data_uom: 'deg' },
+          { data_name: 'depth', data_value: '13', data_uom: 'm' },
+        ]);
+        expect(server.requests[0]).toMatchObject({ type: 'subscribe', fields: { S330HeadingTrue: { seconds: 0 } } });
+      } finally {
+        clearInterval(feed);
+      }
+      // The time of the last value fed; then a newer value arrives and stamps an event logged now.
+      const earlier = Date.now();
+      await new Promise((r) => setTimeout(r, 300));
+      server.publish(Date.now() / 1000, { S330HeadingTrue: 200.04, S330Depth: -14 });
+      // The source answers each update with a ready: two more mean the new value was received.
+      const asked = server.requests.length;
+      await waitUntil('the update received', async () => server.requests.length >= asked + 2);
+      const heading = async (id: string) =>
+        waitUntil('the record', async () => {
+          const [got] = await aux(id, 'vesselCachedNav');
+          return got?.data_array.find((d) => d.data_name === 'heading')?.data_value ?? null;
+        });
+      expect(await heading(await logEvent(Date.now()))).toBe('200');
+      // An event of that earlier time, reaching the manager late, gets the value of its own time.
+      const late = await logEvent(earlier, 'LATE');
+      expect(await heading(late)).toBe('10.6');
+      const prov = (await t.api('GET', `/aux_managers/provenance?event_id=${late}`, { token: admin })).json() as Array<{
+        manager: string;
+        provenance: string;
+      }>;
+      expect(prov.find((p) => p.manager === 'rvdas-cds')?.provenance).toBe('buffered');
+    } finally {
+      await server.close();
     }
   });
 
