@@ -11,7 +11,7 @@ export type Provenance = 'realtime' | 'buffered' | 'backfilled';
 /**
  * One reading: the values a source held at `ts` (ms since the epoch, UTC), keyed as the lookup rules name them.
  * InfluxDB keys are `<measurement>.<field>`; gpsd `TPV.lat`, `ATT.heading`; NMEA `GGA.latitude`, `HDT.heading`;
- * OpenRVDAS `<data_id>.<field>`; MQTT `<topic>.<json path>`.
+ * OpenRVDAS `<data_id>.<field>` (its cached data server: `<field>`); MQTT `<topic>.<json path>`.
  */
 export interface Reading {
   ts: number;

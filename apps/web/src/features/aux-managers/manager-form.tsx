@@ -7,7 +7,7 @@ import { ErrorAlert, SuccessAlert } from '../../components/alerts';
 import { ConfirmModal } from '../../components/confirm-modal';
 
 /** The kinds the server knows today; the server refuses any other with a message naming them. */
-const knownKinds = ['influx', 'gpsd', 'nmea', 'openrvdas', 'mqtt', 'http_snapshot', 'ffmpeg_still'];
+const knownKinds = ['influx', 'gpsd', 'nmea', 'openrvdas', 'openrvdas_ws', 'mqtt', 'http_snapshot', 'ffmpeg_still'];
 
 const exampleYaml = `data_source: vehicleRealtimeNavData
 query_measurements:
@@ -128,7 +128,7 @@ export function ManagerForm({ manager, onSaved, onDeleted }: ManagerFormProps) {
           <Form.Check
             id="aux-required"
             className="mb-2"
-            label="Required (the footer warns when it is not OK)"
+            label="Required (every dive's events must carry its data source; the footer warns when it is not OK)"
             checked={required}
             onChange={(e) => setRequired(e.target.checked)}
           />
