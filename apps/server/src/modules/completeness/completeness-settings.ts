@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { AppContext } from '../../context.js';
 import type { TsWindow } from '../access/event-access.js';
 import { dataSourceOf } from '../aux-managers/aux-config.js';
@@ -14,7 +15,7 @@ export async function loweringCompletenessSettings(
   return completenessSettings(ctx.config, lowering?.lowering_additional_meta, await requiredManagerSources(repo));
 }
 
-/** Data sources by manager YAML: the YAML is parsed once, not on every read of the required sources. */
+/** Data sources by a hash of the manager's kind and YAML: each YAML is parsed once, not on every read. */
 const sourceOfYaml = new Map<string, string>();
 
 /**
@@ -25,7 +26,7 @@ const sourceOfYaml = new Map<string, string>();
 export async function requiredManagerSources(repo: CompletenessRepository): Promise<string[]> {
   const out: string[] = [];
   for (const m of await repo.requiredManagers()) {
-    const key = `${m.kind}\n${m.config_yaml}`;
+    const key = createHash('sha256').update(`${m.kind}\n${m.config_yaml}`).digest('base64');
     let source = sourceOfYaml.get(key);
     if (source === undefined) {
       source = dataSourceOf(m.kind, m.config_yaml);
