@@ -8,8 +8,9 @@ import { sessionOn } from './support/session';
 
 /**
  * The System screen (docs/aux-managers.md#the-system-screen) against a real influxd: the managers with live
- * health, stale then error when influxd stops (in the table and in the footer, never with the password), OK
- * when it returns; the YAML editor shows the server's message naming the key; a dive is backfilled with a dry
+ * health, stale then error when influxd stops (in the table and in the footer, never with the password), an
+ * event logged in a dive meanwhile named in the footer as missing the required manager's source, OK when it
+ * returns; the YAML editor shows the server's message naming the key; a dive is backfilled with a dry
  * run first and a progress bar; everything by keyboard and axe-clean.
  */
 const influxBin = ['/usr/bin/influxd', '/usr/sbin/influxd'].find((p) => existsSync(p));
@@ -82,11 +83,30 @@ test.describe('System: aux data managers', () => {
       timeout: 35_000,
     });
     await expect(page.locator('body')).not.toContainText(creds.password);
+
+    // The manager is required: an event logged in a dive meanwhile lacks its source, and the footer's line and
+    // warning name it, though the deployment requires no source of its own (docs/completeness.md).
+    const now = Date.now();
+    await createLowering(admin, {
+      lowering_id: 'S0500',
+      start_ts: new Date(now - 3600_000).toISOString(),
+      stop_ts: new Date(now + 3600_000).toISOString(),
+    });
+    const missed = await admin.post<{ insertedId: string }>('events', { event_value: 'NO_NAV' });
+    const footerLine = page.getByTestId('footer-completeness');
+    await expect(footerLine).toHaveText('Newest event missing: vehicleRealtimeNavData', { timeout: 30_000 });
+    const { ts } = await admin.get<{ ts: string }>(`events/${missed.insertedId}`);
+    await expect(page.getByTestId('completeness-warning')).toContainText(
+      `NO_NAV at ${ts.slice(0, 10)} ${ts.slice(11, 19)} UTC was logged without vehicleRealtimeNavData.`,
+    );
     await expectAccessible(page);
     await page.screenshot({ path: test.info().outputPath('system-error.png'), fullPage: true });
     await influx.start();
     await expect(row.getByTestId('aux-state')).toHaveText('OK', { timeout: 30_000 });
     await expect(page.getByTestId('footer-aux-health')).toHaveCount(0, { timeout: 35_000 });
+    // The peer is back: the next event gets its record and the footer says so.
+    await admin.post('events', { event_value: 'WITH_NAV' });
+    await expect(footerLine).toHaveText('Newest event complete', { timeout: 30_000 });
 
     // Edit by keyboard: the server's message names the key.
     await row.getByRole('button', { name: 'Edit manager vehicle-nav' }).focus();
@@ -103,7 +123,10 @@ test.describe('System: aux data managers', () => {
     await row.getByRole('button', { name: 'Disable manager vehicle-nav' }).focus();
     await page.keyboard.press('Enter');
     await expect(row.getByTestId('aux-state')).toHaveText('Disabled');
-    await row.getByRole('button', { name: 'Enable manager vehicle-nav' }).focus();
+    // The badge may follow the health push before the toggle's request ends: the button is back once it has.
+    const enable = row.getByRole('button', { name: 'Enable manager vehicle-nav' });
+    await expect(enable).toBeEnabled();
+    await enable.focus();
     await page.keyboard.press('Enter');
     await expect(row.getByTestId('aux-state')).toHaveText('OK', { timeout: 15_000 });
 
