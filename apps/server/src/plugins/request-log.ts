@@ -37,11 +37,7 @@ const { chindingsSym } = pino.symbols;
  * each option for every request; with none to apply, the child is only that text. Routes that do
  * set a level or serializers get pino's own child.
  */
-export function requestLogger(
-  logger: FastifyBaseLogger,
-  bindings: Bindings,
-  opts: ChildLoggerOptions,
-): FastifyBaseLogger {
+function requestLogger(logger: FastifyBaseLogger, bindings: Bindings, opts: ChildLoggerOptions): FastifyBaseLogger {
   if (opts.level !== undefined || opts.serializers !== undefined) return logger.child(bindings, opts);
   const parent = logger as FastifyBaseLogger & { [chindingsSym]?: string };
   if (typeof parent[chindingsSym] !== 'string') return logger.child(bindings);
