@@ -1,4 +1,10 @@
-import type { FastifyContextConfig, FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type {
+  FastifyContextConfig,
+  FastifyInstance,
+  FastifyRequest,
+  onRequestHookHandler,
+  onSendHookHandler,
+} from 'fastify';
 import { hasAnyScope, messages, scopesForRoles, sessionEndHeader, type Scope } from '@bathylog/shared';
 import { AppError, diskFullError } from '../lib/app-error.js';
 import { RateLimiter } from '../lib/rate-limiter.js';
@@ -362,7 +368,8 @@ function tooManyRequests(waitMs: number): AppError {
  * request and must not lose any. Each route gets its own onRequest hook, made when the route is
  * registered with what it needs (write or not, its `auth` and `scopes`), so a request reads no
  * route options (each read of `request.routeOptions` builds a new object) and a route without
- * either runs nothing. Call before any route is registered: encapsulated plugins inherit it.
+ * either runs nothing; likewise only authenticated routes get the onSend hook that hands out a
+ * renewed session. Call before any route is registered: encapsulated plugins inherit it.
  */
 export function registerAuth(app: FastifyInstance, ctx: AppContext): void {
   const perAddress = new RateLimiter(ctx.config.writeRateLimit.perAddress);
@@ -456,8 +463,12 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext): void {
     };
     if (Array.isArray(route.onRequest)) route.onRequest = [...route.onRequest, hook];
     else route.onRequest = route.onRequest ? [route.onRequest, hook] : [hook];
+    // Only an authenticated route renews a session.
+    if (!mode) return;
+    if (Array.isArray(route.onSend)) route.onSend = [...route.onSend, sendRenewedToken];
+    else route.onSend = route.onSend ? [route.onSend, sendRenewedToken] : [sendRenewedToken];
   });
-  app.addHook('onSend', (request, reply, payload, done) => {
+  const sendRenewedToken: onSendHookHandler = (request, reply, payload, done) => {
     const renewed = request.auth?.renewedToken;
     if (renewed) {
       // A browser's cookie session is renewed in its cookie: the token never reaches page script.
@@ -465,7 +476,7 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext): void {
       else reply.header(renewedTokenHeader, renewed);
     }
     done(null, payload);
-  });
+  };
 }
 
 /** The caller of a route declared with `auth: true`. */

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { AppContext } from '../context.js';
 import { AppError } from '../lib/app-error.js';
 import { isAllowedOrigin } from '../lib/origins.js';
@@ -51,11 +51,14 @@ export function crossSiteRefusal(
 }
 
 /**
- * Refuses cookie-authenticated writes from other sites (403) before anything else runs. Register
- * before the routes.
+ * Refuses cookie-authenticated writes from other sites (403) before the route's other hooks
+ * (authentication first of all) run. The check is attached only to the routes it can refuse:
+ * writes under `/sealog-server/` and the acting reads (docs/performance.md#per-request). A URL that
+ * matches no route does nothing and is answered 404. Register before the routes and before
+ * `registerAuth`.
  */
 export function registerCrossSiteGuard(app: FastifyInstance, ctx: AppContext): void {
-  app.addHook('onRequest', (request, _reply, done) => {
+  const guard: onRequestHookHandler = (request, _reply, done) => {
     const refusal = crossSiteRefusal(request, ctx);
     if (!refusal) return done();
     // Worth a line: a page of another site tried to act with a user's session.
@@ -64,5 +67,12 @@ export function registerCrossSiteGuard(app: FastifyInstance, ctx: AppContext): v
       'cross-site write with the session cookie refused',
     );
     done(new AppError('FORBIDDEN', refusal));
+  };
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const writes = route.url.startsWith('/sealog-server/') && methods.some((m) => writeMethods.has(m));
+    if (!writes && !route.url.startsWith(actingReads)) return;
+    if (Array.isArray(route.onRequest)) route.onRequest = [...route.onRequest, guard];
+    else route.onRequest = route.onRequest ? [route.onRequest, guard] : [guard];
   });
 }

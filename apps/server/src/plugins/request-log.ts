@@ -1,5 +1,11 @@
-import { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
-import pino from 'pino';
+import {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
+import pino, { type Bindings, type ChildLoggerOptions } from 'pino';
 import { requestLogValue } from '../lib/redact-url.js';
 
 /**
@@ -22,6 +28,28 @@ class OneLinePerRequest extends LogController {
   }
 }
 
+const { chindingsSym } = pino.symbols;
+
+/**
+ * The logger of one request (docs/performance.md#per-request): the server's logger with the
+ * request's bindings (`reqId`) appended to the text its lines carry. Fastify passes options even
+ * when a route sets no log level or serializers, and pino then rebuilds its formatters and checks
+ * each option for every request; with none to apply, the child is only that text. Routes that do
+ * set a level or serializers get pino's own child.
+ */
+function requestLogger(logger: FastifyBaseLogger, bindings: Bindings, opts: ChildLoggerOptions): FastifyBaseLogger {
+  if (opts.level !== undefined || opts.serializers !== undefined) return logger.child(bindings, opts);
+  const parent = logger as FastifyBaseLogger & { [chindingsSym]?: string };
+  if (typeof parent[chindingsSym] !== 'string') return logger.child(bindings);
+  let text = parent[chindingsSym];
+  for (const [key, value] of Object.entries(bindings)) {
+    if (value !== undefined) text += `,${JSON.stringify(key)}:${JSON.stringify(value)}`;
+  }
+  const child = Object.create(logger) as typeof parent;
+  child[chindingsSym] = text;
+  return child;
+}
+
 /**
  * The server's logger options. No `redact` paths: the request serializer (`requestLogValue`)
  * writes no header at all, so paths into headers never matched and only cost each line a pass;
@@ -32,7 +60,7 @@ class OneLinePerRequest extends LogController {
 export function loggerOptions(
   level: string,
   stream?: { write(line: string): void },
-): Pick<FastifyServerOptions, 'logger' | 'logController'> {
+): Pick<FastifyServerOptions, 'logger' | 'logController' | 'childLoggerFactory'> {
   return {
     logger: {
       level,
@@ -40,5 +68,6 @@ export function loggerOptions(
       stream: stream ?? pino.destination({ dest: 1, sync: false, maxWrite: 4096 }),
     },
     logController: new OneLinePerRequest(),
+    childLoggerFactory: requestLogger,
   };
 }

@@ -139,7 +139,7 @@ export const documentationPolicy = policy({
 const policed = /^(text\/html|application\/javascript|text\/javascript|application\/xhtml\+xml|image\/svg\+xml)\b/i;
 
 /**
- * Adds the headers to every answer. `webDir`: the built client, whose index.html is read once here
+ * Adds the headers to every answer, with `cache-control: no-cache` where a route set none. `webDir`: the built client, whose index.html is read once here
  * for the hashes of its inline scripts (whatever they say).
  */
 export function registerSecurityHeaders(app: FastifyInstance, opts: { config: Config; webDir: string | null }): void {
@@ -147,7 +147,11 @@ export function registerSecurityHeaders(app: FastifyInstance, opts: { config: Co
   const hashes = indexFile && existsSync(indexFile) ? inlineScriptHashes(readFileSync(indexFile, 'utf8')) : [];
   const appPolicy = clientPolicy(opts.config, hashes, app.log);
 
+  // One hook for the headers every answer gets (docs/performance.md#per-request): answers are
+  // revalidated unless a route says otherwise (the wire convention of plugins/http.ts), then the
+  // defence-in-depth headers.
   app.addHook('onSend', (request, reply, payload, done) => {
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-cache');
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'strict-origin-when-cross-origin');
     const type = reply.getHeader('content-type');

@@ -362,6 +362,10 @@ describe.each(engines)('log lines on %s', (engine) => {
         ],
       );
       for (const e of access) expect(typeof e.responseTime).toBe('number');
+      // Each line names its request's id (error lines of the same request carry it too), and the process.
+      expect(access.map((e) => typeof e.reqId)).toEqual(['string', 'string']);
+      expect(access[0]!.reqId).not.toBe(access[1]!.reqId);
+      for (const e of access) expect(e.pid).toBe(process.pid);
       expect(entries.filter((e) => e.msg === 'incoming request')).toEqual([]);
       expect(lines.join('')).not.toContain(token);
     } finally {
