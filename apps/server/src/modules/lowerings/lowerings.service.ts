@@ -1,4 +1,6 @@
 import { loweringsToCsv, type Lowering, type LoweringListQuery } from '@bathylog/shared';
+import type { Transaction } from 'kysely';
+import type { DB } from '../../db/schema.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthContext } from '../../plugins/auth.js';
@@ -6,10 +8,14 @@ import { shipRestriction } from '../access/access.repository.js';
 import { canOpenRecord, viewerOf } from '../access/access.rules.js';
 import { CruisesRepository } from '../cruises/cruises.repository.js';
 import { toWireCruise } from '../cruises/cruises.wire.js';
+import { recordChange } from '../audit/audit.js';
 import { noRecords } from '../records/record-rules.js';
+import { leftoversOf, removeLeftovers } from '../recordings/recording-files.js';
+import { RecordingsRepository } from '../recordings/recordings.repository.js';
 import { RecordsService, type RecordRead } from '../records/records.service.js';
 import type { LoweringRecord } from './lowerings.repository.js';
 import { toWireLowering } from './lowerings.wire.js';
+import { internalChannels } from '../../realtime/internal-channels.js';
 
 export type LoweringRead = RecordRead<Lowering>;
 
@@ -54,6 +60,31 @@ export class LoweringsService extends RecordsService<'lowering', Lowering> {
     const lowerings = await this.repo().list({ ...this.filter(caller, query), within });
     if (lowerings.length === 0) throw noRecords();
     return this.read(caller, lowerings, query.format, false);
+  }
+
+  /**
+   * A lowering's recordings go with it (docs/video.md#deleting-recordings): their rows, clock
+   * offsets and frame jobs in the transaction (each recording's deletion in the audit trail, which
+   * a following shore reads), their proxies and frames from the store after it.
+   */
+  protected override async cascadeRemove(
+    trx: Transaction<DB>,
+    caller: AuthContext,
+    ids: readonly string[],
+  ): Promise<(() => Promise<void>) | undefined> {
+    const repo = new RecordingsRepository(trx);
+    const recordings = (await Promise.all(ids.map((id) => repo.listByLowering(id)))).flat();
+    const left = await leftoversOf(trx, recordings);
+    for (const r of recordings) {
+      await repo.remove(r.id);
+      await recordChange(trx, caller, { action: 'delete', record_type: 'recording', record_id: r.id });
+    }
+    for (const id of ids) await repo.removeLoweringRest(id);
+    if (recordings.length === 0) return undefined;
+    return async () => {
+      for (const r of recordings) this.ctx.bus.publish(internalChannels.recordingsChanged, { recordingId: r.id });
+      await removeLeftovers(this.ctx, caller, left);
+    };
   }
 
   private cruises() {
