@@ -216,11 +216,31 @@ describe.skipIf(!ffmpeg || !ffprobe).each(cases)('recordings in the file store, 
     expect(sources.some((s) => s.data_source === recordedFramegrabSource)).toBe(false);
   }, 60_000);
 
-  it("deleting a lowering removes its recordings and their proxies", async () => {
+  it('a PATCH keeps or drops a stored proxy; deleting a lowering removes its recordings and their proxies', async () => {
     const other = await createLowering(t, admin, { lowering_id: 'S0500' });
     const rec = await register(other);
+    const first = await makeProxy(rec.id);
+    const firstKey = keyOf(first.copies.find((c) => c.role === 'proxy')!.uri);
+    // A PATCH naming the stored proxy again keeps it; one leaving it out removes its file.
+    const master = { uri: fx.segments[0]!.uri, role: 'master' };
+    const keep = await t.api('PATCH', `/recordings/${rec.id}`, {
+      token: admin,
+      body: { copies: [master, { uri: `store:${firstKey}`, role: 'proxy' }] },
+    });
+    expect(keep.statusCode, keep.body).toBe(200);
+    expect(await t.ctx.store.stat(firstKey)).not.toBeNull();
+    const drop = await t.api('PATCH', `/recordings/${rec.id}`, { token: admin, body: { copies: [master] } });
+    expect(drop.statusCode, drop.body).toBe(200);
+    expect(await t.ctx.store.stat(firstKey)).toBeNull();
+    // A caller never names a store key for a copy of its own.
+    const foreign = await t.api('PATCH', `/recordings/${rec.id}`, {
+      token: admin,
+      body: { copies: [master, { uri: `store:${firstKey}`, role: 'proxy' }] },
+    });
+    expect(foreign.statusCode).toBe(400);
     const made = await makeProxy(rec.id);
     const key = keyOf(made.copies.find((c) => c.role === 'proxy')!.uri);
+    expect(key).not.toBe(firstKey);
     expect(await t.ctx.store.stat(key)).not.toBeNull();
     const del = await t.api('DELETE', `/lowerings/${other}`, { token: admin });
     expect(del.statusCode, del.body).toBe(204);

@@ -3,7 +3,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { DB } from '../../db/schema.js';
 import { parseJson } from '../../lib/json.js';
-import { storedKeyOf, storedUri } from '../../media/stored-copy.js';
+import { storedUri } from '../../media/stored-copy.js';
 import { VideoIndex } from '../../media/video-index.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import { storeKey } from '../../storage/index.js';
@@ -141,6 +141,13 @@ export async function removeLeftovers(
   }
 }
 
+/** Deletes the stored files of a recording that no copy names any more; a store that is down leaves them. */
+export async function removeUnusedStored(ctx: AppContext, recordingId: string): Promise<void> {
+  await removeRecordingFolder(ctx, recordingId).catch((err: unknown) =>
+    ctx.log.warn({ err }, 'files of a recording stay in the store'),
+  );
+}
+
 /** The stored files of a recording's folder that no copy names any more (all of them once it is gone). */
 async function removeRecordingFolder(ctx: AppContext, recordingId: string): Promise<void> {
   const prefix = `${storeKey('recordings', recordingId)}/`;
@@ -156,9 +163,4 @@ async function removeRecordingFolder(ctx: AppContext, recordingId: string): Prom
     else await ctx.store.delete(f.key);
   }
   if (kept === 0) await ctx.store.deletePrefix(prefix);
-}
-
-/** The store keys of a recording's copies kept in the store. */
-export function storedKeysOf(recording: RecordingRecord): string[] {
-  return recording.copies.map((c) => storedKeyOf(c.uri)).filter((k): k is string => k !== null);
 }

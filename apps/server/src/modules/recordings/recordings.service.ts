@@ -34,7 +34,7 @@ import { recordChange } from '../audit/audit.js';
 import { EventAuxDataService } from '../event-aux-data/event-aux-data.service.js';
 import { imageKey } from '../files/attachment-files.js';
 import { LoweringsService } from '../lowerings/lowerings.service.js';
-import { leftoversOf, removeLeftovers } from './recording-files.js';
+import { leftoversOf, removeLeftovers, removeUnusedStored } from './recording-files.js';
 import {
   RecordingsRepository,
   type CopyRecord,
@@ -369,8 +369,22 @@ export class RecordingsService {
       ...(body.start_ts !== undefined ? { start_ts: body.start_ts } : {}),
     };
     if (body.copies) {
-      await this.assertUrisFree(body.copies, id);
-      next = { ...next, ...(await this.probeCopies(body.copies, id, 'copies')) };
+      // A copy the server keeps in its store (a proxy it made) is kept by naming its URI again.
+      const kept = body.copies.flatMap((c) => {
+        const own = storedKeyOf(c.uri) ? stored.copies.find((s) => s.uri === c.uri && !s.on_ship_only) : undefined;
+        return own ? [{ ...own, role: c.role }] : [];
+      });
+      const given = body.copies.filter((c) => !kept.some((k) => k.uri === c.uri));
+      const roles = body.copies.map((c) => c.role);
+      const twice = roles.find((r, i) => roles.indexOf(r) !== i);
+      if (twice) throw new AppError('BAD_REQUEST', `copies: ${twice} is given twice`);
+      await this.assertUrisFree(given, id);
+      const probed = given.length > 0 ? await this.probeCopies(given, id, 'copies') : null;
+      next = {
+        ...next,
+        copies: [...(probed?.copies ?? []), ...kept],
+        duration_ms: probed?.duration_ms ?? stored.duration_ms,
+      };
     }
     await this.ctx.database.db.transaction().execute(async (trx) => {
       await new RecordingsRepository(trx).replace(next);
@@ -383,7 +397,11 @@ export class RecordingsService {
       });
     });
     this.changed(id);
-    if (body.copies) this.checksumLater(next);
+    if (body.copies) {
+      this.checksumLater(next);
+      // A stored proxy the new list leaves out is nobody's now.
+      await removeUnusedStored(this.ctx, id);
+    }
     return toWireRecording(next);
   }
 
