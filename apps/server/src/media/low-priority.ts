@@ -17,7 +17,7 @@ function works(command: string, args: string[]): boolean {
  * nobody else wants it) where the system has it and allows it. Each is tried once; a missing
  * one is left out, so the command still runs, only at the normal priority.
  */
-export function lowPriorityPrefix(): string[] {
+function lowPriorityPrefix(): string[] {
   if (prefix) return prefix;
   const out: string[] = [];
   if (process.platform !== 'win32' && works('ionice', ['-c', '3', 'true'])) out.push('ionice', '-c', '3');

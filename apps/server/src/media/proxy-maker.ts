@@ -5,7 +5,7 @@ import { mediaInput, protocolWhitelist, type MediaSource } from './media-uri.js'
 export class ProxyError extends Error {}
 
 /** The largest frame height of a proxy: small enough for a thin link, enough to see what is on screen. */
-export const proxyHeight = 480;
+const proxyHeight = 480;
 
 /**
  * Makes a recording's proxy with ffmpeg (docs/video.md#proxies): H.264 (yuv420p, which every

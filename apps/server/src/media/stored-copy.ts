@@ -6,7 +6,7 @@ import { checkedKey, storeKey } from '../storage/index.js';
  * feed names it by. The server writes these itself (a proxy it made, a proxy copied from a ship);
  * a caller never registers one.
  */
-export const storedScheme = 'store:';
+const storedScheme = 'store:';
 
 /** The store key a copy's URI names, or null when the copy is not in the store. */
 export function storedKeyOf(uri: string): string | null {

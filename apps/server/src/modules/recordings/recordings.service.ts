@@ -160,7 +160,7 @@ export function frameGrabberFor(ctx: AppContext): FrameGrabber {
  * Where a copy is: a file or URL (MediaSource), or a key of the file store (a proxy the server made
  * or copied from a ship, docs/video.md#proxies).
  */
-export type CopySource = MediaSource | { kind: 'stored'; key: string };
+type CopySource = MediaSource | { kind: 'stored'; key: string };
 
 /** A job left `running` without an update for this long died with its process: a new one may start. */
 const staleJobMs = 60_000;
