@@ -232,7 +232,9 @@ async function proxyLoad(dataDir: string) {
       if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
       return res.json() as Promise<unknown>;
     };
-    const lowering = ((await call('GET', 'lowerings?lowering_id=S0492')) as Array<{ id: string; start_ts: string }>)[0]!;
+    const lowering = (
+      (await call('GET', 'lowerings?lowering_id=S0492')) as Array<{ id: string; start_ts: string }>
+    )[0]!;
     const recording = (await call('POST', `lowerings/${lowering.id}/recordings`, {
       camera: 'cam1',
       start_ts: lowering.start_ts,
@@ -241,13 +243,22 @@ async function proxyLoad(dataDir: string) {
     // One post every 100 ms until `until` says stop (at least `min` posts).
     const posts = async (until: (n: number) => Promise<boolean>, min: number) => {
       const samples: number[] = [];
+      const when: number[] = [];
+      const start = performance.now();
       for (let n = 0; n < min || !(await until(n)); n++) {
         const t0 = performance.now();
         await call('POST', 'events', { event_value: 'BENCH', event_author: 'bench' });
         samples.push(performance.now() - t0);
+        when.push((t0 - start) / 1000);
         await sleep(100);
       }
-      return stats(samples);
+      // The three slowest, with the second of the phase they came at (a stall at the start or the
+      // end of an encoding tells the hand-over from the encoding itself).
+      const slowest = samples
+        .map((ms, i) => ({ ms: Math.round(ms), atSecond: Math.round(when[i]! * 10) / 10 }))
+        .sort((a, b) => b.ms - a.ms)
+        .slice(0, 3);
+      return { ...stats(samples), slowest };
     };
     for (let i = 0; i < 20; i++) await call('POST', 'events', { event_value: 'WARMUP' });
     const quiet = await posts(async () => true, 200);
@@ -364,6 +375,19 @@ try {
           `| quiet | ${row(proxy.postEventsQuiet)} |`,
           `| while the server makes the proxy | ${row(proxy.postEventsDuringProxy)} |`,
           `| beside a plain ffmpeg (for comparison) | ${row(proxy.postEventsBesidePlainFfmpeg)} |`,
+          '',
+          'The slowest posts (ms at second s of the phase): ' +
+            [
+              ['quiet', proxy.postEventsQuiet],
+              ['proxy', proxy.postEventsDuringProxy],
+              ['plain ffmpeg', proxy.postEventsBesidePlainFfmpeg],
+            ]
+              .map(
+                ([name, s]) =>
+                  `${name as string} ${(s as { slowest?: Array<{ ms: number; atSecond: number }> }).slowest?.map((x) => `${x.ms} at ${x.atSecond}`).join(', ') ?? '–'}`,
+              )
+              .join('; ') +
+            '.',
           '',
         ]
       : []),

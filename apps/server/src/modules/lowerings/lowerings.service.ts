@@ -8,14 +8,11 @@ import { shipRestriction } from '../access/access.repository.js';
 import { canOpenRecord, viewerOf } from '../access/access.rules.js';
 import { CruisesRepository } from '../cruises/cruises.repository.js';
 import { toWireCruise } from '../cruises/cruises.wire.js';
-import { recordChange } from '../audit/audit.js';
 import { noRecords } from '../records/record-rules.js';
-import { leftoversOf, removeLeftovers } from '../recordings/recording-files.js';
-import { RecordingsRepository } from '../recordings/recordings.repository.js';
+import { removeRecordingsOfLowerings } from '../recordings/recording-files.js';
 import { RecordsService, type RecordRead } from '../records/records.service.js';
 import type { LoweringRecord } from './lowerings.repository.js';
 import { toWireLowering } from './lowerings.wire.js';
-import { internalChannels } from '../../realtime/internal-channels.js';
 
 export type LoweringRead = RecordRead<Lowering>;
 
@@ -72,19 +69,7 @@ export class LoweringsService extends RecordsService<'lowering', Lowering> {
     caller: AuthContext,
     ids: readonly string[],
   ): Promise<(() => Promise<void>) | undefined> {
-    const repo = new RecordingsRepository(trx);
-    const recordings = (await Promise.all(ids.map((id) => repo.listByLowering(id)))).flat();
-    const left = await leftoversOf(trx, recordings);
-    for (const r of recordings) {
-      await repo.remove(r.id);
-      await recordChange(trx, caller, { action: 'delete', record_type: 'recording', record_id: r.id });
-    }
-    for (const id of ids) await repo.removeLoweringRest(id);
-    if (recordings.length === 0) return undefined;
-    return async () => {
-      for (const r of recordings) this.ctx.bus.publish(internalChannels.recordingsChanged, { recordingId: r.id });
-      await removeLeftovers(this.ctx, caller, left);
-    };
+    return removeRecordingsOfLowerings(this.ctx, trx, caller, ids);
   }
 
   private cruises() {

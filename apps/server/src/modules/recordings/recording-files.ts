@@ -6,13 +6,13 @@ import { parseJson } from '../../lib/json.js';
 import { storedUri } from '../../media/stored-copy.js';
 import { VideoIndex } from '../../media/video-index.js';
 import type { AuthContext } from '../../plugins/auth.js';
+import { internalChannels } from '../../realtime/internal-channels.js';
 import { storeKey } from '../../storage/index.js';
 import { recordChange } from '../audit/audit.js';
-import { EventAuxDataRepository } from '../event-aux-data/event-aux-data.repository.js';
 import { toWireAux } from '../events/event-output.js';
 import { withoutAttachment } from '../files/attachment-files.js';
 import { thumbnailKey } from '../files/thumbnails.js';
-import type { RecordingRecord } from './recordings.repository.js';
+import { RecordingsRepository, type RecordingRecord } from './recordings.repository.js';
 
 /**
  * What a deleted recording leaves in the file store (docs/video.md#deleting-recordings): the
@@ -90,12 +90,11 @@ export async function removeLeftovers(
   for (const [auxId, frames] of left.frames) {
     for (const n of frames) names.add(n);
     const published = await db.transaction().execute(async (trx) => {
-      const repo = new EventAuxDataRepository(trx);
-      const found = await repo.findById(auxId);
+      const found = await trx.selectFrom('event_aux_data').selectAll().where('id', '=', auxId).executeTakeFirst();
       if (!found) return null;
       const items = withoutAttachment(parseJson<AuxDataItem[]>(found.data_array, []), [...frames]);
       if (!items.some((i) => i.data_name === 'filename')) {
-        await repo.delete(auxId);
+        await trx.deleteFrom('event_aux_data').where('id', '=', auxId).execute();
         await recordChange(trx, caller, {
           action: 'delete',
           record_type: 'event_aux_data',
@@ -105,7 +104,7 @@ export async function removeLeftovers(
         return { channel: 'deleteEventAuxData' as const, row: found };
       }
       const updated = { ...found, data_array: JSON.stringify(items) };
-      await repo.update(auxId, { data_array: updated.data_array });
+      await trx.updateTable('event_aux_data').set({ data_array: updated.data_array }).where('id', '=', auxId).execute();
       await recordChange(trx, caller, {
         action: 'update',
         record_type: 'event_aux_data',
@@ -163,4 +162,31 @@ async function removeRecordingFolder(ctx: AppContext, recordingId: string): Prom
     else await ctx.store.delete(f.key);
   }
   if (kept === 0) await ctx.store.deletePrefix(prefix);
+}
+
+/**
+ * The recordings of lowerings being deleted (docs/video.md#deleting-recordings), in the deleting
+ * transaction: their rows, clock offsets and frame jobs, each recording's deletion in the audit
+ * trail (which a following shore reads). Answers the work for after the commit: the shores woken,
+ * their proxies and frames removed from the store.
+ */
+export async function removeRecordingsOfLowerings(
+  ctx: AppContext,
+  trx: Transaction<DB>,
+  caller: AuthContext,
+  loweringIds: readonly string[],
+): Promise<(() => Promise<void>) | undefined> {
+  const repo = new RecordingsRepository(trx);
+  const recordings = (await Promise.all(loweringIds.map((id) => repo.listByLowering(id)))).flat();
+  const left = await leftoversOf(trx, recordings);
+  for (const r of recordings) {
+    await repo.remove(r.id);
+    await recordChange(trx, caller, { action: 'delete', record_type: 'recording', record_id: r.id });
+  }
+  for (const id of loweringIds) await repo.removeLoweringRest(id);
+  if (recordings.length === 0) return undefined;
+  return async () => {
+    for (const r of recordings) ctx.bus.publish(internalChannels.recordingsChanged, { recordingId: r.id });
+    await removeLeftovers(ctx, caller, left);
+  };
 }

@@ -255,9 +255,13 @@ async function sendStored(ctx: AppContext, req: FastifyRequest, reply: FastifyRe
   const ifRange = req.headers['if-range'];
   const range = ifRange && ifRange !== etag ? null : parseRange(req.headers.range, found.size);
   if (range === 'unsatisfiable') {
-    throw new AppError('RANGE_NOT_SATISFIABLE', `The file has ${found.size} bytes: the range asked for is past its end`, {
-      headers: { 'content-range': `bytes */${found.size}` },
-    });
+    throw new AppError(
+      'RANGE_NOT_SATISFIABLE',
+      `The file has ${found.size} bytes: the range asked for is past its end`,
+      {
+        headers: { 'content-range': `bytes */${found.size}` },
+      },
+    );
   }
   const body = await ctx.store.read(key, range ?? undefined);
   // Deleted between the look-up and the read.

@@ -624,7 +624,8 @@ export class RecordingsService {
     const key = storedKeyOf(copy.uri);
     if (key) {
       // A proxy copied from a ship is listed before its file has arrived.
-      if (!(await this.ctx.store.stat(key))) throw new AppError('NOT_FOUND', 'The recording file is not on this server');
+      if (!(await this.ctx.store.stat(key)))
+        throw new AppError('NOT_FOUND', 'The recording file is not on this server');
       return { kind: 'stored', key };
     }
     try {
@@ -643,7 +644,8 @@ export class RecordingsService {
     const source = await this.sourceOf(copy);
     if (source.kind !== 'stored') return source;
     const local = await this.ctx.store.localPath(source.key);
-    if (!local) throw new AppError('NOT_FOUND', 'This copy is in the bucket: frames and proxies are made from a copy on disk');
+    if (!local)
+      throw new AppError('NOT_FOUND', 'This copy is in the bucket: frames and proxies are made from a copy on disk');
     return { kind: 'file', path: local };
   }
 

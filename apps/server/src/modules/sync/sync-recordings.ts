@@ -142,7 +142,11 @@ async function proxyFileOf(
 async function openProxy(
   ctx: AppContext,
   rel: string,
-): Promise<{ size: number; mtimeMs: number; open: (range?: { start: number; end: number }) => Promise<Readable> } | null> {
+): Promise<{
+  size: number;
+  mtimeMs: number;
+  open: (range?: { start: number; end: number }) => Promise<Readable>;
+} | null> {
   const found = await proxyFileOf(ctx, rel);
   if (!found) return null;
   if (found.kind === 'stored') {
