@@ -258,7 +258,8 @@ async function proxyLoad(dataDir: string) {
         .map((ms, i) => ({ ms: Math.round(ms), atSecond: Math.round(when[i]! * 10) / 10 }))
         .sort((a, b) => b.ms - a.ms)
         .slice(0, 3);
-      return { ...stats(samples), slowest };
+      // The machine's load over the phase: on a shared box other work moves these figures.
+      return { ...stats(samples), slowest, loadAverage1m: Math.round(os.loadavg()[0]! * 10) / 10 };
     };
     for (let i = 0; i < 20; i++) await call('POST', 'events', { event_value: 'WARMUP' });
     const quiet = await posts(async () => true, 200);
@@ -316,13 +317,21 @@ interface VideoResults {
   latency?: Record<string, { cold: Stats; cached: Stats }>;
   dive?: Dive;
   proxy?: Proxy;
+  /** When each part last ran (a run of some parts keeps the others' figures and times). */
+  partsWhen?: Record<string, string>;
 }
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'bathylog-video-bench-'));
 try {
   const file = path.join(resultsDir, 'video.json');
   const before = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as VideoResults) : null;
-  const result: VideoResults = { ...before, when: new Date().toISOString(), cpus: os.cpus().length };
+  const now = new Date().toISOString();
+  const partsWhen: Record<string, string> = {
+    ...(before ? { latency: before.when, dive: before.when } : {}),
+    ...before?.partsWhen,
+  };
+  for (const part of ['latency', 'dive', 'proxy']) if (parts.has(part)) partsWhen[part] = now;
+  const result: VideoResults = { ...before, when: now, cpus: os.cpus().length, partsWhen };
   if (parts.has('latency')) result.latency = await grabLatency(dir);
   if (parts.has('dive')) result.dive = await diveFrames(path.join(dir, 'server'));
   if (parts.has('proxy')) result.proxy = await proxyLoad(path.join(dir, 'proxy'));
@@ -333,11 +342,13 @@ try {
   const md = [
     '# Video: frame grabs and proxies',
     '',
-    `Last run ${result.when} on ${result.cpus} CPUs (bench/video.bench.ts; parts: ${[...parts].join(', ')}).`,
+    `On ${result.cpus} CPUs (bench/video.bench.ts); each part says when it last ran.`,
     '',
     ...(latency
       ? [
           '## Frame-grab latency (ms), 320×240 H.264, keyframe every 2 s',
+          '',
+          `Run ${partsWhen.latency}.`,
           '',
           '| source | cold p50 | cold p95 | cold max | cached p50 | cached p95 | cached max |',
           '|---|---|---|---|---|---|---|',
@@ -348,6 +359,8 @@ try {
     ...(dive
       ? [
           `## Frames for S0492 (${dive.events} events)`,
+          '',
+          `Run ${partsWhen.dive}.`,
           '',
           `- ${dive.concurrency} ffmpeg at most, ${dive.batchSlots} of them for the job: ` +
             `${dive.finished ? `${dive.totalSeconds} s in all` : `${dive.eventsDone} events in ${dive.measuredSeconds} s, so about ${dive.totalSeconds} s for all ${dive.events} (projected)`}, ` +
@@ -366,15 +379,17 @@ try {
       ? [
           '## POST /events while a proxy is made',
           '',
+          `Run ${partsWhen.proxy}.`,
+          '',
           `A ${proxy.recording} recording; its proxy (480 lines, H.264 veryfast, one thread, nice 19 and ` +
             `ionice idle where there) took ${proxy.proxyMadeSeconds} s; the same encoding as a plain ffmpeg ` +
             `(normal priority, every thread) ${proxy.plainSeconds} s. One POST /events every 100 ms:`,
           '',
-          '| POST /events (ms) | p50 | p95 | max |',
-          '|---|---|---|---|',
-          `| quiet | ${row(proxy.postEventsQuiet)} |`,
-          `| while the server makes the proxy | ${row(proxy.postEventsDuringProxy)} |`,
-          `| beside a plain ffmpeg (for comparison) | ${row(proxy.postEventsBesidePlainFfmpeg)} |`,
+          '| POST /events (ms) | p50 | p95 | max | load average at its end |',
+          '|---|---|---|---|---|',
+          `| quiet | ${row(proxy.postEventsQuiet)} | ${proxy.postEventsQuiet.loadAverage1m ?? '–'} |`,
+          `| while the server makes the proxy | ${row(proxy.postEventsDuringProxy)} | ${proxy.postEventsDuringProxy.loadAverage1m ?? '–'} |`,
+          `| beside a plain ffmpeg (for comparison) | ${row(proxy.postEventsBesidePlainFfmpeg)} | ${proxy.postEventsBesidePlainFfmpeg.loadAverage1m ?? '–'} |`,
           '',
           'The slowest posts (ms at second s of the phase): ' +
             [
