@@ -113,6 +113,7 @@ const cases: Record<string, (c: Copies) => Call[]> = {
   ],
   [`PATCH ${api}/recordings/:id`]: (c) => [json('PATCH', `${api}/recordings/${c.recording}`, { camera: 'shorecam' })],
   [`DELETE ${api}/recordings/:id`]: (c) => [json('DELETE', `${api}/recordings/${c.recording}`)],
+  [`POST ${api}/recordings/:id/proxy`]: (c) => [json('POST', `${api}/recordings/${c.recording}/proxy`)],
   [`PUT ${api}/lowerings/:id/camera_offsets/:camera`]: (c) => [
     json('PUT', `${api}/lowerings/${c.lowering}/camera_offsets/cam1`, { offset_ms: 1000 }),
   ],

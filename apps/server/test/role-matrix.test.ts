@@ -1370,6 +1370,11 @@ const rows: Row[] = [
     request: async (fx) => ({ method: 'DELETE', url: `${api}/recordings/${(await newRecording(fx)).id}` }),
   },
   {
+    name: 'POST /recordings/{id}/proxy',
+    expect: recordEditors(202),
+    request: async (fx) => ({ method: 'POST', url: `${api}/recordings/${(await newRecording(fx)).id}/proxy` }),
+  },
+  {
     name: 'GET /lowerings/{id}/camera_offsets',
     expect: everyone(200),
     request: async (fx) => ({ method: 'GET', url: `${api}/lowerings/${await newLowering(fx)}/camera_offsets` }),

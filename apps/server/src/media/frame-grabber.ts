@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
+import { atLowPriority } from './low-priority.js';
 import { mediaInput, protocolWhitelist, type MediaSource } from './media-uri.js';
 
 export class FrameGrabError extends Error {}
@@ -42,9 +43,10 @@ interface Waiting {
  * Exact frames from recordings with ffmpeg (docs/video.md#frame-grabs): `-ss` before `-i` (a
  * fast keyframe seek, then decoding up to the exact time, so the frame shown at that moment),
  * one frame, de-interlaced (yadif) when ffprobe said the stream is interlaced, killed past a
- * time-out. At most `concurrency` ffmpeg run at once; a lowering-wide job uses at most all but
- * one of them, and a person's request waiting goes first, so requests are not delayed behind a
- * job. Frames are cached on disk by (source, offset, de-interlace), bounded in size.
+ * time-out. At most `concurrency` ffmpeg run at once. Background work (the lowering-wide job's
+ * grabs, proxies being made) runs one at a time at low priority (docs/video.md#background-work)
+ * and a person's request waiting goes first, so requests and the console are not delayed behind
+ * it. Frames are cached on disk by (source, offset, de-interlace), bounded in size.
  */
 export class FrameGrabber {
   private running = 0;
@@ -62,15 +64,11 @@ export class FrameGrabber {
     return { running: this.running, waiting: this.interactive.length + this.batch.length };
   }
 
-  private batchSlots(): number {
-    return Math.max(1, this.opts.concurrency - 1);
-  }
-
   private pump(): void {
     while (this.running < this.opts.concurrency) {
       const next =
         this.interactive.shift() ??
-        (this.runningBatch < this.batchSlots() && this.interactive.length === 0 ? this.batch.shift() : undefined);
+        (this.runningBatch === 0 && this.interactive.length === 0 ? this.batch.shift() : undefined);
       if (!next) return;
       next.run();
     }
@@ -92,6 +90,14 @@ export class FrameGrabber {
       (lane === 'interactive' ? this.interactive : this.batch).push({ run });
       this.pump();
     });
+  }
+
+  /**
+   * Runs background work (a proxy being made) in the batch lane: after every waiting request,
+   * never beside another background run.
+   */
+  background<T>(work: () => Promise<T>): Promise<T> {
+    return this.slot('batch', work);
   }
 
   private key(req: GrabRequest): string {
@@ -156,7 +162,8 @@ export class FrameGrabber {
       tmp,
     ];
     await new Promise<void>((resolve, reject) => {
-      const child = spawn(this.opts.ffmpeg, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+      const run = req.lane === 'batch' ? atLowPriority(this.opts.ffmpeg, args) : { command: this.opts.ffmpeg, args };
+      const child = spawn(run.command, run.args, { stdio: ['ignore', 'ignore', 'pipe'] });
       let stderr = '';
       child.stderr.on('data', (d: Buffer) => {
         if (stderr.length < 2000) stderr += d.toString();

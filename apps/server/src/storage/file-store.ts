@@ -9,15 +9,16 @@ import { AppError } from '../lib/app-error.js';
  *
  * Keys are `/`-separated paths relative to the files folder, the same paths the ship-to-shore
  * feed names: `images/<name>`, `images/.thumbnails/<width>/<name>.jpg`, `cruises/<id>/<name>`,
- * `lowerings/<id>/<name>`, and `upload-tmp/<kind>s/<upload id>/<name>` for uploads waiting for
- * the PATCH that commits them. Every key is checked by `storeKey` before use.
+ * `lowerings/<id>/<name>`, `recordings/<recording id>/<copy id>.mp4` for recordings' proxies, and
+ * `upload-tmp/<kind>s/<upload id>/<name>` for uploads waiting for the PATCH that commits them. Every
+ * key is checked by `storeKey` before use.
  */
 
 /**
  * The areas of stored files that backups and `bathylog storage-migrate` carry (pending uploads
  * are not: they are swept after a day). A new kind of file gets an area here.
  */
-export const storedAreas = ['images', 'cruises', 'lowerings'] as const;
+export const storedAreas = ['images', 'cruises', 'lowerings', 'recordings'] as const;
 
 /** What the store knows of a stored file. */
 export interface StoredFile {
@@ -75,6 +76,11 @@ export interface FileStore {
    * beside the final file, as before; S3: a staging folder under the data folder).
    */
   stagingPath(key: string, suffix: string): string;
+  /**
+   * The local path of a stored file, for tools that read files by path (ffmpeg grabbing a frame
+   * from a proxy); null on S3, or when there is no such file.
+   */
+  localPath(key: string): Promise<string | null>;
   /** Throws when the store cannot be used now (readiness): an unreachable or refusing bucket. */
   check(): Promise<void>;
   /** Lets go of connections (the CLI, shutdown, tests). */

@@ -237,6 +237,10 @@ export class LocalFileStore implements FileStore {
     return `${this.locate(key).file}${suffix}`;
   }
 
+  async localPath(key: string): Promise<string | null> {
+    return (await this.real(key))?.file ?? null;
+  }
+
   close(): void {
     // Nothing held open.
   }

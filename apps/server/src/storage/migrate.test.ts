@@ -18,13 +18,14 @@ async function sha(store: FileStore, key: string): Promise<string> {
   return hash.digest('hex');
 }
 
-/** A data folder as a ship has it: frame grabs, a thumbnail, cruise and lowering files. */
+/** A data folder as a ship has it: frame grabs, a thumbnail, cruise and lowering files, a recording's proxy. */
 function seedFolder(dataDir: string): Map<string, Buffer> {
   const files = new Map<string, Buffer>();
   for (let i = 0; i < 12; i++) files.set(`images/grab-${String(i).padStart(3, '0')}.jpg`, randomBytes(2000 + i));
   files.set('images/.thumbnails/160/grab-000.jpg.jpg', randomBytes(300));
   files.set('cruises/0123456789abcdef01234567/report.pdf', randomBytes(6 * 1024 * 1024 + 3));
   files.set('lowerings/0123456789abcdef01234568/dive log ü.txt', Buffer.from('dive log'));
+  files.set('recordings/0123456789abcdef01234569/0123456789abcdef0123456a.mp4', randomBytes(9 * 1024 * 1024 + 7));
   for (const [key, body] of files) {
     const file = path.join(dataDir, 'files', ...key.split('/'));
     mkdirSync(path.dirname(file), { recursive: true });

@@ -317,6 +317,10 @@ export class S3FileStore implements FileStore {
     return out.sort();
   }
 
+  async localPath(): Promise<string | null> {
+    return null;
+  }
+
   stagingPath(key: string, suffix: string): string {
     return path.join(this.opts.stagingDir, createHash('sha256').update(checkedKey(key)).digest('hex') + suffix);
   }

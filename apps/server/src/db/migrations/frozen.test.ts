@@ -51,6 +51,7 @@ const frozen: Record<Dialect, Record<string, string>> = {
     '032-recordings': '4e8bdbd9ecbef30a',
     '026-aux-managers': '1d6548e3fef16a43',
     '047-recording-copies-on-ship': '708d4ba561211848',
+    '048-recording-copies-in-store': '2ba76861736e94b9',
   },
   postgres: {
     '001-initial': 'abded546b17b4501',
@@ -81,6 +82,7 @@ const frozen: Record<Dialect, Record<string, string>> = {
     '032-recordings': '4e8bdbd9ecbef30a',
     '026-aux-managers': '1d6548e3fef16a43',
     '047-recording-copies-on-ship': '708d4ba561211848',
+    '048-recording-copies-in-store': '2ba76861736e94b9',
   },
 };
 

@@ -28,6 +28,7 @@ import * as m038 from './038-publication-settings.js';
 import * as m032 from './032-recordings.js';
 import * as m026 from './026-aux-managers.js';
 import * as m047 from './047-recording-copies-on-ship.js';
+import * as m048 from './048-recording-copies-in-store.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -64,6 +65,7 @@ const ordered: Array<[string, DialectMigration]> = [
   ['032-recordings', m032],
   ['026-aux-managers', m026],
   ['047-recording-copies-on-ship', m047],
+  ['048-recording-copies-in-store', m048],
 ];
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

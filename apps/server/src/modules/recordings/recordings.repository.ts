@@ -186,6 +186,12 @@ export class RecordingsRepository {
     await this.db.deleteFrom('recordings').where('id', '=', id).execute();
   }
 
+  /** A deleted lowering's clock offsets and frame jobs. */
+  async removeLoweringRest(loweringId: string): Promise<void> {
+    await this.db.deleteFrom('camera_clock_offsets').where('lowering_id', '=', loweringId).execute();
+    await this.db.deleteFrom('framegrab_jobs').where('lowering_id', '=', loweringId).execute();
+  }
+
   async offsets(loweringId: string): Promise<Array<{ camera: string; offset_ms: number }>> {
     const rows = await this.db
       .selectFrom('camera_clock_offsets')

@@ -23,6 +23,7 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { caller } from '../../plugins/auth.js';
 import { fileResponse, noContent } from '../../plugins/response-schemas.js';
+import { parseRange } from '../../storage/index.js';
 import type { ApiInstance } from '../../plugins/types.js';
 import { eventAccess } from '../access/event-access.js';
 import { frameGrabberFor, RecordingsService } from './recordings.service.js';
@@ -195,6 +196,7 @@ export function recordingsRoutes(app: ApiInstance, ctx: AppContext): void {
     },
     async (req, reply) => {
       const { copy, role, source } = await service.media(caller(req), req.params.id, req.query.role);
+      if (source.kind === 'stored') return sendStored(ctx, req, reply, source.key);
       if (source.kind === 'file' && role !== 'hls') return sendMedia(req, reply, source.path);
       const target =
         source.kind === 'url'
@@ -219,9 +221,57 @@ export function recordingsRoutes(app: ApiInstance, ctx: AppContext): void {
         },
       },
     },
-    async (req, reply) =>
-      sendMedia(req, reply, await service.mediaFile(caller(req), req.params.id, req.params.copy, req.params.name)),
+    async (req, reply) => {
+      const file = await service.mediaFile(caller(req), req.params.id, req.params.copy, req.params.name);
+      return file.kind === 'stored' ? sendStored(ctx, req, reply, file.key) : sendMedia(req, reply, file.path);
+    },
   );
+
+  // A proxy made from the recording's best copy, into the file store (docs/video.md#proxies).
+  app.post(
+    '/recordings/:id/proxy',
+    { config: byRecording, schema: { params: idParamsSchema, tags, response: { 202: recordingSchema } } },
+    async (req, reply) => reply.code(202).send(await service.startProxy(caller(req), req.params.id)),
+  );
+}
+
+/**
+ * A stored copy (a proxy in the file store: the folder or a bucket) with range requests, after
+ * the route's access check: streamed from the store, never a URL to it.
+ */
+async function sendStored(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, key: string) {
+  const found = await ctx.store.stat(key);
+  if (!found) throw new AppError('NOT_FOUND', 'The recording file is not on this server');
+  const etag = `"${found.size.toString(16)}-${Math.floor(found.mtimeMs).toString(16)}"`;
+  reply
+    .type('video/mp4')
+    .header('accept-ranges', 'bytes')
+    .header('etag', etag)
+    .header('last-modified', new Date(found.mtimeMs).toUTCString())
+    .header('x-content-type-options', 'nosniff')
+    .header('cache-control', 'private, no-cache');
+  if (req.headers['if-none-match'] === etag) return reply.code(304).send();
+  // A range against another version of the file (If-Range) gets the whole new file.
+  const ifRange = req.headers['if-range'];
+  const range = ifRange && ifRange !== etag ? null : parseRange(req.headers.range, found.size);
+  if (range === 'unsatisfiable') {
+    throw new AppError(
+      'RANGE_NOT_SATISFIABLE',
+      `The file has ${found.size} bytes: the range asked for is past its end`,
+      {
+        headers: { 'content-range': `bytes */${found.size}` },
+      },
+    );
+  }
+  const body = await ctx.store.read(key, range ?? undefined);
+  // Deleted between the look-up and the read.
+  if (!body) throw new AppError('NOT_FOUND', 'The recording file is not on this server');
+  if (!range) return reply.header('content-length', found.size).send(body);
+  return reply
+    .code(206)
+    .header('content-range', `bytes ${range.start}-${range.end}/${found.size}`)
+    .header('content-length', range.end - range.start + 1)
+    .send(body);
 }
 
 /** A media file with range requests (browsers' video seeks by them) and validators. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, readFile, rename, stat } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import {
   auxDataChangeRefused,
@@ -25,12 +25,16 @@ import { internalChannels } from '../../realtime/internal-channels.js';
 import { FrameGrabber, FrameGrabError, type GrabLane } from '../../media/frame-grabber.js';
 import { mediaSource, MediaUriError, type MediaSource } from '../../media/media-uri.js';
 import { probe, ProbeError, type ProbedMedia } from '../../media/probe.js';
+import { makeProxy, ProxyError } from '../../media/proxy-maker.js';
+import { proxyKey, storedKeyOf, storedUri } from '../../media/stored-copy.js';
 import { VideoIndex } from '../../media/video-index.js';
 import type { AuthContext } from '../../plugins/auth.js';
 import type { EventAccess } from '../access/event-access.js';
 import { recordChange } from '../audit/audit.js';
 import { EventAuxDataService } from '../event-aux-data/event-aux-data.service.js';
+import { imageKey } from '../files/attachment-files.js';
 import { LoweringsService } from '../lowerings/lowerings.service.js';
+import { leftoversOf, removeLeftovers, removeUnusedStored } from './recording-files.js';
 import {
   RecordingsRepository,
   type CopyRecord,
@@ -151,6 +155,12 @@ export function frameGrabberFor(ctx: AppContext): FrameGrabber {
     timeoutMs: v.framegrabTimeoutMs,
   });
 }
+
+/**
+ * Where a copy is: a file or URL (MediaSource), or a key of the file store (a proxy the server made
+ * or copied from a ship, docs/video.md#proxies).
+ */
+type CopySource = MediaSource | { kind: 'stored'; key: string };
 
 /** A job left `running` without an update for this long died with its process: a new one may start. */
 const staleJobMs = 60_000;
@@ -318,6 +328,7 @@ export class RecordingsService {
   private checksumLater(record: RecordingRecord): void {
     void (async () => {
       for (const copy of record.copies) {
+        if (copy.checksum) continue;
         let source: MediaSource;
         try {
           source = await mediaSource(copy.uri, this.ctx.paths.data);
@@ -326,12 +337,7 @@ export class RecordingsService {
         }
         if (source.kind !== 'file') continue;
         const hash = createHash('sha256');
-        await new Promise<void>((resolve, reject) =>
-          createReadStream(source.path)
-            .on('data', (d) => hash.update(d))
-            .on('end', resolve)
-            .on('error', reject),
-        );
+        for await (const chunk of createReadStream(source.path)) hash.update(chunk as Buffer);
         await this.ctx.database.db
           .updateTable('recording_copies')
           .set({ checksum: `sha256:${hash.digest('hex')}` })
@@ -363,8 +369,22 @@ export class RecordingsService {
       ...(body.start_ts !== undefined ? { start_ts: body.start_ts } : {}),
     };
     if (body.copies) {
-      await this.assertUrisFree(body.copies, id);
-      next = { ...next, ...(await this.probeCopies(body.copies, id, 'copies')) };
+      // A copy the server keeps in its store (a proxy it made) is kept by naming its URI again.
+      const kept = body.copies.flatMap((c) => {
+        const own = storedKeyOf(c.uri) ? stored.copies.find((s) => s.uri === c.uri && !s.on_ship_only) : undefined;
+        return own ? [{ ...own, role: c.role }] : [];
+      });
+      const given = body.copies.filter((c) => !kept.some((k) => k.uri === c.uri));
+      const roles = body.copies.map((c) => c.role);
+      const twice = roles.find((r, i) => roles.indexOf(r) !== i);
+      if (twice) throw new AppError('BAD_REQUEST', `copies: ${twice} is given twice`);
+      await this.assertUrisFree(given, id);
+      const probed = given.length > 0 ? await this.probeCopies(given, id, 'copies') : null;
+      next = {
+        ...next,
+        copies: [...(probed?.copies ?? []), ...kept],
+        duration_ms: probed?.duration_ms ?? stored.duration_ms,
+      };
     }
     await this.ctx.database.db.transaction().execute(async (trx) => {
       await new RecordingsRepository(trx).replace(next);
@@ -377,14 +397,19 @@ export class RecordingsService {
       });
     });
     this.changed(id);
-    if (body.copies) this.checksumLater(next);
+    if (body.copies) {
+      this.checksumLater(next);
+      // A stored proxy the new list leaves out is nobody's now.
+      await removeUnusedStored(this.ctx, id);
+    }
     return toWireRecording(next);
   }
 
   async remove(caller: AuthContext, id: string): Promise<void> {
     const stored = await this.openRecording(caller, id);
     await this.lowerings.assertOpenable(caller, stored.lowering_id, 'edit');
-    await this.ctx.database.db.transaction().execute(async (trx) => {
+    const left = await this.ctx.database.db.transaction().execute(async (trx) => {
+      const found = await leftoversOf(trx, [stored]);
       await new RecordingsRepository(trx).remove(id);
       await recordChange(trx, caller, {
         action: 'delete',
@@ -392,8 +417,110 @@ export class RecordingsService {
         record_id: id,
         old_value: toWireRecording(stored),
       });
+      return found;
     });
     this.changed(id);
+    await removeLeftovers(this.ctx, caller, left);
+  }
+
+  // ---- proxies -----------------------------------------------------------------------------
+
+  /** Proxies being made in this process, by recording id. */
+  private static readonly making = new Map<string, Promise<void>>();
+
+  /** Resolves when the recording's proxy being made in this process is stored (or failed). */
+  static proxySettled(recordingId: string): Promise<void> {
+    return RecordingsService.making.get(recordingId) ?? Promise.resolve();
+  }
+
+  /**
+   * Starts making the recording's proxy from its best copy on this server (docs/video.md#proxies):
+   * ffmpeg in the background lane (one at a time, low priority), the file streamed into the store,
+   * then the proxy copy added to the recording. Answers the recording as it is now (202).
+   */
+  async startProxy(caller: AuthContext, id: string): Promise<Recording> {
+    const stored = await this.openRecording(caller, id);
+    await this.lowerings.assertOpenable(caller, stored.lowering_id, 'edit');
+    if (stored.copies.some((c) => c.role === 'proxy'))
+      throw new AppError('CONFLICT', `Recording ${id} has a proxy: delete its proxy copy (PATCH) to make a new one`);
+    if (RecordingsService.making.has(id)) throw new AppError('CONFLICT', `The proxy of recording ${id} is being made`);
+    const from = pick(stored.copies, grabOrder);
+    if (!from) throw new AppError('BAD_REQUEST', `Recording ${id} has no copy on this server to make a proxy from`);
+    const input = await this.inputOf(from);
+    const run = this.makeProxy(caller, stored, from, input)
+      .catch((err: unknown) => this.ctx.log.warn({ err, recordingId: id }, 'proxy not made'))
+      .finally(() => RecordingsService.making.delete(id));
+    RecordingsService.making.set(id, run);
+    return toWireRecording(stored);
+  }
+
+  private async makeProxy(
+    caller: AuthContext,
+    recording: RecordingRecord,
+    from: CopyRecord,
+    input: MediaSource,
+  ): Promise<void> {
+    const copyId = newObjectId();
+    const key = proxyKey(recording.id, copyId);
+    const folder = path.join(this.ctx.paths.data, 'cache', 'proxies');
+    await mkdir(folder, { recursive: true });
+    const tmp = path.join(folder, `${copyId}.mp4`);
+    try {
+      const v = this.ctx.config.video;
+      // Encoding runs well under real time on one thread; the time-out only ends a stuck ffmpeg.
+      const timeoutMs = Math.max(600_000, recording.duration_ms * 4);
+      await this.grabber.background(() =>
+        makeProxy({ ffmpeg: v.ffmpeg, source: input, deinterlace: from.interlaced, out: tmp, timeoutMs }),
+      );
+      const media = await probe(v.ffprobe, { kind: 'file', path: tmp });
+      const size = (await stat(tmp)).size;
+      const hash = createHash('sha256');
+      for await (const chunk of createReadStream(tmp)) hash.update(chunk as Buffer);
+      const copy: CopyRecord = {
+        id: copyId,
+        recording_id: recording.id,
+        role: 'proxy',
+        uri: storedUri(key),
+        codec: media.codec,
+        size_bytes: size,
+        width: media.width,
+        height: media.height,
+        frame_rate: media.frame_rate,
+        interlaced: false,
+        checksum: `sha256:${hash.digest('hex')}`,
+      };
+      // Streamed into the store (S3: multipart); nothing under the key until the whole file is there.
+      await this.ctx.store.putFile(key, tmp);
+      const stored = await this.ctx.database.db.transaction().execute(async (trx) => {
+        const repo = new RecordingsRepository(trx);
+        const now = await repo.findById(recording.id);
+        // Deleted meanwhile, or given a proxy by a PATCH: this file is nobody's.
+        if (!now || now.copies.some((c) => c.role === 'proxy')) return null;
+        const next = { ...now, copies: [...now.copies, copy] };
+        await repo.replace(next);
+        await recordChange(trx, caller, {
+          action: 'update',
+          record_type: 'recording',
+          record_id: recording.id,
+          old_value: toWireRecording(now),
+          new_value: toWireRecording(next),
+        });
+        return next;
+      });
+      if (!stored) {
+        await this.ctx.store.delete(key);
+        return;
+      }
+      this.changed(recording.id);
+    } catch (err) {
+      if (err instanceof ProxyError || err instanceof ProbeError) {
+        this.ctx.log.warn({ recordingId: recording.id, reason: err.message }, 'proxy not made');
+        return;
+      }
+      throw err;
+    } finally {
+      await rm(tmp, { force: true });
+    }
   }
 
   async offsets(caller: AuthContext, loweringId: string): Promise<CameraOffset[]> {
@@ -454,7 +581,7 @@ export class RecordingsService {
     caller: AuthContext,
     recordingId: string,
     role?: RecordingCopyRole,
-  ): Promise<{ copy: string; role: RecordingCopyRole; source: MediaSource }> {
+  ): Promise<{ copy: string; role: RecordingCopyRole; source: CopySource }> {
     const recording = await this.openRecording(caller, recordingId);
     const copy = role
       ? recording.copies.find((c) => c.role === role && !c.on_ship_only)
@@ -468,32 +595,58 @@ export class RecordingsService {
    * playlist (or a variant playlist it lists) names beside it. Nothing else in the folder is
    * reachable: the neighbours may be another lowering's recordings.
    */
-  async mediaFile(caller: AuthContext, recordingId: string, copyId: string, name: string): Promise<string> {
+  async mediaFile(
+    caller: AuthContext,
+    recordingId: string,
+    copyId: string,
+    name: string,
+  ): Promise<{ kind: 'file'; path: string } | { kind: 'stored'; key: string }> {
     const recording = await this.openRecording(caller, recordingId);
     const copy = recording.copies.find((c) => c.id === copyId);
     if (!copy) throw new AppError('NOT_FOUND', 'Not Found');
     const source = await this.sourceOf(copy);
+    if (source.kind === 'stored' && name === source.key.split('/').at(-1)) return source;
     if (source.kind !== 'file') throw new AppError('NOT_FOUND', 'Not Found');
-    if (name === path.basename(source.path)) return source.path;
+    if (name === path.basename(source.path)) return source;
     if (copy.role !== 'hls' || !(await playlistNames(source.path)).has(name))
       throw new AppError('NOT_FOUND', 'Not Found');
     try {
       const sibling = await mediaSource(path.join(path.dirname(source.path), name), this.ctx.paths.data);
-      if (sibling.kind === 'file') return sibling.path;
+      if (sibling.kind === 'file') return sibling;
     } catch {
       // answered below
     }
     throw new AppError('NOT_FOUND', 'Not Found');
   }
 
-  private async sourceOf(copy: CopyRecord): Promise<MediaSource> {
+  private async sourceOf(copy: CopyRecord): Promise<CopySource> {
     if (copy.on_ship_only) throw new AppError('NOT_FOUND', 'This copy of the recording stays on the ship');
+    const key = storedKeyOf(copy.uri);
+    if (key) {
+      // A proxy copied from a ship is listed before its file has arrived.
+      if (!(await this.ctx.store.stat(key)))
+        throw new AppError('NOT_FOUND', 'The recording file is not on this server');
+      return { kind: 'stored', key };
+    }
     try {
       return await mediaSource(copy.uri, this.ctx.paths.data);
     } catch {
       // A registered file that went missing (a copy never sent to this shore, a moved disk).
       throw new AppError('NOT_FOUND', 'The recording file is not on this server');
     }
+  }
+
+  /**
+   * What ffmpeg reads for a copy: a file or URL as it is, a stored copy by its local path (the
+   * local store); a copy only in a bucket cannot be read by ffmpeg by path.
+   */
+  private async inputOf(copy: CopyRecord): Promise<MediaSource> {
+    const source = await this.sourceOf(copy);
+    if (source.kind !== 'stored') return source;
+    const local = await this.ctx.store.localPath(source.key);
+    if (!local)
+      throw new AppError('NOT_FOUND', 'This copy is in the bucket: frames and proxies are made from a copy on disk');
+    return { kind: 'file', path: local };
   }
 
   // ---- frame grabs -------------------------------------------------------------------------
@@ -532,7 +685,7 @@ export class RecordingsService {
       const copy = recording && pick(recording.copies, grabOrder);
       if (!recording || !lowering || !copy) continue;
       try {
-        const source = await this.sourceOf(copy);
+        const source = await this.inputOf(copy);
         const grabbed = await this.grabber.grab({
           source,
           offset_ms: r.offset_ms,
@@ -540,11 +693,8 @@ export class RecordingsService {
           lane,
         });
         const name = framegrabFileName(lowering.lowering_id, r.camera, event.ts);
-        await mkdir(this.ctx.paths.images, { recursive: true });
-        const target = path.join(this.ctx.paths.images, name);
-        const tmp = `${target}.${process.pid}.tmp`;
-        await copyFile(grabbed.file, tmp);
-        await rename(tmp, target);
+        // Through the store like every frame grab (a bucket with S3 storage); the cache keeps its copy.
+        await this.ctx.store.put(imageKey(name), createReadStream(grabbed.file), { contentType: 'image/jpeg' });
         frames.push({ camera: r.camera, filename: name });
       } catch (err) {
         if (err instanceof FrameGrabError || err instanceof AppError) errors.push(`${r.camera}: ${err.message}`);
@@ -639,8 +789,9 @@ export class RecordingsService {
     try {
       const index = await this.index(lowering.start_ts, lowering.stop_ts);
       let lastSave = Date.now();
-      // As many at once as the batch lane takes: the grabber queues the rest.
-      const width = Math.max(1, this.ctx.config.video.framegrabConcurrency - 1);
+      // The grabber runs the batch lane one ffmpeg at a time; a second worker stores one event's
+      // frame while the next is grabbed.
+      const width = 2;
       let next = 0;
       const worker = async () => {
         while (next < events.length) {

@@ -490,24 +490,28 @@ export class RecordsService<K extends RecordKind, W extends WsRecord> {
 
   /** Deletes the record and its folder; events stay (membership is by time). */
   async remove(caller: AuthContext, id: string): Promise<void> {
-    await this.ctx.database.db.transaction().execute(async (trx) => {
+    const cleanUp = await this.ctx.database.db.transaction().execute(async (trx) => {
       const repo = this.repo(trx);
       const record = await repo.findById(id);
-      if (!record || (await repo.delete(id)) === 0) throw notFoundFor(id);
+      if (!record) throw notFoundFor(id);
+      const after = await this.cascadeRemove(trx, caller, [id]);
+      if ((await repo.delete(id)) === 0) throw notFoundFor(id);
       await recordChange(trx, caller, {
         action: 'delete',
         record_type: this.kind,
         record_id: id,
         old_value: this.toWire(record),
       });
+      return after;
     });
     await this.files.removeFolder(this.kind, id);
+    await cleanUp?.();
   }
 
   async removeAll(caller: AuthContext): Promise<void> {
     let kept = new Set<string>();
     let removed: string[] = [];
-    await this.ctx.database.db.transaction().execute(async (trx) => {
+    const cleanUp = await this.ctx.database.db.transaction().execute(async (trx) => {
       const repo = this.repo(trx);
       const all = await repo.list({ order: 'asc' });
       // On a shore, records copied from a ship are left out (docs/ship-to-shore.md#bulk-deletes-on-shore).
@@ -518,6 +522,11 @@ export class RecordsService<K extends RecordKind, W extends WsRecord> {
         all.map((r) => r.id),
       );
       const records = copied.size === 0 ? all : all.filter((r) => !copied.has(r.id));
+      const after = await this.cascadeRemove(
+        trx,
+        caller,
+        records.map((r) => r.id),
+      );
       if (copied.size === 0) await repo.deleteAll();
       else for (const record of records) await repo.delete(record.id);
       kept = copied;
@@ -530,9 +539,23 @@ export class RecordsService<K extends RecordKind, W extends WsRecord> {
           old_value: this.toWire(record),
         });
       }
+      return after;
     });
     if (kept.size === 0) await this.files.removeAll(this.kind);
     else for (const id of removed) await this.files.removeFolder(this.kind, id);
+    await cleanUp?.();
+  }
+
+  /**
+   * Deletes what belongs to records being deleted, inside the deleting transaction (a lowering's
+   * recordings); answers the work left for after the commit (their files in the store).
+   */
+  protected async cascadeRemove(
+    _trx: Transaction<DB>,
+    _caller: AuthContext,
+    _ids: readonly string[],
+  ): Promise<(() => Promise<void>) | undefined> {
+    return undefined;
   }
 
   /** Pushes for the other kind's records touched by a create or update (the cross-pushes of docs/wire.md#channels). */

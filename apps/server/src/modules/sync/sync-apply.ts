@@ -15,6 +15,7 @@ import { toWireAux, toWireEvent } from '../events/event-output.js';
 import { EventTemplatesService } from '../event-templates/event-templates.service.js';
 import { LoweringsService } from '../lowerings/lowerings.service.js';
 import { feedFileKey } from './sync-files.js';
+import { storedKeyOf } from '../../media/stored-copy.js';
 import { deleteShipRecording, recordingArea, storeShipRecording } from './sync-recordings.js';
 import { isTableType, syncTables, type TableRecordType } from './sync-records.js';
 
@@ -109,7 +110,7 @@ async function applyPage(
         if (change.record_type === 'file') {
           await applyFile(ctx, trx, shipId, change, now, removed);
         } else if (change.record_type === 'recording') {
-          await applyRecording(ctx, trx, shipId, change);
+          await applyRecording(ctx, trx, shipId, change, removed);
         } else if (isTableType(change.record_type)) {
           const p = await applyRecord(ctx, trx, shipId, change.record_type, change);
           if (p) out.publications.push(p);
@@ -264,9 +265,16 @@ async function applyRecording(
   trx: Transaction<DB>,
   shipId: string,
   change: SyncChange,
+  removed: string[],
 ): Promise<void> {
   const id = change.record_id;
   if (!objectId.test(id)) throw new Refused('"record_id" must be a 24-character lower-case hex id');
+  // The proxy files this recording keeps in the store now: those it no longer names afterwards go.
+  const storedBefore = async () =>
+    (await trx.selectFrom('recording_copies').select('uri').where('recording_id', '=', id).execute())
+      .map((c) => storedKeyOf(c.uri))
+      .filter((k): k is string => k !== null);
+  const before = await storedBefore();
   const owner = await ownerOf(trx, 'recording', id);
   const existing = await trx.selectFrom('recordings').select('id').where('id', '=', id).executeTakeFirst();
   if ((existing && owner !== shipId) || (owner !== undefined && owner !== shipId)) {
@@ -276,6 +284,7 @@ async function applyRecording(
     if (!existing) return;
     await deleteShipRecording(trx, id);
     await trx.deleteFrom('sync_origins').where('record_type', '=', 'recording').where('record_id', '=', id).execute();
+    removed.push(...before);
     return;
   }
   const record = change.record ?? {};
@@ -285,6 +294,8 @@ async function applyRecording(
   const problem = await storeShipRecording(ctx, trx, id, record);
   if (problem) throw new Refused(problem);
   await setOrigin(trx, shipId, 'recording', id);
+  const after = new Set(await storedBefore());
+  removed.push(...before.filter((k) => !after.has(k)));
 }
 
 /** Only the columns the shore's table has, from what the ship sent. */

@@ -9,6 +9,7 @@ import type { AppContext } from '../../context.js';
 import type { DB } from '../../db/schema.js';
 import { parseJson } from '../../lib/json.js';
 import { mediaSource } from '../../media/media-uri.js';
+import { storedKeyOf, storedUri } from '../../media/stored-copy.js';
 
 /**
  * Recordings on the change feed (docs/video.md#ship-to-shore). A recording travels as one record:
@@ -106,11 +107,15 @@ export async function recordingLowering(db: Kysely<DB>, recordingId: string): Pr
 }
 
 /**
- * The local file behind a feed path `recordings/<recording id>/<copy id><ext>` on the ship: the
- * proxy copy's file, checked to be inside the data folder as every copy is; null for anything
+ * The file behind a feed path `recordings/<recording id>/<copy id><ext>` on the ship: the proxy
+ * copy's file, in the file store (a proxy the server made, or copied from a ship) or a file
+ * registered under the data folder (checked to be inside it, as every copy is); null for anything
  * else (another role, a URL, a name that is not the copy's feed name).
  */
-export async function proxyFileOf(ctx: AppContext, rel: string): Promise<string | null> {
+async function proxyFileOf(
+  ctx: AppContext,
+  rel: string,
+): Promise<{ kind: 'file'; path: string } | { kind: 'stored'; key: string } | null> {
   const parts = rel.split('/');
   if (parts.length !== 3 || parts[0] !== recordingArea) return null;
   const [, recordingId, name] = parts as [string, string, string];
@@ -123,19 +128,53 @@ export async function proxyFileOf(ctx: AppContext, rel: string): Promise<string 
     .executeTakeFirst();
   if (!copy || copy.role !== 'proxy' || Number(copy.on_ship_only) === 1) return null;
   if (proxyFeedPath(recordingId, copyId, copy.uri) !== rel) return null;
+  const key = storedKeyOf(copy.uri);
+  if (key) return { kind: 'stored', key };
   try {
     const source = await mediaSource(copy.uri, ctx.paths.data);
-    return source.kind === 'file' ? source.path : null;
+    return source.kind === 'file' ? source : null;
   } catch {
     return null;
   }
 }
 
+/** A proxy's size and change time, and how to read it (a byte range of it when given). */
+async function openProxy(
+  ctx: AppContext,
+  rel: string,
+): Promise<{
+  size: number;
+  mtimeMs: number;
+  open: (range?: { start: number; end: number }) => Promise<Readable>;
+} | null> {
+  const found = await proxyFileOf(ctx, rel);
+  if (!found) return null;
+  if (found.kind === 'stored') {
+    const info = await ctx.store.stat(found.key);
+    if (!info) return null;
+    return {
+      size: info.size,
+      mtimeMs: info.mtimeMs,
+      open: async (range) => {
+        const body = await ctx.store.read(found.key, range);
+        if (!body) throw new Error('the proxy went from the store');
+        return body;
+      },
+    };
+  }
+  const info = await stat(found.path).catch(() => null);
+  if (!info?.isFile()) return null;
+  return {
+    size: info.size,
+    mtimeMs: info.mtimeMs,
+    open: async (range) => createReadStream(found.path, range ? { start: range.start, end: range.end } : {}),
+  };
+}
+
 /** The feed record of a proxy's file (its checksum cached by size and time as other files are). */
 export async function proxyFileRecord(ctx: AppContext, rel: string): Promise<SyncFileRecord | null> {
-  const file = await proxyFileOf(ctx, rel);
-  const info = file ? await stat(file).catch(() => null) : null;
-  if (!file || !info?.isFile()) return null;
+  const info = await openProxy(ctx, rel);
+  if (!info) return null;
   const db = ctx.database.db;
   const mtime = Math.floor(info.mtimeMs);
   const known = await db.selectFrom('sync_file_hashes').selectAll().where('path', '=', rel).executeTakeFirst();
@@ -143,7 +182,7 @@ export async function proxyFileRecord(ctx: AppContext, rel: string): Promise<Syn
   let sha256 = cached;
   if (!cached) {
     const hash = createHash('sha256');
-    for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+    for await (const chunk of await info.open()) hash.update(chunk as Buffer);
     const digest = hash.digest('hex');
     sha256 = digest;
     await db
@@ -159,14 +198,8 @@ export async function proxyFileRecord(ctx: AppContext, rel: string): Promise<Syn
 export async function readProxyFile(
   ctx: AppContext,
   rel: string,
-): Promise<{ size: number; open: (range?: { start: number; end: number }) => Readable } | null> {
-  const file = await proxyFileOf(ctx, rel);
-  const info = file ? await stat(file).catch(() => null) : null;
-  if (!file || !info?.isFile()) return null;
-  return {
-    size: info.size,
-    open: (range) => createReadStream(file, range ? { start: range.start, end: range.end } : {}),
-  };
+): Promise<{ size: number; open: (range?: { start: number; end: number }) => Promise<Readable> } | null> {
+  return openProxy(ctx, rel);
 }
 
 /** Why a recording record from a ship may not be stored, or null when it may. */
@@ -214,9 +247,10 @@ export async function storeShipRecording(
     let uri = `ship:${id}/${c.id}`;
     let onShipOnly = 1;
     if (c.role === 'proxy' && typeof c.file === 'string') {
-      if (c.file !== proxyFeedPath(id, c.id, c.file)) return 'a copy\'s "file" is not its feed name';
-      // Where the file queue puts it: the files folder, inside the data folder.
-      uri = path.relative(ctx.paths.data, path.join(ctx.paths.files, ...c.file.split('/')));
+      if (c.file !== proxyFeedPath(id, c.id, c.file) || !storedKeyOf(storedUri(c.file)))
+        return 'a copy\'s "file" is not its feed name';
+      // Where the file queue puts it: the file store, under the feed path (folder or bucket).
+      uri = storedUri(c.file);
       onShipOnly = 0;
     } else if (c.role === 'proxy' && typeof c.url === 'string') {
       try {

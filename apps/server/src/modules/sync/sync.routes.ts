@@ -103,7 +103,7 @@ export function syncRoutes(app: ApiInstance, ctx: AppContext): void {
         // A file the reader may not read is answered as a missing one.
         if (!(await reader.mayReadFile(row.path))) continue;
         if (row.path.startsWith(`${recordingArea}/`) && req.query.width === undefined) {
-          // A recording's proxy is the copy's own file under the data folder (a shore's is in the store).
+          // A recording's proxy: in the file store, or a file registered under the data folder.
           const proxy = await readProxyFile(ctx, row.path);
           if (proxy) {
             reply.type('application/octet-stream').header('accept-ranges', 'bytes');
@@ -114,14 +114,14 @@ export function syncRoutes(app: ApiInstance, ctx: AppContext): void {
               return reply.code(416).header('content-range', `bytes */${proxy.size}`).send();
             }
             if (range) {
-              const body = proxy.open(range);
+              const body = await proxy.open(range);
               return reply
                 .code(206)
                 .header('content-range', `bytes ${range.start}-${range.end}/${proxy.size}`)
                 .header('content-length', range.end - range.start + 1)
                 .send(body);
             }
-            return reply.header('content-length', proxy.size).send(proxy.open());
+            return reply.header('content-length', proxy.size).send(await proxy.open());
           }
         }
         const key = feedFileKey(row.path);
