@@ -14,7 +14,7 @@ import { migrateToLatest, openDatabase, type Database } from './db/database.js';
 import { holdStartupLock } from './db/startup-lock.js';
 import { Mailer } from './lib/mailer.js';
 import { serverRoot } from './lib/paths.js';
-import { apiModules, callerStore, originExceptions } from './modules/index.js';
+import { apiModules, callerStore, originExceptions, removeCascades } from './modules/index.js';
 import { registerOriginGuard } from './origins/origin-guard.js';
 import { miscRoutes } from './modules/misc/misc.routes.js';
 import { filesRoutes } from './modules/files/files.routes.js';
@@ -172,6 +172,7 @@ export async function buildApp(
     secret: ensureSecret(config, data),
     log: app.log,
     callers: callerStore,
+    removeCascades,
     now: opts.now ?? Date.now,
     paths,
     store:

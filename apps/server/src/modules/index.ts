@@ -1,6 +1,7 @@
 import { archiveRecords } from './access/access.repository.js';
 import { ArchiveView } from './access/archive.js';
 import type { AppContext } from '../context.js';
+import { removeRecordingsOfLowerings } from './recordings/recording-files.js';
 import type { CallerStore } from '../plugins/auth.js';
 import type { ApiInstance } from '../plugins/types.js';
 import { authRoutes } from './auth/auth.routes.js';
@@ -67,6 +68,12 @@ export const callerStore: CallerStore = {
   ...userCallers,
   ...deviceKeyCallers,
   archiveView: async (db, now, member) => ArchiveView.of(await archiveRecords(db), now, member),
+};
+
+/** What a deletion of cruises or lowerings takes with it, from the modules that own it (records.service.ts runs them). */
+export const removeCascades: AppContext['removeCascades'] = {
+  cruise: [],
+  lowering: [removeRecordingsOfLowerings],
 };
 
 /** The changes the read-only rule allows on records copied from a ship (origins/origin-guard.ts). */

@@ -9,7 +9,6 @@ import { canOpenRecord, viewerOf } from '../access/access.rules.js';
 import { CruisesRepository } from '../cruises/cruises.repository.js';
 import { toWireCruise } from '../cruises/cruises.wire.js';
 import { noRecords } from '../records/record-rules.js';
-import { removeRecordingsOfLowerings } from '../recordings/recording-files.js';
 import { RecordsService, type RecordRead } from '../records/records.service.js';
 import type { LoweringRecord } from './lowerings.repository.js';
 import { toWireLowering } from './lowerings.wire.js';
@@ -57,19 +56,6 @@ export class LoweringsService extends RecordsService<'lowering', Lowering> {
     const lowerings = await this.repo().list({ ...this.filter(caller, query), within });
     if (lowerings.length === 0) throw noRecords();
     return this.read(caller, lowerings, query.format, false);
-  }
-
-  /**
-   * A lowering's recordings go with it (docs/video.md#deleting-recordings): their rows, clock
-   * offsets and frame jobs in the transaction (each recording's deletion in the audit trail, which
-   * a following shore reads), their proxies and frames from the store after it.
-   */
-  protected override async cascadeRemove(
-    trx: Transaction<DB>,
-    caller: AuthContext,
-    ids: readonly string[],
-  ): Promise<(() => Promise<void>) | undefined> {
-    return removeRecordingsOfLowerings(this.ctx, trx, caller, ids);
   }
 
   private cruises() {

@@ -548,14 +548,23 @@ export class RecordsService<K extends RecordKind, W extends WsRecord> {
 
   /**
    * Deletes what belongs to records being deleted, inside the deleting transaction (a lowering's
-   * recordings); answers the work left for after the commit (their files in the store).
+   * recordings, registered by the modules that own them in `ctx.removeCascades`); answers the work
+   * left for after the commit (their files in the store).
    */
-  protected async cascadeRemove(
-    _trx: Transaction<DB>,
-    _caller: AuthContext,
-    _ids: readonly string[],
+  private async cascadeRemove(
+    trx: Transaction<DB>,
+    caller: AuthContext,
+    ids: readonly string[],
   ): Promise<(() => Promise<void>) | undefined> {
-    return undefined;
+    const after: Array<() => Promise<void>> = [];
+    for (const cascade of this.ctx.removeCascades[this.kind]) {
+      const next = await cascade(this.ctx, trx, caller, ids);
+      if (next) after.push(next);
+    }
+    if (after.length === 0) return undefined;
+    return async () => {
+      for (const next of after) await next();
+    };
   }
 
   /** Pushes for the other kind's records touched by a create or update (the cross-pushes of docs/wire.md#channels). */
