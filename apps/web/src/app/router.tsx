@@ -12,8 +12,17 @@ import { NotFoundRoute } from './routes/not-found';
  * carries only the shell. AppLayout's Suspense shows "Loading..." meanwhile.
  */
 function lazyScreen<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string) {
-  return lazy(async () => ({ default: (await load())[name] as ComponentType }));
+  return lazy(async () => {
+    const [module] = await Promise.all([load(), loadScreensStyles()]);
+    return { default: module[name] as ComponentType };
+  });
 }
+
+/**
+ * The Bootstrap rules and theme of the screens beyond the login screen (bootstrap-screens.css), in
+ * the `app` chunk's style sheet, which comes with every lazily loaded screen.
+ */
+const loadScreensStyles = () => import('./bootstrap-screens.css');
 
 const RegisterScreen = lazyScreen(() => import('../features/auth/register-screen'), 'RegisterScreen');
 const ForgotPasswordScreen = lazyScreen(
