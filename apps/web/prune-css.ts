@@ -223,7 +223,9 @@ export function pruneCss(webRoot: string) {
     }) as unknown as { OnceExit: (root: CssRoot, helpers: CssHelpers) => Promise<void> };
   const all = purge([...sourceFiles(srcDir), html]);
   const entry = purge([...entrySourceFiles(srcDir), html]);
-  const bootstrapFile = createRequire(path.join(webRoot, 'package.json')).resolve('bootstrap/dist/css/bootstrap.min.css');
+  const bootstrapFile = createRequire(path.join(webRoot, 'package.json')).resolve(
+    'bootstrap/dist/css/bootstrap.min.css',
+  );
   return {
     postcssPlugin: 'bathylog-prune-css',
     async OnceExit(root: CssRoot, helpers: CssHelpers) {
