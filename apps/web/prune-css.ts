@@ -167,9 +167,42 @@ function bodyKey(node: CssNode): string {
 }
 
 /**
+ * What a selector says of the element it styles: its specificity as one number (ids, then classes,
+ * attributes and pseudo-classes, then types), its type, and the families of its classes (the part
+ * before the first dash: `pagination-sm` is of `pagination`, as Bootstrap names a component's
+ * modifiers after it).
+ */
+export function subject(selector: string): { specificity: number; type: string; families: string[] } {
+  const s = selector.replace(/::[\w-]+/g, '').replace(/:(not|is|has)\(/g, '(');
+  const ids = s.match(/#[\w-]+/g)?.length ?? 0;
+  const classes = s.match(/\.[\w-]+|\[[^\]]*\]|:[\w-]+/g)?.length ?? 0;
+  const types = s.match(/(^|[\s>+~(])[a-z][\w-]*/gi)?.length ?? 0;
+  const last = s.split(/[\s>+~]+/).pop() ?? '';
+  return {
+    specificity: ids * 10_000 + classes * 100 + types,
+    type: /^[a-z][\w-]*/i.exec(last)?.[0] ?? '',
+    families: [...last.matchAll(/\.([a-z\d]+)/gi)].map((m) => m[1]!),
+  };
+}
+
+/** Whether two selectors can style one element with the same weight: then the later one wins. */
+function rivals(a: ReturnType<typeof subject>, b: ReturnType<typeof subject>): boolean {
+  if (a.specificity !== b.specificity) return false;
+  if (a.type && b.type && a.type !== b.type) return false;
+  // A rule for an element type (or `*`) against one for classes: Bootstrap does not lean on their order.
+  if (a.families.length === 0 || b.families.length === 0) return a.families.length === b.families.length && a.type === b.type;
+  return a.families.some((f) => b.families.includes(f));
+}
+
+/**
  * Drops from `screens` what `shell` has: rules and at-rules with the same place and declarations,
  * and of a rule with the same declarations as one of shell's, the selectors shell's already has
  * (the two copies were pruned against different sources, so one may keep more of a list).
+ *
+ * Shell's rules come first in the page, the screens' after them, where Bootstrap had them
+ * interleaved; so a rule of shell's stays in `screens` too when a rule there that came before it
+ * in Bootstrap sets one of its properties at the same specificity, which would otherwise win now
+ * (`.pagination-sm` after `.pagination`, or the small pagers would be large).
  */
 function subtract(screens: CssRoot, shell: CssRoot) {
   const selectors = new Map<string, Set<string>>();
@@ -182,19 +215,62 @@ function subtract(screens: CssRoot, shell: CssRoot) {
       selectors.set(key, set);
     } else if (node.type === 'atrule' && !node.nodes?.some((n) => n.type !== 'decl')) atRules.add(bodyKey(node));
   });
+  /** For each property (`!` appended when important), the selectors of the screens' own rules that set it. */
+  const setters = new Map<string, ReturnType<typeof subject>[]>();
+  const props = declared;
+  const note = (node: CssNode) => {
+    for (const prop of props(node)) {
+      const list = setters.get(prop) ?? [];
+      list.push(...node.selectors!.map(subject));
+      setters.set(prop, list);
+    }
+  };
   screens.walk((node) => {
     if (node.type === 'atrule' && atRules.has(bodyKey(node))) node.remove();
     if (node.type !== 'rule') return;
     const known = selectors.get(bodyKey(node));
-    if (!known) return;
+    if (!known) return note(node);
+    const mine = node.selectors!.map(subject);
+    const overridden = props(node).some((prop) =>
+      (setters.get(prop) ?? []).some((other) => mine.some((s) => rivals(s, other))),
+    );
+    if (overridden) return note(node);
     const left = node.selectors!.filter((selector) => !known.has(selector));
-    if (left.length) node.selectors = left;
-    else node.remove();
+    if (left.length) {
+      node.selectors = left;
+      note(node);
+    } else node.remove();
   });
   // Media queries and keyframes left without rules.
   screens.walk((node) => {
     if (node.type === 'atrule' && node.nodes?.length === 0) node.remove();
   });
+}
+
+/**
+ * The rules of `theme` (theme.css, which comes after main.tsx's Bootstrap) that a rule of `screens`
+ * (Bootstrap's rules loaded later) would now override: the same property for an element both can
+ * style with the same weight. Their copies follow `screens`, so the theme still wins.
+ */
+function overridden(theme: CssRoot, screens: CssRoot): CssNode[] {
+  const setters = new Map<string, ReturnType<typeof subject>[]>();
+  screens.walk((node) => {
+    if (node.type !== 'rule') return;
+    for (const prop of declared(node)) setters.set(prop, [...(setters.get(prop) ?? []), ...node.selectors!.map(subject)]);
+  });
+  const copies: CssNode[] = [];
+  theme.walk((node) => {
+    if (node.type !== 'rule' || node.parent?.type !== 'root') return;
+    const mine = node.selectors!.map(subject);
+    if (declared(node).some((prop) => (setters.get(prop) ?? []).some((other) => mine.some((s) => rivals(s, other)))))
+      copies.push(node.clone());
+  });
+  return copies;
+}
+
+/** A rule's properties, `!` appended to the important ones. */
+function declared(node: CssNode): string[] {
+  return (node.nodes ?? []).filter((n) => n.type === 'decl').map((n) => `${n.prop}${n.important ? '!' : ''}`);
 }
 
 /**
@@ -223,6 +299,7 @@ export function pruneCss(webRoot: string) {
     }) as unknown as { OnceExit: (root: CssRoot, helpers: CssHelpers) => Promise<void> };
   const all = purge([...sourceFiles(srcDir), html]);
   const entry = purge([...entrySourceFiles(srcDir), html]);
+  const themeFile = path.join(srcDir, 'app/theme.css');
   const bootstrapFile = createRequire(path.join(webRoot, 'package.json')).resolve(
     'bootstrap/dist/css/bootstrap.min.css',
   );
@@ -239,8 +316,9 @@ export function pruneCss(webRoot: string) {
       await all.OnceExit(screens, helpers);
       await entry.OnceExit(shell, helpers);
       subtract(screens, shell);
-      // Bootstrap's rules first, then the theme's for them (the file's own rules).
-      root.prepend(screens.nodes);
+      const theme = helpers.postcss.parse(readFileSync(themeFile, 'utf8'), { from: themeFile });
+      // Bootstrap's rules first, then the theme's rules they would now override, then the file's own.
+      root.prepend([...screens.nodes, ...overridden(theme, screens)]);
     },
   };
 }
@@ -249,11 +327,14 @@ interface CssNode {
   type: string;
   selector?: string;
   selectors?: string[];
+  prop?: string;
+  important?: boolean;
   name?: string;
   params?: string;
   nodes?: CssNode[];
   parent?: CssNode;
   remove(): void;
+  clone(): CssNode;
 }
 
 interface CssRoot {

@@ -12,11 +12,13 @@ const SignedInHeader = lazy(async () => ({ default: (await loadHeaderMenus()).Si
 
 /**
  * The navbar with the configured title alone, as react-bootstrap's Navbar draws it: the signed-out
- * header, and the signed-in one's until its code arrives.
+ * header, and the signed-in one's until its code arrives. Without the class Navbar adds for
+ * `variant="dark"`: the theme colours the header, and as no source spells that class out, the build
+ * drops Bootstrap's rule for it (prune-css.ts); naming it here would change the menus' grey.
  */
 export function HeaderBar({ title }: { title: string }) {
   return (
-    <nav className="app-navbar navbar navbar-expand-md navbar-dark">
+    <nav className="app-navbar navbar navbar-expand-md">
       <div className="container-fluid">
         <Link to="/" className="navbar-brand">
           {title}
