@@ -190,7 +190,8 @@ function rivals(a: ReturnType<typeof subject>, b: ReturnType<typeof subject>): b
   if (a.specificity !== b.specificity) return false;
   if (a.type && b.type && a.type !== b.type) return false;
   // A rule for an element type (or `*`) against one for classes: Bootstrap does not lean on their order.
-  if (a.families.length === 0 || b.families.length === 0) return a.families.length === b.families.length && a.type === b.type;
+  if (a.families.length === 0 || b.families.length === 0)
+    return a.families.length === b.families.length && a.type === b.type;
   return a.families.some((f) => b.families.includes(f));
 }
 
@@ -256,7 +257,8 @@ function overridden(theme: CssRoot, screens: CssRoot): CssNode[] {
   const setters = new Map<string, ReturnType<typeof subject>[]>();
   screens.walk((node) => {
     if (node.type !== 'rule') return;
-    for (const prop of declared(node)) setters.set(prop, [...(setters.get(prop) ?? []), ...node.selectors!.map(subject)]);
+    for (const prop of declared(node))
+      setters.set(prop, [...(setters.get(prop) ?? []), ...node.selectors!.map(subject)]);
   });
   const copies: CssNode[] = [];
   theme.walk((node) => {

@@ -2,7 +2,7 @@ import { lazy, type ComponentType } from 'react';
 import { Navigate, useParams, useRoutes, type RouteObject } from 'react-router';
 import { LoginScreen } from '../features/auth/login-screen';
 import { LogoutRoute } from '../features/auth/logout-route';
-import { loadHomeRoute } from './first-screen';
+import { loadHomeRoute, loadScreensStyles } from './first-screen';
 import { RedirectIfAuthenticated, RequireAuth, RequireAuthOrArchive } from './guards';
 import { AppLayout } from './layout/app-layout';
 import { NotFoundRoute } from './routes/not-found';
@@ -17,12 +17,6 @@ function lazyScreen<M extends Record<string, unknown>>(load: () => Promise<M>, n
     return { default: module[name] as ComponentType };
   });
 }
-
-/**
- * The Bootstrap rules and theme of the screens beyond the login screen (bootstrap-screens.css), in
- * the `app` chunk's style sheet, which comes with every lazily loaded screen.
- */
-const loadScreensStyles = () => import('./bootstrap-screens.css');
 
 const RegisterScreen = lazyScreen(() => import('../features/auth/register-screen'), 'RegisterScreen');
 const ForgotPasswordScreen = lazyScreen(
