@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import purgeCSSPlugin from '@fullhuman/postcss-purgecss';
-import { parseSync } from 'rolldown/experimental';
+import { parseSync } from 'vite';
 
 /** Bootstrap's style sheet, imported by main.tsx: pruned to what the entry's modules can show. */
 const bootstrapCss = /node_modules[\\/]bootstrap[\\/]dist[\\/]css[\\/]bootstrap(\.min)?\.css$/;
