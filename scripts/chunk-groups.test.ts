@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { appModules, inMapsFolder } from '../apps/web/chunk-groups.ts';
+import { appModules, inMapsFolder, screenChunks } from '../apps/web/chunk-groups.ts';
 
 /**
  * The client build's split of the lazily loaded code (apps/web/chunk-groups.ts) follows the `maps`
@@ -100,5 +100,33 @@ describe('the app and maps chunks', () => {
     expect(inMapsFolder(srcDir, id('features/review/map-screen.tsx'))).toBe(false);
     expect(inMapsFolder(srcDir, id('maps.ts'))).toBe(false);
     expect(inMapsFolder(srcDir, path.resolve('/repo/node_modules/some-lib/src/maps/index.js'))).toBe(false);
+  });
+
+  it("give code that one lazily loaded module alone reaches to the screens chunk, but the first screen's", () => {
+    const graph: Graph = {
+      ...app,
+      [id('app/router.tsx')]: { lazy: [...app[id('app/router.tsx')]!.lazy!, id('app/routes/home.tsx')] },
+      [id('app/routes/home.tsx')]: { imports: [id('components/alerts.tsx'), id('features/event-log/screen.tsx')] },
+      [id('features/event-log/screen.tsx')]: {},
+    };
+    const ids = Object.keys(graph);
+    const info = (m: string) =>
+      graph[m] ? { importedIds: graph[m].imports ?? [], dynamicallyImportedIds: graph[m].lazy ?? [] } : null;
+    const chunks = screenChunks(
+      ids,
+      info,
+      (m) => inMapsFolder(srcDir, m),
+      () => false,
+      new Set([id('app/routes/home.tsx')]),
+    );
+    expect([...chunks.keys()].map((m) => path.relative(srcDir, m)).sort()).toEqual([
+      'app/milestones-modal-slot.tsx',
+      'app/routes/lowerings.tsx',
+      'features/lowerings/lowerings-screen.tsx',
+    ]);
+    // Shared by two screens, the console's, map code: not a screen's own.
+    expect(chunks.has(id('components/alerts.tsx'))).toBe(false);
+    expect(chunks.has(id('features/event-log/screen.tsx'))).toBe(false);
+    expect(chunks.has(id('features/review/lib/position.ts'))).toBe(false);
   });
 });

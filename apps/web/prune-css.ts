@@ -1,10 +1,19 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import purgeCSSPlugin from '@fullhuman/postcss-purgecss';
+import { parseSync } from 'vite';
 
-/** The style sheets pruned: Bootstrap's and its icon font's (our own CSS is all used). */
-const pruned = /node_modules[\\/]bootstrap(-icons)?[\\/]/;
+/** Bootstrap's style sheet, imported by main.tsx: pruned to what the entry's modules can show. */
+const bootstrapCss = /node_modules[\\/]bootstrap[\\/]dist[\\/]css[\\/]bootstrap(\.min)?\.css$/;
+/** Bootstrap Icons' style sheet (imported by the signed-in header's menus): pruned to all sources. */
+const iconsCss = /node_modules[\\/]bootstrap-icons[\\/]/;
+/**
+ * The signed-in screens' part of Bootstrap (docs/lean-client.md#what-keeps-the-first-load-small):
+ * a style sheet of the `app` chunk that the build fills with the rules the screens use and the
+ * entry's part lacks.
+ */
+const screensCss = /[\\/]src[\\/]app[\\/]bootstrap-screens\.css$/;
 
 /**
  * The class-name prefixes react-bootstrap joins with a prop at run time (`${prefix}-${variant}`,
@@ -51,6 +60,38 @@ function extract(content: string): string[] {
   for (const suffix of suffixes) for (const base of bases) words.add(`${base}${suffix}`);
   for (const word of found) for (const prefix of variantPrefixes) words.add(`${prefix}-${word}`);
   return [...words];
+}
+
+/**
+ * The entry's static module graph among our sources: main.tsx and what it imports with `import …
+ * from`, transitively (not `import()`). What these render before a lazily loaded chunk arrives,
+ * the login screen included, is drawn with the entry's style sheet alone.
+ */
+export function entrySourceFiles(srcDir: string): string[] {
+  const seen = new Set<string>();
+  const todo = [path.join(srcDir, 'main.tsx')];
+  const resolve = (from: string, spec: string) => {
+    const base = path.resolve(path.dirname(from), spec);
+    return [base, `${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts'), path.join(base, 'index.tsx')].find(
+      (file) => existsSync(file) && statSync(file).isFile(),
+    );
+  };
+  while (todo.length) {
+    const file = todo.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const { module } = parseSync(file, readFileSync(file, 'utf8'));
+    const specs = [
+      ...module.staticImports.map((i) => i.moduleRequest.value),
+      ...module.staticExports.flatMap((e) => e.entries.map((entry) => entry.moduleRequest?.value)),
+    ];
+    for (const spec of specs) {
+      if (!spec?.startsWith('.')) continue;
+      const target = resolve(file, spec);
+      if (target && /\.tsx?$/.test(target)) todo.push(target);
+    }
+  }
+  return [...seen];
 }
 
 export function sourceFiles(dir: string): string[] {
@@ -117,32 +158,194 @@ export function reactBootstrapFiles(sources: string[], webRoot: string): string[
   return [...files];
 }
 
+/** A rule's place and declarations, without its selector. */
+function bodyKey(node: CssNode): string {
+  let key = `{${node.nodes?.map(String).join(';') ?? ''}}`;
+  if (node.type === 'atrule') key = `@${node.name} ${node.params}${key}`;
+  for (let p = node.parent; p && p.type === 'atrule'; p = p.parent) key = `@${p.name} ${p.params}>${key}`;
+  return key;
+}
+
+/**
+ * What a selector says of the element it styles: its specificity as one number (ids, then classes,
+ * attributes and pseudo-classes, then types), its type, and the families of its classes (the part
+ * before the first dash: `pagination-sm` is of `pagination`, as Bootstrap names a component's
+ * modifiers after it).
+ */
+export function subject(selector: string): { specificity: number; type: string; families: string[] } {
+  const s = selector.replace(/::[\w-]+/g, '').replace(/:(not|is|has)\(/g, '(');
+  const ids = s.match(/#[\w-]+/g)?.length ?? 0;
+  const classes = s.match(/\.[\w-]+|\[[^\]]*\]|:[\w-]+/g)?.length ?? 0;
+  const types = s.match(/(^|[\s>+~(])[a-z][\w-]*/gi)?.length ?? 0;
+  const last = s.split(/[\s>+~]+/).pop() ?? '';
+  return {
+    specificity: ids * 10_000 + classes * 100 + types,
+    type: /^[a-z][\w-]*/i.exec(last)?.[0] ?? '',
+    families: [...last.matchAll(/\.([a-z\d]+)/gi)].map((m) => m[1]!),
+  };
+}
+
+/** Whether two selectors can style one element with the same weight: then the later one wins. */
+function rivals(a: ReturnType<typeof subject>, b: ReturnType<typeof subject>): boolean {
+  if (a.specificity !== b.specificity) return false;
+  if (a.type && b.type && a.type !== b.type) return false;
+  // A rule for an element type (or `*`) against one for classes: Bootstrap does not lean on their order.
+  if (a.families.length === 0 || b.families.length === 0)
+    return a.families.length === b.families.length && a.type === b.type;
+  return a.families.some((f) => b.families.includes(f));
+}
+
+/**
+ * Drops from `screens` what `shell` has: rules and at-rules with the same place and declarations,
+ * and of a rule with the same declarations as one of shell's, the selectors shell's already has
+ * (the two copies were pruned against different sources, so one may keep more of a list).
+ *
+ * Shell's rules come first in the page, the screens' after them, where Bootstrap had them
+ * interleaved; so a rule of shell's stays in `screens` too when a rule there that came before it
+ * in Bootstrap sets one of its properties at the same specificity, which would otherwise win now
+ * (`.pagination-sm` after `.pagination`, or the small pagers would be large).
+ */
+function subtract(screens: CssRoot, shell: CssRoot) {
+  const selectors = new Map<string, Set<string>>();
+  const atRules = new Set<string>();
+  shell.walk((node) => {
+    if (node.type === 'rule') {
+      const key = bodyKey(node);
+      const set = selectors.get(key) ?? new Set<string>();
+      for (const selector of node.selectors!) set.add(selector);
+      selectors.set(key, set);
+    } else if (node.type === 'atrule' && !node.nodes?.some((n) => n.type !== 'decl')) atRules.add(bodyKey(node));
+  });
+  /** For each property (`!` appended when important), the selectors of the screens' own rules that set it. */
+  const setters = new Map<string, ReturnType<typeof subject>[]>();
+  const props = declared;
+  const note = (node: CssNode) => {
+    for (const prop of props(node)) {
+      const list = setters.get(prop) ?? [];
+      list.push(...node.selectors!.map(subject));
+      setters.set(prop, list);
+    }
+  };
+  screens.walk((node) => {
+    if (node.type === 'atrule' && atRules.has(bodyKey(node))) node.remove();
+    if (node.type !== 'rule') return;
+    const known = selectors.get(bodyKey(node));
+    if (!known) return note(node);
+    const mine = node.selectors!.map(subject);
+    const overridden = props(node).some((prop) =>
+      (setters.get(prop) ?? []).some((other) => mine.some((s) => rivals(s, other))),
+    );
+    if (overridden) return note(node);
+    const left = node.selectors!.filter((selector) => !known.has(selector));
+    if (left.length) {
+      node.selectors = left;
+      note(node);
+    } else node.remove();
+  });
+  // Media queries and keyframes left without rules.
+  screens.walk((node) => {
+    if (node.type === 'atrule' && node.nodes?.length === 0) node.remove();
+  });
+}
+
+/**
+ * The rules of `theme` (theme.css, which comes after main.tsx's Bootstrap) that a rule of `screens`
+ * (Bootstrap's rules loaded later) would now override: the same property for an element both can
+ * style with the same weight. Their copies follow `screens`, so the theme still wins.
+ */
+function overridden(theme: CssRoot, screens: CssRoot): CssNode[] {
+  const setters = new Map<string, ReturnType<typeof subject>[]>();
+  screens.walk((node) => {
+    if (node.type !== 'rule') return;
+    for (const prop of declared(node))
+      setters.set(prop, [...(setters.get(prop) ?? []), ...node.selectors!.map(subject)]);
+  });
+  const copies: CssNode[] = [];
+  theme.walk((node) => {
+    if (node.type !== 'rule' || node.parent?.type !== 'root') return;
+    const mine = node.selectors!.map(subject);
+    if (declared(node).some((prop) => (setters.get(prop) ?? []).some((other) => mine.some((s) => rivals(s, other)))))
+      copies.push(node.clone());
+  });
+  return copies;
+}
+
+/** A rule's properties, `!` appended to the important ones. */
+function declared(node: CssNode): string[] {
+  return (node.nodes ?? []).filter((n) => n.type === 'decl').map((n) => `${n.prop}${n.important ? '!' : ''}`);
+}
+
 /**
  * A PostCSS plugin for the production build: drops the rules of Bootstrap and Bootstrap Icons that
  * no class name in our sources (or in the react-bootstrap components we use) can match. Bootstrap
  * stays a plain import (its look and the theme's AA contrast fixes in theme.css are unchanged);
  * the login screen no longer pays for 2,000 icon rules and every responsive utility.
+ *
+ * Bootstrap comes in two parts. main.tsx's copy keeps the rules the entry's own modules can match
+ * (the login screen's, the shell's); src/app/bootstrap-screens.css, in the `app` chunk, gets the
+ * rules the other screens add to those, so the login screen does not load the tables', modals' and
+ * menus' rules and no rule crosses the link twice.
  */
 export function pruneCss(webRoot: string) {
-  const sources = [...sourceFiles(path.join(webRoot, 'src')), path.join(webRoot, 'index.html')];
-  const purge = purgeCSSPlugin({
-    content: [...sources, ...reactBootstrapFiles(sources, webRoot)],
-    defaultExtractor: extract,
-    safelist: {
-      // Set on <body> or by Popper / transitions at run time.
-      standard: ['modal-open', 'show', 'showing', 'fade', 'collapsing', 'collapse-horizontal', gridClasses],
-      greedy: [/tooltip/],
-    },
-  }) as unknown as { OnceExit: (root: CssRoot, helpers: unknown) => Promise<void> };
+  const srcDir = path.join(webRoot, 'src');
+  const html = path.join(webRoot, 'index.html');
+  const purge = (sources: string[]) =>
+    purgeCSSPlugin({
+      content: [...sources, ...reactBootstrapFiles(sources, webRoot)],
+      defaultExtractor: extract,
+      safelist: {
+        // Set on <body> or by Popper / transitions at run time.
+        standard: ['modal-open', 'show', 'showing', 'fade', 'collapsing', 'collapse-horizontal', gridClasses],
+        greedy: [/tooltip/],
+      },
+    }) as unknown as { OnceExit: (root: CssRoot, helpers: CssHelpers) => Promise<void> };
+  const all = purge([...sourceFiles(srcDir), html]);
+  const entry = purge([...entrySourceFiles(srcDir), html]);
+  const themeFile = path.join(srcDir, 'app/theme.css');
+  const bootstrapFile = createRequire(path.join(webRoot, 'package.json')).resolve(
+    'bootstrap/dist/css/bootstrap.min.css',
+  );
   return {
     postcssPlugin: 'bathylog-prune-css',
-    OnceExit(root: CssRoot, helpers: unknown) {
-      if (!pruned.test(root.source?.input.file ?? '')) return;
-      return purge.OnceExit(root, helpers);
+    async OnceExit(root: CssRoot, helpers: CssHelpers) {
+      const file = root.source?.input.file ?? '';
+      if (bootstrapCss.test(file)) return entry.OnceExit(root, helpers);
+      if (iconsCss.test(file)) return all.OnceExit(root, helpers);
+      if (!screensCss.test(file)) return;
+      const text = readFileSync(bootstrapFile, 'utf8');
+      const screens = helpers.postcss.parse(text, { from: bootstrapFile });
+      const shell = helpers.postcss.parse(text, { from: bootstrapFile });
+      await all.OnceExit(screens, helpers);
+      await entry.OnceExit(shell, helpers);
+      subtract(screens, shell);
+      const theme = helpers.postcss.parse(readFileSync(themeFile, 'utf8'), { from: themeFile });
+      // Bootstrap's rules first, then the theme's rules they would now override, then the file's own.
+      root.prepend([...screens.nodes, ...overridden(theme, screens)]);
     },
   };
 }
 
+interface CssNode {
+  type: string;
+  selector?: string;
+  selectors?: string[];
+  prop?: string;
+  important?: boolean;
+  name?: string;
+  params?: string;
+  nodes?: CssNode[];
+  parent?: CssNode;
+  remove(): void;
+  clone(): CssNode;
+}
+
 interface CssRoot {
   source?: { input: { file?: string } };
+  nodes: CssNode[];
+  walk(callback: (node: CssNode) => void): void;
+  prepend(nodes: CssNode[]): void;
+}
+
+interface CssHelpers {
+  postcss: { parse(css: string, opts: { from: string }): CssRoot };
 }

@@ -13,7 +13,11 @@ const runtime = clientRuntime();
 
 export default defineConfig(({ command }) => ({
   // React Fast Refresh needs React DOM: on Preact an edited component reloads the page instead.
-  plugins: [react(runtime === 'preact' ? { refreshExclude: /./ } : {}), chunkGroups(), precompress()],
+  plugins: [
+    react(runtime === 'preact' ? { refreshExclude: /./ } : {}),
+    chunkGroups({ firstScreen: 'src/app/first-screen.ts' }),
+    precompress(),
+  ],
   resolve: { alias: runtimeAliases(runtime) },
   css: {
     postcss: { plugins: command === 'build' ? [pruneCss(import.meta.dirname), iconMasks(import.meta.dirname)] : [] },

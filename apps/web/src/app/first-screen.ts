@@ -5,6 +5,13 @@ import { readSession, sessionKeyOf } from '../lib/session';
 import { loadFooterStatus } from './layout/footer';
 import { loadHeaderMenus } from './layout/header';
 
+/**
+ * The Bootstrap rules and theme of the screens beyond the login screen (bootstrap-screens.css),
+ * loaded with every lazily loaded screen (router.tsx). Loaded from here, it is in the `app` chunk's
+ * style sheet, which a stored session preloads (chunk-groups.ts).
+ */
+export const loadScreensStyles = () => import('./bootstrap-screens.css');
+
 /** The console's route module, as router.tsx loads it (the same import, so it is fetched once). */
 export const loadHomeRoute = () => import('./routes/home');
 

@@ -2,7 +2,7 @@ import { lazy, type ComponentType } from 'react';
 import { Navigate, useParams, useRoutes, type RouteObject } from 'react-router';
 import { LoginScreen } from '../features/auth/login-screen';
 import { LogoutRoute } from '../features/auth/logout-route';
-import { loadHomeRoute } from './first-screen';
+import { loadHomeRoute, loadScreensStyles } from './first-screen';
 import { RedirectIfAuthenticated, RequireAuth, RequireAuthOrArchive } from './guards';
 import { AppLayout } from './layout/app-layout';
 import { NotFoundRoute } from './routes/not-found';
@@ -12,7 +12,10 @@ import { NotFoundRoute } from './routes/not-found';
  * carries only the shell. AppLayout's Suspense shows "Loading..." meanwhile.
  */
 function lazyScreen<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string) {
-  return lazy(async () => ({ default: (await load())[name] as ComponentType }));
+  return lazy(async () => {
+    const [module] = await Promise.all([load(), loadScreensStyles()]);
+    return { default: module[name] as ComponentType };
+  });
 }
 
 const RegisterScreen = lazyScreen(() => import('../features/auth/register-screen'), 'RegisterScreen');

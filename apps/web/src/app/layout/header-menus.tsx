@@ -1,7 +1,7 @@
 // The icons (drawn as CSS masks) travel with the signed-in screens' chunk: every screen but the
 // login screen loads it, and the login screen draws none (docs/lean-client.md#what-keeps-the-first-load-small).
 import 'bootstrap-icons/font/bootstrap-icons.min.css';
-import { Nav, Navbar, NavDropdown } from 'react-bootstrap';
+import { Container, Nav, Navbar, NavDropdown } from 'react-bootstrap';
 import { Link, useNavigate } from 'react-router';
 import { capabilityRoles, type Role } from '@bathylog/shared';
 import { useToggleAsnap } from '../../api/custom-vars';
@@ -47,10 +47,24 @@ export function systemManagementItems(names: { Cruises: string; Lowerings: strin
   ];
 }
 
+/** The signed-in header: the title and the menus (header.tsx draws the title alone until it loads). */
+export function SignedInHeader({ title }: { title: string }) {
+  return (
+    <Navbar expand="md" variant="dark" className="app-navbar" collapseOnSelect>
+      <Container fluid>
+        <Navbar.Brand as={Link} to="/">
+          {title}
+        </Navbar.Brand>
+        <HeaderMenus />
+      </Container>
+    </Navbar>
+  );
+}
+
 /**
  * The signed-in part of the header: pending-events badge, review link, System Management and the
  * user menu. Loaded only once someone is signed in (header.tsx), so the login screen does not
- * carry the dropdowns (Popper), the offline queue or the custom-vars API.
+ * carry the navbar's collapse, the dropdowns (Popper), the offline queue or the custom-vars API.
  */
 export function HeaderMenus() {
   const auth = useAuth();
