@@ -298,8 +298,6 @@ export function DepthChart({
         const [a, b] = [Math.min(at, start.left), Math.max(at, start.left)];
         const span = f.max - f.min;
         view.current = { min: f.min + (a / f.width) * span, max: f.min + (b / f.width) * span };
-        // Drawn first, so the point under the mouse is found on the new scale.
-        draw();
         setCursor(pointAt(e));
         return;
       }
