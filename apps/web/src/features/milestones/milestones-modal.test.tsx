@@ -5,7 +5,7 @@ import { SettingsProvider } from '../../lib/settings';
 import type { ExportedEvent } from '../../domain/events/api/events';
 import { MilestonesModal } from './milestones-modal';
 
-// Leaflet does not run under happy-dom, which draws on no canvas either: stand-ins with the same props.
+// uPlot and Leaflet do not run under happy-dom (TOOLCHAIN.md): stand-ins with the same props.
 vi.mock('../../components/maps/depth-chart', () => ({
   DepthChart: (props: {
     points: Array<{ ts: number; depth: number }>;
