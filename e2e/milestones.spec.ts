@@ -114,7 +114,7 @@ test.describe('milestones / stats editor', () => {
       await aborted.click();
       await expect(aborted).toHaveAttribute('aria-pressed', 'false');
       await aborted.click();
-      const plot = modal.locator('.depth-chart .depth-chart-over');
+      const plot = modal.locator('.depth-chart .u-over');
       const box = (await plot.boundingBox())!;
       await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.5);
       await expect(modal.locator('.depth-chart-tooltip')).toContainText('Click to set Aborted.');

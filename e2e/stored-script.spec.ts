@@ -336,7 +336,7 @@ test('review replay, map (markers, popup, layers, milestones chart) and gallery 
   await page.getByRole('button', { name: 'Milestones' }).click();
   const modal = page.getByRole('dialog');
   await expect(modal).toContainText("window.__xss='milestoneLabel'");
-  const chart = modal.locator('.depth-chart-plot .depth-chart-over');
+  const chart = modal.locator('.depth-chart-plot .u-over');
   await expect(chart).toBeVisible();
   const box = (await chart.boundingBox())!;
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);

@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useRef, type KeyboardEvent } from 'react';
+import { useEffect, useRef, type KeyboardEvent } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
 import './depth-chart.css';
-import { depthLabel, nearestIndex, splits, timeLabel, timeStep, valueStep } from './scales';
 
 /** One point of the profile: epoch ms and depth in metres (positive down). */
 export interface DepthChartPoint {
@@ -41,30 +42,22 @@ export const depthChartColors = {
   grid: '#3a3a3a',
 } as const;
 
-/** Room around the plot for the axes: the depth axis and its title on the left, times below. */
-const pad = { top: 10, right: 10, bottom: 40, left: 76 };
-const font = '12px system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
-/** Ticks reach this far out of the plot; their labels start past them. */
-const tickSize = 6;
-
-/** What the canvas draws: the plot box, the time window shown and the depth at its bottom. */
-interface Frame {
-  left: number;
-  top: number;
-  width: number;
-  height: number;
-  min: number;
-  max: number;
-  depth: number;
+/** UTC tick labels: dates at day steps, HH:mm below a day. */
+function timeTicks(_u: uPlot, splits: number[], _axisIdx: number, _space: number, incr: number): string[] {
+  const day = 86_400_000;
+  return splits.map((ms) => {
+    const iso = new Date(ms).toISOString();
+    if (incr >= day) return iso.slice(5, 10);
+    if (incr >= 60_000) return iso.slice(11, 16);
+    return iso.slice(11, 19);
+  });
 }
 
 /**
- * The depth profile of a dive, drawn on a canvas: depth against UTC time with 0 at the top, on the
+ * The depth profile of a dive (uPlot, canvas): depth against UTC time with 0 at the top, on the
  * Sealog dark chart colours. Drag across to zoom in on a time span, double-click to zoom out.
  * The cursor reports the point under it (onHover) and a click picks it (onPointClick); with the
  * keyboard, the arrow keys move the cursor (Shift: 10 points), Home/End jump, Enter picks.
- * Drawn by hand rather than with a chart library: this is the client's one chart, and uPlot was
- * 22 kB gzip of the app (docs/lean-client.md#what-is-in-it).
  */
 export function DepthChart({
   points,
@@ -76,263 +69,166 @@ export function DepthChart({
   label = 'Depth profile',
 }: DepthChartProps) {
   const wrapper = useRef<HTMLDivElement>(null);
-  const canvas = useRef<HTMLCanvasElement>(null);
-  const over = useRef<HTMLDivElement>(null);
-  const select = useRef<HTMLDivElement>(null);
   const tip = useRef<HTMLDivElement>(null);
-  const latest = useRef({ lines, tooltip, onHover, onPointClick, points, height });
-  latest.current = { lines, tooltip, onHover, onPointClick, points, height };
-  /** The time window shown (null: the whole dive), the point under the cursor, the last drawing. */
-  const view = useRef<{ min: number; max: number } | null>(null);
-  const cursor = useRef<number | null>(null);
-  const frame = useRef<Frame | null>(null);
+  const plot = useRef<uPlot | null>(null);
+  const latest = useRef({ lines, tooltip, onHover, onPointClick, points });
+  const keyIndex = useRef<number | null>(null);
+  const shown = useRef<readonly DepthChartPoint[] | null>(null);
 
-  const draw = useCallback(() => {
+  useEffect(() => {
+    latest.current = { lines, tooltip, onHover, onPointClick, points };
+    plot.current?.redraw(false, false);
+  }, [lines, tooltip, onHover, onPointClick, points]);
+
+  useEffect(() => {
     const el = wrapper.current;
-    const cv = canvas.current;
-    const ov = over.current;
-    if (!el || !cv || !ov) return;
-    const { points: data, lines: marks, height: h } = latest.current;
-    const w = Math.max(100, el.clientWidth);
-    const ratio = window.devicePixelRatio || 1;
-    if (cv.width !== Math.round(w * ratio) || cv.height !== Math.round(h * ratio)) {
-      cv.width = Math.round(w * ratio);
-      cv.height = Math.round(h * ratio);
-      cv.style.width = `${w}px`;
-      cv.style.height = `${h}px`;
-    }
-    const box = { left: pad.left, top: pad.top, width: w - pad.left - pad.right, height: h - pad.top - pad.bottom };
-    Object.assign(ov.style, {
-      left: `${box.left}px`,
-      top: `${box.top}px`,
-      width: `${box.width}px`,
-      height: `${box.height}px`,
-    });
-    const first = data[0]?.ts ?? 0;
-    const last = data[data.length - 1]?.ts ?? first;
-    let { min, max } = view.current ?? { min: first, max: last };
-    if (max <= min) [min, max] = [min - 60_000, max + 60_000];
-    let deepest = 0;
-    for (const p of data) if (p.ts >= min && p.ts <= max && p.depth > deepest) deepest = p.depth;
-    const depth = deepest > 0 ? deepest * 1.05 : 10;
-    const f: Frame = { ...box, min, max, depth };
-    frame.current = f;
-    const x = (ts: number) => f.left + ((ts - min) / (max - min)) * f.width;
-    const y = (d: number) => f.top + (d / depth) * f.height;
-
-    const ctx = cv.getContext('2d');
-    if (!ctx) return;
-    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-    ctx.clearRect(0, 0, w, h);
-    ctx.font = font;
-    ctx.lineWidth = 1;
-
-    // Grid, ticks and labels: times below the plot, depths to its left.
-    const tStep = timeStep(max - min, f.width);
-    const dStep = valueStep(depth, f.height);
-    ctx.strokeStyle = depthChartColors.grid;
-    ctx.beginPath();
-    const times = splits(min, max, tStep);
-    const depths = splits(0, depth, dStep);
-    for (const t of times) {
-      const px = Math.round(x(t)) + 0.5;
-      ctx.moveTo(px, f.top);
-      ctx.lineTo(px, f.top + f.height + tickSize);
-    }
-    for (const d of depths) {
-      const py = Math.round(y(d)) + 0.5;
-      ctx.moveTo(f.left - tickSize, py);
-      ctx.lineTo(f.left + f.width, py);
-    }
-    ctx.stroke();
-    ctx.fillStyle = depthChartColors.axis;
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'top';
-    for (const t of times) ctx.fillText(timeLabel(t, tStep), x(t), f.top + f.height + tickSize + 4);
-    ctx.textAlign = 'right';
-    ctx.textBaseline = 'middle';
-    for (const d of depths) ctx.fillText(depthLabel(d), f.left - tickSize - 4, y(d));
-    ctx.save();
-    ctx.translate(10, f.top + f.height / 2);
-    ctx.rotate(-Math.PI / 2);
-    ctx.textAlign = 'center';
-    ctx.fillText('Depth (m)', 0, 0);
-    ctx.restore();
-
-    ctx.save();
-    ctx.beginPath();
-    ctx.rect(f.left, f.top, f.width, f.height);
-    ctx.clip();
-    // The profile, with the points just outside the window so the line reaches the edges.
-    ctx.strokeStyle = depthChartColors.series;
-    ctx.lineWidth = 2;
-    ctx.lineJoin = 'round';
-    ctx.beginPath();
-    let from = data.length
-      ? nearestIndex(
-          data.map((p) => p.ts),
-          min,
-        )
-      : 0;
-    if (from > 0) from--;
-    for (let i = from, started = false; i < data.length; i++) {
-      const p = data[i]!;
-      if (started) ctx.lineTo(x(p.ts), y(p.depth));
-      else ctx.moveTo(x(p.ts), y(p.depth));
-      started = true;
-      if (p.ts > max) break;
-    }
-    ctx.stroke();
-    // Milestones: the edited one last, so it is drawn over a grey one at the same time.
-    const ordered = [...marks].sort((a, b) => Number(!!a.highlighted) - Number(!!b.highlighted));
-    for (const l of ordered) {
-      if (l.ts < min || l.ts > max) continue;
-      const px = Math.round(x(l.ts));
-      ctx.strokeStyle = l.highlighted ? depthChartColors.highlightedLine : depthChartColors.line;
-      ctx.beginPath();
-      ctx.moveTo(px, f.top);
-      ctx.lineTo(px, f.top + f.height);
-      ctx.stroke();
-    }
-    const at = cursor.current === null ? undefined : data[cursor.current];
-    if (at && at.ts >= min && at.ts <= max) {
-      ctx.fillStyle = depthChartColors.series;
-      ctx.beginPath();
-      ctx.arc(x(at.ts), y(at.depth), 4, 0, 2 * Math.PI);
-      ctx.fill();
-    }
-    ctx.restore();
-  }, []);
-
-  /** Puts the cursor on a point (null: none), with its tooltip, and tells onHover. */
-  const setCursor = useCallback(
-    (idx: number | null) => {
-      cursor.current = idx;
-      draw();
+    if (!el) return;
+    const showTip = (u: uPlot, idx: number | null | undefined) => {
       const box = tip.current;
-      const f = frame.current;
-      const { points: data, tooltip: tipText, onHover: hover } = latest.current;
-      const p = idx === null ? undefined : data[idx];
-      const text = idx === null ? [] : (tipText?.(idx) ?? []);
-      if (box) {
-        if (!p || !f || !wrapper.current || text.length === 0) box.hidden = true;
-        else {
-          box.replaceChildren(
-            ...text.map((t) => {
-              const line = document.createElement('div');
-              line.textContent = t;
-              return line;
-            }),
-          );
-          box.hidden = false;
-          const px = ((p.ts - f.min) / (f.max - f.min)) * f.width;
-          const py = (p.depth / f.depth) * f.height;
-          const left = wrapper.current.offsetLeft + f.left + px;
-          const flip = px > f.width / 2;
-          box.style.left = `${flip ? left - box.offsetWidth - 12 : left + 12}px`;
-          box.style.top = `${Math.max(0, wrapper.current.offsetTop + f.top + py - box.offsetHeight / 2)}px`;
-        }
-      }
-      hover?.(idx);
-    },
-    [draw],
-  );
-
-  // Redrawn when its inputs change; a new profile of another length shows whole again.
-  const shown = useRef(points);
-  useEffect(() => {
-    if (shown.current.length !== points.length) {
-      view.current = null;
-      cursor.current = null;
-    }
-    shown.current = points;
-    draw();
-  }, [points, lines, height, draw]);
-
-  useEffect(() => {
-    const el = wrapper.current;
-    const ov = over.current;
-    if (!el || !ov) return;
-    const resize = new ResizeObserver(() => draw());
-    resize.observe(el);
-
-    /** The point nearest in time to a mouse event's position over the plot. */
-    const pointAt = (e: MouseEvent) => {
-      const f = frame.current;
-      const data = latest.current.points;
-      if (!f || data.length === 0) return null;
-      const ts = f.min + ((e.clientX - ov.getBoundingClientRect().left) / f.width) * (f.max - f.min);
-      return nearestIndex(
-        data.map((p) => p.ts),
-        ts,
-      );
-    };
-    // A click is a mouse-down and -up at (nearly) the same place; a drag across zooms in.
-    let down: { x: number; y: number; left: number } | null = null;
-    const onMove = (e: MouseEvent) => {
-      setCursor(pointAt(e));
-      const sel = select.current;
-      if (!down || !sel) return;
-      const at = Math.min(Math.max(e.clientX - ov.getBoundingClientRect().left, 0), ov.clientWidth);
-      sel.hidden = false;
-      sel.style.top = `${ov.offsetTop}px`;
-      sel.style.height = `${ov.offsetHeight}px`;
-      sel.style.left = `${ov.offsetLeft + Math.min(at, down.left)}px`;
-      sel.style.width = `${Math.abs(at - down.left)}px`;
-    };
-    const onDown = (e: MouseEvent) => {
-      if (e.button !== 0) return;
-      down = { x: e.clientX, y: e.clientY, left: e.clientX - ov.getBoundingClientRect().left };
-      document.addEventListener('mouseup', onUp);
-    };
-    const onUp = (e: MouseEvent) => {
-      document.removeEventListener('mouseup', onUp);
-      if (!down) return;
-      const start = down;
-      down = null;
-      if (select.current) select.current.hidden = true;
-      const f = frame.current;
-      const dx = Math.abs(e.clientX - start.x);
-      if (dx >= 4 && f) {
-        const at = Math.min(Math.max(e.clientX - ov.getBoundingClientRect().left, 0), f.width);
-        const [a, b] = [Math.min(at, start.left), Math.max(at, start.left)];
-        const span = f.max - f.min;
-        view.current = { min: f.min + (a / f.width) * span, max: f.min + (b / f.width) * span };
-        setCursor(pointAt(e));
+      if (!box) return;
+      const text = idx === null || idx === undefined ? [] : (latest.current.tooltip?.(idx) ?? []);
+      if (text.length === 0 || idx === null || idx === undefined) {
+        box.hidden = true;
         return;
       }
-      const idx = dx + Math.abs(e.clientY - start.y) < 4 ? pointAt(e) : null;
-      if (idx !== null) {
+      box.replaceChildren(
+        ...text.map((t) => {
+          const line = document.createElement('div');
+          line.textContent = t;
+          return line;
+        }),
+      );
+      box.hidden = false;
+      const x = u.valToPos(u.data[0][idx]!, 'x');
+      const y = u.valToPos(u.data[1]?.[idx] ?? 0, 'y');
+      const left = u.over.offsetLeft + x;
+      const flip = x > u.over.clientWidth / 2;
+      box.style.left = `${flip ? left - box.offsetWidth - 12 : left + 12}px`;
+      box.style.top = `${Math.max(0, u.over.offsetTop + y - box.offsetHeight / 2)}px`;
+    };
+
+    const opts: uPlot.Options = {
+      width: Math.max(100, el.clientWidth),
+      height,
+      ms: 1,
+      legend: { show: false },
+      cursor: {
+        drag: { x: true, y: false, setScale: true },
+        points: { size: 8, fill: depthChartColors.series },
+        y: false,
+      },
+      select: { show: true, left: 0, top: 0, width: 0, height: 0 },
+      scales: {
+        x: { time: true },
+        y: { dir: -1, range: (_u, _min, max) => [0, max > 0 ? max * 1.05 : 10] },
+      },
+      axes: [
+        {
+          stroke: depthChartColors.axis,
+          grid: { stroke: depthChartColors.grid, width: 1 },
+          ticks: { stroke: depthChartColors.grid },
+          values: timeTicks,
+        },
+        {
+          stroke: depthChartColors.axis,
+          grid: { stroke: depthChartColors.grid, width: 1 },
+          ticks: { stroke: depthChartColors.grid },
+          label: 'Depth (m)',
+          labelSize: 20,
+          size: 56,
+        },
+      ],
+      series: [{}, { stroke: depthChartColors.series, width: 2, points: { show: false } }],
+      hooks: {
+        draw: [
+          (u) => {
+            const ctx = u.ctx;
+            const { top, height: h } = u.bbox;
+            const [min, max] = [u.scales.x?.min ?? -Infinity, u.scales.x?.max ?? Infinity];
+            ctx.save();
+            ctx.lineWidth = 2 * uPlot.pxRatio;
+            // The edited line last, so it is drawn over a grey one at the same time.
+            const ordered = [...latest.current.lines].sort((a, b) => Number(!!a.highlighted) - Number(!!b.highlighted));
+            for (const l of ordered) {
+              if (l.ts < min || l.ts > max) continue;
+              const x = Math.round(u.valToPos(l.ts, 'x', true));
+              ctx.strokeStyle = l.highlighted ? depthChartColors.highlightedLine : depthChartColors.line;
+              ctx.beginPath();
+              ctx.moveTo(x, top);
+              ctx.lineTo(x, top + h);
+              ctx.stroke();
+            }
+            ctx.restore();
+          },
+        ],
+        setCursor: [
+          (u) => {
+            const idx = u.cursor.idx;
+            showTip(u, idx);
+            latest.current.onHover?.(idx ?? null);
+          },
+        ],
+      },
+    };
+    const data: uPlot.AlignedData = [latest.current.points.map((p) => p.ts), latest.current.points.map((p) => p.depth)];
+    const u = new uPlot(opts, data, el);
+    plot.current = u;
+    shown.current = latest.current.points;
+    // For scripts and tests: how many points the chart holds.
+    el.setAttribute('data-points', String(data[0].length));
+
+    // A click is a mouse-down and -up at (nearly) the same place; anything longer is a zoom drag.
+    let down: { x: number; y: number } | null = null;
+    const onDown = (e: MouseEvent) => {
+      down = { x: e.clientX, y: e.clientY };
+    };
+    const onUp = (e: MouseEvent) => {
+      if (!down) return;
+      const moved = Math.abs(e.clientX - down.x) + Math.abs(e.clientY - down.y);
+      down = null;
+      const idx = u.cursor.idx;
+      if (moved < 4 && idx !== null && idx !== undefined) {
         // The tooltip may say "Click to set …": hide it until the cursor moves again.
         if (tip.current) tip.current.hidden = true;
         latest.current.onPointClick?.(idx);
       }
     };
     const onLeave = () => {
-      if (!down) setCursor(null);
+      if (tip.current) tip.current.hidden = true;
     };
-    const onDouble = () => {
-      view.current = null;
-      draw();
-    };
-    ov.addEventListener('mousemove', onMove);
-    ov.addEventListener('mousedown', onDown);
-    ov.addEventListener('mouseleave', onLeave);
-    ov.addEventListener('dblclick', onDouble);
+    u.over.addEventListener('mousedown', onDown);
+    u.over.addEventListener('mouseup', onUp);
+    u.over.addEventListener('mouseleave', onLeave);
+    const resize = new ResizeObserver(() => {
+      const width = Math.max(100, el.clientWidth);
+      if (width !== u.width) u.setSize({ width, height });
+    });
+    resize.observe(el);
     return () => {
       resize.disconnect();
-      document.removeEventListener('mouseup', onUp);
-      ov.removeEventListener('mousemove', onMove);
-      ov.removeEventListener('mousedown', onDown);
-      ov.removeEventListener('mouseleave', onLeave);
-      ov.removeEventListener('dblclick', onDouble);
+      u.over.removeEventListener('mousedown', onDown);
+      u.over.removeEventListener('mouseup', onUp);
+      u.over.removeEventListener('mouseleave', onLeave);
+      u.destroy();
+      plot.current = null;
     };
-  }, [draw, setCursor]);
+  }, [height]);
+
+  // New data without a new chart (keeps the zoom only when the data is the same length).
+  useEffect(() => {
+    const u = plot.current;
+    if (!u || shown.current === points) return;
+    shown.current = points;
+    u.setData([points.map((p) => p.ts), points.map((p) => p.depth)]);
+    wrapper.current?.setAttribute('data-points', String(points.length));
+    keyIndex.current = null;
+  }, [points]);
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const u = plot.current;
     const n = points.length;
-    if (n === 0) return;
-    const current = cursor.current ?? -1;
+    if (!u || n === 0) return;
+    const current = keyIndex.current ?? u.cursor.idx ?? -1;
     let next: number | null = null;
     const step = e.shiftKey ? 10 : 1;
     if (e.key === 'ArrowRight') next = Math.min(n - 1, current + step);
@@ -347,10 +243,12 @@ export function DepthChart({
     }
     if (next === null) return;
     e.preventDefault();
+    keyIndex.current = next;
     const p = points[next]!;
-    const f = frame.current;
-    if (f && (p.ts < f.min || p.ts > f.max)) view.current = null;
-    setCursor(next);
+    const min = u.scales.x?.min ?? p.ts;
+    const max = u.scales.x?.max ?? p.ts;
+    if (p.ts < min || p.ts > max) u.setScale('x', { min: u.data[0][0]!, max: u.data[0][n - 1]! });
+    u.setCursor({ left: u.valToPos(p.ts, 'x'), top: u.valToPos(p.depth, 'y') });
   };
 
   return (
@@ -362,12 +260,7 @@ export function DepthChart({
         aria-label={label}
         tabIndex={0}
         onKeyDown={onKeyDown}
-        data-points={points.length}
-      >
-        <canvas ref={canvas} />
-        <div ref={over} className="depth-chart-over" />
-        <div ref={select} className="depth-chart-select" hidden />
-      </div>
+      />
       <div ref={tip} className="depth-chart-tooltip" hidden aria-hidden="true" />
     </div>
   );

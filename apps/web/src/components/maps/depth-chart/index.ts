@@ -1,4 +1,4 @@
-/** The depth chart (canvas; happy-dom draws none: mock it in unit tests). */
+/** The depth chart (uPlot, canvas). Not loadable under happy-dom: mock it in unit tests. */
 export {
   DepthChart,
   depthChartColors,
