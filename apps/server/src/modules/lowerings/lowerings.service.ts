@@ -1,6 +1,4 @@
 import { loweringsToCsv, type Lowering, type LoweringListQuery } from '@bathylog/shared';
-import type { Transaction } from 'kysely';
-import type { DB } from '../../db/schema.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthContext } from '../../plugins/auth.js';
