@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { performance } from 'node:perf_hooks';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
@@ -66,6 +67,11 @@ export interface InjectResponse {
 
 /** Runs a REST route for a nes `request` frame (app.inject with the socket's token). */
 export type InjectFn = (request: InjectRequest) => Promise<InjectResponse>;
+
+/** A pass writing corked connections quicker than this does not delay the next (`cork`). */
+const minCoalesceMs = 2;
+/** The longest the next pass waits after a slow one. */
+const maxCoalesceMs = 100;
 
 /** Beyond this much unsent data a subscriber is too slow to keep up and is dropped. */
 const maxBufferedBytes = 16 * 1024 * 1024;
@@ -141,8 +147,11 @@ export class NesServer {
   private delivered: Promise<void> = Promise.resolve();
   private readonly outputListeners = new Set<NesSocket>();
   private readonly authCache = new Map<string, { at: number; outcome: Promise<AuthOutcome>; settled?: AuthOutcome }>();
-  /** Connections corked for the deliveries of this turn (`cork`). */
+  /** Connections corked for the deliveries not yet written (`cork`). */
   private readonly corked = new Set<Duplex>();
+  private flushScheduled = false;
+  /** How long the last pass writing the corked connections took, ms. */
+  private lastFlushMs = 0;
   private readonly serverId = `${os.hostname()}:${process.pid}:${Date.now().toString(36)}`;
   private counter = 0;
   private heartbeatTimer: NodeJS.Timeout | null = null;
@@ -568,22 +577,34 @@ export class NesServer {
   }
 
   /**
-   * Publications delivered in the same turn of the event loop (a batch of notifications from
-   * another process, an import's events) leave each connection in one write rather than one per
-   * frame: the connection is corked at its first frame and uncorked once the turn's deliveries
-   * are done. Nothing waits longer than that turn.
+   * Frames leave in as few writes as the load calls for (docs/realtime.md#fleet-scale). Each
+   * connection is corked at its first frame and uncorked in one pass over all of them: right
+   * after the current round of the event loop (setImmediate) while that pass is quick, so a
+   * server keeping up adds nothing; once a pass takes longer (thousands of sockets, the cores busy)
+   * the next waits as long as the last one took (at most `maxCoalesceMs`), and the publications
+   * of that wait leave each connection together, in one write: the kernel's cost is per write far
+   * more than per byte, so a server that falls behind sends fewer, larger writes and catches up
+   * instead of queueing ever more. Order is kept: everything a connection is sent (pings and
+   * answers too) waits in the same corked stream.
    */
   private cork(socket: NesSocket): void {
     if (this.corked.has(socket.raw)) return;
     socket.raw.cork();
     this.corked.add(socket.raw);
-    if (this.corked.size === 1) {
-      process.nextTick(() => {
-        for (const raw of this.corked) raw.uncork();
-        this.corked.clear();
-      });
-    }
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    const wait = Math.min(this.lastFlushMs, maxCoalesceMs);
+    if (wait < minCoalesceMs) setImmediate(this.uncorkAll);
+    else setTimeout(this.uncorkAll, wait);
   }
+
+  private readonly uncorkAll = (): void => {
+    const started = performance.now();
+    for (const raw of this.corked) raw.uncork();
+    this.corked.clear();
+    this.flushScheduled = false;
+    this.lastFlushMs = performance.now() - started;
+  };
 
   /** Re-reads the socket's user; false (and the socket closed) when the token is no longer valid. */
   private async recheck(socket: NesSocket): Promise<boolean> {
