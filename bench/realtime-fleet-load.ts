@@ -7,7 +7,8 @@
  * also POSTs events to the first server at FLEET_RATE per second, each carrying the moment it was
  * sent in its free text (milliseconds on the machine's clock: every process of the bench runs on
  * the same machine, so arrival minus that moment is the delivery time). At the end it prints one
- * JSON line: delivery latencies (ms, Float32 base64), POST times, counts, its own CPU time.
+ * JSON line: delivery latencies (ms, Float32 base64), each event's first and last arrival per server,
+ * POST times, counts, its own CPU time.
  *
  * The generator must not be the bottleneck it measures: at 5,000 sockets and 20 events/s it reads
  * 100,000 frames a second. So it speaks websocket on plain TCP sockets itself rather than through
@@ -47,14 +48,20 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let latencies = new Float32Array(1 << 16);
 let pubs = 0;
 let closed = 0;
+/** Per event (its send time) and server (index in FLEET_SERVERS): first and last arrival, ms. */
+const arrivals = new Map<string, [number, number]>();
 
-function record(ms: number): void {
+function record(server: number, sent: number, now: number): void {
   if (pubs === latencies.length) {
     const grown = new Float32Array(latencies.length * 2);
     grown.set(latencies);
     latencies = grown;
   }
-  latencies[pubs++] = ms;
+  latencies[pubs++] = now - sent;
+  const key = `${sent}/${server}`;
+  const seen = arrivals.get(key);
+  if (!seen) arrivals.set(key, [now, now]);
+  else seen[1] = now;
 }
 
 /** A client frame: text, final, masked (RFC 6455 section 5.3). */
@@ -123,7 +130,7 @@ function open(i: number): Promise<net.Socket> {
       if (startsWith(buf, start, pubStart)) {
         const now = clock();
         const at = buf.indexOf(marker, start);
-        if (at >= 0 && at < end) record(now - readNumber(buf, at + marker.length, end));
+        if (at >= 0 && at < end) record(i % servers.length, readNumber(buf, at + marker.length, end), now);
       } else if (startsWith(buf, start, pingStart)) socket.write(clientFrame(`{"type":"ping","id":"p${i}"}`));
       else if (startsWith(buf, start, helloStart)) resolve(socket);
       else reject(new Error(buf.toString('utf8', start, Math.min(end, start + 200))));
@@ -241,6 +248,8 @@ async function main(): Promise<void> {
       // This process's CPU while events flowed (user + system, ms) and how long that was.
       cpuMs: (cpu.user + cpu.system) / 1000,
       wallMs: wall,
+      // `sent/server` → [first, last] arrival (the bench merges generators per event and server).
+      arrivals: Object.fromEntries(arrivals),
       samples,
     }) + '\n',
   );

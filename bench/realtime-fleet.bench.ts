@@ -151,6 +151,7 @@ interface LoadResult {
   failedPosts: number;
   cpuMs: number;
   wallMs: number;
+  arrivals: Record<string, [number, number]>;
   samples: string;
 }
 
@@ -200,6 +201,11 @@ interface RunResult {
   serverSystemPercent: number;
   /** The same server CPU per frame delivered, µs. */
   serverCpuUsPerFrame: number;
+  /**
+   * Per server process (the first is the one POSTed to), over events: the time from the POST to
+   * the first of its subscribers' frames, and from that to the last (the fan-out).
+   */
+  perServer: Array<{ firstMs: Stats; spreadMs: Stats }>;
   /** The socket-holding generators' own CPU while events flowed, % of one core (all of them). */
   generatorCpuPercent: number;
   /** 1-minute load average: before the servers started, when posting started, at the end. */
@@ -277,6 +283,24 @@ async function runOnce(sockets: number, rate: number): Promise<RunResult> {
     const opened = loads.reduce((n, l) => n + l.sockets, 0);
     const delivered = loads.reduce((n, l) => n + l.pubs, 0);
     const holders = loads.slice(0, generators);
+    const firstLast = new Map<string, [number, number]>();
+    for (const l of holders) {
+      for (const [key, [first, last]] of Object.entries(l.arrivals)) {
+        const seen = firstLast.get(key);
+        firstLast.set(key, seen ? [Math.min(seen[0], first), Math.max(seen[1], last)] : [first, last]);
+      }
+    }
+    const perServer = servers.map((_, i) => {
+      const firsts: number[] = [];
+      const spreads: number[] = [];
+      for (const [key, [first, last]] of firstLast) {
+        const [sent, server] = key.split('/').map(Number);
+        if (server !== i) continue;
+        firsts.push(first - sent!);
+        spreads.push(last - first);
+      }
+      return { firstMs: stats(firsts), spreadMs: stats(spreads) };
+    });
     return {
       scenario: `PostgreSQL, ${processes} processes, POSTs on the first (LISTEN/NOTIFY)${process.env.BENCH_BASELINE_ROOT ? ', code before the change' : ''}`,
       processes,
@@ -293,6 +317,7 @@ async function runOnce(sockets: number, rate: number): Promise<RunResult> {
       serverUserPercent: round1((user / wall) * 100),
       serverSystemPercent: round1((system / wall) * 100),
       serverCpuUsPerFrame: round1(((user + system) * 1e6) / Math.max(1, delivered)),
+      perServer,
       generatorCpuPercent: round1(holders.reduce((sum, l) => sum + (l.cpuMs / l.wallMs) * 100, 0)),
       loadAverage: { before: loadBefore, during: loadDuring, after: loadNow() },
       sessions: ownSessions ? 'own' : 'shared',
@@ -348,7 +373,7 @@ async function main(): Promise<void> {
     const r = await runOnce(run.sockets, run.rate);
     results.push(r);
     log(
-      `${r.sockets} sockets × ${r.ratePerSecond}/s: delivered ${r.delivered}/${r.expected}: p50 ${r.deliveryMs.p50} ms, p90 ${r.deliveryMs.p90} ms, p99 ${r.deliveryMs.p99} ms, max ${r.deliveryMs.max} ms; POST p99 ${r.postMs.p99} ms; server CPU ${r.serverCpuPercent} % (system ${r.serverSystemPercent} %), generators ${r.generatorCpuPercent} %; load ${r.loadAverage.before[0]} / ${r.loadAverage.during} / ${r.loadAverage.after}`,
+      `${r.sockets} sockets × ${r.ratePerSecond}/s: delivered ${r.delivered}/${r.expected}: p50 ${r.deliveryMs.p50} ms, p90 ${r.deliveryMs.p90} ms, p99 ${r.deliveryMs.p99} ms, max ${r.deliveryMs.max} ms; POST p99 ${r.postMs.p99} ms; server CPU ${r.serverCpuPercent} % (system ${r.serverSystemPercent} %), generators ${r.generatorCpuPercent} %; load ${r.loadAverage.before[0]} / ${r.loadAverage.during} / ${r.loadAverage.after}; ${r.perServer.map((p, i) => `process ${i + 1}: first frame p50 ${p.firstMs.p50} / p99 ${p.firstMs.p99} ms, fan-out p50 ${p.spreadMs.p50} / p99 ${p.spreadMs.p99} ms`).join('; ')}`,
     );
   }
   // Repeated scenarios: the run with the median p99 stands for them.
@@ -389,6 +414,15 @@ async function main(): Promise<void> {
       '| sockets | events/s | delivered | p50 ms | p90 ms | p99 ms | max ms | POST p50 | POST p99 | server CPU (user + sys) | CPU µs per frame | generator CPU | load average |',
       '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
       ...results.map((r) => row(r)),
+      '',
+      "Where the time goes, per event (median / p99 over the events of a run): from the POST to the first frame on a subscriber of each process (process 1 is POSTed to and publishes at once; process 2 hears of it through NOTIFY), and from that first frame to the last (the fan-out to that process's sockets).",
+      '',
+      '| sockets | events/s | process 1 first frame ms | process 1 fan-out ms | process 2 first frame ms | process 2 fan-out ms |',
+      '|---|---|---|---|---|---|',
+      ...results.map(
+        (r) =>
+          `| ${r.sockets} | ${r.ratePerSecond} | ${r.perServer.map((p) => `${p.firstMs.p50} / ${p.firstMs.p99} | ${p.spreadMs.p50} / ${p.spreadMs.p99}`).join(' | ')} |`,
+      ),
       '',
       ...(medians.length
         ? [
