@@ -70,7 +70,7 @@ export type InjectFn = (request: InjectRequest) => Promise<InjectResponse>;
 
 /** A pass writing corked connections quicker than this does not delay the next (`cork`). */
 const minCoalesceMs = 2;
-/** The longest the next pass waits after a slow one. */
+/** The longest pause after a slow pass. */
 const maxCoalesceMs = 100;
 
 /** Beyond this much unsent data a subscriber is too slow to keep up and is dropped. */
@@ -150,8 +150,9 @@ export class NesServer {
   /** Connections corked for the deliveries not yet written (`cork`). */
   private readonly corked = new Set<Duplex>();
   private flushScheduled = false;
-  /** How long the last pass writing the corked connections took, ms. */
+  /** How long the last pass writing the corked connections took, and when it ended (ms). */
   private lastFlushMs = 0;
+  private lastFlushEnd = 0;
   private readonly serverId = `${os.hostname()}:${process.pid}:${Date.now().toString(36)}`;
   private counter = 0;
   private heartbeatTimer: NodeJS.Timeout | null = null;
@@ -581,8 +582,8 @@ export class NesServer {
    * connection is corked at its first frame and uncorked in one pass over all of them: right
    * after the current round of the event loop (setImmediate) while that pass is quick, so a
    * server keeping up adds nothing; once a pass takes longer (thousands of sockets, the cores busy)
-   * the next waits as long as the last one took (at most `maxCoalesceMs`), and the publications
-   * of that wait leave each connection together, in one write: the kernel's cost is per write far
+   * the next starts no sooner than as long after it as it took (at most `maxCoalesceMs`), and the
+   * publications of that pause leave each connection together, in one write: the kernel's cost is per write far
    * more than per byte, so a server that falls behind sends fewer, larger writes and catches up
    * instead of queueing ever more. Order is kept: everything a connection is sent (pings and
    * answers too) waits in the same corked stream.
@@ -593,8 +594,13 @@ export class NesServer {
     this.corked.add(socket.raw);
     if (this.flushScheduled) return;
     this.flushScheduled = true;
-    const wait = Math.min(this.lastFlushMs, maxCoalesceMs);
-    if (wait < minCoalesceMs) setImmediate(this.uncorkAll);
+    // A slow pass is followed by a pause as long as itself; a frame arriving after that pause is
+    // written at once.
+    const wait =
+      this.lastFlushMs < minCoalesceMs
+        ? 0
+        : Math.min(maxCoalesceMs, this.lastFlushEnd + this.lastFlushMs - performance.now());
+    if (wait < 1) setImmediate(this.uncorkAll);
     else setTimeout(this.uncorkAll, wait);
   }
 
@@ -603,7 +609,8 @@ export class NesServer {
     for (const raw of this.corked) raw.uncork();
     this.corked.clear();
     this.flushScheduled = false;
-    this.lastFlushMs = performance.now() - started;
+    this.lastFlushEnd = performance.now();
+    this.lastFlushMs = this.lastFlushEnd - started;
   };
 
   /** Re-reads the socket's user; false (and the socket closed) when the token is no longer valid. */
