@@ -17,7 +17,9 @@
  * after it (no string, no JSON parse, no copy unless a frame is split across reads). Its own
  * frames (hello, ping replies) are masked as RFC 6455 requires of a client.
  *
- * Env: FLEET_SERVERS (comma-separated base URLs), FLEET_SOCKETS, FLEET_TOKEN, FLEET_POST (0|1),
+ * Env: FLEET_SERVERS (comma-separated base URLs), FLEET_SOCKETS, FLEET_TOKEN (posts; and the
+ * sockets' when FLEET_SOCKET_TOKENS is empty), FLEET_SOCKET_TOKENS (comma-separated: socket i says
+ * hello with the i-th, round robin), FLEET_POST (0|1),
  * FLEET_RATE, FLEET_SECONDS, FLEET_READY_DIR and FLEET_PROCESSES (every process marks itself ready
  * there once its sockets are subscribed; posting starts 2 s after all are).
  */
@@ -30,6 +32,8 @@ import { performance } from 'node:perf_hooks';
 const servers = (process.env.FLEET_SERVERS ?? '').split(',').filter(Boolean);
 const count = Number(process.env.FLEET_SOCKETS ?? 100);
 const token = process.env.FLEET_TOKEN ?? '';
+const socketTokens = (process.env.FLEET_SOCKET_TOKENS ?? '').split(',').filter(Boolean);
+if (socketTokens.length === 0) socketTokens.push(token);
 const posts = process.env.FLEET_POST === '1';
 const rate = Number(process.env.FLEET_RATE ?? 20);
 const seconds = Number(process.env.FLEET_SECONDS ?? 15);
@@ -157,7 +161,7 @@ function open(i: number): Promise<net.Socket> {
             JSON.stringify({
               type: 'hello',
               id: `h${i}`,
-              auth: { headers: { Authorization: `Bearer ${token}` } },
+              auth: { headers: { Authorization: `Bearer ${socketTokens[i % socketTokens.length]}` } },
               version: '2',
               subs: [channel],
             }),

@@ -23,6 +23,8 @@
  * BENCH_SECONDS (15), BENCH_PROCESSES (2), BENCH_GENERATORS (2), BENCH_PORT (8840),
  * BENCH_LOG_LEVEL (the server's default, info), BENCH_BASELINE_ROOT (a checkout of the code before a
  * change, this checkout's node_modules: its servers are measured instead, for an A/B),
+ * BENCH_WATCHERS (20: users with the event_watcher role made for the run; the sockets say hello
+ * round robin with the admin's token and theirs, so most are not admins and the channel rule runs),
  * BENCH_SESSIONS (own | shared), BENCH_PROFILE_DIR (a folder: every server and generator writes
  * a `--cpu-prof` profile there, and the servers' log is kept there), BENCH_RESULT_NAME
  * (realtime-fleet: the results' file name).
@@ -42,6 +44,7 @@ const processes = Number(process.env.BENCH_PROCESSES ?? 2);
 const generators = Number(process.env.BENCH_GENERATORS ?? 2);
 const firstPort = Number(process.env.BENCH_PORT ?? 8840);
 const ownSessions = process.env.BENCH_SESSIONS !== 'shared';
+const watchers = Number(process.env.BENCH_WATCHERS ?? 20);
 const profileDir = process.env.BENCH_PROFILE_DIR ? path.resolve(process.env.BENCH_PROFILE_DIR) : null;
 const profileArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
 const secret = 'realtime-fleet-bench-secret';
@@ -239,8 +242,34 @@ async function runOnce(sockets: number, rate: number): Promise<RunResult> {
     });
     if (!login.ok) throw new Error(`login ${login.status}`);
     const token = ((await login.json()) as { token: string }).token;
+    // Most of a fleet's subscribers are not admins: the channel rule runs for them (once per
+    // publication and caller), and the publication's visibility is looked up.
+    const socketTokens = [token];
+    for (let w = 0; w < watchers; w++) {
+      const username = `watcher_${w}`;
+      const password = `fleet-watcher-${w}-pass`;
+      const created = await fetch(`${servers[0]!.base}/sealog-server/api/v1/users`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          username,
+          fullname: `Fleet watcher ${w}`,
+          email: `${username}@example.org`,
+          password,
+          roles: ['event_watcher'],
+        }),
+      });
+      if (!created.ok) throw new Error(`creating ${username}: ${created.status} ${await created.text()}`);
+      const res = await fetch(`${servers[0]!.base}/sealog-server/api/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username, password }),
+      });
+      if (!res.ok) throw new Error(`login ${username}: ${res.status}`);
+      socketTokens.push(((await res.json()) as { token: string }).token);
+    }
     log(
-      `${processes} processes on one PostgreSQL, ${sockets} sockets from ${generators} generators in namespace ${ns.name}, ${rate} events/s for ${seconds} s (load average ${loadBefore.join(', ')})`,
+      `${processes} processes on one PostgreSQL, ${sockets} sockets (the admin and ${watchers} event watchers) from ${generators} generators in namespace ${ns.name}, ${rate} events/s for ${seconds} s (load average ${loadBefore.join(', ')})`,
     );
     // Posting starts once every generator has its sockets (opening 5,000 takes a while).
     const readyDir = path.join(dir, 'ready');
@@ -253,6 +282,7 @@ async function runOnce(sockets: number, rate: number): Promise<RunResult> {
           FLEET_SERVERS: servers.map((s) => s.base).join(','),
           FLEET_SOCKETS: String(g === generators ? 0 : share(g)),
           FLEET_TOKEN: token,
+          FLEET_SOCKET_TOKENS: socketTokens.join(','),
           FLEET_POST: g === generators ? '1' : '0',
           FLEET_RATE: String(rate),
           FLEET_SECONDS: String(seconds),
@@ -409,7 +439,7 @@ async function main(): Promise<void> {
       '',
       `${meta.date} · ${meta.cpus} cores · Node ${meta.node} · ${seconds} s of events per run · ${results[0]?.scenario ?? ''}`,
       '',
-      `Time from just before \`POST /events\` (on the first process) to the \`pub\` frame on each subscriber's socket, every event × socket pair; sockets spread evenly over the processes; the load generator (${generators} processes holding the sockets, one more posting) in its own network namespace behind a veth link; servers at the default log level; every process in ${ownSessions ? 'a session of its own (as separate services)' : "the bench's session"}. Generators and servers share the machine's 2 cores with whatever else runs on it: the load average (1 min: before the run / while events flowed / after) is given for each run. Server CPU is both processes' from the moment every socket was subscribed (user + system), per frame delivered; generator CPU is the socket-holding generators' own while events flowed.`,
+      `Time from just before \`POST /events\` (on the first process) to the \`pub\` frame on each subscriber's socket, every event × socket pair; sockets spread evenly over the processes, saying hello round robin as the admin and ${watchers} users with the event_watcher role (so the channel rule runs for most); the load generator (${generators} processes holding the sockets, one more posting) in its own network namespace behind a veth link; servers at the default log level; every process in ${ownSessions ? 'a session of its own (as separate services)' : "the bench's session"}. Generators and servers share the machine's 2 cores with whatever else runs on it: the load average (1 min: before the run / while events flowed / after) is given for each run. Server CPU is both processes' from the moment every socket was subscribed (user + system), per frame delivered; generator CPU is the socket-holding generators' own while events flowed.`,
       '',
       '| sockets | events/s | delivered | p50 ms | p90 ms | p99 ms | max ms | POST p50 | POST p99 | server CPU (user + sys) | CPU µs per frame | generator CPU | load average |',
       '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
