@@ -68,7 +68,7 @@ export interface InjectResponse {
 /** Runs a REST route for a nes `request` frame (app.inject with the socket's token). */
 export type InjectFn = (request: InjectRequest) => Promise<InjectResponse>;
 
-/** A pass writing queued frames quicker than this does not delay the next (`flush`). */
+/** A pass writing corked connections quicker than this does not delay the next (`cork`). */
 const minCoalesceMs = 2;
 /** The longest pause after a slow pass. */
 const maxCoalesceMs = 100;
@@ -116,8 +116,6 @@ class NesSocket {
   outbox: Promise<void> | null = null;
   helloTimer: NodeJS.Timeout | null = null;
   closing = false;
-  /** The publications queued for this socket since the last flush (`NesServer.flush`). */
-  pending: PendingRun | null = null;
 
   constructor(
     readonly id: string,
@@ -125,45 +123,9 @@ class NesSocket {
     readonly remoteAddress: string | undefined,
     /** The `token` cookie of an upgrade from an allowed origin: used by a hello without auth. */
     readonly cookieToken: string | undefined,
-    /** The connection under the websocket: queued pub frames are written to it directly. */
+    /** The connection under the websocket (corked while a burst of publications is written). */
     readonly raw: Duplex,
   ) {}
-}
-
-/**
- * A sequence of publications queued for sockets between two flushes, as a path in a tree from the
- * flush's root: sockets queued the same publications share one node, and so one joined buffer.
- */
-class PendingRun {
-  private next: Map<Delivery, PendingRun> | null = null;
-  private joined: Buffer | null = null;
-
-  constructor(
-    private readonly parent: PendingRun | null,
-    private readonly delivery: Delivery | null,
-  ) {}
-
-  /** This sequence followed by one more publication. */
-  after(delivery: Delivery): PendingRun {
-    this.next ??= new Map();
-    let run = this.next.get(delivery);
-    if (!run) this.next.set(delivery, (run = new PendingRun(this, delivery)));
-    return run;
-  }
-
-  private framesUpTo(): Buffer[] {
-    const frames = this.parent ? this.parent.framesUpTo() : [];
-    if (this.delivery) frames.push(this.delivery.frame);
-    return frames;
-  }
-
-  /** The frames of the sequence, in order, as one buffer (joined once, then shared). */
-  bytes(): Buffer {
-    if (this.joined) return this.joined;
-    const frames = this.framesUpTo();
-    this.joined = frames.length === 1 ? frames[0]! : Buffer.concat(frames);
-    return this.joined;
-  }
 }
 
 /** One publication as every subscriber's delivery sees it. */
@@ -185,10 +147,8 @@ export class NesServer {
   private delivered: Promise<void> = Promise.resolve();
   private readonly outputListeners = new Set<NesSocket>();
   private readonly authCache = new Map<string, { at: number; outcome: Promise<AuthOutcome>; settled?: AuthOutcome }>();
-  /** Sockets with frames queued (`sendFrame`), in the order of their first; `flush` writes them. */
-  private pendingSockets: NesSocket[] = [];
-  /** The start of every queued sequence of publications until the next flush. */
-  private pendingRoot = new PendingRun(null, null);
+  /** Connections corked for the deliveries not yet written (`cork`). */
+  private readonly corked = new Set<Duplex>();
   private flushScheduled = false;
   /** How long the last pass writing the corked connections took, and when it ended (ms). */
   private lastFlushMs = 0;
@@ -577,7 +537,7 @@ export class NesServer {
 
   private sendIfAllowed(socket: NesSocket, delivery: Delivery): void {
     if (socket.auth && socket.subscriptions.has(delivery.path) && delivery.mayReceive(socket.auth)) {
-      this.sendFrame(socket, delivery);
+      this.sendFrame(socket, delivery.frame);
     }
   }
 
@@ -596,12 +556,14 @@ export class NesServer {
   }
 
   /**
-   * Queues a pub frame, already framed, for one socket; `flush` writes it with the others queued
-   * for that socket (docs/realtime.md#fleet-scale). No completion callback per socket: the socket
-   * counts as alive when what was sent to it before has left (its buffer is empty), which is what a
-   * completed send told before.
+   * A pub frame, already framed, to one socket: written to the connection as it is, so a socket
+   * costs one write and no allocation (docs/realtime.md#fleet-scale). Safe beside the frames `ws`
+   * writes itself (hello answers, pings, close): without permessage-deflate `ws` writes every
+   * frame at once, in call order, and never queues one, and nothing is written once the socket is
+   * closing. No completion callback per socket: the socket counts as alive when what was sent to
+   * it before has left (its buffer is empty), which is what a completed send told before.
    */
-  private sendFrame(socket: NesSocket, delivery: Delivery): void {
+  private sendFrame(socket: NesSocket, frame: Buffer): void {
     const ws = socket.ws;
     if (ws.readyState !== WebSocket.OPEN || socket.closing) return;
     const buffered = ws.bufferedAmount;
@@ -611,9 +573,25 @@ export class NesServer {
       return;
     }
     if (buffered === 0) socket.active = true;
-    const from = socket.pending;
-    if (!from) this.pendingSockets.push(socket);
-    socket.pending = (from ?? this.pendingRoot).after(delivery);
+    this.cork(socket);
+    socket.raw.write(frame);
+  }
+
+  /**
+   * Frames leave in as few writes as the load calls for (docs/realtime.md#fleet-scale). Each
+   * connection is corked at its first frame and uncorked in one pass over all of them: right
+   * after the current round of the event loop (setImmediate) while that pass is quick, so a
+   * server keeping up adds nothing; once a pass takes longer (thousands of sockets, the cores busy)
+   * the next starts no sooner than as long after it as it took (at most `maxCoalesceMs`), and the
+   * publications of that pause leave each connection together, in one write: the kernel's cost is per write far
+   * more than per byte, so a server that falls behind sends fewer, larger writes and catches up
+   * instead of queueing ever more. Order is kept: everything a connection is sent (pings and
+   * answers too) waits in the same corked stream.
+   */
+  private cork(socket: NesSocket): void {
+    if (this.corked.has(socket.raw)) return;
+    socket.raw.cork();
+    this.corked.add(socket.raw);
     if (this.flushScheduled) return;
     this.flushScheduled = true;
     // A slow pass is followed by a pause as long as itself; a frame arriving after that pause is
@@ -622,34 +600,15 @@ export class NesServer {
       this.lastFlushMs < minCoalesceMs
         ? 0
         : Math.min(maxCoalesceMs, this.lastFlushEnd + this.lastFlushMs - performance.now());
-    if (wait < 1) setImmediate(this.flush);
-    else setTimeout(this.flush, wait);
+    if (wait < 1) setImmediate(this.uncorkAll);
+    else setTimeout(this.uncorkAll, wait);
   }
 
-  /**
-   * Writes every queued frame, in one pass, one write per socket (docs/realtime.md#fleet-scale):
-   * right after the current round of the event loop while that pass is quick, so a server keeping
-   * up adds nothing; once a pass takes longer (thousands of sockets, the cores busy) the next
-   * starts no sooner than as long after it as it took (at most `maxCoalesceMs`), and the
-   * publications of that pause leave each connection together. The kernel's cost is per write far
-   * more than per byte, so a server that falls behind sends fewer, larger writes and catches up
-   * instead of queueing ever more. Sockets that were queued the same publications (nearly all of
-   * them) are written the same bytes, joined once (`PendingRun`). The socket's own frames
-   * (answers, pings) are written by `ws` at once and may pass queued publications, which nes
-   * allows (a pub is not an answer); a socket closing meanwhile is not written to.
-   */
-  private readonly flush = (): void => {
+  private readonly uncorkAll = (): void => {
     const started = performance.now();
-    const sockets = this.pendingSockets;
-    this.pendingSockets = [];
-    this.pendingRoot = new PendingRun(null, null);
+    for (const raw of this.corked) raw.uncork();
+    this.corked.clear();
     this.flushScheduled = false;
-    for (const socket of sockets) {
-      const run = socket.pending;
-      socket.pending = null;
-      if (!run || socket.ws.readyState !== WebSocket.OPEN || socket.closing) continue;
-      socket.raw.write(run.bytes());
-    }
     this.lastFlushEnd = performance.now();
     this.lastFlushMs = this.lastFlushEnd - started;
   };
