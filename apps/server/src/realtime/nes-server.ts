@@ -556,8 +556,8 @@ export class NesServer {
   }
 
   /**
-   * A pub frame, already framed, to one socket: written to the connection as it is, so a socket
-   * costs one write and no allocation (docs/realtime.md#fleet-scale). Safe beside the frames `ws`
+   * A pub frame, already framed, to one socket: written to the connection as it is, with no
+   * framing or encoding per socket (docs/realtime.md#fleet-scale). Safe beside the frames `ws`
    * writes itself (hello answers, pings, close): without permessage-deflate `ws` writes every
    * frame at once, in call order, and never queues one, and nothing is written once the socket is
    * closing. No completion callback per socket: the socket counts as alive when what was sent to
@@ -583,9 +583,9 @@ export class NesServer {
    * after the current round of the event loop (setImmediate) while that pass is quick, so a
    * server keeping up adds nothing; once a pass takes longer (thousands of sockets, the cores busy)
    * the next starts no sooner than as long after it as it took (at most `maxCoalesceMs`), and the
-   * publications of that pause leave each connection together, in one write: the kernel's cost is per write far
-   * more than per byte, so a server that falls behind sends fewer, larger writes and catches up
-   * instead of queueing ever more. Order is kept: everything a connection is sent (pings and
+   * publications of that pause leave each connection together, in one write: the kernel's cost is
+   * per write far more than per byte, so a server that falls behind sends fewer, larger writes and
+   * catches up instead of queueing ever more. Order is kept: everything a connection is sent (pings and
    * answers too) waits in the same corked stream.
    */
   private cork(socket: NesSocket): void {
