@@ -367,6 +367,38 @@ describe.each(engines)('nes websocket protocol on %s', (engine) => {
     expect(b.pubs(customVarsPath)).toEqual([]);
   });
 
+  it('delivers events of every frame size to the unmodified @hapi/nes client and to a raw socket', async () => {
+    // The pub frame is framed once for every socket (docs/realtime.md#fleet-scale): a free text
+    // around each websocket length boundary (125 bytes, 64 KiB) and beyond ASCII must arrive whole.
+    const texts = ['short', 'x'.repeat(90), 'é'.repeat(70), 'y'.repeat(65_500), 'z'.repeat(70_000) + ' ⚓'];
+    const client = new Nes.Client(`ws://127.0.0.1:${port}/ws`);
+    await client.connect({ auth: { headers: { Authorization: `Bearer ${admin}` } }, reconnect: false });
+    const raw = await helloed(admin, [newEventsPath]);
+    try {
+      const received: string[] = [];
+      let allReceived: () => void = () => undefined;
+      const done = new Promise<void>((resolve) => (allReceived = resolve));
+      await client.subscribe(newEventsPath, (message: unknown) => {
+        received.push((message as { event_free_text: string }).event_free_text);
+        if (received.length === texts.length) allReceived();
+      });
+      const last = raw.next((f) => f.type === 'pub' && texts.length === raw.pubs(newEventsPath).length, 10_000);
+      for (const text of texts) {
+        const res = await t.api('POST', '/events', {
+          token: admin,
+          body: { event_value: 'FRAME_SIZE', event_free_text: text },
+        });
+        expect(res.statusCode).toBe(201);
+      }
+      await done;
+      await last;
+      expect(received).toEqual(texts);
+      expect(raw.pubs(newEventsPath).map((m) => (m as { event_free_text: string }).event_free_text)).toEqual(texts);
+    } finally {
+      await client.disconnect();
+    }
+  });
+
   it('works with the unmodified @hapi/nes client', async () => {
     const client = new Nes.Client(`ws://127.0.0.1:${port}/ws`);
     await client.connect({ auth: { headers: { Authorization: `Bearer ${admin}` } }, reconnect: false });

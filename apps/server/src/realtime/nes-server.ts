@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { performance } from 'node:perf_hooks';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
@@ -67,6 +68,11 @@ export interface InjectResponse {
 /** Runs a REST route for a nes `request` frame (app.inject with the socket's token). */
 export type InjectFn = (request: InjectRequest) => Promise<InjectResponse>;
 
+/** A pass writing corked connections quicker than this does not delay the next (`cork`). */
+const minCoalesceMs = 2;
+/** The longest pause after a slow pass. */
+const maxCoalesceMs = 100;
+
 /** Beyond this much unsent data a subscriber is too slow to keep up and is dropped. */
 const maxBufferedBytes = 16 * 1024 * 1024;
 
@@ -125,7 +131,7 @@ class NesSocket {
 /** One publication as every subscriber's delivery sees it. */
 interface Delivery {
   path: string;
-  /** The encoded `pub` frame (text), the same bytes for every socket. */
+  /** The `pub` message as a whole websocket frame (header and text), the same bytes for every socket. */
   frame: Buffer;
   /** The channel rule for this publication, decided once per caller. */
   mayReceive(auth: AuthContext): boolean;
@@ -140,9 +146,13 @@ export class NesServer {
   /** The last publication's delivery: each waits for the one before, so sockets get them in publish order. */
   private delivered: Promise<void> = Promise.resolve();
   private readonly outputListeners = new Set<NesSocket>();
-  private readonly authCache = new Map<string, { at: number; outcome: Promise<AuthOutcome> }>();
-  /** Connections corked for the deliveries of this turn (`cork`). */
+  private readonly authCache = new Map<string, { at: number; outcome: Promise<AuthOutcome>; settled?: AuthOutcome }>();
+  /** Connections corked for the deliveries not yet written (`cork`). */
   private readonly corked = new Set<Duplex>();
+  private flushScheduled = false;
+  /** How long the last pass writing the corked connections took, and when it ended (ms). */
+  private lastFlushMs = 0;
+  private lastFlushEnd = 0;
   private readonly serverId = `${os.hostname()}:${process.pid}:${Date.now().toString(36)}`;
   private counter = 0;
   private heartbeatTimer: NodeJS.Timeout | null = null;
@@ -158,7 +168,10 @@ export class NesServer {
     private readonly opts: NesServerOptions,
   ) {
     this.log = ctx.log.child({ module: 'realtime' });
-    this.wss = new WebSocketServer({ noServer: true, maxPayload: opts.maxPayloadBytes });
+    // No permessage-deflate (ws's default for servers, said here because publish writes its
+    // pre-built frames beside ws's own and relies on it): one frame serves every socket only
+    // uncompressed, and compressing 5,000 copies would cost more than sending them.
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: opts.maxPayloadBytes, perMessageDeflate: false });
     this.wss.on('error', (err) => this.log.warn({ err }, 'websocket server error'));
     this.heartbeatTimer = setInterval(() => this.beat(), opts.heartbeatIntervalMs);
     this.heartbeatTimer.unref();
@@ -483,7 +496,7 @@ export class NesServer {
       this.log.error({ err, channel }, 'could not check who may see a publication; sending it to admins only');
       return access.adminsOnly;
     });
-    const frame = Buffer.from(JSON.stringify({ type: 'pub', path, message: payload }), 'utf8');
+    const frame = serverTextFrame(Buffer.from(JSON.stringify({ type: 'pub', path, message: payload }), 'utf8'));
     const turn = this.delivered.then(async () => {
       const visibility = await lookup;
       const decisions = new Map<AuthContext, boolean>();
@@ -507,18 +520,13 @@ export class NesServer {
   }
 
   private deliver(socket: NesSocket, delivery: Delivery, now: number): void {
-    const send = () => {
-      if (socket.auth && socket.subscriptions.has(delivery.path) && delivery.mayReceive(socket.auth)) {
-        this.sendFrame(socket, delivery.frame);
-      }
-    };
-    if (!socket.outbox && now - socket.authAt < this.opts.authRecheckMs) {
-      send();
+    if (!socket.outbox && (now - socket.authAt < this.opts.authRecheckMs || this.confirmedByCache(socket, now))) {
+      this.sendIfAllowed(socket, delivery);
       return;
     }
     const next: Promise<void> = (socket.outbox ?? Promise.resolve())
       .then(async () => {
-        if (await this.recheck(socket)) send();
+        if (await this.recheck(socket)) this.sendIfAllowed(socket, delivery);
       })
       .catch((err: unknown) => this.log.error({ err }, 'websocket delivery failed'))
       .finally(() => {
@@ -527,10 +535,33 @@ export class NesServer {
     socket.outbox = next;
   }
 
+  private sendIfAllowed(socket: NesSocket, delivery: Delivery): void {
+    if (socket.auth && socket.subscriptions.has(delivery.path) && delivery.mayReceive(socket.auth)) {
+      this.sendFrame(socket, delivery.frame);
+    }
+  }
+
   /**
-   * A pub frame, already encoded, to one socket. No completion callback per socket: the socket
-   * counts as alive when what was sent to it before has left (its buffer is empty), which is what
-   * a completed send told before.
+   * The socket's re-check is due, but another socket of the same token has just been re-checked:
+   * that answer stands for this one too (the verification cache is per token), without a round of
+   * promises per socket. False when there is no such answer yet, or it refused the token: the
+   * socket then takes the asynchronous path (`recheck`), which closes it when refused.
+   */
+  private confirmedByCache(socket: NesSocket, now: number): boolean {
+    const cached = this.authCache.get(socket.token ?? '');
+    if (!cached || now - cached.at >= this.opts.authRecheckMs || cached.settled?.ok !== true) return false;
+    socket.auth = cached.settled.auth;
+    socket.authAt = cached.at;
+    return true;
+  }
+
+  /**
+   * A pub frame, already framed, to one socket: written to the connection as it is, with no
+   * framing or encoding per socket (docs/realtime.md#fleet-scale). Safe beside the frames `ws`
+   * writes itself (hello answers, pings, close): without permessage-deflate `ws` writes every
+   * frame at once, in call order, and never queues one, and nothing is written once the socket is
+   * closing. No completion callback per socket: the socket counts as alive when what was sent to
+   * it before has left (its buffer is empty), which is what a completed send told before.
    */
   private sendFrame(socket: NesSocket, frame: Buffer): void {
     const ws = socket.ws;
@@ -543,26 +574,44 @@ export class NesServer {
     }
     if (buffered === 0) socket.active = true;
     this.cork(socket);
-    ws.send(frame, { binary: false, compress: false, fin: true });
+    socket.raw.write(frame);
   }
 
   /**
-   * Publications delivered in the same turn of the event loop (a batch of notifications from
-   * another process, an import's events) leave each connection in one write rather than one per
-   * frame: the connection is corked at its first frame and uncorked once the turn's deliveries
-   * are done. Nothing waits longer than that turn.
+   * Frames leave in as few writes as the load calls for (docs/realtime.md#fleet-scale). Each
+   * connection is corked at its first frame and uncorked in one pass over all of them: right
+   * after the current round of the event loop (setImmediate) while that pass is quick, so a
+   * server keeping up adds nothing; once a pass takes longer (thousands of sockets, the cores busy)
+   * the next starts no sooner than as long after it as it took (at most `maxCoalesceMs`), and the
+   * publications of that pause leave each connection together, in one write: the kernel's cost is
+   * per write far more than per byte, so a server that falls behind sends fewer, larger writes and
+   * catches up instead of queueing ever more. Order is kept: everything a connection is sent (pings and
+   * answers too) waits in the same corked stream.
    */
   private cork(socket: NesSocket): void {
     if (this.corked.has(socket.raw)) return;
     socket.raw.cork();
     this.corked.add(socket.raw);
-    if (this.corked.size === 1) {
-      process.nextTick(() => {
-        for (const raw of this.corked) raw.uncork();
-        this.corked.clear();
-      });
-    }
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    // A slow pass is followed by a pause as long as itself; a frame arriving after that pause is
+    // written at once.
+    const wait =
+      this.lastFlushMs < minCoalesceMs
+        ? 0
+        : Math.min(maxCoalesceMs, this.lastFlushEnd + this.lastFlushMs - performance.now());
+    if (wait < 1) setImmediate(this.uncorkAll);
+    else setTimeout(this.uncorkAll, wait);
   }
+
+  private readonly uncorkAll = (): void => {
+    const started = performance.now();
+    for (const raw of this.corked) raw.uncork();
+    this.corked.clear();
+    this.flushScheduled = false;
+    this.lastFlushEnd = performance.now();
+    this.lastFlushMs = this.lastFlushEnd - started;
+  };
 
   /** Re-reads the socket's user; false (and the socket closed) when the token is no longer valid. */
   private async recheck(socket: NesSocket): Promise<boolean> {
@@ -589,13 +638,17 @@ export class NesServer {
     const key = token ?? '';
     const cached = this.authCache.get(key);
     if (!fresh && cached && now - cached.at < this.opts.authRecheckMs) return cached.outcome;
-    const outcome: Promise<AuthOutcome> = authenticateToken(this.ctx, token, address ?? null).then(
-      (auth) => ({ ok: true as const, auth }),
-      (error: unknown) =>
-        error instanceof AppError ? { ok: false as const, error } : { ok: 'unknown' as const, error },
-    );
-    if (this.opts.authRecheckMs > 0) this.authCache.set(key, { at: now, outcome });
-    return outcome;
+    const entry: { at: number; outcome: Promise<AuthOutcome>; settled?: AuthOutcome } = {
+      at: now,
+      outcome: authenticateToken(this.ctx, token, address ?? null).then(
+        (auth) => (entry.settled = { ok: true as const, auth }),
+        (error: unknown) =>
+          (entry.settled =
+            error instanceof AppError ? { ok: false as const, error } : { ok: 'unknown' as const, error }),
+      ),
+    };
+    if (this.opts.authRecheckMs > 0) this.authCache.set(key, entry);
+    return entry.outcome;
   }
 
   /**
@@ -661,6 +714,28 @@ export class NesServer {
     await Promise.all(closing);
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
   }
+}
+
+/**
+ * A complete, final, unmasked text frame (RFC 6455 section 5.2) holding `payload`: what `ws` would
+ * write for `send(text)` without compression, built once per publication instead of once per socket.
+ */
+export function serverTextFrame(payload: Buffer): Buffer {
+  const n = payload.length;
+  const head = n < 126 ? 2 : n < 0x10000 ? 4 : 10;
+  const frame = Buffer.allocUnsafe(head + n);
+  frame[0] = 0x81;
+  if (n < 126) frame[1] = n;
+  else if (n < 0x10000) {
+    frame[1] = 126;
+    frame.writeUInt16BE(n, 2);
+  } else {
+    frame[1] = 127;
+    frame.writeUInt32BE(Math.floor(n / 0x100000000), 2);
+    frame.writeUInt32BE(n >>> 0, 6);
+  }
+  payload.copy(frame, head);
+  return frame;
 }
 
 /** The JWT from `hello.auth.headers.Authorization` (any case; with or without "Bearer"). */

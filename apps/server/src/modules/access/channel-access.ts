@@ -243,12 +243,14 @@ async function eventVisibility(
       return { hidden: false, accessList, shipRestricted: r.origin !== null && accessList.length > 0 };
     });
   };
+  // Both at once: this lookup is on the way of every delivery of the publication.
+  const [cruises, lowerings] = await Promise.all([holding('cruise'), holding('lowering')]);
   return {
     missing: false,
     hidden: false,
     adminOnly: false,
     accessList: [],
-    containing: [...(await holding('cruise')), ...(await holding('lowering'))],
+    containing: [...cruises, ...lowerings],
     ref: origin === undefined ? { ts } : { ts, origin },
   };
 }
