@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { clientRuntime, runtimeAliases } from './apps/web/client-runtime.ts';
@@ -22,6 +23,10 @@ const browserConditions: Plugin = {
 
 export default defineConfig({
   test: {
+    // Vitest's default is one worker on a two-core machine (cores − 1). Most files spend their time
+    // waiting on PostgreSQL, child processes and real peers, so two forks keep both cores busy
+    // (docs/performance.md#how-long-the-tests-take). VITEST_MAX_WORKERS sets another number.
+    maxWorkers: Number(process.env.VITEST_MAX_WORKERS ?? Math.max(2, availableParallelism() - 1)),
     projects: [
       {
         test: {
