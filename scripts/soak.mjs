@@ -2,8 +2,8 @@
 // `npm run test:soak`: the long runs that `npm test` leaves out or runs short, at full count
 // (docs/performance.md#how-long-the-tests-take):
 // - the crash suite: 20 SIGKILL cycles per engine (PostgreSQL when TEST_DATABASE_URL is set);
-//   `npm test` runs 3 (BATHYLOG_SOAK_CYCLES), beside the disk-full and backup/restore tests;
-// - the several-hosts suite with 5 host kills (`npm test` kills one host once);
+//   `npm test` leaves it out (vitest.config.ts) and runs the disk-full and backup/restore tests;
+// - the several-hosts suite with 5 host kills (as root with TEST_DATABASE_URL; not in `npm test`);
 // - the fuzz suite's 10,000 requests on SQLite, 2,000 on PostgreSQL (`npm test` sends a fifth);
 // - the browser tests tagged @soak (a whole cruise imported through the screens), on a fresh build.
 import { spawnSync } from 'node:child_process';
@@ -13,6 +13,8 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const started = Date.now();
 const results = [];
+// Lifts vitest.config.ts's exclusion of the suites only this script runs.
+process.env.BATHYLOG_SOAK = '1';
 
 function step(name, cmd, args, env = {}) {
   const t0 = Date.now();
@@ -23,8 +25,8 @@ function step(name, cmd, args, env = {}) {
 step('crash suite', 'npx', ['vitest', 'run', '--project', 'server', 'apps/server/test/soak/crash.test.ts'], {
   BATHYLOG_SOAK_CYCLES: process.env.BATHYLOG_SOAK_CYCLES ?? '20',
 });
-// Several hosts behind a balancer (PostgreSQL, as root): a host killed under load, 5 times over
-// (`npm test` kills one once). Skips without TEST_DATABASE_URL or network namespaces.
+// Several hosts behind a balancer (PostgreSQL, as root): a host killed under load, 5 times over.
+// Skips without TEST_DATABASE_URL or network namespaces.
 step('several hosts', 'npx', ['vitest', 'run', '--project', 'server', 'apps/server/test/hosts/hosts.test.ts'], {
   BATHYLOG_HOSTS_KILL_CYCLES: process.env.BATHYLOG_HOSTS_KILL_CYCLES ?? '5',
 });
