@@ -1,5 +1,6 @@
+import { availableParallelism } from 'node:os';
 import type { Plugin } from 'vite';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { clientRuntime, runtimeAliases } from './apps/web/client-runtime.ts';
 
 const webRuntime = clientRuntime();
@@ -20,13 +21,23 @@ const browserConditions: Plugin = {
   },
 };
 
+/** The crash suite's SIGKILL cycles and the several-hosts suite: minutes each, run by the soak script. */
+const soakOnly = ['apps/server/test/soak/crash.test.ts', 'apps/server/test/hosts/hosts.test.ts'];
+
 export default defineConfig({
   test: {
+    // Vitest's default is one worker on a two-core machine (cores − 1). Most files spend their time
+    // waiting on PostgreSQL, child processes and real peers, so two forks keep both cores busy
+    // (docs/performance.md#how-long-the-tests-take). VITEST_MAX_WORKERS sets another number.
+    maxWorkers: Number(process.env.VITEST_MAX_WORKERS ?? Math.max(2, availableParallelism() - 1)),
     projects: [
       {
         test: {
           name: 'server',
           include: ['apps/server/**/*.test.ts', 'packages/shared/**/*.test.ts', 'scripts/**/*.test.ts'],
+          // Run by `npm run test:soak` at full count (scripts/soak.mjs sets BATHYLOG_SOAK=1), which CI
+          // runs after `npm test`: docs/performance.md#how-long-the-tests-take.
+          exclude: [...configDefaults.exclude, ...(process.env.BATHYLOG_SOAK === '1' ? [] : soakOnly)],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -58,6 +58,10 @@ export default defineConfig({
       name: 'chromium',
       testMatch: /.*\.spec\.ts$/,
       dependencies: ['setup'],
+      // Tests tagged @soak (a whole cruise imported through the screens) run in `npm run test:soak`
+      // (scripts/soak.mjs sets E2E_SOAK=1), not in `npm test`: docs/performance.md#how-long-the-tests-take.
+      // The setup project is not filtered: every run needs its saved session.
+      ...(process.env.E2E_SOAK === '1' ? { grep: /@soak/ } : { grepInvert: /@soak/ }),
       use: { storageState: path.join(runDir, 'admin.json') }, // = adminStorageState
     },
   ],

@@ -1,25 +1,47 @@
 #!/usr/bin/env node
-// `npm run test:soak`: the crash suite at full count: 20 SIGKILL cycles per engine
-// (PostgreSQL when TEST_DATABASE_URL is set); `npm test` runs it with 3 cycles (BATHYLOG_SOAK_CYCLES),
-// beside the disk-full and backup/restore tests. Then the several-hosts suite with 5 host kills
-// (`npm test` kills one host once).
+// `npm run test:soak`: the long runs that `npm test` leaves out or runs short, at full count
+// (docs/performance.md#how-long-the-tests-take):
+// - the crash suite: 20 SIGKILL cycles per engine (PostgreSQL when TEST_DATABASE_URL is set);
+//   `npm test` leaves it out (vitest.config.ts) and runs the disk-full and backup/restore tests;
+// - the several-hosts suite with 5 host kills (as root with TEST_DATABASE_URL; not in `npm test`);
+// - the fuzz suite's 10,000 requests on SQLite, 2,000 on PostgreSQL (`npm test` sends a fifth);
+// - the browser tests tagged @soak (a whole cruise imported through the screens), on a fresh build.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const started = Date.now();
-const r = spawnSync('npx', ['vitest', 'run', '--project', 'server', 'apps/server/test/soak/crash.test.ts'], {
-  cwd: root,
-  stdio: 'inherit',
-  env: { BATHYLOG_SOAK_CYCLES: '20', ...process.env },
+const results = [];
+// Lifts vitest.config.ts's exclusion of the suites only this script runs.
+process.env.BATHYLOG_SOAK = '1';
+
+function step(name, cmd, args, env = {}) {
+  const t0 = Date.now();
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  results.push({ name, ok: r.status === 0, seconds: (Date.now() - t0) / 1000 });
+}
+
+step('crash suite', 'npx', ['vitest', 'run', '--project', 'server', 'apps/server/test/soak/crash.test.ts'], {
+  BATHYLOG_SOAK_CYCLES: process.env.BATHYLOG_SOAK_CYCLES ?? '20',
 });
-// Several hosts behind a balancer (PostgreSQL, as root): a host killed under load, 5 times over
-// (`npm test` kills one once). Skips without TEST_DATABASE_URL or network namespaces.
-const hosts = spawnSync('npx', ['vitest', 'run', '--project', 'server', 'apps/server/test/hosts/hosts.test.ts'], {
-  cwd: root,
-  stdio: 'inherit',
-  env: { BATHYLOG_HOSTS_KILL_CYCLES: '5', ...process.env },
+// Several hosts behind a balancer (PostgreSQL, as root): a host killed under load, 5 times over.
+// Skips without TEST_DATABASE_URL or network namespaces.
+step('several hosts', 'npx', ['vitest', 'run', '--project', 'server', 'apps/server/test/hosts/hosts.test.ts'], {
+  BATHYLOG_HOSTS_KILL_CYCLES: process.env.BATHYLOG_HOSTS_KILL_CYCLES ?? '5',
 });
+// The fuzz suite at full count: 10,000 requests on SQLite, 2,000 on PostgreSQL (`npm test` sends a fifth).
+step('fuzz', 'npx', ['vitest', 'run', '--project', 'server', 'apps/server/test/fuzz.test.ts'], {
+  BATHYLOG_FUZZ_FULL: '1',
+});
+step('client build', 'npm', ['run', 'build', '-w', 'apps/web']);
+// E2E_SOAK=1: e2e/playwright.config.ts then runs only the tests tagged @soak.
+if (results.at(-1).ok)
+  step('browser @soak', 'npx', ['playwright', 'test', '--config', 'e2e/playwright.config.ts'], {
+    E2E_SOAK: '1',
+    PLAYWRIGHT_JSON_OUTPUT_NAME: path.join(root, 'e2e/test-results/playwright-soak.json'),
+  });
+
+for (const r of results) console.log(`${r.ok ? 'ok    ' : 'FAILED'} ${r.name} (${r.seconds.toFixed(0)} s)`);
 console.log(`\nsoak suites: ${((Date.now() - started) / 1000).toFixed(0)} s`);
-process.exit(r.status === 0 && hosts.status === 0 ? 0 : 1);
+process.exit(results.every((r) => r.ok) && results.length === 5 ? 0 : 1);

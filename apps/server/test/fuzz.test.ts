@@ -29,11 +29,12 @@ import { createTestApp, engines, type TestApp } from './test-app.js';
  * route table. Whatever is sent, the answer is never a 5xx, every 4xx is `{statusCode, error,
  * message}` with a message, and a request that did not succeed leaves no record and no file behind.
  *
- * CI (`CI` set, as .ci/run does) sends 10,000 requests on SQLite and 2,000 on PostgreSQL; a local
- * `npm test` a fifth of that. FUZZ_RUNS sets the number, FUZZ_SEED replays a run (the seed is
- * printed with the status distribution), FUZZ_ROUTES narrows it to some routes.
+ * `npm run test:soak` (BATHYLOG_FUZZ_FULL=1, as scripts/soak.mjs sets it; CI runs it) sends 10,000
+ * requests on SQLite and 2,000 on PostgreSQL; `npm test` a fifth of that. FUZZ_RUNS sets the number,
+ * FUZZ_SEED replays a run (the seed is printed with the status distribution), FUZZ_ROUTES narrows it
+ * to some routes.
  */
-const fullRuns = !!process.env.CI;
+const fullRuns = process.env.BATHYLOG_FUZZ_FULL === '1';
 const runsFor = (engine: string) =>
   Number(process.env.FUZZ_RUNS ?? (engine === 'sqlite' ? 10_000 : 2_000) / (fullRuns ? 1 : 5));
 const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);

@@ -25,7 +25,8 @@ import { networkUnavailable } from './network.js';
  * the websocket clients of the others; a picture uploaded through one is served by another; the
  * background jobs run once, not once per host; and a host killed under load loses no
  * acknowledged event while its websocket clients come back through the balancer on another host
- * and keep their subscriptions. `npm run test:soak` runs the kill with more load and cycles.
+ * and keep their subscriptions. `npm run test:soak` runs it, with five kills (`npm test` leaves it
+ * out: vitest.config.ts; on its own, `BATHYLOG_SOAK=1` lifts that).
  */
 const databaseUrl = process.env.TEST_DATABASE_URL;
 const killCycles = Number(process.env.BATHYLOG_HOSTS_KILL_CYCLES ?? 1);

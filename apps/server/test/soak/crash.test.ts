@@ -19,8 +19,10 @@ import {
  * data to the real server while it is killed with SIGKILL at a random moment. After every restart,
  * each record that got a 2xx is there exactly once, nothing that was never sent is, the database
  * passes its integrity check, and the lowering's export holds exactly what was acknowledged (plus,
- * at most once each, records whose answer was lost in the crash). `npm run test:soak` runs 20
- * cycles per engine; `npm test` runs BATHYLOG_SOAK_CYCLES (3 by default).
+ * at most once each, records whose answer was lost in the crash). `npm run test:soak` runs it with 20
+ * cycles per engine (`npm test` leaves it out: vitest.config.ts); run on its own
+ * (`BATHYLOG_SOAK=1 npx vitest run apps/server/test/soak/crash.test.ts`) it makes BATHYLOG_SOAK_CYCLES
+ * (3 by default).
  */
 const cycles = Number(process.env.BATHYLOG_SOAK_CYCLES ?? 3);
 const clients = 4;
