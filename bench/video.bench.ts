@@ -40,6 +40,29 @@ const parts = new Set((process.env.BENCH_VIDEO_PARTS ?? 'latency,dive,proxy').sp
 const ffmpeg = 'ffmpeg';
 const api = (url: string) => `${url}/sealog-server/api/v1`;
 
+/** Logs in as the demo admin; `call` answers a request's JSON, or throws with its status and body. */
+async function adminCaller(url: string) {
+  const login = await fetch(`${api(url)}/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: 'demo' }),
+  });
+  const { token } = (await login.json()) as { token: string };
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const call = async (method: string, p: string, body?: unknown) => {
+    const send = () =>
+      fetch(`${api(url)}/${p}`, {
+        method,
+        headers,
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
+    // A keep-alive connection the server closed while idle (the encoding takes a while): once more.
+    const res = await send().catch(() => send());
+    if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
+    return res.json() as Promise<unknown>;
+  };
+  return { call };
+}
 async function grabLatency(dataDir: string): Promise<Record<string, { cold: Stats; cached: Stats }>> {
   const fx = makeVideoFixture(ffmpeg, dataDir);
   const out: Record<string, { cold: Stats; cached: Stats }> = {};
@@ -89,25 +112,7 @@ async function diveFrames(dataDir: string) {
     },
   });
   try {
-    const login = await fetch(`${api(server.url)}/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'admin', password: 'demo' }),
-    });
-    const { token } = (await login.json()) as { token: string };
-    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-    const call = async (method: string, p: string, body?: unknown) => {
-      const send = () =>
-        fetch(`${api(server.url)}/${p}`, {
-          method,
-          headers,
-          ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-        });
-      // A keep-alive connection the server closed while idle (the encoding takes a while): once more.
-      const res = await send().catch(() => send());
-      if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
-      return res.json() as Promise<unknown>;
-    };
+    const { call } = await adminCaller(server.url);
     const lowering = (
       (await call('GET', 'lowerings?lowering_id=S0492')) as Array<{
         id: string;
@@ -214,24 +219,7 @@ async function proxyLoad(dataDir: string) {
     env: { BATHYLOG_ASNAP_ENABLED: 'false' },
   });
   try {
-    const login = await fetch(`${api(server.url)}/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'admin', password: 'demo' }),
-    });
-    const { token } = (await login.json()) as { token: string };
-    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-    const call = async (method: string, p: string, body?: unknown) => {
-      const send = () =>
-        fetch(`${api(server.url)}/${p}`, {
-          method,
-          headers,
-          ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-        });
-      const res = await send().catch(() => send());
-      if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
-      return res.json() as Promise<unknown>;
-    };
+    const { call } = await adminCaller(server.url);
     const lowering = (
       (await call('GET', 'lowerings?lowering_id=S0492')) as Array<{ id: string; start_ts: string }>
     )[0]!;
