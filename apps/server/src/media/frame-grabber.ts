@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { atLowPriority } from './low-priority.js';
+import { runFfmpeg } from './run-ffmpeg.js';
 import { mediaInput, protocolWhitelist, type MediaSource } from './media-uri.js';
 
 export class FrameGrabError extends Error {}
@@ -161,27 +161,14 @@ export class FrameGrabber {
       '-y',
       tmp,
     ];
-    await new Promise<void>((resolve, reject) => {
-      const run = req.lane === 'batch' ? atLowPriority(this.opts.ffmpeg, args) : { command: this.opts.ffmpeg, args };
-      const child = spawn(run.command, run.args, { stdio: ['ignore', 'ignore', 'pipe'] });
-      let stderr = '';
-      child.stderr.on('data', (d: Buffer) => {
-        if (stderr.length < 2000) stderr += d.toString();
-      });
-      const timer = setTimeout(() => {
-        child.kill('SIGKILL');
-        reject(new FrameGrabError(`ffmpeg took longer than ${this.opts.timeoutMs} ms`));
-      }, this.opts.timeoutMs);
-      child.on('error', (err) => {
-        clearTimeout(timer);
-        reject(new FrameGrabError(`ffmpeg could not start: ${err.message}`));
-      });
-      child.on('close', (code) => {
-        clearTimeout(timer);
-        if (code === 0) resolve();
-        else reject(new FrameGrabError('ffmpeg could not read a frame at that time'));
-      });
-    });
+    await runFfmpeg(
+      req.lane === 'batch' ? atLowPriority(this.opts.ffmpeg, args) : { command: this.opts.ffmpeg, args },
+      {
+        timeoutMs: this.opts.timeoutMs,
+        fail: (message) => new FrameGrabError(message),
+        exitMessage: () => 'ffmpeg could not read a frame at that time',
+      },
+    );
     try {
       const { size } = await stat(tmp);
       // ffmpeg exits 0 without a frame when the time lies past the last frame.

@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
 import { atLowPriority } from './low-priority.js';
+import { runFfmpeg } from './run-ffmpeg.js';
 import { mediaInput, protocolWhitelist, type MediaSource } from './media-uri.js';
 
 export class ProxyError extends Error {}
@@ -30,25 +30,9 @@ export function makeProxy(opts: {
     ...['-c:a', 'aac', '-b:a', '96k', '-ac', '2'],
     ...['-movflags', '+faststart', '-f', 'mp4', '-y', opts.out],
   ];
-  const run = atLowPriority(opts.ffmpeg, args);
-  return new Promise<void>((resolve, reject) => {
-    const child = spawn(run.command, run.args, { stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => {
-      if (stderr.length < 2000) stderr += d.toString();
-    });
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new ProxyError(`ffmpeg took longer than ${opts.timeoutMs} ms`));
-    }, opts.timeoutMs);
-    child.on('error', (err) => {
-      clearTimeout(timer);
-      reject(new ProxyError(`ffmpeg could not start: ${err.message}`));
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      if (code === 0) resolve();
-      else reject(new ProxyError(`ffmpeg could not make the proxy: ${stderr.trim().split('\n').at(-1) ?? code}`));
-    });
+  return runFfmpeg(atLowPriority(opts.ffmpeg, args), {
+    timeoutMs: opts.timeoutMs,
+    fail: (message) => new ProxyError(message),
+    exitMessage: (lastLine) => `ffmpeg could not make the proxy: ${lastLine}`,
   });
 }

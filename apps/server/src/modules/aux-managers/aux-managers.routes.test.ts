@@ -6,6 +6,7 @@ import { createUser } from '../../../test/api-fixtures.js';
 import { insertEvents, insertLowering } from '../../../test/table-fixtures.js';
 import { peer } from '../../../test/peers.js';
 import { Influxd } from '../../../test/influxd.js';
+import { waitUntil } from '../../../test/ship-and-shore.js';
 
 /**
  * Built-in aux-data managers against a real InfluxDB 1.6 (Debian's influxd, started here in a temporary
@@ -66,16 +67,6 @@ source:
   url: ${url.replace('http://', `http://${creds.user}:${creds.password}@`)}
   database: openrvdas
 `;
-}
-
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined | false>, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 describe.skipIf(!influxBin).each(engines)('aux-data managers with InfluxDB on %s', (engine) => {
@@ -141,7 +132,7 @@ describe.skipIf(!influxBin).each(engines)('aux-data managers with InfluxDB on %s
 
   it('stamps a new event with exactly what the lookup rules make of the reading', async () => {
     const id = await logEvent(T0 + 2000);
-    const [record] = await waitFor('the nav record', async () => ((await aux(id)).length ? aux(id) : undefined));
+    const [record] = await waitUntil('the nav record', async () => ((await aux(id)).length ? aux(id) : undefined));
     expect(record!.data_source).toBe('vehicleRealtimeNavData');
     expect(record!.data_array).toEqual([
       { data_name: 'heading', data_value: '181.23', data_uom: 'deg' },
@@ -153,7 +144,7 @@ describe.skipIf(!influxBin).each(engines)('aux-data managers with InfluxDB on %s
     expect(prov).toEqual([
       expect.objectContaining({ manager: 'vessel-nav', source_kind: 'influx', provenance: 'realtime', current: true }),
     ]);
-    const m = await waitFor('the written counter', async () => {
+    const m = await waitUntil('the written counter', async () => {
       const got = await manager(nav.id);
       return got.health.counters.written >= 1 && got;
     });
@@ -164,7 +155,7 @@ describe.skipIf(!influxBin).each(engines)('aux-data managers with InfluxDB on %s
     const before = (await manager(nav.id)).health.counters;
     const stale = await logEvent(T1 + 60_000); // newest point 60 s before: older than max age
     const none = await logEvent(T0 - 3600_000); // nothing at all before it
-    const after = await waitFor('the counters', async () => {
+    const after = await waitUntil('the counters', async () => {
       const c = (await manager(nav.id)).health.counters;
       return c.skipped_stale > before.skipped_stale && c.no_data > before.no_data && c;
     });
@@ -176,11 +167,11 @@ describe.skipIf(!influxBin).each(engines)('aux-data managers with InfluxDB on %s
 
   it("rebuilds an event's record for its new time, and removes it when the new time has no data", async () => {
     const id = await logEvent(T0 + 1000);
-    await waitFor('the first record', async () => (await aux(id)).length === 1);
+    await waitUntil('the first record', async () => (await aux(id)).length === 1);
     expect((await t.api('PATCH', `/events/${id}`, { token: admin, body: { ts: iso(T1 + 1000) } })).statusCode).toBe(
       204,
     );
-    const rebuilt = await waitFor('the rebuilt record', async () => {
+    const rebuilt = await waitUntil('the rebuilt record', async () => {
       const [r] = await aux(id);
       return r?.data_array.find((d) => d.data_name === 'latitude')?.data_value === '13.5' && r;
     });
@@ -188,7 +179,7 @@ describe.skipIf(!influxBin).each(engines)('aux-data managers with InfluxDB on %s
     expect((await t.api('PATCH', `/events/${id}`, { token: admin, body: { ts: iso(T0 - 7200_000) } })).statusCode).toBe(
       204,
     );
-    await waitFor('the record to go', async () => (await aux(id)).length === 0);
+    await waitUntil('the record to go', async () => (await aux(id)).length === 0);
   });
 
   it("leaves a vessel script's record alone: one record per event and source", async () => {
@@ -328,19 +319,19 @@ describe.skipIf(!influxBin).each(engines)('aux-data managers with InfluxDB on %s
     });
     expect(patched.statusCode).toBe(200);
     expect(patched.body).not.toContain(creds.password);
-    await waitFor('ok', async () => (await manager(nav.id)).health.state === 'ok');
+    await waitUntil('ok', async () => (await manager(nav.id)).health.state === 'ok');
     const audit = (await t.api('GET', '/audit', { token: admin })).body;
     expect(audit).toContain('aux_manager');
     expect(audit).not.toContain(creds.password);
     await influx.stop();
-    const stale = await waitFor('stale', async () => {
+    const stale = await waitUntil('stale', async () => {
       const m = await manager(nav.id);
       return m.health.state === 'stale' && m.health.last_error ? m : undefined;
     });
     expect(stale.health.last_error).toMatch(/InfluxDB at http:\/\/127\.0\.0\.1:\d+ unreachable/);
     const footer = (await t.api('GET', '/aux_managers/status', { token: watcher.token })).json();
     expect(footer.unhealthy).toEqual([{ name: 'vessel-nav', data_source: 'vehicleRealtimeNavData', state: 'stale' }]);
-    const error = await waitFor('error', async () => {
+    const error = await waitUntil('error', async () => {
       const m = await manager(nav.id);
       return m.health.state === 'error' && m;
     });
@@ -350,7 +341,7 @@ describe.skipIf(!influxBin).each(engines)('aux-data managers with InfluxDB on %s
     ]);
     expect(everything).not.toContain(creds.password);
     await influx.start();
-    await waitFor('ok again', async () => (await manager(nav.id)).health.state === 'ok', 30_000);
+    await waitUntil('ok again', async () => (await manager(nav.id)).health.state === 'ok', 30_000);
     expect((await t.api('GET', '/aux_managers/status', { token: watcher.token })).json().unhealthy).toEqual([]);
   }, 60_000);
 
@@ -386,7 +377,7 @@ describe.skipIf(!influxBin).each(engines)('aux-data managers with InfluxDB on %s
     expect(hanging.statusCode).toBe(201);
 
     // The leader's runner has taken the new managers up once it reports their health.
-    await waitFor('the managers at work', async () =>
+    await waitUntil('the managers at work', async () =>
       ((await t.api('GET', '/aux_managers', { token: admin })).json() as AuxManager[]).every((m) => m.health.updated),
     );
     const ids: string[] = [];
@@ -400,7 +391,7 @@ describe.skipIf(!influxBin).each(engines)('aux-data managers with InfluxDB on %s
     // Requests are answered while the hanging source holds its queue: a read now.
     expect((await t.api('GET', `/events/${ids[0]}`, { token: admin })).statusCode).toBe(200);
     for (const [ds] of healthy)
-      await waitFor(
+      await waitUntil(
         `every ${ds} record`,
         async () => {
           const res = await t.api('GET', `/event_aux_data?datasource=${ds}&limit=1000`, { token: admin });
@@ -412,7 +403,7 @@ describe.skipIf(!influxBin).each(engines)('aux-data managers with InfluxDB on %s
     const ctd = await t.api('GET', `/event_aux_data?eventID=${ids[7]}&datasource=ctd`, { token: admin });
     expect(ctd.json()[0].data_array).toEqual([{ data_name: 'temperature', data_value: '4.57', data_uom: '' }]);
     const hangingId = (hanging.json() as AuxManager).id;
-    const stuck = await waitFor('the hanging timeouts', async () => {
+    const stuck = await waitUntil('the hanging timeouts', async () => {
       const m = await manager(hangingId);
       return m.health.counters.timeouts > 0 && m;
     });

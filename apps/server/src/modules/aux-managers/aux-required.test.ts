@@ -11,6 +11,7 @@ import { createTestApp, engines, type TestApp } from '../../../test/test-app.js'
 import { insertLowering } from '../../../test/table-fixtures.js';
 import { peer } from '../../../test/peers.js';
 import { Influxd } from '../../../test/influxd.js';
+import { waitUntil } from '../../../test/ship-and-shore.js';
 
 /**
  * A manager marked required feeds the completeness watch (docs/completeness.md#required-aux-data-managers):
@@ -22,16 +23,6 @@ import { Influxd } from '../../../test/influxd.js';
 const influxBin = peer('influxd');
 const source = 'vesselRealtimeNavData';
 const iso = (ms: number) => new Date(ms).toISOString();
-
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined | false>, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe.skipIf(!influxBin).each(engines)('a required aux-data manager in the completeness watch on %s', (engine) => {
   let influx: Influxd;
@@ -102,10 +93,10 @@ describe.skipIf(!influxBin).each(engines)('a required aux-data manager in the co
 
   it('shows an event logged while the peer is down as incomplete for that source, and the footer names it', async () => {
     await influx.stop();
-    await waitFor('the manager to turn error', async () => (await state()) === 'error');
+    await waitUntil('the manager to turn error', async () => (await state()) === 'error');
     expect((await status()).unhealthy).toEqual([{ name: 'ship-nav', data_source: source, state: 'error' }]);
     const id = await logEvent('FISH');
-    const warned = await waitFor('the incomplete push', async () =>
+    const warned = await waitUntil('the incomplete push', async () =>
       pushed.find((p) => p.event_id === id && p.state === 'incomplete'),
     );
     expect(warned).toMatchObject({ event_value: 'FISH', lowering_id: lowering, missing: [source], stale: [] });
@@ -122,10 +113,10 @@ describe.skipIf(!influxBin).each(engines)('a required aux-data manager in the co
   it('recovers: events logged once the peer is back are complete, and the backfilled one is complete late', async () => {
     await influx.start();
     await influx.write('ship', [`nav lat=23.52 ${Date.now()}`]);
-    await waitFor('the manager to turn ok', async () => (await state()) === 'ok');
+    await waitUntil('the manager to turn ok', async () => (await state()) === 'ok');
     expect((await status()).unhealthy).toEqual([]);
     const fresh = await logEvent('CORAL');
-    await waitFor('the new event complete', async () =>
+    await waitUntil('the new event complete', async () =>
       pushed.find((p) => p.event_id === fresh && p.state === 'complete'),
     );
     expect((await newest()).newest).toMatchObject({ event_id: fresh, state: 'complete', missing: [] });
@@ -151,7 +142,7 @@ describe.skipIf(!influxBin).each(engines)('a required aux-data manager in the co
     expect((await summary()).events!.find((e) => e.id === id)).toMatchObject({ state: 'complete' });
     // Back on: the event logged meanwhile (its grace over) lacks the source again.
     await patch({ enabled: true });
-    const judged = await waitFor('its grace period to end', async () => {
+    const judged = await waitUntil('its grace period to end', async () => {
       const e = (await summary()).events!.find((e) => e.id === id);
       return e?.state !== 'pending' && e;
     });
