@@ -1,4 +1,6 @@
-import type { ByteRange } from './file-store.js';
+import type { FastifyReply } from 'fastify';
+import { AppError } from '../lib/app-error.js';
+import type { ByteRange, FileStore } from './file-store.js';
 
 /**
  * The one byte range of an HTTP `Range` header for a file of `size` bytes:
@@ -22,4 +24,34 @@ export function parseRange(header: string | undefined, size: number): ByteRange 
   if (!Number.isSafeInteger(start) || start >= size) return 'unsatisfiable';
   if (end < start) return null;
   return { start, end };
+}
+
+/**
+ * Answers one stored file after the route's own checks and headers: whole (200) or the byte range
+ * asked for (206), streamed from the store; a range past the end is a 416 naming the size, and a
+ * file deleted between the route's look-up and this read a 404 saying `missing`.
+ */
+export async function sendStoredRange(
+  store: FileStore,
+  reply: FastifyReply,
+  file: { key: string; size: number },
+  range: ByteRange | 'unsatisfiable' | null,
+  missing: string,
+): Promise<FastifyReply> {
+  if (range === 'unsatisfiable')
+    throw new AppError(
+      'RANGE_NOT_SATISFIABLE',
+      `The file has ${file.size} bytes: the range asked for is past its end`,
+      {
+        headers: { 'content-range': `bytes */${file.size}` },
+      },
+    );
+  const body = await store.read(file.key, range ?? undefined);
+  if (!body) throw new AppError('NOT_FOUND', missing);
+  if (!range) return reply.header('content-length', file.size).send(body);
+  return reply
+    .code(206)
+    .header('content-range', `bytes ${range.start}-${range.end}/${file.size}`)
+    .header('content-length', range.end - range.start + 1)
+    .send(body);
 }

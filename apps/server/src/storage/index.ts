@@ -6,7 +6,7 @@ import { S3FileStore } from './s3-store.js';
 
 export type { ByteRange, FileStore, StoredFile } from './file-store.js';
 export { checkedKey, storeKey, storeUnavailable, storedAreas } from './file-store.js';
-export { parseRange } from './http-range.js';
+export { parseRange, sendStoredRange } from './http-range.js';
 export { LocalFileStore } from './local-store.js';
 export { S3FileStore } from './s3-store.js';
 

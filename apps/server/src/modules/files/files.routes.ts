@@ -21,7 +21,7 @@ import { contentTypeFor, isActiveContent } from './mime.js';
 import { safeSegments, uploadFileName } from './safe-path.js';
 import { thumbnailKey, thumbnailOf, thumbnailWidthOf } from './thumbnails.js';
 import { imageKey } from './attachment-files.js';
-import { parseRange, type StoredFile } from '../../storage/index.js';
+import { parseRange, sendStoredRange, type StoredFile } from '../../storage/index.js';
 
 const imageQuerySchema = z.object({
   w: z.optional(z.string()).check(z.describe(`Thumbnail width in px, one of ${thumbnailWidths.join(', ')}`)),
@@ -58,24 +58,7 @@ async function sendFile(
   reply.header('content-type', type).header('accept-ranges', 'bytes').header('x-content-type-options', 'nosniff');
   if (opts.download || isActiveContent(type)) reply.header('content-disposition', attachment(name));
   const range = parseRange(req.headers.range, found.size);
-  if (range === 'unsatisfiable') {
-    throw new AppError(
-      'RANGE_NOT_SATISFIABLE',
-      `The file has ${found.size} bytes: the range asked for is past its end`,
-      {
-        headers: { 'content-range': `bytes */${found.size}` },
-      },
-    );
-  }
-  const body = await ctx.store.read(found.key, range ?? undefined);
-  // Deleted between the look-up and the read.
-  if (!body) throw new AppError('NOT_FOUND', 'Not Found');
-  if (!range) return reply.header('content-length', found.size).send(body);
-  return reply
-    .code(206)
-    .header('content-range', `bytes ${range.start}-${range.end}/${found.size}`)
-    .header('content-length', range.end - range.start + 1)
-    .send(body);
+  return sendStoredRange(ctx.store, reply, { key: found.key, size: found.size }, range, 'Not Found');
 }
 
 /** The path after the route prefix, checked segment by segment. */

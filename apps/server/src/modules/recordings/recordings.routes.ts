@@ -23,7 +23,7 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { caller } from '../../plugins/auth.js';
 import { fileResponse, noContent } from '../../plugins/response-schemas.js';
-import { parseRange } from '../../storage/index.js';
+import { parseRange, sendStoredRange } from '../../storage/index.js';
 import type { ApiInstance } from '../../plugins/types.js';
 import { eventAccess } from '../access/event-access.js';
 import { frameGrabberFor, RecordingsService } from './recordings.service.js';
@@ -254,24 +254,13 @@ async function sendStored(ctx: AppContext, req: FastifyRequest, reply: FastifyRe
   // A range against another version of the file (If-Range) gets the whole new file.
   const ifRange = req.headers['if-range'];
   const range = ifRange && ifRange !== etag ? null : parseRange(req.headers.range, found.size);
-  if (range === 'unsatisfiable') {
-    throw new AppError(
-      'RANGE_NOT_SATISFIABLE',
-      `The file has ${found.size} bytes: the range asked for is past its end`,
-      {
-        headers: { 'content-range': `bytes */${found.size}` },
-      },
-    );
-  }
-  const body = await ctx.store.read(key, range ?? undefined);
-  // Deleted between the look-up and the read.
-  if (!body) throw new AppError('NOT_FOUND', 'The recording file is not on this server');
-  if (!range) return reply.header('content-length', found.size).send(body);
-  return reply
-    .code(206)
-    .header('content-range', `bytes ${range.start}-${range.end}/${found.size}`)
-    .header('content-length', range.end - range.start + 1)
-    .send(body);
+  return sendStoredRange(
+    ctx.store,
+    reply,
+    { key: key, size: found.size },
+    range,
+    'The recording file is not on this server',
+  );
 }
 
 /** A media file with range requests (browsers' video seeks by them) and validators. */
