@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordedFramegrabSource, type FramegrabResult, type Recording } from '@bathylog/shared';
@@ -155,6 +155,45 @@ describe.skipIf(!ffmpeg || !ffprobe).each(cases)('recordings in the file store, 
     // A second proxy of a recording that has one is refused.
     const twice = await t.api('POST', `/recordings/${recording.id}/proxy`, { token: admin });
     expect(twice.statusCode).toBe(409);
+  }, 60_000);
+
+  it('grabs a frame from the stored proxy when the master is not on this host, and caches it', async () => {
+    const master = path.join(t.dataDir, fx.segments[0]!.uri);
+    const res = await t.api('POST', '/events', { token: admin, body: { event_value: 'CORAL', ts: at(3) } });
+    expect(res.statusCode, res.body).toBe(201);
+    const eventId = (res.json() as { insertedId: string }).insertedId;
+    // Another host of the installation: the master is on a disk this host does not see.
+    renameSync(master, `${master}.away`);
+    try {
+      const grabbed = await t.api('POST', `/events/${eventId}/framegrab`, { token: admin });
+      expect(grabbed.statusCode, grabbed.body).toBe(200);
+      const result = grabbed.json() as FramegrabResult;
+      expect(result.state, grabbed.body).toBe('grabbed');
+      const frame = (await t.ctx.store.readBuffer(`images/${result.frames[0]!.filename}`))!;
+      expect(frame.subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
+      // Grabbed again, the frame comes from the cache: the bucket's URL is signed anew, the proxy the same.
+      const frames = path.join(t.dataDir, 'cache', 'frames');
+      const cached = readdirSync(frames).length;
+      const again = await t.api('POST', `/events/${eventId}/framegrab`, { token: admin });
+      expect((again.json() as FramegrabResult).state).toBe('grabbed');
+      expect(readdirSync(frames)).toHaveLength(cached);
+      // No copy readable here at all: the grab says so, and no signed address reaches the caller.
+      const key = keyOf(proxyUri);
+      const proxyBytes = (await t.ctx.store.readBuffer(key))!;
+      await t.ctx.store.delete(key);
+      try {
+        const none = await t.api('POST', `/events/${eventId}/framegrab`, { token: admin });
+        expect(none.statusCode, none.body).toBe(200);
+        expect(none.json()).toMatchObject({
+          state: 'failed',
+          message: 'cam1: The recording file is not on this server',
+        });
+      } finally {
+        await t.ctx.store.put(key, proxyBytes);
+      }
+    } finally {
+      renameSync(`${master}.away`, master);
+    }
   }, 60_000);
 
   it('deleting a recording removes its proxy and its frames from the store; a frame another record names stays', async () => {

@@ -101,7 +101,7 @@ export class FrameGrabber {
   }
 
   private key(req: GrabRequest): string {
-    const input = mediaInput(req.source);
+    const input = (req.source.kind === 'url' && req.source.name) || mediaInput(req.source);
     return createHash('sha256')
       .update(`${input}\n${Math.round(req.offset_ms)}\n${req.deinterlace ? 1 : 0}`)
       .digest('hex')

@@ -9,7 +9,10 @@ import { isRefusedShipIp, isRefusedShipUrl } from '../lib/ship-address.js';
  * playlist). Nothing else: no other scheme, no credentials in a URL (they would reach logs and
  * every reader's browser), and no path that leaves the data folder, by `..` or by a symlink.
  */
-export type MediaSource = { kind: 'file'; path: string } | { kind: 'url'; url: string };
+export type MediaSource =
+  | { kind: 'file'; path: string }
+  /** `name`: what a URL signed anew for each run (a stored copy in a bucket) is cached and known by. */
+  | { kind: 'url'; url: string; name?: string };
 
 export class MediaUriError extends Error {}
 

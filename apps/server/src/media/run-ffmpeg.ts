@@ -1,5 +1,10 @@
 import { spawn } from 'node:child_process';
 
+/** A URL's query cut from ffmpeg's words: a signed URL's signature never reaches a message. */
+function withoutQueries(line: string): string {
+  return line.replace(/\b(https?:\/\/[^\s?#]*)[?#]\S*/gi, '$1');
+}
+
 /**
  * Runs one ffmpeg to its end: resolves on exit 0, rejects with `fail(message)` when it cannot start,
  * exits otherwise (`exitMessage` gets ffmpeg's last error line) or runs past `timeoutMs` (killed).
@@ -26,7 +31,7 @@ export function runFfmpeg(
     child.on('close', (code) => {
       clearTimeout(timer);
       if (code === 0) resolve();
-      else reject(opts.fail(opts.exitMessage(stderr.trim().split('\n').at(-1) ?? String(code))));
+      else reject(opts.fail(opts.exitMessage(withoutQueries(stderr.trim().split('\n').at(-1) ?? String(code)))));
     });
   });
 }

@@ -77,10 +77,11 @@ export interface FileStore {
    */
   stagingPath(key: string, suffix: string): string;
   /**
-   * The local path of a stored file, for tools that read files by path (ffmpeg grabbing a frame
-   * from a proxy); null on S3, or when there is no such file.
+   * Where a program beside the server (ffmpeg grabbing a frame from a proxy) reads a stored file:
+   * its local path, or on S3 a GET URL signed for `ttlSeconds` (the bucket stays private; the URL
+   * names one file, and never leaves the server); null when there is no such file.
    */
-  localPath(key: string): Promise<string | null>;
+  peerSource(key: string, ttlSeconds: number): Promise<{ path: string } | { url: string } | null>;
   /** Throws when the store cannot be used now (readiness): an unreachable or refusing bucket. */
   check(): Promise<void>;
   /** Lets go of connections (the CLI, shutdown, tests). */

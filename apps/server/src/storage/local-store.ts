@@ -237,8 +237,9 @@ export class LocalFileStore implements FileStore {
     return `${this.locate(key).file}${suffix}`;
   }
 
-  async localPath(key: string): Promise<string | null> {
-    return (await this.real(key))?.file ?? null;
+  async peerSource(key: string): Promise<{ path: string } | null> {
+    const file = (await this.real(key))?.file;
+    return file ? { path: file } : null;
   }
 
   close(): void {

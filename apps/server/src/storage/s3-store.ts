@@ -15,6 +15,7 @@ import {
   type ListObjectsV2CommandOutput,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { AppError } from '../lib/app-error.js';
 import {
   byKey,
@@ -317,8 +318,14 @@ export class S3FileStore implements FileStore {
     return out.sort();
   }
 
-  async localPath(): Promise<string | null> {
-    return null;
+  async peerSource(key: string, ttlSeconds: number): Promise<{ url: string } | null> {
+    if (!(await this.stat(key))) return null;
+    try {
+      const get = new GetObjectCommand({ Bucket: this.bucket, Key: this.full(key) });
+      return { url: await getSignedUrl(this.client, get, { expiresIn: ttlSeconds }) };
+    } catch (err) {
+      this.fail(err, 'sign');
+    }
   }
 
   stagingPath(key: string, suffix: string): string {

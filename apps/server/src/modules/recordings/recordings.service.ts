@@ -162,6 +162,9 @@ export function frameGrabberFor(ctx: AppContext): FrameGrabber {
  */
 type CopySource = MediaSource | { kind: 'stored'; key: string };
 
+/** How long a URL signed for ffmpeg to read a copy in a bucket lasts (a proxy is made within it). */
+const signedReadSeconds = 3600;
+
 /** A job left `running` without an update for this long died with its process: a new one may start. */
 const staleJobMs = 60_000;
 
@@ -444,9 +447,9 @@ export class RecordingsService {
     if (stored.copies.some((c) => c.role === 'proxy'))
       throw new AppError('CONFLICT', `Recording ${id} has a proxy: delete its proxy copy (PATCH) to make a new one`);
     if (RecordingsService.making.has(id)) throw new AppError('CONFLICT', `The proxy of recording ${id} is being made`);
-    const from = pick(stored.copies, grabOrder);
-    if (!from) throw new AppError('BAD_REQUEST', `Recording ${id} has no copy on this server to make a proxy from`);
-    const input = await this.inputOf(from);
+    if (!pick(stored.copies, grabOrder))
+      throw new AppError('BAD_REQUEST', `Recording ${id} has no copy on this server to make a proxy from`);
+    const { copy: from, source: input } = await this.grabInput(stored.copies);
     const run = this.makeProxy(caller, stored, from, input)
       .catch((err: unknown) => this.ctx.log.warn({ err, recordingId: id }, 'proxy not made'))
       .finally(() => RecordingsService.making.delete(id));
@@ -638,15 +641,34 @@ export class RecordingsService {
 
   /**
    * What ffmpeg reads for a copy: a file or URL as it is, a stored copy by its local path (the
-   * local store); a copy only in a bucket cannot be read by ffmpeg by path.
+   * local store) or, in a bucket, by a URL signed for the run (ffmpeg reads only the ranges it
+   * needs), named by its key so its frames are cached across runs.
    */
   private async inputOf(copy: CopyRecord): Promise<MediaSource> {
     const source = await this.sourceOf(copy);
     if (source.kind !== 'stored') return source;
-    const local = await this.ctx.store.localPath(source.key);
-    if (!local)
-      throw new AppError('NOT_FOUND', 'This copy is in the bucket: frames and proxies are made from a copy on disk');
-    return { kind: 'file', path: local };
+    const peer = await this.ctx.store.peerSource(source.key, signedReadSeconds);
+    if (!peer) throw new AppError('NOT_FOUND', 'The recording file is not on this server');
+    return 'path' in peer ? { kind: 'file', path: peer.path } : { kind: 'url', url: peer.url, name: copy.uri };
+  }
+
+  /**
+   * The copy a frame is grabbed from and what ffmpeg reads for it: the first of `grabOrder` this
+   * host can read (a master on another host's disk gives way to the proxy in the bucket).
+   */
+  private async grabInput(copies: readonly CopyRecord[]): Promise<{ copy: CopyRecord; source: MediaSource }> {
+    let missing: AppError | undefined;
+    for (const role of grabOrder) {
+      for (const copy of copies.filter((c) => c.role === role && !c.on_ship_only)) {
+        try {
+          return { copy, source: await this.inputOf(copy) };
+        } catch (err) {
+          if (!(err instanceof AppError) || err.statusCode !== 404) throw err;
+          missing ??= err;
+        }
+      }
+    }
+    throw missing ?? new AppError('NOT_FOUND', 'The recording file is not on this server');
   }
 
   // ---- frame grabs -------------------------------------------------------------------------
@@ -682,10 +704,9 @@ export class RecordingsService {
     for (const r of resolved) {
       const recording = await this.repo.findById(r.recording_id);
       const lowering = recording && (await this.repo.lowering(recording.lowering_id));
-      const copy = recording && pick(recording.copies, grabOrder);
-      if (!recording || !lowering || !copy) continue;
+      if (!recording || !lowering || !pick(recording.copies, grabOrder)) continue;
       try {
-        const source = await this.inputOf(copy);
+        const { copy, source } = await this.grabInput(recording.copies);
         const grabbed = await this.grabber.grab({
           source,
           offset_ms: r.offset_ms,
