@@ -300,6 +300,30 @@ describe.skipIf(!ffmpeg || !ffprobe).each(cases)('recordings in the file store, 
       .execute();
     expect(audit.map((a) => a.action)).toContain('delete');
   }, 60_000);
+
+  it('one host makes a proxy: a claim another host renewed refuses it, a stale one is taken over', async () => {
+    const rec = await register(lowering);
+    const claimedAt = async () =>
+      (
+        await t.ctx.database.db
+          .selectFrom('recordings')
+          .select('proxy_claimed_at')
+          .where('id', '=', rec.id)
+          .executeTakeFirstOrThrow()
+      ).proxy_claimed_at;
+    const claim = (at: number) =>
+      t.ctx.database.db.updateTable('recordings').set({ proxy_claimed_at: at }).where('id', '=', rec.id).execute();
+    // Another host of the installation is making it (it said so just now).
+    await claim(Date.now() - 5_000);
+    const busy = await t.api('POST', `/recordings/${rec.id}/proxy`, { token: admin });
+    expect(busy.statusCode).toBe(409);
+    expect(busy.json()).toMatchObject({ message: `The proxy of recording ${rec.id} is being made` });
+    // That host died: its claim, not renewed for over a minute, is taken over.
+    await claim(Date.now() - 61_000);
+    const made = await makeProxy(rec.id);
+    expect(made.copies.filter((c) => c.role === 'proxy')).toHaveLength(1);
+    expect(await claimedAt()).toBeNull();
+  }, 60_000);
 });
 
 /**

@@ -196,6 +196,8 @@ export interface RecordingsTable {
   start_ts: number;
   duration_ms: number;
   created_at: number;
+  /** While a host makes the recording's proxy: when it last said so (migration 049). */
+  proxy_claimed_at: number | null;
 }
 
 /** One copy of a recording (master, proxy, HLS playlist) and what ffprobe read of it (migration 032). */

@@ -52,6 +52,7 @@ const frozen: Record<Dialect, Record<string, string>> = {
     '026-aux-managers': '1d6548e3fef16a43',
     '047-recording-copies-on-ship': '708d4ba561211848',
     '048-recording-copies-in-store': '2ba76861736e94b9',
+    '049-recording-proxy-claims': '4ef3cc03dc701bff',
   },
   postgres: {
     '001-initial': 'abded546b17b4501',
@@ -83,6 +84,7 @@ const frozen: Record<Dialect, Record<string, string>> = {
     '026-aux-managers': '1d6548e3fef16a43',
     '047-recording-copies-on-ship': '708d4ba561211848',
     '048-recording-copies-in-store': '2ba76861736e94b9',
+    '049-recording-proxy-claims': '4ef3cc03dc701bff',
   },
 };
 

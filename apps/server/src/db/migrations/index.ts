@@ -29,6 +29,7 @@ import * as m032 from './032-recordings.js';
 import * as m026 from './026-aux-managers.js';
 import * as m047 from './047-recording-copies-on-ship.js';
 import * as m048 from './048-recording-copies-in-store.js';
+import * as m049 from './049-recording-proxy-claims.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -66,6 +67,7 @@ const ordered: Array<[string, DialectMigration]> = [
   ['026-aux-managers', m026],
   ['047-recording-copies-on-ship', m047],
   ['048-recording-copies-in-store', m048],
+  ['049-recording-proxy-claims', m049],
 ];
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

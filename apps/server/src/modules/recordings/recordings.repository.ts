@@ -181,6 +181,25 @@ export class RecordingsRepository {
     await this.insertCopies(r.copies);
   }
 
+  /**
+   * Claims the making of the recording's proxy for this host: true unless another host holds a
+   * claim renewed since `staleBefore` (one atomic UPDATE, so two hosts never both win).
+   */
+  async claimProxy(id: string, now: number, staleBefore: number): Promise<boolean> {
+    const res = await this.db
+      .updateTable('recordings')
+      .set({ proxy_claimed_at: now })
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('proxy_claimed_at', 'is', null), eb('proxy_claimed_at', '<', staleBefore)]))
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  }
+
+  /** Says the proxy is still being made (`at`), or that it no longer is (null). */
+  async markProxyClaim(id: string, at: number | null): Promise<void> {
+    await this.db.updateTable('recordings').set({ proxy_claimed_at: at }).where('id', '=', id).execute();
+  }
+
   async remove(id: string): Promise<void> {
     await this.db.deleteFrom('recording_copies').where('recording_id', '=', id).execute();
     await this.db.deleteFrom('recordings').where('id', '=', id).execute();

@@ -446,13 +446,26 @@ export class RecordingsService {
     await this.lowerings.assertOpenable(caller, stored.lowering_id, 'edit');
     if (stored.copies.some((c) => c.role === 'proxy'))
       throw new AppError('CONFLICT', `Recording ${id} has a proxy: delete its proxy copy (PATCH) to make a new one`);
-    if (RecordingsService.making.has(id)) throw new AppError('CONFLICT', `The proxy of recording ${id} is being made`);
     if (!pick(stored.copies, grabOrder))
       throw new AppError('BAD_REQUEST', `Recording ${id} has no copy on this server to make a proxy from`);
     const { copy: from, source: input } = await this.grabInput(stored.copies);
+    // One host makes it: the claim is in the database every host shares, renewed while ffmpeg works.
+    const now = Date.now();
+    if (RecordingsService.making.has(id) || !(await this.repo.claimProxy(id, now, now - staleJobMs)))
+      throw new AppError('CONFLICT', `The proxy of recording ${id} is being made`);
+    const renew = setInterval(() => {
+      this.repo.markProxyClaim(id, Date.now()).catch((err: unknown) => this.ctx.log.warn({ err }, 'proxy claim'));
+    }, staleJobMs / 3);
+    renew.unref();
     const run = this.makeProxy(caller, stored, from, input)
       .catch((err: unknown) => this.ctx.log.warn({ err, recordingId: id }, 'proxy not made'))
-      .finally(() => RecordingsService.making.delete(id));
+      .finally(async () => {
+        clearInterval(renew);
+        RecordingsService.making.delete(id);
+        await this.repo
+          .markProxyClaim(id, null)
+          .catch((err: unknown) => this.ctx.log.warn({ err }, 'proxy claim not released'));
+      });
     RecordingsService.making.set(id, run);
     return toWireRecording(stored);
   }
