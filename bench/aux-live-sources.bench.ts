@@ -18,6 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ReadingBuffer } from '../apps/server/src/aux-sources/live/buffer.js';
 import { liveSources } from '../apps/server/src/aux-sources/live/index.js';
+import { CachedDataServer } from '../apps/server/test/openrvdas-data-server.js';
 import type { AuxSource, ReadingRequest } from '../apps/server/src/aux-sources/source.js';
 import { log, resultsDir, sleep } from './support';
 
@@ -111,6 +112,8 @@ async function burst(sender: ReturnType<typeof createSocket>) {
   const base = `http://127.0.0.1:${(camera.address() as AddressInfo).port}`;
   const nmeaPort = await udpPort();
   const rvdasPort = await udpPort();
+  // OpenRVDAS's cached data server (websocket), as a logger's CachedDataWriter feeds it.
+  const dataServer = await CachedDataServer.start(0, 100);
   const sources: Array<{ name: string; source: AuxSource; keys: string[] }> = [
     {
       name: 'nmea (UDP)',
@@ -121,6 +124,14 @@ async function burst(sender: ReturnType<typeof createSocket>) {
       name: 'openrvdas (UDP)',
       source: liveSources.openrvdas!.create({ host: '127.0.0.1', port: rvdasPort }, quiet),
       keys: ['gyr1.Gyr1HeadingTrue', 'seap.SeapLatitude'],
+    },
+    {
+      name: 'openrvdas_ws (cached data server)',
+      source: liveSources.openrvdas_ws!.create(
+        { url: `ws://127.0.0.1:${dataServer.port}`, fields: ['S330HeadingTrue', 'S330Depth'], interval_seconds: 0.1 },
+        quiet,
+      ),
+      keys: ['S330HeadingTrue', 'S330Depth'],
     },
     {
       name: 'http_snapshot (2 cameras)',
@@ -142,8 +153,9 @@ async function burst(sender: ReturnType<typeof createSocket>) {
     quiet,
   );
   for (const s of sources) await s.source.start();
-  // The talkers: NMEA and OpenRVDAS at 10 Hz.
+  // The talkers: NMEA and OpenRVDAS (UDP and the cached data server) at 10 Hz.
   const feed = setInterval(() => {
+    dataServer.publish(Date.now() / 1000, { S330HeadingTrue: 11.04, S330Depth: -12.6 });
     sender.send(nmea('GPGGA,071503.00,2331.38582,N,04501.07298,W,1,09,0.9,-1.2,M,-35.1,M,,'), nmeaPort, '127.0.0.1');
     sender.send(nmea('HEHDT,11.04,T'), nmeaPort, '127.0.0.1');
     sender.send(
@@ -192,6 +204,7 @@ async function burst(sender: ReturnType<typeof createSocket>) {
   await Promise.all(pending);
   clearInterval(feed);
   for (const s of sources) await s.source.stop();
+  await dataServer.close();
   camera.closeAllConnections();
   await new Promise((resolve) => camera.close(resolve));
   rmSync(images, { recursive: true, force: true });
