@@ -1,6 +1,5 @@
 import { Alert, Button } from 'react-bootstrap';
 import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
-import { BrowserRouter } from 'react-router';
 import { clientSettingsKeys, getClientSettings } from '../api/client-settings';
 import { ApiError, errorMessage } from '../api/client';
 import { RealtimeProvider } from '../api/use-realtime';
@@ -47,16 +46,14 @@ function Routed() {
     <SettingsProvider settings={settings.data}>
       <AuthProvider>
         <RealtimeProvider>
-          <BrowserRouter>
-            <AppRoutes />
-          </BrowserRouter>
+          <AppRoutes />
         </RealtimeProvider>
       </AuthProvider>
     </SettingsProvider>
   );
 }
 
-/** Providers: TanStack Query, runtime settings, session, router. */
+/** Providers: TanStack Query, runtime settings, session; the routes follow the browser's location. */
 export function App({ queryClient }: { queryClient: QueryClient }) {
   return (
     <QueryClientProvider client={queryClient}>

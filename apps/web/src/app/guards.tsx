@@ -1,5 +1,5 @@
-import { useEffect } from 'react';
-import { Link, Navigate, Outlet, useLocation } from 'react-router';
+import { useEffect, type ReactNode } from 'react';
+import { Link, Redirect, useLocation } from 'wouter';
 import { validateToken } from '../api/auth';
 import { isApiError } from '../api/client';
 import { useArchiveMode } from '../lib/archive';
@@ -10,9 +10,9 @@ import { useAuth } from '../lib/auth';
  * validate the token on every screen change and log out when the server rejects it. A network
  * failure does not log out: at sea the link drops and the logging console must keep its session.
  */
-export function RequireAuth() {
+export function RequireAuth({ children }: { children: ReactNode }) {
   const { isAuthenticated, sessionKey, logout } = useAuth();
-  const { pathname } = useLocation();
+  const [pathname] = useLocation();
 
   useEffect(() => {
     if (!sessionKey) return;
@@ -24,15 +24,15 @@ export function RequireAuth() {
     return () => controller.abort();
   }, [pathname, sessionKey, logout]);
 
-  if (!isAuthenticated) return <Navigate to="/login" replace />;
-  return <Outlet />;
+  if (!isAuthenticated) return <Redirect to="/login" replace />;
+  return children;
 }
 
 /** /login: an authenticated user is sent home, on opening and on any later change. */
-export function RedirectIfAuthenticated() {
+export function RedirectIfAuthenticated({ children }: { children: ReactNode }) {
   const { isAuthenticated } = useAuth();
-  if (isAuthenticated) return <Navigate to="/" replace />;
-  return <Outlet />;
+  if (isAuthenticated) return <Redirect to="/" replace />;
+  return children;
 }
 
 /**
@@ -40,9 +40,9 @@ export function RedirectIfAuthenticated() {
  * with the public archive on, an anonymous visitor reads them too, under a header saying so
  * (docs/public-archive.md#in-the-web-client). The server decides what the visitor sees.
  */
-export function RequireAuthOrArchive() {
+export function RequireAuthOrArchive({ children }: { children: ReactNode }) {
   const archive = useArchiveMode();
-  if (!archive) return <RequireAuth />;
+  if (!archive) return <RequireAuth>{children}</RequireAuth>;
   return (
     <>
       <section className="alert alert-info py-2 d-flex align-items-center" aria-labelledby="archive-heading">
@@ -54,7 +54,7 @@ export function RequireAuthOrArchive() {
           Log in
         </Link>
       </section>
-      <Outlet />
+      {children}
     </>
   );
 }

@@ -1,6 +1,6 @@
 import type { FormEventHandler, ReactNode } from 'react';
 import { Button, Card, Col, Form, Row } from 'react-bootstrap';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation } from 'wouter';
 import { ErrorAlert, InfoAlert, SuccessAlert } from './alerts';
 
 /**
@@ -112,7 +112,7 @@ export function AuthFormCard({
  * screen's own word) and Back to Login.
  */
 export function AuthSuccessCard({ title, message, prefix }: { title: string; message: string; prefix?: string }) {
-  const navigate = useNavigate();
+  const [, navigate] = useLocation();
   return (
     <AuthCard title={title}>
       <SuccessAlert message={message} prefix={prefix} />

@@ -93,7 +93,11 @@ export const DateTimeInput = forwardRef(function DateTimeInput(
       </InputGroup>
       {open && (
         <Suspense fallback={null}>
+          {/* Opened before the record's times arrived (a slow link), the calendar shows today; it
+              opens again where the record is once they are there (once: a later change of `near`,
+              an ongoing dive's end that is now, does not move a calendar in use). */}
           <DateTimePopover
+            key={near ? 'near' : 'today'}
             mode={mode}
             edge={edge}
             value={field.current?.value ?? ''}

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Navigate } from 'react-router';
+import { Redirect } from 'wouter';
 import type { Role } from '@bathylog/shared';
 import { useAuth } from '../lib/auth';
 import { LoadingText, statusTexts } from './status-text';
@@ -20,6 +20,6 @@ export function RoleGate({ roles, children, redirectTo }: RoleGateProps) {
   const auth = useAuth();
   if (!auth.profile) return <LoadingText text={statusTexts.loading} />;
   if (auth.hasRole(...roles)) return <>{children}</>;
-  if (redirectTo) return <Navigate to={redirectTo} replace />;
+  if (redirectTo) return <Redirect to={redirectTo} replace />;
   return <div className="text-center p-4 text-secondary">{statusTexts.notAllowed}</div>;
 }

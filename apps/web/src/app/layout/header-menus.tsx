@@ -2,7 +2,7 @@
 // login screen loads it, and the login screen draws none (docs/lean-client.md#what-keeps-the-first-load-small).
 import 'bootstrap-icons/font/bootstrap-icons.min.css';
 import { Container, Nav, Navbar, NavDropdown } from 'react-bootstrap';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation } from 'wouter';
 import { capabilityRoles, type Role } from '@bathylog/shared';
 import { useToggleAsnap } from '../../api/custom-vars';
 import { PendingEventsBadge } from '../../features/event-log/components/pending-events-badge';
@@ -70,7 +70,7 @@ export function HeaderMenus() {
   const auth = useAuth();
   const settings = useSettings();
   const names = useEntityNames();
-  const navigate = useNavigate();
+  const [, navigate] = useLocation();
   const toggleAsnap = useToggleAsnap();
   const logging = !settings.disableEventLogging;
 

@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { Link } from 'react-router';
+import { Link } from 'wouter';
 import { useAuth } from '../../lib/auth';
 import { useSettings } from '../../lib/settings';
 

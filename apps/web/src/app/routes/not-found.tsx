@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from 'wouter';
 import { PlaceholderCard } from '../../components/placeholder-card';
 
 export function NotFoundRoute() {

@@ -1,4 +1,4 @@
-import { Link, Navigate, useParams } from 'react-router';
+import { Link, Redirect, useParams } from 'wouter';
 import { useCruises, useLowerings } from '../../api/records';
 import { PlaceholderCard } from '../../components/placeholder-card';
 import { LoadingText, statusTexts } from '../../components/status-text';
@@ -25,7 +25,7 @@ export function DivePermalinkRoute() {
   if (found.isPending) return <LoadingText text={statusTexts.loading} />;
   const lowering = found.data?.[0];
   if (!lowering) return <NotFound what="dive" id={id} />;
-  return <Navigate to={`/review_replay/${lowering.id}`} replace />;
+  return <Redirect to={`/review_replay/${lowering.id}`} replace />;
 }
 
 export function CruisePermalinkRoute() {
@@ -34,5 +34,5 @@ export function CruisePermalinkRoute() {
   if (found.isPending) return <LoadingText text={statusTexts.loading} />;
   const cruise = found.data?.[0];
   if (!cruise) return <NotFound what="cruise" id={id} />;
-  return <Navigate to={`/cruise_menu?cruise=${encodeURIComponent(cruise.id)}`} replace />;
+  return <Redirect to={`/cruise_menu?cruise=${encodeURIComponent(cruise.id)}`} replace />;
 }

@@ -1,4 +1,4 @@
-import { useParams } from 'react-router';
+import { useParams } from 'wouter';
 import { CruiseReportScreen } from '../../features/report/cruise-report-screen';
 import { LoweringReportScreen } from '../../features/report/lowering-report-screen';
 

@@ -1,4 +1,4 @@
-import { useParams } from 'react-router';
+import { useParams } from 'wouter';
 import { ReviewLoweringGate } from '../../features/review/components/review-lowering-gate';
 import { MapScreen } from '../../features/review/map-screen';
 import { LazyMilestonesModal } from '../milestones-modal-slot';

@@ -1,4 +1,4 @@
-import { useParams } from 'react-router';
+import { useParams } from 'wouter';
 import { ReviewLoweringGate } from '../../features/review/components/review-lowering-gate';
 import { ReplayScreen } from '../../features/review/replay-screen';
 

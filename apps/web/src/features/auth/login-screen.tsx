@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { Button } from 'react-bootstrap';
 import type { FieldError, UseFormRegisterReturn } from 'react-hook-form';
-import { Link } from 'react-router';
+import { Link } from 'wouter';
 import { loginFormRules, type LoginForm } from '@bathylog/shared/rules/auth-messages';
 import { errorMessage } from '../../api/client';
 import type { LoginInput } from '../../api/auth';

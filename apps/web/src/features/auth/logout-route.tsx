@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Navigate } from 'react-router';
+import { Redirect } from 'wouter';
 import { useAuth } from '../../lib/auth';
 
 /** /logout: clears the session and profile, then /login (docs/screens.md#session). */
@@ -9,5 +9,5 @@ export function LogoutRoute() {
     if (isAuthenticated) logout();
   }, [isAuthenticated, logout]);
   if (isAuthenticated) return null;
-  return <Navigate to="/login" replace />;
+  return <Redirect to="/login" replace />;
 }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useParams } from 'react-router';
+import { useParams } from 'wouter';
 import { resetPasswordFormSchema, type ResetPasswordForm } from '@bathylog/shared/rules/auth-forms';
 import { useResetPassword } from '../../api/auth';
 import { errorMessage } from '../../api/client';

@@ -9,7 +9,7 @@ import { ExportDropdown } from '../../domain/events/components/export-dropdown';
 import { CopyButton } from '../../domain/records/components/copy-button';
 import { FromShip } from '../../domain/records/components/from-ship';
 import { RecordFiles } from '../../domain/records/components/record-files';
-import { Link } from 'react-router';
+import { Link } from 'wouter';
 import { useCruiseMetrics } from '../../domain/lowerings/metrics-api';
 import { metricsSummaryItems } from '../../domain/lowerings/metrics-table';
 

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Col, Row } from 'react-bootstrap';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from 'wouter';
 import { utcYear, type Cruise } from '@bathylog/shared';
 import { recordKeys, useCruises, useLoweringsOfCruise } from '../../api/records';
 import { useLiveInvalidation } from '../../api/use-realtime';

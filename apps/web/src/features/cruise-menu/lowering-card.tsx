@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Button, Card, Collapse } from 'react-bootstrap';
-import { Link } from 'react-router';
+import { Link } from 'wouter';
 import {
   formatDuration,
   formatListDateTime,

@@ -1,5 +1,5 @@
 import { Dropdown } from 'react-bootstrap';
-import { Link } from 'react-router';
+import { Link } from 'wouter';
 import { reviewModes, reviewPath, type ReviewMode } from '../../domain/lowerings/review-modes';
 
 /**

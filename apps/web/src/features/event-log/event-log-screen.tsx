@@ -7,7 +7,7 @@ import { useSubscription } from '../../api/use-realtime';
 import { ErrorAlert } from '../../components/alerts';
 import { EventOptionsModal } from '../../components/event-options-modal';
 import { LoadingText, statusTexts } from '../../components/status-text';
-import { Link } from 'react-router';
+import { Link } from 'wouter';
 import { useAuth } from '../../lib/auth';
 import { useSettings } from '../../lib/settings';
 import { checkAttachments } from '../../domain/events/api/attachments';

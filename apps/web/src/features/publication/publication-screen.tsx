@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Alert, Badge, Button, Card, ProgressBar, Table } from 'react-bootstrap';
-import { Link, useParams } from 'react-router';
+import { Link, useParams } from 'wouter';
 import { capabilityRoles, type EventListFormat, type PublicationReport, type ValidationIssue } from '@bathylog/shared';
 import { errorMessage } from '../../api/client';
 import { ErrorAlert } from '../../components/alerts';

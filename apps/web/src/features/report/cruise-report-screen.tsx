@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from 'wouter';
 import { Table } from 'react-bootstrap';
 import { formatSlashDate } from '@bathylog/shared';
 import { errorMessage } from '../../api/client';

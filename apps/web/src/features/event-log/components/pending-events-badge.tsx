@@ -1,5 +1,5 @@
 import { Badge } from 'react-bootstrap';
-import { Link } from 'react-router';
+import { Link } from 'wouter';
 import { eventQueue, usePendingEventCounts } from '../../../domain/events/api/event-queue';
 import '../event-log.css';
 

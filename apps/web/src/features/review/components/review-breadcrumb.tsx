@@ -1,5 +1,5 @@
 import { Dropdown } from 'react-bootstrap';
-import { Link } from 'react-router';
+import { Link } from 'wouter';
 import { statusTexts } from '../../../components/status-text';
 import { useEntityNames } from '../../../lib/settings';
 import { cruiseMenuPath } from '../../../domain/cruises/cruise-menu-link';

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Alert } from 'react-bootstrap';
-import { Link } from 'react-router';
+import { Link } from 'wouter';
 import { errorMessage, isApiError } from '../../../api/client';
 import { useEntityNames } from '../../../lib/settings';
 import { useReviewLowering } from '../api/review';
