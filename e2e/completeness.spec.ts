@@ -85,7 +85,7 @@ test.describe('data completeness on a server of its own', () => {
       `NO_NAV_1 at ${ts.slice(0, 10)} ${ts.slice(11, 19)} UTC was logged without ${nav}.`,
     );
     await page.setViewportSize({ width: 1400, height: 900 });
-    await page.screenshot({ path: 'e2e/test-results/completeness-footer.png' });
+    await page.screenshot({ path: 'test-results/completeness-footer.png' });
     await expectAccessible(page);
     // A click opens that event.
     await warning(page).getByRole('button', { name: 'Open event' }).click();
@@ -145,7 +145,7 @@ test.describe('data completeness on a server of its own', () => {
     const lane = page.getByRole('img', { name: 'Incomplete events: 1 of 4,540 events incomplete' });
     await expect(lane).toBeVisible();
     await expect(lane.locator('.completeness-tick')).toHaveCount(1);
-    await page.getByTestId('review-controls').screenshot({ path: 'e2e/test-results/completeness-lane.png' });
+    await page.getByTestId('review-controls').screenshot({ path: 'test-results/completeness-lane.png' });
     await expectAccessible(page);
   });
 });

@@ -50,7 +50,7 @@ test.describe('tasks on a server of their own', () => {
     await sessionOn(context, server.url, admin);
     await page.goto(`${server.url}/tasks`);
     await expect(page.getByTestId('last-backup')).toHaveText('Last backup: none yet (no scheduled backups)');
-    await page.screenshot({ path: 'e2e/test-results/tasks-last-backup.png' });
+    await page.screenshot({ path: 'test-results/tasks-last-backup.png' });
   });
 
   test('hovering or focusing an entry describes it', async ({ page, context }) => {
