@@ -493,8 +493,9 @@ export class NesServer {
    * Delivers one bus publication to every subscriber allowed to see it
    * (docs/realtime.md#fleet-scale). The frame is serialised and encoded once and the same bytes
    * go to every socket; who may receive it is decided once per caller (the sockets of one token
-   * share one verified caller), with the same rule as before for each. Resolves once it is written
-   * to every socket allowed to see it (or queued behind that socket's re-check of its user).
+   * share one verified caller), with the same rule as before for each. Resolves once it is handed
+   * to the connection of every socket allowed to see it (or queued behind that socket's re-check
+   * of its user).
    */
   publish(channel: WsChannel, payload: unknown): Promise<void> {
     const path = wsPath(channel);
