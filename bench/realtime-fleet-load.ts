@@ -14,7 +14,10 @@
  * 100,000 frames a second. So it speaks websocket on plain TCP sockets itself rather than through
  * a websocket library: the server's frames are unmasked, so it walks the frame headers in the
  * bytes as they arrive and, in a `pub` frame, only finds the free-text marker and reads the digits
- * after it (no string, no JSON parse, no copy unless a frame is split across reads). Its own
+ * after it (no string, no JSON parse, no copy unless a frame is split across reads). Reads land
+ * in one buffer shared by every socket (net's `onread`: no Buffer and no stream event per read),
+ * and each event's first and last arrival is kept under its send time as a number (no string per
+ * frame): the generator's CPU per frame is the measurement's cost, on the servers' cores. Its own
  * frames (hello, ping replies) are masked as RFC 6455 requires of a client.
  *
  * Env: FLEET_SERVERS (comma-separated base URLs), FLEET_SOCKETS, FLEET_TOKEN (posts; and the
@@ -52,8 +55,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let latencies = new Float32Array(1 << 16);
 let pubs = 0;
 let closed = 0;
-/** Per event (its send time) and server (index in FLEET_SERVERS): first and last arrival, ms. */
-const arrivals = new Map<string, [number, number]>();
+/** Per server (index in FLEET_SERVERS) and event (its send time): first and last arrival, ms. */
+const arrivals = servers.map(() => new Map<number, [number, number]>());
+/** Every socket's reads land here and are parsed before the next read (`onread`). */
+const readBuffer = Buffer.allocUnsafe(256 * 1024);
 
 function record(server: number, sent: number, now: number): void {
   if (pubs === latencies.length) {
@@ -62,9 +67,9 @@ function record(server: number, sent: number, now: number): void {
     latencies = grown;
   }
   latencies[pubs++] = now - sent;
-  const key = `${sent}/${server}`;
-  const seen = arrivals.get(key);
-  if (!seen) arrivals.set(key, [now, now]);
+  const byEvent = arrivals[server]!;
+  const seen = byEvent.get(sent);
+  if (!seen) byEvent.set(sent, [now, now]);
   else seen[1] = now;
 }
 
@@ -110,11 +115,23 @@ function startsWith(buf: Buffer, at: number, prefix: Buffer): boolean {
 
 function open(i: number): Promise<net.Socket> {
   const url = new URL(servers[i % servers.length]!);
-  const socket = net.connect({ host: url.hostname, port: Number(url.port), noDelay: true });
   const key = randomBytes(16).toString('base64');
   return new Promise((resolve, reject) => {
     let upgraded = false;
+    /** The start of a frame split across reads (copied: the read buffer is reused). */
     let rest: Buffer | null = null;
+    const socket = net.connect({
+      host: url.hostname,
+      port: Number(url.port),
+      noDelay: true,
+      onread: {
+        buffer: readBuffer,
+        callback: (n) => {
+          onData(readBuffer, n);
+          return true;
+        },
+      },
+    });
     socket.once('error', reject);
     socket.once('close', () => {
       closed++;
@@ -139,14 +156,15 @@ function open(i: number): Promise<net.Socket> {
       else if (startsWith(buf, start, helloStart)) resolve(socket);
       else reject(new Error(buf.toString('utf8', start, Math.min(end, start + 200))));
     };
-    socket.on('data', (chunk: Buffer) => {
-      const buf = rest ? Buffer.concat([rest, chunk]) : chunk;
+    const onData = (chunk: Buffer, n: number): void => {
+      const buf = rest ? Buffer.concat([rest, chunk.subarray(0, n)]) : chunk;
+      const length = rest ? buf.length : n;
       rest = null;
       let at = 0;
       if (!upgraded) {
-        const headEnd = buf.indexOf('\r\n\r\n');
+        const headEnd = buf.subarray(0, length).indexOf('\r\n\r\n');
         if (headEnd < 0) {
-          rest = buf;
+          rest = Buffer.from(buf.subarray(0, length));
           return;
         }
         if (!buf.toString('latin1', 0, 12).startsWith('HTTP/1.1 101')) {
@@ -169,25 +187,25 @@ function open(i: number): Promise<net.Socket> {
         );
       }
       // Server frames: unmasked, one per nes message (the server never fragments them).
-      while (buf.length - at >= 2) {
+      while (length - at >= 2) {
         const opcode = buf[at]! & 0x0f;
         let len = buf[at + 1]! & 0x7f;
         let head = 2;
         if (len === 126) {
-          if (buf.length - at < 4) break;
+          if (length - at < 4) break;
           len = buf.readUInt16BE(at + 2);
           head = 4;
         } else if (len === 127) {
-          if (buf.length - at < 10) break;
+          if (length - at < 10) break;
           len = Number(buf.readBigUInt64BE(at + 2));
           head = 10;
         }
-        if (buf.length - at < head + len) break;
+        if (length - at < head + len) break;
         onFrame(buf, at + head, at + head + len, opcode);
         at += head + len;
       }
-      if (at < buf.length) rest = buf.subarray(at);
-    });
+      if (at < length) rest = Buffer.from(buf.subarray(at, length));
+    };
   });
 }
 
@@ -253,7 +271,9 @@ async function main(): Promise<void> {
       cpuMs: (cpu.user + cpu.system) / 1000,
       wallMs: wall,
       // `sent/server` → [first, last] arrival (the bench merges generators per event and server).
-      arrivals: Object.fromEntries(arrivals),
+      arrivals: Object.fromEntries(
+        arrivals.flatMap((byEvent, server) => [...byEvent].map(([sent, times]) => [`${sent}/${server}`, times])),
+      ),
       samples,
     }) + '\n',
   );

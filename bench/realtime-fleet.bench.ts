@@ -22,7 +22,9 @@
  * median of repeated runs is reported),
  * BENCH_SECONDS (15), BENCH_PROCESSES (2), BENCH_GENERATORS (2), BENCH_PORT (8840),
  * BENCH_LOG_LEVEL (the server's default, info), BENCH_BASELINE_ROOT (a checkout of the code before a
- * change, this checkout's node_modules: its servers are measured instead, for an A/B),
+ * change, this checkout's node_modules: its servers are measured instead, for an A/B; with
+ * BENCH_AB=1 every run is made twice, this checkout's servers then the baseline's, one after the
+ * other, so both meet the same load on a shared machine; the generator is always this checkout's),
  * BENCH_WATCHERS (20: users with the event_watcher role made for the run; the sockets say hello
  * round robin with the admin's token and theirs, so most are not admins and the channel rule runs),
  * BENCH_SESSIONS (own | shared), BENCH_PROFILE_DIR (a folder: every server and generator writes
@@ -37,6 +39,8 @@ import pg from 'pg';
 import { benchDir, log, repoRoot, resultsDir, sleep } from './support.js';
 
 const pgUrl = process.env.BENCH_DATABASE_URL;
+const baselineRoot = process.env.BENCH_BASELINE_ROOT;
+const alternate = process.env.BENCH_AB === '1' && baselineRoot !== undefined;
 const socketsDefault = Number(process.env.BENCH_SOCKETS ?? 5000);
 const rateDefault = Number(process.env.BENCH_RATE ?? 20);
 const seconds = Number(process.env.BENCH_SECONDS ?? 15);
@@ -99,9 +103,15 @@ interface Server {
   base: string;
 }
 
-async function startServer(host: string, port: number, env: Record<string, string>, logFd: number): Promise<Server> {
+async function startServer(
+  root: string,
+  host: string,
+  port: number,
+  env: Record<string, string>,
+  logFd: number,
+): Promise<Server> {
   const child = spawn(process.execPath, [...profileArgs, '--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: process.env.BENCH_BASELINE_ROOT ?? repoRoot,
+    cwd: root,
     detached: ownSessions,
     env: {
       ...process.env,
@@ -214,12 +224,14 @@ interface RunResult {
   /** 1-minute load average: before the servers started, when posting started, at the end. */
   loadAverage: { before: number[]; during: number; after: number };
   sessions: 'own' | 'shared';
+  /** Measured on the servers of BENCH_BASELINE_ROOT (the code before a change). */
+  before: boolean;
 }
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
 const loadNow = () => Math.round(os.loadavg()[0]! * 100) / 100;
 
-async function runOnce(sockets: number, rate: number): Promise<RunResult> {
+async function runOnce(sockets: number, rate: number, before: boolean): Promise<RunResult> {
   const ns = new Namespace();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bathylog-fleet-'));
   const logFd = openSync(path.join(profileDir ?? dir, 'servers.log'), 'a');
@@ -232,7 +244,13 @@ async function runOnce(sockets: number, rate: number): Promise<RunResult> {
     // The first migrates the schema; the others start on it.
     for (let i = 0; i < processes; i++) {
       servers.push(
-        await startServer(ns.hostAddress, firstPort + i, { ...env, BATHYLOG_DATA: path.join(dir, `host${i}`) }, logFd),
+        await startServer(
+          before ? baselineRoot! : repoRoot,
+          ns.hostAddress,
+          firstPort + i,
+          { ...env, BATHYLOG_DATA: path.join(dir, `host${i}`) },
+          logFd,
+        ),
       );
     }
     const login = await fetch(`${servers[0]!.base}/sealog-server/api/v1/auth/login`, {
@@ -332,7 +350,7 @@ async function runOnce(sockets: number, rate: number): Promise<RunResult> {
       return { firstMs: stats(firsts), spreadMs: stats(spreads) };
     });
     return {
-      scenario: `PostgreSQL, ${processes} processes, POSTs on the first (LISTEN/NOTIFY)${process.env.BENCH_BASELINE_ROOT ? ', code before the change' : ''}`,
+      scenario: `PostgreSQL, ${processes} processes, POSTs on the first (LISTEN/NOTIFY)${before ? ', code before the change' : ''}`,
       processes,
       sockets: opened,
       ratePerSecond: rate,
@@ -351,6 +369,7 @@ async function runOnce(sockets: number, rate: number): Promise<RunResult> {
       generatorCpuPercent: round1(holders.reduce((sum, l) => sum + (l.cpuMs / l.wallMs) * 100, 0)),
       loadAverage: { before: loadBefore, during: loadDuring, after: loadNow() },
       sessions: ownSessions ? 'own' : 'shared',
+      before,
     };
   } finally {
     for (const s of servers) await stopServer(s);
@@ -364,23 +383,31 @@ async function runOnce(sockets: number, rate: number): Promise<RunResult> {
   }
 }
 
-/** BENCH_RUNS: comma-separated `<sockets>x<events/s>`, each run BENCH_REPEAT times (default: one run). */
-function plannedRuns(): Array<{ sockets: number; rate: number }> {
+/**
+ * BENCH_RUNS: comma-separated `<sockets>x<events/s>`, each run BENCH_REPEAT times (default: one
+ * run); with BENCH_AB=1 each run on this checkout's servers, then at once on the baseline's.
+ */
+function plannedRuns(): Array<{ sockets: number; rate: number; before: boolean }> {
   const repeat = Number(process.env.BENCH_REPEAT ?? 1);
   const spec = process.env.BENCH_RUNS ?? `${socketsDefault}x${rateDefault}`;
-  const runs: Array<{ sockets: number; rate: number }> = [];
+  const runs: Array<{ sockets: number; rate: number; before: boolean }> = [];
   for (const item of spec.split(',').filter(Boolean)) {
     const [n, r] = item.split('x').map(Number);
     if (!Number.isFinite(n) || !Number.isFinite(r) || n! <= 0 || r! <= 0)
       throw new Error(`bad BENCH_RUNS item ${item}`);
-    for (let i = 0; i < repeat; i++) runs.push({ sockets: n!, rate: r! });
+    for (let i = 0; i < repeat; i++) {
+      runs.push({ sockets: n!, rate: r!, before: !alternate && baselineRoot !== undefined });
+      if (alternate) runs.push({ sockets: n!, rate: r!, before: true });
+    }
   }
   return runs;
 }
 
-function row(r: RunResult, label = ''): string {
+const label = (r: RunResult) => (alternate && r.before ? 'before: ' : '');
+
+function row(r: RunResult): string {
   const load = `${r.loadAverage.before[0]} / ${r.loadAverage.during} / ${r.loadAverage.after}`;
-  return `| ${label}${r.sockets} | ${r.ratePerSecond} | ${r.delivered}/${r.expected} | ${r.deliveryMs.p50} | ${r.deliveryMs.p90} | ${r.deliveryMs.p99} | ${r.deliveryMs.max} | ${r.postMs.p50} | ${r.postMs.p99} | ${r.serverCpuPercent} % (${r.serverUserPercent} + ${r.serverSystemPercent}) | ${r.serverCpuUsPerFrame} | ${r.generatorCpuPercent} % | ${load} |`;
+  return `| ${label(r)}${r.sockets} | ${r.ratePerSecond} | ${r.delivered}/${r.expected} | ${r.deliveryMs.p50} | ${r.deliveryMs.p90} | ${r.deliveryMs.p99} | ${r.deliveryMs.max} | ${r.postMs.p50} | ${r.postMs.p99} | ${r.serverCpuPercent} % (${r.serverUserPercent} + ${r.serverSystemPercent}) | ${r.serverCpuUsPerFrame} | ${r.generatorCpuPercent} % | ${load} |`;
 }
 
 function median(values: number[]): number {
@@ -400,16 +427,16 @@ async function main(): Promise<void> {
   if (profileDir) mkdirSync(profileDir, { recursive: true });
   const results: RunResult[] = [];
   for (const run of plannedRuns()) {
-    const r = await runOnce(run.sockets, run.rate);
+    const r = await runOnce(run.sockets, run.rate, run.before);
     results.push(r);
     log(
-      `${r.sockets} sockets × ${r.ratePerSecond}/s: delivered ${r.delivered}/${r.expected}: p50 ${r.deliveryMs.p50} ms, p90 ${r.deliveryMs.p90} ms, p99 ${r.deliveryMs.p99} ms, max ${r.deliveryMs.max} ms; POST p99 ${r.postMs.p99} ms; server CPU ${r.serverCpuPercent} % (system ${r.serverSystemPercent} %), generators ${r.generatorCpuPercent} %; load ${r.loadAverage.before[0]} / ${r.loadAverage.during} / ${r.loadAverage.after}; ${r.perServer.map((p, i) => `process ${i + 1}: first frame p50 ${p.firstMs.p50} / p99 ${p.firstMs.p99} ms, fan-out p50 ${p.spreadMs.p50} / p99 ${p.spreadMs.p99} ms`).join('; ')}`,
+      `${label(r)}${r.sockets} sockets × ${r.ratePerSecond}/s: delivered ${r.delivered}/${r.expected}: p50 ${r.deliveryMs.p50} ms, p90 ${r.deliveryMs.p90} ms, p99 ${r.deliveryMs.p99} ms, max ${r.deliveryMs.max} ms; POST p99 ${r.postMs.p99} ms; server CPU ${r.serverCpuPercent} % (system ${r.serverSystemPercent} %), generators ${r.generatorCpuPercent} %; load ${r.loadAverage.before[0]} / ${r.loadAverage.during} / ${r.loadAverage.after}; ${r.perServer.map((p, i) => `process ${i + 1}: first frame p50 ${p.firstMs.p50} / p99 ${p.firstMs.p99} ms, fan-out p50 ${p.spreadMs.p50} / p99 ${p.spreadMs.p99} ms`).join('; ')}`,
     );
   }
   // Repeated scenarios: the run with the median p99 stands for them.
   const groups = new Map<string, RunResult[]>();
   for (const r of results) {
-    const key = `${r.sockets}x${r.ratePerSecond}`;
+    const key = `${label(r)}${r.sockets}x${r.ratePerSecond}`;
     groups.set(key, [...(groups.get(key) ?? []), r]);
   }
   const medians = [...groups.entries()]
@@ -439,6 +466,12 @@ async function main(): Promise<void> {
       '',
       `${meta.date} · ${meta.cpus} cores · Node ${meta.node} · ${seconds} s of events per run · ${results[0]?.scenario ?? ''}`,
       '',
+      ...(alternate
+        ? [
+            'Rows marked `before:` ran the servers of the code before the change (BENCH_BASELINE_ROOT, the same generator), each right after the same run on this code, so both met about the same load.',
+            '',
+          ]
+        : []),
       `Time from just before \`POST /events\` (on the first process) to the \`pub\` frame on each subscriber's socket, every event × socket pair; sockets spread evenly over the processes, saying hello round robin as the admin and ${watchers} users with the event_watcher role (so the channel rule runs for most); the load generator (${generators} processes holding the sockets, one more posting) in its own network namespace behind a veth link; servers at the default log level; every process in ${ownSessions ? 'a session of its own (as separate services)' : "the bench's session"}. Generators and servers share the machine's 2 cores with whatever else runs on it: the load average (1 min: before the run / while events flowed / after) is given for each run. Server CPU is both processes' from the moment every socket was subscribed (user + system), per frame delivered; generator CPU is the socket-holding generators' own while events flowed.`,
       '',
       '| sockets | events/s | delivered | p50 ms | p90 ms | p99 ms | max ms | POST p50 | POST p99 | server CPU (user + sys) | CPU µs per frame | generator CPU | load average |',
@@ -451,7 +484,7 @@ async function main(): Promise<void> {
       '|---|---|---|---|---|---|',
       ...results.map(
         (r) =>
-          `| ${r.sockets} | ${r.ratePerSecond} | ${r.perServer.map((p) => `${p.firstMs.p50} / ${p.firstMs.p99} | ${p.spreadMs.p50} / ${p.spreadMs.p99}`).join(' | ')} |`,
+          `| ${label(r)}${r.sockets} | ${r.ratePerSecond} | ${r.perServer.map((p) => `${p.firstMs.p50} / ${p.firstMs.p99} | ${p.spreadMs.p50} / ${p.spreadMs.p99}`).join(' | ')} |`,
       ),
       '',
       ...(medians.length

@@ -365,6 +365,8 @@ export const configSchema = z.strictObject({
       helloTimeoutMs: int(10).default(5_000),
       /** How long a socket's verified token is trusted before its user is re-read (disabled users stop receiving). */
       authRecheckMs: int(0).default(5_000),
+      /** Frames a fan-out writes before it lets the event loop answer other work (docs/realtime.md#fleet-scale). */
+      fanOutSlice: int(1).default(256),
     })
     .prefault({}),
   externalCalls: z

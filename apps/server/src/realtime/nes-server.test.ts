@@ -36,7 +36,14 @@ describe.each(engines)('nes websocket protocol on %s', (engine) => {
 
   beforeAll(async () => {
     t = await createTestApp(engine, {
-      realtime: { heartbeatIntervalMs: 300, heartbeatTimeoutMs: 200, helloTimeoutMs: 1000, authRecheckMs: 0 },
+      // Fan-outs of two frames at a time: every delivery to several sockets crosses slices.
+      realtime: {
+        heartbeatIntervalMs: 300,
+        heartbeatTimeoutMs: 200,
+        helloTimeoutMs: 1000,
+        authRecheckMs: 0,
+        fanOutSlice: 2,
+      },
     });
     port = await listenInRange(t.app);
     users = await createRoleUsers(t);
@@ -217,6 +224,36 @@ describe.each(engines)('nes websocket protocol on %s', (engine) => {
       id: 2,
       path: updateEventsPath,
     });
+  });
+
+  it('delivers every publication to every socket in publish order while fan-outs run in slices', async () => {
+    // Five sockets take three slices of a fan-out (fanOutSlice 2), publications made while one runs
+    // are delivered together in the next, and each waits for its own lookup of who may see it.
+    const updateEventsPath = wsPath('updateEvents');
+    const tokens = [admin, users.tokens.event_watcher!, admin, users.tokens.event_logger!, admin];
+    const sockets = await Promise.all(tokens.map((token) => helloed(token, [newEventsPath, updateEventsPath])));
+    const sent: Array<{ path: string; text: string }> = [];
+    for (let i = 0; i < 30; i++) {
+      const channel = i % 3 === 0 ? 'updateEvents' : 'newEvents';
+      const text = `order ${i}`;
+      sent.push({ path: wsPath(channel), text });
+      t.ctx.bus.publish(channel, {
+        id: '6b02c84cfc29901d2400d503',
+        ts: new Date().toISOString(),
+        event_author: 'admin',
+        event_value: 'ORDER',
+        event_options: [],
+        event_free_text: text,
+      });
+      if (i % 10 === 4) await new Promise((resolve) => setImmediate(resolve));
+    }
+    for (const c of sockets) {
+      await c.next(() => c.frames.filter((f) => f.type === 'pub').length === sent.length, 10_000);
+      const received = c.frames
+        .filter((f) => f.type === 'pub')
+        .map((f) => ({ path: f.path, text: (f.message as { event_free_text: string }).event_free_text }));
+      expect(received).toEqual(sent);
+    }
   });
 
   it('accepts every channel path in one hello, as sealog_repeater and cruise sync subscribe', async () => {

@@ -1,5 +1,4 @@
 import os from 'node:os';
-import { performance } from 'node:perf_hooks';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
@@ -45,6 +44,11 @@ export interface NesServerOptions {
   useAccessControl: boolean;
   maxPayloadBytes: number;
   /**
+   * Frames written per slice of a fan-out; between slices the event loop answers its I/O (a POST,
+   * a NOTIFY, a database reply), so thousands of sockets never hold it for long.
+   */
+  fanOutSlice: number;
+  /**
    * Origins allowed to authenticate with the `token` cookie of the upgrade request (the original
    * Sealog client sends its hello without a usable token). The server's own origin always is.
    */
@@ -67,11 +71,6 @@ export interface InjectResponse {
 
 /** Runs a REST route for a nes `request` frame (app.inject with the socket's token). */
 export type InjectFn = (request: InjectRequest) => Promise<InjectResponse>;
-
-/** A pass writing corked connections quicker than this does not delay the next (`cork`). */
-const minCoalesceMs = 2;
-/** The longest pause after a slow pass. */
-const maxCoalesceMs = 100;
 
 /** Beyond this much unsent data a subscriber is too slow to keep up and is dropped. */
 const maxBufferedBytes = 16 * 1024 * 1024;
@@ -137,22 +136,34 @@ interface Delivery {
   mayReceive(auth: AuthContext): boolean;
 }
 
+/** A publication waiting for its turn to be delivered (`publish`). */
+interface Pending {
+  channel: WsChannel;
+  path: string;
+  frame: Buffer;
+  /** Who may see it, looked up as soon as it is published; `looked` once that answered. */
+  lookup: Promise<unknown>;
+  looked: boolean;
+  visibility: unknown;
+  delivered(): void;
+}
+
+const nextRound = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 type AuthOutcome = { ok: true; auth: AuthContext } | { ok: false; error: AppError } | { ok: 'unknown'; error: unknown };
 
 export class NesServer {
   private readonly wss: WebSocketServer;
   private readonly sockets = new Set<NesSocket>();
   private readonly subscribers = new Map<string, Set<NesSocket>>();
-  /** The last publication's delivery: each waits for the one before, so sockets get them in publish order. */
-  private delivered: Promise<void> = Promise.resolve();
+  /** Publications not yet delivered, in publish order (`publish`). */
+  private readonly pending: Pending[] = [];
+  private delivering = false;
   private readonly outputListeners = new Set<NesSocket>();
   private readonly authCache = new Map<string, { at: number; outcome: Promise<AuthOutcome>; settled?: AuthOutcome }>();
-  /** Connections corked for the deliveries not yet written (`cork`). */
+  /** Connections corked for the frames not yet written (`cork`). */
   private readonly corked = new Set<Duplex>();
   private flushScheduled = false;
-  /** How long the last pass writing the corked connections took, and when it ended (ms). */
-  private lastFlushMs = 0;
-  private lastFlushEnd = 0;
   private readonly serverId = `${os.hostname()}:${process.pid}:${Date.now().toString(36)}`;
   private counter = 0;
   private heartbeatTimer: NodeJS.Timeout | null = null;
@@ -482,41 +493,101 @@ export class NesServer {
    * Delivers one bus publication to every subscriber allowed to see it
    * (docs/realtime.md#fleet-scale). The frame is serialised and encoded once and the same bytes
    * go to every socket; who may receive it is decided once per caller (the sockets of one token
-   * share one verified caller), with the same rule as before for each.
+   * share one verified caller), with the same rule as before for each. Resolves once it is handed
+   * to the connection of every socket allowed to see it (or queued behind that socket's re-check
+   * of its user).
    */
-  async publish(channel: WsChannel, payload: unknown): Promise<void> {
+  publish(channel: WsChannel, payload: unknown): Promise<void> {
     const path = wsPath(channel);
     const subs = this.subscribers.get(path);
-    if (!subs || subs.size === 0) return;
+    if (!subs || subs.size === 0) return Promise.resolve();
     const { access } = this.opts;
-    // Who may see it is looked up at once (lookups run side by side), but publications are
-    // delivered in the order they were made: a lookup that answers late (an event's new before its
-    // update) must not let a later publication overtake it.
-    const lookup: Promise<unknown> = access.visibility(this.ctx, channel, payload).catch((err: unknown) => {
-      this.log.error({ err, channel }, 'could not check who may see a publication; sending it to admins only');
-      return access.adminsOnly;
-    });
-    const frame = serverTextFrame(Buffer.from(JSON.stringify({ type: 'pub', path, message: payload }), 'utf8'));
-    const turn = this.delivered.then(async () => {
-      const visibility = await lookup;
-      const decisions = new Map<AuthContext, boolean>();
-      const delivery: Delivery = {
+    return new Promise<void>((resolve) => {
+      const pub: Pending = {
+        channel,
         path,
-        frame,
-        mayReceive: (auth) => {
-          let allowed = decisions.get(auth);
-          if (allowed === undefined) {
-            allowed = access.mayReceive(auth, channel, visibility, this.opts.useAccessControl);
-            decisions.set(auth, allowed);
-          }
-          return allowed;
-        },
+        frame: serverTextFrame(Buffer.from(JSON.stringify({ type: 'pub', path, message: payload }), 'utf8')),
+        // Who may see it is looked up at once (lookups run side by side), but publications are
+        // delivered in the order they were made: a lookup that answers late (an event's new before
+        // its update) must not let a later publication overtake it.
+        lookup: access.visibility(this.ctx, channel, payload).then(
+          (visibility) => {
+            pub.visibility = visibility;
+            pub.looked = true;
+          },
+          (err: unknown) => {
+            this.log.error({ err, channel }, 'could not check who may see a publication; sending it to admins only');
+            pub.visibility = access.adminsOnly;
+            pub.looked = true;
+          },
+        ),
+        looked: false,
+        visibility: undefined,
+        delivered: resolve,
       };
-      const now = Date.now();
-      for (const socket of subs) this.deliver(socket, delivery, now);
+      this.pending.push(pub);
+      if (!this.delivering) void this.deliverPending();
     });
-    this.delivered = turn.catch((err: unknown) => this.log.error({ err, channel }, 'websocket publication failed'));
-    await turn;
+  }
+
+  /**
+   * Delivers the waiting publications in publish order, one fan-out at a time. A fan-out takes
+   * every publication queued behind the first whose lookup has answered (a server that fell behind
+   * sends each socket what it missed in one write), and runs in slices of `fanOutSlice` frames with
+   * a round of the event loop between them, so the POSTs, NOTIFYs and database replies that arrive
+   * meanwhile are handled at once instead of after thousands of writes.
+   */
+  private async deliverPending(): Promise<void> {
+    this.delivering = true;
+    try {
+      while (this.pending.length > 0) {
+        await this.pending[0]!.lookup;
+        let n = 1;
+        while (n < this.pending.length && this.pending[n]!.looked) n++;
+        const batch = this.pending.splice(0, n);
+        try {
+          await this.fanOut(batch);
+        } catch (err) {
+          this.log.error({ err, channel: batch[0]!.channel }, 'websocket publication failed');
+        }
+        for (const pub of batch) pub.delivered();
+      }
+    } finally {
+      this.delivering = false;
+    }
+  }
+
+  private async fanOut(batch: Pending[]): Promise<void> {
+    const deliveries = batch.map((pub) => this.delivery(pub));
+    // The sockets subscribed when the fan-out starts; one that subscribes during it missed these.
+    const targets = new Set<NesSocket>();
+    for (const pub of batch) for (const socket of this.subscribers.get(pub.path) ?? []) targets.add(socket);
+    const sockets = [...targets];
+    const perSlice = Math.max(1, Math.floor(this.opts.fanOutSlice / deliveries.length));
+    for (let from = 0; from < sockets.length; from += perSlice) {
+      if (from > 0) await nextRound();
+      const now = Date.now();
+      const to = Math.min(sockets.length, from + perSlice);
+      for (let i = from; i < to; i++) for (const delivery of deliveries) this.deliver(sockets[i]!, delivery, now);
+      this.uncorkAll();
+    }
+  }
+
+  private delivery(pub: Pending): Delivery {
+    const { access, useAccessControl } = this.opts;
+    const decisions = new Map<AuthContext, boolean>();
+    return {
+      path: pub.path,
+      frame: pub.frame,
+      mayReceive: (auth) => {
+        let allowed = decisions.get(auth);
+        if (allowed === undefined) {
+          allowed = access.mayReceive(auth, pub.channel, pub.visibility, useAccessControl);
+          decisions.set(auth, allowed);
+        }
+        return allowed;
+      },
+    };
   }
 
   private deliver(socket: NesSocket, delivery: Delivery, now: number): void {
@@ -578,15 +649,11 @@ export class NesServer {
   }
 
   /**
-   * Frames leave in as few writes as the load calls for (docs/realtime.md#fleet-scale). Each
-   * connection is corked at its first frame and uncorked in one pass over all of them: right
-   * after the current round of the event loop (setImmediate) while that pass is quick, so a
-   * server keeping up adds nothing; once a pass takes longer (thousands of sockets, the cores busy)
-   * the next starts no sooner than as long after it as it took (at most `maxCoalesceMs`), and the
-   * publications of that pause leave each connection together, in one write: the kernel's cost is
-   * per write far more than per byte, so a server that falls behind sends fewer, larger writes and
-   * catches up instead of queueing ever more. Order is kept: everything a connection is sent (pings and
-   * answers too) waits in the same corked stream.
+   * A connection is corked at its first frame and uncorked when the slice of the fan-out writing
+   * it ends (or, for a frame sent outside a fan-out, after the current round of the event loop):
+   * the frames of every publication in a fan-out leave each connection in one write (the kernel's
+   * cost is per write far more than per byte), and everything a connection is sent (pings and
+   * answers too) waits in the same corked stream, so the order is kept.
    */
   private cork(socket: NesSocket): void {
     if (this.corked.has(socket.raw)) return;
@@ -594,24 +661,16 @@ export class NesServer {
     this.corked.add(socket.raw);
     if (this.flushScheduled) return;
     this.flushScheduled = true;
-    // A slow pass is followed by a pause as long as itself; a frame arriving after that pause is
-    // written at once.
-    const wait =
-      this.lastFlushMs < minCoalesceMs
-        ? 0
-        : Math.min(maxCoalesceMs, this.lastFlushEnd + this.lastFlushMs - performance.now());
-    if (wait < 1) setImmediate(this.uncorkAll);
-    else setTimeout(this.uncorkAll, wait);
+    setImmediate(() => {
+      this.flushScheduled = false;
+      this.uncorkAll();
+    });
   }
 
-  private readonly uncorkAll = (): void => {
-    const started = performance.now();
+  private uncorkAll(): void {
     for (const raw of this.corked) raw.uncork();
     this.corked.clear();
-    this.flushScheduled = false;
-    this.lastFlushEnd = performance.now();
-    this.lastFlushMs = this.lastFlushEnd - started;
-  };
+  }
 
   /** Re-reads the socket's user; false (and the socket closed) when the token is no longer valid. */
   private async recheck(socket: NesSocket): Promise<boolean> {

@@ -33,6 +33,7 @@ export function registerRealtime(app: FastifyInstance, ctx: AppContext, access: 
       heartbeatTimeoutMs: settings.heartbeatTimeoutMs,
       helloTimeoutMs: settings.helloTimeoutMs,
       authRecheckMs: settings.authRecheckMs,
+      fanOutSlice: settings.fanOutSlice,
       useAccessControl: ctx.config.useAccessControl,
       maxPayloadBytes: Math.round(ctx.config.bodyLimitMb * 1024 * 1024) + 64 * 1024,
       allowedOrigins: ctx.config.allowedOrigins,
