@@ -33,6 +33,39 @@ function isMissing(err: unknown): boolean {
 }
 
 /**
+ * What tells that a folder's entries changed: its inode and modification time (a file added,
+ * removed or renamed in it sets the time, whichever process or host did it), or, for a folder that
+ * does not exist, those of its parent (making it there sets the parent's). `id` compares them.
+ */
+interface FolderStamp {
+  id: string;
+  mtimeMs: number;
+  missing: boolean;
+}
+
+async function folderStamp(dir: string, missingBefore = false): Promise<FolderStamp> {
+  if (!missingBefore) {
+    const info = await stat(dir, { bigint: true }).catch((err) => (isMissing(err) ? null : Promise.reject(err)));
+    if (info) return { id: `${info.ino}:${info.mtimeNs}`, mtimeMs: Number(info.mtimeMs), missing: false };
+  }
+  // A folder missing before is missing still while its parent is unchanged: no error to make.
+  const parent = await stat(path.dirname(dir), { bigint: true }).catch((err) =>
+    isMissing(err) ? null : Promise.reject(err),
+  );
+  if (!parent) return { id: 'missing', mtimeMs: Infinity, missing: true };
+  return { id: `missing:${parent.ino}:${parent.mtimeNs}`, mtimeMs: Number(parent.mtimeMs), missing: true };
+}
+
+/**
+ * A listing is kept only when its folder's time is older than this when the reading began:
+ * file systems record the time in coarse steps (a clock tick; whole seconds on some, two on FAT),
+ * so a change made in the same step as the one before leaves the time as it was.
+ */
+const stampSettledMs = 2000;
+/** Bound on the folder listings kept (the oldest are forgotten first). */
+const listingsKept = 10_000;
+
+/**
  * The local folder: `<data>/files/<key>` (and `<data>/upload-tmp/…` for pending uploads), the
  * layout the server always had. A key's first segment is its area (`images`, `cruises`,
  * `lowerings`, `upload-tmp`): the file's path, with symlinks resolved, must stay inside that
@@ -41,6 +74,8 @@ function isMissing(err: unknown): boolean {
 export class LocalFileStore implements FileStore {
   readonly kind = 'local' as const;
   readonly description: string;
+  /** Folder listings (`names`) by folder path, each with the stamp of the folder it was read under. */
+  private readonly listings = new Map<string, { stamp: FolderStamp; names: string[] }>();
 
   constructor(
     private readonly filesDir: string,
@@ -216,6 +251,26 @@ export class LocalFileStore implements FileStore {
     };
     await walk(dir, prefix);
     return out.sort(byKey);
+  }
+
+  async names(prefix: string): Promise<string[]> {
+    const { dir } = this.folderOf(prefix);
+    const kept = this.listings.get(dir);
+    if (kept && (await folderStamp(dir, kept.stamp.missing)).id === kept.stamp.id) return kept.names;
+    const started = Date.now();
+    // The stamp before the listing: a change made while it is read leaves the stamp behind it.
+    const stamp = await folderStamp(dir);
+    const entries = await readdir(dir, { withFileTypes: true }).catch((err) =>
+      isMissing(err) ? [] : Promise.reject(err),
+    );
+    const names = entries.filter((e) => e.isFile()).map((e) => e.name);
+    names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    this.listings.delete(dir);
+    if (started - stamp.mtimeMs > stampSettledMs) {
+      this.listings.set(dir, { stamp, names });
+      if (this.listings.size > listingsKept) this.listings.delete(this.listings.keys().next().value!);
+    }
+    return names;
   }
 
   async makeFolder(prefix: string): Promise<void> {
