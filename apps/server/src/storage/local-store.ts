@@ -62,6 +62,13 @@ async function folderStamp(dir: string, missingBefore = false): Promise<FolderSt
  * so a change made in the same step as the one before leaves the time as it was.
  */
 const stampSettledMs = 2000;
+/**
+ * A kept listing is answered without looking at its folder for this long after its last check,
+ * unless this store wrote meanwhile: a folder's stamp costs a file-system call (tens of µs through
+ * libuv's thread pool, more than the rest of a record read), and what another server or a person
+ * changes there shows after at most this long.
+ */
+const recheckMs = 250;
 /** Bound on the folder listings kept (the oldest are forgotten first). */
 const listingsKept = 10_000;
 
@@ -75,7 +82,12 @@ export class LocalFileStore implements FileStore {
   readonly kind = 'local' as const;
   readonly description: string;
   /** Folder listings (`names`) by folder path, each with the stamp of the folder it was read under. */
-  private readonly listings = new Map<string, { stamp: FolderStamp; names: string[] }>();
+  private readonly listings = new Map<
+    string,
+    { stamp: FolderStamp; names: string[]; checkedAt: number; writes: number }
+  >();
+  /** Writes made through this store (`changing`). */
+  private writes = 0;
 
   constructor(
     private readonly filesDir: string,
@@ -151,7 +163,7 @@ export class LocalFileStore implements FileStore {
     return found ? readFile(found.file).catch(() => null) : null;
   }
 
-  async put(key: string, body: Readable | Buffer): Promise<void> {
+  private async writePut(key: string, body: Readable | Buffer): Promise<void> {
     const file = await this.folderFor(key);
     // A dot name in the same folder, renamed over the final name once complete.
     const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.part`);
@@ -165,7 +177,7 @@ export class LocalFileStore implements FileStore {
     }
   }
 
-  async putFile(key: string, localPath: string): Promise<void> {
+  private async writePutFile(key: string, localPath: string): Promise<void> {
     const file = await this.folderFor(key);
     try {
       await rename(localPath, file);
@@ -184,14 +196,14 @@ export class LocalFileStore implements FileStore {
     }
   }
 
-  async move(from: string, to: string): Promise<void> {
+  private async writeMove(from: string, to: string): Promise<void> {
     const source = this.locate(from).file;
     const info = await lstat(source);
     if (!info.isFile()) throw new Error(`Not a regular file: ${from}`);
     await rename(source, await this.folderFor(to));
   }
 
-  async delete(key: string): Promise<boolean> {
+  private async writeDelete(key: string): Promise<boolean> {
     const { file } = this.locate(key);
     const info = await lstat(file).catch(() => null);
     // Only regular files: never a folder, never through a symlink.
@@ -201,7 +213,7 @@ export class LocalFileStore implements FileStore {
     return true;
   }
 
-  async deletePrefix(prefix: string): Promise<void> {
+  private async writeDeletePrefix(prefix: string): Promise<void> {
     const { root, dir } = this.folderOf(prefix);
     if (dir === root) {
       // An area's own folder stays (the server made it at start); its contents go.
@@ -253,11 +265,55 @@ export class LocalFileStore implements FileStore {
     return out.sort(byKey);
   }
 
+  /**
+   * Every write through this store counts (before and after it): a listing is answered without a
+   * look at its folder only while none was made since it was last checked, and one read while a
+   * write was under way is not kept.
+   */
+  private async changing<T>(write: () => Promise<T>): Promise<T> {
+    this.writes++;
+    try {
+      return await write();
+    } finally {
+      this.writes++;
+    }
+  }
+
+  put(key: string, body: Readable | Buffer): Promise<void> {
+    return this.changing(() => this.writePut(key, body));
+  }
+
+  putFile(key: string, localPath: string): Promise<void> {
+    return this.changing(() => this.writePutFile(key, localPath));
+  }
+
+  move(from: string, to: string): Promise<void> {
+    return this.changing(() => this.writeMove(from, to));
+  }
+
+  delete(key: string): Promise<boolean> {
+    return this.changing(() => this.writeDelete(key));
+  }
+
+  deletePrefix(prefix: string): Promise<void> {
+    return this.changing(() => this.writeDeletePrefix(prefix));
+  }
+
+  makeFolder(prefix: string): Promise<void> {
+    return this.changing(() => this.writeMakeFolder(prefix));
+  }
+
   async names(prefix: string): Promise<string[]> {
     const { dir } = this.folderOf(prefix);
-    const kept = this.listings.get(dir);
-    if (kept && (await folderStamp(dir, kept.stamp.missing)).id === kept.stamp.id) return kept.names;
     const started = Date.now();
+    const writes = this.writes;
+    const kept = this.listings.get(dir);
+    if (kept && kept.writes === writes && started - kept.checkedAt < recheckMs) return kept.names;
+    if (kept && (await folderStamp(dir, kept.stamp.missing)).id === kept.stamp.id && this.writes === writes) {
+      kept.checkedAt = started;
+      kept.writes = writes;
+      return kept.names;
+    }
     // The stamp before the listing: a change made while it is read leaves the stamp behind it.
     const stamp = await folderStamp(dir);
     const entries = await readdir(dir, { withFileTypes: true }).catch((err) =>
@@ -266,14 +322,14 @@ export class LocalFileStore implements FileStore {
     const names = entries.filter((e) => e.isFile()).map((e) => e.name);
     names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     this.listings.delete(dir);
-    if (started - stamp.mtimeMs > stampSettledMs) {
-      this.listings.set(dir, { stamp, names });
+    if (started - stamp.mtimeMs > stampSettledMs && this.writes === writes) {
+      this.listings.set(dir, { stamp, names, checkedAt: started, writes });
       if (this.listings.size > listingsKept) this.listings.delete(this.listings.keys().next().value!);
     }
     return names;
   }
 
-  async makeFolder(prefix: string): Promise<void> {
+  private async writeMakeFolder(prefix: string): Promise<void> {
     await mkdir(this.folderOf(prefix).dir, { recursive: true });
   }
 
