@@ -1,10 +1,20 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fileStores, makeStore, TestS3Server } from '../../test/s3-server.js';
+import { waitUntil } from '../../test/ship-and-shore.js';
 import type { FileStore } from './file-store.js';
 import { parseRange } from './http-range.js';
 
@@ -89,6 +99,73 @@ describe.each(fileStores)('the %s file store', (kind) => {
       'images/aaa_2.jpg',
     ]);
   });
+
+  it('names the files directly in a folder as they are listed; none for a folder that does not exist', async () => {
+    const folder = 'cruises/0123456789abcdef01234567/';
+    expect(await store.names(folder)).toEqual([]);
+    for (const name of ['b.txt', 'a ü.txt', 'sub/c.txt']) await store.put(folder + name, Buffer.from(name));
+    expect(await store.names(folder)).toEqual(['a ü.txt', 'b.txt']);
+    expect(await store.names(folder)).toEqual((await store.list(folder)).map((f) => f.key.slice(folder.length)));
+    await store.delete(`${folder}b.txt`);
+    expect(await store.names(folder)).toEqual(['a ü.txt']);
+    await store.deletePrefix(folder);
+    expect(await store.names(folder)).toEqual([]);
+  });
+
+  // The local store keeps folder listings: what it writes itself shows at once, what another
+  // server on the same folder (or a person) changes there within its quarter-second recheck, also
+  // when the folder's time is long past (docs/performance.md#per-request).
+  if (kind === 'local')
+    it('a kept folder listing follows every change: its own at once, any other within a second', async () => {
+      const other = makeStore('local', dataDir, s3, '');
+      const folder = 'cruises/0123456789abcdef01234567/';
+      const dir = path.join(dataDir, 'files', 'cruises', '0123456789abcdef01234567');
+      const past = new Date(Date.now() - 3_600_000);
+      /** The folder (or its parent) as if last changed an hour ago, so that a listing read now is kept. */
+      const settle = (p: string) => utimesSync(p, past, past);
+      const shows = (names: string[]) =>
+        waitUntil(
+          `the listing ${names.join(', ')}`,
+          async () => JSON.stringify(await store.names(folder)) === JSON.stringify(names),
+          1000,
+        );
+      mkdirSync(path.dirname(dir), { recursive: true });
+      settle(path.dirname(dir));
+      expect(await store.names(folder)).toEqual([]);
+      await store.put(`${folder}own.txt`, Buffer.from('own'));
+      expect(await store.names(folder)).toEqual(['own.txt']);
+      settle(dir);
+      expect(await store.names(folder)).toEqual(['own.txt']);
+      expect(await store.delete(`${folder}own.txt`)).toBe(true);
+      expect(await store.names(folder)).toEqual([]);
+      settle(dir);
+      expect(await store.names(folder)).toEqual([]);
+      await other.put(`${folder}plan.txt`, Buffer.from('plan'));
+      await shows(['plan.txt']);
+      settle(dir);
+      expect(await store.names(folder)).toEqual(['plan.txt']);
+      await other.put(`${folder}report.txt`, Buffer.from('report'));
+      await shows(['plan.txt', 'report.txt']);
+      settle(dir);
+      expect(await store.names(folder)).toEqual(['plan.txt', 'report.txt']);
+      renameSync(path.join(dir, 'plan.txt'), path.join(dir, 'plan-v2.txt'));
+      await shows(['plan-v2.txt', 'report.txt']);
+      settle(dir);
+      expect(await store.names(folder)).toEqual(['plan-v2.txt', 'report.txt']);
+      rmSync(path.join(dir, 'report.txt'));
+      await shows(['plan-v2.txt']);
+      settle(dir);
+      settle(path.dirname(dir));
+      expect(await store.names(folder)).toEqual(['plan-v2.txt']);
+      rmSync(dir, { recursive: true });
+      await shows([]);
+      settle(path.dirname(dir));
+      expect(await store.names(folder)).toEqual([]);
+      mkdirSync(dir);
+      writeFileSync(path.join(dir, 'again.txt'), 'again');
+      await shows(['again.txt']);
+      other.close();
+    });
 
   it('streams a large body in parts and reads it back byte for byte', async () => {
     const size = 11 * 1024 * 1024 + 17;

@@ -65,6 +65,12 @@ export interface FileStore {
    */
   list(prefix: string, opts?: { recursive?: boolean; startsWith?: string }): Promise<StoredFile[]>;
   /**
+   * The names of the files directly in a folder prefix (`cruises/<id>/`), sorted as `list` sorts
+   * them: what a record's wire form shows. The local store answers from a listing it keeps while
+   * the folder is unchanged (docs/performance.md#per-request); S3 lists the prefix each time.
+   */
+  names(prefix: string): Promise<string[]>;
+  /**
    * Makes an empty folder where folders exist (the local store: a new record's folder, as the
    * server always made); nothing on S3, where folders are only key prefixes.
    */

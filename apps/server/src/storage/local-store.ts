@@ -33,6 +33,46 @@ function isMissing(err: unknown): boolean {
 }
 
 /**
+ * What tells that a folder's entries changed: its inode and modification time (a file added,
+ * removed or renamed in it sets the time, whichever process or host did it), or, for a folder that
+ * does not exist, those of its parent (making it there sets the parent's). `id` compares them.
+ */
+interface FolderStamp {
+  id: string;
+  mtimeMs: number;
+  missing: boolean;
+}
+
+async function folderStamp(dir: string, missingBefore = false): Promise<FolderStamp> {
+  if (!missingBefore) {
+    const info = await stat(dir, { bigint: true }).catch((err) => (isMissing(err) ? null : Promise.reject(err)));
+    if (info) return { id: `${info.ino}:${info.mtimeNs}`, mtimeMs: Number(info.mtimeMs), missing: false };
+  }
+  // A folder missing before is missing still while its parent is unchanged: no error to make.
+  const parent = await stat(path.dirname(dir), { bigint: true }).catch((err) =>
+    isMissing(err) ? null : Promise.reject(err),
+  );
+  if (!parent) return { id: 'missing', mtimeMs: Infinity, missing: true };
+  return { id: `missing:${parent.ino}:${parent.mtimeNs}`, mtimeMs: Number(parent.mtimeMs), missing: true };
+}
+
+/**
+ * A listing is kept only when its folder's time is older than this when the reading began:
+ * file systems record the time in coarse steps (a clock tick; whole seconds on some, two on FAT),
+ * so a change made in the same step as the one before leaves the time as it was.
+ */
+const stampSettledMs = 2000;
+/**
+ * A kept listing is answered without looking at its folder for this long after its last check,
+ * unless this store wrote meanwhile: a folder's stamp costs a file-system call (tens of µs through
+ * libuv's thread pool, more than the rest of a record read), and what another server or a person
+ * changes there shows after at most this long.
+ */
+const recheckMs = 250;
+/** Bound on the folder listings kept (the oldest are forgotten first). */
+const listingsKept = 10_000;
+
+/**
  * The local folder: `<data>/files/<key>` (and `<data>/upload-tmp/…` for pending uploads), the
  * layout the server always had. A key's first segment is its area (`images`, `cruises`,
  * `lowerings`, `upload-tmp`): the file's path, with symlinks resolved, must stay inside that
@@ -41,6 +81,13 @@ function isMissing(err: unknown): boolean {
 export class LocalFileStore implements FileStore {
   readonly kind = 'local' as const;
   readonly description: string;
+  /** Folder listings (`names`) by folder path, each with the stamp of the folder it was read under. */
+  private readonly listings = new Map<
+    string,
+    { stamp: FolderStamp; names: string[]; checkedAt: number; writes: number }
+  >();
+  /** Writes made through this store (`changing`). */
+  private writes = 0;
 
   constructor(
     private readonly filesDir: string,
@@ -116,7 +163,7 @@ export class LocalFileStore implements FileStore {
     return found ? readFile(found.file).catch(() => null) : null;
   }
 
-  async put(key: string, body: Readable | Buffer): Promise<void> {
+  private async writePut(key: string, body: Readable | Buffer): Promise<void> {
     const file = await this.folderFor(key);
     // A dot name in the same folder, renamed over the final name once complete.
     const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.part`);
@@ -130,7 +177,7 @@ export class LocalFileStore implements FileStore {
     }
   }
 
-  async putFile(key: string, localPath: string): Promise<void> {
+  private async writePutFile(key: string, localPath: string): Promise<void> {
     const file = await this.folderFor(key);
     try {
       await rename(localPath, file);
@@ -149,14 +196,14 @@ export class LocalFileStore implements FileStore {
     }
   }
 
-  async move(from: string, to: string): Promise<void> {
+  private async writeMove(from: string, to: string): Promise<void> {
     const source = this.locate(from).file;
     const info = await lstat(source);
     if (!info.isFile()) throw new Error(`Not a regular file: ${from}`);
     await rename(source, await this.folderFor(to));
   }
 
-  async delete(key: string): Promise<boolean> {
+  private async writeDelete(key: string): Promise<boolean> {
     const { file } = this.locate(key);
     const info = await lstat(file).catch(() => null);
     // Only regular files: never a folder, never through a symlink.
@@ -166,7 +213,7 @@ export class LocalFileStore implements FileStore {
     return true;
   }
 
-  async deletePrefix(prefix: string): Promise<void> {
+  private async writeDeletePrefix(prefix: string): Promise<void> {
     const { root, dir } = this.folderOf(prefix);
     if (dir === root) {
       // An area's own folder stays (the server made it at start); its contents go.
@@ -218,7 +265,71 @@ export class LocalFileStore implements FileStore {
     return out.sort(byKey);
   }
 
-  async makeFolder(prefix: string): Promise<void> {
+  /**
+   * Every write through this store counts (before and after it): a listing is answered without a
+   * look at its folder only while none was made since it was last checked, and one read while a
+   * write was under way is not kept.
+   */
+  private async changing<T>(write: () => Promise<T>): Promise<T> {
+    this.writes++;
+    try {
+      return await write();
+    } finally {
+      this.writes++;
+    }
+  }
+
+  put(key: string, body: Readable | Buffer): Promise<void> {
+    return this.changing(() => this.writePut(key, body));
+  }
+
+  putFile(key: string, localPath: string): Promise<void> {
+    return this.changing(() => this.writePutFile(key, localPath));
+  }
+
+  move(from: string, to: string): Promise<void> {
+    return this.changing(() => this.writeMove(from, to));
+  }
+
+  delete(key: string): Promise<boolean> {
+    return this.changing(() => this.writeDelete(key));
+  }
+
+  deletePrefix(prefix: string): Promise<void> {
+    return this.changing(() => this.writeDeletePrefix(prefix));
+  }
+
+  makeFolder(prefix: string): Promise<void> {
+    return this.changing(() => this.writeMakeFolder(prefix));
+  }
+
+  async names(prefix: string): Promise<string[]> {
+    const { dir } = this.folderOf(prefix);
+    const started = Date.now();
+    const writes = this.writes;
+    const kept = this.listings.get(dir);
+    if (kept && kept.writes === writes && started - kept.checkedAt < recheckMs) return kept.names;
+    if (kept && (await folderStamp(dir, kept.stamp.missing)).id === kept.stamp.id && this.writes === writes) {
+      kept.checkedAt = started;
+      kept.writes = writes;
+      return kept.names;
+    }
+    // The stamp before the listing: a change made while it is read leaves the stamp behind it.
+    const stamp = await folderStamp(dir);
+    const entries = await readdir(dir, { withFileTypes: true }).catch((err) =>
+      isMissing(err) ? [] : Promise.reject(err),
+    );
+    const names = entries.filter((e) => e.isFile()).map((e) => e.name);
+    names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    this.listings.delete(dir);
+    if (started - stamp.mtimeMs > stampSettledMs && this.writes === writes) {
+      this.listings.set(dir, { stamp, names, checkedAt: started, writes });
+      if (this.listings.size > listingsKept) this.listings.delete(this.listings.keys().next().value!);
+    }
+    return names;
+  }
+
+  private async writeMakeFolder(prefix: string): Promise<void> {
     await mkdir(this.folderOf(prefix).dir, { recursive: true });
   }
 

@@ -302,6 +302,10 @@ export class S3FileStore implements FileStore {
     return out.sort(byKey);
   }
 
+  async names(prefix: string): Promise<string[]> {
+    return (await this.list(prefix)).map((f) => f.key.slice(prefix.length));
+  }
+
   async makeFolder(prefix: string): Promise<void> {
     checkedPrefix(prefix);
   }

@@ -362,6 +362,22 @@ describe.each(engines)('log lines on %s', (engine) => {
         ],
       );
       for (const e of access) expect(typeof e.responseTime).toBe('number');
+      // pino's line, key for key (the access line is put together without pino: plugins/request-log.ts).
+      for (const e of access) {
+        expect(Object.keys(e)).toEqual([
+          'level',
+          'time',
+          'pid',
+          'hostname',
+          'reqId',
+          'req',
+          'res',
+          'responseTime',
+          'msg',
+        ]);
+        expect(e).toMatchObject({ level: 30, hostname: os.hostname(), msg: 'request completed' });
+        expect(Math.abs((e.time as number) - Date.now())).toBeLessThan(60_000);
+      }
       // Each line names its request's id (error lines of the same request carry it too), and the process.
       expect(access.map((e) => typeof e.reqId)).toEqual(['string', 'string']);
       expect(access[0]!.reqId).not.toBe(access[1]!.reqId);

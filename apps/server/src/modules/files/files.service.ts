@@ -48,8 +48,7 @@ export class RecordFilesService {
 
   /** The record's file names (regular files only), sorted; [] when it has none. */
   async list(kind: RecordKind, id: string): Promise<string[]> {
-    const folder = this.folder(kind, id);
-    return (await this.ctx.store.list(folder)).map((f) => f.key.slice(folder.length));
+    return this.ctx.store.names(this.folder(kind, id));
   }
 
   /**
