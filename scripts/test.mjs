@@ -65,9 +65,9 @@ function runBeside(cmd, args, logFile) {
 ensurePeers(Object.keys(debianPeers).filter((c) => c !== 'chromium'));
 
 // The client build (about 8 s of CPU, 11 s on a quiet machine) runs while Vitest starts rather than
-// between the two phases. The unit and API suites do not depend on apps/web/dist: a test app gets a client folder
-// of its own or none (apps/server/test/test-app.ts), and the server processes some suites start
-// are spoken to over the API only.
+// between the two phases. The unit and API suites do not depend on apps/web/dist: a test app gets
+// a client folder of its own or none (apps/server/test/test-app.ts), and the server processes some
+// suites start are spoken to over the API only.
 const clientBuild =
   !only || only === 'e2e'
     ? runBeside('npm', ['run', 'build', '-w', 'apps/web'], path.join(out, 'client-build.log'))
