@@ -2,8 +2,8 @@
 // `npm test`: unit and API tests (vitest; both engines when TEST_DATABASE_URL is set), then the
 // browser tests (Playwright + Debian's Chromium) against a freshly built client and a real server.
 // Ends with one summary line: "N passed, N failed".
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { debianPeers, ensurePeers } from './peers.mjs';
@@ -39,8 +39,39 @@ function run(cmd, args, env = {}) {
   return r.status === 0;
 }
 
+/**
+ * Starts a command beside the rest, its output written to `logFile` (a file, not a pipe: the
+ * tests' spawnSync holds this process meanwhile) and printed when `done()` is awaited, so it does
+ * not interleave with the tests' output. `done()` resolves to whether it succeeded.
+ */
+function runBeside(cmd, args, logFile) {
+  const fd = openSync(logFile, 'w');
+  const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', fd, fd] });
+  closeSync(fd);
+  const exited = new Promise((resolve) => {
+    child.once('error', () => resolve(false));
+    child.once('close', (code) => resolve(code === 0));
+  });
+  return {
+    async done() {
+      const succeeded = await exited;
+      process.stdout.write(readFileSync(logFile));
+      return succeeded;
+    },
+  };
+}
+
 // The real peers the suites start (InfluxDB, gpsd, ffmpeg, nginx, …): installed here as root, else named.
 ensurePeers(Object.keys(debianPeers).filter((c) => c !== 'chromium'));
+
+// The client build (about 8 s of CPU, 11 s on a quiet machine) runs while Vitest starts rather than
+// between the two phases. The unit and API suites do not depend on apps/web/dist: a test app gets
+// a client folder of its own or none (apps/server/test/test-app.ts), and the server processes some
+// suites start are spoken to over the API only.
+const clientBuild =
+  !only || only === 'e2e'
+    ? runBeside('npm', ['run', 'build', '-w', 'apps/web'], path.join(out, 'client-build.log'))
+    : null;
 
 if (!only || only === 'unit') {
   const report = path.join(out, 'vitest.json');
@@ -79,7 +110,8 @@ if (!only || only === 'e2e') {
     ok = false;
     failed += 1;
   } else {
-    ok = run('npm', ['run', 'build', '-w', 'apps/web']) && ok;
+    console.log('\n== Client build (run beside the unit suites)');
+    ok = (await clientBuild.done()) && ok;
     // The client's size budgets (docs/lean-client.md#budgets-checked-on-every-npm-test): a check on
     // the build output, one test.
     console.log('\n== Bundle budgets (gzip JS + CSS)');
