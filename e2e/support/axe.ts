@@ -7,6 +7,11 @@ import { expect, type Page } from '@playwright/test';
  * Nothing is excused: a contrast failure of the shared theme is fixed in theme.css.
  */
 export async function expectAccessible(page: Page, include?: string): Promise<void> {
+  // A toast or a modal fading in has, for those 150 ms, colours blended with the page behind it:
+  // the check is of what the crew reads once it is there.
+  await page.waitForFunction(() =>
+    document.getAnimations().every((a) => !(a instanceof CSSTransition) || a.playState !== 'running'),
+  );
   let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']);
   if (include) builder = builder.include(include);
   const result = await builder.analyze();
