@@ -85,7 +85,8 @@ export interface FileStore {
   /**
    * Where a program beside the server (ffmpeg grabbing a frame from a proxy) reads a stored file:
    * its local path, or on S3 a GET URL signed for `ttlSeconds` (the bucket stays private; the URL
-   * names one file, and never leaves the server); null when there is no such file.
+   * names one file, and never leaves the server). For a key `stat` found: the local store answers
+   * null when the file is gone, a bucket's URL then answers 404 to ffmpeg.
    */
   peerSource(key: string, ttlSeconds: number): Promise<{ path: string } | { url: string } | null>;
   /** Throws when the store cannot be used now (readiness): an unreachable or refusing bucket. */

@@ -322,8 +322,8 @@ export class S3FileStore implements FileStore {
     return out.sort();
   }
 
-  async peerSource(key: string, ttlSeconds: number): Promise<{ url: string } | null> {
-    if (!(await this.stat(key))) return null;
+  async peerSource(key: string, ttlSeconds: number): Promise<{ url: string }> {
+    // Signing asks nothing of the bucket; the caller has found the file with stat().
     try {
       const get = new GetObjectCommand({ Bucket: this.bucket, Key: this.full(key) });
       return { url: await getSignedUrl(this.client, get, { expiresIn: ttlSeconds }) };
