@@ -41,12 +41,40 @@ const variantPrefixes = [
 ];
 
 /**
- * The grid's classes, all of them: react-bootstrap's `<Col>` and `<Row>` build them from props
- * (`xl={{ span: 5, offset: 1 }}` → `col-xl-5 offset-xl-1`, `md={listWidth.md}` → a number known
- * only at run time), which no reading of the sources finds reliably; a dropped one moves a screen
- * silently. About 3 kB of gzip.
+ * The grid's classes that our sources' `<Col>` and `<Row>` props can build. react-bootstrap builds
+ * them at run time (`xl={{ span: 5, offset: 1 }}` → `col-xl-5 offset-xl-1`, `md={listWidth.md}` →
+ * a number known only then), which no reading of the values finds reliably, and a dropped one moves
+ * a screen silently: so a breakpoint prop keeps every class of that breakpoint the component can
+ * build. On a `<Row>` (`md={3}`) that is `row-cols-md-*`; on anything else (`<Col>`, or `<Form.Group
+ * as={Col}>`) `col-md`, `col-md-auto`, `col-md-1` … `col-md-12` and `offset-md-0` … `offset-md-11`,
+ * and `order-md-*` when the tag's props name `order`. A breakpoint no tag names (`xxl` today) keeps
+ * none of its classes. These are kept in both parts of Bootstrap (the entry's too): the whole grid
+ * stays in the entry's style sheet, where it was.
  */
-const gridClasses = /^(col|offset|order|row-cols)(-(sm|md|lg|xl|xxl))?(-[\w]+)?$/;
+export function gridWords(content: string): string[] {
+  const words: string[] = [];
+  for (const [, tag, props] of content.matchAll(/<([A-Z][\w.]*)\s((?:=>|[^<>=]|=(?!>))*?)\/?>/g)) {
+    for (const [, bp] of props!.matchAll(/\b(xs|sm|md|lg|xl|xxl)=/g)) {
+      const infix = bp === 'xs' ? '' : `-${bp}`;
+      const numbered = (prefix: string, first: number, last: number) => {
+        for (let n = first; n <= last; n++) words.push(`${prefix}${infix}-${n}`);
+      };
+      if (tag === 'Row') {
+        words.push(`row-cols${infix}-auto`);
+        numbered('row-cols', 1, 6);
+        continue;
+      }
+      words.push(`col${infix}`, `col${infix}-auto`);
+      numbered('col', 1, 12);
+      numbered('offset', 0, 11);
+      if (/\border\b/.test(props!)) {
+        words.push(`order${infix}-first`, `order${infix}-last`);
+        numbered('order', 0, 5);
+      }
+    }
+  }
+  return [...new Set(words)];
+}
 
 /**
  * Every word of a source file, each joined to the variant prefixes; and react-bootstrap's
@@ -289,13 +317,14 @@ function declared(node: CssNode): string[] {
 export function pruneCss(webRoot: string) {
   const srcDir = path.join(webRoot, 'src');
   const html = path.join(webRoot, 'index.html');
+  const grid = sourceFiles(srcDir).flatMap((file) => gridWords(readFileSync(file, 'utf8')));
   const purge = (sources: string[]) =>
     purgeCSSPlugin({
       content: [...sources, ...reactBootstrapFiles(sources, webRoot)],
       defaultExtractor: extract,
       safelist: {
         // Set on <body> or by Popper / transitions at run time.
-        standard: ['modal-open', 'show', 'showing', 'fade', 'collapsing', 'collapse-horizontal', gridClasses],
+        standard: ['modal-open', 'show', 'showing', 'fade', 'collapsing', 'collapse-horizontal', ...grid],
         greedy: [/tooltip/],
       },
     }) as unknown as { OnceExit: (root: CssRoot, helpers: CssHelpers) => Promise<void> };
