@@ -62,9 +62,10 @@ export function usedMembers(sources: string[], esmDir: string): Set<string> {
  * compound components carry their parts as members (`Object.assign(Navbar, { Offcanvas, Text, … })`),
  * which the bundler cannot drop, so every `<Form>` brought floating labels and ranges, every
  * `<Navbar>` the offcanvas menu and its modal code. Here the members no code reads go from the
- * members block, and with them the modules only they imported. The components' `propTypes`
- * (checked only by React's development build; Preact and React's production build ignore them)
- * go too, and with them the prop-types package.
+ * members block, and with them the modules only they imported. The components' `propTypes` and
+ * `displayName`s go too: React's development build checks the one and its developer tools show the
+ * other; Preact and React's production build read neither (ProgressBar's one read is in its
+ * children's prop check, which goes with its `propTypes`).
  */
 export function reactBootstrapMembers(webRoot: string): Plugin {
   let used: Set<string> | undefined;
@@ -78,7 +79,7 @@ export function reactBootstrapMembers(webRoot: string): Plugin {
     },
     transform(code, id) {
       if (!esmFile.test(id.replace(/\?.*$/, ''))) return null;
-      let out = code.replace(/^\w+\.propTypes = \w+;$/gm, '');
+      let out = code.replace(/^\w+\.propTypes = \w+;$/gm, '').replace(/^\w+\.displayName = '\w+';$/gm, '');
       const block = membersBlock.exec(out);
       if (block) {
         const kept = entries(block[2]!).filter(({ key }) => used!.has(key));
