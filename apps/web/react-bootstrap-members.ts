@@ -57,6 +57,17 @@ export function usedMembers(sources: string[], esmDir: string): Set<string> {
   return used;
 }
 
+/** A react-bootstrap module without its propTypes, displayNames and the members `used` does not name. */
+export function pruneModule(code: string, used: ReadonlySet<string>): string {
+  let out = code.replace(/^\w+\.propTypes = \w+;$/gm, '').replace(/^\w+\.displayName = '\w+';$/gm, '');
+  const block = membersBlock.exec(out);
+  if (block) {
+    const kept = entries(block[2]!).filter(({ key }) => used.has(key));
+    out = out.replace(block[0], `export default Object.assign(${block[1]}, {\n${kept.map((e) => e.text).join(',\n')}\n});`);
+  }
+  return out;
+}
+
 /**
  * A build-only plugin (docs/lean-client.md#what-keeps-the-first-load-small): react-bootstrap's
  * compound components carry their parts as members (`Object.assign(Navbar, { Offcanvas, Text, … })`),
@@ -79,12 +90,7 @@ export function reactBootstrapMembers(webRoot: string): Plugin {
     },
     transform(code, id) {
       if (!esmFile.test(id.replace(/\?.*$/, ''))) return null;
-      let out = code.replace(/^\w+\.propTypes = \w+;$/gm, '').replace(/^\w+\.displayName = '\w+';$/gm, '');
-      const block = membersBlock.exec(out);
-      if (block) {
-        const kept = entries(block[2]!).filter(({ key }) => used!.has(key));
-        out = out.replace(block[0], `export default Object.assign(${block[1]}, {\n${kept.map((e) => e.text).join(',\n')}\n});`);
-      }
+      const out = pruneModule(code, used!);
       return out === code ? null : { code: out, map: null };
     },
   };
