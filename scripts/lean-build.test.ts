@@ -14,6 +14,10 @@ describe('react-bootstrap members', () => {
   const esm = mkdtempSync(path.join(os.tmpdir(), 'rb-esm-'));
   const navbar = [
     "import NavbarOffcanvas from './NavbarOffcanvas.js';",
+    'const propTypes = {',
+    '  /** The brand. */',
+    '  bsPrefix: PropTypes.string',
+    '};',
     'const Navbar = () => null;',
     "Navbar.displayName = 'Navbar';",
     'Navbar.propTypes = propTypes;',
@@ -51,7 +55,7 @@ describe('react-bootstrap members', () => {
   it('drops the other members, propTypes and displayName', () => {
     const out = pruneModule(navbar, used);
     expect(out).toContain('export default Object.assign(Navbar, {\nBrand: NavbarBrand,\nToggle: NavbarToggle\n});');
-    expect(out).not.toMatch(/Offcanvas:|propTypes|displayName/);
+    expect(out).not.toMatch(/Offcanvas:|propTypes|PropTypes|displayName/);
   });
 });
 

@@ -57,9 +57,12 @@ export function usedMembers(sources: string[], esmDir: string): Set<string> {
   return used;
 }
 
-/** A react-bootstrap module without its propTypes, displayNames and the members `used` does not name. */
+/** A react-bootstrap module without its prop types, displayNames and the members `used` does not name. */
 export function pruneModule(code: string, used: ReadonlySet<string>): string {
-  let out = code.replace(/^\w+\.propTypes = \w+;$/gm, '').replace(/^\w+\.displayName = '\w+';$/gm, '');
+  let out = code
+    .replace(/^\w+\.propTypes = \w+;$/gm, '')
+    .replace(/^const propTypes = \{$[\s\S]*?^\};$/m, '')
+    .replace(/^\w+\.displayName = '\w+';$/gm, '');
   const block = membersBlock.exec(out);
   if (block) {
     const kept = entries(block[2]!).filter(({ key }) => used.has(key));
@@ -73,10 +76,13 @@ export function pruneModule(code: string, used: ReadonlySet<string>): string {
  * compound components carry their parts as members (`Object.assign(Navbar, { Offcanvas, Text, … })`),
  * which the bundler cannot drop, so every `<Form>` brought floating labels and ranges, every
  * `<Navbar>` the offcanvas menu and its modal code. Here the members no code reads go from the
- * members block, and with them the modules only they imported. The components' `propTypes` and
- * `displayName`s go too: React's development build checks the one and its developer tools show the
- * other; Preact and React's production build read neither (ProgressBar's one read is in its
- * children's prop check, which goes with its `propTypes`).
+ * members block, and with them the modules only they imported. The components' `propTypes` (the
+ * assignment and the `const propTypes = {…}` it names) and `displayName`s go too: React's
+ * development build checks the one and its developer tools show the other; Preact and React's
+ * production build read neither (ProgressBar's one read is in its children's prop check, which goes
+ * with its `propTypes`). The few prop types built outside those objects (OverlayTrigger's
+ * `PropTypes.oneOf(…)`) are calls the bundler is told are pure, so nothing reads the prop-types
+ * package and it goes as well.
  */
 export function reactBootstrapMembers(webRoot: string): Plugin {
   let used: Set<string> | undefined;
@@ -85,6 +91,9 @@ export function reactBootstrapMembers(webRoot: string): Plugin {
   return {
     name: 'bathylog-react-bootstrap-members',
     apply: 'build',
+    config() {
+      return { build: { rolldownOptions: { treeshake: { manualPureFunctions: ['PropTypes'] } } } };
+    },
     buildStart() {
       used = usedMembers(sourceFiles(path.join(webRoot, 'src')), esmDir());
     },
