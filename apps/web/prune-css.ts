@@ -330,6 +330,12 @@ export function pruneCss(webRoot: string) {
     }) as unknown as { OnceExit: (root: CssRoot, helpers: CssHelpers) => Promise<void> };
   const all = purge([...sourceFiles(srcDir), html]);
   const entry = purge([...entrySourceFiles(srcDir), html]);
+  // Icons are named whole in our sources (`icon="bi-download"`), never built from parts: the words
+  // as they are, without the joins above (`${id}-table` would keep `.bi-table`).
+  const icons = purgeCSSPlugin({
+    content: sourceFiles(srcDir),
+    defaultExtractor: (content: string) => content.match(/[\w-]+/g) ?? [],
+  }) as unknown as { OnceExit: (root: CssRoot, helpers: CssHelpers) => Promise<void> };
   const themeFile = path.join(srcDir, 'app/theme.css');
   const bootstrapFile = createRequire(path.join(webRoot, 'package.json')).resolve(
     'bootstrap/dist/css/bootstrap.min.css',
@@ -339,7 +345,7 @@ export function pruneCss(webRoot: string) {
     async OnceExit(root: CssRoot, helpers: CssHelpers) {
       const file = root.source?.input.file ?? '';
       if (bootstrapCss.test(file)) return entry.OnceExit(root, helpers);
-      if (iconsCss.test(file)) return all.OnceExit(root, helpers);
+      if (iconsCss.test(file)) return icons.OnceExit(root, helpers);
       if (!screensCss.test(file)) return;
       const text = readFileSync(bootstrapFile, 'utf8');
       const screens = helpers.postcss.parse(text, { from: bootstrapFile });
