@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { gridWords } from '../apps/web/prune-css.ts';
+import { alwaysDark, gridWords } from '../apps/web/prune-css.ts';
 import { pruneModule, usedMembers } from '../apps/web/react-bootstrap-members.ts';
 
 /**
@@ -75,5 +75,25 @@ describe('grid classes', () => {
 
   it('keeps none for a component without breakpoint props', () => {
     expect(gridWords('<Col className="x">a</Col><Button size="sm" />')).toEqual([]);
+  });
+});
+
+describe('dark colour mode', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'dark-'));
+  const file = (name: string, text: string) => {
+    writeFileSync(path.join(dir, name), text);
+    return path.join(dir, name);
+  };
+  const html = '<!doctype html>\n<html lang="en" data-bs-theme="dark">';
+  const plain = file('a.tsx', '<Modal show>');
+  const theme = file('theme.css', "[data-bs-theme='dark'] { --bs-body-bg: #000; }");
+
+  it('holds when <html> is dark and no source sets the attribute on a part of the page', () => {
+    expect(alwaysDark(html, [plain, theme])).toBe(true);
+  });
+
+  it('does not when a source sets a colour mode, or <html> has none', () => {
+    expect(alwaysDark(html, [plain, file('b.tsx', '<Modal data-bs-theme="light">')])).toBe(false);
+    expect(alwaysDark('<html lang="en">', [plain])).toBe(false);
   });
 });

@@ -304,6 +304,35 @@ function declared(node: CssNode): string[] {
 }
 
 /**
+ * Whether every page is drawn in Bootstrap's dark colour mode: index.html's `<html>` says
+ * `data-bs-theme="dark"` and no source of ours sets the attribute (`data-bs-theme`, react-bootstrap's
+ * `data-bs-theme` prop on Modal) on a part of the page.
+ */
+export function alwaysDark(html: string, sources: string[]): boolean {
+  return (
+    /<html[^>]*\sdata-bs-theme="dark"/.test(html) &&
+    !sources.some((file) => !file.endsWith('.css') && /bs-theme|dataBsTheme/i.test(readFileSync(file, 'utf8')))
+  );
+}
+
+/**
+ * Bootstrap's light colour values that the dark mode redefines: in `:root,[data-bs-theme=light]`,
+ * the custom properties a `[data-bs-theme=dark]` rule sets again. With `<html data-bs-theme="dark">`
+ * and no light part in the page (alwaysDark), the dark rule, later and of the same weight, wins on
+ * every element: those light values never apply (about 0.3 kB gzip of the login screen).
+ */
+function dropLightValuesDarkRedefines(root: CssRoot) {
+  const dark = new Set<string>();
+  for (const node of root.nodes)
+    if (node.type === 'rule' && node.selector === '[data-bs-theme=dark]')
+      for (const decl of node.nodes ?? []) if (decl.type === 'decl') dark.add(decl.prop!);
+  for (const node of root.nodes) {
+    if (node.type !== 'rule' || node.selectors?.join(',') !== ':root,[data-bs-theme=light]') continue;
+    for (const decl of [...(node.nodes ?? [])]) if (decl.type === 'decl' && dark.has(decl.prop!)) decl.remove();
+  }
+}
+
+/**
  * A PostCSS plugin for the production build: drops the rules of Bootstrap and Bootstrap Icons that
  * no class name in our sources (or in the react-bootstrap components we use) can match. Bootstrap
  * stays a plain import (its look and the theme's AA contrast fixes in theme.css are unchanged);
@@ -336,6 +365,10 @@ export function pruneCss(webRoot: string) {
     content: sourceFiles(srcDir),
     defaultExtractor: (content: string) => content.match(/[\w-]+/g) ?? [],
   }) as unknown as { OnceExit: (root: CssRoot, helpers: CssHelpers) => Promise<void> };
+  const dark = alwaysDark(readFileSync(html, 'utf8'), sourceFiles(srcDir));
+  const trim = (root: CssRoot) => {
+    if (dark) dropLightValuesDarkRedefines(root);
+  };
   const themeFile = path.join(srcDir, 'app/theme.css');
   const bootstrapFile = createRequire(path.join(webRoot, 'package.json')).resolve(
     'bootstrap/dist/css/bootstrap.min.css',
@@ -344,7 +377,10 @@ export function pruneCss(webRoot: string) {
     postcssPlugin: 'bathylog-prune-css',
     async OnceExit(root: CssRoot, helpers: CssHelpers) {
       const file = root.source?.input.file ?? '';
-      if (bootstrapCss.test(file)) return entry.OnceExit(root, helpers);
+      if (bootstrapCss.test(file)) {
+        await entry.OnceExit(root, helpers);
+        return trim(root);
+      }
       if (iconsCss.test(file)) return icons.OnceExit(root, helpers);
       if (!screensCss.test(file)) return;
       const text = readFileSync(bootstrapFile, 'utf8');
@@ -352,6 +388,8 @@ export function pruneCss(webRoot: string) {
       const shell = helpers.postcss.parse(text, { from: bootstrapFile });
       await all.OnceExit(screens, helpers);
       await entry.OnceExit(shell, helpers);
+      trim(screens);
+      trim(shell);
       subtract(screens, shell);
       const theme = helpers.postcss.parse(readFileSync(themeFile, 'utf8'), { from: themeFile });
       // Bootstrap's rules first, then the theme's rules they would now override, then the file's own.
