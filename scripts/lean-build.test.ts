@@ -30,13 +30,18 @@ describe('react-bootstrap members', () => {
   writeFileSync(path.join(esm, 'Navbar.js'), navbar);
   writeFileSync(
     path.join(esm, 'NavDropdown.js'),
-    ['export default Object.assign(NavDropdown, {', '  Item: Dropdown.Item,', '  ItemText: Dropdown.ItemText', '});'].join(
-      '\n',
-    ),
+    [
+      'export default Object.assign(NavDropdown, {',
+      '  Item: Dropdown.Item,',
+      '  ItemText: Dropdown.ItemText',
+      '});',
+    ].join('\n'),
   );
   writeFileSync(
     path.join(esm, 'Dropdown.js'),
-    ['export default Object.assign(Dropdown, {', '  Item: DropdownItem,', '  ItemText: DropdownItemText', '});'].join('\n'),
+    ['export default Object.assign(Dropdown, {', '  Item: DropdownItem,', '  ItemText: DropdownItemText', '});'].join(
+      '\n',
+    ),
   );
   writeFileSync(path.join(esm, 'useOverlayOffset.js'), 'const offset = Tooltip.TOOLTIP_OFFSET;');
   const source = path.join(esm, 'header.tsx');

@@ -43,7 +43,7 @@ export function usedMembers(sources: string[], esmDir: string): Set<string> {
     for (const read of memberReads(block ? code.replace(block[0], '') : code)) used.add(read);
     if (block) blocks.push(...entries(block[2]!));
   }
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const { key, value } of blocks) {
       if (!used.has(key)) continue;
@@ -66,7 +66,10 @@ export function pruneModule(code: string, used: ReadonlySet<string>): string {
   const block = membersBlock.exec(out);
   if (block) {
     const kept = entries(block[2]!).filter(({ key }) => used.has(key));
-    out = out.replace(block[0], `export default Object.assign(${block[1]}, {\n${kept.map((e) => e.text).join(',\n')}\n});`);
+    out = out.replace(
+      block[0],
+      `export default Object.assign(${block[1]}, {\n${kept.map((e) => e.text).join(',\n')}\n});`,
+    );
   }
   return out;
 }
