@@ -41,12 +41,40 @@ const variantPrefixes = [
 ];
 
 /**
- * The grid's classes, all of them: react-bootstrap's `<Col>` and `<Row>` build them from props
- * (`xl={{ span: 5, offset: 1 }}` → `col-xl-5 offset-xl-1`, `md={listWidth.md}` → a number known
- * only at run time), which no reading of the sources finds reliably; a dropped one moves a screen
- * silently. About 3 kB of gzip.
+ * The grid's classes that our sources' `<Col>` and `<Row>` props can build. react-bootstrap builds
+ * them at run time (`xl={{ span: 5, offset: 1 }}` → `col-xl-5 offset-xl-1`, `md={listWidth.md}` →
+ * a number known only then), which no reading of the values finds reliably, and a dropped one moves
+ * a screen silently: so a breakpoint prop keeps every class of that breakpoint the component can
+ * build. On a `<Row>` (`md={3}`) that is `row-cols-md-*`; on anything else (`<Col>`, or `<Form.Group
+ * as={Col}>`) `col-md`, `col-md-auto`, `col-md-1` … `col-md-12` and `offset-md-0` … `offset-md-11`,
+ * and `order-md-*` when the tag's props name `order`. A breakpoint no tag names (`xxl` today) keeps
+ * none of its classes. These are kept in both parts of Bootstrap (the entry's too): the whole grid
+ * stays in the entry's style sheet, where it was.
  */
-const gridClasses = /^(col|offset|order|row-cols)(-(sm|md|lg|xl|xxl))?(-[\w]+)?$/;
+export function gridWords(content: string): string[] {
+  const words: string[] = [];
+  for (const [, tag, props] of content.matchAll(/<([A-Z][\w.]*)\s((?:=>|[^<>=]|=(?!>))*?)\/?>/g)) {
+    for (const [, bp] of props!.matchAll(/\b(xs|sm|md|lg|xl|xxl)=/g)) {
+      const infix = bp === 'xs' ? '' : `-${bp}`;
+      const numbered = (prefix: string, first: number, last: number) => {
+        for (let n = first; n <= last; n++) words.push(`${prefix}${infix}-${n}`);
+      };
+      if (tag === 'Row') {
+        words.push(`row-cols${infix}-auto`);
+        numbered('row-cols', 1, 6);
+        continue;
+      }
+      words.push(`col${infix}`, `col${infix}-auto`);
+      numbered('col', 1, 12);
+      numbered('offset', 0, 11);
+      if (/\border\b/.test(props!)) {
+        words.push(`order${infix}-first`, `order${infix}-last`);
+        numbered('order', 0, 5);
+      }
+    }
+  }
+  return [...new Set(words)];
+}
 
 /**
  * Every word of a source file, each joined to the variant prefixes; and react-bootstrap's
@@ -276,6 +304,35 @@ function declared(node: CssNode): string[] {
 }
 
 /**
+ * Whether every page is drawn in Bootstrap's dark colour mode: index.html's `<html>` says
+ * `data-bs-theme="dark"` and no source of ours sets the attribute (`data-bs-theme`, react-bootstrap's
+ * `data-bs-theme` prop on Modal) on a part of the page.
+ */
+export function alwaysDark(html: string, sources: string[]): boolean {
+  return (
+    /<html[^>]*\sdata-bs-theme="dark"/.test(html) &&
+    !sources.some((file) => !file.endsWith('.css') && /bs-theme|dataBsTheme/i.test(readFileSync(file, 'utf8')))
+  );
+}
+
+/**
+ * Bootstrap's light colour values that the dark mode redefines: in `:root,[data-bs-theme=light]`,
+ * the custom properties a `[data-bs-theme=dark]` rule sets again. With `<html data-bs-theme="dark">`
+ * and no light part in the page (alwaysDark), the dark rule, later and of the same weight, wins on
+ * every element: those light values never apply (about 0.3 kB gzip of the login screen).
+ */
+function dropLightValuesDarkRedefines(root: CssRoot) {
+  const dark = new Set<string>();
+  for (const node of root.nodes)
+    if (node.type === 'rule' && node.selector === '[data-bs-theme=dark]')
+      for (const decl of node.nodes ?? []) if (decl.type === 'decl') dark.add(decl.prop!);
+  for (const node of root.nodes) {
+    if (node.type !== 'rule' || node.selectors?.join(',') !== ':root,[data-bs-theme=light]') continue;
+    for (const decl of [...(node.nodes ?? [])]) if (decl.type === 'decl' && dark.has(decl.prop!)) decl.remove();
+  }
+}
+
+/**
  * A PostCSS plugin for the production build: drops the rules of Bootstrap and Bootstrap Icons that
  * no class name in our sources (or in the react-bootstrap components we use) can match. Bootstrap
  * stays a plain import (its look and the theme's AA contrast fixes in theme.css are unchanged);
@@ -289,18 +346,29 @@ function declared(node: CssNode): string[] {
 export function pruneCss(webRoot: string) {
   const srcDir = path.join(webRoot, 'src');
   const html = path.join(webRoot, 'index.html');
+  const grid = sourceFiles(srcDir).flatMap((file) => gridWords(readFileSync(file, 'utf8')));
   const purge = (sources: string[]) =>
     purgeCSSPlugin({
       content: [...sources, ...reactBootstrapFiles(sources, webRoot)],
       defaultExtractor: extract,
       safelist: {
         // Set on <body> or by Popper / transitions at run time.
-        standard: ['modal-open', 'show', 'showing', 'fade', 'collapsing', 'collapse-horizontal', gridClasses],
+        standard: ['modal-open', 'show', 'showing', 'fade', 'collapsing', 'collapse-horizontal', ...grid],
         greedy: [/tooltip/],
       },
     }) as unknown as { OnceExit: (root: CssRoot, helpers: CssHelpers) => Promise<void> };
   const all = purge([...sourceFiles(srcDir), html]);
   const entry = purge([...entrySourceFiles(srcDir), html]);
+  // Icons are named whole in our sources (`icon="bi-download"`), never built from parts: the words
+  // as they are, without the joins above (`${id}-table` would keep `.bi-table`).
+  const icons = purgeCSSPlugin({
+    content: sourceFiles(srcDir),
+    defaultExtractor: (content: string) => content.match(/[\w-]+/g) ?? [],
+  }) as unknown as { OnceExit: (root: CssRoot, helpers: CssHelpers) => Promise<void> };
+  const dark = alwaysDark(readFileSync(html, 'utf8'), sourceFiles(srcDir));
+  const trim = (root: CssRoot) => {
+    if (dark) dropLightValuesDarkRedefines(root);
+  };
   const themeFile = path.join(srcDir, 'app/theme.css');
   const bootstrapFile = createRequire(path.join(webRoot, 'package.json')).resolve(
     'bootstrap/dist/css/bootstrap.min.css',
@@ -309,14 +377,19 @@ export function pruneCss(webRoot: string) {
     postcssPlugin: 'bathylog-prune-css',
     async OnceExit(root: CssRoot, helpers: CssHelpers) {
       const file = root.source?.input.file ?? '';
-      if (bootstrapCss.test(file)) return entry.OnceExit(root, helpers);
-      if (iconsCss.test(file)) return all.OnceExit(root, helpers);
+      if (bootstrapCss.test(file)) {
+        await entry.OnceExit(root, helpers);
+        return trim(root);
+      }
+      if (iconsCss.test(file)) return icons.OnceExit(root, helpers);
       if (!screensCss.test(file)) return;
       const text = readFileSync(bootstrapFile, 'utf8');
       const screens = helpers.postcss.parse(text, { from: bootstrapFile });
       const shell = helpers.postcss.parse(text, { from: bootstrapFile });
       await all.OnceExit(screens, helpers);
       await entry.OnceExit(shell, helpers);
+      trim(screens);
+      trim(shell);
       subtract(screens, shell);
       const theme = helpers.postcss.parse(readFileSync(themeFile, 'utf8'), { from: themeFile });
       // Bootstrap's rules first, then the theme's rules they would now override, then the file's own.

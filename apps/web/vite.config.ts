@@ -5,6 +5,7 @@ import { clientRuntime, runtimeAliases } from './client-runtime.ts';
 import { iconMasks } from './icon-masks.ts';
 import { precompress } from './precompress.ts';
 import { pruneCss } from './prune-css.ts';
+import { reactBootstrapMembers } from './react-bootstrap-members.ts';
 
 // The server serves dist/ at `/`; in development Vite proxies the API and the websocket to it.
 const server = process.env.BATHYLOG_DEV_SERVER ?? 'http://localhost:8000';
@@ -16,6 +17,7 @@ export default defineConfig(({ command }) => ({
   plugins: [
     react(runtime === 'preact' ? { refreshExclude: /./ } : {}),
     chunkGroups({ firstScreen: 'src/app/first-screen.ts' }),
+    reactBootstrapMembers(import.meta.dirname),
     precompress(),
   ],
   resolve: { alias: runtimeAliases(runtime) },
