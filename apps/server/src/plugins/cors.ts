@@ -24,7 +24,8 @@ export async function registerCors(app: FastifyInstance): Promise<void> {
     if (request.method !== 'OPTIONS') {
       const vary = reply.getHeader('vary');
       if (!vary) reply.header('vary', 'Origin');
-      else if (vary !== '*' && !/(?:^|,)\s*origin\s*(?:,|$)/i.test(String(vary))) reply.header('vary', `${vary}, Origin`);
+      else if (vary !== '*' && !/(?:^|,)\s*origin\s*(?:,|$)/i.test(String(vary)))
+        reply.header('vary', `${vary}, Origin`);
       const origin = request.headers.origin;
       if (origin) {
         reply.header('access-control-allow-origin', origin);
