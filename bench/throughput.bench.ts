@@ -12,13 +12,15 @@
  * (`synchronous_commit = on`) when BENCH_DATABASE_URL is set. Each pair runs BENCH_ROUNDS times
  * (default 2), alternating, and the figures of every round are kept; after the write runs the
  * events stored are counted against the 2xx answers (nothing acknowledged may be missing).
+ * Each run also records the server process's CPU time per answered request (/proc, all threads),
+ * which the load of other work on the machine disturbs far less than the rates.
  * Writes bench/results/throughput.json and .md.
  *
  * Env: BENCH_DATABASE_URL, BENCH_ENGINES (default "sqlite,postgres"), BENCH_DURATION (s, default 8),
  * BENCH_CONNECTIONS (default 50), BENCH_PORT (default 8600), BENCH_PARTS (default "overhead,writes").
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -47,7 +49,23 @@ interface Run {
   errors: number;
   total: number;
   loadAverage: number;
+  /**
+   * CPU time of the server process (all its threads) per answered request during the run, in µs,
+   * from /proc (null where there is none): steadier than the rates when other work shares the cores.
+   */
+  cpuPerRequest: number | null;
 }
+
+/** User plus system CPU time of a process so far, in µs (Linux /proc; null elsewhere). */
+function processCpu(pid: number | undefined): number | null {
+  const file = `/proc/${pid}/stat`;
+  if (pid === undefined || !existsSync(file)) return null;
+  // Fields after the command name (which may hold spaces) start at the state, field 3: utime is 14, stime 15.
+  const fields = readFileSync(file, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / clockTicks;
+}
+/** Kernel clock ticks per second (USER_HZ), 100 on Linux. */
+const clockTicks = 100;
 
 const eventBody = JSON.stringify({
   event_value: 'OBSERVATION',
@@ -118,8 +136,9 @@ async function stop(child: ChildProcess): Promise<void> {
 async function cannon(
   label: string,
   url: string,
-  opts: { method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string },
+  opts: { method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string; server?: ChildProcess },
 ): Promise<Run> {
+  const cpuBefore = processCpu(opts.server?.pid);
   const result = await autocannon({
     url,
     connections,
@@ -128,6 +147,8 @@ async function cannon(
     headers: opts.headers ?? {},
     ...(opts.body ? { body: opts.body } : {}),
   });
+  const cpuAfter = processCpu(opts.server?.pid);
+  const answered = result['2xx'] + result.non2xx;
   const run: Run = {
     label,
     requestsPerSecond: Math.round(result.requests.average),
@@ -138,9 +159,13 @@ async function cannon(
     errors: result.errors,
     total: result['2xx'],
     loadAverage: Math.round(os.loadavg()[0]! * 100) / 100,
+    cpuPerRequest:
+      cpuBefore === null || cpuAfter === null || answered === 0
+        ? null
+        : Math.round(((cpuAfter - cpuBefore) / answered) * 10) / 10,
   };
   log(
-    `  ${label}: ${run.requestsPerSecond} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms (non-2xx ${run.non2xx}, errors ${run.errors}, load ${run.loadAverage})`,
+    `  ${label}: ${run.requestsPerSecond} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms, server CPU ${run.cpuPerRequest ?? '?'} µs/request (non-2xx ${run.non2xx}, errors ${run.errors}, load ${run.loadAverage})`,
   );
   return run;
 }
@@ -221,8 +246,9 @@ async function benchEngine(engine: Engine): Promise<EngineResult> {
     await waitUp(echo, `http://127.0.0.1:${ports.echo}/echo`);
     await waitUp(app, `http://127.0.0.1:${ports.app}/sealog-server`);
     await waitUp(insert, `http://127.0.0.1:${ports.insert}/echo`);
+    let before: ChildProcess | undefined;
     if (baselineRoot) {
-      const before = startChild('app', ports.before, { ...env, BATHYLOG_DATA: path.join(dir, 'before') }, baselineRoot);
+      before = startChild('app', ports.before, { ...env, BATHYLOG_DATA: path.join(dir, 'before') }, baselineRoot);
       children.push(before);
       await waitUp(before, `http://127.0.0.1:${ports.before}/sealog-server`);
     }
@@ -250,18 +276,21 @@ async function benchEngine(engine: Engine): Promise<EngineResult> {
     const storedBefore = await countEvents(engine, env);
     log(`${engine}: ${connections} connections, ${duration} s per run, ${rounds} rounds`);
     for (let i = 0; i < (parts.has('overhead') ? rounds : 0); i++) {
-      const e = await cannon('bare echo GET', `http://127.0.0.1:${ports.echo}/echo`, {});
+      const e = await cannon('bare echo GET', `http://127.0.0.1:${ports.echo}/echo`, { server: echo });
       const c = await cannon('GET /custom_vars (authenticated)', `http://127.0.0.1:${ports.app}${api}/custom_vars`, {
         headers: auth,
+        server: app,
       });
       const b = beforeAuth
         ? await cannon('GET /custom_vars (before)', `http://127.0.0.1:${ports.before}${api}/custom_vars`, {
             headers: beforeAuth,
+            server: before,
           })
         : undefined;
       const r = cruiseId
         ? await cannon('GET /cruises/<id> (authenticated)', `http://127.0.0.1:${ports.app}${api}/cruises/${cruiseId}`, {
             headers: auth,
+            server: app,
           })
         : undefined;
       const rb =
@@ -269,9 +298,7 @@ async function benchEngine(engine: Engine): Promise<EngineResult> {
           ? await cannon(
               'GET /cruises/<id> (before)',
               `http://127.0.0.1:${ports.before}${api}/cruises/${beforeCruiseId}`,
-              {
-                headers: beforeAuth,
-              },
+              { headers: beforeAuth, server: before },
             )
           : undefined;
       result.overhead.push({
@@ -288,11 +315,13 @@ async function benchEngine(engine: Engine): Promise<EngineResult> {
         method: 'POST',
         headers: json,
         body: eventBody,
+        server: insert,
       });
       const p = await cannon('POST /events (authenticated)', `http://127.0.0.1:${ports.app}${api}/events`, {
         method: 'POST',
         headers: { ...auth, ...json },
         body: eventBody,
+        server: app,
       });
       result.eventsAcknowledged += p.total;
       const pb = beforeAuth
@@ -300,6 +329,7 @@ async function benchEngine(engine: Engine): Promise<EngineResult> {
             method: 'POST',
             headers: { ...beforeAuth, ...json },
             body: eventBody,
+            server: before,
           })
         : undefined;
       // Against the bare echo of the same round too: what a write costs beyond any request.
@@ -347,32 +377,37 @@ function markdown(results: EngineResult[], meta: Record<string, unknown>): strin
   const lines = [
     '# Request overhead and durable event writes',
     '',
-    `Run ${String(meta.date)} on ${String(meta.cpus)} cores, Node ${String(meta.node)}: autocannon, ${connections} connections, ${duration} s per run, runs alternating; server mode ${benchMode}, log level ${process.env.BENCH_LOG_LEVEL ?? 'info'} (lines to a file). SQLite with \`synchronous = FULL\` on both sides of each pair; PostgreSQL with its defaults (\`synchronous_commit = on\`). Load average = the machine's 1-minute load when each run ended (other engineers share this 2-core machine).`,
+    `Run ${String(meta.date)} on ${String(meta.cpus)} cores, Node ${String(meta.node)}: autocannon, ${connections} connections, ${duration} s per run, runs alternating; server mode ${benchMode}, log level ${process.env.BENCH_LOG_LEVEL ?? 'info'} (lines to a file). SQLite with \`synchronous = FULL\` on both sides of each pair; PostgreSQL with its defaults (\`synchronous_commit = on\`). Load average = the machine's 1-minute load when each run ended (other engineers share this 2-core machine). Server CPU = the server process's CPU time (all threads, from /proc) per answered request during the run.`,
     '',
   ];
   for (const r of results) {
     lines.push(`## ${r.engine}`, '', `Load average before: ${r.loadAverageBefore.join(', ')}`, '');
-    lines.push('| run | req/s | p50 ms | p99 ms | non-2xx | load |', '|---|---|---|---|---|---|');
+    lines.push(
+      '| run | req/s | p50 ms | p99 ms | non-2xx | load | server CPU µs/request |',
+      '|---|---|---|---|---|---|---|',
+    );
     const row = (x: Run) =>
-      `| ${x.label} | ${x.requestsPerSecond} | ${x.p50} | ${x.p99} | ${x.non2xx + x.errors} | ${x.loadAverage} |`;
+      `| ${x.label} | ${x.requestsPerSecond} | ${x.p50} | ${x.p99} | ${x.non2xx + x.errors} | ${x.loadAverage} | ${x.cpuPerRequest ?? ''} |`;
     for (const o of r.overhead) {
-      lines.push(row(o.echo), row(o.customVars), `| **ratio (target ≥ 0.75)** | **${o.ratio}** | | | | |`);
-      if (o.before) lines.push(row(o.before), `| ratio before the change | ${o.beforeRatio} | | | | |`);
-      if (o.cruise) lines.push(row(o.cruise), `| ratio of the cruise read | ${o.cruiseRatio} | | | | |`);
+      lines.push(row(o.echo), row(o.customVars), `| **ratio (target ≥ 0.75)** | **${o.ratio}** | | | | | |`);
+      if (o.before) lines.push(row(o.before), `| ratio before the change | ${o.beforeRatio} | | | | | |`);
+      if (o.cruise) lines.push(row(o.cruise), `| ratio of the cruise read | ${o.cruiseRatio} | | | | | |`);
       if (o.cruiseBefore)
         lines.push(
           row(o.cruiseBefore),
-          `| ratio of the cruise read before the change | ${o.cruiseBeforeRatio} | | | | |`,
+          `| ratio of the cruise read before the change | ${o.cruiseBeforeRatio} | | | | | |`,
         );
     }
     for (const w of r.writes)
       lines.push(
         row(w.insert),
         row(w.events),
-        `| **ratio (target ≥ 0.6)** | **${w.ratio}** | | | | |`,
-        ...(w.echoRatio === null ? [] : [`| **ratio to the echo GET (target ≥ 0.5)** | **${w.echoRatio}** | | | | |`]),
+        `| **ratio (target ≥ 0.6)** | **${w.ratio}** | | | | | |`,
+        ...(w.echoRatio === null
+          ? []
+          : [`| **ratio to the echo GET (target ≥ 0.5)** | **${w.echoRatio}** | | | | | |`]),
         ...(w.before
-          ? [row(w.before), `| ratio to the echo GET before the change | ${w.beforeEchoRatio} | | | | |`]
+          ? [row(w.before), `| ratio to the echo GET before the change | ${w.beforeEchoRatio} | | | | | |`]
           : []),
       );
     lines.push('', `Events acknowledged (2xx) ${r.eventsAcknowledged}, stored ${r.eventsStored}.`, '');

@@ -2,8 +2,6 @@ import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } 
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
-import cors from '@fastify/cors';
-import { emptyListHeader, sessionEndHeader } from '@bathylog/shared';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -22,8 +20,9 @@ import { registerEventAccess } from './modules/access/event-access.js';
 import { registerVideoLinks } from './media/video-links.js';
 import { channelAccess } from './modules/access/channel-access.js';
 import { registerCompression } from './plugins/compression.js';
+import { registerCors } from './plugins/cors.js';
 import { registerCrossSiteGuard } from './plugins/cross-site.js';
-import { registerAuth, renewedTokenHeader } from './plugins/auth.js';
+import { registerAuth } from './plugins/auth.js';
 import { registerHeavyReads } from './plugins/heavy-reads.js';
 import { notFoundBody, registerHttpConventions } from './plugins/http.js';
 import { collectRoutes, type RouteEntry } from './plugins/route-table.js';
@@ -212,18 +211,7 @@ export async function buildApp(
   const hasWeb = existsSync(path.join(webDir, 'index.html'));
   registerSecurityHeaders(app, { config, webDir: hasWeb ? webDir : null });
   registerCrossSiteGuard(app, ctx);
-  await app.register(cors, {
-    origin: true,
-    // An OPTIONS request that is not a preflight is answered like one (204), not with cors's text 400.
-    strictPreflight: false,
-    // Every method a route answers: a client on another origin (a stock Sealog client beside the
-    // server) edits with PATCH and DELETE. Cookie-authenticated writes are refused from foreign
-    // origins elsewhere (plugins/cross-site.ts); Bearer callers may write from anywhere, as in Sealog.
-    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    exposedHeaders: ['WWW-Authenticate', 'Server-Authorization', renewedTokenHeader, sessionEndHeader],
-    allowedHeaders: ['Accept', 'Authorization', 'Content-Type', 'If-None-Match', emptyListHeader],
-    maxAge: 86400,
-  });
+  await registerCors(app);
   await registerCompression(app);
   await app.register(swagger, {
     openapi: {

@@ -50,4 +50,25 @@ describe('cross-origin requests of a client on another origin', () => {
     expect(stored.event_options).toEqual([{ event_option_name: 'note', event_option_value: 'kept' }]);
     expect((await t.api('DELETE', `/events/${id}`, { token, headers: { origin } })).statusCode).toBe(204);
   });
+
+  it('an answer names the allowed origin and the headers a page may read only to a request from an origin', async () => {
+    const from = await t.api('GET', '/custom_vars', { token, headers: { origin } });
+    expect(from.statusCode).toBe(200);
+    expect(from.headers['access-control-allow-origin']).toBe(origin);
+    expect(String(from.headers['access-control-expose-headers']).split(', ')).toEqual([
+      'WWW-Authenticate',
+      'Server-Authorization',
+      'x-bathylog-token',
+      'x-bathylog-session-end',
+    ]);
+    expect(from.headers.vary).toBe('Origin');
+    const refused = await t.api('GET', '/custom_vars', { headers: { origin } });
+    expect(refused.statusCode).toBe(401);
+    expect(refused.headers['access-control-allow-origin']).toBe(origin);
+    const plain = await t.api('GET', '/custom_vars', { token });
+    expect(plain.statusCode).toBe(200);
+    expect(plain.headers.vary).toBe('Origin');
+    expect(plain.headers['access-control-allow-origin']).toBeUndefined();
+    expect(plain.headers['access-control-expose-headers']).toBeUndefined();
+  });
 });

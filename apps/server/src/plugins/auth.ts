@@ -120,12 +120,23 @@ export function tokenFromCookie(header: string | undefined): string | undefined 
   return undefined;
 }
 
+/** What a plain `Bearer <token>` header must not hold after its scheme to be the token as it is. */
+const needsCleaning = /\s|bearer/i;
+
 /** Token from `?token=`, then `Authorization` (with or without Bearer), then the `token` cookie. */
 export function tokenFromRequest(request: Pick<FastifyRequest, 'query' | 'headers'>): string | undefined {
   const q = (request.query as Record<string, unknown> | undefined)?.token;
   if (typeof q === 'string') return q;
   const header = request.headers.authorization;
-  if (header) return header.replace(/bearer/gi, '').replace(/\s+/g, '');
+  if (header) {
+    // Sealog's reading removes every "bearer" (any case) and all white space; a plain
+    // `Bearer <token>` gives the same without building two strings.
+    if (header.startsWith('Bearer ')) {
+      const rest = header.slice(7);
+      if (!needsCleaning.test(rest)) return rest;
+    }
+    return header.replace(/bearer/gi, '').replace(/\s+/g, '');
+  }
   return tokenFromCookie(request.headers.cookie);
 }
 

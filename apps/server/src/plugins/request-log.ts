@@ -24,8 +24,8 @@ class OneLinePerRequest extends LogController {
       reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
       return;
     }
-    const log = reply.log as pino.Logger;
-    if (!plainLoggers.has(log)) {
+    const log = reply.log as pino.Logger & { [plainSym]?: unknown };
+    if (log[plainSym] !== log) {
       log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
     } else if (log.isLevelEnabled('info')) {
       // The line pino writes for the call above, put together directly: pino walks the object,
@@ -43,8 +43,12 @@ class OneLinePerRequest extends LogController {
 const { chindingsSym, streamSym } = pino.symbols;
 const infoLevel = pino.levels.values.info!;
 
-/** The request loggers that are the server's own logger with the request's bindings and nothing else. */
-const plainLoggers = new WeakSet<object>();
+/**
+ * Marks a request logger that is the server's own logger with the request's bindings and nothing
+ * else: the marker names the logger itself, so a child made from it (which inherits the property)
+ * is not taken for one.
+ */
+const plainSym = Symbol('plain request logger');
 
 /**
  * The logger of one request (docs/performance.md#per-request): the server's logger with the
@@ -55,33 +59,78 @@ const plainLoggers = new WeakSet<object>();
  */
 function requestLogger(logger: FastifyBaseLogger, bindings: Bindings, opts: ChildLoggerOptions): FastifyBaseLogger {
   if (opts.level !== undefined || opts.serializers !== undefined) return logger.child(bindings, opts);
-  const parent = logger as FastifyBaseLogger & { [chindingsSym]?: string };
+  const parent = logger as FastifyBaseLogger & { [chindingsSym]?: string; [plainSym]?: unknown };
   if (typeof parent[chindingsSym] !== 'string') return logger.child(bindings);
   let text = parent[chindingsSym];
-  for (const [key, value] of Object.entries(bindings)) {
+  for (const key in bindings) {
+    const value: unknown = bindings[key];
     if (value !== undefined) text += `,${JSON.stringify(key)}:${JSON.stringify(value)}`;
   }
   const child = Object.create(logger) as typeof parent;
   child[chindingsSym] = text;
-  plainLoggers.add(child);
+  child[plainSym] = child;
   return child;
 }
 
 /**
- * Lines are written to stdout a few at a time: each write is a trip through libuv's thread pool
- * (a task, a wake-up of the event loop), which cost more than formatting the line itself. Lines
- * wait until this many bytes are pending, or at most `lineFlushMs`; pino writes what is pending
- * when the process exits.
+ * Lines are written to stdout a few kilobytes at a time: each write is a trip through libuv's
+ * thread pool (a task, a wake-up of the event loop), which cost more than formatting the line
+ * itself. Lines are gathered here, in order, until `lineBatchChars` are pending or at most
+ * `lineFlushMs` have passed, and handed to pino's asynchronous writer (sonic-boom) a batch at a
+ * time: handed a line at a time, it measured its pending chunk's byte length on every line (a
+ * copy of the chunk each time). What is pending goes to the writer whenever pino flushes it,
+ * which it does when the process exits.
  */
-const lineBatchBytes = 2048;
+const lineBatchChars = 8192;
 const lineFlushMs = 100;
+
+class LineBatches {
+  private pending = '';
+
+  constructor(private readonly dest: ReturnType<typeof pino.destination>) {
+    setInterval(() => this.push(), lineFlushMs).unref();
+    // pino flushes the writer itself on exit (flush before it, flushSync at it): the pending
+    // lines go first.
+    const flush = dest.flush.bind(dest);
+    const flushSync = dest.flushSync.bind(dest);
+    dest.flush = (cb?: (err?: Error) => unknown) => {
+      this.push();
+      flush(cb);
+    };
+    dest.flushSync = () => {
+      this.push();
+      flushSync();
+    };
+  }
+
+  write(line: string): boolean {
+    this.pending += line;
+    if (this.pending.length >= lineBatchChars) this.push();
+    return true;
+  }
+
+  flush(cb?: (err?: Error) => unknown): void {
+    this.dest.flush(cb);
+  }
+
+  flushSync(): void {
+    this.dest.flushSync();
+  }
+
+  private push(): void {
+    if (this.pending === '') return;
+    const text = this.pending;
+    this.pending = '';
+    this.dest.write(text);
+  }
+}
 
 /**
  * The server's logger options. No `redact` paths: the request serializer (`requestLogValue`)
  * writes no header at all, so paths into headers never matched and only cost each line a pass;
  * credentials in URLs are removed by the serializer itself. Without a stream of its own (tests
- * pass one), lines go to stdout through pino's asynchronous writer, its chunks bounded so that
- * appending a line never copies a long pending buffer, a few lines a write (`lineBatchBytes`).
+ * pass one), lines go to stdout through pino's asynchronous writer, a batch of lines at a time
+ * (`LineBatches`).
  */
 export function loggerOptions(
   level: string,
@@ -91,15 +140,7 @@ export function loggerOptions(
     logger: {
       level,
       serializers: { req: requestLogValue },
-      stream:
-        stream ??
-        pino.destination({
-          dest: 1,
-          sync: false,
-          maxWrite: 4096,
-          minLength: lineBatchBytes,
-          periodicFlush: lineFlushMs,
-        }),
+      stream: stream ?? new LineBatches(pino.destination({ dest: 1, sync: false })),
     },
     logController: new OneLinePerRequest(),
     childLoggerFactory: requestLogger,

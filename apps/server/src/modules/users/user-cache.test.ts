@@ -5,6 +5,7 @@ import { createUser } from '../../../test/api-fixtures.js';
 import { userCache, userCacheLifetimeMs } from './user-cache.js';
 import type { UserRecord } from './users.repository.js';
 import { UsersRepository } from './users.repository.js';
+import { internalChannels } from '../../realtime/internal-channels.js';
 
 describe.each(engines)('the cached caller on %s', (engine) => {
   let t: TestApp;
@@ -73,6 +74,47 @@ describe.each(engines)('the cached caller on %s', (engine) => {
     const res = await whoAmI(token);
     expect(res.statusCode).toBe(401);
     expect((res.json() as { message: string }).message).toBe(messages.tokenRevoked);
+  });
+
+  /**
+   * The status of the caller's next requests until it changes from 200, for up to 5 s of real time
+   * (the bus delivers asynchronously on PostgreSQL); the clock of the caches stands still meanwhile
+   * (vi.waitFor would move it on).
+   */
+  const statusOnceDelivered = async (token: string) => {
+    let status = 200;
+    for (let i = 0; i < 100 && status === 200; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      status = (await whoAmI(token)).statusCode;
+    }
+    return status;
+  };
+
+  // What another server process (PostgreSQL with several servers) does to a user reaches this one
+  // as the row changed in the shared database and the message on the bus.
+  it("another server's change and revocation take effect here when their message arrives", async () => {
+    const { id, token } = await createUser(t, admin, `u${++n}`, ['event_logger']);
+    settle();
+    expect((await whoAmI(token)).statusCode).toBe(200);
+    await t.ctx.database.db.updateTable('users').set({ disabled: 1 }).where('id', '=', id).execute();
+    // The clock stands still: without the message the cached caller would stay.
+    expect((await whoAmI(token)).statusCode).toBe(200);
+    t.ctx.bus.publish('updateUsers', { id, change: 'update' });
+    expect(await statusOnceDelivered(token)).toBe(401);
+
+    const other = await createUser(t, admin, `u${++n}`, ['event_logger']);
+    settle();
+    expect((await whoAmI(other.token)).statusCode).toBe(200);
+    const later = Math.floor(Date.now() / 1000) + 60;
+    await t.ctx.database.db
+      .updateTable('users')
+      .set({ sessions_valid_after: later, api_tokens_valid_after: later })
+      .where('id', '=', other.id)
+      .execute();
+    expect((await whoAmI(other.token)).statusCode).toBe(200);
+    t.ctx.bus.publish(internalChannels.revoked, { userId: other.id });
+    expect(await statusOnceDelivered(other.token)).toBe(401);
+    expect(((await whoAmI(other.token)).json() as { message: string }).message).toBe(messages.tokenRevoked);
   });
 });
 

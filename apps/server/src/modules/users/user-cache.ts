@@ -1,13 +1,18 @@
+import type { ChannelBus } from '../../realtime/bus.js';
+import { internalChannels } from '../../realtime/internal-channels.js';
 import type { UserRecord } from './users.repository.js';
 
 /**
  * Users as authentication reads them, kept for a moment (docs/performance.md#per-request: re-reading the caller for
  * every request was a third of a small GET). Every write to a user goes through
  * UsersRepository, which drops the user from here, so a changed role, a disabled account or a
- * revocation takes effect on the next request. A read that began within `lifetimeMs` of such a
- * change is not kept (on PostgreSQL it may have seen the row before the change's commit), and an
- * entry lives `lifetimeMs` at most, which bounds how long another process's change (PostgreSQL
- * with several servers) can go unseen.
+ * revocation takes effect on the next request. Another process's changes (PostgreSQL with several
+ * servers) arrive on the bus, which carries every change of a user (`updateUsers`) and every
+ * revocation (`revoked`): each process drops the user when the message arrives
+ * (`followUserChanges`). A read that began within `lifetimeMs` of a change is not kept (on
+ * PostgreSQL it may have seen the row before the change's commit), and an entry lives
+ * `lifetimeMs` at most, which bounds how long a change made by hand in the database, or one whose
+ * message was lost with the bus connection, can go unseen.
  */
 export const userCacheLifetimeMs = 1000;
 const maxEntries = 5000;
@@ -92,3 +97,19 @@ export const userCache = {
     reading.clear();
   },
 };
+
+/**
+ * Drops a user from the cache when the bus says it changed or its tokens were revoked: the changes
+ * made through another server process (PostgreSQL with several servers) take effect here as soon
+ * as their message arrives. Returns the unsubscribe.
+ */
+export function followUserChanges(bus: ChannelBus): () => void {
+  const offChanged = bus.subscribe('updateUsers', (change) => userCache.invalidate([change.id]));
+  const offRevoked = bus.subscribe(internalChannels.revoked, (target) => {
+    if ('userId' in target) userCache.invalidate([target.userId]);
+  });
+  return () => {
+    offChanged();
+    offRevoked();
+  };
+}

@@ -16,6 +16,7 @@ import type { AppContext } from '../../context.js';
 import { caller } from '../../plugins/auth.js';
 import type { ApiInstance } from '../../plugins/types.js';
 import { UsersService } from './users.service.js';
+import { followUserChanges } from './user-cache.js';
 
 const listQuery = z.strictObject({
   system_user: z.optional(queryBooleanSchema),
@@ -26,6 +27,8 @@ const listQuery = z.strictObject({
 
 export function usersRoutes(app: ApiInstance, ctx: AppContext): void {
   const service = new UsersService(ctx);
+  // The users other server processes change or revoke leave this process's user cache at once.
+  followUserChanges(ctx.bus);
   const read = { auth: true, scopes: ['admin', 'read_users'] } as const;
   // Users are each server's own: no route here changes a record copied from a ship.
   const write = { auth: true, scopes: ['admin', 'write_users'], origin: 'none' } as const;
