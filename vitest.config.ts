@@ -39,6 +39,11 @@ export default defineConfig({
           // runs after `npm test`: docs/performance.md#how-long-the-tests-take.
           exclude: [...configDefaults.exclude, ...(process.env.BATHYLOG_SOAK === '1' ? [] : soakOnly)],
           environment: 'node',
+          // One process per worker runs file after file, so the server's modules and dependencies
+          // load once per worker instead of once per file (a second of CPU each:
+          // docs/performance.md#how-long-the-tests-take). Each file builds its own apps and
+          // databases, and the module-level caches serve many apps in one process.
+          isolate: false,
           testTimeout: 30_000,
           hookTimeout: 60_000,
           // CI: one retry for a test that lost a timing race on a loaded two-core machine (as the

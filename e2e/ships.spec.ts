@@ -176,6 +176,9 @@ test.describe('records copied from a ship', () => {
   const shipName = 'Falkor (too)';
 
   test.beforeAll(async () => {
+    // Two start-ups, each allowed startServer's own limit: the hook's default (the test timeout,
+    // 60 s) ran out between them on a machine also running the unit suites (load about 20).
+    test.setTimeout(360_000);
     // One after the other: two start-ups at once may outlast the start-up timeout on a busy machine.
     ship = await startServer({ mode: 'production' });
     shore = await startServer({ mode: 'production' });

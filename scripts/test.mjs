@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm test`: unit and API tests (vitest; both engines when TEST_DATABASE_URL is set), then the
-// browser tests (Playwright + Debian's Chromium) against a freshly built client and a real server.
+// `npm test`: unit and API tests (vitest; both engines when TEST_DATABASE_URL is set) and, beside
+// them, the browser tests (Playwright + Debian's Chromium) against a freshly built client and a real server.
 // Ends with one summary line: "N passed, N failed".
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
@@ -40,56 +40,36 @@ function run(cmd, args, env = {}) {
 }
 
 /**
- * Starts a command beside the rest, its output written to `logFile` (a file, not a pipe: the
- * tests' spawnSync holds this process meanwhile) and printed when `done()` is awaited, so it does
- * not interleave with the tests' output. `done()` resolves to whether it succeeded.
+ * Starts a command beside the rest, its output written to `logFile` (a file, not a pipe: nothing
+ * reads it until the end) and printed by `print()`, so it does not interleave with the unit suites'
+ * output. `exited` resolves to whether it succeeded.
  */
-function runBeside(cmd, args, logFile) {
+function runBeside(cmd, args, logFile, env = {}) {
   const fd = openSync(logFile, 'w');
-  const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', fd, fd] });
+  const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', fd, fd], env: { ...process.env, ...env } });
   closeSync(fd);
   const exited = new Promise((resolve) => {
     child.once('error', () => resolve(false));
     child.once('close', (code) => resolve(code === 0));
   });
-  return {
-    async done() {
-      const succeeded = await exited;
-      process.stdout.write(readFileSync(logFile));
-      return succeeded;
-    },
-  };
+  return { exited, print: () => process.stdout.write(readFileSync(logFile)) };
 }
 
 // The real peers the suites start (InfluxDB, gpsd, ffmpeg, nginx, …): installed here as root, else named.
 ensurePeers(Object.keys(debianPeers).filter((c) => c !== 'chromium'));
 
-// The client build (about 8 s of CPU, 11 s on a quiet machine) runs while Vitest starts rather than
-// between the two phases. The unit and API suites do not depend on apps/web/dist: a test app gets
-// a client folder of its own or none (apps/server/test/test-app.ts), and the server processes some
-// suites start are spoken to over the API only.
-const clientBuild =
-  !only || only === 'e2e'
-    ? runBeside('npm', ['run', 'build', '-w', 'apps/web'], path.join(out, 'client-build.log'))
-    : null;
+const started = Date.now();
+const minutes = () => `${((Date.now() - started) / 60_000).toFixed(1)} min`;
 
-if (!only || only === 'unit') {
-  const report = path.join(out, 'vitest.json');
-  rmSync(report, { force: true });
-  ok = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]) && ok;
-  if (existsSync(report)) {
-    const r = JSON.parse(readFileSync(report, 'utf8'));
-    passed += r.numPassedTests;
-    failed += r.numFailedTests;
-    skipped += r.numPendingTests + (r.numTodoTests ?? 0);
-    for (const file of r.testResults)
-      for (const t of file.assertionResults)
-        if (t.status === 'failed')
-          failures.push(`vitest ${path.relative(root, file.name)} › ${t.fullName}${firstLines(t.failureMessages)}`);
-  } else ok = false;
-}
-
-if (!only || only === 'e2e') {
+/**
+ * The browser phase runs BESIDE the Vitest phase, not after it (docs/performance.md#how-long-the-tests-take):
+ * the client build starts with Vitest, then the budgets are checked and Playwright starts as soon as the
+ * build is done. Playwright waits on its browser and server much of the time (under a core of CPU), and
+ * the two phases share nothing: the browser suite's servers use SQLite in fresh temporary folders on
+ * ports 8300-8399, the unit suites use ports the system picks and their own PostgreSQL schemas.
+ * Their output goes to log files printed after Vitest's, so the two do not interleave.
+ */
+async function browserPhase() {
   const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
   // The README's two commands are all a new user runs: as root on Debian, fetch the browser here
   // (Debian's chromium package; never a downloaded browser build). Otherwise say the one command.
@@ -104,30 +84,95 @@ if (!only || only === 'e2e') {
     if (run('apt-get', ['update', '-qq'], env)) run('apt-get', ['install', '-y', '-qq', 'chromium'], env);
   }
   if (!existsSync(chromium)) {
-    console.error(
-      `Browser tests need Chromium at ${chromium}: run \`sudo apt-get install -y chromium\` (or set CHROMIUM_PATH), then npm test again.`,
+    const message = `Browser tests need Chromium at ${chromium}: run \`sudo apt-get install -y chromium\` (or set CHROMIUM_PATH), then npm test again.`;
+    return { print: () => console.error(message), ok: false, failed: 1 };
+  }
+  const build = runBeside('npm', ['run', 'build', '-w', 'apps/web'], path.join(out, 'client-build.log'));
+  const buildOk = await build.exited;
+  // The client's size budgets (docs/lean-client.md#budgets-checked-on-every-npm-test): a check on
+  // the build output, one test.
+  const budget = runBeside('node', ['scripts/check-bundle-budget.mjs'], path.join(out, 'bundle-budget.log'));
+  const budgetOk = await budget.exited;
+  const report = path.join(out, 'playwright.json');
+  rmSync(report, { force: true });
+  let browser = null;
+  if (buildOk) {
+    const t0 = Date.now();
+    browser = runBeside(
+      'npx',
+      ['playwright', 'test', '--config', 'e2e/playwright.config.ts'],
+      path.join(out, 'playwright.log'),
+      {
+        PLAYWRIGHT_JSON_OUTPUT_NAME: report,
+      },
     );
+    await browser.exited;
+    browser.minutes = ((Date.now() - t0) / 60_000).toFixed(1);
+  }
+  return {
+    ok: buildOk && (browser ? await browser.exited : false),
+    budgetOk,
+    report,
+    print() {
+      console.log('\n== Client build (run beside the unit suites)');
+      build.print();
+      console.log('\n== Bundle budgets (gzip JS + CSS)');
+      budget.print();
+      if (browser) {
+        console.log(`\n== Browser tests (run beside the unit suites; ${browser.minutes} min)`);
+        browser.print();
+      }
+    },
+  };
+}
+
+const browser = !only || only === 'e2e' ? browserPhase() : null;
+
+if (!only || only === 'unit') {
+  const report = path.join(out, 'vitest.json');
+  rmSync(report, { force: true });
+  const vitest = spawn(
+    'npx',
+    ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
+    {
+      cwd: root,
+      stdio: 'inherit',
+    },
+  );
+  const vitestOk = await new Promise((resolve) => {
+    vitest.once('error', () => resolve(false));
+    vitest.once('close', (code) => resolve(code === 0));
+  });
+  console.log(`\n== Unit and API suites done (${minutes()})`);
+  ok = vitestOk && ok;
+  if (existsSync(report)) {
+    const r = JSON.parse(readFileSync(report, 'utf8'));
+    passed += r.numPassedTests;
+    failed += r.numFailedTests;
+    skipped += r.numPendingTests + (r.numTodoTests ?? 0);
+    for (const file of r.testResults)
+      for (const t of file.assertionResults)
+        if (t.status === 'failed')
+          failures.push(`vitest ${path.relative(root, file.name)} › ${t.fullName}${firstLines(t.failureMessages)}`);
+  } else ok = false;
+}
+
+if (browser) {
+  const b = await browser;
+  b.print();
+  console.log(`\n== Browser phase done (${minutes()})`);
+  if (b.failed) {
+    failed += b.failed;
     ok = false;
-    failed += 1;
   } else {
-    console.log('\n== Client build (run beside the unit suites)');
-    ok = (await clientBuild.done()) && ok;
-    // The client's size budgets (docs/lean-client.md#budgets-checked-on-every-npm-test): a check on
-    // the build output, one test.
-    console.log('\n== Bundle budgets (gzip JS + CSS)');
-    if (run('node', ['scripts/check-bundle-budget.mjs'])) passed += 1;
+    if (b.budgetOk) passed += 1;
     else {
       failed += 1;
       ok = false;
     }
-    const report = path.join(out, 'playwright.json');
-    rmSync(report, { force: true });
-    ok =
-      run('npx', ['playwright', 'test', '--config', 'e2e/playwright.config.ts'], {
-        PLAYWRIGHT_JSON_OUTPUT_NAME: report,
-      }) && ok;
-    if (existsSync(report)) {
-      const json = JSON.parse(readFileSync(report, 'utf8'));
+    ok = b.ok && ok;
+    if (existsSync(b.report)) {
+      const json = JSON.parse(readFileSync(b.report, 'utf8'));
       const s = json.stats;
       passed += s.expected + (s.flaky ?? 0);
       collectPlaywright(json.suites ?? []);

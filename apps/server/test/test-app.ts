@@ -1,12 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { sql } from 'kysely';
 import { buildApp } from '../src/app.js';
 import { loadConfig, type ConfigInput } from '../src/config.js';
 import type { AppContext } from '../src/context.js';
 import type { RouteEntry } from '../src/plugins/route-table.js';
-import { openDatabase, type Database } from '../src/db/database.js';
+import { migrateToLatest, openDatabase, type Database } from '../src/db/database.js';
+import { UsersRepository, type UserRecord } from '../src/modules/users/users.repository.js';
+import { seedSystem, systemIds } from '../src/seed/system.js';
 
 /**
  * Engines every storage and API suite runs on: SQLite always, PostgreSQL when
@@ -40,6 +43,71 @@ export async function openTestDatabase(
   };
 }
 
+/** The seed most test apps start from: production mode, admin's password `demo` (createTestApp's config). */
+const templateSeed = { mode: 'production', adminPassword: 'demo' } as const;
+let sqliteTemplate: Promise<Buffer> | null = null;
+
+/**
+ * A SQLite database migrated and seeded as `templateSeed` seeds it, made once per process and
+ * copied into memory for each test app: the migrations and the seed's three bcrypt hashes cost about
+ * a quarter of a second of CPU per app (docs/performance.md#how-long-the-tests-take). The app's
+ * start-up then finds every migration applied and the system users there, as on a restarted server.
+ */
+function sqliteTemplateImage(): Promise<Buffer> {
+  sqliteTemplate ??= (async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'bathylog-template-'));
+    try {
+      const file = path.join(dir, 'template.sqlite');
+      const database = openDatabase({ url: null, sqlitePath: file, writeThread: false, sqliteSynchronous: 'normal' });
+      await migrateToLatest(database);
+      const log = { warn: () => {}, info: () => {} } as unknown as FastifyBaseLogger;
+      await seedSystem(database, { ...templateSeed, log });
+      // An image in WAL mode does not open in memory.
+      await sql`pragma journal_mode = delete`.execute(database.db);
+      await database.close();
+      return readFileSync(file);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  })();
+  return sqliteTemplate;
+}
+
+async function openSqliteFromTemplate(): Promise<{ database: Database; drop(): Promise<void> }> {
+  const database = openDatabase({ url: null, sqliteImage: await sqliteTemplateImage() });
+  return { database, drop: () => database.close() };
+}
+
+let templateUsers: Promise<UserRecord[]> | null = null;
+
+/**
+ * A fresh PostgreSQL schema, migrated, holding the template's system users (their password
+ * hashes made once per process): the app's seed finds them and adds only what is missing.
+ */
+async function openPostgresWithTemplateUsers(): Promise<{ database: Database; drop(): Promise<void> }> {
+  templateUsers ??= (async () => {
+    const template = await openSqliteFromTemplate();
+    try {
+      const repo = new UsersRepository(template.database.db);
+      const users = [];
+      for (const id of [systemIds.admin, systemIds.guest, systemIds.pi]) users.push((await repo.findById(id))!);
+      return users;
+    } finally {
+      await template.drop();
+    }
+  })();
+  const opened = await openTestDatabase('postgres');
+  try {
+    await migrateToLatest(opened.database);
+    const repo = new UsersRepository(opened.database.db);
+    for (const user of await templateUsers) await repo.insert(user);
+    return opened;
+  } catch (err) {
+    await opened.drop();
+    throw err;
+  }
+}
+
 export interface TestApp {
   app: FastifyInstance;
   ctx: AppContext;
@@ -54,7 +122,32 @@ export interface TestApp {
   ): Promise<LightMyRequestResponse>;
   /** Logs in and returns the token. */
   login(username: string, password: string): Promise<string>;
+  /** Resolves once the change feed serves every change written so far (see `feedSettled`). */
+  feedSettled(): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * Resolves once the change feed can serve every audit row written so far. On PostgreSQL the feed
+ * holds a row back while any transaction begun before it is still open anywhere on the server
+ * (docs/ship-to-shore.md#the-cursor), and the files running beside a test open such transactions at
+ * any moment (another app's migrations, a test holding one open on purpose): a follower gets the
+ * rows at its next poll, a test that reads the feed right after writing waits for them here.
+ */
+export async function feedSettled(database: Database, timeoutMs = 20_000): Promise<void> {
+  if (database.dialect !== 'postgres') return;
+  const deadline = Date.now() + timeoutMs;
+  const { rows } = await sql<{ xid: string | null }>`select max(xid)::text as xid from audit_log`.execute(database.db);
+  const last = rows[0]?.xid;
+  if (!last) return;
+  for (;;) {
+    const { rows: now } = await sql<{ settled: boolean }>`select pg_snapshot_xmin(pg_current_snapshot()) > ${last}::xid8
+      as settled`.execute(database.db);
+    if (now[0]?.settled) return;
+    if (Date.now() > deadline)
+      throw new Error(`A transaction older than audit row xid ${last} stayed open ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 /**
@@ -87,7 +180,14 @@ export async function createTestApp(
       ...overrides,
     },
   );
-  const { database, drop } = shared ? { database: shared, drop: () => shared.close() } : await openTestDatabase(engine);
+  const fromTemplate = config.mode === templateSeed.mode && config.adminPassword === templateSeed.adminPassword;
+  const { database, drop } = shared
+    ? { database: shared, drop: () => shared.close() }
+    : !fromTemplate
+      ? await openTestDatabase(engine)
+      : engine === 'sqlite'
+        ? await openSqliteFromTemplate()
+        : await openPostgresWithTemplateUsers();
   // Every JSON answer is checked against its route's response schema: a request whose answer does
   // not fit fails (and a server closed with unreported mismatches, from direct `app.inject` calls).
   const mismatches: string[] = [];
@@ -124,6 +224,7 @@ export async function createTestApp(
       if (res.statusCode !== 200) throw new Error(`login ${username} failed: ${res.statusCode} ${res.body}`);
       return (res.json() as { token: string }).token;
     },
+    feedSettled: () => feedSettled(database),
     async close() {
       await app.close();
       await drop();

@@ -50,6 +50,11 @@ export interface DatabaseOptions {
   url: string | null;
   /** SQLite file path, or ':memory:'. */
   sqlitePath?: string;
+  /**
+   * SQLite in memory starting as a copy of these bytes (a database file's contents, not in WAL
+   * mode) rather than empty: the test suites' migrated and seeded template (apps/server/test/test-app.ts).
+   */
+  sqliteImage?: Buffer;
   /** PostgreSQL schema to use (created when missing); default public. */
   schema?: string;
   poolSize?: number;
@@ -178,9 +183,9 @@ export function openDatabase(opts: DatabaseOptions): Database {
       },
     };
   }
-  const file = opts.sqlitePath ?? ':memory:';
+  const file = opts.sqliteImage ? ':memory:' : (opts.sqlitePath ?? ':memory:');
   if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
-  const sqlite = new SQLite(file);
+  const sqlite = new SQLite(opts.sqliteImage ?? file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma(`synchronous = ${(opts.sqliteSynchronous ?? 'full').toUpperCase()}`);

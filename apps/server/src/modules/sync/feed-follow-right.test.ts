@@ -31,6 +31,7 @@ describe.each(engines)('the follow right on %s (access control on)', (engine) =>
   };
 
   const drain = async (token: string, after?: string) => {
+    await t.feedSettled();
     const all: SyncChange[] = [];
     let cursor = after;
     for (;;) {

@@ -10,6 +10,7 @@ describe.each(engines)('the change feed on %s', (engine) => {
   afterEach(async () => t?.close());
 
   const page = async (token: string, after?: string, maxBytes = 4096): Promise<SyncChangesPage> => {
+    await t.feedSettled();
     const q = new URLSearchParams({ max_bytes: String(maxBytes), ...(after !== undefined ? { after } : {}) });
     const res = await t.api('GET', `/sync/changes?${q}`, { token });
     expect(res.statusCode).toBe(200);
