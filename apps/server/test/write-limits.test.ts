@@ -40,6 +40,8 @@ describe.each(engines)('write limits with the default configuration on %s', (eng
 
   it('stores all 4,540 events of a dive posted one per request with one token, then with one device key', async () => {
     expect(diveEvents).toHaveLength(4540);
+    // A retry (CI retries a test that timed out on a loaded machine) starts from an empty log too.
+    expect((await t.api('DELETE', '/events/all', { token: admin })).statusCode).toBe(204);
     expect(await replay(t, admin)).toEqual(new Map([[201, 4540]]));
     expect(await stored()).toEqual({ events: 4540 });
 
@@ -51,7 +53,7 @@ describe.each(engines)('write limits with the default configuration on %s', (eng
     const { key } = made.json() as { key: string };
     expect(await replay(t, key)).toEqual(new Map([[201, 4540]]));
     expect(await stored()).toEqual({ events: 4540 });
-  }, 120_000);
+  }, 300_000);
 
   it('limits writes that name no caller per address, with Retry-After; other addresses and tokens go on', async () => {
     const from = (remoteAddress: string) =>
