@@ -1,6 +1,6 @@
 import { isValidElement, type ReactNode } from 'react';
 import { Col, Form, Row } from 'react-bootstrap';
-import type { FieldError, UseFormRegisterReturn } from 'react-hook-form';
+import type { FieldError, UseFormRegisterReturn } from '../lib/form';
 import type { TimeEdge } from '@bathylog/shared';
 import { DateTimeInput, type DateTimeMode } from './date-time-input';
 

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { Button } from 'react-bootstrap';
-import type { FieldError, UseFormRegisterReturn } from 'react-hook-form';
+import type { FieldError, UseFormRegisterReturn } from '../../lib/form';
 import { Link } from 'wouter';
 import { loginFormRules, type LoginForm } from '@bathylog/shared/rules/auth-messages';
 import { errorMessage } from '../../api/client';
@@ -60,7 +60,6 @@ function useLoginFields() {
     onChange: async () => {
       if (submitted.current) setErrors(check());
     },
-    onBlur: async () => undefined,
   });
   const handleSubmit = (onValid: (form: LoginForm) => void) => (e: FormEvent) => {
     e.preventDefault();
