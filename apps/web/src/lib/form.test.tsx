@@ -112,7 +112,13 @@ describe('useForm', () => {
     fireEvent.click(screen.getByLabelText('Active'));
     fireEvent.click(screen.getByText('Save'));
     await waitFor(() => expect(onSave).toHaveBeenCalledTimes(1));
-    expect(onSave.mock.calls[0]![0]).toEqual({ name: 'ann', password: 'pw', confirm: 'pw', roles: ['guest'], active: true });
+    expect(onSave.mock.calls[0]![0]).toEqual({
+      name: 'ann',
+      password: 'pw',
+      confirm: 'pw',
+      roles: ['guest'],
+      active: true,
+    });
   });
 
   it('is submitting while the handler runs, dirty while the values differ from the last reset, and reset restores the fields', async () => {
@@ -139,7 +145,13 @@ describe('useForm', () => {
   });
 
   it('with mode onChange, checks a field from its first change and knows whether the form is valid', async () => {
-    render(<AccountForm onSave={vi.fn()} mode="onChange" initial={{ ...blank, password: 'pw', confirm: 'pw', roles: ['admin'] }} />);
+    render(
+      <AccountForm
+        onSave={vi.fn()}
+        mode="onChange"
+        initial={{ ...blank, password: 'pw', confirm: 'pw', roles: ['admin'] }}
+      />,
+    );
     await waitFor(() => expect(text('state')).toBe('clean idle invalid'));
     type('Name', 'toolong');
     await waitFor(() => expect(text('name-error')).toBe('Too long'));

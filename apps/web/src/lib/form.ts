@@ -42,7 +42,9 @@ export type FieldErrors<T> = {
 
 /** What a zod schema's `safeParseAsync` answers (only what is read here). */
 export interface FormSchema<V> {
-  safeParseAsync(data: unknown): Promise<
+  safeParseAsync(
+    data: unknown,
+  ): Promise<
     | { success: true; data: V }
     | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string; code: string }[] } }
   >;
@@ -115,7 +117,8 @@ const isCheck = (el: Field): el is HTMLInputElement => el.type === 'checkbox' ||
 /** Shows a value in a control: a check-box group checks the boxes whose value is in the array. */
 function write(el: Field, value: unknown) {
   if (el.type === 'file') return;
-  if (isCheck(el)) el.checked = Array.isArray(value) ? value.includes(el.value) : el.type === 'radio' ? el.value === value : !!value;
+  if (isCheck(el))
+    el.checked = Array.isArray(value) ? value.includes(el.value) : el.type === 'radio' ? el.value === value : !!value;
   else el.value = value == null ? '' : String(value);
 }
 
@@ -367,7 +370,10 @@ export function useFieldArray<V extends FieldValues>({ control, name }: { contro
     fields: ids.map((id) => ({ id })),
     append: (item: unknown) => {
       control.focusPrefix = `${name}.${ids.length}.`;
-      control.editArray(name, (items, what) => [...items, what === 'ids' ? String(++lastId) : what === 'values' ? item : undefined]);
+      control.editArray(name, (items, what) => [
+        ...items,
+        what === 'ids' ? String(++lastId) : what === 'values' ? item : undefined,
+      ]);
     },
     remove: (index: number) => control.editArray(name, (items) => items.filter((_, i) => i !== index)),
     move: (from: number, to: number) =>
