@@ -1,7 +1,7 @@
 import { useEffect, useRef, useSyncExternalStore, type BaseSyntheticEvent } from 'react';
 
 /**
- * The forms' state: the part of react-hook-form's API our forms use (docs/lean-client.md#forms),
+ * The forms' state: the part of react-hook-form's API our forms use (docs/lean-client.md#forms-without-react-hook-form),
  * with its behaviour, in about 2 kB instead of 15. Fields are uncontrolled: `register(name)` gives
  * an input its name, ref and change handler; the values live here, immutable (a change copies the
  * path to it), so watchers compare by reference. A zod (or zod/mini) schema checks the whole form:
