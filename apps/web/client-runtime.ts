@@ -3,8 +3,7 @@ import type { Alias } from 'vite';
 
 /**
  * What runs the client, kept small for a ship's thin link. The client is React source code (it
- * imports `react` and `react-dom`, as do react-bootstrap, TanStack Query, wouter and
- * react-hook-form), and by default those imports resolve to Preact's compat layer: about 60 kB gzip
+ * imports `react` and `react-dom`, as do react-bootstrap, TanStack Query and wouter), and by default those imports resolve to Preact's compat layer: about 60 kB gzip
  * less than React DOM, with the same API for everything the app and its libraries use
  * (docs/lean-client.md). `BATHYLOG_CLIENT_RUNTIME=react` builds, serves and tests it on React DOM
  * instead.
@@ -19,7 +18,7 @@ export function clientRuntime(value = process.env.BATHYLOG_CLIENT_RUNTIME): Clie
 
 /**
  * The aliases that put Preact's compat layer in React's place, for our code and for every
- * dependency that imports React. Exact matches, so `react-bootstrap` or `react-hook-form` are left
+ * dependency that imports React. Exact matches, so `react-bootstrap` or `react-dom/client` are left
  * alone. The JSX runtimes are compat's, which load compat's hooks into Preact before any element
  * is made; `react-dom/client` is compat's createRoot with React's autoFocus (src/lib/preact-client.ts).
  */

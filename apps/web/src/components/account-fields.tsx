@@ -1,5 +1,5 @@
 import { Col, Row } from 'react-bootstrap';
-import type { FieldError, UseFormRegisterReturn } from 'react-hook-form';
+import type { FieldError, UseFormRegisterReturn } from '../lib/form';
 import { PasswordPair, TextField } from './form-field';
 
 type AccountFieldName = 'username' | 'fullname' | 'email' | 'password' | 'confirmPassword';

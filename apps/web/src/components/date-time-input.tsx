@@ -33,7 +33,7 @@ export type DateTimeInputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'ty
   feedback?: ReactNode;
 };
 
-/** Writes a value as typing would, so controlled state and react-hook-form both see it. */
+/** Writes a value as typing would, so controlled state and the form hook (src/lib/form.ts) both see it. */
 function typeInto(input: HTMLInputElement, text: string) {
   const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set;
   setter?.call(input, text);

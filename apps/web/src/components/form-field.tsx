@@ -1,6 +1,6 @@
 import { isValidElement, type ReactNode } from 'react';
 import { Col, Form, Row } from 'react-bootstrap';
-import type { FieldError, UseFormRegisterReturn } from 'react-hook-form';
+import type { FieldError, UseFormRegisterReturn } from '../lib/form';
 import type { TimeEdge } from '@bathylog/shared';
 import { DateTimeInput, type DateTimeMode } from './date-time-input';
 
@@ -116,7 +116,7 @@ export interface TextFieldProps extends FieldBaseProps {
   edge?: TimeEdge;
 }
 
-/** A bootstrap text input bound to react-hook-form, showing the field's first message. */
+/** A bootstrap text input bound to a form (src/lib/form.ts), showing the field's first message. */
 export function TextField(props: TextFieldProps) {
   const { label, placeholder, type = 'text', registration, error, required, readOnly, disabled } = props;
   const { autoComplete, autoFocus, className = 'mb-3', rows, warning, size, picker, edge } = props;
@@ -171,7 +171,7 @@ export interface SelectFieldProps extends FieldBaseProps {
   blank: string;
 }
 
-/** A bootstrap select bound to react-hook-form: a blank (or "none") choice, then the options. */
+/** A bootstrap select bound to a form (src/lib/form.ts): a blank (or "none") choice, then the options. */
 export function SelectField(props: SelectFieldProps) {
   const { label, registration, error, required, disabled, className = 'mb-3', size, options, blank } = props;
   const id = fieldId(props);

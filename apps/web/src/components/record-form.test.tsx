@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { useForm } from 'react-hook-form';
+import { useForm } from '../lib/form';
 import { Modal } from 'react-bootstrap';
 import { FormFields, recordFields, type FieldSpec } from './record-form';
 import { ModalFooter } from './modal-parts';

@@ -2,14 +2,13 @@ import { Fragment, useState, type ReactNode } from 'react';
 import { Card, Col, Form, Row } from 'react-bootstrap';
 import {
   useForm,
-  type DefaultValues,
   type FieldError,
   type FieldErrors,
   type FieldValues,
+  type FormSchema,
   type Path,
-  type Resolver,
   type UseFormRegister,
-} from 'react-hook-form';
+} from '../lib/form';
 import { TextField, type TextFieldProps } from './form-field';
 import { useFormAlerts } from './form-actions';
 
@@ -152,7 +151,8 @@ export interface RecordFormOptions<V extends FieldValues> {
   initial: () => V;
   /** The values of a fresh add form, after a create. */
   blank: () => V;
-  resolver: Resolver<V>;
+  /** The form's rules (a zod schema): its messages, and the values a save takes. */
+  schema: FormSchema<V>;
   create: (values: V) => Promise<unknown>;
   /** Saves the edited record with the files uploaded since. */
   update: (values: V, uploads: string[]) => Promise<unknown>;
@@ -166,12 +166,12 @@ export interface RecordFormOptions<V extends FieldValues> {
  * update the saved values are the new reset point; after a create the form starts blank.
  */
 export function useRecordForm<V extends FieldValues>(options: RecordFormOptions<V>) {
-  const { word, editing, blank, resolver, create, update, onSaved } = options;
+  const { word, editing, blank, schema, create, update, onSaved } = options;
   const alerts = useFormAlerts();
   const [uploads, setUploads] = useState<string[]>([]);
   const [uploadKey, setUploadKey] = useState(0);
   const [initial, setInitial] = useState<V>(options.initial);
-  const form = useForm<V>({ resolver, defaultValues: initial as DefaultValues<V> });
+  const form = useForm<V>({ schema, defaultValues: initial });
   const dropUploads = () => {
     setUploads([]);
     setUploadKey((k) => k + 1);

@@ -4,7 +4,7 @@
 /**
  * Client form rules and their exact messages for login, registration, profile, forgot and reset
  * password, word for word as the Sealog client shows them (users and guides know them). Used with
- * react-hook-form + zodResolver; the first message of a field is the one shown, so each chain is
+ * the client's form hook (apps/web/src/lib/form.ts) and zod; the first message of a field is the one shown, so each chain is
  * ordered as users expect to read them.
  */
 export const authFormMessages = {

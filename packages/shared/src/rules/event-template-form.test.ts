@@ -23,7 +23,7 @@ const form = (o: Partial<EventTemplateFormValues> = {}): EventTemplateFormValues
   ...o,
 });
 
-/** Field path → message, as react-hook-form would show them. */
+/** Field path → message, as the client's forms show them. */
 function errors(values: EventTemplateFormValues): Record<string, string> {
   const result = eventTemplateFormSchema.safeParse(values);
   if (result.success) return {};

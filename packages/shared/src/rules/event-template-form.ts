@@ -97,8 +97,8 @@ const optionFormSchema = z.object({
 });
 
 /**
- * The form's rules as one zod schema, so react-hook-form's zodResolver puts each
- * message under its field (`event_options.2.event_option_default_value`).
+ * The form's rules as one zod schema, so the client's form hook (apps/web/src/lib/form.ts) puts
+ * each message under its field (`event_options.2.event_option_default_value`).
  */
 export const eventTemplateFormSchema = z
   .object({

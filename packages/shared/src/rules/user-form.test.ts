@@ -23,7 +23,7 @@ const form = (o: Partial<UserFormValues> = {}): UserFormValues => ({
   ...o,
 });
 
-/** Field → message, as react-hook-form shows them. */
+/** Field → message, as the client's forms show them. */
 function errors(values: UserFormValues): Record<string, string> {
   const result = userFormSchema.safeParse(values);
   if (result.success) return {};

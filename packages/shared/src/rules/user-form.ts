@@ -36,8 +36,8 @@ export interface UserFormValues {
 }
 
 /**
- * The form's rules as one zod schema (react-hook-form's zodResolver puts each message under its
- * field). Every rule runs on every submit, so the user sees all problems at once.
+ * The form's rules as one zod schema (the client's form hook, apps/web/src/lib/form.ts, puts each message under
+ * its field). Every rule runs on every submit, so the user sees all problems at once.
  */
 export const userFormSchema = z
   .object({

@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from '../../lib/form';
 import { forgotPasswordFormSchema, type ForgotPasswordForm } from '@bathylog/shared/rules/auth-forms';
 import { useForgotPassword } from '../../api/auth';
 import { errorMessage } from '../../api/client';
@@ -25,7 +24,7 @@ export function ForgotPasswordScreen() {
     handleSubmit,
     formState: { errors, isSubmitting, isValid },
   } = useForm<ForgotPasswordForm>({
-    resolver: zodResolver(forgotPasswordFormSchema),
+    schema: forgotPasswordFormSchema,
     defaultValues: { email: '' },
     mode: 'onChange',
   });

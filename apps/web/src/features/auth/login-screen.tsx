@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { Button } from 'react-bootstrap';
-import type { FieldError, UseFormRegisterReturn } from 'react-hook-form';
+import type { FieldError, UseFormRegisterReturn } from '../../lib/form';
 import { Link } from 'wouter';
 import { loginFormRules, type LoginForm } from '@bathylog/shared/rules/auth-messages';
 import { errorMessage } from '../../api/client';
@@ -30,10 +30,10 @@ const loginFields = ['username', 'password'] as const;
 type LoginErrors = Partial<Record<keyof LoginForm, FieldError>>;
 
 /**
- * The two login fields with react-hook-form's behaviour (Required checked on submit, then again
- * as the user types; the first field in error gets the focus), in a few lines instead of loading
- * react-hook-form on the first screen a ship's thin link fetches. Same TextField, same
- * messages (loginFormRules).
+ * The two login fields with the other forms' behaviour (src/lib/form.ts: Required checked on
+ * submit, then again as the user types; the first field in error gets the focus), in a few lines
+ * instead of loading the form hook and zod on the first screen a ship's thin link fetches. Same
+ * TextField, same messages (loginFormRules).
  */
 function useLoginFields() {
   const inputs = useRef<Partial<Record<keyof LoginForm, HTMLInputElement | null>>>({});
@@ -60,7 +60,6 @@ function useLoginFields() {
     onChange: async () => {
       if (submitted.current) setErrors(check());
     },
-    onBlur: async () => undefined,
   });
   const handleSubmit = (onValid: (form: LoginForm) => void) => (e: FormEvent) => {
     e.preventDefault();

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { Alert } from 'react-bootstrap';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from '../../lib/form';
 import { registerFormSchema, type RegisterForm } from '@bathylog/shared/rules/auth-forms';
 import { useRegister } from '../../api/auth';
 import { errorMessage } from '../../api/client';
@@ -30,7 +29,7 @@ export function RegisterScreen() {
     register,
     handleSubmit,
     formState: { errors, isSubmitting },
-  } = useForm<RegisterForm>({ resolver: zodResolver(registerFormSchema), defaultValues: empty });
+  } = useForm<RegisterForm>({ schema: registerFormSchema, defaultValues: empty });
 
   const onSubmit = handleSubmit(async (values) => {
     setError('');

@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from '../../lib/form';
 import { useParams } from 'wouter';
 import { resetPasswordFormSchema, type ResetPasswordForm } from '@bathylog/shared/rules/auth-forms';
 import { useResetPassword } from '../../api/auth';
@@ -23,7 +22,7 @@ export function ResetPasswordScreen() {
     handleSubmit,
     reset: resetForm,
     formState: { errors, isSubmitting },
-  } = useForm<ResetPasswordForm>({ resolver: zodResolver(resetPasswordFormSchema), defaultValues: empty });
+  } = useForm<ResetPasswordForm>({ schema: resetPasswordFormSchema, defaultValues: empty });
 
   const onSubmit = handleSubmit(async (values) => {
     setError('');

@@ -1,6 +1,5 @@
 import { Alert } from 'react-bootstrap';
-import { useWatch } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { useWatch } from '../../lib/form';
 import {
   cruiseCreateBody,
   cruiseFormSchemaFor,
@@ -61,14 +60,15 @@ export function CruiseForm({ cruise, isAdmin, onSaved, others = [] }: CruiseForm
     editing: !!cruise,
     initial: () => (cruise ? cruiseToForm(cruise) : emptyCruiseForm(settings.defaultVessel)),
     blank: () => emptyCruiseForm(settings.defaultVessel),
-    resolver: zodResolver(cruiseFormSchemaFor({ locked: !isAdmin })),
+    schema: cruiseFormSchemaFor({ locked: !isAdmin }),
     create: (values) => createRecord('cruise', cruiseCreateBody(values)),
     update: (values, uploads) =>
       updateRecord('cruise', cruise!.id, cruiseUpdateBody(values, cruise!, { isAdmin, uploads })),
     onSaved,
   });
   const id = useWatch({ control: form.control, name: 'cruise_id' });
-  const [start, stop] = useWatch({ control: form.control, name: ['start_ts', 'stop_ts'] });
+  const start = useWatch({ control: form.control, name: 'start_ts' });
+  const stop = useWatch({ control: form.control, name: 'stop_ts' });
   const overlaps = overlappingCruises(start ?? '', stop ?? '', others, cruise?.id ?? null);
   const warning = isNonStandardId(id ?? '', settings.cruiseIdRegex) ? recordFormMessages.nonStandardId : undefined;
   const specs: FieldSpec<CruiseFormValues>[] = [

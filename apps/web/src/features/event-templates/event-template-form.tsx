@@ -8,8 +8,7 @@ import {
   type FieldErrors,
   type UseFormRegister,
   type UseFormSetValue,
-} from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+} from '../../lib/form';
 import {
   buttonTextColor,
   buttonVariantOf,
@@ -342,7 +341,7 @@ export function EventTemplateForm({ template, isAdmin, onSaved, onBlankChange }:
     control,
     setValue,
     formState: { errors, isDirty, isSubmitting },
-  } = useForm<EventTemplateFormValues>({ resolver: zodResolver(eventTemplateFormSchema), defaultValues: initial });
+  } = useForm<EventTemplateFormValues>({ schema: eventTemplateFormSchema, defaultValues: initial });
   const { fields, append, remove, move } = useFieldArray({ control, name: 'event_options' });
 
   const values = useWatch({ control }) as EventTemplateFormValues;

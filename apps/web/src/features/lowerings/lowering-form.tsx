@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react';
 import { Button } from 'react-bootstrap';
-import { useWatch } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { useWatch } from '../../lib/form';
 import {
   emptyLoweringForm,
   isNonStandardId,
@@ -45,7 +44,7 @@ export function LoweringForm({ lowering, isAdmin, onSaved, milestonesButton }: L
     editing: !!lowering,
     initial: () => (lowering ? loweringToForm(lowering) : emptyLoweringForm()),
     blank: emptyLoweringForm,
-    resolver: zodResolver(loweringFormSchemaFor({ locked })),
+    schema: loweringFormSchemaFor({ locked }),
     create: (values) => createRecord('lowering', loweringCreateBody(values)),
     update: (values, uploads) =>
       updateRecord('lowering', lowering!.id, loweringUpdateBody(values, lowering!, { isAdmin, uploads })),

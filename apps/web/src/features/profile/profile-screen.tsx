@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Alert, Button, Card, Col, Form, Row } from 'react-bootstrap';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from '../../lib/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { profileFormSchema, profileUpdateBody, type ProfileForm } from '@bathylog/shared/rules/auth-forms';
 import { authKeys, getProfileToken, updateProfile, type Profile } from '../../api/auth';
@@ -89,7 +88,7 @@ export function ProfileScreen() {
     reset,
     formState: { errors, isDirty, isSubmitting },
   } = useForm<ProfileForm>({
-    resolver: zodResolver(profileFormSchema),
+    schema: profileFormSchema,
     defaultValues: profile
       ? formValues(profile)
       : { username: '', fullname: '', email: '', password: '', confirmPassword: '' },

@@ -1,6 +1,5 @@
 import { Form } from 'react-bootstrap';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from '../../lib/form';
 import {
   emptyShipForm,
   shipCreateBody,
@@ -34,7 +33,7 @@ export function ShipForm({ ship, onSaved }: ShipFormProps) {
     handleSubmit,
     reset,
     formState: { errors, isDirty, isSubmitting },
-  } = useForm<ShipFormValues>({ resolver: zodResolver(shipFormSchema(!!ship, ship?.url)), defaultValues: initial });
+  } = useForm<ShipFormValues>({ schema: shipFormSchema(!!ship, ship?.url), defaultValues: initial });
 
   const onSubmit = alerts.submit(
     handleSubmit((form) =>

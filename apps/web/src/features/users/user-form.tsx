@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Col, Form, OverlayTrigger, Row, Tooltip } from 'react-bootstrap';
-import { useForm, useWatch } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm, useWatch } from '../../lib/form';
 import {
   assignableRoles,
   emptyUserForm,
@@ -98,7 +97,7 @@ export function UserForm({ user, viewer, onSaved, onBlankChange }: UserFormProps
     reset,
     control,
     formState: { errors, isDirty, isSubmitting },
-  } = useForm<UserFormValues>({ resolver: zodResolver(userFormSchema), defaultValues: initial });
+  } = useForm<UserFormValues>({ schema: userFormSchema, defaultValues: initial });
 
   const values = useWatch({ control }) as UserFormValues;
   const blank = isBlankUserForm({ ...emptyUserForm(), ...values, roles: values.roles ?? [] });
