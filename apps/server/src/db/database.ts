@@ -6,7 +6,6 @@ import {
   Kysely,
   Migrator,
   type Driver,
-  PostgresDialect,
   SqliteDialect,
   type MigrationProvider,
   type SqliteDatabase,
@@ -15,6 +14,7 @@ import pg from 'pg';
 import type { DB } from './schema.js';
 import { migrationsFor } from './migrations/index.js';
 import { GinPendingCleanup } from './gin-pending-cleanup.js';
+import { MigrationSafePostgresDialect } from './postgres-dialect.js';
 import { WriteWorker } from './write-worker.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -167,7 +167,7 @@ export function openDatabase(opts: DatabaseOptions): Database {
       } as pg.CustomTypesConfig,
       ...(schema ? { options: `-c search_path=${schema}` } : {}),
     });
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<DB>({ dialect: new MigrationSafePostgresDialect({ pool }) });
     const ginPendingCleanup = new GinPendingCleanup(db);
     return {
       db,
