@@ -1,12 +1,12 @@
 #!/usr/bin/env node
-// `npx bathylog`: the operator CLI (apps/server/src/cli). Runs the compiled server code when it
-// has been built, else the TypeScript sources through tsx, as `npm start` does.
-import { existsSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+// `npx bathylog`: the operator CLI (apps/server/src/cli). Runs the compiled CLI (apps/server/dist/cli.js,
+// built by `npm start`, `npm run build` or `npm test`) when it is up to date with the sources, else the
+// TypeScript sources through tsx.
+import { pathToFileURL } from 'node:url';
+import { serverBuild, serverBuildIsFresh } from '../scripts/build-server.mjs';
 
-const compiled = fileURLToPath(new URL('../apps/server/dist/cli/bin.js', import.meta.url));
-if (existsSync(compiled)) {
-  await import(pathToFileURL(compiled).href);
+if (serverBuildIsFresh()) {
+  await import(pathToFileURL(serverBuild.clifile).href);
 } else {
   const { register } = await import('tsx/esm/api');
   register();

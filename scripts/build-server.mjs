@@ -1,51 +1,95 @@
 #!/usr/bin/env node
-// Compiles the server (apps/server/src + packages/shared) into one ES module,
-// apps/server/dist/main.js, so it starts with plain `node`: no TypeScript transpiler at run time.
-// The SQLite write thread (src/write-thread.ts) is a second entry beside it.
+// Compiles the server (apps/server/src + packages/shared) into ES modules in apps/server/dist, so it
+// starts with plain `node`: no TypeScript transpiler at run time. Three entries: the server
+// (main.js), the SQLite write thread (write-worker-thread.js, which db/write-worker.ts starts from
+// beside main.js) and the operator CLI (cli.js, run by bin/bathylog.mjs).
 // The npm packages it uses stay imports (installed node_modules); only our own code is bundled.
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const serverDir = path.join(root, 'apps/server');
-const pkg = JSON.parse(readFileSync(path.join(serverDir, 'package.json'), 'utf8'));
-const external = Object.keys(pkg.dependencies ?? {})
-  .filter((name) => !name.startsWith('@bathylog/'))
-  .flatMap((name) => [name, `${name}/*`]);
 
 export const serverBuild = {
   entry: path.join(serverDir, 'src/main.ts'),
   outfile: path.join(serverDir, 'dist/main.js'),
   /** Bundled beside main.js: db/write-worker.ts starts it as ./write-worker-thread.js. */
   threadEntry: path.join(serverDir, 'src/write-thread.ts'),
+  /** The operator CLI, beside main.js for the same reason (its commands open databases). */
+  cliEntry: path.join(serverDir, 'src/cli/bin.ts'),
+  clifile: path.join(serverDir, 'dist/cli.js'),
   /** What the build is made from: newer files here mean it is out of date. */
   sources: ['apps/server/src', 'apps/server/package.json', 'packages/shared/src', 'scripts/build-server.mjs'],
 };
 
+/** The newest modification time under `p` (a file or a folder; node_modules and dist skipped), 0 if absent. */
+export function newest(p) {
+  if (!existsSync(p)) return 0;
+  const st = statSync(p);
+  if (!st.isDirectory()) return st.mtimeMs;
+  let max = st.mtimeMs; // a deleted file shows only in its folder's time
+  for (const entry of readdirSync(p)) {
+    if (entry === 'node_modules' || entry === 'dist') continue;
+    max = Math.max(max, newest(path.join(p, entry)));
+  }
+  return max;
+}
+
+/** Whether every entry of the build exists and none is older than a source. */
+export function serverBuildIsFresh() {
+  const sourceTime = Math.max(...serverBuild.sources.map((s) => newest(path.join(root, s))));
+  return [serverBuild.outfile, serverBuild.clifile].every((f) => existsSync(f) && statSync(f).mtimeMs >= sourceTime);
+}
+
+/**
+ * Builds into a folder of its own, then renames each file into dist: a server or CLI starting
+ * meanwhile (another test worker, a second terminal) reads either the old file or the new one,
+ * never a half-written one.
+ */
 export async function buildServer() {
-  await build({
-    entryPoints: {
-      [path.basename(serverBuild.outfile, '.js')]: serverBuild.entry,
-      'write-worker-thread': serverBuild.threadEntry,
-    },
-    outdir: path.dirname(serverBuild.outfile),
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    external,
-    sourcemap: true,
-    legalComments: 'none',
-    logLevel: 'warning',
-  });
+  const { build } = await import('esbuild');
+  const pkg = JSON.parse(readFileSync(path.join(serverDir, 'package.json'), 'utf8'));
+  const external = Object.keys(pkg.dependencies ?? {})
+    .filter((name) => !name.startsWith('@bathylog/'))
+    .flatMap((name) => [name, `${name}/*`]);
+  const dist = path.dirname(serverBuild.outfile);
+  const staging = path.join(dist, `.build-${process.pid}-${Date.now().toString(36)}`);
+  mkdirSync(staging, { recursive: true });
+  try {
+    await build({
+      entryPoints: {
+        [path.basename(serverBuild.outfile, '.js')]: serverBuild.entry,
+        'write-worker-thread': serverBuild.threadEntry,
+        [path.basename(serverBuild.clifile, '.js')]: serverBuild.cliEntry,
+      },
+      outdir: staging,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      external,
+      sourcemap: true,
+      legalComments: 'none',
+      logLevel: 'warning',
+    });
+    // The maps first, the entries last: an entry is never newer than its map.
+    const files = readdirSync(staging).sort((a, b) => Number(b.endsWith('.map')) - Number(a.endsWith('.map')));
+    for (const file of files) renameSync(path.join(staging, file), path.join(dist, file));
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+/** Builds the server unless the build is already up to date. */
+export async function ensureServerBuild() {
+  if (!serverBuildIsFresh()) await buildServer();
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const t0 = performance.now();
   await buildServer();
   console.log(
-    `Server built into ${path.relative(root, serverBuild.outfile)} in ${Math.round(performance.now() - t0)} ms`,
+    `Server built into ${path.relative(root, path.dirname(serverBuild.outfile))} in ${Math.round(performance.now() - t0)} ms`,
   );
 }

@@ -3,25 +3,13 @@
 // run the compiled server (plain node, no TypeScript transpiler) in the demo configuration
 // (unless BATHYLOG_MODE says otherwise) as one process.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildServer, serverBuild } from './build-server.mjs';
+import { buildServer, newest, serverBuild, serverBuildIsFresh } from './build-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const builtIndex = path.join(root, 'apps/web/dist/index.html');
-
-function newest(p) {
-  if (!existsSync(p)) return 0;
-  const st = statSync(p);
-  if (!st.isDirectory()) return st.mtimeMs;
-  let max = 0;
-  for (const entry of readdirSync(p)) {
-    if (entry === 'node_modules' || entry === 'dist') continue;
-    max = Math.max(max, newest(path.join(p, entry)));
-  }
-  return max;
-}
 
 const sources = [
   'apps/web/src',
@@ -37,8 +25,7 @@ if (!existsSync(builtIndex) || statSync(builtIndex).mtimeMs < sourceTime) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const serverSourceTime = Math.max(...serverBuild.sources.map((s) => newest(path.join(root, s))));
-if (!existsSync(serverBuild.outfile) || statSync(serverBuild.outfile).mtimeMs < serverSourceTime) {
+if (!serverBuildIsFresh()) {
   console.log('Building the server…');
   await buildServer();
 }

@@ -6,6 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureServerBuild } from './build-server.mjs';
 import { debianPeers, ensurePeers } from './peers.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -125,6 +126,11 @@ async function browserPhase() {
     },
   };
 }
+
+// The compiled server (scripts/build-server.mjs), built once before both phases: the browser suite's
+// servers, the server processes of the unit suites and the CLI's tests all run it, as `npm start` does,
+// rather than each loading the TypeScript sources through tsx (seconds of CPU per process).
+await ensureServerBuild();
 
 const browser = !only || only === 'e2e' ? browserPhase() : null;
 

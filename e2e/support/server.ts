@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureServerBuild, serverBuild } from '../../scripts/build-server.mjs';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -77,7 +78,8 @@ async function waitUntilUp(url: string, child: ChildProcess, logFile: string, ti
 }
 
 /**
- * Starts the REAL server (`node --import tsx apps/server/src/main.ts`) on a fresh data folder and
+ * Starts the REAL server (compiled, `node apps/server/dist/main.js`, built first when older than its
+ * sources) on a fresh data folder and
  * a free port in 8300-8399, serving the built client from apps/web/dist. Used by the global setup,
  * and by specs that need a server of their own (other configuration, destructive tasks).
  */
@@ -90,7 +92,8 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Starte
   writeFileSync(configFile, JSON.stringify({ loginRateLimit: { max: 1000 }, ...opts.config }, null, 2));
   const logFile = path.join(dataDir, 'server.log');
   const log = createWriteStream(logFile);
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'apps/server/src/main.ts')], {
+  await ensureServerBuild();
+  const child = spawn(process.execPath, ['--enable-source-maps', serverBuild.outfile], {
     cwd: repoRoot,
     env: {
       ...process.env,

@@ -136,6 +136,10 @@ export async function buildApp(
     // X-Forwarded-For only from the configured proxies; otherwise the socket's address.
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     routerOptions: { maxParamLength: 500 },
+    // The SQLite write thread loads while the app is built, and `onReady` waits for it. On a loaded
+    // machine (a ship's box busy importing, a CLI command beside a running server) that took longer
+    // than Fastify's default 10 s, and start-up failed although nothing was wrong.
+    pluginTimeout: 120_000,
   }).withTypeProvider<ZodTypeProvider>();
   const routes = collectRoutes(app);
 

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { ensureServerBuild } from '../../../scripts/build-server.mjs';
 import { repoRoot } from './server-process.js';
 
 export interface CliResult {
@@ -8,8 +9,12 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `bathylog <args>` as an operator would (bin/bathylog.mjs, its own process). */
-export function runBathylog(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+/**
+ * Runs `bathylog <args>` as an operator would (bin/bathylog.mjs, its own process), on the compiled
+ * CLI (built first when older than the sources), as after `npm start`.
+ */
+export async function runBathylog(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  await ensureServerBuild();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(repoRoot, 'bin/bathylog.mjs'), ...args], {
       cwd: repoRoot,

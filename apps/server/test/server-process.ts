@@ -3,10 +3,11 @@ import { appendFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureServerBuild, serverBuild } from '../../../scripts/build-server.mjs';
 
 /**
- * The real server as a child process (`node --import tsx apps/server/src/main.ts`, as `npm start`
- * and the browser tests run it), on a data folder that outlives it: the crash, disk-full and
+ * The real server as a child process (the compiled server, `node apps/server/dist/main.js`, as `npm
+ * start` and the browser tests run it; built first when older than the sources), on a data folder that outlives it: the crash, disk-full and
  * backup suites kill it, restart it and look at what it kept. They talk to it over HTTP only.
  */
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -49,7 +50,8 @@ export async function startServerProcess(opts: ServerProcessOptions): Promise<Se
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const logFile = opts.logFile ?? path.join(opts.dataDir, '..', `${path.basename(opts.dataDir)}-server.log`);
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'apps/server/src/main.ts')], {
+  await ensureServerBuild();
+  const child = spawn(process.execPath, ['--enable-source-maps', serverBuild.outfile], {
     cwd: repoRoot,
     env: {
       ...process.env,

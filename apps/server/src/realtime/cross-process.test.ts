@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wsPath } from '@bathylog/shared';
+import { ensureServerBuild, serverBuild } from '../../../../scripts/build-server.mjs';
 import { openDatabase } from '../db/database.js';
 import { systemIds } from '../seed/system.js';
 import { RawClient, scriptHello } from './testing/ws-test-client.js';
@@ -34,7 +35,7 @@ interface Server {
 }
 
 /**
- * Two real server processes (`node --import tsx apps/server/src/main.ts`) on one PostgreSQL
+ * Two real server processes (the compiled server, `node apps/server/dist/main.js`) on one PostgreSQL
  * schema: a change made through one reaches websocket subscribers of the other, and only one of
  * them runs the singleton jobs.
  */
@@ -48,7 +49,8 @@ describe.skipIf(!url)('two server processes on one PostgreSQL database', () => {
     const port = await freePort(servers.map((s) => s.port));
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bathylog-xproc-'));
     dirs.push(dataDir);
-    const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    await ensureServerBuild();
+    const child = spawn(process.execPath, ['--enable-source-maps', serverBuild.outfile], {
       cwd: repoRoot,
       env: {
         ...process.env,

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { ensureServerBuild, serverBuild } from '../../../../scripts/build-server.mjs';
 import { processControls, repoRoot } from '../server-process.js';
 import { freePortOn, Network, type NetHost } from './network.js';
 
@@ -192,7 +193,8 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
       const start = (starts.get(host.name) ?? 0) + 1;
       starts.set(host.name, start);
       const logFile = path.join(opts.workDir, `host-${host.name}${start > 1 ? `-${start}` : ''}.log`);
-      const child = network.spawn(host.net, process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+      await ensureServerBuild();
+      const child = network.spawn(host.net, process.execPath, ['--enable-source-maps', serverBuild.outfile], {
         cwd: repoRoot,
         env: {
           ...process.env,
