@@ -12,6 +12,7 @@ import { migrateToLatest, openDatabase, type Database } from './db/database.js';
 import { holdStartupLock } from './db/startup-lock.js';
 import { Mailer } from './lib/mailer.js';
 import { serverRoot } from './lib/paths.js';
+import { setPasswordHashCost } from './lib/passwords.js';
 import { apiModules, callerStore, originExceptions, removeCascades } from './modules/index.js';
 import { registerOriginGuard } from './origins/origin-guard.js';
 import { miscRoutes } from './modules/misc/misc.routes.js';
@@ -124,6 +125,7 @@ export async function buildApp(
   opts: BuildOptions,
 ): Promise<{ app: FastifyInstance; ctx: AppContext; routes: RouteEntry[] }> {
   const { config } = opts;
+  setPasswordHashCost(config.passwordHashCost);
   const data = config.dataDir;
   const paths = dataPaths(data);
 

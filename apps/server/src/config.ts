@@ -58,6 +58,11 @@ export const configSchema = z.strictObject({
     .default(null),
   /** SQLite commit durability (docs/storage.md): `full` makes every acknowledged write survive a power cut. */
   sqliteSynchronous: z.enum(['full', 'normal', 'extra']).default('full'),
+  /**
+   * bcrypt cost of passwords stored from now on (docs/security.md#password-hashes): 10 as Sealog; each
+   * step up doubles a login's CPU. Stored hashes keep their own cost.
+   */
+  passwordHashCost: int(4).max(14).default(10),
   /** JWT secret; when unset a random one is kept in <data>/secret. */
   secret: z.string().nullable().default(null),
   adminPassword: z.string().nullable().default(null),
@@ -412,6 +417,7 @@ function fromEnv(env: Env): Record<string, unknown> {
     ['DATABASE_URL', 'databaseUrl'],
     ['DATABASE_SCHEMA', 'databaseSchema'],
     ['BATHYLOG_SQLITE_SYNCHRONOUS', 'sqliteSynchronous', (v) => v.toLowerCase()],
+    ['BATHYLOG_PASSWORD_HASH_COST', 'passwordHashCost'],
     ['SEALOG_SERVER_SECRET', 'secret'],
     ['BATHYLOG_SECRET', 'secret'],
     ['BATHYLOG_ADMIN_PASSWORD', 'adminPassword'],

@@ -10,6 +10,7 @@ import type { RouteEntry } from '../src/plugins/route-table.js';
 import { migrateToLatest, openDatabase, type Database } from '../src/db/database.js';
 import { UsersRepository, type UserRecord } from '../src/modules/users/users.repository.js';
 import { seedSystem, systemIds } from '../src/seed/system.js';
+import { setPasswordHashCost } from '../src/lib/passwords.js';
 
 /**
  * Engines every storage and API suite runs on: SQLite always, PostgreSQL when
@@ -45,6 +46,12 @@ export async function openTestDatabase(
 
 /** The seed most test apps start from: production mode, admin's password `demo` (createTestApp's config). */
 const templateSeed = { mode: 'production', adminPassword: 'demo' } as const;
+
+/**
+ * bcrypt's lowest cost for the passwords test apps store (docs/security.md#password-hashes): at the
+ * production cost, hashing was 40 % of the role matrix's CPU. A suite that sets `passwordHashCost` gets its own.
+ */
+const testPasswordHashCost = 4;
 let sqliteTemplate: Promise<Buffer> | null = null;
 
 /**
@@ -61,6 +68,7 @@ function sqliteTemplateImage(): Promise<Buffer> {
       const database = openDatabase({ url: null, sqlitePath: file, writeThread: false, sqliteSynchronous: 'normal' });
       await migrateToLatest(database);
       const log = { warn: () => {}, info: () => {} } as unknown as FastifyBaseLogger;
+      setPasswordHashCost(testPasswordHashCost);
       await seedSystem(database, { ...templateSeed, log });
       // An image in WAL mode does not open in memory.
       await sql`pragma journal_mode = delete`.execute(database.db);
@@ -177,6 +185,7 @@ export async function createTestApp(
       // No built client unless a test gives one: whether apps/web/dist exists on this machine must not
       // change the route table (the role matrix and the fuzz suite are generated from it).
       webDir: path.join(dataDir, 'no-client'),
+      passwordHashCost: testPasswordHashCost,
       ...overrides,
     },
   );
