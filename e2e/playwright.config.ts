@@ -36,7 +36,10 @@ export default defineConfig({
     browserName: 'chromium',
     headless: true,
     viewport: { width: 1280, height: 800 },
-    trace: 'retain-on-failure',
+    // CI retries a failed test once, and that retry records the trace: recording every test's trace
+    // (screenshots of each step) cost a fifth of the browser suite's CPU (docs/performance.md#how-long-the-tests-take).
+    // Without retries (a developer's run) every test records and a failure keeps its trace.
+    trace: process.env.CI ? 'on-first-retry' : 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
