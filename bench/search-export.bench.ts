@@ -38,7 +38,6 @@ import { migrateToLatest, openDatabase, type Database } from '../apps/server/src
 import { migrationsFor } from '../apps/server/src/db/migrations/index.js';
 import { EventSearch } from '../apps/server/src/modules/events/event-search.js';
 import { buildEventFilter, globalWindow } from '../apps/server/src/modules/events/event-filter.js';
-// @ts-expect-error: a plain ES module of the repo's scripts, without types
 import { buildServer, serverBuild } from '../scripts/build-server.mjs';
 import {
   analyze,
@@ -210,9 +209,9 @@ async function postgresTarget(baseUrl: string): Promise<Target> {
 let built: Promise<void> | null = null;
 
 async function startServer(target: Target): Promise<ChildProcess> {
-  built ??= (buildServer as () => Promise<void>)();
+  built ??= buildServer();
   await built;
-  const child = spawn(process.execPath, ['--enable-source-maps', (serverBuild as { outfile: string }).outfile], {
+  const child = spawn(process.execPath, ['--enable-source-maps', serverBuild.outfile], {
     cwd: root,
     env: {
       ...process.env,

@@ -10,7 +10,6 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-// @ts-expect-error: a plain ES module of the repo's scripts, without types
 import { buildServer, serverBuild } from '../scripts/build-server.mjs';
 import { log, repoRoot, resultsDir, sleep, stats, type Stats } from './support.js';
 
@@ -19,7 +18,7 @@ const idleMs = Number(process.env.BENCH_IDLE_MS ?? 5000);
 const port = Number(process.env.BENCH_PORT ?? 8650);
 
 const variants = {
-  compiled: ['--enable-source-maps', (serverBuild as { outfile: string }).outfile],
+  compiled: ['--enable-source-maps', serverBuild.outfile],
   'tsx (sources)': ['--import', 'tsx', path.join(repoRoot, 'apps/server/src/main.ts')],
 } as const;
 type Variant = keyof typeof variants;
@@ -69,7 +68,7 @@ async function once(variant: Variant): Promise<{ startMs: number; idleRssMb: num
 
 async function main() {
   mkdirSync(resultsDir, { recursive: true });
-  await (buildServer as () => Promise<void>)();
+  await buildServer();
   const samples: Record<Variant, { start: number[]; rss: number[] }> = {
     compiled: { start: [], rss: [] },
     'tsx (sources)': { start: [], rss: [] },
