@@ -65,6 +65,11 @@ export async function buildServer() {
       },
       outdir: staging,
       bundle: true,
+      // Code the entries load with import() (the CLI's commands, the server's rarely used parts)
+      // goes into chunks of its own, so `bathylog --help` or a usage error loads a few kB rather than
+      // the whole server. The chunks (chunk-<hash>.js) sit beside the entries: code that finds files
+      // beside itself (db/write-worker.ts's write thread) may end up in one.
+      splitting: true,
       platform: 'node',
       format: 'esm',
       target: 'node20',
@@ -73,11 +78,28 @@ export async function buildServer() {
       legalComments: 'none',
       logLevel: 'warning',
     });
-    // The maps first, the entries last: an entry is never newer than its map.
-    const files = readdirSync(staging).sort((a, b) => Number(b.endsWith('.map')) - Number(a.endsWith('.map')));
+    // Chunks first (their names hold their content's hash, so they never replace one a running
+    // process may still import), then the maps, the entries last: an entry never names a chunk
+    // that is not there yet.
+    const order = (f) => (f.startsWith('chunk-') ? 0 : f.endsWith('.map') ? 1 : 2);
+    const files = readdirSync(staging).sort((a, b) => order(a) - order(b));
     for (const file of files) renameSync(path.join(staging, file), path.join(dist, file));
+    removeOldChunks(dist, new Set(files));
   } finally {
     rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Chunks of earlier builds, once a day old: a server started from an older build may still import
+ * its own chunks, so they outlive their build by a day.
+ */
+function removeOldChunks(dist, current) {
+  const dayAgo = Date.now() - 24 * 3600 * 1000;
+  for (const file of readdirSync(dist)) {
+    if (!file.startsWith('chunk-') || current.has(file)) continue;
+    const full = path.join(dist, file);
+    if (statSync(full).mtimeMs < dayAgo) rmSync(full, { force: true });
   }
 }
 
