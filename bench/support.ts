@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from '@playwright/test';
+import { chromiumArgs, chromiumPath } from '../scripts/chromium-args.mjs';
 
 export const benchDir = path.dirname(fileURLToPath(import.meta.url));
 export const repoRoot = path.resolve(benchDir, '..');
@@ -54,21 +55,9 @@ export function webDir(): { dir: string; temp: boolean } {
   return { dir, temp: true };
 }
 
-/** Debian's Chromium (CHROMIUM_PATH to override), headless, with the flags DEVELOPERS.md gives. */
+/** Debian's Chromium (CHROMIUM_PATH to override), headless, as the browser suite starts it. */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  return chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
 }
 
 /**

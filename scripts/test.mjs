@@ -7,6 +7,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureServerBuild } from './build-server.mjs';
+import { chromiumPath as chromium } from './chromium-args.mjs';
 import { debianPeers, ensurePeers } from './peers.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -71,7 +72,6 @@ const minutes = () => `${((Date.now() - started) / 60_000).toFixed(1)} min`;
  * Their output goes to log files printed after Vitest's, so the two do not interleave.
  */
 async function browserPhase() {
-  const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
   // The README's two commands are all a new user runs: as root on Debian, fetch the browser here
   // (Debian's chromium package; never a downloaded browser build). Otherwise say the one command.
   if (
