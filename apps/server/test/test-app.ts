@@ -11,6 +11,7 @@ import { migrateToLatest, openDatabase, type Database } from '../src/db/database
 import { UsersRepository, type UserRecord } from '../src/modules/users/users.repository.js';
 import { seedSystem, systemIds } from '../src/seed/system.js';
 import { setPasswordHashCost } from '../src/lib/passwords.js';
+import { withSessionOptions } from '../src/db/session-options.js';
 
 /**
  * Engines every storage and API suite runs on: SQLite always, PostgreSQL when
@@ -22,6 +23,16 @@ export const engines: Array<'sqlite' | 'postgres'> = process.env.TEST_DATABASE_U
 
 let schemaCounter = 0;
 
+/**
+ * The test apps' sessions commit without waiting for the WAL's flush (`synchronous_commit = off`):
+ * what a transaction sees and when others see it are unchanged; only a crash of PostgreSQL itself
+ * could lose the last commits, which no suite here causes. Each commit otherwise waited for an
+ * fsync of the shared server's disk, thousands of times per suite
+ * (docs/performance.md#how-long-the-tests-take). Crash and durability suites run server processes
+ * with their own connections, as configured in production.
+ */
+const testSessionOptions = ['synchronous_commit=off'];
+
 /** A fresh, empty database on the engine: SQLite in memory, or a new PostgreSQL schema. */
 export async function openTestDatabase(
   engine: 'sqlite' | 'postgres',
@@ -32,7 +43,7 @@ export async function openTestDatabase(
   }
   const url = process.env.TEST_DATABASE_URL!;
   const schema = `t_${process.pid}_${Date.now().toString(36)}_${schemaCounter++}`;
-  const database = openDatabase({ url, schema, poolSize: 4 });
+  const database = openDatabase({ url: withSessionOptions(url, testSessionOptions), schema, poolSize: 4 });
   return {
     database,
     drop: async () => {

@@ -16,6 +16,7 @@ import { migrationsFor } from './migrations/index.js';
 import { GinPendingCleanup } from './gin-pending-cleanup.js';
 import { MigrationSafePostgresDialect } from './postgres-dialect.js';
 import { WriteWorker } from './write-worker.js';
+import { withSessionOptions } from './session-options.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -158,14 +159,13 @@ export function openDatabase(opts: DatabaseOptions): Database {
   if (opts.url && /^postgres(ql)?:\/\//.test(opts.url)) {
     const schema = opts.schema ?? null;
     const pool = new pg.Pool({
-      connectionString: opts.url,
+      connectionString: withSessionOptions(opts.url, [schema && `search_path=${schema}`]),
       max: opts.poolSize ?? 10,
       // Epoch-millisecond BIGINTs come back as numbers, as on SQLite.
       types: {
         getTypeParser: (oid: number, format?: 'text' | 'binary') =>
           oid === int8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format ?? 'text'),
       } as pg.CustomTypesConfig,
-      ...(schema ? { options: `-c search_path=${schema}` } : {}),
     });
     const db = new Kysely<DB>({ dialect: new MigrationSafePostgresDialect({ pool }) });
     const ginPendingCleanup = new GinPendingCleanup(db);

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from './database.js';
+import { withSessionOptions } from './session-options.js';
 
 /**
  * Which server process runs the singleton jobs (built-in ASNAP, free-space monitor). With SQLite
@@ -59,11 +60,14 @@ export class LeaderElection {
   private async attempt(): Promise<void> {
     if (this.stopped || this.leader) return;
     const client = new pg.Client({
-      connectionString: this.database.url!,
       // A leader whose machine vanished without closing its connection (power cut, cable) must not
       // hold the lock for the hours TCP would take to notice: the database probes the session
       // and ends it (and so the lock) within about 15 s; this process probes too (heartbeat()).
-      options: '-c tcp_keepalives_idle=5 -c tcp_keepalives_interval=3 -c tcp_keepalives_count=3',
+      connectionString: withSessionOptions(this.database.url!, [
+        'tcp_keepalives_idle=5',
+        'tcp_keepalives_interval=3',
+        'tcp_keepalives_count=3',
+      ]),
       keepAlive: true,
       keepAliveInitialDelayMillis: 5000,
     });

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
 import type { BusChannel, BusListener, BusPayloads, ChannelBus, EmitterListener } from './bus.js';
+import { withSessionOptions } from '../db/session-options.js';
 
 /**
  * The channel bus across processes: several servers on one PostgreSQL database each LISTEN on
@@ -78,11 +79,12 @@ export class PgBus implements ChannelBus {
       // kept across a database restart anyway (nor need the outbox rows of large ones be, which
       // other sessions see at once all the same), and every write's answer waits for them
       // (publish-barrier.ts), so a flush here put a second disk sync on each POST's path.
-      const options = [
-        ...(this.opts.schema ? [`-c search_path=${this.opts.schema}`] : []),
-        '-c synchronous_commit=off',
-      ].join(' ');
-      const client = new pg.Client({ connectionString: this.opts.url, options });
+      const client = new pg.Client({
+        connectionString: withSessionOptions(this.opts.url, [
+          this.opts.schema && `search_path=${this.opts.schema}`,
+          'synchronous_commit=off',
+        ]),
+      });
       client.on('notification', (msg) => {
         if (msg.channel !== this.notifyChannel || msg.payload === undefined) return;
         const text = msg.payload;
