@@ -29,9 +29,10 @@ describe('session options in a PostgreSQL URL', () => {
       const schema = `so_${process.pid}_${Date.now().toString(36)}`;
       const database = openDatabase({ url: base.toString(), schema, poolSize: 1 });
       try {
-        const { rows } = await sql<{ schema: string | null; timeout: string; path: string }>`
-        select current_schema() as schema, current_setting('statement_timeout') as timeout,
-               current_setting('search_path') as path`.execute(database.db);
+        const { rows } = await sql<{ timeout: string; path: string }>`
+        select current_setting('statement_timeout') as timeout, current_setting('search_path') as path`.execute(
+          database.db,
+        );
         expect(rows[0]).toMatchObject({ timeout: '4321ms', path: schema });
       } finally {
         await database.close();
