@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { ensureServerBuild } from './build-server.mjs';
 import { chromiumPath as chromium } from './chromium-args.mjs';
 import { debianPeers, ensurePeers } from './peers.mjs';
+import { playwrightFailures, readVitestReport } from './test-report.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'e2e/test-results');
@@ -20,21 +21,6 @@ let skipped = 0;
 let ok = true;
 /** Names of failed tests, repeated beside the summary so the tail of a long log says what failed. */
 const failures = [];
-
-/** The opening lines of a failure's messages, indented under its name: a CI log keeps only its tail. */
-function firstLines(messages, max = 12) {
-  const lines = (messages ?? [])
-    .join('\n')
-    .replace(/\u001b\[[0-9;]*m/g, '') // eslint-disable-line no-control-regex -- colour codes in a log
-    .split('\n')
-    .filter((l) => l.trim());
-  return lines.length
-    ? `\n${lines
-        .slice(0, max)
-        .map((l) => `      ${l.slice(0, 400)}`)
-        .join('\n')}`
-    : '';
-}
 
 function run(cmd, args, env = {}) {
   const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
@@ -151,15 +137,12 @@ if (!only || only === 'unit') {
   });
   console.log(`\n== Unit and API suites done (${minutes()})`);
   ok = vitestOk && ok;
-  if (existsSync(report)) {
-    const r = JSON.parse(readFileSync(report, 'utf8'));
-    passed += r.numPassedTests;
-    failed += r.numFailedTests;
-    skipped += r.numPendingTests + (r.numTodoTests ?? 0);
-    for (const file of r.testResults)
-      for (const t of file.assertionResults)
-        if (t.status === 'failed')
-          failures.push(`vitest ${path.relative(root, file.name)} › ${t.fullName}${firstLines(t.failureMessages)}`);
+  const r = readVitestReport(report, root);
+  if (r) {
+    passed += r.passed;
+    failed += r.failed;
+    skipped += r.skipped;
+    failures.push(...r.failures);
   } else ok = false;
 }
 
@@ -181,28 +164,10 @@ if (browser) {
       const json = JSON.parse(readFileSync(b.report, 'utf8'));
       const s = json.stats;
       passed += s.expected + (s.flaky ?? 0);
-      collectPlaywright(json.suites ?? []);
+      failures.push(...playwrightFailures(json.suites ?? []));
       failed += s.unexpected;
       skipped += s.skipped;
     } else ok = false;
-  }
-}
-
-function collectPlaywright(suites, trail = []) {
-  for (const suite of suites) {
-    const names = suite.title && !suite.title.endsWith('.ts') ? [...trail, suite.title] : trail;
-    for (const spec of suite.specs ?? []) {
-      const failedAll = (spec.tests ?? []).some((t) => t.status === 'unexpected');
-      const errors = (spec.tests ?? []).flatMap((t) =>
-        (t.results ?? []).flatMap((r) => (r.errors ?? []).map((e) => e.message ?? '')),
-      );
-      const retried = (spec.tests ?? []).some((t) => t.status === 'flaky');
-      if (failedAll || retried)
-        failures.push(
-          `playwright ${spec.file}:${spec.line} › ${[...names, spec.title].join(' › ')}${retried ? ' (passed on retry)' : ''}${firstLines(errors.slice(0, 1))}`,
-        );
-    }
-    collectPlaywright(suite.suites ?? [], names);
   }
 }
 
