@@ -13,7 +13,7 @@ import { holdStartupLock } from './db/startup-lock.js';
 import { Mailer } from './lib/mailer.js';
 import { serverRoot } from './lib/paths.js';
 import { setPasswordHashCost } from './lib/passwords.js';
-import { apiModules, callerStore, originExceptions, removeCascades } from './modules/index.js';
+import { apiModules, callerStore, followCachedState, originExceptions, removeCascades } from './modules/index.js';
 import { registerOriginGuard } from './origins/origin-guard.js';
 import { miscRoutes } from './modules/misc/misc.routes.js';
 import { filesRoutes } from './modules/files/files.routes.js';
@@ -199,7 +199,9 @@ export async function buildApp(
     const failed = await writeThread;
     if (failed) throw failed;
   });
+  const unfollow = followCachedState(ctx);
   app.addHook('onClose', async () => {
+    unfollow();
     await ctx.bus.close();
     if (!opts.store) ctx.store.close();
     if (!opts.database) await database.close();

@@ -17,6 +17,7 @@ import { GinPendingCleanup } from './gin-pending-cleanup.js';
 import { MigrationSafePostgresDialect } from './postgres-dialect.js';
 import { WriteWorker } from './write-worker.js';
 import { withSessionOptions } from './session-options.js';
+import { TableWrites } from './table-writes.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -43,6 +44,8 @@ export interface Database {
    * path (gin-pending-cleanup.ts); writers of search-indexed rows call `wrote()`. Null for SQLite.
    */
   ginPendingCleanup: GinPendingCleanup | null;
+  /** Which tables this process's statements write, as they are sent (table-writes.ts). */
+  tableWrites: TableWrites;
   close(): Promise<void>;
 }
 
@@ -167,7 +170,8 @@ export function openDatabase(opts: DatabaseOptions): Database {
           oid === int8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format ?? 'text'),
       } as pg.CustomTypesConfig,
     });
-    const db = new Kysely<DB>({ dialect: new MigrationSafePostgresDialect({ pool }) });
+    const tableWrites = new TableWrites();
+    const db = new Kysely<DB>({ dialect: new MigrationSafePostgresDialect({ pool }), plugins: [tableWrites] });
     const ginPendingCleanup = new GinPendingCleanup(db);
     return {
       db,
@@ -177,6 +181,7 @@ export function openDatabase(opts: DatabaseOptions): Database {
       writeWorker: null,
       readWorker: null,
       ginPendingCleanup,
+      tableWrites,
       close: () => {
         ginPendingCleanup.stop();
         return db.destroy();
@@ -193,7 +198,11 @@ export function openDatabase(opts: DatabaseOptions): Database {
   // Read pages straight from the OS page cache: searches and exports touch pages all over a large
   // file, and SQLite's default 2 MB cache made each of those reads a system call (bench/ figures).
   sqlite.pragma('mmap_size = 4294967296');
-  const db = new Kysely<DB>({ dialect: new SqliteDialectAfterFullDisk(sqlite, withStatementCache(sqlite)) });
+  const tableWrites = new TableWrites();
+  const db = new Kysely<DB>({
+    dialect: new SqliteDialectAfterFullDisk(sqlite, withStatementCache(sqlite)),
+    plugins: [tableWrites],
+  });
   const sqliteSynchronous = opts.sqliteSynchronous ?? 'full';
   const threads = file !== ':memory:' && opts.writeThread !== false;
   const writeWorker = threads ? new WriteWorker({ sqlitePath: file, sqliteSynchronous }) : null;
@@ -206,6 +215,7 @@ export function openDatabase(opts: DatabaseOptions): Database {
     writeWorker,
     readWorker,
     ginPendingCleanup: null,
+    tableWrites,
     close: async () => {
       await Promise.all([writeWorker?.close(), readWorker?.close()]);
       await db.destroy();

@@ -1,5 +1,4 @@
-import { archiveRecords } from './access/access.repository.js';
-import { ArchiveView } from './access/archive.js';
+import { archiveViewOf, followArchiveChanges } from './access/archive-cache.js';
 import type { AppContext } from '../context.js';
 import { removeRecordingsOfLowerings } from './recordings/recording-files.js';
 import type { CallerStore } from '../plugins/auth.js';
@@ -67,8 +66,17 @@ export const apiModules: Array<(app: ApiInstance, ctx: AppContext) => void> = [
 export const callerStore: CallerStore = {
   ...userCallers,
   ...deviceKeyCallers,
-  archiveView: async (db, now, member) => ArchiveView.of(await archiveRecords(db), now, member),
+  archiveView: (db, now, member) => archiveViewOf(db, now, member),
 };
+
+/**
+ * What the modules keep of the database between requests, and drop when it changes; app.ts starts
+ * it once per app and stops it on close. The archive state is kept only with the archive on (no
+ * one else reads it).
+ */
+export function followCachedState(ctx: AppContext): () => void {
+  return ctx.config.publicArchive ? followArchiveChanges(ctx.database, ctx.bus) : () => {};
+}
 
 /** What a deletion of cruises or lowerings takes with it, from the modules that own it (records.service.ts runs them). */
 export const removeCascades: AppContext['removeCascades'] = {

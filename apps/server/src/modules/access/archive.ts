@@ -126,6 +126,10 @@ interface Entry {
 
 /** Every record's archive state at one moment: what one anonymous request may read. */
 export class ArchiveView {
+  /** Worked out once per view: a view is kept between requests (archive-cache.ts) and never changes. */
+  private byOrigin?: { shared: TsWindow[]; scoped: OriginWindow[] };
+  private hidden?: TsWindow[];
+
   private constructor(private readonly entries: ReadonlyMap<string, Entry>) {}
 
   /**
@@ -178,6 +182,11 @@ export class ArchiveView {
    * by it (docs/public-archive.md#records-from-a-ship).
    */
   hiddenByOrigin(): { shared: TsWindow[]; scoped: OriginWindow[] } {
+    this.byOrigin ??= this.workOutHiddenByOrigin();
+    return this.byOrigin;
+  }
+
+  private workOutHiddenByOrigin(): { shared: TsWindow[]; scoped: OriginWindow[] } {
     const windows = this.windows.bind(this);
     const lowerings = [...windows('lowering', true), ...windows('lowering', false)];
     const everyRecord = [...windows('cruise', true), ...windows('cruise', false), ...lowerings];
@@ -203,6 +212,11 @@ export class ArchiveView {
    * hides every origin's events there.
    */
   hiddenWindows(): TsWindow[] {
+    this.hidden ??= this.workOutHiddenWindows();
+    return this.hidden;
+  }
+
+  private workOutHiddenWindows(): TsWindow[] {
     const windows = this.windows.bind(this);
     const lowerings = [...windows('lowering', true), ...windows('lowering', false)];
     const everyRecord = [...windows('cruise', true), ...windows('cruise', false), ...lowerings];

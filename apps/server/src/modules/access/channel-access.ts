@@ -5,7 +5,8 @@ import { parseJson } from '../../lib/json.js';
 import { readsArchive, type AuthContext } from '../../plugins/auth.js';
 import { followsShips } from '../../origins/record-origins.js';
 import type { ChannelAccess } from '../../realtime/channel-access.js';
-import { archiveRecords, originOf, shipRestriction, type RecordKind } from './access.repository.js';
+import { originOf, shipRestriction, type RecordKind } from './access.repository.js';
+import { archiveRecordsOf, archiveViewOf } from './archive-cache.js';
 import type { AccessFields } from './access.rules.js';
 import { ArchiveView } from './archive.js';
 import { EventAccess, eventOrigin, mayOpenAll } from './event-access.js';
@@ -89,9 +90,11 @@ export interface RecordVisibility {
 
 /** The archive views of one publication's subscribers, from one read of the records. */
 async function archiveViews(ctx: AppContext): Promise<(auth: AuthContext) => ArchiveView | undefined> {
-  const records = await archiveRecords(ctx.database.db);
+  const db = ctx.database.db;
   const now = ctx.now();
-  const views = new Map<string | null, ArchiveView>();
+  // The visitor's view (every device key's too) is the one most sockets need: kept between publications.
+  const [records, visitor] = await Promise.all([archiveRecordsOf(db), archiveViewOf(db, now, null)]);
+  const views = new Map<string | null, ArchiveView>([[null, visitor]]);
   return (auth) => {
     if (!readsArchive(ctx.config, auth)) return undefined;
     const member = auth.key ? null : auth.user.id;

@@ -1,0 +1,144 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { DB } from '../../db/schema.js';
+import type { ChannelBus } from '../../realtime/bus.js';
+import { archiveRecords } from './access.repository.js';
+import { ArchiveView, type ArchiveRecord } from './archive.js';
+
+/**
+ * The archive state of every cruise and lowering, kept for a moment (docs/public-archive.md#how-fast).
+ * Each request of an archive reader and each publication to one needs it, and reading it is a pass
+ * over every cruise and lowering: with a fleet's 2,000 dives that was 6 ms of CPU per anonymous
+ * request, 80 times an admin's. Kept here:
+ *
+ * - the records, for `archiveCacheLifetimeMs` at most, dropped as soon as a statement of this
+ *   process writes cruises, lowerings or their origins (db/table-writes.ts: any module, inside a
+ *   transaction or not) or the bus brings a change of a cruise or lowering from another process;
+ *   a read that began within the lifetime of a change is not kept (it may have seen the rows
+ *   before the change's commit), so the lifetime bounds how long a change made elsewhere (the
+ *   command line, by hand, a message lost with the bus connection) can go unseen;
+ * - the view of each reader (the visitor, or an access-list member), as long as its records are
+ *   kept and the clock stays between the same two embargo dates, so an embargo still opens at its
+ *   moment, by the request's clock.
+ *
+ * Only a database followed by `followArchiveChanges` is cached: any other reads every time.
+ */
+export const archiveCacheLifetimeMs = 1000;
+/** Readers whose views are kept at once (the visitor is one; each signed-in member another). */
+const maxViews = 1000;
+/** The tables the archive state is read from. */
+const archiveTables = ['cruises', 'lowerings', 'sync_origins'];
+
+interface Kept {
+  records: readonly ArchiveRecord[];
+  at: number;
+  /** Every embargo date of the records, ascending: a view holds between two neighbours. */
+  embargoes: number[];
+  views: Map<string | null, { view: ArchiveView; from: number; until: number }>;
+}
+
+class ArchiveCache {
+  private kept: Kept | null = null;
+  private reading: { generation: number; records: Promise<readonly ArchiveRecord[]> } | null = null;
+  private generation = 0;
+  private changedAt = -Infinity;
+
+  constructor(private readonly db: Kysely<DB>) {}
+
+  changed(): void {
+    this.generation++;
+    this.kept = null;
+    this.reading = null;
+    this.changedAt = Date.now();
+  }
+
+  async records(): Promise<readonly ArchiveRecord[]> {
+    const kept = this.kept;
+    if (kept && Date.now() - kept.at <= archiveCacheLifetimeMs) return kept.records;
+    // Requests arriving together share one read, unless a change came after it began.
+    if (this.reading?.generation === this.generation) return this.reading.records;
+    const generation = this.generation;
+    const startedAt = Date.now();
+    const records = archiveRecords(this.db);
+    const reading = { generation, records };
+    this.reading = reading;
+    try {
+      const read = await records;
+      if (this.generation === generation && startedAt - this.changedAt >= archiveCacheLifetimeMs)
+        this.kept = { records: read, at: startedAt, embargoes: embargoDates(read), views: new Map() };
+      return read;
+    } finally {
+      if (this.reading === reading) this.reading = null;
+    }
+  }
+
+  async view(now: number, member: string | null): Promise<ArchiveView> {
+    const records = await this.records();
+    const kept = this.kept;
+    if (!kept || kept.records !== records) return ArchiveView.of(records, now, member);
+    const held = kept.views.get(member);
+    if (held && held.from <= now && now < held.until) return held.view;
+    const view = ArchiveView.of(records, now, member);
+    if (!held && kept.views.size >= maxViews) kept.views.delete(kept.views.keys().next().value!);
+    kept.views.set(member, { view, ...between(kept.embargoes, now) });
+    return view;
+  }
+}
+
+/** The distinct embargo dates of the records, ascending. */
+function embargoDates(records: readonly ArchiveRecord[]): number[] {
+  const dates = new Set<number>();
+  for (const r of records) if (r.embargoUntil !== null) dates.add(r.embargoUntil);
+  return [...dates].sort((a, b) => a - b);
+}
+
+/**
+ * The span of clock times around `now` in which every embargo compares to the clock as it does at
+ * `now` (an embargo is in force while now < its date): from the latest date at or before now to the
+ * first one after it.
+ */
+function between(dates: readonly number[], now: number): { from: number; until: number } {
+  let lo = 0;
+  let hi = dates.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (dates[mid]! <= now) lo = mid + 1;
+    else hi = mid;
+  }
+  return { from: lo > 0 ? dates[lo - 1]! : -Infinity, until: lo < dates.length ? dates[lo]! : Infinity };
+}
+
+const caches = new WeakMap<object, ArchiveCache>();
+
+/** Every cruise and lowering as the archive rule reads them: kept when this database is followed. */
+export function archiveRecordsOf(db: Kysely<DB>): Promise<readonly ArchiveRecord[]> {
+  return caches.get(db)?.records() ?? archiveRecords(db);
+}
+
+/** A reader's archive view at `now` (`ArchiveView.of`): kept when this database is followed. */
+export async function archiveViewOf(db: Kysely<DB>, now: number, member: string | null): Promise<ArchiveView> {
+  const cache = caches.get(db);
+  return cache ? cache.view(now, member) : ArchiveView.of(await archiveRecords(db), now, member);
+}
+
+/**
+ * Keeps this database's archive state (above) and drops it on every change: this process's writes
+ * to the archive's tables and the bus's news of cruises and lowerings changed by another process.
+ * Returns the unsubscribe.
+ */
+export function followArchiveChanges(database: Database, bus: ChannelBus): () => void {
+  const cache = new ArchiveCache(database.db);
+  caches.set(database.db, cache);
+  const changed = () => cache.changed();
+  const offWrites = database.tableWrites.on((tables) => {
+    if (tables === 'unknown' || archiveTables.some((t) => tables.has(t))) changed();
+  });
+  const offBus = (['newCruises', 'updateCruises', 'newLowerings', 'updateLowerings'] as const).map((channel) =>
+    bus.subscribe(channel, changed),
+  );
+  return () => {
+    offWrites();
+    for (const off of offBus) off();
+    if (caches.get(database.db) === cache) caches.delete(database.db);
+  };
+}
