@@ -3,8 +3,9 @@
  * gathered many cruises and dives, each visitor request deciding what it may see from the archive
  * state of every cruise and lowering. The real server (from its sources, archive on) holds
  * BENCH_CRUISES cruises of BENCH_LOWERINGS dives each, every other cruise public; autocannon then
- * reads, without a token, one public cruise, the cruise list and one public dive, and the same cruise
- * as the admin (who reads no archive) as the anchor. Reports rate, latency and the server's CPU per
+ * reads, without a token, one public cruise, the cruise list, one public dive and its events (the
+ * event routes also apply the access lists), and the same cruise as the admin (who reads no archive)
+ * as the anchor. Reports rate, latency and the server's CPU per
  * request. SQLite by default; PostgreSQL with BENCH_DATABASE_URL (a schema of its own, dropped after).
  * Writes bench/results/archive-reads[-BENCH_LABEL].json and .md. Not a test: it asserts nothing.
  *
@@ -102,7 +103,15 @@ async function main(): Promise<void> {
           lowering_hidden: false,
           lowering_additional_meta: { lowering_description: '' },
         });
-        if (c === 0 && l === 0) publicDive = diveId;
+        if (c === 0 && l === 0) {
+          publicDive = diveId;
+          for (let e = 0; e < 20; e++)
+            await post('/events', {
+              ts: new Date(diveStart + (e + 1) * 60_000).toISOString(),
+              event_value: 'OBSERVATION',
+              event_free_text: `event ${e}`,
+            });
+        }
       }
       if (c === 0) publicCruise = cruiseId;
     }
@@ -129,6 +138,7 @@ async function main(): Promise<void> {
     await cannon('visitor: one public cruise', `/cruises/${publicCruise}`);
     await cannon('visitor: the cruise list', '/cruises');
     await cannon('visitor: one public dive', `/lowerings/${publicDive}`);
+    await cannon("visitor: a public dive's events", `/events/bylowering/${publicDive}?limit=20`);
     await cannon('admin: one public cruise (no archive rule)', `/cruises/${publicCruise}`, {
       authorization: `Bearer ${token}`,
     });

@@ -71,11 +71,11 @@ export const callerStore: CallerStore = {
 
 /**
  * What the modules keep of the database between requests, and drop when it changes; app.ts starts
- * it once per app and stops it on close. The archive state is kept only with the archive on (no
- * one else reads it).
+ * it once per app and stops it on close: the archive state of every cruise and lowering (the
+ * archive's readers and every non-admin's event access read it).
  */
 export function followCachedState(ctx: AppContext): () => void {
-  return ctx.config.publicArchive ? followArchiveChanges(ctx.database, ctx.bus) : () => {};
+  return followArchiveChanges(ctx.database, ctx.bus);
 }
 
 /** What a deletion of cruises or lowerings takes with it, from the modules that own it (records.service.ts runs them). */

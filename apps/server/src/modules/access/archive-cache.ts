@@ -7,9 +7,10 @@ import { ArchiveView, type ArchiveRecord } from './archive.js';
 
 /**
  * The archive state of every cruise and lowering, kept for a moment (docs/public-archive.md#how-fast).
- * Each request of an archive reader and each publication to one needs it, and reading it is a pass
- * over every cruise and lowering: with a fleet's 2,000 dives that was 6 ms of CPU per anonymous
- * request, 80 times an admin's. Kept here:
+ * Each request of an archive reader, each publication to one and each event request of a caller
+ * who is not an admin (the access lists' windows: event-access.ts) needs it, and reading it is a
+ * pass over every cruise and lowering: with a fleet's 2,000 dives that was 6 ms of CPU per
+ * anonymous request, 80 times an admin's. Kept here:
  *
  * - the records, for `archiveCacheLifetimeMs` at most, dropped as soon as a statement of this
  *   process writes cruises, lowerings or their origins (db/table-writes.ts: any module, inside a
@@ -21,7 +22,8 @@ import { ArchiveView, type ArchiveRecord } from './archive.js';
  *   kept and the clock stays between the same two embargo dates, so an embargo still opens at its
  *   moment, by the request's clock.
  *
- * Only a database followed by `followArchiveChanges` is cached: any other reads every time.
+ * Only a database followed by `followArchiveChanges` (every app's: modules/index.ts) is cached: any
+ * other reads every time.
  */
 export const archiveCacheLifetimeMs = 1000;
 /** Readers whose views are kept at once (the visitor is one; each signed-in member another). */

@@ -98,6 +98,26 @@ function stateFor(
   return archiveState(record.hidden, setting, now);
 }
 
+/**
+ * The windows of the records an access list shuts a caller out of (`canOpenRecord`), with their
+ * origins: with access control on, a non-empty list without `member` (null: a caller on no list);
+ * with it on or off, a copy of a ship's record whose list is non-empty, as the ship's user ids mean
+ * nothing here (docs/public-archive.md#records-from-a-ship).
+ */
+export function restrictedWindows(
+  records: readonly ArchiveRecord[],
+  useAccessControl: boolean,
+  member: string | null,
+): OriginWindow[] {
+  const windows: OriginWindow[] = [];
+  for (const r of records) {
+    if (r.accessList.length === 0) continue;
+    const shutOut = r.copied || (useAccessControl && (member === null || !r.accessList.includes(member)));
+    if (shutOut) windows.push({ lo: r.start, hi: r.stop, origin: r.origin ?? null });
+  }
+  return windows;
+}
+
 /** The lowest and highest times a window may name (JavaScript's date range). */
 const farPast = -8.64e15;
 const farFuture = 8.64e15;

@@ -5,7 +5,8 @@ import type { DB } from '../../db/schema.js';
 import { followsShips } from '../../origins/record-origins.js';
 import { AppError } from '../../lib/app-error.js';
 import type { ArchiveView, AuthContext } from '../../plugins/auth.js';
-import { copiedRecord, jsonListContains, originOf } from './access.repository.js';
+import { archiveRecordsOf } from './archive-cache.js';
+import { restrictedWindows } from './archive.js';
 import { canOpenRecord, viewerOf, type AccessFields } from './access.rules.js';
 
 /**
@@ -199,24 +200,9 @@ export async function eventOrigin(db: Kysely<DB>, id: string): Promise<string | 
 /** The windows of every cruise and lowering whose access list shuts the caller out, with their origin. */
 async function accessListWindows(ctx: AppContext, caller: AuthContext | null): Promise<OriginWindow[]> {
   if (caller?.isAdmin) return [];
-  const { db, dialect } = ctx.database;
-  // A record restricts when its list is non-empty and lacks the caller (`canOpenRecord`), or, copied
-  // from a ship, when its list is non-empty at all, with access control on or off.
-  const restricted = async (kind: 'cruise' | 'lowering') => {
-    const list = `${kind}_access_list` as const;
-    const table = kind === 'cruise' ? 'cruises' : 'lowerings';
-    const member = caller ? jsonListContains(dialect, list, caller.user.id) : sql<boolean>`1 = 0`;
-    const copied = copiedRecord(kind, sql.ref(`${table}.id`));
-    const shutOut = ctx.config.useAccessControl ? sql<boolean>`(not ${member} or ${copied})` : copied;
-    const origin = originOf(kind, sql.ref(`${table}.id`));
-    const rows = await db
-      .selectFrom(table)
-      .select(['start_ts', 'stop_ts', origin.as('origin')])
-      .where(sql<boolean>`${sql.ref(list)} <> '[]' and ${shutOut}`)
-      .execute();
-    return rows.map((r) => ({ lo: Number(r.start_ts), hi: Number(r.stop_ts), origin: r.origin ?? null }));
-  };
-  return [...(await restricted('cruise')), ...(await restricted('lowering'))];
+  // From the records kept between requests (archive-cache.ts), not a pass over both tables per request.
+  const records = await archiveRecordsOf(ctx.database.db);
+  return restrictedWindows(records, ctx.config.useAccessControl, caller ? caller.user.id : null);
 }
 
 /**
