@@ -23,7 +23,8 @@ import { networkUnavailable } from './network.js';
  * network namespace of its own with its own address and data folder, on one PostgreSQL database
  * and one S3 bucket (s3rver from npm), behind HAProxy. What an operator would check: a change made through one host reaches
  * the websocket clients of the others; a picture uploaded through one is served by another; the
- * background jobs run once, not once per host; and a host killed under load loses no
+ * background jobs run once, not once per host; a record unpublished through one host is closed to
+ * the public archive on the others; and a host killed under load loses no
  * acknowledged event while its websocket clients come back through the balancer on another host
  * and keep their subscriptions. `npm run test:soak` runs it, with five kills (`npm test` leaves it
  * out: vitest.config.ts; on its own, `BATHYLOG_SOAK=1` lifts that).
@@ -157,6 +158,8 @@ describe.skipIf(!databaseUrl || !!unavailable || !haproxy)('several hosts behind
         BATHYLOG_BACKUP_KEEP: '100',
         BATHYLOG_REQUIRED_AUX_SOURCES: requiredSource,
         BATHYLOG_AUX_GRACE_SECONDS: '1',
+        // A fleet shore's public archive: what each host keeps of it must follow the others' changes.
+        BATHYLOG_PUBLIC_ARCHIVE: 'true',
       },
     });
     const login = await fetch(`${cluster.balancerUrl}/sealog-server/api/v1/auth/login`, {
@@ -243,6 +246,46 @@ describe.skipIf(!databaseUrl || !!unavailable || !haproxy)('several hosts behind
     ).toBe(true);
     const onHosts = cluster.hosts.flatMap((h) => filesUnder(path.join(workDir, `data-${h.name}`)));
     expect(onHosts.filter((f) => f.includes(name))).toEqual([]);
+  });
+
+  it("a cruise unpublished through host A is closed to the archive's visitors on B and C within a second", async () => {
+    const [a, b, c] = cluster.hosts as [HostProcess, HostProcess, HostProcess];
+    const admin = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const created = await fetch(`${a.url}/sealog-server/api/v1/cruises`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({
+        cruise_id: `PUB-${objectId().slice(-6)}`,
+        start_ts: '2025-05-01T00:00:00.000Z',
+        stop_ts: '2025-05-20T00:00:00.000Z',
+        cruise_location: 'hosts',
+        cruise_tags: [],
+        cruise_hidden: false,
+        cruise_public: true,
+        cruise_additional_meta: { cruise_vessel: 'R/V Test', cruise_pi: 'Tester', cruise_description: '' },
+      }),
+    });
+    expect(created.status).toBe(201);
+    const id = ((await created.json()) as { insertedId: string }).insertedId;
+    // Without a token: the public archive's visitor.
+    const visitor = async (host: HostProcess) => (await fetch(`${host.url}/sealog-server/api/v1/cruises/${id}`)).status;
+    // Each host serves it, the second time from the archive state it keeps.
+    for (const host of [b, c]) {
+      expect(await visitor(host)).toBe(200);
+      expect(await visitor(host)).toBe(200);
+    }
+    const unpublished = await fetch(`${a.url}/sealog-server/api/v1/cruises/${id}`, {
+      method: 'PATCH',
+      headers: admin,
+      body: JSON.stringify({ cruise_public: false }),
+    });
+    expect(unpublished.status).toBe(204);
+    expect(await visitor(a)).toBe(401);
+    await Promise.all(
+      [b, c].map((host) =>
+        waitUntil(`the cruise closed on host ${host.name}`, async () => (await visitor(host)) === 401, 1000),
+      ),
+    );
   });
 
   it('runs the background jobs once across hosts: ASNAP, backups, checklist monitor, completeness, ship follower', async () => {
