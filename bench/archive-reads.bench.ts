@@ -12,12 +12,12 @@
  * Env: BENCH_CRUISES (100), BENCH_LOWERINGS (20), BENCH_DURATION (s, 6), BENCH_CONNECTIONS (10),
  * BENCH_PORT (8990), BENCH_DATABASE_URL, BENCH_LABEL.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { log, resultsDir, startBenchServer, webDir } from './support';
+import { log, processCpu, resultsDir, startBenchServer, webDir } from './support';
 
 const cruises = Number(process.env.BENCH_CRUISES ?? 100);
 const loweringsPerCruise = Number(process.env.BENCH_LOWERINGS ?? 20);
@@ -35,14 +35,6 @@ interface Run {
   p99: number;
   non2xx: number;
   cpuPerRequest: number | null;
-}
-
-/** User plus system CPU time of a process so far, in µs (Linux /proc, USER_HZ 100). */
-function processCpu(pid: number | undefined): number | null {
-  const file = `/proc/${pid}/stat`;
-  if (pid === undefined || !existsSync(file)) return null;
-  const fields = readFileSync(file, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
 }
 
 async function main(): Promise<void> {

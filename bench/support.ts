@@ -3,7 +3,7 @@
  * Chromium launched headless with the project's flags (never a downloaded browser).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +24,17 @@ export interface Stats {
   max: number;
   mean: number;
 }
+
+/** User plus system CPU time of a process so far (all its threads), in µs: Linux /proc; null elsewhere. */
+export function processCpu(pid: number | undefined): number | null {
+  const file = `/proc/${pid}/stat`;
+  if (pid === undefined || !existsSync(file)) return null;
+  // Fields after the command name (which may hold spaces) start at the state, field 3: utime is 14, stime 15.
+  const fields = readFileSync(file, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / clockTicks;
+}
+/** Kernel clock ticks per second (USER_HZ), 100 on Linux. */
+const clockTicks = 100;
 
 /** Nearest-rank percentiles of the samples (ms), rounded to 0.1. */
 export function stats(samples: number[]): Stats {

@@ -20,13 +20,13 @@
  * BENCH_CONNECTIONS (default 50), BENCH_PORT (default 8600), BENCH_PARTS (default "overhead,writes").
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import SQLite from 'better-sqlite3';
-import { benchDir, log, repoRoot, resultsDir, sleep } from './support.js';
+import { benchDir, log, processCpu, repoRoot, resultsDir, sleep } from './support.js';
 
 const duration = Number(process.env.BENCH_DURATION ?? 8);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -55,17 +55,6 @@ interface Run {
    */
   cpuPerRequest: number | null;
 }
-
-/** User plus system CPU time of a process so far, in µs (Linux /proc; null elsewhere). */
-function processCpu(pid: number | undefined): number | null {
-  const file = `/proc/${pid}/stat`;
-  if (pid === undefined || !existsSync(file)) return null;
-  // Fields after the command name (which may hold spaces) start at the state, field 3: utime is 14, stime 15.
-  const fields = readFileSync(file, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / clockTicks;
-}
-/** Kernel clock ticks per second (USER_HZ), 100 on Linux. */
-const clockTicks = 100;
 
 const eventBody = JSON.stringify({
   event_value: 'OBSERVATION',
