@@ -109,6 +109,25 @@ describe.each(engines)('the kept archive state on %s', (engine) => {
     expect((await visitor(`/cruises/${other}`)).statusCode).toBe(401);
   });
 
+  it("the origins of a followed ship's events, written all day, do not drop what is kept", async () => {
+    const id = await publicCruise();
+    await seenTwice(id);
+    // Behind the server's back, so only a drop of the kept state would show it.
+    await t.ctx.database.db
+      .withoutPlugins()
+      .updateTable('cruises')
+      .set({ cruise_public: 0 })
+      .where('id', '=', id)
+      .execute();
+    await t.ctx.database.db
+      .insertInto('sync_origins')
+      .values({ record_type: 'event', record_id: 'a'.repeat(24), ship_id: 'ship-kept' })
+      .execute();
+    expect((await visitor(`/cruises/${id}`)).statusCode).toBe(200);
+    vi.setSystemTime(Date.now() + archiveCacheLifetimeMs + 1);
+    expect((await visitor(`/cruises/${id}`)).statusCode).toBe(401);
+  });
+
   it('an embargoed cruise is a stub until its date, then opens by the server clock', async () => {
     const id = await publicCruise({ cruise_embargo_until: new Date(embargoEnd).toISOString() });
     settle();

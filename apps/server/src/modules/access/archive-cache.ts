@@ -13,8 +13,8 @@ import { ArchiveView, type ArchiveRecord } from './archive.js';
  * anonymous request, 80 times an admin's. Kept here:
  *
  * - the records, for `archiveCacheLifetimeMs` at most, dropped as soon as a statement of this
- *   process writes cruises, lowerings or their origins (db/table-writes.ts: any module, inside a
- *   transaction or not) or the bus brings a change of a cruise or lowering from another process;
+ *   process writes cruises or lowerings (db/table-writes.ts: any module, inside a transaction or
+ *   not) or the bus brings a change of a cruise or lowering from another process;
  *   a read that began within the lifetime of a change is not kept (it may have seen the rows
  *   before the change's commit), so the lifetime bounds how long a change made elsewhere (the
  *   command line, by hand, a message lost with the bus connection) can go unseen;
@@ -28,8 +28,14 @@ import { ArchiveView, type ArchiveRecord } from './archive.js';
 export const archiveCacheLifetimeMs = 1000;
 /** Readers whose views are kept at once (the visitor is one; each signed-in member another). */
 const maxViews = 1000;
-/** The tables the archive state is read from. */
-const archiveTables = ['cruises', 'lowerings', 'sync_origins'];
+/**
+ * The tables whose writes drop the archive state. It is also read from `sync_origins` (a copied
+ * record's ship), but a record's origin is only ever written in the transaction that writes the
+ * record itself (modules/sync/sync-apply.ts), while the events and aux data a followed ship sends
+ * write their own origins there all day: watching that table would keep a fleet shore from keeping
+ * anything.
+ */
+const archiveTables = ['cruises', 'lowerings'];
 
 interface Kept {
   records: readonly ArchiveRecord[];
