@@ -15,9 +15,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import pg from 'pg';
-import { log, processCpu, resultsDir, startBenchServer, webDir } from './support';
+import { cannonWithCpu, log, resultsDir, startBenchServer, webDir, type CannonFigures } from './support';
 
 const cruises = Number(process.env.BENCH_CRUISES ?? 100);
 const loweringsPerCruise = Number(process.env.BENCH_LOWERINGS ?? 20);
@@ -28,13 +27,8 @@ const databaseUrl = process.env.BENCH_DATABASE_URL ?? '';
 const label = process.env.BENCH_LABEL ? `-${process.env.BENCH_LABEL}` : '';
 const api = '/sealog-server/api/v1';
 
-interface Run {
+interface Run extends CannonFigures {
   name: string;
-  requestsPerSecond: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-  cpuPerRequest: number | null;
 }
 
 async function main(): Promise<void> {
@@ -110,18 +104,9 @@ async function main(): Promise<void> {
     const cannon = async (name: string, route: string, headers: Record<string, string> = {}) => {
       const check = await fetch(`${url}${api}${route}`, { headers });
       if (check.status !== 200) throw new Error(`${name}: ${check.status} ${await check.text()}`);
-      const before = processCpu(child.pid);
-      const r = await autocannon({ url: `${url}${api}${route}`, connections, duration, headers });
-      const after = processCpu(child.pid);
-      const answered = r['2xx'] + r.non2xx;
-      const run: Run = {
-        name,
-        requestsPerSecond: Math.round(r.requests.average),
-        p50: r.latency.p50,
-        p99: r.latency.p99,
-        non2xx: r.non2xx,
-        cpuPerRequest: before === null || after === null || !answered ? null : Math.round((after - before) / answered),
-      };
+      const figures = await cannonWithCpu({ url: `${url}${api}${route}`, connections, duration, headers }, child.pid);
+      const cpuPerRequest = figures.cpuPerRequest === null ? null : Math.round(figures.cpuPerRequest);
+      const run: Run = { name, ...figures, cpuPerRequest };
       log(
         `  ${name}: ${run.requestsPerSecond} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms, ${run.cpuPerRequest} µs CPU/request`,
       );

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from '@playwright/test';
+import autocannon from 'autocannon';
 import { chromiumArgs, chromiumPath } from '../scripts/chromium-args.mjs';
 
 export const benchDir = path.dirname(fileURLToPath(import.meta.url));
@@ -35,6 +36,39 @@ export function processCpu(pid: number | undefined): number | null {
 }
 /** Kernel clock ticks per second (USER_HZ), 100 on Linux. */
 const clockTicks = 100;
+
+/** What one autocannon run measured, with the server process's CPU per answered request. */
+export interface CannonFigures {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  max: number;
+  non2xx: number;
+  errors: number;
+  /** Answers with a 2xx status. */
+  total: number;
+  /** µs of the server's CPU (all its threads) per answered request; null without /proc. */
+  cpuPerRequest: number | null;
+}
+
+/** One autocannon run against the server process `pid`, its CPU read from /proc before and after. */
+export async function cannonWithCpu(options: autocannon.Options, pid: number | undefined): Promise<CannonFigures> {
+  const before = processCpu(pid);
+  const result = await autocannon(options);
+  const after = processCpu(pid);
+  const answered = result['2xx'] + result.non2xx;
+  return {
+    requestsPerSecond: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    max: result.latency.max,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    total: result['2xx'],
+    cpuPerRequest:
+      before === null || after === null || answered === 0 ? null : Math.round(((after - before) / answered) * 10) / 10,
+  };
+}
 
 /** Nearest-rank percentiles of the samples (ms), rounded to 0.1. */
 export function stats(samples: number[]): Stats {

@@ -23,10 +23,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import pg from 'pg';
 import SQLite from 'better-sqlite3';
-import { benchDir, log, processCpu, repoRoot, resultsDir, sleep } from './support.js';
+import { benchDir, cannonWithCpu, log, repoRoot, resultsDir, sleep, type CannonFigures } from './support.js';
 
 const duration = Number(process.env.BENCH_DURATION ?? 8);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -39,21 +38,10 @@ const api = '/sealog-server/api/v1';
 
 type Engine = 'sqlite' | 'postgres';
 
-interface Run {
+/** A run's figures; `cpuPerRequest` is steadier than the rates when other work shares the cores. */
+interface Run extends CannonFigures {
   label: string;
-  requestsPerSecond: number;
-  p50: number;
-  p99: number;
-  max: number;
-  non2xx: number;
-  errors: number;
-  total: number;
   loadAverage: number;
-  /**
-   * CPU time of the server process (all its threads) per answered request during the run, in µs,
-   * from /proc (null where there is none): steadier than the rates when other work shares the cores.
-   */
-  cpuPerRequest: number | null;
 }
 
 const eventBody = JSON.stringify({
@@ -127,32 +115,18 @@ async function cannon(
   url: string,
   opts: { method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string; server?: ChildProcess },
 ): Promise<Run> {
-  const cpuBefore = processCpu(opts.server?.pid);
-  const result = await autocannon({
-    url,
-    connections,
-    duration,
-    method: opts.method ?? 'GET',
-    headers: opts.headers ?? {},
-    ...(opts.body ? { body: opts.body } : {}),
-  });
-  const cpuAfter = processCpu(opts.server?.pid);
-  const answered = result['2xx'] + result.non2xx;
-  const run: Run = {
-    label,
-    requestsPerSecond: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    max: result.latency.max,
-    non2xx: result.non2xx,
-    errors: result.errors,
-    total: result['2xx'],
-    loadAverage: Math.round(os.loadavg()[0]! * 100) / 100,
-    cpuPerRequest:
-      cpuBefore === null || cpuAfter === null || answered === 0
-        ? null
-        : Math.round(((cpuAfter - cpuBefore) / answered) * 10) / 10,
-  };
+  const figures = await cannonWithCpu(
+    {
+      url,
+      connections,
+      duration,
+      method: opts.method ?? 'GET',
+      headers: opts.headers ?? {},
+      ...(opts.body ? { body: opts.body } : {}),
+    },
+    opts.server?.pid,
+  );
+  const run: Run = { label, ...figures, loadAverage: Math.round(os.loadavg()[0]! * 100) / 100 };
   log(
     `  ${label}: ${run.requestsPerSecond} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms, server CPU ${run.cpuPerRequest ?? '?'} µs/request (non-2xx ${run.non2xx}, errors ${run.errors}, load ${run.loadAverage})`,
   );
