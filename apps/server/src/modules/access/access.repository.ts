@@ -173,6 +173,21 @@ export class AccessListsRepository {
   }
 }
 
+/** What stands for a stored access list that cannot be read: no user id (a hex ObjectId) equals it. */
+const unreadableList = '(unreadable access list)';
+
+/**
+ * A stored access list as the rules read it. One that cannot be read (not JSON, not a list) shuts
+ * everyone but admins out, as the SQL conditions do (a list other than `[]` without the caller),
+ * and is never read as no list at all.
+ */
+function storedAccessList(raw: string | null): string[] {
+  if (raw === null || raw === '' || raw === '[]') return [];
+  const parsed = parseJson<unknown>(raw, undefined);
+  if (!Array.isArray(parsed) || parsed.length === 0) return [unreadableList];
+  return parsed.map((u) => (typeof u === 'string' ? u : unreadableList));
+}
+
 /** Every cruise and lowering as the archive rule reads them (modules/access/archive.ts). */
 export async function archiveRecords(db: Kysely<DB> | Transaction<DB>): Promise<ArchiveRecord[]> {
   // Copied records are named in sync_origins (ship-to-shore) with their ship; the archive closes
@@ -214,7 +229,7 @@ export async function archiveRecords(db: Kysely<DB> | Transaction<DB>): Promise<
       hidden: !!r.hidden,
       isPublic: r.pub === null ? null : !!r.pub,
       embargoUntil: r.until === null ? null : Number(r.until),
-      accessList: parseJson<string[]>(r.list, []),
+      accessList: storedAccessList(r.list),
       copied: r.origin !== null,
       origin: r.origin,
     });

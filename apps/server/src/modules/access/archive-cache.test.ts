@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createUser } from '../../../test/api-fixtures.js';
 import { createTestApp, engines, type TestApp } from '../../../test/test-app.js';
 import { archiveCacheLifetimeMs } from './archive-cache.js';
 
@@ -139,5 +140,52 @@ describe.each(engines)('the kept archive state on %s', (engine) => {
     // And closes again if the clock is set back.
     clock.value = embargoEnd - 1;
     expect(((await visitor(`/cruises/${id}`)).json() as Record<string, unknown>).cruise_location).toBe('');
+  });
+});
+
+describe.each(engines)('access lists read from the kept state on %s', (engine) => {
+  let t: TestApp;
+  let admin: string;
+
+  beforeEach(async () => {
+    t = await createTestApp(engine, { useAccessControl: true });
+    admin = await t.login('admin', 'demo');
+  });
+  afterEach(async () => {
+    await t.close();
+  });
+
+  it('a dive whose stored access list cannot be read shuts everyone but admins out of its events', async () => {
+    const made = await t.api('POST', '/lowerings', {
+      token: admin,
+      body: {
+        lowering_id: 'UNREADABLE',
+        start_ts: '2025-03-01T00:00:00.000Z',
+        stop_ts: '2025-03-02T00:00:00.000Z',
+        lowering_location: 'test',
+        lowering_tags: [],
+        lowering_hidden: false,
+        lowering_additional_meta: { lowering_description: '' },
+      },
+    });
+    expect(made.statusCode).toBe(201);
+    const id = (made.json() as { insertedId: string }).insertedId;
+    const event = await t.api('POST', '/events', {
+      token: admin,
+      body: { ts: '2025-03-01T12:00:00.000Z', event_value: 'INSIDE_UNREADABLE' },
+    });
+    expect(event.statusCode).toBe(201);
+    const { token } = await createUser(t, admin, 'watcher1', ['event_watcher']);
+    const seen = () => t.api('GET', '/events?value=INSIDE_UNREADABLE', { token });
+    // No list: the watcher sees the dive's events.
+    expect((await seen()).statusCode).toBe(200);
+    await t.ctx.database.db
+      .updateTable('lowerings')
+      .set({ lowering_access_list: 'not a list' })
+      .where('id', '=', id)
+      .execute();
+    expect((await seen()).statusCode).toBe(404);
+    // The admin still reads them.
+    expect((await t.api('GET', '/events?value=INSIDE_UNREADABLE', { token: admin })).statusCode).toBe(200);
   });
 });
