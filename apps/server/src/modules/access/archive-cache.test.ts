@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createUser } from '../../../test/api-fixtures.js';
+import { createCruise, createLowering, createUser } from '../../../test/api-fixtures.js';
 import { createTestApp, engines, type TestApp } from '../../../test/test-app.js';
 import { archiveCacheLifetimeMs } from './archive-cache.js';
 
@@ -33,24 +33,15 @@ describe.each(engines)('the kept archive state on %s', (engine) => {
   /** Past the moment after a change, whose reads are not kept: the next reads fill the cache. */
   const settle = () => vi.setSystemTime(Date.now() + 2 * archiveCacheLifetimeMs);
 
-  async function publicCruise(extra: Record<string, unknown> = {}): Promise<string> {
-    const res = await t.api('POST', '/cruises', {
-      token: admin,
-      body: {
-        cruise_id: `KEPT${++n}`,
-        start_ts: '2025-02-01T00:00:00.000Z',
-        stop_ts: '2025-02-20T00:00:00.000Z',
-        cruise_location: 'Kept location',
-        cruise_tags: [],
-        cruise_hidden: false,
-        cruise_public: true,
-        cruise_additional_meta: { cruise_vessel: 'R/V Test', cruise_pi: 'Tester', cruise_description: '' },
-        ...extra,
-      },
+  const publicCruise = (extra: Record<string, unknown> = {}) =>
+    createCruise(t, admin, {
+      cruise_id: `KEPT${++n}`,
+      start_ts: '2025-02-01T00:00:00.000Z',
+      stop_ts: '2025-02-20T00:00:00.000Z',
+      cruise_location: 'Kept location',
+      cruise_public: true,
+      ...extra,
     });
-    expect(res.statusCode).toBe(201);
-    return (res.json() as { insertedId: string }).insertedId;
-  }
 
   /** Read twice, so the second answer came from the kept state. */
   async function seenTwice(id: string) {
@@ -156,20 +147,11 @@ describe.each(engines)('access lists read from the kept state on %s', (engine) =
   });
 
   it('a dive whose stored access list cannot be read shuts everyone but admins out of its events', async () => {
-    const made = await t.api('POST', '/lowerings', {
-      token: admin,
-      body: {
-        lowering_id: 'UNREADABLE',
-        start_ts: '2025-03-01T00:00:00.000Z',
-        stop_ts: '2025-03-02T00:00:00.000Z',
-        lowering_location: 'test',
-        lowering_tags: [],
-        lowering_hidden: false,
-        lowering_additional_meta: { lowering_description: '' },
-      },
+    const id = await createLowering(t, admin, {
+      lowering_id: 'UNREADABLE',
+      start_ts: '2025-03-01T00:00:00.000Z',
+      stop_ts: '2025-03-02T00:00:00.000Z',
     });
-    expect(made.statusCode).toBe(201);
-    const id = (made.json() as { insertedId: string }).insertedId;
     const event = await t.api('POST', '/events', {
       token: admin,
       body: { ts: '2025-03-01T12:00:00.000Z', event_value: 'INSIDE_UNREADABLE' },
