@@ -90,8 +90,8 @@ export function writtenTables(root: RootOperationNode): WrittenTables | null {
         const text = ((n.sqlFragments as readonly string[]) ?? []).join('?');
         const m = rawWrite.exec(text);
         if (m) tables.add(m[1]!.toLowerCase());
+        // Any other statement naming a write (`with … delete …`, a leading comment): tables unknown.
         else if (!rawRead.test(text) && rawWriteAnywhere.test(text)) unknown = true;
-        else if (/^\s*with\b/i.test(text) && rawWriteAnywhere.test(text)) unknown = true;
         break;
       }
       default:

@@ -3,7 +3,8 @@ import type { Database } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
 import type { ChannelBus } from '../../realtime/bus.js';
 import { archiveRecords } from './access.repository.js';
-import { ArchiveView, type ArchiveRecord } from './archive.js';
+import { ArchiveView, restrictedWindows, type ArchiveRecord } from './archive.js';
+import type { OriginWindow } from './event-access.js';
 
 /**
  * The archive state of every cruise and lowering, kept for a moment (docs/public-archive.md#how-fast).
@@ -26,8 +27,8 @@ import { ArchiveView, type ArchiveRecord } from './archive.js';
  * other reads every time.
  */
 export const archiveCacheLifetimeMs = 1000;
-/** Readers whose views are kept at once (the visitor is one; each signed-in member another). */
-const maxViews = 1000;
+/** Readers whose views (and, apart, whose access lists' windows) are kept at once. */
+const maxReaders = 1000;
 /**
  * The tables whose writes drop the archive state. It is also read from `sync_origins` (a copied
  * record's ship), but a record's origin is only ever written in the transaction that writes the
@@ -43,6 +44,15 @@ interface Kept {
   /** Every embargo date of the records, ascending: a view holds between two neighbours. */
   embargoes: number[];
   views: Map<string | null, { view: ArchiveView; from: number; until: number }>;
+  /** The access lists' windows by caller (`restrictedWindows`), keyed by the access-control setting and user. */
+  windows: Map<string, OriginWindow[]>;
+}
+
+/** Keeps at most `maxReaders` entries, the oldest going first. */
+function keep<K, V>(map: Map<K, V>, key: K, value: V): V {
+  if (!map.has(key) && map.size >= maxReaders) map.delete(map.keys().next().value!);
+  map.set(key, value);
+  return value;
 }
 
 class ArchiveCache {
@@ -73,23 +83,35 @@ class ArchiveCache {
     try {
       const read = await records;
       if (this.generation === generation && startedAt - this.changedAt >= archiveCacheLifetimeMs)
-        this.kept = { records: read, at: startedAt, embargoes: embargoDates(read), views: new Map() };
+        this.kept = {
+          records: read,
+          at: startedAt,
+          embargoes: embargoDates(read),
+          views: new Map(),
+          windows: new Map(),
+        };
       return read;
     } finally {
       if (this.reading === reading) this.reading = null;
     }
   }
 
-  async view(now: number, member: string | null): Promise<ArchiveView> {
-    const records = await this.records();
+  /** A reader's view at `now` of records this cache answered: the kept one while it holds. */
+  viewOf(records: readonly ArchiveRecord[], now: number, member: string | null): ArchiveView {
     const kept = this.kept;
-    if (!kept || kept.records !== records) return ArchiveView.of(records, now, member);
+    if (kept?.records !== records) return ArchiveView.of(records, now, member);
     const held = kept.views.get(member);
     if (held && held.from <= now && now < held.until) return held.view;
-    const view = ArchiveView.of(records, now, member);
-    if (!held && kept.views.size >= maxViews) kept.views.delete(kept.views.keys().next().value!);
-    kept.views.set(member, { view, ...between(kept.embargoes, now) });
-    return view;
+    return keep(kept.views, member, { view: ArchiveView.of(records, now, member), ...between(kept.embargoes, now) })
+      .view;
+  }
+
+  /** The access lists' windows of a caller in records this cache answered: kept with them. */
+  windowsOf(records: readonly ArchiveRecord[], useAccessControl: boolean, member: string | null): OriginWindow[] {
+    const kept = this.kept;
+    if (kept?.records !== records) return restrictedWindows(records, useAccessControl, member);
+    const key = `${useAccessControl ? 'on' : 'off'}:${member ?? ''}`;
+    return kept.windows.get(key) ?? keep(kept.windows, key, restrictedWindows(records, useAccessControl, member));
   }
 }
 
@@ -118,15 +140,36 @@ function between(dates: readonly number[], now: number): { from: number; until: 
 
 const caches = new WeakMap<object, ArchiveCache>();
 
-/** Every cruise and lowering as the archive rule reads them: kept when this database is followed. */
-export function archiveRecordsOf(db: Kysely<DB>): Promise<readonly ArchiveRecord[]> {
-  return caches.get(db)?.records() ?? archiveRecords(db);
+/**
+ * The archive views of every reader at `now`, from one read of the records (kept when this database
+ * is followed; otherwise each reader's view is made once per call): `member` is the user id of a
+ * signed-in reader on access lists, null for the visitor and device keys.
+ */
+export async function archiveViewsAt(db: Kysely<DB>, now: number): Promise<(member: string | null) => ArchiveView> {
+  const cache = caches.get(db);
+  if (cache) {
+    const records = await cache.records();
+    return (member) => cache.viewOf(records, now, member);
+  }
+  const records = await archiveRecords(db);
+  const views = new Map<string | null, ArchiveView>();
+  return (member) => views.get(member) ?? keep(views, member, ArchiveView.of(records, now, member));
 }
 
 /** A reader's archive view at `now` (`ArchiveView.of`): kept when this database is followed. */
 export async function archiveViewOf(db: Kysely<DB>, now: number, member: string | null): Promise<ArchiveView> {
+  return (await archiveViewsAt(db, now))(member);
+}
+
+/** The windows a caller's access lists shut them out of (`restrictedWindows`): kept when this database is followed. */
+export async function restrictedWindowsOf(
+  db: Kysely<DB>,
+  useAccessControl: boolean,
+  member: string | null,
+): Promise<OriginWindow[]> {
   const cache = caches.get(db);
-  return cache ? cache.view(now, member) : ArchiveView.of(await archiveRecords(db), now, member);
+  if (!cache) return restrictedWindows(await archiveRecords(db), useAccessControl, member);
+  return cache.windowsOf(await cache.records(), useAccessControl, member);
 }
 
 /**

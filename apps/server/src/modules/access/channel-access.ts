@@ -6,9 +6,9 @@ import { readsArchive, type AuthContext } from '../../plugins/auth.js';
 import { followsShips } from '../../origins/record-origins.js';
 import type { ChannelAccess } from '../../realtime/channel-access.js';
 import { originOf, shipRestriction, type RecordKind } from './access.repository.js';
-import { archiveRecordsOf, archiveViewOf } from './archive-cache.js';
+import { archiveViewsAt } from './archive-cache.js';
 import type { AccessFields } from './access.rules.js';
-import { ArchiveView } from './archive.js';
+import type { ArchiveView } from './archive.js';
 import { EventAccess, eventOrigin, mayOpenAll } from './event-access.js';
 
 /**
@@ -88,20 +88,10 @@ export interface RecordVisibility {
   archiveFor?: (auth: AuthContext) => ArchiveView | undefined;
 }
 
-/** The archive views of one publication's subscribers, from one read of the records. */
+/** The archive views of one publication's subscribers, from one read of the records (kept between publications). */
 async function archiveViews(ctx: AppContext): Promise<(auth: AuthContext) => ArchiveView | undefined> {
-  const db = ctx.database.db;
-  const now = ctx.now();
-  // The visitor's view (every device key's too) is the one most sockets need: kept between publications.
-  const [records, visitor] = await Promise.all([archiveRecordsOf(db), archiveViewOf(db, now, null)]);
-  const views = new Map<string | null, ArchiveView>([[null, visitor]]);
-  return (auth) => {
-    if (!readsArchive(ctx.config, auth)) return undefined;
-    const member = auth.key ? null : auth.user.id;
-    let view = views.get(member);
-    if (!view) views.set(member, (view = ArchiveView.of(records, now, member)));
-    return view;
-  };
+  const viewOf = await archiveViewsAt(ctx.database.db, ctx.now());
+  return (auth) => (readsArchive(ctx.config, auth) ? viewOf(auth.key ? null : auth.user.id) : undefined);
 }
 
 const flag = (v: unknown) => v === true || v === 1 || v === '1' || v === 'true';

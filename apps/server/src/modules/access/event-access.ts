@@ -5,8 +5,7 @@ import type { DB } from '../../db/schema.js';
 import { followsShips } from '../../origins/record-origins.js';
 import { AppError } from '../../lib/app-error.js';
 import type { ArchiveView, AuthContext } from '../../plugins/auth.js';
-import { archiveRecordsOf } from './archive-cache.js';
-import { restrictedWindows } from './archive.js';
+import { restrictedWindowsOf } from './archive-cache.js';
 import { canOpenRecord, viewerOf, type AccessFields } from './access.rules.js';
 
 /**
@@ -200,9 +199,8 @@ export async function eventOrigin(db: Kysely<DB>, id: string): Promise<string | 
 /** The windows of every cruise and lowering whose access list shuts the caller out, with their origin. */
 async function accessListWindows(ctx: AppContext, caller: AuthContext | null): Promise<OriginWindow[]> {
   if (caller?.isAdmin) return [];
-  // From the records kept between requests (archive-cache.ts), not a pass over both tables per request.
-  const records = await archiveRecordsOf(ctx.database.db);
-  return restrictedWindows(records, ctx.config.useAccessControl, caller ? caller.user.id : null);
+  // Kept with the records between requests (archive-cache.ts), not a pass over both tables per request.
+  return restrictedWindowsOf(ctx.database.db, ctx.config.useAccessControl, caller ? caller.user.id : null);
 }
 
 /**
