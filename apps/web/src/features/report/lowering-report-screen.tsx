@@ -98,7 +98,9 @@ export function LoweringReportScreen({ loweringId }: { loweringId: string }) {
     return placed.map((m, i) => ({ ...m, labelSide: sides[i]! }));
   }, [track.data, milestones]);
 
-  if (lowering.isPending) return <LoadingText />;
+  // The page waits for the dive's cruise too: the Back link names it, and a link drawn before it
+  // was known led to a cruise menu without the dive selected.
+  if (lowering.isPending || cruise.isPending) return <LoadingText />;
   if (lowering.isError || !l) {
     return (
       <div className="report-page">
