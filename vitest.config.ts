@@ -21,8 +21,15 @@ const browserConditions: Plugin = {
   },
 };
 
-/** The crash suite's SIGKILL cycles and the several-hosts suite: minutes each, run by the soak script. */
-const soakOnly = ['apps/server/test/soak/crash.test.ts', 'apps/server/test/hosts/hosts.test.ts'];
+/**
+ * The crash suite's SIGKILL cycles, the several-hosts suite and the online backup taken while clients
+ * log events (about three minutes of CPU over both engines): minutes each, run by the soak script.
+ */
+const soakOnly = [
+  'apps/server/test/soak/crash.test.ts',
+  'apps/server/test/hosts/hosts.test.ts',
+  'apps/server/test/soak/backup-restore.test.ts',
+];
 
 export default defineConfig({
   test: {

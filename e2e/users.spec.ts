@@ -185,6 +185,10 @@ test.describe('users as admin', () => {
     const user = await createUser(adminApi);
     await page.goto('/users');
     await find(page, 'Users', user.username);
+    // The search has narrowed the table to this user before the keys walk it: until then the
+    // first row's Edit button is another user's.
+    await expect(table(page, 'Users').locator('[data-testid^="user-row-"]')).toHaveCount(1);
+    await expect(row(page, user.username)).toBeVisible();
     await table(page, 'Users').getByRole('searchbox').press('Tab'); // delete all
     await page.keyboard.press('Tab'); // export
     await page.keyboard.press('Tab'); // first row: edit

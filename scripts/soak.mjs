@@ -2,7 +2,9 @@
 // `npm run test:soak`: the long runs that `npm test` leaves out or runs short, at full count
 // (docs/performance.md#how-long-the-tests-take):
 // - the crash suite: 20 SIGKILL cycles per engine (PostgreSQL when TEST_DATABASE_URL is set);
-//   `npm test` leaves it out (vitest.config.ts) and runs the disk-full and backup/restore tests;
+//   `npm test` leaves it out (vitest.config.ts) and runs the disk-full test;
+// - an online backup taken while clients log events, restored, on both engines (`npm test` backs up
+//   and restores through the CLI tests only);
 // - the several-hosts suite with 5 host kills (as root with TEST_DATABASE_URL; not in `npm test`);
 // - the fuzz suite's 10,000 requests on SQLite, 2,000 on PostgreSQL (`npm test` sends a fifth);
 // - the browser tests tagged @soak (a whole cruise imported through the screens), on a fresh build.
@@ -61,6 +63,7 @@ vitestStep('several hosts', 'apps/server/test/hosts/hosts.test.ts', {
   BATHYLOG_HOSTS_KILL_CYCLES: process.env.BATHYLOG_HOSTS_KILL_CYCLES ?? '5',
 });
 // The fuzz suite at full count: 10,000 requests on SQLite, 2,000 on PostgreSQL (`npm test` sends a fifth).
+vitestStep('backup while logging, restore', 'apps/server/test/soak/backup-restore.test.ts', {});
 vitestStep('fuzz', 'apps/server/test/fuzz.test.ts', {
   BATHYLOG_FUZZ_FULL: '1',
 });
@@ -79,4 +82,4 @@ if (results.at(-1).ok) {
 if (failures.length) console.log(`\n== Failed or retried:\n${failures.map((f) => `  ${f}`).join('\n')}\n`);
 for (const r of results) console.log(`${r.ok ? 'ok    ' : 'FAILED'} ${r.name} (${r.seconds.toFixed(0)} s)`);
 console.log(`\nsoak suites: ${((Date.now() - started) / 1000).toFixed(0)} s`);
-process.exit(results.every((r) => r.ok) && results.length === 5 ? 0 : 1);
+process.exit(results.every((r) => r.ok) && results.length === 6 ? 0 : 1);

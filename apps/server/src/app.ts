@@ -61,6 +61,11 @@ export interface BuildOptions {
    * each mismatch is reported here (plugins/response-schemas.ts).
    */
   onResponseMismatch?: (violation: string) => void;
+  /**
+   * False: SQLite's writes and exports run on the main connection, with no write or read thread
+   * (a one-shot CLI command, where loading the two threads cost more CPU than its work). Default true.
+   */
+  threads?: boolean;
 }
 
 /** The JWT secret: configured, or kept in <data>/secret (made on first start). */
@@ -152,6 +157,7 @@ export async function buildApp(
       sqlitePath: path.join(data, 'bathylog.sqlite'),
       sqliteSynchronous: config.sqliteSynchronous,
       ...(config.databaseSchema ? { schema: config.databaseSchema } : {}),
+      writeThread: opts.threads !== false,
     });
   // Hosts started together on one PostgreSQL database migrate and seed one after another.
   const releaseStartup = await holdStartupLock(database);

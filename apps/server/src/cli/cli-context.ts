@@ -57,7 +57,8 @@ export interface CliApp {
 /**
  * The server, in this process, without listening: migrations and system seeding as at start-up
  * (a fresh data folder gets its admin user here), then the same routes and services scripts
- * use. No background jobs (free space, ASNAP, scheduled backups).
+ * use. No background jobs (free space, ASNAP, scheduled backups), and no SQLite write or read thread:
+ * a command's writes and exports run on the main connection, and it starts in a third of the time.
  */
 export async function openCliApp(opts: GlobalOptions): Promise<CliApp> {
   const config = cliConfig(opts, {
@@ -68,7 +69,7 @@ export async function openCliApp(opts: GlobalOptions): Promise<CliApp> {
     writeRateLimit: { perKey: 0, perAddress: 0 },
     logLevel: 'silent',
   });
-  const { app, ctx } = await buildApp({ config, logger: false, seed: false });
+  const { app, ctx } = await buildApp({ config, logger: false, seed: false, threads: false });
   await seedSystem(ctx.database, { mode: config.mode, adminPassword: config.adminPassword, log: cliLog });
   await app.ready();
   return { app, ctx, close: () => app.close() };

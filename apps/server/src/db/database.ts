@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
@@ -10,7 +11,7 @@ import {
   type MigrationProvider,
   type SqliteDatabase,
 } from 'kysely';
-import pg from 'pg';
+import type pgTypes from 'pg';
 import type { DB } from './schema.js';
 import { migrationsFor } from './migrations/index.js';
 import { GinPendingCleanup } from './gin-pending-cleanup.js';
@@ -158,8 +159,16 @@ export function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
   };
 }
 
+/**
+ * node-postgres, loaded when a PostgreSQL database is opened: the SQLite write and read threads
+ * (which open their database through here) and a ship's SQLite server never need it, and loading
+ * it cost each thread a tenth of its start-up.
+ */
+const loadPg = (): typeof pgTypes => createRequire(import.meta.url)('pg') as typeof pgTypes;
+
 export function openDatabase(opts: DatabaseOptions): Database {
   if (opts.url && /^postgres(ql)?:\/\//.test(opts.url)) {
+    const pg = loadPg();
     const schema = opts.schema ?? null;
     const pool = new pg.Pool({
       connectionString: withSessionOptions(opts.url, [schema && `search_path=${schema}`]),
@@ -168,7 +177,7 @@ export function openDatabase(opts: DatabaseOptions): Database {
       types: {
         getTypeParser: (oid: number, format?: 'text' | 'binary') =>
           oid === int8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format ?? 'text'),
-      } as pg.CustomTypesConfig,
+      } as pgTypes.CustomTypesConfig,
     });
     const tableWrites = new TableWrites();
     const db = new Kysely<DB>({ dialect: new MigrationSafePostgresDialect({ pool }), plugins: [tableWrites] });
