@@ -4,7 +4,8 @@ import { createReadStream, existsSync } from 'node:fs';
 import { copyFile, mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import pg from 'pg';
+import type pg from 'pg';
+import { loadPg } from './database.js';
 import { isPostgres, type Config } from '../config.js';
 import { countedTables, type TableCounts } from './integrity.js';
 import { createFileStore, storedAreas, type FileStore } from '../storage/index.js';
@@ -144,7 +145,7 @@ export async function createBackup(config: Config, target: string): Promise<Back
   } else {
     database = pgDumpName;
     const schema = pgSchema(config);
-    const client = new pg.Client({ connectionString: config.databaseUrl! });
+    const client = new (loadPg().Client)({ connectionString: config.databaseUrl! });
     await client.connect();
     try {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
@@ -279,7 +280,7 @@ export async function restoreBackup(config: Config, dir: string): Promise<Backup
   }
   let client: pg.Client | null = null;
   if (engine === 'postgres') {
-    client = new pg.Client({ connectionString: config.databaseUrl! });
+    client = new (loadPg().Client)({ connectionString: config.databaseUrl! });
     await client.connect();
   }
   try {

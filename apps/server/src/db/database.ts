@@ -1,5 +1,4 @@
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
@@ -12,6 +11,7 @@ import {
   type SqliteDatabase,
 } from 'kysely';
 import type pgTypes from 'pg';
+import { lazyPackage } from '../lib/lazy-package.js';
 import type { DB } from './schema.js';
 import { migrationsFor } from './migrations/index.js';
 import { GinPendingCleanup } from './gin-pending-cleanup.js';
@@ -164,7 +164,7 @@ export function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
  * (which open their database through here) and a ship's SQLite server never need it, and loading
  * it cost each thread a tenth of its start-up.
  */
-const loadPg = (): typeof pgTypes => createRequire(import.meta.url)('pg') as typeof pgTypes;
+export const loadPg = lazyPackage<typeof pgTypes>('pg');
 
 export function openDatabase(opts: DatabaseOptions): Database {
   if (opts.url && /^postgres(ql)?:\/\//.test(opts.url)) {

@@ -1,6 +1,6 @@
-import pg from 'pg';
+import type pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database } from './database.js';
+import { loadPg, type Database } from './database.js';
 import { withSessionOptions } from './session-options.js';
 
 /**
@@ -59,7 +59,7 @@ export class LeaderElection {
 
   private async attempt(): Promise<void> {
     if (this.stopped || this.leader) return;
-    const client = new pg.Client({
+    const client = new (loadPg().Client)({
       // A leader whose machine vanished without closing its connection (power cut, cable) must not
       // hold the lock for the hours TCP would take to notice: the database probes the session
       // and ends it (and so the lock) within about 15 s; this process probes too (heartbeat()).

@@ -1,5 +1,4 @@
-import pg from 'pg';
-import type { Database } from './database.js';
+import { loadPg, type Database } from './database.js';
 import { advisoryLockKey } from './leader-election.js';
 
 /**
@@ -13,7 +12,7 @@ import { advisoryLockKey } from './leader-election.js';
  */
 export async function holdStartupLock(database: Database): Promise<() => Promise<void>> {
   if (database.dialect !== 'postgres' || !database.url) return async () => {};
-  const client = new pg.Client({ connectionString: database.url });
+  const client = new (loadPg().Client)({ connectionString: database.url });
   // A lost connection ends the session and so the lock; the start-up work then fails on its own.
   client.on('error', () => undefined);
   await client.connect();

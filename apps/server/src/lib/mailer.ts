@@ -1,8 +1,13 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type nodemailerModule from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
+import { lazyPackage } from './lazy-package.js';
+
+/** nodemailer, loaded by a server that has an SMTP server configured. */
+const loadNodemailer = lazyPackage<typeof nodemailerModule>('nodemailer');
 
 export interface Mail {
   to: string | string[];
@@ -23,7 +28,7 @@ export class Mailer {
   ) {
     const smtp = config.smtp;
     this.transport = smtp.host
-      ? nodemailer.createTransport({
+      ? loadNodemailer().createTransport({
           host: smtp.host,
           port: smtp.port,
           secure: smtp.secure,

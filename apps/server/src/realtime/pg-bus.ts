@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
+import { loadPg } from '../db/database.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { BusChannel, BusListener, BusPayloads, ChannelBus, EmitterListener } from './bus.js';
 import { withSessionOptions } from '../db/session-options.js';
@@ -79,7 +80,7 @@ export class PgBus implements ChannelBus {
       // kept across a database restart anyway (nor need the outbox rows of large ones be, which
       // other sessions see at once all the same), and every write's answer waits for them
       // (publish-barrier.ts), so a flush here put a second disk sync on each POST's path.
-      const client = new pg.Client({
+      const client = new (loadPg().Client)({
         connectionString: withSessionOptions(this.opts.url, [
           this.opts.schema && `search_path=${this.opts.schema}`,
           'synchronous_commit=off',

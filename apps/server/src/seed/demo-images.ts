@@ -1,7 +1,10 @@
-import sharp from 'sharp';
+import type sharpModule from 'sharp';
+import { lazyPackage } from '../lib/lazy-package.js';
 import { drawText, shadeRect, textWidth, type Rgb, type RgbCanvas } from './bitmap-text.js';
 import { hashString, seededRandom } from './demo-random.js';
 
+/** sharp, loaded when the demo's pictures are made. */
+const loadSharp = lazyPackage<typeof sharpModule>('sharp');
 /**
  * Generated frame grabs for the demo dive: a seafloor-like picture per camera (a few variants
  * each), with the camera name, UTC time and depth stamped on it as an ROV video overlay would.
@@ -241,7 +244,7 @@ export class FramegrabRenderer {
     drawText(c, overlay.detail, 8 + pad, top + pad + 7 * timeScale + 6, detailScale, white);
 
     // sharp reads its input while encoding, after this returns: it gets a copy of the canvas.
-    return sharp(Buffer.from(c.pixels), { raw: { width: this.width, height: this.height, channels: 3 } })
+    return loadSharp()(Buffer.from(c.pixels), { raw: { width: this.width, height: this.height, channels: 3 } })
       .jpeg({ quality: this.quality })
       .toBuffer();
   }

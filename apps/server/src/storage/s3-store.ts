@@ -3,19 +3,10 @@ import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import {
-  CopyObjectCommand,
-  DeleteObjectCommand,
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-  type ListObjectsV2CommandOutput,
-} from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type * as S3 from '@aws-sdk/client-s3';
+import type * as LibStorage from '@aws-sdk/lib-storage';
+import type * as Presigner from '@aws-sdk/s3-request-presigner';
+import { lazyPackage } from '../lib/lazy-package.js';
 import { AppError } from '../lib/app-error.js';
 import {
   byKey,
@@ -26,6 +17,11 @@ import {
   type FileStore,
   type StoredFile,
 } from './file-store.js';
+
+/** The AWS SDK's parts, loaded when a bucket is opened: an installation on a folder never loads them. */
+const s3Sdk = lazyPackage<typeof S3>('@aws-sdk/client-s3');
+const libStorage = lazyPackage<typeof LibStorage>('@aws-sdk/lib-storage');
+const presigner = lazyPackage<typeof Presigner>('@aws-sdk/s3-request-presigner');
 
 export interface S3StoreOptions {
   /** `https://s3.example.org` (MinIO, Ceph, Garage …); null for AWS itself. */
@@ -97,7 +93,8 @@ function copySource(bucket: string, key: string): string {
 export class S3FileStore implements FileStore {
   readonly kind = 's3' as const;
   readonly description: string;
-  private readonly client: S3Client;
+  private readonly client: S3.S3Client;
+  private readonly sdk = s3Sdk();
   private readonly bucket: string;
   private readonly prefix: string;
   private readonly partSize: number;
@@ -108,7 +105,7 @@ export class S3FileStore implements FileStore {
     this.partSize = Math.max(5 * 1024 * 1024, opts.partSize ?? 8 * 1024 * 1024);
     this.description = `s3://${opts.bucket}/${opts.prefix}`;
     const timeout = opts.timeoutMs ?? 30_000;
-    this.client = new S3Client({
+    this.client = new this.sdk.S3Client({
       region: opts.region,
       ...(opts.endpoint ? { endpoint: opts.endpoint } : {}),
       forcePathStyle: opts.forcePathStyle,
@@ -136,7 +133,7 @@ export class S3FileStore implements FileStore {
 
   async stat(key: string): Promise<StoredFile | null> {
     try {
-      const res = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.full(key) }));
+      const res = await this.client.send(new this.sdk.HeadObjectCommand({ Bucket: this.bucket, Key: this.full(key) }));
       return { key, size: Number(res.ContentLength ?? 0), mtimeMs: res.LastModified?.getTime() ?? 0 };
     } catch (err) {
       if (isNotFound(err)) return null;
@@ -147,7 +144,7 @@ export class S3FileStore implements FileStore {
   async read(key: string, range?: ByteRange): Promise<Readable | null> {
     try {
       const res = await this.client.send(
-        new GetObjectCommand({
+        new this.sdk.GetObjectCommand({
           Bucket: this.bucket,
           Key: this.full(key),
           ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
@@ -162,7 +159,7 @@ export class S3FileStore implements FileStore {
 
   async readBuffer(key: string): Promise<Buffer | null> {
     try {
-      const res = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.full(key) }));
+      const res = await this.client.send(new this.sdk.GetObjectCommand({ Bucket: this.bucket, Key: this.full(key) }));
       return Buffer.from(await res.Body!.transformToByteArray());
     } catch (err) {
       if (isNotFound(err)) return null;
@@ -178,7 +175,7 @@ export class S3FileStore implements FileStore {
     };
     if (Buffer.isBuffer(body)) {
       try {
-        await this.client.send(new PutObjectCommand({ ...params, Body: body }));
+        await this.client.send(new this.sdk.PutObjectCommand({ ...params, Body: body }));
       } catch (err) {
         this.fail(err, 'put');
       }
@@ -188,7 +185,7 @@ export class S3FileStore implements FileStore {
     // file's size. A body that fails (the client's upload cut, a size limit, the bucket gone)
     // aborts the multipart upload, so no part of it stays.
     const source = new SourceErrors(body);
-    const upload = new Upload({
+    const upload = new (libStorage().Upload)({
       client: this.client,
       params: { ...params, Body: source.stream },
       partSize: this.partSize,
@@ -219,7 +216,7 @@ export class S3FileStore implements FileStore {
     } else {
       try {
         await this.client.send(
-          new CopyObjectCommand({
+          new this.sdk.CopyObjectCommand({
             Bucket: this.bucket,
             Key: this.full(to),
             CopySource: copySource(this.bucket, this.full(from)),
@@ -236,7 +233,7 @@ export class S3FileStore implements FileStore {
     const found = await this.stat(key);
     if (!found) return false;
     try {
-      await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.full(key) }));
+      await this.client.send(new this.sdk.DeleteObjectCommand({ Bucket: this.bucket, Key: this.full(key) }));
     } catch (err) {
       this.fail(err, 'delete');
     }
@@ -249,7 +246,7 @@ export class S3FileStore implements FileStore {
       const batch = keys.slice(i, i + 1000);
       try {
         const res = await this.client.send(
-          new DeleteObjectsCommand({
+          new this.sdk.DeleteObjectsCommand({
             Bucket: this.bucket,
             Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true },
           }),
@@ -265,14 +262,14 @@ export class S3FileStore implements FileStore {
     prefix: string,
     delimiter: boolean,
     startsWith = '',
-  ): AsyncGenerator<ListObjectsV2CommandOutput> {
+  ): AsyncGenerator<S3.ListObjectsV2CommandOutput> {
     if (startsWith.includes('/')) throw new AppError('BAD_REQUEST', 'Invalid file path');
     let token: string | undefined;
     do {
-      let page: ListObjectsV2CommandOutput;
+      let page: S3.ListObjectsV2CommandOutput;
       try {
         page = await this.client.send(
-          new ListObjectsV2Command({
+          new this.sdk.ListObjectsV2Command({
             Bucket: this.bucket,
             Prefix: this.prefix + checkedPrefix(prefix) + startsWith,
             ...(delimiter ? { Delimiter: '/' } : {}),
@@ -325,8 +322,8 @@ export class S3FileStore implements FileStore {
   async peerSource(key: string, ttlSeconds: number): Promise<{ url: string }> {
     // Signing asks nothing of the bucket; the caller has found the file with stat().
     try {
-      const get = new GetObjectCommand({ Bucket: this.bucket, Key: this.full(key) });
-      return { url: await getSignedUrl(this.client, get, { expiresIn: ttlSeconds }) };
+      const get = new this.sdk.GetObjectCommand({ Bucket: this.bucket, Key: this.full(key) });
+      return { url: await presigner().getSignedUrl(this.client, get, { expiresIn: ttlSeconds }) };
     } catch (err) {
       this.fail(err, 'sign');
     }
@@ -340,7 +337,9 @@ export class S3FileStore implements FileStore {
     // One HEAD of a key that need not exist: a 404 is an answer from the bucket with the
     // credentials accepted; a refusal (403), a 5xx or no answer is a failure.
     try {
-      await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: `${this.prefix}.bathylog-check` }));
+      await this.client.send(
+        new this.sdk.HeadObjectCommand({ Bucket: this.bucket, Key: `${this.prefix}.bathylog-check` }),
+      );
     } catch (err) {
       if (isNotFound(err)) return;
       this.fail(err, 'check');

@@ -1,8 +1,12 @@
-import { connect, type MqttClient } from 'mqtt';
+import type * as Mqtt from 'mqtt';
 import { z } from 'zod';
+import { lazyPackage } from '../../lib/lazy-package.js';
 import { BufferedSource, flatten } from './buffered-source.js';
 import { bufferOptions, type SourceDeps } from './config.js';
 import { safeMessage, withoutCredentials } from './health.js';
+
+/** mqtt.js, loaded when an MQTT source starts. */
+const mqtt = lazyPackage<typeof Mqtt>('mqtt');
 
 export const mqttConfigSchema = z
   .object({
@@ -32,7 +36,7 @@ const maxMessage = 256 * 1024;
  * is keyed `<topic>.value`. mqtt.js reconnects by itself; health follows its state.
  */
 export class MqttSource extends BufferedSource {
-  private client: MqttClient | null = null;
+  private client: Mqtt.MqttClient | null = null;
   private readonly secrets: string[];
   rejected = 0;
 
@@ -60,7 +64,7 @@ export class MqttSource extends BufferedSource {
     if (url.password) this.secrets.push(decodeURIComponent(url.password));
     url.username = '';
     url.password = '';
-    const client = connect(url.toString(), {
+    const client = mqtt().connect(url.toString(), {
       ...(username !== undefined ? { username } : {}),
       ...(password !== undefined ? { password } : {}),
       reconnectPeriod: this.options.reconnect_seconds * 1000,

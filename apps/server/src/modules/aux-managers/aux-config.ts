@@ -1,7 +1,11 @@
 import { z } from 'zod';
-import { parse as parseYaml, YAMLParseError } from 'yaml';
+import type * as Yaml from 'yaml';
 import { pathLabel } from '@bathylog/shared';
 import { sourceKinds } from '../../aux-sources/index.js';
+import { lazyPackage } from '../../lib/lazy-package.js';
+
+/** yaml, loaded with the first managers file or configuration read. */
+export const loadYaml = lazyPackage<typeof Yaml>('yaml');
 
 /**
  * A manager's configuration (docs/aux-managers.md#configuration): Sealog's aux_data_manager item read
@@ -106,9 +110,9 @@ export function parseManagerConfig(kind: string, yamlText: string): ManagerConfi
     );
   let doc: unknown;
   try {
-    doc = parseYaml(yamlText, { maxAliasCount: 100 });
+    doc = loadYaml().parse(yamlText, { maxAliasCount: 100 });
   } catch (err) {
-    if (err instanceof YAMLParseError) {
+    if (err instanceof loadYaml().YAMLParseError) {
       const pos = err.linePos?.[0];
       throw new ConfigProblem(
         `YAML${pos ? ` line ${pos.line}, column ${pos.col}` : ''}: ${err.message.split('\n')[0]}`,

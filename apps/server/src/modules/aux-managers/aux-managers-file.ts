@@ -2,9 +2,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { pathLabel } from '@bathylog/shared';
-import { ConfigProblem, parseManagerConfig } from './aux-config.js';
+import { ConfigProblem, loadYaml, parseManagerConfig } from './aux-config.js';
 
 /**
  * The managers file (docs/aux-managers.md#the-managers-file): a YAML list of managers, each Bathylog's keys
@@ -41,7 +40,7 @@ function sealogItem(file: string, base: string, where: string): Record<string, u
   const full = path.resolve(base, rel);
   let doc: unknown;
   try {
-    doc = parseYaml(readFileSync(full, 'utf8'));
+    doc = loadYaml().parse(readFileSync(full, 'utf8'));
   } catch (err) {
     throw new ConfigProblem(`${where}.sealog_file: ${full} cannot be read (${(err as Error).message.split('\n')[0]})`);
   }
@@ -58,7 +57,7 @@ function sealogItem(file: string, base: string, where: string): Record<string, u
 export function readManagersFile(file: string): FileManager[] {
   let doc: unknown;
   try {
-    doc = parseYaml(readFileSync(file, 'utf8'));
+    doc = loadYaml().parse(readFileSync(file, 'utf8'));
   } catch (err) {
     throw new ConfigProblem(`${file}: ${(err as Error).message.split('\n')[0]}`);
   }
@@ -74,7 +73,7 @@ export function readManagersFile(file: string): FileManager[] {
     }
     const { name, kind, enabled, required, max_age_seconds, timeout_seconds, sealog_file, ...rest } = entry.data;
     const item = sealog_file ? { ...sealogItem(sealog_file, path.dirname(file), where), ...rest } : rest;
-    const configYaml = stringifyYaml(item);
+    const configYaml = loadYaml().stringify(item);
     let dataSource: string;
     try {
       dataSource = parseManagerConfig(kind, configYaml).dataSource;

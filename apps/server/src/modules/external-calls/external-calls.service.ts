@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import pg from 'pg';
+import { loadPg } from '../../db/database.js';
 import { executeOutputEndPrefix } from '@bathylog/shared';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
@@ -151,7 +151,7 @@ export class ExternalCallsService {
   private async acquire(): Promise<RunLock | null> {
     const database = this.ctx.database;
     if (database.dialect !== 'postgres' || !database.url) return { release: async () => undefined };
-    const client = new pg.Client({ connectionString: database.url });
+    const client = new (loadPg().Client)({ connectionString: database.url });
     client.on('error', (err) => this.ctx.log.warn({ err }, 'external-call lock connection lost'));
     try {
       await client.connect();

@@ -1,8 +1,12 @@
-import sharp from 'sharp';
+import type sharpModule from 'sharp';
 import { isThumbnailWidth, thumbnailWidthMessage, type ThumbnailWidth } from '@bathylog/shared';
 import { AppError } from '../../lib/app-error.js';
+import { lazyPackage } from '../../lib/lazy-package.js';
 import type { FileStore } from '../../storage/index.js';
 import { contentTypeFor } from './mime.js';
+
+/** sharp, loaded with the first thumbnail made. */
+const loadSharp = lazyPackage<typeof sharpModule>('sharp');
 
 /** The folder beside an original that holds its thumbnails, one sub-folder per width. */
 export const thumbnailFolder = '.thumbnails';
@@ -57,6 +61,9 @@ export async function thumbnailOf(
   const original = await store.read(key);
   if (!original) throw new AppError('NOT_FOUND', 'Not Found');
   let body: Buffer;
+  // Outside the try: sharp that cannot load is the installation's fault (a 500 with its error
+  // logged), not an unreadable image.
+  const sharp = loadSharp();
   try {
     const resize = sharp({ failOn: 'error' })
       .rotate()
