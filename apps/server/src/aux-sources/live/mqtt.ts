@@ -6,7 +6,7 @@ import { bufferOptions, type SourceDeps } from './config.js';
 import { safeMessage, withoutCredentials } from './health.js';
 
 /** mqtt.js, loaded when an MQTT source starts. */
-const mqtt = lazyPackage<typeof Mqtt>('mqtt');
+const loadMqtt = lazyPackage<typeof Mqtt>('mqtt');
 
 export const mqttConfigSchema = z
   .object({
@@ -64,7 +64,7 @@ export class MqttSource extends BufferedSource {
     if (url.password) this.secrets.push(decodeURIComponent(url.password));
     url.username = '';
     url.password = '';
-    const client = mqtt().connect(url.toString(), {
+    const client = loadMqtt().connect(url.toString(), {
       ...(username !== undefined ? { username } : {}),
       ...(password !== undefined ? { password } : {}),
       reconnectPeriod: this.options.reconnect_seconds * 1000,
