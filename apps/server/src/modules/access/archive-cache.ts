@@ -45,7 +45,7 @@ interface Kept {
   embargoes: number[];
   views: Map<string | null, { view: ArchiveView; from: number; until: number }>;
   /** The access lists' windows by caller (`restrictedWindows`), keyed by the access-control setting and user. */
-  windows: Map<string, OriginWindow[]>;
+  windows: Map<string, readonly OriginWindow[]>;
 }
 
 /** Keeps at most `maxReaders` entries, the oldest going first. */
@@ -107,7 +107,11 @@ class ArchiveCache {
   }
 
   /** The access lists' windows of a caller in records this cache answered: kept with them. */
-  windowsOf(records: readonly ArchiveRecord[], useAccessControl: boolean, member: string | null): OriginWindow[] {
+  windowsOf(
+    records: readonly ArchiveRecord[],
+    useAccessControl: boolean,
+    member: string | null,
+  ): readonly OriginWindow[] {
     const kept = this.kept;
     if (kept?.records !== records) return restrictedWindows(records, useAccessControl, member);
     const key = `${useAccessControl ? 'on' : 'off'}:${member ?? ''}`;
@@ -166,7 +170,7 @@ export async function restrictedWindowsOf(
   db: Kysely<DB>,
   useAccessControl: boolean,
   member: string | null,
-): Promise<OriginWindow[]> {
+): Promise<readonly OriginWindow[]> {
   const cache = caches.get(db);
   if (!cache) return restrictedWindows(await archiveRecords(db), useAccessControl, member);
   return cache.windowsOf(await cache.records(), useAccessControl, member);

@@ -197,7 +197,7 @@ export async function eventOrigin(db: Kysely<DB>, id: string): Promise<string | 
 }
 
 /** The windows of every cruise and lowering whose access list shuts the caller out, with their origin. */
-async function accessListWindows(ctx: AppContext, caller: AuthContext | null): Promise<OriginWindow[]> {
+async function accessListWindows(ctx: AppContext, caller: AuthContext | null): Promise<readonly OriginWindow[]> {
   if (caller?.isAdmin) return [];
   // Kept with the records between requests (archive-cache.ts), not a pass over both tables per request.
   return restrictedWindowsOf(ctx.database.db, ctx.config.useAccessControl, caller ? caller.user.id : null);
